@@ -1,0 +1,5 @@
+# Build options. Every option is prefixed SIMAPP_ and printed in the summary.
+set(SIMAPP_ENABLE_CUDA AUTO CACHE STRING "Build the CUDA backend: AUTO (when nvcc is found), ON or OFF")
+set_property(CACHE SIMAPP_ENABLE_CUDA PROPERTY STRINGS AUTO ON OFF)
+option(SIMAPP_ENABLE_TESTS "Build the GoogleTest suite" ON)
+option(SIMAPP_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)

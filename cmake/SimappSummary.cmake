@@ -1,0 +1,7 @@
+message(STATUS "simapp ${PROJECT_VERSION} configuration:")
+message(STATUS "  build type            ${CMAKE_BUILD_TYPE}")
+message(STATUS "  SIMAPP_ENABLE_CUDA    ${SIMAPP_ENABLE_CUDA} -> CUDA backend ${SIMAPP_USE_CUDA}")
+if(SIMAPP_USE_CUDA)
+  message(STATUS "  CUDA architectures    ${CMAKE_CUDA_ARCHITECTURES}")
+endif()
+message(STATUS "  SIMAPP_ENABLE_TESTS   ${SIMAPP_ENABLE_TESTS}")
