@@ -1,0 +1,17 @@
+#pragma once
+/// What a run prints: the header, progress lines, and the closing lines
+///   d_mass: <%e>
+///   d_te: <%e>
+/// followed by the timing summary.
+#include <cstdio>
+
+#include "solver/simulation/run_loop.hpp"
+#include "solver/simulation/simulation.hpp"
+
+namespace simapp::app {
+
+void print_header(std::FILE* out, const Simulation& simulation, const std::string& config_path);
+void print_progress(std::FILE* out, const ProgressReport& report);
+void print_result(std::FILE* out, const Simulation& simulation, const RunResult& result);
+
+}  // namespace simapp::app

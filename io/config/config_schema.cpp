@@ -1,0 +1,95 @@
+#include "io/config/config_schema.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace simapp::io {
+namespace {
+
+constexpr std::array<std::pair<BackendChoice, std::string_view>, 3> backend_choices{{
+    {BackendChoice::automatic, to_string(BackendChoice::automatic)},
+    {BackendChoice::cuda, to_string(BackendChoice::cuda)},
+    {BackendChoice::host, to_string(BackendChoice::host)},
+}};
+
+constexpr LowerBound at_least(double value) { return {value, Bound::inclusive}; }
+constexpr LowerBound above(double value) { return {value, Bound::exclusive}; }
+
+template <class T>
+constexpr ValueType value_type_of() {
+  if constexpr (std::is_same_v<T, int>) {
+    return ValueType::integer;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return ValueType::real;
+  } else {
+    static_assert(std::is_same_v<T, std::string>, "a key's RunSpec field is int, double or std::string");
+    return ValueType::string;
+  }
+}
+
+/// A key stored as is in the RunSpec field that `field(spec)` refers to.
+template <class Field>
+ConfigKey value_key(std::string_view path, std::string_view unit, std::optional<LowerBound> minimum,
+                    std::string_view doc, Field field) {
+  using T = std::remove_cvref_t<std::invoke_result_t<Field&, RunSpec&>>;
+  return {path, value_type_of<T>(), unit, minimum, {}, doc,
+          [field](RunSpec& spec, const ConfigValue& value) { field(spec) = std::get<T>(value); },
+          [field](const RunSpec& spec) { return ConfigValue{field(spec)}; }};
+}
+
+/// A key naming one of `names`, stored as the matching enumerator.
+template <class Enum, std::size_t N, class Field>
+ConfigKey enum_key(std::string_view path, std::string_view doc,
+                   const std::array<std::pair<Enum, std::string_view>, N>& names, Field field) {
+  using Entry = std::pair<Enum, std::string_view>;
+  std::vector<std::string_view> allowed;
+  for (const auto& [value, name] : names) allowed.push_back(name);
+  return {path, ValueType::enumeration, "", std::nullopt, std::move(allowed), doc,
+          [field, names](RunSpec& spec, const ConfigValue& value) {
+            const std::string_view name = std::get<std::string>(value);
+            field(spec) = std::ranges::find(names, name, &Entry::second)->first;
+          },
+          [field, names](const RunSpec& spec) {
+            return ConfigValue{std::string(std::ranges::find(names, field(spec), &Entry::first)->second)};
+          }};
+}
+
+}  // namespace
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> keys{
+      enum_key("case", "initial state: one of the model's test cases", case_names,
+               [](auto& spec) -> auto& { return spec.case_name; }),
+      value_key("grid.nx", "", at_least(4), "cells in x",
+                [](auto& spec) -> auto& { return spec.grid.nx; }),
+      value_key("grid.nz", "", at_least(4), "cells in z",
+                [](auto& spec) -> auto& { return spec.grid.nz; }),
+      value_key("grid.xlen", "m", above(0), "domain width",
+                [](auto& spec) -> auto& { return spec.grid.xlen; }),
+      value_key("grid.zlen", "m", above(0), "domain height",
+                [](auto& spec) -> auto& { return spec.grid.zlen; }),
+      value_key("time.sim_time", "s", above(0), "simulated time",
+                [](auto& spec) -> auto& { return spec.time.sim_time; }),
+      value_key("output.dir", "", std::nullopt, "directory for results",
+                [](auto& spec) -> auto& { return spec.output.dir; }),
+      value_key("output.every", "s", at_least(0), "interval between snapshots; 0: no snapshots",
+                [](auto& spec) -> auto& { return spec.output.every; }),
+      value_key("output.progress_every", "steps", at_least(0),
+                "steps between progress lines; 0: a line about every 2 s of wall time",
+                [](auto& spec) -> auto& { return spec.output.progress_every; }),
+      enum_key("execution.backend", "processor that runs the kernels; auto: CUDA when a GPU is visible, else host",
+               backend_choices, [](auto& spec) -> auto& { return spec.execution.backend; }),
+  };
+  return keys;
+}
+
+const ConfigKey* find_config_key(std::string_view path) {
+  const auto& keys = config_keys();
+  const auto found = std::ranges::find(keys, path, &ConfigKey::path);
+  return found == keys.end() ? nullptr : &*found;
+}
+
+}  // namespace simapp::io

@@ -1,0 +1,318 @@
+#include "io/config/load_config.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "io/config/config_schema.hpp"
+#include "kernels/backend/error.hpp"
+
+namespace simapp::io {
+namespace {
+
+/// A value given for a key by the file or by --set, with the place to report it at.
+struct Setting {
+  const ConfigKey* key;
+  YAML::Node value;
+  std::string where;
+};
+
+Error bad_input(std::string where, const std::string& what) {
+  return Error{ExitCode::bad_input, std::move(where), what};
+}
+
+std::string at_line(const std::string& file, const YAML::Mark& mark) {
+  return mark.line < 0 ? file : fmt::format("{}:{}", file, mark.line + 1);
+}
+
+std::string join(const std::vector<std::string_view>& names) {
+  std::string text;
+  for (const std::string_view name : names) text += (text.empty() ? "" : ", ") + std::string(name);
+  return text;
+}
+
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar: return fmt::format("'{}'", node.Scalar());
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a map";
+    default: return "nothing";
+  }
+}
+
+std::string_view type_name(ValueType type) {
+  switch (type) {
+    case ValueType::integer: return "an integer";
+    case ValueType::real: return "a number";
+    case ValueType::string: return "a string";
+    case ValueType::enumeration: return "a name";
+  }
+  return "a value";
+}
+
+/// Optimal string alignment distance, ignoring case: insertions, deletions, substitutions and
+/// swaps of neighbours each count one edit.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  const auto same = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitution = same(a[i - 1], b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + substitution});
+      if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+std::string_view last_name(std::string_view path) {
+  const auto dot = path.rfind('.');
+  return dot == std::string_view::npos ? path : path.substr(dot + 1);
+}
+
+/// The candidate nearest to `text` when it is within about a third of its length in edits
+/// (at most 3); nullopt when none is that close.
+std::optional<std::string_view> nearest(std::string_view text, const std::vector<std::string_view>& candidates) {
+  std::optional<std::string_view> best;
+  std::size_t best_distance = 0;
+  for (const std::string_view candidate : candidates) {
+    const std::size_t distance = edit_distance(text, candidate);
+    if (!best || distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  if (!best) return std::nullopt;
+  const std::size_t close = std::clamp<std::size_t>(std::max(text.size(), best->size()) / 3, 1, 3);
+  return best_distance <= close ? best : std::nullopt;
+}
+
+std::string suggestion(std::optional<std::string_view> candidate, std::string_view separator) {
+  return candidate ? fmt::format("did you mean '{}'?{}", *candidate, separator) : "";
+}
+
+/// Names of the sections ("grid", ...): the proper prefixes of the key paths.
+const std::vector<std::string_view>& section_names() {
+  static const std::vector<std::string_view> sections = [] {
+    std::vector<std::string_view> names;
+    for (const ConfigKey& key : config_keys()) {
+      for (auto dot = key.path.find('.'); dot != std::string_view::npos; dot = key.path.find('.', dot + 1))
+        if (std::ranges::find(names, key.path.substr(0, dot)) == names.end()) names.push_back(key.path.substr(0, dot));
+    }
+    return names;
+  }();
+  return sections;
+}
+
+bool is_section(std::string_view path) { return std::ranges::find(section_names(), path) != section_names().end(); }
+
+/// The key or section `path` was most likely meant to be: a key with the same last name (one
+/// put in the wrong section), else the nearest name at the same depth.
+std::optional<std::string_view> likely_key(std::string_view path) {
+  for (const ConfigKey& key : config_keys())
+    if (last_name(key.path) == last_name(path)) return key.path;
+  const auto depth = std::ranges::count(path, '.');
+  std::vector<std::string_view> names;
+  for (const std::string_view section : section_names())
+    if (std::ranges::count(section, '.') == depth) names.push_back(section);
+  for (const ConfigKey& key : config_keys())
+    if (std::ranges::count(key.path, '.') == depth) names.push_back(key.path);
+  return nearest(path, names);
+}
+
+Error unknown_key(const std::string& path, std::string where) {
+  if (is_section(path)) {
+    std::vector<std::string_view> keys;
+    for (const ConfigKey& key : config_keys())
+      if (key.path.starts_with(path + ".")) keys.push_back(key.path);
+    return bad_input(std::move(where), fmt::format("{}: a section, not a key (keys: {})", path, join(keys)));
+  }
+  const auto guess = likely_key(path);
+  return bad_input(std::move(where),
+                   fmt::format("{}: unknown key{}", path, guess ? " (" + suggestion(guess, "") + ")" : ""));
+}
+
+/// Adds a setting for every key of `map` (the section `prefix`, or the root when empty),
+/// rejecting unknown and duplicate keys and sections that are not maps.
+void collect_section(const YAML::Node& map, const std::string& prefix, const std::string& file,
+                     std::vector<Setting>& settings) {
+  std::map<std::string, int> first_lines;
+  for (const auto& entry : map) {
+    const YAML::Node& name = entry.first;
+    const YAML::Node& value = entry.second;
+    const std::string where = at_line(file, name.Mark());
+    if (!name.IsScalar())
+      throw bad_input(where, fmt::format("{}: expected a key name, got {}", prefix.empty() ? "configuration" : prefix,
+                                         describe(name)));
+    const std::string path = prefix.empty() ? name.Scalar() : prefix + "." + name.Scalar();
+    if (const auto [first, inserted] = first_lines.emplace(name.Scalar(), name.Mark().line + 1); !inserted)
+      throw bad_input(where, fmt::format("{}: duplicate key (first at line {})", path, first->second));
+    if (const ConfigKey* key = find_config_key(path)) {
+      settings.push_back({key, value, value.IsNull() ? where : at_line(file, value.Mark())});
+    } else if (!is_section(path)) {
+      throw unknown_key(path, where);
+    } else if (value.IsMap()) {
+      collect_section(value, path, file, settings);
+    } else if (!value.IsNull()) {
+      throw bad_input(at_line(file, value.Mark()), fmt::format("{}: expected a map of keys, got {}", path, describe(value)));
+    }
+  }
+}
+
+std::string trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return std::string(text.substr(first, text.find_last_not_of(" \t") - first + 1));
+}
+
+void collect_override(const std::string& text, std::vector<Setting>& settings) {
+  const std::string where = "--set " + text;
+  const auto equals = text.find('=');
+  if (equals == std::string::npos) throw bad_input(where, fmt::format("expected key=value, got '{}'", text));
+  const std::string path = trim(std::string_view(text).substr(0, equals));
+  const ConfigKey* key = find_config_key(path);
+  if (key == nullptr) throw unknown_key(path, where);
+  settings.push_back({key, YAML::Node(trim(std::string_view(text).substr(equals + 1))), where});
+}
+
+template <class T>
+std::optional<T> parse_number(const std::string& text) {
+  T value{};
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc{} || stop != end) return std::nullopt;
+  return value;
+}
+
+/// The value of a setting, checked against its key's type and range.
+ConfigValue checked_value(const Setting& setting) {
+  const ConfigKey& key = *setting.key;
+  const auto fail = [&](const std::string& problem) {
+    return bad_input(setting.where, fmt::format("{}: {}", key.path, problem));
+  };
+  const auto wrong_type = [&] {
+    return fail(fmt::format("expected {}, got {}", type_name(key.type), describe(setting.value)));
+  };
+  const auto check_minimum = [&](double value, const std::string& text) {
+    if (!key.minimum) return;
+    const bool inclusive = key.minimum->bound == Bound::inclusive;
+    if (inclusive ? value < key.minimum->value : value <= key.minimum->value)
+      throw fail(fmt::format("must be {} {}, got {}", inclusive ? ">=" : ">", key.minimum->value, text));
+  };
+  if (!setting.value.IsScalar()) throw wrong_type();
+  const std::string& text = setting.value.Scalar();
+  switch (key.type) {
+    case ValueType::integer: {
+      const auto number = parse_number<int>(text);
+      if (!number) throw wrong_type();
+      check_minimum(*number, text);
+      return *number;
+    }
+    case ValueType::real: {
+      const auto number = parse_number<double>(text);
+      if (!number || !std::isfinite(*number)) throw wrong_type();
+      check_minimum(*number, text);
+      return *number;
+    }
+    case ValueType::string:
+      if (text.empty()) throw fail("must not be empty");
+      return text;
+    case ValueType::enumeration:
+      if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
+      throw fail(fmt::format("unknown value '{}' ({}valid: {})", text, suggestion(nearest(text, key.allowed), "; "),
+                             join(key.allowed)));
+  }
+  throw wrong_type();
+}
+
+std::vector<YAML::Node> parse_documents(const std::string& path, const std::string& text) {
+  try {
+    return YAML::LoadAll(text);
+  } catch (const YAML::Exception& error) {
+    throw bad_input(at_line(path, error.mark), "invalid YAML: " + error.msg);
+  }
+}
+
+YAML::Node read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::error_code ignored;
+  if (!in || std::filesystem::is_directory(path, ignored)) throw bad_input(path, "cannot read configuration file");
+  const std::vector<YAML::Node> documents = parse_documents(path, {std::istreambuf_iterator<char>(in), {}});
+  if (documents.empty() || documents.front().IsNull())
+    throw bad_input(path, "configuration is empty; expected a map of keys such as 'grid:'");
+  if (documents.size() > 1)
+    throw bad_input(at_line(path, documents[1].Mark()),
+                    fmt::format("expected one YAML document, got {}", documents.size()));
+  if (!documents.front().IsMap())
+    throw bad_input(at_line(path, documents.front().Mark()),
+                    fmt::format("expected a map of keys at the top level, got {}", describe(documents.front())));
+  return documents.front();
+}
+
+/// Doubles go through fmt because yaml-cpp 0.7 writes 17 digits (0.1 as 0.10000000000000001);
+/// fmt writes the shortest text that reads back to the same double.
+YAML::Node yaml_value(const ConfigValue& value) {
+  return std::visit(
+      [](const auto& plain) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(plain)>, double>)
+          return YAML::Node(fmt::format("{}", plain));
+        else
+          return YAML::Node(plain);
+      },
+      value);
+}
+
+/// Stores `value` at the dotted `path` below `map`, creating the sections on the way.
+void insert(YAML::Node map, std::string_view path, const YAML::Node& value) {
+  const auto dot = path.find('.');
+  if (dot == std::string_view::npos) {
+    map[std::string(path)] = value;
+    return;
+  }
+  insert(map[std::string(path.substr(0, dot))], path.substr(dot + 1), value);
+}
+
+std::string resolved_yaml(const RunSpec& spec) {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const ConfigKey& key : config_keys()) insert(root, key.path, yaml_value(key.get(spec)));
+  YAML::Emitter out;
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace
+
+LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::vector<Setting> settings;
+  collect_section(read_file(path), "", path, settings);
+  for (const std::string& text : overrides) collect_override(text, settings);
+
+  RunSpec spec;
+  for (auto setting = settings.begin(); setting != settings.end(); ++setting) {
+    const bool overridden = std::any_of(std::next(setting), settings.end(),
+                                        [&](const Setting& later) { return later.key == setting->key; });
+    if (!overridden) setting->key->set(spec, checked_value(*setting));
+  }
+  return {spec, path, resolved_yaml(spec)};
+}
+
+}  // namespace simapp::io

@@ -1,0 +1,22 @@
+#pragma once
+/// A run's configuration: a YAML file plus `--set key=value` overrides, checked into a RunSpec.
+#include <string>
+#include <vector>
+
+#include "solver/simulation/run_spec.hpp"
+
+namespace simapp::io {
+
+/// A configuration as loaded, with what is needed to record it next to the results.
+struct LoadedConfig {
+  RunSpec spec;               ///< the checked values
+  std::string source_path;    ///< the file as given
+  std::string resolved_yaml;  ///< every key after the overrides, defaults filled in, as YAML
+};
+
+/// Reads the YAML file at `path`, applies `overrides` ("key.path=value", later ones win) and
+/// checks every value against config_keys(); throws simapp::Error(ExitCode::bad_input) whose
+/// where is FILE:LINE (or `--set TEXT`) and whose what starts with the key path.
+LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
+
+}  // namespace simapp::io

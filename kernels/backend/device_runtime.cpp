@@ -1,0 +1,154 @@
+#include "kernels/backend/device_runtime.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <thread>
+
+#include <omp.h>
+
+#include "kernels/backend/error.hpp"
+
+#if SIMAPP_USE_CUDA
+#define SIMAPP_CUDA_RUNTIME 1
+#include "kernels/backend/cuda_check.hpp"
+#endif
+
+namespace simapp::device {
+
+namespace {
+constexpr std::size_t host_alignment = 64;
+
+void* allocate_host(std::size_t bytes) {
+  const std::size_t rounded = (bytes + host_alignment - 1) / host_alignment * host_alignment;
+  void* pointer = std::aligned_alloc(host_alignment, rounded == 0 ? host_alignment : rounded);
+  if (pointer == nullptr) throw std::bad_alloc();
+  return pointer;
+}
+}  // namespace
+
+bool cuda_compiled() { return SIMAPP_USE_CUDA != 0; }
+
+int device_count() {
+#if SIMAPP_USE_CUDA
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();  // no driver or no device: clear the sticky error
+    return 0;
+  }
+  return count;
+#else
+  return 0;
+#endif
+}
+
+Backend resolve_backend(BackendChoice choice) {
+  switch (choice) {
+    case BackendChoice::host: return Backend::host;
+    case BackendChoice::automatic: return device_count() > 0 ? Backend::cuda : Backend::host;
+    case BackendChoice::cuda:
+      if (!cuda_compiled())
+        throw Error(ExitCode::bad_input, "execution.backend",
+                    "cuda requested but this simapp was built without CUDA");
+      if (device_count() == 0)
+        throw Error(ExitCode::bad_input, "execution.backend", "cuda requested but no GPU is visible");
+      return Backend::cuda;
+  }
+  return Backend::host;
+}
+
+std::string processor_name([[maybe_unused]] Backend backend) {
+#if SIMAPP_USE_CUDA
+  if (backend == Backend::cuda) {
+    int device = 0;
+    SIMAPP_CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp properties{};
+    SIMAPP_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+    return std::string(properties.name) + " (device " + std::to_string(device) + ", " +
+           std::to_string(properties.multiProcessorCount) + " SMs)";
+  }
+#endif
+  return "CPU, " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
+}
+
+void* allocate(Backend backend, std::size_t bytes) {
+#if SIMAPP_USE_CUDA
+  if (backend == Backend::cuda) {
+    void* pointer = nullptr;
+    SIMAPP_CUDA_CHECK(cudaMalloc(&pointer, bytes));
+    return pointer;
+  }
+#endif
+  (void)backend;
+  return allocate_host(bytes);
+}
+
+void deallocate(Backend backend, void* pointer) noexcept {
+#if SIMAPP_USE_CUDA
+  if (backend == Backend::cuda) {
+    cudaFree(pointer);
+    return;
+  }
+#endif
+  (void)backend;
+  std::free(pointer);
+}
+
+void* allocate_pinned(Backend backend, std::size_t bytes) {
+#if SIMAPP_USE_CUDA
+  if (backend == Backend::cuda) {
+    void* pointer = nullptr;
+    SIMAPP_CUDA_CHECK(cudaMallocHost(&pointer, bytes));
+    return pointer;
+  }
+#endif
+  (void)backend;
+  return allocate_host(bytes);
+}
+
+void deallocate_pinned(Backend backend, void* pointer) noexcept {
+#if SIMAPP_USE_CUDA
+  if (backend == Backend::cuda) {
+    cudaFreeHost(pointer);
+    return;
+  }
+#endif
+  (void)backend;
+  std::free(pointer);
+}
+
+void copy_async([[maybe_unused]] const Stream& stream, void* destination, const void* source, std::size_t bytes,
+                [[maybe_unused]] CopyDirection direction) {
+#if SIMAPP_USE_CUDA
+  if (stream.backend == Backend::cuda) {
+    const cudaMemcpyKind kind = direction == CopyDirection::host_to_device   ? cudaMemcpyHostToDevice
+                                : direction == CopyDirection::device_to_host ? cudaMemcpyDeviceToHost
+                                                                             : cudaMemcpyDeviceToDevice;
+    SIMAPP_CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, kind, stream.cuda_stream));
+    return;
+  }
+#endif
+  std::memcpy(destination, source, bytes);
+}
+
+Stream create_stream(Backend backend) {
+  Stream stream{backend, nullptr};
+#if SIMAPP_USE_CUDA
+  if (backend == Backend::cuda) SIMAPP_CUDA_CHECK(cudaStreamCreate(&stream.cuda_stream));
+#endif
+  return stream;
+}
+
+void destroy_stream([[maybe_unused]] const Stream& stream) noexcept {
+#if SIMAPP_USE_CUDA
+  if (stream.backend == Backend::cuda && stream.cuda_stream != nullptr) cudaStreamDestroy(stream.cuda_stream);
+#endif
+}
+
+void synchronize([[maybe_unused]] const Stream& stream) {
+#if SIMAPP_USE_CUDA
+  if (stream.backend == Backend::cuda) SIMAPP_CUDA_CHECK(cudaStreamSynchronize(stream.cuda_stream));
+#endif
+}
+
+}  // namespace simapp::device

@@ -1,0 +1,47 @@
+#pragma once
+/// The run-time side of the backend: device discovery, memory, streams and copies, as
+/// plain functions so that host-only sources can use them. In a build without CUDA every
+/// call works on host memory and no device is ever visible.
+#include <cstddef>
+#include <string>
+
+#include "kernels/backend/backend_kind.hpp"
+#include "kernels/backend/stream.hpp"
+
+namespace simapp::device {
+
+/// Number of visible CUDA devices (0 in a build without CUDA or on a machine without one).
+int device_count();
+
+/// True when this binary was built with the CUDA backend.
+bool cuda_compiled();
+
+/// The backend a choice resolves to; throws a bad-input Error when CUDA is asked for but
+/// unavailable.
+Backend resolve_backend(BackendChoice choice);
+
+/// A human-readable name of the processor that runs `backend` (GPU model or CPU threads).
+std::string processor_name(Backend backend);
+
+/// Memory that kernels of `backend` can read and write.
+void* allocate(Backend backend, std::size_t bytes);
+void deallocate(Backend backend, void* pointer) noexcept;
+
+/// Host memory the GPU can copy from asynchronously (plain memory on the host backend).
+void* allocate_pinned(Backend backend, std::size_t bytes);
+void deallocate_pinned(Backend backend, void* pointer) noexcept;
+
+enum class CopyDirection { host_to_device, device_to_host, device_to_device };
+
+/// Copies `bytes` in stream order; returns before the copy completes on the CUDA backend.
+void copy_async(const Stream& stream, void* destination, const void* source, std::size_t bytes,
+                CopyDirection direction);
+
+/// A new stream for `backend` (on CUDA: a blocking stream on the current device).
+Stream create_stream(Backend backend);
+void destroy_stream(const Stream& stream) noexcept;
+
+/// Waits until every piece of work queued on `stream` has finished.
+void synchronize(const Stream& stream);
+
+}  // namespace simapp::device

@@ -1,0 +1,38 @@
+#pragma once
+/// parallel_for(label, stream, box, body): runs body(i, k) for every index of `box`, as a
+/// CUDA kernel on the stream when the run's backend is CUDA, else as OpenMP host loops.
+/// Include this only from kernel sources (compiled as CUDA in a CUDA build).
+#include "kernels/backend/index_box.hpp"
+#include "kernels/backend/stream.hpp"
+
+#if defined(SIMAPP_USE_CUDA) && SIMAPP_USE_CUDA && !defined(__CUDACC__)
+#error "parallel_for.hpp must be included from a source compiled as CUDA (simapp_use_cuda_language)"
+#endif
+
+#if defined(__CUDACC__)
+#include "kernels/backend/parallel_for_cuda.cuh"
+#endif
+
+namespace simapp {
+
+template <class Body>
+void parallel_for_host(const IndexBox& box, const Body& body) {
+#pragma omp parallel for schedule(static)
+  for (int k = box.k_lo; k < box.k_hi; ++k)
+    for (int i = box.i_lo; i < box.i_hi; ++i) body(i, k);
+}
+
+template <class Body>
+void parallel_for([[maybe_unused]] const char* label, [[maybe_unused]] const Stream& stream, const IndexBox& box,
+                  const Body& body) {
+  if (box.size() == 0) return;
+#if defined(__CUDACC__)
+  if (stream.backend == Backend::cuda) {
+    parallel_for_cuda(label, stream.cuda_stream, box, body);
+    return;
+  }
+#endif
+  parallel_for_host(box, body);
+}
+
+}  // namespace simapp

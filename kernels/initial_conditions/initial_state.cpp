@@ -1,0 +1,36 @@
+#include "kernels/initial_conditions/initial_state.hpp"
+
+#include "kernels/backend/parallel_for.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/initial_conditions/gauss_legendre.hpp"
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+void set_initial_state(const Stream& stream, FieldView<double> state, CaseName name,
+                       const CellGeometry& geometry) {
+  const int halo = state.shape.halo;
+  const IndexBox all_cells{-halo, state.shape.nx + halo, -halo, state.shape.nz + halo};
+  const HydrostaticBackground background = case_background(name);
+  parallel_for("set_initial_state", stream, all_cells, SIMAPP_LAMBDA(int i, int k) {
+    double dens = 0.0, umom = 0.0, wmom = 0.0, rhot = 0.0;
+    for (int qk = 0; qk < gauss_legendre::num_points; ++qk) {
+      for (int qi = 0; qi < gauss_legendre::num_points; ++qi) {
+        const double x = geometry.x_center(i) + (gauss_legendre::point(qi) - 0.5) * geometry.dx;
+        const double z = geometry.z_center(k) + (gauss_legendre::point(qk) - 0.5) * geometry.dz;
+        const double density = background.at(z).density;
+        const PointPerturbation p = case_perturbation(name, x, z, geometry.xlen);
+        const double w = gauss_legendre::weight(qi) * gauss_legendre::weight(qk);
+        umom += density * p.u * w;
+        wmom += density * p.w * w;
+        rhot += density * p.theta * w;
+      }
+    }
+    state(var::dens, k, i) = dens;
+    state(var::umom, k, i) = umom;
+    state(var::wmom, k, i) = wmom;
+    state(var::rhot, k, i) = rhot;
+  });
+}
+
+}  // namespace simapp

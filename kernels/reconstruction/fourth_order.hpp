@@ -1,0 +1,18 @@
+#pragma once
+/// Fourth-order finite-volume reconstruction at the interface between q₁ and q₂ from the
+/// four cell averages q₀ q₁ | q₂ q₃ (PHYSICS.md, "Spatial scheme").
+#include "kernels/backend/host_device.hpp"
+
+namespace simapp {
+
+/// q_f = (−q₀ + 7q₁ + 7q₂ − q₃) / 12
+SIMAPP_HOST_DEVICE inline double face_value(double q0, double q1, double q2, double q3) {
+  return (-q0 + 7.0 * q1 + 7.0 * q2 - q3) / 12.0;
+}
+
+/// Undivided third difference d3 = −q₀ + 3q₁ − 3q₂ + q₃ (the hyperviscosity stencil).
+SIMAPP_HOST_DEVICE inline double third_difference(double q0, double q1, double q2, double q3) {
+  return -q0 + 3.0 * q1 - 3.0 * q2 + q3;
+}
+
+}  // namespace simapp

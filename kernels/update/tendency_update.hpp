@@ -1,0 +1,25 @@
+#pragma once
+/// One Runge–Kutta stage of a split pass: q_out = q_init + dt_stage · R(q_forcing), with
+///   R = −(F_{i+1} − F_i) / dx                         (x pass)
+///   R = −(H_{k+1} − H_k) / dz,  R(ρw) −= ρ′ g          (z pass)
+/// plus, for gravity_waves, R(ρw) += b(x, z) ρ̄_c(k) in every stage of both passes.
+#include "kernels/backend/field_view.hpp"
+#include "kernels/backend/stream.hpp"
+#include "kernels/flux/fluxes.hpp"
+#include "kernels/physics/bump.hpp"
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+/// The arrays of one stage. `out` may be `init` (a point-wise update); it must not be `forcing`.
+struct StageFields {
+  FieldView<const double> init;
+  FieldView<const double> forcing;
+  FieldView<const double> flux;
+  FieldView<double> out;
+};
+
+void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields,
+                           VarRange vars, const FluxContext& context, const Bump& wave_source);
+
+}  // namespace simapp

@@ -1,0 +1,14 @@
+#include "solver/executor/eager_executor.hpp"
+
+#include "kernels/backend/device_runtime.hpp"
+
+namespace simapp {
+
+void EagerExecutor::run(const StepProgram& program, const Stream& stream) const {
+  for (const StepOp& op : program.ops()) {
+    op.run(stream);
+    if (synchronization_ == Synchronization::every_launch) device::synchronize(stream);
+  }
+}
+
+}  // namespace simapp

@@ -1,0 +1,143 @@
+/// The simapp binary's command line and configuration errors, tested through the real binary.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = fs::temp_directory_path() /
+                 ("simapp_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(directory_);
+    fs::create_directories(directory_);
+  }
+  void TearDown() override { fs::remove_all(directory_); }
+
+  fs::path write_config(const std::string& text) const {
+    const fs::path path = directory_ / "case.yaml";
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  /// Runs simapp with `arguments` from the test directory.
+  Outcome simapp(const std::string& arguments) const {
+    const std::string command = "cd '" + directory_.string() + "' && " + SIMAPP_BINARY + " " + arguments +
+                                " > stdout.txt 2> stderr.txt";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(directory_ / "stdout.txt"),
+            read_file(directory_ / "stderr.txt")};
+  }
+
+  /// Expects exit code 2, exactly one line on stderr matching `pattern`, and nothing written.
+  void expect_input_error(const Outcome& outcome, const std::string& pattern) const {
+    EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+    EXPECT_TRUE(std::regex_search(outcome.err, std::regex(pattern))) << "stderr: " << outcome.err;
+    EXPECT_TRUE(std::regex_match(outcome.err, std::regex("simapp: error: [^\n]*\n"))) << "stderr: " << outcome.err;
+    EXPECT_FALSE(fs::exists(directory_ / "output")) << "an error must write nothing";
+  }
+
+  fs::path directory_;
+};
+
+TEST_F(CliTest, UnknownKeyNamesKeyLineAndSuggestion) {
+  write_config("case: thermal\ngrid:\n  nxx: 100\n");
+  expect_input_error(simapp("case.yaml"), R"(case\.yaml:3: grid\.nxx: unknown key \(did you mean 'grid\.nx'\?\))");
+}
+
+TEST_F(CliTest, WrongTypeNamesKeyAndLine) {
+  write_config("grid:\n  nx: abc\n");
+  expect_input_error(simapp("case.yaml"), R"(case\.yaml:2: grid\.nx: .*integer)");
+}
+
+TEST_F(CliTest, OutOfRangeValueIsRejected) {
+  write_config("grid:\n  nz: 2\n");
+  expect_input_error(simapp("case.yaml"), R"(case\.yaml:2: grid\.nz: must be >= 4)");
+}
+
+TEST_F(CliTest, UnknownCaseSuggestsTheNearestOne) {
+  write_config("case: thermo\n");
+  expect_input_error(simapp("case.yaml"), R"(case\.yaml:1: case: .*'thermal')");
+}
+
+TEST_F(CliTest, DuplicateKeyIsAnError) {
+  write_config("grid:\n  nx: 100\n  nx: 200\n");
+  expect_input_error(simapp("case.yaml"), R"(case\.yaml:3: grid\.nx: duplicate key)");
+}
+
+TEST_F(CliTest, MissingFileIsAnInputError) {
+  expect_input_error(simapp("no_such_file.yaml"), R"(no_such_file\.yaml)");
+}
+
+TEST_F(CliTest, BadOverrideNamesTheOverride) {
+  write_config("case: thermal\n");
+  expect_input_error(simapp("case.yaml --set grid.nx=abc"), R"(--set grid\.nx=abc: grid\.nx)");
+  expect_input_error(simapp("case.yaml --set gird.nx=10"), R"(gird)");
+}
+
+TEST_F(CliTest, BadBackendAndMissingConfigAreCommandLineErrors) {
+  write_config("case: thermal\n");
+  expect_input_error(simapp("case.yaml --backend gpu"), R"(command line: .*backend)");
+  expect_input_error(simapp(""), R"(command line: .*config)");
+}
+
+TEST_F(CliTest, ValidateChecksAndExitsWithoutRunning) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\n");
+  const Outcome outcome = simapp("case.yaml --validate");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("valid"), std::string::npos);
+  EXPECT_EQ(outcome.out.find("d_mass"), std::string::npos);
+}
+
+TEST_F(CliTest, VersionAndHelpExitZero) {
+  const Outcome version = simapp("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_TRUE(std::regex_search(version.out, std::regex(R"(^simapp \d+\.\d+\.\d+)")));
+  const Outcome help = simapp("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--set"), std::string::npos);
+}
+
+TEST_F(CliTest, RunPrintsHeaderAndTheClassicClosingLines) {
+  write_config("case: thermal\ngrid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 20\noutput:\n  progress_every: 10\n");
+  const Outcome outcome = simapp("case.yaml --backend host --set time.sim_time=30");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("case      thermal"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("40 x 20 cells"), std::string::npos);
+  EXPECT_NE(outcome.out.find("backend   host"), std::string::npos);
+  EXPECT_NE(outcome.out.find("sim_time = 30 s"), std::string::npos) << "--set must override the file";
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(\nstep +10/\d+ +t = .*d_mass = .*ETA)")));
+  const std::regex closing(R"(\nd_mass: -?\d\.\d{6}e[+-]\d{2}\nd_te: -?\d\.\d{6}e[+-]\d{2}\ntiming: )");
+  EXPECT_TRUE(std::regex_search(outcome.out, closing)) << outcome.out;
+}
+
+TEST_F(CliTest, CudaBackendWithoutGpuIsAnInputError) {
+  write_config("grid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 1\n");
+  const Outcome outcome = simapp("case.yaml --backend cuda");
+  if (outcome.exit_code == 0) GTEST_SKIP() << "a GPU is visible";
+  expect_input_error(outcome, R"(execution\.backend: cuda requested)");
+}
+
+}  // namespace

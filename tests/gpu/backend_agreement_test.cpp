@@ -1,0 +1,49 @@
+/// The CUDA backend computes what the host backend computes (label gpu; skipped without a GPU).
+#include <gtest/gtest.h>
+
+#include "kernels/backend/device_runtime.hpp"
+#include "solver/simulation/run_loop.hpp"
+#include "tests/support/small_case.hpp"
+
+namespace simapp {
+namespace {
+
+class BackendAgreementTest : public ::testing::TestWithParam<CaseName> {
+ protected:
+  void SetUp() override {
+    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  }
+};
+
+TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
+  RunSpec spec = testing::small_case(GetParam(), 128, 64, 1.0);
+  Simulation probe(spec, Backend::host);
+  spec.time.sim_time = probe.time_plan().dt() * 100;  // exactly 100 steps
+
+  Simulation host(spec, Backend::host);
+  Simulation cuda(spec, Backend::cuda);
+  ASSERT_EQ(host.time_plan().num_steps(), 100);
+  const RunResult host_result = run_to_end(host, 0, [](const ProgressReport&) {});
+  const RunResult cuda_result = run_to_end(cuda, 0, [](const ProgressReport&) {});
+
+  const testing::HostState host_state = testing::state_of(host);
+  const testing::HostState cuda_state = testing::state_of(cuda);
+  for (int v = 0; v < var::count; ++v) {
+    const double error = testing::relative_l2(cuda_state, host_state, v);
+    RecordProperty(std::string("relative_l2_") + variable_names[v], std::to_string(error));
+    EXPECT_LE(error, 1e-10) << variable_names[v];
+    std::printf("%-16s %-5s relative L2 (cuda vs host) = %.3e\n", std::string(to_string(GetParam())).c_str(),
+                variable_names[v], error);
+  }
+  EXPECT_NEAR(cuda_result.change.mass, host_result.change.mass, 1e-12);
+  EXPECT_NEAR(cuda_result.change.total_energy, host_result.change.total_energy,
+              1e-9 * std::abs(host_result.change.total_energy) + 1e-15);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, BackendAgreementTest,
+                         ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::gravity_waves,
+                                           CaseName::density_current, CaseName::injection, CaseName::rest),
+                         [](const auto& test_info) { return std::string(to_string(test_info.param)); });
+
+}  // namespace
+}  // namespace simapp

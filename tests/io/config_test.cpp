@@ -1,0 +1,355 @@
+#include "io/config/load_config.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/config/config_schema.hpp"
+#include "kernels/backend/error.hpp"
+
+namespace simapp::io {
+namespace {
+
+class ConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = std::filesystem::temp_directory_path() /
+           ("simapp_config_test_" + std::to_string(::getpid()) + "_" + test_name);
+    std::filesystem::create_directories(dir_);
+  }
+
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  /// Writes `text` to a file in this test's directory and returns its path.
+  std::string write(const std::string& text, const std::string& name = "run.yaml") const {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  std::filesystem::path dir_;
+};
+
+/// The error load_config throws; a test failure when it throws none.
+Error load_error(const std::string& path, const std::vector<std::string>& overrides = {}) {
+  try {
+    load_config(path, overrides);
+  } catch (const Error& error) {
+    return error;
+  }
+  ADD_FAILURE() << "load_config(\"" << path << "\") threw no error";
+  return Error{ExitCode::success, "", ""};
+}
+
+void expect_bad_input(const Error& error, const std::string& where, const std::string& what) {
+  EXPECT_EQ(error.code(), ExitCode::bad_input);
+  EXPECT_EQ(error.where(), where);
+  EXPECT_EQ(std::string(error.what()), what);
+}
+
+std::string show(const ConfigValue& value) {
+  std::ostringstream text;
+  std::visit([&](const auto& plain) { text << plain; }, value);
+  return text.str();
+}
+
+/// The same key in YAML: "grid.nx", "5" → "grid:\n  nx: 5\n".
+std::string nested_yaml(std::string_view path, const std::string& value) {
+  std::string yaml;
+  std::string indent;
+  for (auto dot = path.find('.'); dot != std::string_view::npos; dot = path.find('.')) {
+    yaml += indent + std::string(path.substr(0, dot)) + ":\n";
+    indent += "  ";
+    path.remove_prefix(dot + 1);
+  }
+  return yaml + indent + std::string(path) + ": " + value + "\n";
+}
+
+/// A valid value for `key` other than its default, as text.
+std::string other_value(const ConfigKey& key) {
+  const ConfigValue fallback = key.get(RunSpec{});
+  switch (key.type) {
+    case ValueType::integer: return std::to_string(std::get<int>(fallback) + 3);
+    case ValueType::real: return std::to_string(std::get<double>(fallback) * 2 + 0.5);
+    case ValueType::string: return "elsewhere";
+    case ValueType::enumeration:
+      return std::string(key.allowed.back() == std::get<std::string>(fallback) ? key.allowed.front()
+                                                                               : key.allowed.back());
+  }
+  return {};
+}
+
+ConfigValue value_of(const ConfigKey& key, const std::string& text) {
+  switch (key.type) {
+    case ValueType::integer: return std::stoi(text);
+    case ValueType::real: return std::stod(text);
+    default: return text;
+  }
+}
+
+void expect_same_spec(const RunSpec& actual, const RunSpec& expected) {
+  for (const ConfigKey& key : config_keys())
+    EXPECT_EQ(key.get(actual), key.get(expected)) << key.path << ": " << show(key.get(actual)) << " vs "
+                                                  << show(key.get(expected));
+}
+
+TEST_F(ConfigTest, AbsentKeysTakeTheirDefaults) {
+  const std::string path = write("# only a comment and an empty section\ngrid:\n");
+  const LoadedConfig config = load_config(path, {});
+  EXPECT_EQ(config.source_path, path);
+  expect_same_spec(config.spec, RunSpec{});
+  EXPECT_EQ(config.spec.case_name, CaseName::thermal);
+  EXPECT_EQ(config.spec.grid.nx, 400);
+  EXPECT_EQ(config.spec.grid.nz, 200);
+  EXPECT_EQ(config.spec.grid.xlen, 20000.0);
+  EXPECT_EQ(config.spec.grid.zlen, 10000.0);
+  EXPECT_EQ(config.spec.time.sim_time, 1000.0);
+  EXPECT_EQ(config.spec.output.dir, "output");
+  EXPECT_EQ(config.spec.output.every, 0.0);
+  EXPECT_EQ(config.spec.output.progress_every, 0);
+  EXPECT_EQ(config.spec.execution.backend, BackendChoice::automatic);
+}
+
+TEST_F(ConfigTest, ReadsAFullFile) {
+  const LoadedConfig config = load_config(write(R"(case: density_current
+grid:
+  nx: 256
+  nz: 128
+  xlen: 51200
+  zlen: 6.4e3
+time:
+  sim_time: 900
+output:
+  dir: results/dc
+  every: 60.5
+  progress_every: 100
+execution:
+  backend: host
+)"),
+                                          {});
+  EXPECT_EQ(config.spec.case_name, CaseName::density_current);
+  EXPECT_EQ(config.spec.grid.nx, 256);
+  EXPECT_EQ(config.spec.grid.nz, 128);
+  EXPECT_EQ(config.spec.grid.xlen, 51200.0);
+  EXPECT_EQ(config.spec.grid.zlen, 6400.0);
+  EXPECT_EQ(config.spec.time.sim_time, 900.0);
+  EXPECT_EQ(config.spec.output.dir, "results/dc");
+  EXPECT_EQ(config.spec.output.every, 60.5);
+  EXPECT_EQ(config.spec.output.progress_every, 100);
+  EXPECT_EQ(config.spec.execution.backend, BackendChoice::host);
+}
+
+TEST_F(ConfigTest, EveryKeyIsSettableFromTheFile) {
+  for (const ConfigKey& key : config_keys()) {
+    const std::string value = other_value(key);
+    const LoadedConfig config = load_config(write(nested_yaml(key.path, value)), {});
+    EXPECT_EQ(key.get(config.spec), value_of(key, value)) << key.path << " = " << value;
+  }
+}
+
+TEST_F(ConfigTest, EveryKeyIsSettableFromAnOverride) {
+  const std::string path = write("case: thermal\n");
+  for (const ConfigKey& key : config_keys()) {
+    const std::string value = other_value(key);
+    const LoadedConfig config = load_config(path, {std::string(key.path) + "=" + value});
+    EXPECT_EQ(key.get(config.spec), value_of(key, value)) << key.path << " = " << value;
+  }
+}
+
+TEST_F(ConfigTest, OverrideSetsAKeyAbsentFromTheFile) {
+  const LoadedConfig config =
+      load_config(write("grid:\n  nx: 64\n"), {"output.dir=run 1", " execution.backend = cuda "});
+  EXPECT_EQ(config.spec.grid.nx, 64);
+  EXPECT_EQ(config.spec.output.dir, "run 1");
+  EXPECT_EQ(config.spec.execution.backend, BackendChoice::cuda);
+}
+
+TEST_F(ConfigTest, LaterOverridesWinAndReplaceBadFileValues) {
+  const LoadedConfig config = load_config(write("grid:\n  nx: abc\n"), {"grid.nx=8", "grid.nx=16"});
+  EXPECT_EQ(config.spec.grid.nx, 16);
+}
+
+TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
+  const LoadedConfig config = load_config(write("case: collision\ngrid:\n  xlen: 0.1\noutput:\n  dir: '~'\n"),
+                                          {"time.sim_time=1e-3", "output.progress_every=7"});
+  const LoadedConfig reloaded = load_config(write(config.resolved_yaml, "resolved.yaml"), {});
+  expect_same_spec(reloaded.spec, config.spec);
+  EXPECT_EQ(reloaded.resolved_yaml, config.resolved_yaml);
+  EXPECT_NE(config.resolved_yaml.find("xlen: 0.1\n"), std::string::npos) << config.resolved_yaml;
+  for (const ConfigKey& key : config_keys()) {
+    const auto dot = key.path.rfind('.');
+    const std::string_view name = dot == std::string_view::npos ? key.path : key.path.substr(dot + 1);
+    EXPECT_NE(config.resolved_yaml.find(std::string(name) + ": "), std::string::npos) << key.path;
+  }
+}
+
+TEST_F(ConfigTest, UnknownKeySuggestsTheNearest) {
+  const std::string path = write("grid:\n  nx: 10\n  nxx: 5\n");
+  expect_bad_input(load_error(path), path + ":3", "grid.nxx: unknown key (did you mean 'grid.nx'?)");
+}
+
+TEST_F(ConfigTest, UnknownSectionSuggestsTheNearest) {
+  const std::string path = write("case: thermal\ngird:\n  nx: 10\n");
+  expect_bad_input(load_error(path), path + ":2", "gird: unknown key (did you mean 'grid'?)");
+}
+
+TEST_F(ConfigTest, KeyInTheWrongSectionSuggestsItsSection) {
+  const std::string path = write("nx: 10\n");
+  expect_bad_input(load_error(path), path + ":1", "nx: unknown key (did you mean 'grid.nx'?)");
+  const std::string nested = write("grid:\n  case: rest\n");
+  expect_bad_input(load_error(nested), nested + ":2", "grid.case: unknown key (did you mean 'case'?)");
+}
+
+TEST_F(ConfigTest, UnknownKeyFarFromAnyGetsNoSuggestion) {
+  const std::string path = write("grid:\n  nx: 10\ncolour: red\n");
+  expect_bad_input(load_error(path), path + ":3", "colour: unknown key");
+}
+
+TEST_F(ConfigTest, WrongTypesAreRejected) {
+  struct Case {
+    std::string yaml;
+    int line;
+    std::string what;
+  };
+  const std::vector<Case> cases{
+      {"grid:\n  nx: abc\n", 2, "grid.nx: expected an integer, got 'abc'"},
+      {"grid:\n  nz: 3.5\n", 2, "grid.nz: expected an integer, got '3.5'"},
+      {"grid:\n  nx: [1, 2]\n", 2, "grid.nx: expected an integer, got a list"},
+      {"case: thermal\ngrid:\n  nx:\n  nz: 8\n", 3, "grid.nx: expected an integer, got nothing"},
+      {"grid:\n  xlen: wide\n", 2, "grid.xlen: expected a number, got 'wide'"},
+      {"time:\n  sim_time: .inf\n", 2, "time.sim_time: expected a number, got '.inf'"},
+      {"output:\n  dir: {a: 1}\n", 2, "output.dir: expected a string, got a map"},
+      {"case:\n  - thermal\n", 2, "case: expected a name, got a list"},
+      {"case: thermal\ngrid: 5\n", 2, "grid: expected a map of keys, got '5'"},
+      {"time: [1000]\n", 1, "time: expected a map of keys, got a list"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = write(c.yaml);
+    SCOPED_TRACE(c.yaml);
+    expect_bad_input(load_error(path), path + ":" + std::to_string(c.line), c.what);
+  }
+}
+
+TEST_F(ConfigTest, OutOfRangeValuesAreRejected) {
+  const std::string nx = write("grid:\n  nz: 8\n  nx: 2\n");
+  expect_bad_input(load_error(nx), nx + ":3", "grid.nx: must be >= 4, got 2");
+  const std::string xlen = write("grid:\n  xlen: 0\n");
+  expect_bad_input(load_error(xlen), xlen + ":2", "grid.xlen: must be > 0, got 0");
+  const std::string dir = write("output:\n  dir: ''\n");
+  expect_bad_input(load_error(dir), dir + ":2", "output.dir: must not be empty");
+}
+
+TEST_F(ConfigTest, UnknownEnumValueSuggestsTheNearestAndListsAll) {
+  const std::string path = write("case: thermo\n");
+  expect_bad_input(load_error(path), path + ":1",
+                   "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
+                   "gravity_waves, density_current, injection, rest)");
+  const std::string backend = write("execution:\n  backend: gpu\n");
+  expect_bad_input(load_error(backend), backend + ":2",
+                   "execution.backend: unknown value 'gpu' (valid: auto, cuda, host)");
+}
+
+TEST_F(ConfigTest, DuplicateKeysAreRejected) {
+  const std::string key = write("grid:\n  nx: 10\n  nx: 20\n");
+  expect_bad_input(load_error(key), key + ":3", "grid.nx: duplicate key (first at line 2)");
+  const std::string section = write("grid:\n  nx: 10\ntime:\n  sim_time: 5\ngrid:\n  nz: 10\n");
+  expect_bad_input(load_error(section), section + ":5", "grid: duplicate key (first at line 1)");
+}
+
+TEST_F(ConfigTest, SyntaxErrorsNameTheLine) {
+  const std::string path = write("case: thermal\ngrid:\n  nx: [1\n");
+  const Error error = load_error(path);
+  EXPECT_EQ(error.code(), ExitCode::bad_input);
+  EXPECT_TRUE(error.where().starts_with(path + ":")) << error.where();
+  EXPECT_GT(std::stoi(error.where().substr(path.size() + 1)), 1) << error.where();
+  EXPECT_TRUE(std::string(error.what()).starts_with("invalid YAML: ")) << error.what();
+}
+
+TEST_F(ConfigTest, UnreadableFilesAreRejected) {
+  const std::string missing = (dir_ / "missing.yaml").string();
+  expect_bad_input(load_error(missing), missing, "cannot read configuration file");
+  expect_bad_input(load_error(dir_.string()), dir_.string(), "cannot read configuration file");
+}
+
+TEST_F(ConfigTest, EmptyConfigurationsAreRejected) {
+  for (const std::string text : {"", "# nothing but a comment\n", "~\n"}) {
+    const std::string path = write(text);
+    expect_bad_input(load_error(path), path, "configuration is empty; expected a map of keys such as 'grid:'");
+  }
+}
+
+TEST_F(ConfigTest, RootMustBeOneMap) {
+  const std::string list = write("- case\n- grid\n");
+  expect_bad_input(load_error(list), list + ":1", "expected a map of keys at the top level, got a list");
+  const std::string scalar = write("thermal\n");
+  expect_bad_input(load_error(scalar), scalar + ":1", "expected a map of keys at the top level, got 'thermal'");
+  const std::string two = write("case: thermal\n---\ncase: rest\n");
+  expect_bad_input(load_error(two), two + ":3", "expected one YAML document, got 2");
+}
+
+TEST_F(ConfigTest, BadOverridesNameTheArgument) {
+  const std::string path = write("case: thermal\n");
+  expect_bad_input(load_error(path, {"grid.nx"}), "--set grid.nx", "expected key=value, got 'grid.nx'");
+  expect_bad_input(load_error(path, {"grid.nxx=5"}), "--set grid.nxx=5",
+                   "grid.nxx: unknown key (did you mean 'grid.nx'?)");
+  expect_bad_input(load_error(path, {"gird.nx=5"}), "--set gird.nx=5",
+                   "gird.nx: unknown key (did you mean 'grid.nx'?)");
+  expect_bad_input(load_error(path, {"grid.nx=abc"}), "--set grid.nx=abc",
+                   "grid.nx: expected an integer, got 'abc'");
+  expect_bad_input(load_error(path, {"grid.nx=2"}), "--set grid.nx=2", "grid.nx: must be >= 4, got 2");
+  expect_bad_input(load_error(path, {"case=thermo"}), "--set case=thermo",
+                   "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
+                   "gravity_waves, density_current, injection, rest)");
+  expect_bad_input(load_error(path, {"execution.backend=CUDA"}), "--set execution.backend=CUDA",
+                   "execution.backend: unknown value 'CUDA' (did you mean 'cuda'?; valid: auto, cuda, host)");
+  expect_bad_input(load_error(path, {"output.dir="}), "--set output.dir=", "output.dir: must not be empty");
+  expect_bad_input(load_error(path, {"grid=5"}), "--set grid=5",
+                   "grid: a section, not a key (keys: grid.nx, grid.nz, grid.xlen, grid.zlen)");
+}
+
+TEST_F(ConfigTest, EveryNumberKeyRejectsValuesBelowItsRange) {
+  const std::string path = write("case: thermal\n");
+  for (const ConfigKey& key : config_keys()) {
+    if (!key.minimum) continue;
+    const double bound = key.minimum->value;
+    std::vector<double> rejected{bound - 1};
+    if (key.minimum->bound == Bound::exclusive) rejected.push_back(bound);
+    for (const double value : rejected) {
+      const std::string text = key.type == ValueType::integer ? std::to_string(static_cast<int>(value))
+                                                              : std::to_string(value);
+      const Error error = load_error(path, {std::string(key.path) + "=" + text});
+      EXPECT_EQ(error.code(), ExitCode::bad_input) << key.path;
+      EXPECT_TRUE(std::string(error.what()).starts_with(std::string(key.path) + ": must be "))
+          << key.path << ": " << error.what();
+    }
+    const std::string lowest = key.type == ValueType::integer ? std::to_string(static_cast<int>(bound) + 1)
+                                                              : std::to_string(bound + 0.5);
+    EXPECT_NO_THROW(load_config(path, {std::string(key.path) + "=" + lowest})) << key.path;
+  }
+}
+
+TEST_F(ConfigTest, SchemaPathsAreUniqueAndFound) {
+  for (const ConfigKey& key : config_keys()) {
+    EXPECT_EQ(find_config_key(key.path), &key) << key.path;
+    EXPECT_EQ(key.type == ValueType::enumeration, !key.allowed.empty()) << key.path;
+  }
+  EXPECT_EQ(find_config_key("grid"), nullptr);
+}
+
+TEST_F(ConfigTest, ReadmeDocumentsEveryKey) {
+  std::ifstream in(SIMAPP_INPUTS_README);
+  ASSERT_TRUE(in) << SIMAPP_INPUTS_README;
+  const std::string readme{std::istreambuf_iterator<char>(in), {}};
+  for (const ConfigKey& key : config_keys())
+    EXPECT_NE(readme.find("| `" + std::string(key.path) + "` |"), std::string::npos) << key.path;
+}
+
+}  // namespace
+}  // namespace simapp::io

@@ -1,0 +1,103 @@
+/// The facts a correct solver shows (PHYSICS.md, "Facts a correct implementation shows"),
+/// checked on the host backend.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "solver/simulation/run_loop.hpp"
+#include "tests/support/small_case.hpp"
+
+namespace simapp {
+namespace {
+
+using testing::small_case;
+using testing::state_of;
+
+RunResult run(const RunSpec& spec) {
+  Simulation simulation(spec, Backend::host);
+  return run_to_end(simulation, 0, [](const ProgressReport&) {});
+}
+
+/// Round-off bound on |d_mass|: a few ulps per cell per step.
+double mass_tolerance(const RunSpec& spec, long steps) {
+  return 4.0 * std::numeric_limits<double>::epsilon() * spec.grid.nx * spec.grid.nz * static_cast<double>(steps);
+}
+
+class MassConservationTest : public ::testing::TestWithParam<CaseName> {};
+
+TEST_P(MassConservationTest, MassIsConservedToRoundOff) {
+  const RunSpec spec = small_case(GetParam(), 64, 32, 200.0);
+  const RunResult result = run(spec);
+  EXPECT_GT(result.steps, 100);
+  EXPECT_LT(std::abs(result.change.mass), mass_tolerance(spec, result.steps)) << to_string(GetParam());
+  EXPECT_TRUE(std::isfinite(result.change.total_energy));
+}
+
+INSTANTIATE_TEST_SUITE_P(ClosedCases, MassConservationTest,
+                         ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::gravity_waves,
+                                           CaseName::density_current, CaseName::rest),
+                         [](const auto& test_info) { return std::string(to_string(test_info.param)); });
+
+TEST(PhysicsFactsTest, InjectionAddsMassThroughItsInflow) {
+  const RunResult result = run(small_case(CaseName::injection, 64, 32, 100.0));
+  EXPECT_GT(result.change.mass, 1e-6);
+}
+
+TEST(PhysicsFactsTest, RestStaysExactlyAtRest) {
+  Simulation simulation(small_case(CaseName::rest, 40, 20, 100.0), Backend::host);
+  run_to_end(simulation, 0, [](const ProgressReport&) {});
+  ASSERT_TRUE(simulation.finished());
+  const testing::HostState state = state_of(simulation);
+  for (int v = 0; v < var::count; ++v)
+    for (int k = 0; k < state.shape.nz; ++k)
+      for (int i = 0; i < state.shape.nx; ++i)
+        ASSERT_EQ(state(v, k, i), 0.0) << variable_names[v] << " at k=" << k << " i=" << i;
+}
+
+class MirrorSymmetryTest : public ::testing::TestWithParam<CaseName> {};
+
+/// θ′ and w are symmetric and u antisymmetric about x = xlen/2: cell i mirrors cell nx − 1 − i.
+TEST_P(MirrorSymmetryTest, StaysMirrorSymmetric) {
+  Simulation simulation(small_case(GetParam(), 80, 40, 150.0), Backend::host);
+  run_to_end(simulation, 0, [](const ProgressReport&) {});
+  const testing::HostState state = state_of(simulation);
+  const int nx = state.shape.nx;
+  const double parity[var::count] = {1.0, -1.0, 1.0, 1.0};
+  for (int v = 0; v < var::count; ++v) {
+    double largest = 0.0, asymmetry = 0.0;
+    for (int k = 0; k < state.shape.nz; ++k)
+      for (int i = 0; i < nx; ++i) {
+        largest = std::max(largest, std::abs(state(v, k, i)));
+        asymmetry = std::max(asymmetry, std::abs(state(v, k, i) - parity[v] * state(v, k, nx - 1 - i)));
+      }
+    EXPECT_GT(largest, 0.0) << variable_names[v];
+    EXPECT_LT(asymmetry, 1e-11 * largest) << variable_names[v];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SymmetricCases, MirrorSymmetryTest,
+                         ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::density_current),
+                         [](const auto& test_info) { return std::string(to_string(test_info.param)); });
+
+TEST(PhysicsFactsTest, ThermalEnergyLossIsSmallNegativeAndShrinksWithResolution) {
+  const RunResult coarse = run(small_case(CaseName::thermal, 100, 50, 400.0));
+  EXPECT_EQ(coarse.steps, 600);
+  EXPECT_LT(coarse.change.total_energy, -1e-5);
+  EXPECT_GT(coarse.change.total_energy, -1e-4);
+  const RunResult fine = run(small_case(CaseName::thermal, 200, 100, 400.0));
+  EXPECT_LT(fine.change.total_energy, 0.0);
+  EXPECT_LT(std::abs(fine.change.total_energy), std::abs(coarse.change.total_energy));
+}
+
+TEST(PhysicsFactsTest, ShortenedLastStepLandsOnSimTime) {
+  Simulation simulation(small_case(CaseName::thermal, 40, 20, 10.3), Backend::host);
+  EXPECT_NE(simulation.time_plan().dt_last(), simulation.time_plan().dt());
+  run_to_end(simulation, 0, [](const ProgressReport&) {});
+  EXPECT_EQ(simulation.time(), 10.3);
+  EXPECT_EQ(simulation.step(), simulation.time_plan().num_steps());
+}
+
+}  // namespace
+}  // namespace simapp

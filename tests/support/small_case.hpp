@@ -1,0 +1,47 @@
+#pragma once
+/// Helpers for tests that run the model on small grids.
+#include <cmath>
+#include <vector>
+
+#include "kernels/backend/field_view.hpp"
+#include "kernels/physics/variables.hpp"
+#include "solver/simulation/run_spec.hpp"
+#include "solver/simulation/simulation.hpp"
+
+namespace simapp::testing {
+
+/// A RunSpec of `name` on nx × nz cells of the default 20 km × 10 km domain.
+inline RunSpec small_case(CaseName name, int nx, int nz, double sim_time) {
+  RunSpec spec;
+  spec.case_name = name;
+  spec.grid.nx = nx;
+  spec.grid.nz = nz;
+  spec.time.sim_time = sim_time;
+  return spec;
+}
+
+/// The interior cells of one variable of a host copy of the state, as [k][i].
+struct HostState {
+  std::vector<double> values;
+  FieldShape shape;
+
+  double operator()(int v, int k, int i) const { return values[shape.offset(v, k, i)]; }
+};
+
+inline HostState state_of(const Simulation& simulation) {
+  return {simulation.state_on_host(), simulation.grid().cell_shape()};
+}
+
+/// ‖a − b‖₂ / ‖b‖₂ over the interior cells of variable v (‖a − b‖₂ when ‖b‖₂ = 0).
+inline double relative_l2(const HostState& a, const HostState& b, int v) {
+  double difference = 0.0, norm = 0.0;
+  for (int k = 0; k < b.shape.nz; ++k)
+    for (int i = 0; i < b.shape.nx; ++i) {
+      const double d = a(v, k, i) - b(v, k, i);
+      difference += d * d;
+      norm += b(v, k, i) * b(v, k, i);
+    }
+  return norm > 0 ? std::sqrt(difference / norm) : std::sqrt(difference);
+}
+
+}  // namespace simapp::testing
