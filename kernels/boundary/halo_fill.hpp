@@ -1,5 +1,5 @@
 #pragma once
-/// Ghost-cell fills before each split pass (PHYSICS.md, "Boundaries").
+/// Ghost-cell fills before each split pass (docs/model.md, "Boundaries").
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-/// Row sums of the diagnostics over interior cells (PHYSICS.md, "Diagnostics"):
+/// Row sums of the diagnostics over interior cells (docs/model.md, "Diagnostics"):
 ///   mass = Σ ρ dx dz,   te = Σ (ρ(u² + w²) + ρ c_v T) dx dz,
 /// with ρ = ρ̄_c + ρ′, u = ρu/ρ, w = ρw/ρ, θ = (ρ̄θ̄_c + (ρθ)′)/ρ, p = C₀(ρθ)^γ, T = θ (p/p₀)^(R_d/c_p).
 /// Each row is summed in i order by one thread, so the result does not depend on the backend's

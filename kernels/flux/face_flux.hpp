@@ -1,6 +1,6 @@
 #pragma once
 /// Fluxes at one cell face from the reconstructed face values q_f and third differences d3
-/// of the four variables (PHYSICS.md, "Spatial scheme"); K is the hyperviscosity coefficient.
+/// of the four variables (docs/model.md, "Spatial scheme"); K is the hyperviscosity coefficient.
 #include "kernels/backend/host_device.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/equation_of_state.hpp"

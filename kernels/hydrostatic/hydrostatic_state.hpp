@@ -1,5 +1,5 @@
 #pragma once
-/// Hydrostatic backgrounds that depend on z only (PHYSICS.md, "Hydrostatic backgrounds").
+/// Hydrostatic backgrounds that depend on z only (docs/model.md, "Hydrostatic backgrounds").
 ///   neutral:    θ̄ = θ₀,                 π = 1 − g z / (c_p θ₀)
 ///   stratified: θ̄ = θ₀ exp(N² z / g),   π = 1 − g² / (c_p N²) · (θ̄ − θ₀) / (θ̄ θ₀)
 /// then p̄ = p₀ π^(c_p/R_d), ρ̄θ̄ = (p̄ / C₀)^(1/γ), ρ̄ = ρ̄θ̄ / θ̄.

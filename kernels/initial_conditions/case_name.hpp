@@ -1,5 +1,5 @@
 #pragma once
-/// The model's test cases (../shared/design/PHYSICS.md, "Initial state").
+/// The model's test cases (docs/model.md, "Initial state").
 #include <array>
 #include <optional>
 #include <string_view>

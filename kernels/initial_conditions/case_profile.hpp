@@ -1,5 +1,5 @@
 #pragma once
-/// Point values that define each case (PHYSICS.md, "Initial state" table): the background
+/// Point values that define each case (docs/model.md, "Initial state" table): the background
 /// it stands on and the θ′, u, w perturbations at a point.
 #include "kernels/backend/host_device.hpp"
 #include "kernels/hydrostatic/hydrostatic_state.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-/// The bump every case perturbation is made of (PHYSICS.md, "Initial state"):
+/// The bump every case perturbation is made of (docs/model.md, "Initial state"):
 ///   L = √(((x − x₀)/x_r)² + ((z − z₀)/z_r)²),  b = A cos²(πL/2) for L ≤ 1, else 0.
 #include <cmath>
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Physical and numerical constants of the dry atmosphere (PHYSICS.md, "Constants"), SI units.
+/// Physical and numerical constants of the dry atmosphere (docs/model.md, "Constants"), SI units.
 
 namespace simapp::physics {
 

@@ -1,6 +1,6 @@
 #pragma once
 /// Fourth-order finite-volume reconstruction at the interface between q₁ and q₂ from the
-/// four cell averages q₀ q₁ | q₂ q₃ (PHYSICS.md, "Spatial scheme").
+/// four cell averages q₀ q₁ | q₂ q₃ (docs/model.md, "Spatial scheme").
 #include "kernels/backend/host_device.hpp"
 
 namespace simapp {

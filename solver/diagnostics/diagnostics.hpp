@@ -1,5 +1,5 @@
 #pragma once
-/// Domain totals of mass and total energy (PHYSICS.md, "Diagnostics").
+/// Domain totals of mass and total energy (docs/model.md, "Diagnostics").
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 /// The discrete hydrostatic background of a run, computed once on the host and kept in the
-/// backend's memory (PHYSICS.md, "Hydrostatic backgrounds"):
+/// backend's memory (docs/model.md, "Hydrostatic backgrounds"):
 ///   ρ̄_c(k), ρ̄θ̄_c(k): 3-point Gauss–Legendre averages over cell rows k ∈ [−2, nz + 2);
 ///   ρ̄_i(k), ρ̄θ̄_i(k), p̄_i(k) = C₀(ρ̄θ̄_i)^γ at the interfaces z = k dz, k ∈ [0, nz].
 #include <vector>

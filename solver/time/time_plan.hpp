@@ -1,5 +1,5 @@
 #pragma once
-/// The run's time steps, decided once (PHYSICS.md, "Time stepping"):
+/// The run's time steps, decided once (docs/model.md, "Time stepping"):
 ///   dt = cfl · min(dx, dz) / max_speed,  n = ⌈sim_time/dt − 1e-9⌉,
 ///   dt_last = sim_time − (n − 1) dt when sim_time is not a whole multiple of dt.
 /// Time is never accumulated by repeated addition: time(n) is computed from n.

@@ -1,4 +1,4 @@
-/// The facts a correct solver shows (PHYSICS.md, "Facts a correct implementation shows"),
+/// The facts a correct solver shows (docs/model.md, "Facts a correct implementation shows"),
 /// checked on the host backend.
 #include <gtest/gtest.h>
 
