@@ -1,8 +1,6 @@
 #pragma once
-/// The discrete hydrostatic background of a run, computed once on the host and kept in the
-/// backend's memory (docs/model.md, "Hydrostatic backgrounds"):
-///   ρ̄_c(k), ρ̄θ̄_c(k): 3-point Gauss–Legendre averages over cell rows k ∈ [−2, nz + 2);
-///   ρ̄_i(k), ρ̄θ̄_i(k), p̄_i(k) = C₀(ρ̄θ̄_i)^γ at the interfaces z = k dz, k ∈ [0, nz].
+/// The discrete hydrostatic background of a run, computed once on the run's backend and
+/// kept in its memory (kernels/hydrostatic/hydrostatic_columns.hpp says what it holds).
 #include <vector>
 
 #include "kernels/backend/device_buffer.hpp"
@@ -12,20 +10,21 @@
 
 namespace simapp {
 
-/// The arrays on the host, in the order of HydrostaticView.
+/// Host copies of the arrays, in the order of HydrostaticView.
 struct HydrostaticColumns {
   std::vector<double> density_cell, rho_theta_cell;
   std::vector<double> density_face, rho_theta_face, pressure_face;
 };
 
-/// Evaluates the background for `nz` local rows starting at global row geometry.k_offset.
-HydrostaticColumns make_hydrostatic_columns(const HydrostaticBackground& background,
-                                            const CellGeometry& geometry, int nz);
-
 class HydrostaticProfile {
  public:
-  HydrostaticProfile(const Stream& stream, const HydrostaticColumns& columns);
+  /// The background of `nz` local rows starting at global row geometry.k_offset.
+  HydrostaticProfile(const Stream& stream, const HydrostaticBackground& background, const CellGeometry& geometry,
+                     int nz);
+
   HydrostaticView view() const;
+  /// Copies the arrays to the host (waits for the stream).
+  HydrostaticColumns to_host(const Stream& stream) const;
 
  private:
   DeviceBuffer<double> density_cell_, rho_theta_cell_;

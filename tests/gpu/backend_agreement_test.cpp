@@ -40,6 +40,17 @@ TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
               1e-9 * std::abs(host_result.change.total_energy) + 1e-15);
 }
 
+TEST(CudaRestTest, RestStaysExactlyAtRestOnTheGpu) {
+  if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  Simulation simulation(testing::small_case(CaseName::rest, 64, 32, 100.0), Backend::cuda);
+  run_to_end(simulation, 0, [](const ProgressReport&) {});
+  const testing::HostState state = testing::state_of(simulation);
+  for (int v = 0; v < var::count; ++v)
+    for (int k = 0; k < state.shape.nz; ++k)
+      for (int i = 0; i < state.shape.nx; ++i)
+        ASSERT_EQ(state(v, k, i), 0.0) << variable_names[v] << " at k=" << k << " i=" << i;
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCases, BackendAgreementTest,
                          ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::gravity_waves,
                                            CaseName::density_current, CaseName::injection, CaseName::rest),

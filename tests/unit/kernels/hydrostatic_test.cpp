@@ -24,12 +24,17 @@ TEST(HydrostaticTest, StratifiedBackgroundHasTheRequestedBruntVaisalaFrequency) 
   EXPECT_NEAR(gravity / background.at(z).theta * dtheta_dz, 0.02 * 0.02, 1e-9);
 }
 
+HydrostaticColumns host_columns(const HydrostaticBackground& background, const CellGeometry& geometry, int nz) {
+  const Stream stream{Backend::host, nullptr};
+  return HydrostaticProfile(stream, background, geometry, nz).to_host(stream);
+}
+
 /// Largest relative error of the discrete balance (p̄_i(k+1) − p̄_i(k)) / dz = −g ρ̄_c(k).
 double hydrostatic_imbalance(const HydrostaticBackground& background, int nz) {
   const double zlen = 1.0e4;
   CellGeometry geometry;
   geometry.dz = zlen / nz;
-  const HydrostaticColumns columns = make_hydrostatic_columns(background, geometry, nz);
+  const HydrostaticColumns columns = host_columns(background, geometry, nz);
   double worst = 0.0;
   for (int k = 0; k < nz; ++k) {
     const double dp_dz = (columns.pressure_face[k + 1] - columns.pressure_face[k]) / geometry.dz;
@@ -52,7 +57,7 @@ TEST(HydrostaticTest, DiscreteBackgroundsAreInHydrostaticBalance) {
 TEST(HydrostaticTest, CellAveragesIncludeTwoGhostRowsOnEachSide) {
   CellGeometry geometry;
   geometry.dz = 100.0;
-  const HydrostaticColumns columns = make_hydrostatic_columns(HydrostaticBackground{}, geometry, 10);
+  const HydrostaticColumns columns = host_columns(HydrostaticBackground{}, geometry, 10);
   EXPECT_EQ(columns.density_cell.size(), 14u);
   EXPECT_EQ(columns.pressure_face.size(), 11u);
   // Density falls with height, ghost rows included.
