@@ -1,5 +1,7 @@
 #include "app/run_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "simapp_version.hpp"
@@ -19,7 +21,9 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   if (plan.dt_last() != plan.dt()) fmt::print(out, " (last step dt = {:.6g} s)", plan.dt_last());
   fmt::print(out, "\n");
   fmt::print(out, "  backend   {}: {}\n", to_string(simulation.backend()), device::processor_name(simulation.backend()));
-  fmt::print(out, "  kernels   {} per step\n", simulation.kernels_per_step());
+  fmt::print(out, "  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph\n",
+             to_string(simulation.mode()), to_string(simulation.spec().execution.granularity),
+             simulation.kernels_per_step(), simulation.steps_per_graph());
   std::fflush(out);
 }
 
@@ -35,9 +39,19 @@ void print_result(std::FILE* out, const Simulation& simulation, const RunResult&
   fmt::print(out, "d_te: {:e}\n", result.change.total_energy);
   const double per_step = result.steps > 0 ? result.wall_seconds / static_cast<double>(result.steps) : 0.0;
   const double cells = static_cast<double>(simulation.grid().nx()) * simulation.grid().nz();
+  const ExecutorStats& stats = simulation.executor_stats();
   fmt::print(out, "timing: {} steps in {:.3f} s, {:.3f} ms/step, {} kernels/step, {:.3e} cell-steps/s\n",
              result.steps, result.wall_seconds, per_step * 1e3, simulation.kernels_per_step(),
              per_step > 0 ? cells / per_step : 0.0);
+  if (simulation.mode() == ExecutionMode::graph) {
+    fmt::print(out, "graphs: {} captured (nodes:", stats.captures);
+    for (std::size_t nodes : stats.nodes_per_graph) fmt::print(out, " {}", nodes);
+    fmt::print(out, "), capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches\n", stats.capture_seconds * 1e3,
+               stats.instantiate_seconds * 1e3, stats.launches);
+  } else {
+    fmt::print(out, "launches: {} ({:.2f} per step)\n", stats.launches,
+               static_cast<double>(stats.launches) / static_cast<double>(std::max(1L, result.steps)));
+  }
   std::fflush(out);
 }
 

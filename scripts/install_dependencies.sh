@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ git pkg-config
-  libyaml-cpp-dev libcli11-dev libfmt-dev libgtest-dev
+  libyaml-cpp-dev libcli11-dev libfmt-dev libgtest-dev nlohmann-json3-dev
 )
 
 missing=()

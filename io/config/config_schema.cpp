@@ -82,6 +82,14 @@ const std::vector<ConfigKey>& config_keys() {
                 [](auto& spec) -> auto& { return spec.output.progress_every; }),
       enum_key("execution.backend", "processor that runs the kernels; auto: CUDA when a GPU is visible, else host",
                backend_choices, [](auto& spec) -> auto& { return spec.execution.backend; }),
+      enum_key("execution.mode",
+               "eager_sync, eager (one launch per kernel), graph (captured segments replayed) or compare (all three, timed)",
+               execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
+      enum_key("execution.granularity", "fine: one kernel per operation per variable; fused: a few kernels per stage",
+               granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),
+      value_key("execution.steps_per_graph", "steps", at_least(0),
+                "steps captured into one graph; 0: chosen so a graph holds a few hundred kernels",
+                [](auto& spec) -> auto& { return spec.execution.steps_per_graph; }),
   };
   return keys;
 }

@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include "kernels/backend/error.hpp"
+#include "kernels/backend/launch_recorder.hpp"
 
 #if SIMAPP_USE_CUDA
 #define SIMAPP_CUDA_RUNTIME 1
@@ -117,7 +118,7 @@ void deallocate_pinned(Backend backend, void* pointer) noexcept {
   std::free(pointer);
 }
 
-void copy_async([[maybe_unused]] const Stream& stream, void* destination, const void* source, std::size_t bytes,
+void copy_async(const Stream& stream, void* destination, const void* source, std::size_t bytes,
                 [[maybe_unused]] CopyDirection direction) {
 #if SIMAPP_USE_CUDA
   if (stream.backend == Backend::cuda) {
@@ -128,13 +129,17 @@ void copy_async([[maybe_unused]] const Stream& stream, void* destination, const 
     return;
   }
 #endif
+  if (stream.recorder != nullptr) {
+    stream.recorder->record([=] { std::memcpy(destination, source, bytes); });
+    return;
+  }
   std::memcpy(destination, source, bytes);
 }
 
 Stream create_stream(Backend backend) {
-  Stream stream{backend, nullptr};
+  Stream stream{backend, nullptr, nullptr};
 #if SIMAPP_USE_CUDA
-  if (backend == Backend::cuda) SIMAPP_CUDA_CHECK(cudaStreamCreate(&stream.cuda_stream));
+  if (backend == Backend::cuda) SIMAPP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream.cuda_stream, cudaStreamNonBlocking));
 #endif
   return stream;
 }

@@ -37,7 +37,8 @@ enum class CopyDirection { host_to_device, device_to_host, device_to_device };
 void copy_async(const Stream& stream, void* destination, const void* source, std::size_t bytes,
                 CopyDirection direction);
 
-/// A new stream for `backend` (on CUDA: a blocking stream on the current device).
+/// A new stream for `backend` (on CUDA: a non-blocking stream on the current device, so that
+/// nothing on the legacy default stream can join a capture).
 Stream create_stream(Backend backend);
 void destroy_stream(const Stream& stream) noexcept;
 

@@ -3,6 +3,8 @@
 /// CUDA kernel on the stream when the run's backend is CUDA, else as OpenMP host loops.
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/index_box.hpp"
+#include "kernels/backend/launch_counter.hpp"
+#include "kernels/backend/launch_recorder.hpp"
 #include "kernels/backend/stream.hpp"
 
 #if defined(SIMAPP_USE_CUDA) && SIMAPP_USE_CUDA && !defined(__CUDACC__)
@@ -26,12 +28,17 @@ template <class Body>
 void parallel_for([[maybe_unused]] const char* label, [[maybe_unused]] const Stream& stream, const IndexBox& box,
                   const Body& body) {
   if (box.size() == 0) return;
+  count_kernel_launch();
 #if defined(__CUDACC__)
   if (stream.backend == Backend::cuda) {
     parallel_for_cuda(label, stream.cuda_stream, box, body);
     return;
   }
 #endif
+  if (stream.recorder != nullptr) {
+    stream.recorder->record([box, body] { parallel_for_host(box, body); });
+    return;
+  }
   parallel_for_host(box, body);
 }
 

@@ -8,9 +8,12 @@ struct CUstream_st;
 
 namespace simapp {
 
+class LaunchRecorder;
+
 struct Stream {
   Backend backend = Backend::host;
   CUstream_st* cuda_stream = nullptr;  ///< the CUDA stream (nullptr: legacy default stream)
+  LaunchRecorder* recorder = nullptr;  ///< host backend: record work instead of running it
 };
 
 }  // namespace simapp

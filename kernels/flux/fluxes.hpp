@@ -2,7 +2,10 @@
 /// Face fluxes of one split pass, for every face of the rank's interior:
 /// x: faces i ∈ [0, nx] (face i between cells i−1 and i), rows k ∈ [0, nz);
 /// z: faces k ∈ [0, nz], columns i ∈ [0, nx).
+/// Two granularities compute the same numbers: `compute_fluxes` reconstructs and fluxes in
+/// one kernel; `reconstruct_faces` + `compute_fluxes_from_faces` split it per variable.
 #include "kernels/backend/field_view.hpp"
+#include "kernels/backend/index_box.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
@@ -11,7 +14,7 @@
 
 namespace simapp {
 
-/// What a flux kernel needs besides the arrays: geometry, the stage's dt (params->dt /
+/// What a stage's kernels need besides the arrays: geometry, the stage's dt (params->dt /
 /// stage_divisor, read on the device at run time) and the background.
 struct FluxContext {
   CellGeometry geometry;
@@ -20,8 +23,22 @@ struct FluxContext {
   double stage_divisor = 1.0;  ///< dt_stage = dt / stage_divisor (3, 2, 1 for RK3)
 };
 
-/// Writes flux(v, k, i) for v ∈ vars from the state `forcing` (halos filled).
+/// The faces of a pass over nx × nz interior cells.
+inline IndexBox face_box(Direction direction, int nx, int nz) {
+  return direction == Direction::x ? IndexBox{0, nx + 1, 0, nz} : IndexBox{0, nx, 0, nz + 1};
+}
+
+/// flux(v) for v ∈ vars from the state `forcing` (halos filled), reconstructing inline.
 void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double> forcing,
                     FieldView<double> flux, VarRange vars, const FluxContext& context);
+
+/// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face, for v ∈ vars.
+void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
+                       FieldView<double> face_value, FieldView<double> face_d3, VarRange vars);
+
+/// flux(v) for v ∈ vars from the face values of all four variables and d3 of v.
+void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double> face_value,
+                               FieldView<const double> face_d3, FieldView<double> flux, VarRange vars,
+                               const FluxContext& context);
 
 }  // namespace simapp

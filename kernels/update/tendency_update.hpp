@@ -3,6 +3,8 @@
 ///   R = −(F_{i+1} − F_i) / dx                         (x pass)
 ///   R = −(H_{k+1} − H_k) / dz,  R(ρw) −= ρ′ g          (z pass)
 /// plus, for gravity_waves, R(ρw) += b(x, z) ρ̄_c(k) in every stage of both passes.
+/// `apply_tendency_update` does it in one kernel; `compute_tendencies` + `apply_updates` split
+/// it per variable with the same arithmetic.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/flux/fluxes.hpp"
@@ -21,5 +23,14 @@ struct StageFields {
 
 void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields,
                            VarRange vars, const FluxContext& context, const Bump& wave_source);
+
+/// tendency(v) = R(v) over the interior, for v ∈ vars.
+void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double> forcing,
+                        FieldView<const double> flux, FieldView<double> tendency, VarRange vars,
+                        const FluxContext& context, const Bump& wave_source);
+
+/// out(v) = init(v) + dt_stage · tendency(v) over the interior, for v ∈ vars.
+void apply_updates(const Stream& stream, FieldView<const double> init, FieldView<const double> tendency,
+                   FieldView<double> out, VarRange vars, const FluxContext& context);
 
 }  // namespace simapp

@@ -4,9 +4,14 @@
 
 namespace simapp {
 
-void EagerExecutor::run(const StepProgram& program, const Stream& stream) const {
+void EagerExecutor::run(const StepProgram& program, const Stream& stream) {
   for (const StepOp& op : program.ops()) {
     op.run(stream);
+    if (op.kind == OpKind::host) {
+      ++stats_.host_ops;
+      continue;
+    }
+    ++stats_.launches;
     if (synchronization_ == Synchronization::every_launch) device::synchronize(stream);
   }
 }

@@ -1,17 +1,18 @@
 #pragma once
-/// Runs a StepProgram op by op: one launch per Kernel op, Host ops inline. With
+/// Runs a StepProgram op by op: one launch per Kernel or Transfer op, Host ops inline. With
 /// Synchronization::every_launch it also waits after every launch (the naive baseline).
-#include "solver/step/step_program.hpp"
+#include "solver/executor/step_executor.hpp"
 
 namespace simapp {
 
 enum class Synchronization { none, every_launch };
 
-class EagerExecutor {
+class EagerExecutor final : public StepExecutor {
  public:
   explicit EagerExecutor(Synchronization synchronization) : synchronization_(synchronization) {}
 
-  void run(const StepProgram& program, const Stream& stream) const;
+  void run(const StepProgram& program, const Stream& stream) override;
+  void prepare(const StepProgram&, const Stream&) override {}
 
  private:
   Synchronization synchronization_;

@@ -27,6 +27,7 @@ void check_finite(const Diagnostics& diagnostics, long step) {
 
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress) {
   RunResult result;
+  simulation.prepare();
   result.initial = simulation.diagnostics();
   const long first_step = simulation.step();
   const long num_steps = simulation.time_plan().num_steps();
@@ -34,9 +35,10 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   double last_report = 0.0;
 
   while (!simulation.finished()) {
-    simulation.advance(1);
+    const long previous = simulation.step();
+    simulation.advance_chunk();
     const long step = simulation.step();
-    const bool due = progress_every > 0 ? step % progress_every == 0
+    const bool due = progress_every > 0 ? step / progress_every > previous / progress_every
                                         : seconds_since(start) - last_report >= progress_interval_seconds;
     if (due && !simulation.finished()) {
       const Diagnostics now = simulation.diagnostics();

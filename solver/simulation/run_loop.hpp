@@ -26,8 +26,9 @@ struct RunResult {
 
 using ProgressCallback = std::function<void(const ProgressReport&)>;
 
-/// Runs every remaining step. progress_every > 0: report every that many steps; 0: about
-/// every 2 s of wall time. Throws Error(ExitCode::numerical) when mass or energy stops being finite.
+/// Prepares (captures) and runs every remaining step. Progress is reported at chunk ends:
+/// progress_every > 0: when a multiple of that many steps is passed; 0: about every 2 s of
+/// wall time. Throws Error(ExitCode::numerical) when mass or energy stops being finite.
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress);
 
 }  // namespace simapp

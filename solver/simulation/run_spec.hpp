@@ -4,6 +4,7 @@
 
 #include "kernels/backend/backend_kind.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
+#include "solver/executor/execution_mode.hpp"
 #include "solver/grid/grid_spec.hpp"
 
 namespace simapp {
@@ -20,6 +21,9 @@ struct OutputSpec {
 
 struct ExecutionSpec {
   BackendChoice backend = BackendChoice::automatic;
+  ExecutionMode mode = ExecutionMode::graph;
+  Granularity granularity = Granularity::fused;
+  int steps_per_graph = 0;  ///< K steps per captured graph (0: chosen for a few hundred nodes per graph)
 };
 
 struct RunSpec {

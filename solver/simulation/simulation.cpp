@@ -4,37 +4,77 @@
 
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
+#include "solver/step/steps_per_graph.hpp"
 
 namespace simapp {
 
-Simulation::Simulation(const RunSpec& spec, Backend backend)
+namespace {
+StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFields& fields,
+                            const HydrostaticView& background, const StepParamsBlock* params) {
+  return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity};
+}
+}  // namespace
+
+Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode)
     : spec_(spec),
+      mode_(mode),
       grid_(spec.grid),
       time_plan_(spec.time.sim_time, grid_.dx(), grid_.dz()),
       stream_(backend),
       background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
-      workspace_(backend, grid_),
-      params_(stream_.get()),
-      executor_(Synchronization::none),
+      workspace_(backend, grid_, spec.execution.granularity),
+      kernels_per_step_(build_step_program(resources_for(spec, grid_, workspace_.fields(), background_.view(), nullptr),
+                                           StepParity::odd, 0)
+                            .count(OpKind::kernel)),
+      steps_per_graph_(simapp::steps_per_graph(spec.execution, kernels_per_step_)),
+      params_(stream_.get(), steps_per_graph_),
+      resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_)),
+      executor_(make_executor(mode)),
       reducer_(backend, grid_.nz()) {
-  const StepResources resources{&workspace_, grid_.geometry(), background_.view(), params_.device_params(),
-                                spec.case_name};
-  programs_ = {build_step_program(resources, StepParity::odd), build_step_program(resources, StepParity::even)};
-  set_initial_state(stream_.get(), workspace_.state(), spec.case_name, grid_.geometry());
-  device::synchronize(stream_.get());
+  reset();
 }
 
-void Simulation::advance(long steps) {
-  const long last = std::min(time_plan_.num_steps(), step_ + steps);
-  for (long step = step_ + 1; step <= last; ++step) {
-    params_.set(StepParams{time_plan_.dt_of(step)});
-    executor_.run(programs_[parity_of(step) == StepParity::odd ? 0 : 1], stream_.get());
-  }
-  step_ = std::max(step_, last);
+void Simulation::reset() {
+  set_initial_state(stream_.get(), workspace_.fields().state, spec_.case_name, grid_.geometry());
+  device::synchronize(stream_.get());
+  step_ = 0;
+}
+
+int Simulation::chunk_steps(long completed) const {
+  return static_cast<int>(std::min<long>(steps_per_graph_, time_plan_.num_steps() - completed));
+}
+
+const StepProgram& Simulation::chunk_program(StepParity first, int steps) {
+  const auto key = std::make_pair(first, steps);
+  auto found = chunks_.find(key);
+  if (found == chunks_.end()) found = chunks_.emplace(key, build_chunk_program(resources_, first, steps)).first;
+  return found->second;
+}
+
+void Simulation::prepare() {
+  // Full chunks alternate between two parities (when K is odd); a remainder gets its own.
+  const long left = time_plan_.num_steps() - step_;
+  const long full_chunks = left / steps_per_graph_;
+  for (long c = 0; c < std::min(full_chunks, 2L); ++c)
+    executor_->prepare(chunk_program(parity_of(step_ + 1 + c * steps_per_graph_), steps_per_graph_), stream_.get());
+  const int remainder = static_cast<int>(left % steps_per_graph_);
+  if (remainder > 0)
+    executor_->prepare(chunk_program(parity_of(step_ + 1 + full_chunks * steps_per_graph_), remainder), stream_.get());
+}
+
+long Simulation::advance_chunk() {
+  const int steps = chunk_steps(step_);
+  if (steps <= 0) return 0;
+  std::vector<StepParams> params(static_cast<std::size_t>(steps));
+  for (int j = 0; j < steps; ++j) params[j].dt = time_plan_.dt_of(step_ + 1 + j);
+  params_.stage(params);
+  executor_->run(chunk_program(parity_of(step_ + 1), steps), stream_.get());
+  step_ += steps;
+  return steps;
 }
 
 Diagnostics Simulation::diagnostics() const {
-  return reducer_.compute(stream_.get(), workspace_.state(), background_.view(), grid_.geometry());
+  return reducer_.compute(stream_.get(), workspace_.fields().state, background_.view(), grid_.geometry());
 }
 
 std::vector<double> Simulation::state_on_host() const { return workspace_.state_buffer().copy_to_host(stream_.get()); }

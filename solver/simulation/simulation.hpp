@@ -1,13 +1,14 @@
 #pragma once
 /// One run of the model: set-up (grid, background, initial state, step programs) and
-/// advancing in whole steps. Reporting and output are the caller's (see run_loop.hpp).
-#include <array>
+/// advancing in chunks of whole steps, each chunk one run of a chunk program by the
+/// executor. Reporting and output are the caller's (see run_loop.hpp).
+#include <map>
 #include <memory>
-#include <string>
+#include <utility>
 #include <vector>
 
 #include "solver/diagnostics/diagnostics.hpp"
-#include "solver/executor/eager_executor.hpp"
+#include "solver/executor/step_executor.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/simulation/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
@@ -33,19 +34,30 @@ class OwnedStream {
 
 class Simulation {
  public:
-  Simulation(const RunSpec& spec, Backend backend);
+  /// `mode` is the executor: eager_sync, eager or graph.
+  Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode);
 
   const RunSpec& spec() const { return spec_; }
   const Grid& grid() const { return grid_; }
   const TimePlan& time_plan() const { return time_plan_; }
   Backend backend() const { return stream_.get().backend; }
+  const Stream& stream() const { return stream_.get(); }
+  ExecutionMode mode() const { return mode_; }
+  int steps_per_graph() const { return steps_per_graph_; }
+  std::size_t kernels_per_step() const { return kernels_per_step_; }
+  const ExecutorStats& executor_stats() const { return executor_->stats(); }
+
   long step() const { return step_; }                           ///< steps completed
   double time() const { return time_plan_.time_after(step_); }  ///< s
   bool finished() const { return step_ >= time_plan_.num_steps(); }
-  std::size_t kernels_per_step() const { return programs_[0].kernel_count(); }
 
-  /// Runs up to `steps` more steps (never past the end of the run).
-  void advance(long steps);
+  /// Captures every chunk program the rest of the run uses (graph mode); runs nothing.
+  void prepare();
+  /// Runs the next chunk: min(steps_per_graph, steps left) steps. Returns the steps run.
+  long advance_chunk();
+  /// Back to the initial state at step 0; captured graphs are kept.
+  void reset();
+
   /// Diagnostics of the current state (waits for queued work).
   Diagnostics diagnostics() const;
   /// The prognostic state, all cells with halos, q[var][k][i] (waits for queued work).
@@ -54,15 +66,23 @@ class Simulation {
   void synchronize() const { device::synchronize(stream_.get()); }
 
  private:
+  const StepProgram& chunk_program(StepParity first, int steps);
+  /// Steps in the chunk that starts after `completed` steps.
+  int chunk_steps(long completed) const;
+
   RunSpec spec_;
+  ExecutionMode mode_;
   Grid grid_;
   TimePlan time_plan_;
   OwnedStream stream_;
   HydrostaticProfile background_;
   Workspace workspace_;
+  std::size_t kernels_per_step_;
+  int steps_per_graph_;
   StepParamsBlock params_;
-  std::array<StepProgram, 2> programs_;  ///< odd, even
-  EagerExecutor executor_;
+  StepResources resources_;
+  std::unique_ptr<StepExecutor> executor_;
+  std::map<std::pair<StepParity, int>, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;
   long step_ = 0;
 };

@@ -3,30 +3,36 @@
 /// a step (and so a captured step is replayable).
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/field_view.hpp"
+#include "solver/executor/execution_mode.hpp"
 #include "solver/grid/grid.hpp"
 
 namespace simapp {
 
+/// Views of the step's arrays. The fine-granularity arrays (face values, d3, tendency) are
+/// empty views in a fused run.
+struct StepFields {
+  FieldView<double> state;       ///< qⁿ, then qⁿ⁺¹
+  FieldView<double> stage1;      ///< q*
+  FieldView<double> stage2;      ///< q**
+  FieldView<double> flux;        ///< face fluxes
+  FieldView<double> face_value;  ///< fine: reconstructed face values
+  FieldView<double> face_d3;     ///< fine: third differences at faces
+  FieldView<double> tendency;    ///< fine: R(q) of the stage
+};
+
+/// The shapes of StepFields' arrays on a grid (data pointers null).
+StepFields step_field_shapes(const Grid& grid, Granularity granularity);
+
 class Workspace {
  public:
-  Workspace(Backend backend, const Grid& grid)
-      : cell_shape_(grid.cell_shape()),
-        face_shape_(grid.face_shape()),
-        state_(backend, cell_shape_.size()),
-        stage1_(backend, cell_shape_.size()),
-        stage2_(backend, cell_shape_.size()),
-        flux_(backend, face_shape_.size()) {}
+  Workspace(Backend backend, const Grid& grid, Granularity granularity);
 
-  FieldView<double> state() const { return {state_.data(), cell_shape_}; }   ///< qⁿ, then qⁿ⁺¹
-  FieldView<double> stage1() const { return {stage1_.data(), cell_shape_}; } ///< q*
-  FieldView<double> stage2() const { return {stage2_.data(), cell_shape_}; } ///< q**
-  FieldView<double> flux() const { return {flux_.data(), face_shape_}; }     ///< face fluxes
+  const StepFields& fields() const { return fields_; }
   const DeviceBuffer<double>& state_buffer() const { return state_; }
 
  private:
-  FieldShape cell_shape_;
-  FieldShape face_shape_;
-  DeviceBuffer<double> state_, stage1_, stage2_, flux_;
+  DeviceBuffer<double> state_, stage1_, stage2_, flux_, face_value_, face_d3_, tendency_;
+  StepFields fields_;
 };
 
 }  // namespace simapp

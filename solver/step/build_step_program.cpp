@@ -12,54 +12,125 @@ namespace simapp {
 namespace {
 
 constexpr VarRange all_vars{0, var::count};
+constexpr double stage_divisor[3] = {3.0, 2.0, 1.0};
 
-/// Adds the three RK3 stages of one split pass.
-void add_split_pass(StepProgram& program, const StepResources& resources, Direction direction) {
-  const Workspace& workspace = *resources.workspace;
-  const FieldView<double> stage_input[3] = {workspace.state(), workspace.stage1(), workspace.stage2()};
-  const FieldView<double> stage_output[3] = {workspace.stage1(), workspace.stage2(), workspace.state()};
-  constexpr double stage_divisor[3] = {3.0, 2.0, 1.0};
-  const FieldView<double> flux = workspace.flux();
-  const Bump wave_source = gravity_wave_source(resources.case_name, resources.geometry.xlen);
-  const bool injection = resources.case_name == CaseName::injection;
+/// One RK3 stage of one pass: q_out = q_init + dt/divisor · R(q_forcing).
+struct Stage {
+  Direction direction = Direction::x;
+  FieldView<double> init;
+  FieldView<double> forcing;  ///< the stage's input, whose halos are filled
+  FieldView<double> out;
+  StepFields fields;          ///< flux and the fine-granularity scratch arrays
+  FluxContext context;
+  Bump wave_source;
+  bool injection = false;
+
+  StageFields stage_fields() const { return {init, forcing, fields.flux, out}; }
+};
+
+void add_halo_fill(StepProgram& program, const std::string& name, const Stage& stage, VarRange vars) {
+  program.add(OpKind::kernel, name, [stage, vars](const Stream& stream) {
+    if (stage.direction == Direction::x)
+      fill_periodic_x_halos(stream, stage.forcing, vars);
+    else
+      fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background);
+  });
+}
+
+void add_inflow(StepProgram& program, const std::string& name, const Stage& stage) {
+  if (!stage.injection || stage.direction != Direction::x) return;
+  program.add(OpKind::kernel, name, [stage](const Stream& stream) {
+    apply_injection_inflow(stream, stage.forcing, stage.context.background, stage.context.geometry);
+  });
+}
+
+void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
+  add_halo_fill(program, prefix + "fill_halos", stage, all_vars);
+  add_inflow(program, prefix + "inflow", stage);
+  program.add(OpKind::kernel, prefix + "fluxes", [stage](const Stream& stream) {
+    compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars, stage.context);
+  });
+  program.add(OpKind::kernel, prefix + "update", [stage](const Stream& stream) {
+    apply_tendency_update(stream, stage.direction, stage.stage_fields(), all_vars, stage.context, stage.wave_source);
+  });
+}
+
+/// Adds one kernel per variable, named prefix + operation + "." + variable.
+template <class Launch>
+void add_per_variable(StepProgram& program, const std::string& prefix, const std::string& operation, Launch launch) {
+  for (int v = 0; v < var::count; ++v) {
+    const VarRange one{v, v + 1};
+    program.add(OpKind::kernel, prefix + operation + "." + variable_names[v],
+                [launch, one](const Stream& stream) { launch(stream, one); });
+  }
+}
+
+void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
+  for (int v = 0; v < var::count; ++v)
+    add_halo_fill(program, prefix + "fill_halos." + variable_names[v], stage, VarRange{v, v + 1});
+  add_inflow(program, prefix + "inflow", stage);
+  const StepFields& f = stage.fields;
+  add_per_variable(program, prefix, "reconstruct", [stage, f](const Stream& stream, VarRange one) {
+    reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
+  });
+  add_per_variable(program, prefix, "flux", [stage, f](const Stream& stream, VarRange one) {
+    compute_fluxes_from_faces(stream, stage.direction, f.face_value, f.face_d3, f.flux, one, stage.context);
+  });
+  add_per_variable(program, prefix, "tendency", [stage, f](const Stream& stream, VarRange one) {
+    compute_tendencies(stream, stage.direction, stage.forcing, f.flux, f.tendency, one, stage.context,
+                       stage.wave_source);
+  });
+  add_per_variable(program, prefix, "update", [stage, f](const Stream& stream, VarRange one) {
+    apply_updates(stream, stage.init, f.tendency, stage.out, one, stage.context);
+  });
+}
+
+/// Adds the three RK3 stages of one split pass: qⁿ → q* → q** → qⁿ⁺¹ (three distinct arrays,
+/// so no stage reads the array it writes, except the point-wise qⁿ + dt R in the last).
+void add_split_pass(StepProgram& program, const StepResources& resources, Direction direction, int slot) {
+  const StepFields& f = resources.fields;
+  const FieldView<double> stage_input[3] = {f.state, f.stage1, f.stage2};
+  const FieldView<double> stage_output[3] = {f.stage1, f.stage2, f.state};
+  const StepParams* params = resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
   const std::string pass = direction == Direction::x ? "x" : "z";
 
   for (int s = 0; s < 3; ++s) {
+    const Stage stage{direction,
+                      f.state,
+                      stage_input[s],
+                      stage_output[s],
+                      f,
+                      FluxContext{resources.geometry, resources.background, params, stage_divisor[s]},
+                      gravity_wave_source(resources.case_name, resources.geometry.xlen),
+                      resources.case_name == CaseName::injection};
     const std::string prefix = pass + ".stage" + std::to_string(s + 1) + ".";
-    const FieldView<double> forcing = stage_input[s];
-    const FluxContext context{resources.geometry, resources.background, resources.params, stage_divisor[s]};
-    const StageFields fields{workspace.state(), forcing, flux, stage_output[s]};
-
-    if (direction == Direction::x) {
-      program.add_kernel(prefix + "fill_halos", [=](const Stream& stream) {
-        fill_periodic_x_halos(stream, forcing, all_vars);
-      });
-      if (injection)
-        program.add_kernel(prefix + "inflow", [=](const Stream& stream) {
-          apply_injection_inflow(stream, forcing, context.background, context.geometry);
-        });
-    } else {
-      program.add_kernel(prefix + "fill_halos", [=](const Stream& stream) {
-        fill_wall_z_halos(stream, forcing, all_vars, context.background);
-      });
-    }
-    program.add_kernel(prefix + "fluxes", [=](const Stream& stream) {
-      compute_fluxes(stream, direction, forcing, flux, all_vars, context);
-    });
-    program.add_kernel(prefix + "update", [=](const Stream& stream) {
-      apply_tendency_update(stream, direction, fields, all_vars, context, wave_source);
-    });
+    if (resources.granularity == Granularity::fused)
+      add_fused_stage(program, prefix, stage);
+    else
+      add_fine_stage(program, prefix, stage);
   }
 }
 
 }  // namespace
 
-StepProgram build_step_program(const StepResources& resources, StepParity parity) {
+StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot) {
   StepProgram program;
   const bool x_first = parity == StepParity::odd;
-  add_split_pass(program, resources, x_first ? Direction::x : Direction::z);
-  add_split_pass(program, resources, x_first ? Direction::z : Direction::x);
+  add_split_pass(program, resources, x_first ? Direction::x : Direction::z, slot);
+  add_split_pass(program, resources, x_first ? Direction::z : Direction::x, slot);
   return program;
+}
+
+StepProgram build_chunk_program(const StepResources& resources, StepParity first, int steps) {
+  StepProgram chunk;
+  const StepParamsBlock* params = resources.params;
+  chunk.add(OpKind::transfer, "refresh_step_params",
+            [params, steps](const Stream& stream) { params->enqueue_refresh(stream, steps); });
+  for (int j = 0; j < steps; ++j) {
+    const StepParity parity = (j % 2 == 0) == (first == StepParity::odd) ? StepParity::odd : StepParity::even;
+    chunk.append(build_step_program(resources, parity, j), "step" + std::to_string(j + 1) + "/");
+  }
+  return chunk;
 }
 
 }  // namespace simapp

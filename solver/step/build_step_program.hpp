@@ -1,14 +1,17 @@
 #pragma once
-/// Builds the StepProgram of the dry-atmosphere step (PHYSICS.md, "Time stepping"):
+/// Builds the StepPrograms of the dry-atmosphere step (docs/model.md, "Time stepping"):
 /// two split passes, each three RK3 stages
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
-/// each stage = fill halos of its input, face fluxes, tendency + update.
-/// Odd steps run x then z; even steps z then x.
+/// each stage = fill halos of its input, face fluxes, tendency and update. Odd steps run x
+/// then z; even steps z then x. Granularity decides how the stage is cut into kernels:
+///   fused: fill_halos, fluxes, update                                   (3 kernels a stage)
+///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (20 kernels a stage)
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/cell_geometry.hpp"
-#include "kernels/time/step_params.hpp"
+#include "solver/executor/execution_mode.hpp"
 #include "solver/state/workspace.hpp"
+#include "solver/step/step_params_block.hpp"
 #include "solver/step/step_program.hpp"
 
 namespace simapp {
@@ -18,15 +21,23 @@ enum class StepParity { odd, even };
 /// The parity of 1-based step `step`.
 inline StepParity parity_of(long step) { return step % 2 == 1 ? StepParity::odd : StepParity::even; }
 
-/// Everything the ops of a step refer to; all of it lives as long as the program.
+/// Everything the ops refer to; all of it must outlive the programs. `params` may be null
+/// for a program that is only described, never run.
 struct StepResources {
-  const Workspace* workspace = nullptr;
+  StepFields fields;
   CellGeometry geometry;
   HydrostaticView background;
-  const StepParams* params = nullptr;
+  const StepParamsBlock* params = nullptr;
   CaseName case_name = CaseName::thermal;
+  Granularity granularity = Granularity::fused;
 };
 
-StepProgram build_step_program(const StepResources& resources, StepParity parity);
+/// One step whose kernels read StepParams slot `slot`.
+StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot);
+
+/// A chunk of `steps` consecutive steps starting with parity `first`: a Transfer op that
+/// refreshes StepParams slots [0, steps), then step j reading slot j. Op names are prefixed
+/// "stepJ/" (J = 1..steps).
+StepProgram build_chunk_program(const StepResources& resources, StepParity first, int steps);
 
 }  // namespace simapp

@@ -4,17 +4,16 @@
 
 namespace simapp {
 
-void StepProgram::add_kernel(std::string name, std::function<void(const Stream&)> launch) {
-  ops_.push_back({OpKind::kernel, std::move(name), std::move(launch)});
+void StepProgram::add(OpKind kind, std::string name, std::function<void(const Stream&)> run) {
+  ops_.push_back({kind, std::move(name), std::move(run)});
 }
 
-void StepProgram::add_host(std::string name, std::function<void(const Stream&)> action) {
-  ops_.push_back({OpKind::host, std::move(name), std::move(action)});
+void StepProgram::append(const StepProgram& other, const std::string& prefix) {
+  for (const StepOp& op : other.ops_) ops_.push_back({op.kind, prefix + op.name, op.run});
 }
 
-std::size_t StepProgram::kernel_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(ops_.begin(), ops_.end(), [](const StepOp& op) { return op.kind == OpKind::kernel; }));
+std::size_t StepProgram::count(OpKind kind) const {
+  return static_cast<std::size_t>(std::ranges::count(ops_, kind, &StepOp::kind));
 }
 
 std::vector<Segment> StepProgram::segments() const {

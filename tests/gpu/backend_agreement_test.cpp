@@ -17,11 +17,11 @@ class BackendAgreementTest : public ::testing::TestWithParam<CaseName> {
 
 TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
   RunSpec spec = testing::small_case(GetParam(), 128, 64, 1.0);
-  Simulation probe(spec, Backend::host);
+  Simulation probe(spec, Backend::host, ExecutionMode::graph);
   spec.time.sim_time = probe.time_plan().dt() * 100;  // exactly 100 steps
 
-  Simulation host(spec, Backend::host);
-  Simulation cuda(spec, Backend::cuda);
+  Simulation host(spec, Backend::host, ExecutionMode::graph);
+  Simulation cuda(spec, Backend::cuda, ExecutionMode::graph);
   ASSERT_EQ(host.time_plan().num_steps(), 100);
   const RunResult host_result = run_to_end(host, 0, [](const ProgressReport&) {});
   const RunResult cuda_result = run_to_end(cuda, 0, [](const ProgressReport&) {});
@@ -42,7 +42,7 @@ TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
 
 TEST(CudaRestTest, RestStaysExactlyAtRestOnTheGpu) {
   if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-  Simulation simulation(testing::small_case(CaseName::rest, 64, 32, 100.0), Backend::cuda);
+  Simulation simulation(testing::small_case(CaseName::rest, 64, 32, 100.0), Backend::cuda, ExecutionMode::graph);
   run_to_end(simulation, 0, [](const ProgressReport&) {});
   const testing::HostState state = testing::state_of(simulation);
   for (int v = 0; v < var::count; ++v)

@@ -16,7 +16,7 @@ using testing::small_case;
 using testing::state_of;
 
 RunResult run(const RunSpec& spec) {
-  Simulation simulation(spec, Backend::host);
+  Simulation simulation(spec, Backend::host, ExecutionMode::graph);
   return run_to_end(simulation, 0, [](const ProgressReport&) {});
 }
 
@@ -46,7 +46,7 @@ TEST(PhysicsFactsTest, InjectionAddsMassThroughItsInflow) {
 }
 
 TEST(PhysicsFactsTest, RestStaysExactlyAtRest) {
-  Simulation simulation(small_case(CaseName::rest, 40, 20, 100.0), Backend::host);
+  Simulation simulation(small_case(CaseName::rest, 40, 20, 100.0), Backend::host, ExecutionMode::graph);
   run_to_end(simulation, 0, [](const ProgressReport&) {});
   ASSERT_TRUE(simulation.finished());
   const testing::HostState state = state_of(simulation);
@@ -60,7 +60,7 @@ class MirrorSymmetryTest : public ::testing::TestWithParam<CaseName> {};
 
 /// θ′ and w are symmetric and u antisymmetric about x = xlen/2: cell i mirrors cell nx − 1 − i.
 TEST_P(MirrorSymmetryTest, StaysMirrorSymmetric) {
-  Simulation simulation(small_case(GetParam(), 80, 40, 150.0), Backend::host);
+  Simulation simulation(small_case(GetParam(), 80, 40, 150.0), Backend::host, ExecutionMode::graph);
   run_to_end(simulation, 0, [](const ProgressReport&) {});
   const testing::HostState state = state_of(simulation);
   const int nx = state.shape.nx;
@@ -92,7 +92,7 @@ TEST(PhysicsFactsTest, ThermalEnergyLossIsSmallNegativeAndShrinksWithResolution)
 }
 
 TEST(PhysicsFactsTest, ShortenedLastStepLandsOnSimTime) {
-  Simulation simulation(small_case(CaseName::thermal, 40, 20, 10.3), Backend::host);
+  Simulation simulation(small_case(CaseName::thermal, 40, 20, 10.3), Backend::host, ExecutionMode::graph);
   EXPECT_NE(simulation.time_plan().dt_last(), simulation.time_plan().dt());
   run_to_end(simulation, 0, [](const ProgressReport&) {});
   EXPECT_EQ(simulation.time(), 10.3);

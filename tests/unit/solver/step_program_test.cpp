@@ -6,51 +6,93 @@
 #include <vector>
 
 #include "solver/step/build_step_program.hpp"
+#include "solver/step/step_plan.hpp"
 
 namespace simapp {
 namespace {
 
-TEST(StepProgramTest, HostOpsSplitKernelsIntoSegments) {
+TEST(StepProgramTest, HostOpsSplitKernelsAndTransfersIntoSegments) {
   StepProgram program;
   auto nothing = [](const Stream&) {};
-  program.add_kernel("a", nothing);
-  program.add_kernel("b", nothing);
-  program.add_host("exchange", nothing);
-  program.add_kernel("c", nothing);
-  program.add_host("exchange2", nothing);
+  program.add(OpKind::transfer, "refresh", nothing);
+  program.add(OpKind::kernel, "a", nothing);
+  program.add(OpKind::host, "exchange", nothing);
+  program.add(OpKind::kernel, "c", nothing);
+  program.add(OpKind::host, "exchange2", nothing);
   const std::vector<Segment> segments = program.segments();
   ASSERT_EQ(segments.size(), 2u);
   EXPECT_EQ(segments[0].first, 0u);
   EXPECT_EQ(segments[0].size(), 2u);
   EXPECT_EQ(segments[1].first, 3u);
   EXPECT_EQ(segments[1].size(), 1u);
-  EXPECT_EQ(program.kernel_count(), 3u);
+  EXPECT_EQ(program.count(OpKind::kernel), 2u);
+  EXPECT_EQ(program.count(OpKind::host), 2u);
 }
 
-TEST(StepProgramTest, OpsRunInOrder) {
-  StepProgram program;
+TEST(StepProgramTest, OpsRunInOrderAndAppendPrefixesNames) {
+  StepProgram first, second;
   std::vector<std::string> trace;
-  program.add_kernel("first", [&](const Stream&) { trace.push_back("first"); });
-  program.add_host("second", [&](const Stream&) { trace.push_back("second"); });
-  for (const StepOp& op : program.ops()) op.run(Stream{});
-  EXPECT_EQ(trace, (std::vector<std::string>{"first", "second"}));
+  first.add(OpKind::kernel, "a", [&](const Stream&) { trace.push_back("a"); });
+  second.add(OpKind::host, "b", [&](const Stream&) { trace.push_back("b"); });
+  first.append(second, "step2/");
+  for (const StepOp& op : first.ops()) op.run(Stream{});
+  EXPECT_EQ(trace, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(first.ops()[1].name, "step2/b");
+}
+
+RunSpec plan_spec(Granularity granularity, CaseName name = CaseName::thermal) {
+  RunSpec spec;
+  spec.case_name = name;
+  spec.execution.granularity = granularity;
+  return spec;
 }
 
 TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
-  const Workspace workspace(Backend::host, grid);
-  const StepResources resources{&workspace, grid.geometry(), {}, nullptr, CaseName::thermal};
-  const StepProgram odd = build_step_program(resources, StepParity::odd);
-  const StepProgram even = build_step_program(resources, StepParity::even);
+  const StepResources resources{step_field_shapes(grid, Granularity::fused), grid.geometry(), {}, nullptr,
+                                CaseName::thermal, Granularity::fused};
+  const StepProgram odd = build_step_program(resources, StepParity::odd, 0);
+  const StepProgram even = build_step_program(resources, StepParity::even, 0);
   EXPECT_EQ(odd.ops().front().name, "x.stage1.fill_halos");
   EXPECT_EQ(odd.ops().back().name, "z.stage3.update");
   EXPECT_EQ(even.ops().front().name, "z.stage1.fill_halos");
   EXPECT_EQ(even.ops().back().name, "x.stage3.update");
-  // 2 passes × 3 stages × (halo fill, fluxes, update), one segment (no Host op).
-  EXPECT_EQ(odd.kernel_count(), 18u);
-  EXPECT_EQ(odd.segments().size(), 1u);
   EXPECT_EQ(parity_of(1), StepParity::odd);
   EXPECT_EQ(parity_of(2), StepParity::even);
+}
+
+TEST(StepProgramTest, GranularityDecidesKernelsPerStep) {
+  // fused: 2 passes × 3 stages × (halo fill, fluxes, update);
+  // fine: 2 × 3 × 4 variables × (halo fill, reconstruct, flux, tendency, update).
+  EXPECT_EQ(plan_steps(plan_spec(Granularity::fused)).step.count(OpKind::kernel), 18u);
+  EXPECT_EQ(plan_steps(plan_spec(Granularity::fine)).step.count(OpKind::kernel), 120u);
+  // injection adds its inflow kernel to each of the 3 stages of the x pass.
+  EXPECT_EQ(plan_steps(plan_spec(Granularity::fine, CaseName::injection)).step.count(OpKind::kernel), 123u);
+}
+
+TEST(StepProgramTest, ChunkHoldsKStepsOfAlternatingParityBehindOneRefresh) {
+  RunSpec spec = plan_spec(Granularity::fused);
+  spec.execution.steps_per_graph = 3;
+  const StepPlan plan = plan_steps(spec);
+  ASSERT_EQ(plan.chunk.ops().size(), 1u + 3u * 18u);
+  EXPECT_EQ(plan.chunk.ops()[0].kind, OpKind::transfer);
+  EXPECT_EQ(plan.chunk.ops()[1].name, "step1/x.stage1.fill_halos");
+  EXPECT_EQ(plan.chunk.ops()[1 + 18].name, "step2/z.stage1.fill_halos");
+  EXPECT_EQ(plan.chunk.ops()[1 + 36].name, "step3/x.stage1.fill_halos");
+  EXPECT_EQ(plan.chunk.segments().size(), 1u);
+  // 6000 steps = 2000 chunks of 3, odd K: chunks start on both parities.
+  EXPECT_EQ(plan.full_chunks, 2000);
+  EXPECT_EQ(plan.remainder_steps, 0);
+  EXPECT_EQ(plan.distinct_chunks, 2);
+}
+
+TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
+  for (Granularity granularity : {Granularity::fine, Granularity::fused}) {
+    const StepPlan plan = plan_steps(plan_spec(granularity));
+    const std::size_t kernels = plan.chunk.count(OpKind::kernel);
+    EXPECT_GE(kernels, 150u) << to_string(granularity);
+    EXPECT_LE(kernels, 400u) << to_string(granularity);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+#include "app/plan_report.hpp"
+
+#include <fmt/core.h>
+
+#include "solver/step/step_plan.hpp"
+
+namespace simapp::app {
+
+namespace {
+
+std::string_view kind_name(OpKind kind) {
+  switch (kind) {
+    case OpKind::kernel: return "kernel";
+    case OpKind::transfer: return "transfer";
+    case OpKind::host: return "host";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void print_plan(std::FILE* out, const RunSpec& spec) {
+  const StepPlan plan = plan_steps(spec);
+  const std::size_t kernels = plan.step.count(OpKind::kernel);
+  fmt::print(out, "plan: case {}, {} x {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
+             spec.grid.nx, spec.grid.nz, plan.num_steps, to_string(spec.execution.granularity),
+             to_string(spec.execution.mode));
+  fmt::print(out, "\none step (odd steps: x pass then z; even steps: z then x): {} ops\n", plan.step.ops().size());
+  for (std::size_t n = 0; n < plan.step.ops().size(); ++n)
+    fmt::print(out, "  {:4}  {:<8}  {}\n", n + 1, kind_name(plan.step.ops()[n].kind), plan.step.ops()[n].name);
+
+  const auto segments = plan.chunk.segments();
+  fmt::print(out, "\nkernels per step:      {}\n", kernels);
+  fmt::print(out, "host ops per step:     {}\n", plan.step.count(OpKind::host));
+  fmt::print(out, "steps per graph (K):   {}{}\n", plan.steps_per_graph,
+             spec.execution.steps_per_graph == 0 ? " (automatic)" : "");
+  fmt::print(out, "chunk program:         1 transfer (StepParams refresh) + {} kernels + {} host ops\n",
+             plan.chunk.count(OpKind::kernel), plan.chunk.count(OpKind::host));
+  fmt::print(out, "segments per chunk:    {}\n", segments.size());
+  fmt::print(out, "nodes per graph:      ");
+  for (const Segment& segment : segments) fmt::print(out, " {}", segment.size());
+  fmt::print(out, "\nchunks:                {} of {} steps", plan.full_chunks, plan.steps_per_graph);
+  if (plan.remainder_steps > 0) fmt::print(out, " + 1 of {} steps", plan.remainder_steps);
+  fmt::print(out, "\ngraphs to capture:     {} (one per distinct chunk program x segment)\n",
+             plan.distinct_chunks * static_cast<int>(segments.size()));
+  const double k = plan.steps_per_graph;
+  fmt::print(out, "launches per step:     eager {:.3f} ({} kernels + 1/{} transfer), graph {:.3f}\n",
+             static_cast<double>(kernels) + 1.0 / k, kernels, plan.steps_per_graph,
+             static_cast<double>(segments.size()) / k);
+}
+
+}  // namespace simapp::app

@@ -1,0 +1,18 @@
+#pragma once
+/// Writing one result file safely: refuse to replace an existing file unless asked, write
+/// under a temporary name, then rename, so a failed write never leaves a corrupt file.
+#include <filesystem>
+#include <string>
+
+namespace simapp::io {
+
+enum class Overwrite { refuse, allow };
+
+/// Throws a bad-input Error before any work when `path` exists and overwriting is refused,
+/// or when its directory cannot be created.
+void check_result_path(const std::filesystem::path& path, Overwrite overwrite);
+
+/// Writes `text` to `path` atomically; throws an I/O Error on failure.
+void write_result_file(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace simapp::io

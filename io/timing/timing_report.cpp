@@ -1,0 +1,60 @@
+#include "io/timing/timing_report.hpp"
+
+#include <cmath>
+
+#include "simapp_version.hpp"
+
+namespace simapp::io {
+
+namespace {
+
+nlohmann::json mode_json(const ModeComparison& comparison, const ModeTiming& timing) {
+  nlohmann::json mode{
+      {"mode", to_string(timing.mode)},
+      {"steps", timing.steps},
+      {"seconds", timing.seconds},
+      {"time_per_step_us", timing.seconds_per_step() * 1e6},
+      {"kernels_per_step", timing.kernels_per_step},
+      {"launches_per_step", timing.launches_per_step},
+      {"speedup_vs_eager_sync", speedup(comparison, timing.mode, ExecutionMode::eager_sync)},
+      {"speedup_vs_eager", speedup(comparison, timing.mode, ExecutionMode::eager)},
+      {"d_mass", timing.change.mass},
+      {"d_te", timing.change.total_energy},
+  };
+  if (timing.mode == ExecutionMode::graph) {
+    const double replays = break_even_replays(comparison);
+    mode["graphs"] = timing.stats.nodes_per_graph.size();
+    mode["nodes_per_graph"] = timing.stats.nodes_per_graph;
+    mode["captures"] = timing.stats.captures;
+    mode["instantiations"] = timing.stats.instantiations;
+    mode["capture_ms"] = timing.stats.capture_seconds * 1e3;
+    mode["instantiate_ms"] = timing.stats.instantiate_seconds * 1e3;
+    mode["break_even_replays"] = std::isfinite(replays) ? nlohmann::json(replays) : nlohmann::json(nullptr);
+  }
+  return mode;
+}
+
+}  // namespace
+
+nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context) {
+  nlohmann::json modes = nlohmann::json::array();
+  for (const ModeTiming& timing : comparison.modes) modes.push_back(mode_json(comparison, timing));
+  return {
+      {"simapp_version", build_info::version},
+      {"git", build_info::git_hash},
+      {"case", to_string(spec.case_name)},
+      {"nx", spec.grid.nx},
+      {"nz", spec.grid.nz},
+      {"cells", static_cast<long>(spec.grid.nx) * spec.grid.nz},
+      {"backend", context.backend},
+      {"processor", context.processor},
+      {"granularity", to_string(spec.execution.granularity)},
+      {"steps_per_graph", comparison.steps_per_graph},
+      {"warmup_steps", comparison.warmup_steps},
+      {"identical", comparison.identical},
+      {"difference", comparison.difference},
+      {"modes", modes},
+  };
+}
+
+}  // namespace simapp::io

@@ -1,0 +1,110 @@
+/// CUDA graphs for captured segments: stream capture (thread-local mode), one instantiation
+/// with upload, replay by cudaGraphLaunch.
+#include <chrono>
+#include <string>
+
+#include "kernels/backend/error.hpp"
+#include "solver/executor/captured_segment.hpp"
+
+#if SIMAPP_USE_CUDA
+#define SIMAPP_CUDA_RUNTIME 1
+#include "kernels/backend/cuda_check.hpp"
+#endif
+
+namespace simapp {
+
+#if SIMAPP_USE_CUDA
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+Error capture_error(const std::string& op, const std::string& what) {
+  return Error(ExitCode::internal, "graph capture", "op '" + op + "': " + what);
+}
+
+/// Ends a capture that failed and discards what it recorded.
+void abandon_capture(cudaStream_t stream) {
+  cudaGraph_t partial = nullptr;
+  cudaStreamEndCapture(stream, &partial);
+  if (partial != nullptr) cudaGraphDestroy(partial);
+  (void)cudaGetLastError();
+}
+
+/// Records ops [first, last) into a graph; names the op that failed or broke the capture.
+cudaGraph_t record_graph(const StepProgram& program, const Segment& segment, const Stream& stream) {
+  cudaStream_t cuda_stream = stream.cuda_stream;
+  SIMAPP_CUDA_CHECK(cudaStreamBeginCapture(cuda_stream, cudaStreamCaptureModeThreadLocal));
+  for (std::size_t index = segment.first; index < segment.last; ++index) {
+    const StepOp& op = program.ops()[index];
+    try {
+      op.run(stream);
+    } catch (const std::exception& e) {
+      abandon_capture(cuda_stream);
+      throw capture_error(op.name, e.what());
+    }
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    const cudaError_t query = cudaStreamIsCapturing(cuda_stream, &status);
+    if (query != cudaSuccess || status != cudaStreamCaptureStatusActive) {
+      abandon_capture(cuda_stream);
+      throw capture_error(op.name, query != cudaSuccess ? cudaGetErrorString(query) : "the capture was invalidated");
+    }
+  }
+  cudaGraph_t graph = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(cuda_stream, &graph);
+  if (ended != cudaSuccess)
+    throw capture_error(program.ops()[segment.last - 1].name, std::string("ending the capture: ") + cudaGetErrorString(ended));
+  return graph;
+}
+
+class CudaGraphSegment final : public CapturedSegment {
+ public:
+  CudaGraphSegment(const StepProgram& program, const Segment& segment, const Stream& stream, CaptureTiming& timing) {
+    auto start = std::chrono::steady_clock::now();
+    cudaGraph_t graph = record_graph(program, segment, stream);
+    timing.capture_seconds = seconds_since(start);
+    SIMAPP_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes_));
+
+    start = std::chrono::steady_clock::now();
+    cudaGraphInstantiateParams params{};
+    params.flags = cudaGraphInstantiateFlagUpload;
+    params.uploadStream = stream.cuda_stream;
+    const cudaError_t instantiated = cudaGraphInstantiateWithParams(&exec_, graph, &params);
+    cudaGraphDestroy(graph);
+    if (instantiated != cudaSuccess || params.result_out != cudaGraphInstantiateSuccess)
+      throw capture_error(program.ops()[segment.first].name,
+                          std::string("instantiating the graph: ") + cudaGetErrorString(instantiated));
+    SIMAPP_CUDA_CHECK(cudaStreamSynchronize(stream.cuda_stream));  // the upload
+    timing.instantiate_seconds = seconds_since(start);
+  }
+  CudaGraphSegment(const CudaGraphSegment&) = delete;
+  CudaGraphSegment& operator=(const CudaGraphSegment&) = delete;
+  ~CudaGraphSegment() override { cudaGraphExecDestroy(exec_); }
+
+  void replay(const Stream& stream) const override { SIMAPP_CUDA_CHECK(cudaGraphLaunch(exec_, stream.cuda_stream)); }
+  std::size_t node_count() const override { return nodes_; }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+  std::size_t nodes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<CapturedSegment> capture_cuda_segment(const StepProgram& program, const Segment& segment,
+                                                      const Stream& stream, CaptureTiming& timing) {
+  return std::make_unique<CudaGraphSegment>(program, segment, stream, timing);
+}
+
+#else
+
+std::unique_ptr<CapturedSegment> capture_cuda_segment(const StepProgram&, const Segment&, const Stream&,
+                                                      CaptureTiming&) {
+  throw Error(ExitCode::internal, "graph capture", "this simapp was built without CUDA");
+}
+
+#endif
+
+}  // namespace simapp

@@ -1,0 +1,41 @@
+#pragma once
+/// How a run's steps are launched (execution.mode) and how finely they are split into
+/// kernels (execution.granularity).
+#include <array>
+#include <string_view>
+#include <utility>
+
+namespace simapp {
+
+/// eager_sync: one launch per kernel, waiting after each; eager: one launch per kernel;
+/// graph: captured segments replayed; compare: all three from the same initial state, timed.
+enum class ExecutionMode { eager_sync, eager, graph, compare };
+
+/// fine: one kernel per operation per variable; fused: a few kernels per stage.
+enum class Granularity { fine, fused };
+
+inline constexpr std::array<std::pair<ExecutionMode, std::string_view>, 4> execution_mode_names{{
+    {ExecutionMode::eager_sync, "eager_sync"},
+    {ExecutionMode::eager, "eager"},
+    {ExecutionMode::graph, "graph"},
+    {ExecutionMode::compare, "compare"},
+}};
+
+inline constexpr std::array<std::pair<Granularity, std::string_view>, 2> granularity_names{{
+    {Granularity::fine, "fine"},
+    {Granularity::fused, "fused"},
+}};
+
+constexpr std::string_view to_string(ExecutionMode mode) {
+  for (const auto& [value, name] : execution_mode_names)
+    if (value == mode) return name;
+  return "unknown";
+}
+
+constexpr std::string_view to_string(Granularity granularity) {
+  for (const auto& [value, name] : granularity_names)
+    if (value == granularity) return name;
+  return "unknown";
+}
+
+}  // namespace simapp

@@ -1,0 +1,51 @@
+#pragma once
+/// execution.mode = compare: the same case run by each executor (eager_sync, eager, graph)
+/// from the same initial state, each after a warm-up and with every graph captured before
+/// the clock starts; the final states must be bit-identical.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "solver/simulation/run_spec.hpp"
+#include "solver/simulation/simulation.hpp"
+
+namespace simapp {
+
+struct ModeTiming {
+  ExecutionMode mode = ExecutionMode::eager;
+  long steps = 0;
+  double seconds = 0.0;            ///< the timed run (CUDA events on the GPU)
+  double kernels_per_step = 0.0;
+  double launches_per_step = 0.0;  ///< eager: kernels and copies; graph: graph launches
+  ExecutorStats stats;             ///< captures, instantiation and graph sizes (whole lifetime)
+  DiagnosticsChange change;        ///< d_mass, d_te at the end
+  double seconds_per_step() const { return steps > 0 ? seconds / static_cast<double>(steps) : 0.0; }
+};
+
+struct ModeComparison {
+  std::vector<ModeTiming> modes;  ///< eager_sync, eager, graph
+  int steps_per_graph = 0;
+  long warmup_steps = 0;
+  bool identical = false;         ///< final states equal bit for bit
+  std::string difference;         ///< where they first differ, when not identical
+};
+
+/// Runs the comparison; `on_mode` is told when each mode starts.
+ModeComparison compare_modes(const RunSpec& spec, Backend backend,
+                             const std::function<void(ExecutionMode)>& on_mode);
+
+}  // namespace simapp
+
+namespace simapp {
+
+/// The timing of `mode` in a comparison (throws if it was not run).
+const ModeTiming& timing_of(const ModeComparison& comparison, ExecutionMode mode);
+
+/// Time per step of `baseline` over that of `mode`.
+double speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline);
+
+/// Graph replays after which the graph's one-time capture and instantiation cost is repaid
+/// by its saving per replay over eager launching; infinity when graphs save nothing.
+double break_even_replays(const ModeComparison& comparison);
+
+}  // namespace simapp

@@ -1,0 +1,30 @@
+#include "solver/step/step_plan.hpp"
+
+#include <algorithm>
+
+#include "solver/grid/grid.hpp"
+#include "solver/state/workspace.hpp"
+#include "solver/step/build_step_program.hpp"
+#include "solver/step/steps_per_graph.hpp"
+#include "solver/time/time_plan.hpp"
+
+namespace simapp {
+
+StepPlan plan_steps(const RunSpec& spec) {
+  const Grid grid(spec.grid);
+  const StepResources resources{step_field_shapes(grid, spec.execution.granularity), grid.geometry(), {}, nullptr,
+                                spec.case_name, spec.execution.granularity};
+  StepPlan plan;
+  plan.step = build_step_program(resources, StepParity::odd, 0);
+  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step.count(OpKind::kernel));
+  plan.chunk = build_chunk_program(resources, StepParity::odd, plan.steps_per_graph);
+  plan.num_steps = TimePlan(spec.time.sim_time, grid.dx(), grid.dz()).num_steps();
+  plan.full_chunks = plan.num_steps / plan.steps_per_graph;
+  plan.remainder_steps = static_cast<int>(plan.num_steps % plan.steps_per_graph);
+  const long full_variants = plan.steps_per_graph % 2 == 0 ? std::min(plan.full_chunks, 1L)
+                                                            : std::min(plan.full_chunks, 2L);
+  plan.distinct_chunks = static_cast<int>(full_variants) + (plan.remainder_steps > 0 ? 1 : 0);
+  return plan;
+}
+
+}  // namespace simapp

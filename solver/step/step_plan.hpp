@@ -1,0 +1,21 @@
+#pragma once
+/// The shape of a run's step programs, worked out without allocating or running anything
+/// (what `simapp --plan` prints).
+#include "solver/simulation/run_spec.hpp"
+#include "solver/step/step_program.hpp"
+
+namespace simapp {
+
+struct StepPlan {
+  StepProgram step;          ///< one odd step (even steps run the passes in the other order)
+  StepProgram chunk;         ///< a full chunk: the StepParams refresh, then steps_per_graph steps
+  int steps_per_graph = 0;
+  long num_steps = 0;
+  long full_chunks = 0;      ///< chunks of steps_per_graph steps
+  int remainder_steps = 0;   ///< steps of the final shorter chunk (0: none)
+  int distinct_chunks = 0;   ///< chunk programs the run uses (each captured once in graph mode)
+};
+
+StepPlan plan_steps(const RunSpec& spec);
+
+}  // namespace simapp

@@ -1,0 +1,22 @@
+#pragma once
+/// How many steps one captured graph holds (execution.steps_per_graph; 0 = automatic).
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "solver/simulation/run_spec.hpp"
+
+namespace simapp {
+
+/// Kernels a graph should hold when the choice is automatic. The measured per-node replay
+/// cost is flat from 50 to 5000 nodes, so larger graphs only amortize the per-graph launch
+/// further; a few hundred keeps instantiation (µs per node) and memory small.
+inline constexpr std::size_t automatic_kernels_per_graph = 250;
+
+inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_per_step) {
+  if (execution.steps_per_graph > 0) return execution.steps_per_graph;
+  const double steps = std::round(static_cast<double>(automatic_kernels_per_graph) / static_cast<double>(kernels_per_step));
+  return std::max(1, static_cast<int>(steps));
+}
+
+}  // namespace simapp
