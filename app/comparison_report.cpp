@@ -11,7 +11,10 @@ namespace {
 
 std::string graph_sizes(const ExecutorStats& stats) {
   std::string sizes;
-  for (std::size_t nodes : stats.nodes_per_graph) sizes += (sizes.empty() ? "" : ",") + std::to_string(nodes);
+  for (std::size_t nodes : stats.nodes_per_graph) {
+    if (!sizes.empty()) sizes += ',';
+    sizes += std::to_string(nodes);
+  }
   return sizes.empty() ? "-" : sizes;
 }
 

@@ -12,6 +12,9 @@ if(NOT SIMAPP_ENABLE_CUDA STREQUAL "OFF")
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(CMAKE_CUDA_ARCHITECTURES 90)
     endif()
+    # One CUDA runtime in every binary: the shared one CUDA::cudart names, never also the
+    # static one CMake links into CUDA targets by default.
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
     enable_language(CUDA)
     # C++17 for CUDA sources: CMake 3.25 knows no C++20 flags for nvcc 13; kernel code needs none.
     set(CMAKE_CUDA_STANDARD 17)

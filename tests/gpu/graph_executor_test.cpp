@@ -1,0 +1,94 @@
+/// CUDA graphs replay exactly what eager launching computes (label gpu; skipped without a GPU).
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "kernels/backend/device_runtime.hpp"
+#include "kernels/backend/error.hpp"
+#include "solver/executor/graph_executor.hpp"
+#include "solver/simulation/run_loop.hpp"
+#include "tests/support/small_case.hpp"
+
+namespace simapp {
+namespace {
+
+class CudaGraphTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  }
+};
+
+/// 23.5 dt of simulated time: the last of 24 steps is shortened.
+RunSpec shortened_case(Granularity granularity, int steps_per_graph) {
+  RunSpec spec = testing::small_case(CaseName::injection, 96, 48, 1.0);
+  const double dt = TimePlan(1.0, spec.grid.xlen / 96, spec.grid.zlen / 48).dt();
+  spec.time.sim_time = 23.5 * dt;
+  spec.execution.granularity = granularity;
+  spec.execution.steps_per_graph = steps_per_graph;
+  return spec;
+}
+
+std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
+  Simulation simulation(spec, Backend::cuda, mode);
+  run_to_end(simulation, 0, [](const ProgressReport&) {});
+  EXPECT_EQ(simulation.time(), spec.time.sim_time);
+  return simulation.state_on_host();
+}
+
+bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+TEST_F(CudaGraphTest, GraphReplayEqualsEagerBitForBitForAnyStepsPerGraph) {
+  for (Granularity granularity : {Granularity::fused, Granularity::fine}) {
+    const std::vector<double> eager = final_state(shortened_case(granularity, 1), ExecutionMode::eager);
+    for (int k : {1, 2, 3, 8}) {
+      const RunSpec spec = shortened_case(granularity, k);
+      EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::graph), eager)) << to_string(granularity) << " K=" << k;
+      EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::eager_sync), eager)) << to_string(granularity);
+    }
+  }
+}
+
+TEST_F(CudaGraphTest, FineEqualsFusedBitForBit) {
+  EXPECT_TRUE(bitwise_equal(final_state(shortened_case(Granularity::fine, 4), ExecutionMode::graph),
+                            final_state(shortened_case(Granularity::fused, 4), ExecutionMode::graph)));
+}
+
+TEST_F(CudaGraphTest, GraphsAreCapturedOncePerDistinctChunk) {
+  Simulation simulation(shortened_case(Granularity::fine, 5), Backend::cuda, ExecutionMode::graph);
+  run_to_end(simulation, 0, [](const ProgressReport&) {});
+  const ExecutorStats& stats = simulation.executor_stats();
+  EXPECT_EQ(stats.captures, 3);        // (odd, 5), (even, 5), (odd, 4)
+  EXPECT_EQ(stats.instantiations, 3);
+  EXPECT_EQ(stats.launches, 5);
+  // 123 kernels per step for injection (fine) plus the StepParams copy node.
+  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 123, 1 + 5 * 123, 1 + 4 * 123}));
+}
+
+TEST_F(CudaGraphTest, CaptureFailureNamesTheOpAndNeverFallsBackToEager) {
+  const Stream stream = device::create_stream(Backend::cuda);
+  StepProgram program;
+  bool ran = false;
+  program.add(OpKind::kernel, "fine_op", [](const Stream&) {});
+  program.add(OpKind::kernel, "illegal_sync", [&ran](const Stream& s) {
+    ran = true;
+    device::synchronize(s);  // not allowed while capturing
+  });
+  GraphExecutor executor;
+  try {
+    executor.run(program, stream);
+    ADD_FAILURE() << "capture should have failed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "graph capture");
+    EXPECT_NE(std::string(e.what()).find("illegal_sync"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(executor.stats().launches, 0);
+  device::synchronize(stream);  // the stream is usable again
+  device::destroy_stream(stream);
+}
+
+}  // namespace
+}  // namespace simapp
