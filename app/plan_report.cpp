@@ -13,6 +13,7 @@ std::string_view kind_name(OpKind kind) {
     case OpKind::kernel: return "kernel";
     case OpKind::transfer: return "transfer";
     case OpKind::host: return "host";
+    case OpKind::join: return "join";
   }
   return "?";
 }
@@ -26,11 +27,17 @@ void print_plan(std::FILE* out, const RunSpec& spec) {
              spec.grid.nx, spec.grid.nz, plan.num_steps, to_string(spec.execution.granularity),
              to_string(spec.execution.mode));
   fmt::print(out, "\none step (odd steps: x pass then z; even steps: z then x): {} ops\n", plan.step.ops().size());
-  for (std::size_t n = 0; n < plan.step.ops().size(); ++n)
-    fmt::print(out, "  {:4}  {:<8}  {}\n", n + 1, kind_name(plan.step.ops()[n].kind), plan.step.ops()[n].name);
+  fmt::print(out, "  {:>4}  {:<8}  {:>4}  {}\n", "#", "kind", "lane", "name");
+  for (std::size_t n = 0; n < plan.step.ops().size(); ++n) {
+    const StepOp& op = plan.step.ops()[n];
+    fmt::print(out, "  {:4}  {:<8}  {:>4}  {}\n", n + 1, kind_name(op.kind), op.kind == OpKind::join ? "all" : std::to_string(op.lane),
+               op.name);
+  }
 
   const auto segments = plan.chunk.segments();
   fmt::print(out, "\nkernels per step:      {}\n", kernels);
+  fmt::print(out, "critical path:         {} dependent kernels per step (lanes run in parallel in a graph)\n",
+             critical_path_kernels(plan.step));
   fmt::print(out, "host ops per step:     {}\n", plan.step.count(OpKind::host));
   fmt::print(out, "steps per graph (K):   {}{}\n", plan.steps_per_graph,
              spec.execution.steps_per_graph == 0 ? " (automatic)" : "");
@@ -38,7 +45,7 @@ void print_plan(std::FILE* out, const RunSpec& spec) {
              plan.chunk.count(OpKind::kernel), plan.chunk.count(OpKind::host));
   fmt::print(out, "segments per chunk:    {}\n", segments.size());
   fmt::print(out, "nodes per graph:      ");
-  for (const Segment& segment : segments) fmt::print(out, " {}", segment.size());
+  for (const Segment& segment : segments) fmt::print(out, " {}", device_ops(plan.chunk, segment));
   fmt::print(out, "\nchunks:                {} of {} steps", plan.full_chunks, plan.steps_per_graph);
   if (plan.remainder_steps > 0) fmt::print(out, " + 1 of {} steps", plan.remainder_steps);
   fmt::print(out, "\ngraphs to capture:     {} (one per distinct chunk program x segment)\n",

@@ -14,7 +14,8 @@ class RecordedSegment final : public CapturedSegment {
   RecordedSegment(const StepProgram& program, const Segment& segment, const Stream& stream) {
     Stream recording = stream;
     recording.recorder = &recorder_;
-    for (std::size_t index = segment.first; index < segment.last; ++index) program.ops()[index].run(recording);
+    for (std::size_t index = segment.first; index < segment.last; ++index)
+      if (program.ops()[index].kind != OpKind::join) program.ops()[index].run(recording);
   }
   void replay(const Stream&) const override { recorder_.replay(); }
   std::size_t node_count() const override { return recorder_.size(); }

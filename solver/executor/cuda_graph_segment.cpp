@@ -1,5 +1,7 @@
 /// CUDA graphs for captured segments: stream capture (thread-local mode), one instantiation
-/// with upload, replay by cudaGraphLaunch.
+/// with upload, replay by cudaGraphLaunch. Ops on lanes other than 0 are captured from
+/// streams of their own, forked from and joined back to the capturing stream with events,
+/// so the graph holds them as parallel branches.
 #include <chrono>
 #include <string>
 
@@ -33,25 +35,82 @@ void abandon_capture(cudaStream_t stream) {
   (void)cudaGetLastError();
 }
 
-/// Records ops [first, last) into a graph; names the op that failed or broke the capture.
-cudaGraph_t record_graph(const StepProgram& program, const Segment& segment, const Stream& stream) {
-  cudaStream_t cuda_stream = stream.cuda_stream;
-  SIMAPP_CUDA_CHECK(cudaStreamBeginCapture(cuda_stream, cudaStreamCaptureModeThreadLocal));
+/// The streams of a capture's lanes (lane 0: the capturing stream) and one event per lane.
+class CaptureLanes {
+ public:
+  explicit CaptureLanes(cudaStream_t origin) {
+    streams_[0] = origin;
+    for (int lane = 0; lane < max_lanes; ++lane) {
+      if (lane > 0) SIMAPP_CUDA_CHECK(cudaStreamCreateWithFlags(&streams_[lane], cudaStreamNonBlocking));
+      SIMAPP_CUDA_CHECK(cudaEventCreateWithFlags(&events_[lane], cudaEventDisableTiming));
+    }
+  }
+  CaptureLanes(const CaptureLanes&) = delete;
+  CaptureLanes& operator=(const CaptureLanes&) = delete;
+  ~CaptureLanes() {
+    for (int lane = 0; lane < max_lanes; ++lane) {
+      if (lane > 0 && streams_[lane] != nullptr) cudaStreamDestroy(streams_[lane]);
+      if (events_[lane] != nullptr) cudaEventDestroy(events_[lane]);
+    }
+  }
+
+  Stream stream(int lane) const { return Stream{Backend::cuda, streams_[lane], nullptr}; }
+
+  /// Every lane continues after what lane 0 has queued.
+  void fork() {
+    SIMAPP_CUDA_CHECK(cudaEventRecord(events_[0], streams_[0]));
+    for (int lane = 1; lane < max_lanes; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], events_[0], 0));
+  }
+
+  /// Lane 0 continues after what every lane has queued.
+  void join() {
+    for (int lane = 1; lane < max_lanes; ++lane) {
+      SIMAPP_CUDA_CHECK(cudaEventRecord(events_[lane], streams_[lane]));
+      SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[0], events_[lane], 0));
+    }
+  }
+
+ private:
+  cudaStream_t streams_[max_lanes] = {};
+  cudaEvent_t events_[max_lanes] = {};
+};
+
+/// Queues ops [first, last) on their lanes, forked at the start, joined at every Join op
+/// and at the end.
+void queue_segment(const StepProgram& program, const Segment& segment, CaptureLanes& lanes, bool use_lanes,
+                   cudaStream_t origin) {
+  if (use_lanes) lanes.fork();
   for (std::size_t index = segment.first; index < segment.last; ++index) {
     const StepOp& op = program.ops()[index];
     try {
-      op.run(stream);
+      if (op.kind == OpKind::join) {
+        if (use_lanes) {
+          lanes.join();
+          lanes.fork();
+        }
+      } else {
+        op.run(lanes.stream(use_lanes ? op.lane : 0));
+      }
     } catch (const std::exception& e) {
-      abandon_capture(cuda_stream);
+      abandon_capture(origin);
       throw capture_error(op.name, e.what());
     }
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    const cudaError_t query = cudaStreamIsCapturing(cuda_stream, &status);
+    const cudaError_t query = cudaStreamIsCapturing(origin, &status);
     if (query != cudaSuccess || status != cudaStreamCaptureStatusActive) {
-      abandon_capture(cuda_stream);
+      abandon_capture(origin);
       throw capture_error(op.name, query != cudaSuccess ? cudaGetErrorString(query) : "the capture was invalidated");
     }
   }
+  if (use_lanes) lanes.join();
+}
+
+/// Records ops [first, last) into a graph; names the op that failed or broke the capture.
+cudaGraph_t record_graph(const StepProgram& program, const Segment& segment, const Stream& stream) {
+  cudaStream_t cuda_stream = stream.cuda_stream;
+  CaptureLanes lanes(cuda_stream);
+  SIMAPP_CUDA_CHECK(cudaStreamBeginCapture(cuda_stream, cudaStreamCaptureModeThreadLocal));
+  queue_segment(program, segment, lanes, program.uses_lanes(), cuda_stream);
   cudaGraph_t graph = nullptr;
   const cudaError_t ended = cudaStreamEndCapture(cuda_stream, &graph);
   if (ended != cudaSuccess)

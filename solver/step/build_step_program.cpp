@@ -28,13 +28,16 @@ struct Stage {
   StageFields stage_fields() const { return {init, forcing, fields.flux, out}; }
 };
 
-void add_halo_fill(StepProgram& program, const std::string& name, const Stage& stage, VarRange vars) {
-  program.add(OpKind::kernel, name, [stage, vars](const Stream& stream) {
-    if (stage.direction == Direction::x)
-      fill_periodic_x_halos(stream, stage.forcing, vars);
-    else
-      fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background);
-  });
+void add_halo_fill(StepProgram& program, const std::string& name, const Stage& stage, VarRange vars, int lane) {
+  program.add(
+      OpKind::kernel, name,
+      [stage, vars](const Stream& stream) {
+        if (stage.direction == Direction::x)
+          fill_periodic_x_halos(stream, stage.forcing, vars);
+        else
+          fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background);
+      },
+      lane);
 }
 
 void add_inflow(StepProgram& program, const std::string& name, const Stage& stage) {
@@ -45,7 +48,7 @@ void add_inflow(StepProgram& program, const std::string& name, const Stage& stag
 }
 
 void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  add_halo_fill(program, prefix + "fill_halos", stage, all_vars);
+  add_halo_fill(program, prefix + "fill_halos", stage, all_vars, 0);
   add_inflow(program, prefix + "inflow", stage);
   program.add(OpKind::kernel, prefix + "fluxes", [stage](const Stream& stream) {
     compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars, stage.context);
@@ -55,27 +58,38 @@ void add_fused_stage(StepProgram& program, const std::string& prefix, const Stag
   });
 }
 
-/// Adds one kernel per variable, named prefix + operation + "." + variable.
+/// Adds one kernel per variable on the variable's own lane, named prefix + operation + "." + variable.
 template <class Launch>
 void add_per_variable(StepProgram& program, const std::string& prefix, const std::string& operation, Launch launch) {
   for (int v = 0; v < var::count; ++v) {
     const VarRange one{v, v + 1};
-    program.add(OpKind::kernel, prefix + operation + "." + variable_names[v],
-                [launch, one](const Stream& stream) { launch(stream, one); });
+    program.add(
+        OpKind::kernel, prefix + operation + "." + variable_names[v],
+        [launch, one](const Stream& stream) { launch(stream, one); }, v);
   }
 }
 
+/// Variable v's kernels run on lane v. Lanes meet where a kernel needs other variables:
+///   fill_halos.v → [inflow, after a join] → reconstruct.v → join → flux.v (reads every
+///   variable's face values) → join (before the next stage overwrites face values) →
+///   tendency.v → update.v.
 void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
   for (int v = 0; v < var::count; ++v)
-    add_halo_fill(program, prefix + "fill_halos." + variable_names[v], stage, VarRange{v, v + 1});
-  add_inflow(program, prefix + "inflow", stage);
+    add_halo_fill(program, prefix + "fill_halos." + variable_names[v], stage, VarRange{v, v + 1}, v);
+  if (stage.injection && stage.direction == Direction::x) {
+    program.add_join(prefix + "join_halos");
+    add_inflow(program, prefix + "inflow", stage);
+    program.add_join(prefix + "join_inflow");
+  }
   const StepFields& f = stage.fields;
   add_per_variable(program, prefix, "reconstruct", [stage, f](const Stream& stream, VarRange one) {
     reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
   });
+  program.add_join(prefix + "join_faces");
   add_per_variable(program, prefix, "flux", [stage, f](const Stream& stream, VarRange one) {
     compute_fluxes_from_faces(stream, stage.direction, f.face_value, f.face_d3, f.flux, one, stage.context);
   });
+  program.add_join(prefix + "join_fluxes");
   add_per_variable(program, prefix, "tendency", [stage, f](const Stream& stream, VarRange one) {
     compute_tendencies(stream, stage.direction, stage.forcing, f.flux, f.tendency, one, stage.context,
                        stage.wave_source);

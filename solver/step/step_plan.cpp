@@ -1,6 +1,7 @@
 #include "solver/step/step_plan.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "solver/grid/grid.hpp"
 #include "solver/state/workspace.hpp"
@@ -25,6 +26,26 @@ StepPlan plan_steps(const RunSpec& spec) {
                                                             : std::min(plan.full_chunks, 2L);
   plan.distinct_chunks = static_cast<int>(full_variants) + (plan.remainder_steps > 0 ? 1 : 0);
   return plan;
+}
+
+std::size_t critical_path_kernels(const StepProgram& program) {
+  std::size_t total = 0;
+  std::array<std::size_t, max_lanes> per_lane{};
+  for (const StepOp& op : program.ops()) {
+    if (op.kind == OpKind::kernel) ++per_lane[op.lane];
+    if (op.kind == OpKind::join || op.kind == OpKind::host) {
+      total += *std::ranges::max_element(per_lane);
+      per_lane.fill(0);
+    }
+  }
+  return total + *std::ranges::max_element(per_lane);
+}
+
+std::size_t device_ops(const StepProgram& program, const Segment& segment) {
+  return static_cast<std::size_t>(
+      std::count_if(program.ops().begin() + static_cast<long>(segment.first),
+                    program.ops().begin() + static_cast<long>(segment.last),
+                    [](const StepOp& op) { return op.kind == OpKind::kernel || op.kind == OpKind::transfer; }));
 }
 
 }  // namespace simapp

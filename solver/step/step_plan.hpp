@@ -18,4 +18,11 @@ struct StepPlan {
 
 StepPlan plan_steps(const RunSpec& spec);
 
+/// Kernels on the longest chain of dependent kernels: per stretch between joins, the most
+/// kernels any one lane holds, summed over stretches.
+std::size_t critical_path_kernels(const StepProgram& program);
+
+/// Kernel and Transfer ops (graph nodes) in a segment.
+std::size_t device_ops(const StepProgram& program, const Segment& segment);
+
 }  // namespace simapp

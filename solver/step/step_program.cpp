@@ -1,15 +1,23 @@
 #include "solver/step/step_program.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace simapp {
 
-void StepProgram::add(OpKind kind, std::string name, std::function<void(const Stream&)> run) {
-  ops_.push_back({kind, std::move(name), std::move(run)});
+void StepProgram::add(OpKind kind, std::string name, std::function<void(const Stream&)> run, int lane) {
+  if (lane < 0 || lane >= max_lanes) throw std::invalid_argument("StepProgram::add: lane out of range");
+  ops_.push_back({kind, std::move(name), std::move(run), lane});
+}
+
+void StepProgram::add_join(std::string name) { ops_.push_back({OpKind::join, std::move(name), {}, 0}); }
+
+bool StepProgram::uses_lanes() const {
+  return std::ranges::any_of(ops_, [](const StepOp& op) { return op.lane != 0; });
 }
 
 void StepProgram::append(const StepProgram& other, const std::string& prefix) {
-  for (const StepOp& op : other.ops_) ops_.push_back({op.kind, prefix + op.name, op.run});
+  for (const StepOp& op : other.ops_) ops_.push_back({op.kind, prefix + op.name, op.run, op.lane});
 }
 
 std::size_t StepProgram::count(OpKind kind) const {

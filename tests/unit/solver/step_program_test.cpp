@@ -86,6 +86,17 @@ TEST(StepProgramTest, ChunkHoldsKStepsOfAlternatingParityBehindOneRefresh) {
   EXPECT_EQ(plan.distinct_chunks, 2);
 }
 
+TEST(StepProgramTest, FineStepRunsVariablesOnParallelLanes) {
+  const StepPlan fine = plan_steps(plan_spec(Granularity::fine));
+  EXPECT_TRUE(fine.step.uses_lanes());
+  // Per stage: fill + reconstruct | join | flux | join | tendency + update, on each of 4 lanes.
+  EXPECT_EQ(critical_path_kernels(fine.step), 6u * 5u);
+  EXPECT_EQ(fine.step.count(OpKind::join), 6u * 2u);
+  const StepPlan fused = plan_steps(plan_spec(Granularity::fused));
+  EXPECT_FALSE(fused.step.uses_lanes());
+  EXPECT_EQ(critical_path_kernels(fused.step), 18u);
+}
+
 TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
   for (Granularity granularity : {Granularity::fine, Granularity::fused}) {
     const StepPlan plan = plan_steps(plan_spec(granularity));
