@@ -8,6 +8,12 @@
 namespace simapp {
 namespace {
 
+/// Relative L2 tolerance per case. gravity_waves' perturbations start at zero and stay small
+/// (ρθ′ ~ 4e-3 against ρ̄θ̄ ~ 300), so round-off is amplified: two host builds of the same
+/// code, with and without FMA contraction, already differ by 2.4e-10 in ρθ′ after 100 steps
+/// at 128 × 64. Its bound is set an order above that; every other case must agree to 1e-10.
+double tolerance(CaseName name) { return name == CaseName::gravity_waves ? 2e-9 : 1e-10; }
+
 class BackendAgreementTest : public ::testing::TestWithParam<CaseName> {
  protected:
   void SetUp() override {
@@ -31,7 +37,7 @@ TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
   for (int v = 0; v < var::count; ++v) {
     const double error = testing::relative_l2(cuda_state, host_state, v);
     RecordProperty(std::string("relative_l2_") + variable_names[v], std::to_string(error));
-    EXPECT_LE(error, 1e-10) << variable_names[v];
+    EXPECT_LE(error, tolerance(GetParam())) << variable_names[v];
     std::printf("%-16s %-5s relative L2 (cuda vs host) = %.3e\n", std::string(to_string(GetParam())).c_str(),
                 variable_names[v], error);
   }
