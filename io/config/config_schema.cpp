@@ -24,8 +24,10 @@ constexpr ValueType value_type_of() {
     return ValueType::integer;
   } else if constexpr (std::is_same_v<T, double>) {
     return ValueType::real;
+  } else if constexpr (std::is_same_v<T, IntegerPair>) {
+    return ValueType::integer_pair;
   } else {
-    static_assert(std::is_same_v<T, std::string>, "a key's RunSpec field is int, double or std::string");
+    static_assert(std::is_same_v<T, std::string>, "a key's RunSpec field is int, double, IntegerPair or std::string");
     return ValueType::string;
   }
 }
@@ -90,6 +92,12 @@ const std::vector<ConfigKey>& config_keys() {
       value_key("execution.steps_per_graph", "steps", at_least(0),
                 "steps captured into one graph; 0: chosen so a graph holds a few hundred kernels",
                 [](auto& spec) -> auto& { return spec.execution.steps_per_graph; }),
+      value_key("parallel.ranks", "", at_least(0),
+                "MPI ranks along x and z, [px, pz]; 0: chosen by MPI_Dims_create",
+                [](auto& spec) -> auto& { return spec.parallel.ranks; }),
+      enum_key("parallel.cuda_aware_mpi",
+               "pass device buffers to MPI directly: auto (when the library reports CUDA support), on, off",
+               cuda_aware_mpi_names, [](auto& spec) -> auto& { return spec.parallel.cuda_aware_mpi; }),
   };
   return keys;
 }

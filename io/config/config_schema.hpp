@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <array>
 #include <variant>
 #include <vector>
 
@@ -18,6 +19,7 @@ enum class ValueType {
   real,         ///< a finite number
   string,       ///< non-empty text
   enumeration,  ///< one of the key's allowed names
+  integer_pair, ///< two integers: [a, b] in YAML, "a,b" in an override; the bound applies to each
 };
 
 /// Whether the bound itself is an allowed value.
@@ -29,8 +31,10 @@ struct LowerBound {
   Bound bound;
 };
 
-/// A checked value: integer → int, real → double, string and enumeration → std::string.
-using ConfigValue = std::variant<int, double, std::string>;
+/// A checked value: integer → int, real → double, string and enumeration → std::string,
+/// integer_pair → IntegerPair.
+using IntegerPair = std::array<int, 2>;
+using ConfigValue = std::variant<int, double, std::string, IntegerPair>;
 
 /// One configuration key: what it accepts, what it means, and where it goes in RunSpec.
 struct ConfigKey {

@@ -60,6 +60,7 @@ std::string_view type_name(ValueType type) {
     case ValueType::real: return "a number";
     case ValueType::string: return "a string";
     case ValueType::enumeration: return "a name";
+    case ValueType::integer_pair: return "two integers [a, b]";
   }
   return "a value";
 }
@@ -203,6 +204,39 @@ std::optional<T> parse_number(const std::string& text) {
   return value;
 }
 
+/// The two integers of an integer_pair: a YAML list of two, or override text "a,b" / "[a, b]".
+template <class Fail, class WrongType, class CheckMinimum>
+ConfigValue checked_pair(const Setting& setting, const Fail& fail, const WrongType& wrong_type,
+                         const CheckMinimum& check_minimum) {
+  std::vector<std::string> items;
+  if (setting.value.IsSequence()) {
+    for (const auto& item : setting.value) {
+      if (!item.IsScalar()) throw wrong_type();
+      items.push_back(item.Scalar());
+    }
+  } else if (setting.value.IsScalar()) {
+    std::string text = setting.value.Scalar();
+    std::erase_if(text, [](char c) { return c == '[' || c == ']' || c == ' '; });
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = text.find(',', start);
+      items.push_back(text.substr(start, comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  } else {
+    throw wrong_type();
+  }
+  if (items.size() != 2) throw fail(fmt::format("expected two integers [a, b], got {} item(s)", items.size()));
+  IntegerPair pair{};
+  for (std::size_t n = 0; n < 2; ++n) {
+    const auto number = parse_number<int>(items[n]);
+    if (!number) throw wrong_type();
+    check_minimum(*number, items[n]);
+    pair[n] = *number;
+  }
+  return pair;
+}
+
 /// The value of a setting, checked against its key's type and range.
 ConfigValue checked_value(const Setting& setting) {
   const ConfigKey& key = *setting.key;
@@ -218,6 +252,7 @@ ConfigValue checked_value(const Setting& setting) {
     if (inclusive ? value < key.minimum->value : value <= key.minimum->value)
       throw fail(fmt::format("must be {} {}, got {}", inclusive ? ">=" : ">", key.minimum->value, text));
   };
+  if (key.type == ValueType::integer_pair) return checked_pair(setting, fail, wrong_type, check_minimum);
   if (!setting.value.IsScalar()) throw wrong_type();
   const std::string& text = setting.value.Scalar();
   switch (key.type) {
@@ -240,6 +275,7 @@ ConfigValue checked_value(const Setting& setting) {
       if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
       throw fail(fmt::format("unknown value '{}' ({}valid: {})", text, suggestion(nearest(text, key.allowed), "; "),
                              join(key.allowed)));
+    case ValueType::integer_pair: break;
   }
   throw wrong_type();
 }
@@ -273,10 +309,17 @@ YAML::Node read_file(const std::string& path) {
 YAML::Node yaml_value(const ConfigValue& value) {
   return std::visit(
       [](const auto& plain) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(plain)>, double>)
+        using T = std::remove_cvref_t<decltype(plain)>;
+        if constexpr (std::is_same_v<T, double>) {
           return YAML::Node(fmt::format("{}", plain));
-        else
+        } else if constexpr (std::is_same_v<T, IntegerPair>) {
+          YAML::Node list(YAML::NodeType::Sequence);
+          for (int item : plain) list.push_back(item);
+          list.SetStyle(YAML::EmitterStyle::Flow);
+          return list;
+        } else {
           return YAML::Node(plain);
+        }
       },
       value);
 }

@@ -1,6 +1,9 @@
 #pragma once
 /// Everything a run is configured with, as typed values (filled by io/config).
+#include <array>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "kernels/backend/backend_kind.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
@@ -26,12 +29,27 @@ struct ExecutionSpec {
   int steps_per_graph = 0;  ///< K steps per captured graph (0: chosen for a few hundred nodes per graph)
 };
 
+/// parallel.cuda_aware_mpi: whether MPI is given device buffers directly.
+enum class CudaAwareMpi { automatic, on, off };
+
+inline constexpr std::array<std::pair<CudaAwareMpi, std::string_view>, 3> cuda_aware_mpi_names{{
+    {CudaAwareMpi::automatic, "auto"},
+    {CudaAwareMpi::on, "on"},
+    {CudaAwareMpi::off, "off"},
+}};
+
+struct ParallelSpec {
+  std::array<int, 2> ranks{0, 0};  ///< MPI ranks along x and z (0: chosen by MPI_Dims_create)
+  CudaAwareMpi cuda_aware_mpi = CudaAwareMpi::automatic;
+};
+
 struct RunSpec {
   CaseName case_name = CaseName::thermal;
   GridSpec grid;
   TimeSpec time;
   OutputSpec output;
   ExecutionSpec execution;
+  ParallelSpec parallel;
 };
 
 }  // namespace simapp

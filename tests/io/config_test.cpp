@@ -1,6 +1,8 @@
 #include "io/config/load_config.hpp"
 
 #include <gtest/gtest.h>
+
+#include <cstdio>
 #include <unistd.h>
 
 #include <filesystem>
@@ -56,7 +58,14 @@ void expect_bad_input(const Error& error, const std::string& where, const std::s
 
 std::string show(const ConfigValue& value) {
   std::ostringstream text;
-  std::visit([&](const auto& plain) { text << plain; }, value);
+  std::visit(
+      [&](const auto& plain) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(plain)>, IntegerPair>)
+          text << "[" << plain[0] << ", " << plain[1] << "]";
+        else
+          text << plain;
+      },
+      value);
   return text.str();
 }
 
@@ -82,6 +91,10 @@ std::string other_value(const ConfigKey& key) {
     case ValueType::enumeration:
       return std::string(key.allowed.back() == std::get<std::string>(fallback) ? key.allowed.front()
                                                                                : key.allowed.back());
+    case ValueType::integer_pair: {
+      const IntegerPair pair = std::get<IntegerPair>(fallback);
+      return "[" + std::to_string(pair[0] + 2) + ", " + std::to_string(pair[1] + 3) + "]";
+    }
   }
   return {};
 }
@@ -90,6 +103,11 @@ ConfigValue value_of(const ConfigKey& key, const std::string& text) {
   switch (key.type) {
     case ValueType::integer: return std::stoi(text);
     case ValueType::real: return std::stod(text);
+    case ValueType::integer_pair: {
+      int a = 0, b = 0;
+      std::sscanf(text.c_str(), "[%d, %d]", &a, &b);
+      return IntegerPair{a, b};
+    }
     default: return text;
   }
 }
@@ -322,17 +340,29 @@ TEST_F(ConfigTest, EveryNumberKeyRejectsValuesBelowItsRange) {
     std::vector<double> rejected{bound - 1};
     if (key.minimum->bound == Bound::exclusive) rejected.push_back(bound);
     for (const double value : rejected) {
-      const std::string text = key.type == ValueType::integer ? std::to_string(static_cast<int>(value))
-                                                              : std::to_string(value);
+      const std::string text = key.type == ValueType::integer        ? std::to_string(static_cast<int>(value))
+                               : key.type == ValueType::integer_pair ? "1," + std::to_string(static_cast<int>(value))
+                                                                     : std::to_string(value);
       const Error error = load_error(path, {std::string(key.path) + "=" + text});
       EXPECT_EQ(error.code(), ExitCode::bad_input) << key.path;
       EXPECT_TRUE(std::string(error.what()).starts_with(std::string(key.path) + ": must be "))
           << key.path << ": " << error.what();
     }
-    const std::string lowest = key.type == ValueType::integer ? std::to_string(static_cast<int>(bound) + 1)
-                                                              : std::to_string(bound + 0.5);
+    const std::string lowest = key.type == ValueType::integer        ? std::to_string(static_cast<int>(bound) + 1)
+                               : key.type == ValueType::integer_pair ? "[1, " + std::to_string(static_cast<int>(bound) + 1) + "]"
+                                                                     : std::to_string(bound + 0.5);
     EXPECT_NO_THROW(load_config(path, {std::string(key.path) + "=" + lowest})) << key.path;
   }
+}
+
+TEST_F(ConfigTest, IntegerPairsComeAsAYamlListOrAnOverride) {
+  EXPECT_EQ(load_config(write("parallel:\n  ranks: [3, 2]\n"), {}).spec.parallel.ranks, (IntegerPair{3, 2}));
+  EXPECT_EQ(load_config(write("case: rest\n"), {"parallel.ranks=4,1"}).spec.parallel.ranks, (IntegerPair{4, 1}));
+  const std::string one_item = write("parallel:\n  ranks: [3]\n");
+  expect_bad_input(load_error(one_item), one_item + ":2", "parallel.ranks: expected two integers [a, b], got 1 item(s)");
+  const std::string not_a_number = write("parallel:\n  ranks: [2, x]\n");
+  expect_bad_input(load_error(not_a_number), not_a_number + ":2",
+                   "parallel.ranks: expected two integers [a, b], got a list");
 }
 
 TEST_F(ConfigTest, SchemaPathsAreUniqueAndFound) {
