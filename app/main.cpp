@@ -1,6 +1,7 @@
-/// simapp: dry compressible atmosphere on CPU or GPU, driven by a YAML file.
+/// simapp: dry compressible atmosphere on CPU or GPU, driven by a YAML file; MPI across ranks.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "app/comparison_report.hpp"
+#include "app/mpi_session.hpp"
 #include "app/plan_report.hpp"
 #include "app/run_report.hpp"
 #include "io/config/load_config.hpp"
@@ -16,6 +18,7 @@
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/error.hpp"
 #include "simapp_version.hpp"
+#include "solver/halo/cuda_aware_mpi.hpp"
 
 namespace {
 
@@ -31,50 +34,90 @@ struct CommandLine {
   bool overwrite = false;
 };
 
-int run_case(const io::LoadedConfig& config, Backend backend) {
-  Simulation simulation(config.spec, backend, config.spec.execution.mode);
-  app::print_header(stdout, simulation, config.source_path);
-  const RunResult result = run_to_end(simulation, config.spec.output.progress_every,
-                                      [](const ProgressReport& report) { app::print_progress(stdout, report); });
-  app::print_result(stdout, simulation, result);
-  return 0;
-}
+/// What set-up produced: everything every rank agrees on before any work.
+struct Setup {
+  io::LoadedConfig config;
+  Backend backend = Backend::host;
+};
 
-int compare(const io::LoadedConfig& config, Backend backend, io::Overwrite overwrite) {
-  const std::filesystem::path timing_path = std::filesystem::path(config.spec.output.dir) / "timing.json";
-  io::check_result_path(timing_path, overwrite);
-  const std::string processor = device::processor_name(backend);
-  fmt::print("simapp {} compare: case {}, {} x {} cells, granularity {}, backend {} ({})\n", build_info::version,
-             to_string(config.spec.case_name), config.spec.grid.nx, config.spec.grid.nz,
-             to_string(config.spec.execution.granularity), to_string(backend), processor);
-  const ModeComparison comparison = compare_modes(config.spec, backend, [](ExecutionMode mode) {
-    fmt::print("running {} ...\n", to_string(mode));
-    std::fflush(stdout);
-  });
-  app::print_comparison(stdout, comparison);
-  const auto json = io::timing_json(config.spec, comparison, {std::string(to_string(backend)), processor});
-  io::write_result_file(timing_path, json.dump(2) + "\n");
-  fmt::print("wrote {}\n", timing_path.string());
-  return comparison.identical ? 0 : static_cast<int>(ExitCode::numerical);
-}
-
-int run(const CommandLine& command_line) {
+/// Loads the configuration and picks the backend; errors here are the same on every rank.
+Setup set_up(const CommandLine& command_line) {
   std::vector<std::string> overrides = command_line.overrides;
   if (!command_line.backend.empty()) overrides.push_back("execution.backend=" + command_line.backend);
   if (!command_line.mode.empty()) overrides.push_back("execution.mode=" + command_line.mode);
-  const io::LoadedConfig config = io::load_config(command_line.config_path, overrides);
-  if (command_line.validate_only) {
-    fmt::print("{}: configuration is valid\n", command_line.config_path);
-    return 0;
+  Setup setup{io::load_config(command_line.config_path, overrides), Backend::host};
+  if (!command_line.validate_only && !command_line.plan_only)
+    setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
+  return setup;
+}
+
+/// Each rank takes GPU (node-local rank mod GPUs on the node).
+void bind_device(Backend backend) {
+  if (backend == Backend::cuda) device::select_device(app::node_local_rank() % device::device_count());
+}
+
+void run_case(const Setup& setup, const Decomposition& decomposition) {
+  Simulation simulation(setup.config.spec, setup.backend, setup.config.spec.execution.mode, decomposition);
+  app::print_header(stdout, simulation, setup.config.source_path);
+  const bool root = decomposition.rank() == 0;
+  const RunResult result = run_to_end(simulation, setup.config.spec.output.progress_every, [root](const ProgressReport& report) {
+    if (root) app::print_progress(stdout, report);
+  });
+  app::print_result(stdout, simulation, result);
+}
+
+int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrite overwrite) {
+  const RunSpec& spec = setup.config.spec;
+  const bool root = decomposition.rank() == 0;
+  const std::filesystem::path timing_path = std::filesystem::path(spec.output.dir) / "timing.json";
+  if (root) io::check_result_path(timing_path, overwrite);
+  const std::string processor = device::processor_name(setup.backend);
+  if (root)
+    fmt::print("simapp {} compare: case {}, {} x {} cells, granularity {}, backend {} ({}), {} rank(s)\n",
+               build_info::version, to_string(spec.case_name), spec.grid.nx, spec.grid.nz,
+               to_string(spec.execution.granularity), to_string(setup.backend), processor, decomposition.size());
+  const ModeComparison comparison = compare_modes(spec, setup.backend, decomposition, [root](ExecutionMode mode) {
+    if (!root) return;
+    fmt::print("running {} ...\n", to_string(mode));
+    std::fflush(stdout);
+  });
+  if (root) {
+    app::print_comparison(stdout, comparison);
+    const auto json = io::timing_json(spec, comparison, {std::string(to_string(setup.backend)), processor});
+    io::write_result_file(timing_path, json.dump(2) + "\n");
+    fmt::print("wrote {}\n", timing_path.string());
+  }
+  return comparison.identical ? 0 : static_cast<int>(ExitCode::numerical);
+}
+
+int run(const app::MpiSession& mpi, const CommandLine& command_line) {
+  std::optional<Setup> setup;
+  std::optional<Decomposition> decomposition;
+  try {
+    setup = set_up(command_line);
+    if (command_line.validate_only) {
+      if (mpi.root()) fmt::print("{}: configuration is valid\n", command_line.config_path);
+      return 0;
+    }
+    decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel);
+  } catch (const Error& e) {
+    return mpi.uniform_error(e);
   }
   if (command_line.plan_only) {
-    app::print_plan(stdout, config.spec);
+    if (mpi.root()) app::print_plan(stdout, setup->config.spec, *decomposition);
     return 0;
   }
-  const Backend backend = device::resolve_backend(config.spec.execution.backend);
-  if (config.spec.execution.mode == ExecutionMode::compare)
-    return compare(config, backend, command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
-  return run_case(config, backend);
+  try {
+    bind_device(setup->backend);
+    if (setup->config.spec.execution.mode == ExecutionMode::compare)
+      return compare(*setup, *decomposition, command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
+    run_case(*setup, *decomposition);
+    return 0;
+  } catch (const Error& e) {
+    mpi.abort_job(e);
+  } catch (const std::exception& e) {
+    mpi.abort_job(Error(ExitCode::internal, "internal", e.what()));
+  }
 }
 
 }  // namespace
@@ -96,25 +139,17 @@ int main(int argc, char** argv) {
   cli.add_flag("--overwrite", command_line.overwrite, "Replace existing result files");
   cli.set_version_flag("--version", fmt::format("simapp {} (git {}, CUDA backend {})", build_info::version,
                                                 build_info::git_hash, build_info::cuda ? "built" : "not built"));
+
+  app::MpiSession mpi(argc, argv);
   try {
     cli.parse(argc, argv);
     if (command_line.config_path.empty()) throw CLI::RequiredError("config");
   } catch (const CLI::CallForHelp& e) {
-    return cli.exit(e);
+    return mpi.root() ? cli.exit(e) : 0;
   } catch (const CLI::CallForVersion& e) {
-    return cli.exit(e);
+    return mpi.root() ? cli.exit(e) : 0;
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "simapp: error: command line: {}\n", e.what());
-    return static_cast<int>(ExitCode::bad_input);
+    return mpi.uniform_error(Error(ExitCode::bad_input, "command line", e.what()));
   }
-
-  try {
-    return run(command_line);
-  } catch (const Error& e) {
-    fmt::print(stderr, "simapp: error: {}: {}\n", e.where(), e.what());
-    return static_cast<int>(e.code());
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "simapp: error: internal: {}\n", e.what());
-    return static_cast<int>(ExitCode::internal);
-  }
+  return run(mpi, command_line);
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include "kernels/backend/device_runtime.hpp"
+#include "solver/halo/cuda_aware_mpi.hpp"
 #include "solver/step/step_plan.hpp"
 
 namespace simapp::app {
@@ -20,12 +22,15 @@ std::string_view kind_name(OpKind kind) {
 
 }  // namespace
 
-void print_plan(std::FILE* out, const RunSpec& spec) {
-  const StepPlan plan = plan_steps(spec);
+void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition) {
+  const bool staged = halo_exchange_staged(device::resolve_backend(spec.execution.backend), spec.parallel.cuda_aware_mpi);
+  const StepPlan plan = plan_steps(spec, decomposition, staged);
   const std::size_t kernels = plan.step.count(OpKind::kernel);
   fmt::print(out, "plan: case {}, {} x {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
              spec.grid.nx, spec.grid.nz, plan.num_steps, to_string(spec.execution.granularity),
              to_string(spec.execution.mode));
+  fmt::print(out, "ranks: {} as {} x {}; rank 0 holds {} x {} cells\n", decomposition.size(), decomposition.px(),
+             decomposition.pz(), decomposition.box().nx, decomposition.box().nz);
   fmt::print(out, "\none step (odd steps: x pass then z; even steps: z then x): {} ops\n", plan.step.ops().size());
   fmt::print(out, "  {:>4}  {:<8}  {:>4}  {}\n", "#", "kind", "lane", "name");
   for (std::size_t n = 0; n < plan.step.ops().size(); ++n) {
@@ -50,6 +55,7 @@ void print_plan(std::FILE* out, const RunSpec& spec) {
   if (plan.remainder_steps > 0) fmt::print(out, " + 1 of {} steps", plan.remainder_steps);
   fmt::print(out, "\ngraphs to capture:     {} (one per distinct chunk program x segment)\n",
              plan.distinct_chunks * static_cast<int>(segments.size()));
+  fmt::print(out, "graphs per step:       {:.3f}\n", static_cast<double>(segments.size()) / plan.steps_per_graph);
   const double k = plan.steps_per_graph;
   fmt::print(out, "launches per step:     eager {:.3f} ({} kernels + 1/{} transfer), graph {:.3f}\n",
              static_cast<double>(kernels) + 1.0 / k, kernels, plan.steps_per_graph,

@@ -2,10 +2,12 @@
 /// `simapp FILE --plan`: the step program and how it maps to launches and graphs.
 #include <cstdio>
 
+#include "solver/decomposition/decomposition.hpp"
 #include "solver/simulation/run_spec.hpp"
 
 namespace simapp::app {
 
-void print_plan(std::FILE* out, const RunSpec& spec);
+/// The plan of rank 0 of `decomposition`.
+void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition);
 
 }  // namespace simapp::app

@@ -1,6 +1,10 @@
 #include "app/run_report.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -8,19 +12,55 @@
 
 namespace simapp::app {
 
+namespace {
+
+/// One rank's placement, as gathered for the header.
+struct Placement {
+  char host[64];
+  char processor[96];
+  int device;
+};
+
+std::vector<Placement> gather_placements(const Simulation& simulation) {
+  Placement mine{};
+  gethostname(mine.host, sizeof mine.host - 1);
+  std::snprintf(mine.processor, sizeof mine.processor, "%s", device::processor_name(simulation.backend()).c_str());
+  mine.device = simulation.backend() == Backend::cuda ? device::current_device() : -1;
+  const Decomposition& decomposition = simulation.decomposition();
+  std::vector<Placement> all(decomposition.rank() == 0 ? decomposition.size() : 0);
+  MPI_Gather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, 0, decomposition.comm());
+  return all;
+}
+
+}  // namespace
+
 void print_header(std::FILE* out, const Simulation& simulation, const std::string& config_path) {
-  const Grid& grid = simulation.grid();
+  const std::vector<Placement> placements = gather_placements(simulation);
+  const Decomposition& decomposition = simulation.decomposition();
+  if (decomposition.rank() != 0) return;
+  const GridSpec& grid = decomposition.global();
   const TimePlan& plan = simulation.time_plan();
   fmt::print(out, "simapp {} (git {}): dry compressible atmosphere\n", build_info::version, build_info::git_hash);
   fmt::print(out, "  config    {}\n", config_path);
   fmt::print(out, "  case      {}\n", to_string(simulation.spec().case_name));
-  fmt::print(out, "  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m\n", grid.nx(),
-             grid.nz(), grid.dx(), grid.dz(), grid.spec().xlen, grid.spec().zlen);
+  fmt::print(out, "  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m\n", grid.nx,
+             grid.nz, simulation.grid().dx(), simulation.grid().dz(), grid.xlen, grid.zlen);
   fmt::print(out, "  time      sim_time = {:g} s, dt = {:.6g} s, {} steps", plan.sim_time(), plan.dt(),
              plan.num_steps());
   if (plan.dt_last() != plan.dt()) fmt::print(out, " (last step dt = {:.6g} s)", plan.dt_last());
   fmt::print(out, "\n");
-  fmt::print(out, "  backend   {}: {}\n", to_string(simulation.backend()), device::processor_name(simulation.backend()));
+  fmt::print(out, "  backend   {}: {}\n", to_string(simulation.backend()), placements[0].processor);
+  fmt::print(out, "  ranks     {} as {} x {} (x periodic, z walls){}\n", decomposition.size(), decomposition.px(),
+             decomposition.pz(),
+             decomposition.size() == 1 ? ""
+             : simulation.halo_staged() ? ", halos staged through pinned host memory"
+                                        : ", halos exchanged from device memory");
+  for (int r = 0; r < decomposition.size() && decomposition.size() > 1; ++r) {
+    const RankBox box = decomposition.box_of(r);
+    fmt::print(out, "    rank {:>3} -> {} -> {}  cells [{}, {}) x [{}, {})\n", r, placements[r].host,
+               placements[r].device >= 0 ? fmt::format("GPU {}", placements[r].device) : std::string("CPU"),
+               box.i_offset, box.i_offset + box.nx, box.k_offset, box.k_offset + box.nz);
+  }
   fmt::print(out, "  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph\n",
              to_string(simulation.mode()), to_string(simulation.spec().execution.granularity),
              simulation.kernels_per_step(), simulation.steps_per_graph());
@@ -35,19 +75,27 @@ void print_progress(std::FILE* out, const ProgressReport& report) {
 }
 
 void print_result(std::FILE* out, const Simulation& simulation, const RunResult& result) {
+  const Decomposition& decomposition = simulation.decomposition();
+  double wall_min = result.wall_seconds, wall_max = result.wall_seconds, wall_sum = result.wall_seconds;
+  MPI_Reduce(&result.wall_seconds, &wall_min, 1, MPI_DOUBLE, MPI_MIN, 0, decomposition.comm());
+  MPI_Reduce(&result.wall_seconds, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
+  MPI_Reduce(&result.wall_seconds, &wall_sum, 1, MPI_DOUBLE, MPI_SUM, 0, decomposition.comm());
+  if (decomposition.rank() != 0) return;
   fmt::print(out, "d_mass: {:e}\n", result.change.mass);
   fmt::print(out, "d_te: {:e}\n", result.change.total_energy);
-  const double per_step = result.steps > 0 ? result.wall_seconds / static_cast<double>(result.steps) : 0.0;
-  const double cells = static_cast<double>(simulation.grid().nx()) * simulation.grid().nz();
+  const double per_step = result.steps > 0 ? wall_max / static_cast<double>(result.steps) : 0.0;
+  const double cells = static_cast<double>(decomposition.global().nx) * decomposition.global().nz;
   const ExecutorStats& stats = simulation.executor_stats();
+  if (decomposition.size() > 1)
+    fmt::print(out, "ranks: stepping wall time min {:.3f} s, avg {:.3f} s, max {:.3f} s over {} ranks\n", wall_min,
+               wall_sum / decomposition.size(), wall_max, decomposition.size());
   fmt::print(out, "timing: {} steps in {:.3f} s, {:.3f} ms/step, {} kernels/step, {:.3e} cell-steps/s\n",
-             result.steps, result.wall_seconds, per_step * 1e3, simulation.kernels_per_step(),
+             result.steps, wall_max, per_step * 1e3, simulation.kernels_per_step(),
              per_step > 0 ? cells / per_step : 0.0);
   if (simulation.mode() == ExecutionMode::graph) {
-    fmt::print(out, "graphs: {} captured (nodes:", stats.captures);
-    for (std::size_t nodes : stats.nodes_per_graph) fmt::print(out, " {}", nodes);
-    fmt::print(out, "), capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches\n", stats.capture_seconds * 1e3,
-               stats.instantiate_seconds * 1e3, stats.launches);
+    const auto [fewest, most] = std::ranges::minmax(stats.nodes_per_graph);
+    fmt::print(out, "graphs: {} captured ({} to {} nodes), capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches\n",
+               stats.captures, fewest, most, stats.capture_seconds * 1e3, stats.instantiate_seconds * 1e3, stats.launches);
   } else {
     fmt::print(out, "launches: {} ({:.2f} per step)\n", stats.launches,
                static_cast<double>(stats.launches) / static_cast<double>(std::max(1L, result.steps)));

@@ -10,8 +10,10 @@
 
 namespace simapp::app {
 
+/// Collective (gathers where each rank runs); rank 0 prints.
 void print_header(std::FILE* out, const Simulation& simulation, const std::string& config_path);
 void print_progress(std::FILE* out, const ProgressReport& report);
+/// Collective (gathers the ranks' timings); rank 0 prints.
 void print_result(std::FILE* out, const Simulation& simulation, const RunResult& result);
 
 }  // namespace simapp::app

@@ -1,5 +1,6 @@
 # Third-party dependencies, all from the distribution's packages (scripts/install_dependencies.sh).
 find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(MPI REQUIRED COMPONENTS CXX)
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)

@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git pkg-config
   libyaml-cpp-dev libcli11-dev libfmt-dev libgtest-dev nlohmann-json3-dev
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -30,6 +30,20 @@ void* allocate_host(std::size_t bytes) {
 
 bool cuda_compiled() { return SIMAPP_USE_CUDA != 0; }
 
+void select_device([[maybe_unused]] int index) {
+#if SIMAPP_USE_CUDA
+  SIMAPP_CUDA_CHECK(cudaSetDevice(index));
+#endif
+}
+
+int current_device() {
+  int device = 0;
+#if SIMAPP_USE_CUDA
+  SIMAPP_CUDA_CHECK(cudaGetDevice(&device));
+#endif
+  return device;
+}
+
 int device_count() {
 #if SIMAPP_USE_CUDA
   int count = 0;

@@ -13,6 +13,12 @@ namespace simapp::device {
 /// Number of visible CUDA devices (0 in a build without CUDA or on a machine without one).
 int device_count();
 
+/// Makes device `index` current for this process (before any other CUDA call).
+void select_device(int index);
+
+/// The current device's index (0 without CUDA).
+int current_device();
+
 /// True when this binary was built with the CUDA backend.
 bool cuda_compiled();
 

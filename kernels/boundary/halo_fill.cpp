@@ -17,11 +17,12 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRan
 }
 
 void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange vars,
-                       HydrostaticView background) {
+                       HydrostaticView background, HaloSides walls) {
   const int halo = state.shape.halo;
   const int nz = state.shape.nz;
   const IndexBox ghost_rows{-halo, state.shape.nx + halo, 0, 2 * halo};
   parallel_for("fill_wall_z_halos", stream, ghost_rows, SIMAPP_LAMBDA(int i, int g) {
+    if (g < halo ? !walls.low : !walls.high) return;
     const int k = g < halo ? g - halo : nz + g - halo;
     const int adjacent = g < halo ? 0 : nz - 1;
     for (int v = vars.first; v < vars.last; ++v) {

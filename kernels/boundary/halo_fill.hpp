@@ -2,6 +2,7 @@
 /// Ghost-cell fills before each split pass (docs/model.md, "Boundaries").
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
+#include "kernels/halo/halo_pack.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/physics/variables.hpp"
@@ -14,8 +15,9 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRan
 
 /// z free-slip walls, ghost rows of every column (x ghosts included), from the adjacent
 /// interior row a:  ρw = 0;  ρu = ρu(a) / ρ̄_c(a) · ρ̄_c(k);  ρ′, (ρθ)′ copied.
+/// Only the sides in `walls` are filled (the others come from a neighbour rank).
 void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange vars,
-                       HydrostaticView background);
+                       HydrostaticView background, HaloSides walls);
 
 /// injection: left-boundary ghost columns of rows with |z − 3 zlen/4| ≤ zlen/16 carry the
 /// inflow  ρu = (ρ′ + ρ̄_c) · 50 m/s,  (ρθ)′ = (ρ′ + ρ̄_c) · 298 K − ρ̄θ̄_c.

@@ -1,7 +1,10 @@
 #pragma once
 /// Domain totals of mass and total energy (docs/model.md, "Diagnostics").
+#include <mpi.h>
+
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/field_view.hpp"
+#include "kernels/diagnostics/exact_sum.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 
@@ -20,18 +23,21 @@ struct DiagnosticsChange {
 
 DiagnosticsChange relative_change(const Diagnostics& start, const Diagnostics& now);
 
-/// Sums the diagnostics of a state: rows on the backend, then the rows on the host in a
-/// fixed order, so the result is the same for any thread count.
+/// Sums the diagnostics of the distributed state: exact fixed-point row sums on the backend,
+/// added exactly on the host and over the ranks of `comm`, so every backend schedule, thread
+/// count and decomposition gives the same bits.
 class DiagnosticsReducer {
  public:
-  DiagnosticsReducer(Backend backend, int nz) : row_sums_(backend, 2 * static_cast<std::size_t>(nz)) {}
+  DiagnosticsReducer(Backend backend, int nz, MPI_Comm comm)
+      : row_sums_(backend, 2 * static_cast<std::size_t>(nz)), comm_(comm) {}
 
-  /// Waits for the stream.
+  /// Collective over the communicator; waits for the stream.
   Diagnostics compute(const Stream& stream, FieldView<const double> state, HydrostaticView background,
                       const CellGeometry& geometry) const;
 
  private:
-  DeviceBuffer<double> row_sums_;
+  DeviceBuffer<ExactSum> row_sums_;
+  MPI_Comm comm_;
 };
 
 }  // namespace simapp

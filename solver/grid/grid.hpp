@@ -5,21 +5,25 @@
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/grid/grid_spec.hpp"
+#include "solver/grid/rank_box.hpp"
 
 namespace simapp {
 
 class Grid {
  public:
-  explicit Grid(const GridSpec& spec) : spec_(spec) {}
+  /// The whole grid on one rank.
+  explicit Grid(const GridSpec& spec) : Grid(spec, RankBox{spec.nx, spec.nz, 0, 0}) {}
+  Grid(const GridSpec& spec, const RankBox& box) : spec_(spec), box_(box) {}
 
-  const GridSpec& spec() const { return spec_; }
+  const GridSpec& spec() const { return spec_; }  ///< the global grid
+  const RankBox& box() const { return box_; }
   double dx() const { return spec_.xlen / spec_.nx; }  ///< m
   double dz() const { return spec_.zlen / spec_.nz; }  ///< m
-  int nx() const { return spec_.nx; }  ///< local interior cells in x
-  int nz() const { return spec_.nz; }  ///< local interior cells in z
+  int nx() const { return box_.nx; }  ///< this rank's interior cells in x
+  int nz() const { return box_.nz; }  ///< this rank's interior cells in z
 
   CellGeometry geometry() const {
-    return CellGeometry{dx(), dz(), spec_.xlen, spec_.zlen, spec_.nx, spec_.nz, 0, 0};
+    return CellGeometry{dx(), dz(), spec_.xlen, spec_.zlen, spec_.nx, spec_.nz, box_.i_offset, box_.k_offset};
   }
 
   /// Shape of the prognostic arrays: 4 variables with halos.
@@ -30,6 +34,7 @@ class Grid {
 
  private:
   GridSpec spec_;
+  RankBox box_;
 };
 
 }  // namespace simapp

@@ -38,14 +38,14 @@ double timed_run(Simulation& simulation) {
 
 }  // namespace
 
-ModeComparison compare_modes(const RunSpec& spec, Backend backend,
+ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decomposition& decomposition,
                              const std::function<void(ExecutionMode)>& on_mode) {
   ModeComparison comparison;
   std::vector<double> reference;
   comparison.identical = true;
   for (const ExecutionMode mode : compared_modes) {
     on_mode(mode);
-    Simulation simulation(spec, backend, mode);
+    Simulation simulation(spec, backend, mode, decomposition);
     comparison.steps_per_graph = simulation.steps_per_graph();
     simulation.prepare();
     const Diagnostics initial = simulation.diagnostics();
@@ -61,6 +61,7 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend,
     ModeTiming timing;
     timing.mode = mode;
     timing.seconds = timed_run(simulation);
+    MPI_Allreduce(MPI_IN_PLACE, &timing.seconds, 1, MPI_DOUBLE, MPI_MAX, decomposition.comm());
     timing.steps = simulation.step();
     timing.stats = simulation.executor_stats();
     timing.kernels_per_step = static_cast<double>(simulation.kernels_per_step());
@@ -75,9 +76,14 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend,
     } else if (const std::string difference = first_difference(state, reference, simulation.grid().cell_shape());
                !difference.empty() && comparison.identical) {
       comparison.identical = false;
-      comparison.difference = std::string(to_string(mode)) + " vs eager_sync: " + difference;
+      comparison.difference = std::string(to_string(mode)) + " vs eager_sync on rank " +
+                              std::to_string(decomposition.rank()) + ": " + difference;
     }
   }
+  int identical_everywhere = comparison.identical ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &identical_everywhere, 1, MPI_INT, MPI_MIN, decomposition.comm());
+  if (comparison.identical && identical_everywhere == 0) comparison.difference = "on another rank";
+  comparison.identical = identical_everywhere == 1;
   return comparison;
 }
 

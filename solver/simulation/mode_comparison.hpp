@@ -26,12 +26,13 @@ struct ModeComparison {
   std::vector<ModeTiming> modes;  ///< eager_sync, eager, graph
   int steps_per_graph = 0;
   long warmup_steps = 0;
-  bool identical = false;         ///< final states equal bit for bit
+  bool identical = false;         ///< final states equal bit for bit, on every rank
   std::string difference;         ///< where they first differ, when not identical
 };
 
-/// Runs the comparison; `on_mode` is told when each mode starts.
-ModeComparison compare_modes(const RunSpec& spec, Backend backend,
+/// Runs the comparison (collective over the decomposition's ranks; times are the slowest
+/// rank's); `on_mode` is told when each mode starts.
+ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decomposition& decomposition,
                              const std::function<void(ExecutionMode)>& on_mode);
 
 }  // namespace simapp

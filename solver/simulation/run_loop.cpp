@@ -38,8 +38,10 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     const long previous = simulation.step();
     simulation.advance_chunk();
     const long step = simulation.step();
-    const bool due = progress_every > 0 ? step / progress_every > previous / progress_every
-                                        : seconds_since(start) - last_report >= progress_interval_seconds;
+    // Reporting is collective: rank 0's clock decides for every rank.
+    int due = progress_every > 0 ? step / progress_every > previous / progress_every
+                                 : seconds_since(start) - last_report >= progress_interval_seconds;
+    if (progress_every == 0) MPI_Bcast(&due, 1, MPI_INT, 0, simulation.decomposition().comm());
     if (due && !simulation.finished()) {
       const Diagnostics now = simulation.diagnostics();
       check_finite(now, step);

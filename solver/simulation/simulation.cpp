@@ -4,33 +4,66 @@
 
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
+#include "solver/decomposition/gather_state.hpp"
+#include "solver/halo/cuda_aware_mpi.hpp"
 #include "solver/step/steps_per_graph.hpp"
 
 namespace simapp {
 
 namespace {
+
 StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFields& fields,
-                            const HydrostaticView& background, const StepParamsBlock* params) {
-  return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity};
+                            const HydrostaticView& background, const StepParamsBlock* params, const HaloPlan& halo) {
+  return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity, halo};
 }
+
+HaloPlan halo_plan(const Decomposition& decomposition, bool staged, const HaloExchange* x, const HaloExchange* z) {
+  return {decomposition.splits_x(), decomposition.splits_z(), {decomposition.at_bottom(), decomposition.at_top()},
+          staged, x, z};
+}
+
+/// Counts the ops of one step (as the run will build it) and returns the steps per graph.
+int count_step_ops(const RunSpec& spec, const Grid& grid, const StepFields& fields, const Decomposition& decomposition,
+                   std::size_t& kernels, std::size_t& host_ops) {
+  const StepProgram step = build_step_program(
+      resources_for(spec, grid, fields, {}, nullptr, halo_plan(decomposition, false, nullptr, nullptr)),
+      StepParity::odd, 0);
+  kernels = step.count(OpKind::kernel);
+  host_ops = step.count(OpKind::host);
+  return steps_per_graph(spec.execution, kernels, host_ops);
+}
+
+std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& decomposition, Direction direction,
+                                          const Grid& grid, Backend backend, bool staged) {
+  if (!needed) return nullptr;
+  return std::make_unique<HaloExchange>(decomposition, direction, grid.cell_shape(), backend, staged);
+}
+
 }  // namespace
 
-Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode)
+Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition)
     : spec_(spec),
       mode_(mode),
-      grid_(spec.grid),
+      decomposition_(decomposition),
+      grid_(spec.grid, decomposition.box()),
       time_plan_(spec.time.sim_time, grid_.dx(), grid_.dz()),
       stream_(backend),
       background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
       workspace_(backend, grid_, spec.execution.granularity),
-      kernels_per_step_(build_step_program(resources_for(spec, grid_, workspace_.fields(), background_.view(), nullptr),
-                                           StepParity::odd, 0)
-                            .count(OpKind::kernel)),
-      steps_per_graph_(simapp::steps_per_graph(spec.execution, kernels_per_step_)),
+      kernels_per_step_(0),
+      host_ops_per_step_(0),
+      steps_per_graph_(count_step_ops(spec, grid_, workspace_.fields(), decomposition, kernels_per_step_,
+                                      host_ops_per_step_)),
       params_(stream_.get(), steps_per_graph_),
-      resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_)),
+      halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend,
+                          halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi))),
+      halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend,
+                          halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi))),
+      resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
+                               halo_plan(decomposition, halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi),
+                                         halo_x_.get(), halo_z_.get()))),
       executor_(make_executor(mode)),
-      reducer_(backend, grid_.nz()) {
+      reducer_(backend, grid_.nz(), decomposition.comm()) {
   reset();
 }
 
@@ -78,5 +111,9 @@ Diagnostics Simulation::diagnostics() const {
 }
 
 std::vector<double> Simulation::state_on_host() const { return workspace_.state_buffer().copy_to_host(stream_.get()); }
+
+std::vector<double> Simulation::gathered_state() const {
+  return gather_interior(decomposition_, grid_.cell_shape(), state_on_host());
+}
 
 }  // namespace simapp

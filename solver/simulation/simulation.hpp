@@ -7,9 +7,11 @@
 #include <utility>
 #include <vector>
 
+#include "solver/decomposition/decomposition.hpp"
 #include "solver/diagnostics/diagnostics.hpp"
 #include "solver/executor/step_executor.hpp"
 #include "solver/grid/grid.hpp"
+#include "solver/halo/halo_exchange.hpp"
 #include "solver/simulation/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/state/workspace.hpp"
@@ -34,11 +36,15 @@ class OwnedStream {
 
 class Simulation {
  public:
-  /// `mode` is the executor: eager_sync, eager or graph.
-  Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode);
+  /// `mode` is the executor: eager_sync, eager or graph. Collective over the decomposition's
+  /// ranks, which must outlive the simulation.
+  Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition);
 
   const RunSpec& spec() const { return spec_; }
   const Grid& grid() const { return grid_; }
+  const Decomposition& decomposition() const { return decomposition_; }
+  /// Whether halo exchanges copy through pinned host memory.
+  bool halo_staged() const { return resources_.halo.staged; }
   const TimePlan& time_plan() const { return time_plan_; }
   Backend backend() const { return stream_.get().backend; }
   const Stream& stream() const { return stream_.get(); }
@@ -58,10 +64,12 @@ class Simulation {
   /// Back to the initial state at step 0; captured graphs are kept.
   void reset();
 
-  /// Diagnostics of the current state (waits for queued work).
+  /// Diagnostics of the current state (collective; waits for queued work).
   Diagnostics diagnostics() const;
-  /// The prognostic state, all cells with halos, q[var][k][i] (waits for queued work).
+  /// This rank's prognostic state, all cells with halos, q[var][k][i] (waits for queued work).
   std::vector<double> state_on_host() const;
+  /// The global interior state [var][k][i] on rank 0, empty elsewhere (collective).
+  std::vector<double> gathered_state() const;
   /// Waits for queued work.
   void synchronize() const { device::synchronize(stream_.get()); }
 
@@ -72,14 +80,17 @@ class Simulation {
 
   RunSpec spec_;
   ExecutionMode mode_;
+  const Decomposition& decomposition_;
   Grid grid_;
   TimePlan time_plan_;
   OwnedStream stream_;
   HydrostaticProfile background_;
   Workspace workspace_;
   std::size_t kernels_per_step_;
+  std::size_t host_ops_per_step_;
   int steps_per_graph_;
   StepParamsBlock params_;
+  std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   StepResources resources_;
   std::unique_ptr<StepExecutor> executor_;
   std::map<std::pair<StepParity, int>, StepProgram> chunks_;  ///< stable addresses for the executor

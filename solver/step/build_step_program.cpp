@@ -6,6 +6,7 @@
 #include "kernels/flux/fluxes.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/update/tendency_update.hpp"
+#include "solver/halo/halo_exchange.hpp"
 
 namespace simapp {
 
@@ -24,6 +25,7 @@ struct Stage {
   FluxContext context;
   Bump wave_source;
   bool injection = false;
+  HaloPlan halo;
 
   StageFields stage_fields() const { return {init, forcing, fields.flux, out}; }
 };
@@ -35,7 +37,7 @@ void add_halo_fill(StepProgram& program, const std::string& name, const Stage& s
         if (stage.direction == Direction::x)
           fill_periodic_x_halos(stream, stage.forcing, vars);
         else
-          fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background);
+          fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background, stage.halo.z_walls);
       },
       lane);
 }
@@ -47,8 +49,25 @@ void add_inflow(StepProgram& program, const std::string& name, const Stage& stag
   });
 }
 
+/// True when this rank fills some ghost cells of the pass itself (periodic copy or walls).
+bool fills_locally(const Stage& stage) {
+  if (stage.direction == Direction::x) return !stage.halo.exchange_x;
+  return stage.halo.z_walls.low || stage.halo.z_walls.high;
+}
+
+/// True when ghost cells of the pass come from neighbour ranks.
+bool exchanges(const Stage& stage) {
+  return stage.direction == Direction::x ? stage.halo.exchange_x : stage.halo.exchange_z;
+}
+
+void add_exchange(StepProgram& program, const std::string& prefix, const Stage& stage) {
+  const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
+  HaloExchange::add_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.staged);
+}
+
 void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  add_halo_fill(program, prefix + "fill_halos", stage, all_vars, 0);
+  if (fills_locally(stage)) add_halo_fill(program, prefix + "fill_halos", stage, all_vars, 0);
+  if (exchanges(stage)) add_exchange(program, prefix, stage);
   add_inflow(program, prefix + "inflow", stage);
   program.add(OpKind::kernel, prefix + "fluxes", [stage](const Stream& stream) {
     compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars, stage.context);
@@ -74,8 +93,14 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
 ///   variable's face values) → join (before the next stage overwrites face values) →
 ///   tendency.v → update.v.
 void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  for (int v = 0; v < var::count; ++v)
-    add_halo_fill(program, prefix + "fill_halos." + variable_names[v], stage, VarRange{v, v + 1}, v);
+  if (fills_locally(stage))
+    for (int v = 0; v < var::count; ++v)
+      add_halo_fill(program, prefix + "fill_halos." + variable_names[v], stage, VarRange{v, v + 1}, v);
+  if (exchanges(stage)) {  // one exchange of every variable, between joins
+    program.add_join(prefix + "join_before_exchange");
+    add_exchange(program, prefix, stage);
+    program.add_join(prefix + "join_after_exchange");
+  }
   if (stage.injection && stage.direction == Direction::x) {
     program.add_join(prefix + "join_halos");
     add_inflow(program, prefix + "inflow", stage);
@@ -116,7 +141,8 @@ void add_split_pass(StepProgram& program, const StepResources& resources, Direct
                       f,
                       FluxContext{resources.geometry, resources.background, params, stage_divisor[s]},
                       gravity_wave_source(resources.case_name, resources.geometry.xlen),
-                      resources.case_name == CaseName::injection};
+                      resources.case_name == CaseName::injection,
+                      resources.halo};
     const std::string prefix = pass + ".stage" + std::to_string(s + 1) + ".";
     if (resources.granularity == Granularity::fused)
       add_fused_stage(program, prefix, stage);

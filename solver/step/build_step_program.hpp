@@ -9,6 +9,7 @@
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/cell_geometry.hpp"
+#include "kernels/halo/halo_pack.hpp"
 #include "solver/executor/execution_mode.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/step_params_block.hpp"
@@ -21,8 +22,20 @@ enum class StepParity { odd, even };
 /// The parity of 1-based step `step`.
 inline StepParity parity_of(long step) { return step % 2 == 1 ? StepParity::odd : StepParity::even; }
 
-/// Everything the ops refer to; all of it must outlive the programs. `params` may be null
-/// for a program that is only described, never run.
+class HaloExchange;
+
+/// How this rank fills its ghost cells.
+struct HaloPlan {
+  bool exchange_x = false;          ///< x ghosts come from neighbour ranks (else a periodic copy)
+  bool exchange_z = false;          ///< some z ghosts come from neighbour ranks
+  HaloSides z_walls{true, true};    ///< z sides that are physical walls
+  bool staged = false;              ///< exchanges copy through pinned host memory
+  const HaloExchange* x = nullptr;  ///< null in programs that are only described
+  const HaloExchange* z = nullptr;
+};
+
+/// Everything the ops refer to; all of it must outlive the programs. `params` and the halo
+/// exchanges may be null for a program that is only described, never run.
 struct StepResources {
   StepFields fields;
   CellGeometry geometry;
@@ -30,6 +43,7 @@ struct StepResources {
   const StepParamsBlock* params = nullptr;
   CaseName case_name = CaseName::thermal;
   Granularity granularity = Granularity::fused;
+  HaloPlan halo;
 };
 
 /// One step whose kernels read StepParams slot `slot`.

@@ -11,13 +11,14 @@
 
 namespace simapp {
 
-StepPlan plan_steps(const RunSpec& spec) {
-  const Grid grid(spec.grid);
+namespace {
+
+StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
   const StepResources resources{step_field_shapes(grid, spec.execution.granularity), grid.geometry(), {}, nullptr,
-                                spec.case_name, spec.execution.granularity};
+                                spec.case_name, spec.execution.granularity, halo};
   StepPlan plan;
   plan.step = build_step_program(resources, StepParity::odd, 0);
-  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step.count(OpKind::kernel));
+  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step.count(OpKind::kernel), plan.step.count(OpKind::host));
   plan.chunk = build_chunk_program(resources, StepParity::odd, plan.steps_per_graph);
   plan.num_steps = TimePlan(spec.time.sim_time, grid.dx(), grid.dz()).num_steps();
   plan.full_chunks = plan.num_steps / plan.steps_per_graph;
@@ -26,6 +27,16 @@ StepPlan plan_steps(const RunSpec& spec) {
                                                             : std::min(plan.full_chunks, 2L);
   plan.distinct_chunks = static_cast<int>(full_variants) + (plan.remainder_steps > 0 ? 1 : 0);
   return plan;
+}
+
+}  // namespace
+
+StepPlan plan_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid), HaloPlan{}); }
+
+StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, bool staged) {
+  const HaloPlan halo{decomposition.splits_x(), decomposition.splits_z(),
+                      {decomposition.at_bottom(), decomposition.at_top()}, staged, nullptr, nullptr};
+  return plan_on(spec, Grid(spec.grid, decomposition.box()), halo);
 }
 
 std::size_t critical_path_kernels(const StepProgram& program) {

@@ -1,6 +1,7 @@
 #pragma once
 /// The shape of a run's step programs, worked out without allocating or running anything
 /// (what `simapp --plan` prints).
+#include "solver/decomposition/decomposition.hpp"
 #include "solver/simulation/run_spec.hpp"
 #include "solver/step/step_program.hpp"
 
@@ -16,7 +17,11 @@ struct StepPlan {
   int distinct_chunks = 0;   ///< chunk programs the run uses (each captured once in graph mode)
 };
 
+/// The plan on a single rank.
 StepPlan plan_steps(const RunSpec& spec);
+
+/// The plan of this rank of a decomposition; `staged` as the run's halo exchanges.
+StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, bool staged);
 
 /// Kernels on the longest chain of dependent kernels: per stretch between joins, the most
 /// kernels any one lane holds, summed over stretches.

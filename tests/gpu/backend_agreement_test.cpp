@@ -23,17 +23,17 @@ class BackendAgreementTest : public ::testing::TestWithParam<CaseName> {
 
 TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
   RunSpec spec = testing::small_case(GetParam(), 128, 64, 1.0);
-  Simulation probe(spec, Backend::host, ExecutionMode::graph);
-  spec.time.sim_time = probe.time_plan().dt() * 100;  // exactly 100 steps
+  testing::SerialSimulation probe(spec, Backend::host, ExecutionMode::graph);
+  spec.time.sim_time = probe->time_plan().dt() * 100;  // exactly 100 steps
 
-  Simulation host(spec, Backend::host, ExecutionMode::graph);
-  Simulation cuda(spec, Backend::cuda, ExecutionMode::graph);
-  ASSERT_EQ(host.time_plan().num_steps(), 100);
-  const RunResult host_result = run_to_end(host, 0, [](const ProgressReport&) {});
-  const RunResult cuda_result = run_to_end(cuda, 0, [](const ProgressReport&) {});
+  testing::SerialSimulation host(spec, Backend::host, ExecutionMode::graph);
+  testing::SerialSimulation cuda(spec, Backend::cuda, ExecutionMode::graph);
+  ASSERT_EQ(host->time_plan().num_steps(), 100);
+  const RunResult host_result = run_to_end(*host, 0, [](const ProgressReport&) {});
+  const RunResult cuda_result = run_to_end(*cuda, 0, [](const ProgressReport&) {});
 
-  const testing::HostState host_state = testing::state_of(host);
-  const testing::HostState cuda_state = testing::state_of(cuda);
+  const testing::HostState host_state = testing::state_of(*host);
+  const testing::HostState cuda_state = testing::state_of(*cuda);
   for (int v = 0; v < var::count; ++v) {
     const double error = testing::relative_l2(cuda_state, host_state, v);
     RecordProperty(std::string("relative_l2_") + variable_names[v], std::to_string(error));
@@ -48,9 +48,9 @@ TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
 
 TEST(CudaRestTest, RestStaysExactlyAtRestOnTheGpu) {
   if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-  Simulation simulation(testing::small_case(CaseName::rest, 64, 32, 100.0), Backend::cuda, ExecutionMode::graph);
-  run_to_end(simulation, 0, [](const ProgressReport&) {});
-  const testing::HostState state = testing::state_of(simulation);
+  testing::SerialSimulation simulation(testing::small_case(CaseName::rest, 64, 32, 100.0), Backend::cuda, ExecutionMode::graph);
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  const testing::HostState state = testing::state_of(*simulation);
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < state.shape.nz; ++k)
       for (int i = 0; i < state.shape.nx; ++i)

@@ -30,10 +30,10 @@ RunSpec shortened_case(Granularity granularity, int steps_per_graph) {
 }
 
 std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
-  Simulation simulation(spec, Backend::cuda, mode);
-  run_to_end(simulation, 0, [](const ProgressReport&) {});
-  EXPECT_EQ(simulation.time(), spec.time.sim_time);
-  return simulation.state_on_host();
+  testing::SerialSimulation simulation(spec, Backend::cuda, mode);
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  EXPECT_EQ(simulation->time(), spec.time.sim_time);
+  return simulation->state_on_host();
 }
 
 bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
@@ -57,9 +57,9 @@ TEST_F(CudaGraphTest, FineEqualsFusedBitForBit) {
 }
 
 TEST_F(CudaGraphTest, GraphsAreCapturedOncePerDistinctChunk) {
-  Simulation simulation(shortened_case(Granularity::fine, 5), Backend::cuda, ExecutionMode::graph);
-  run_to_end(simulation, 0, [](const ProgressReport&) {});
-  const ExecutorStats& stats = simulation.executor_stats();
+  testing::SerialSimulation simulation(shortened_case(Granularity::fine, 5), Backend::cuda, ExecutionMode::graph);
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  const ExecutorStats& stats = simulation->executor_stats();
   EXPECT_EQ(stats.captures, 3);        // (odd, 5), (even, 5), (odd, 4)
   EXPECT_EQ(stats.instantiations, 3);
   EXPECT_EQ(stats.launches, 5);

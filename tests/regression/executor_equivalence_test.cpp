@@ -24,11 +24,11 @@ RunSpec shortened_case(CaseName name, Granularity granularity, int steps_per_gra
 }
 
 std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
-  Simulation simulation(spec, Backend::host, mode);
-  EXPECT_NE(simulation.time_plan().dt_last(), simulation.time_plan().dt());
-  run_to_end(simulation, 0, [](const ProgressReport&) {});
-  EXPECT_EQ(simulation.time(), spec.time.sim_time);
-  return simulation.state_on_host();
+  testing::SerialSimulation simulation(spec, Backend::host, mode);
+  EXPECT_NE(simulation->time_plan().dt_last(), simulation->time_plan().dt());
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  EXPECT_EQ(simulation->time(), spec.time.sim_time);
+  return simulation->state_on_host();
 }
 
 bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
@@ -60,10 +60,10 @@ TEST(GranularityEquivalenceTest, FineEqualsFusedBitForBit) {
 TEST(GraphExecutorTest, CapturesEachDistinctChunkOnceAndReplaysIt) {
   // 24 steps at K = 5: chunks of 5 starting odd, even, odd, even, then a remainder of 4.
   RunSpec spec = shortened_case(CaseName::thermal, Granularity::fused, 5);
-  Simulation simulation(spec, Backend::host, ExecutionMode::graph);
-  ASSERT_EQ(simulation.time_plan().num_steps(), 24);
-  run_to_end(simulation, 0, [](const ProgressReport&) {});
-  const ExecutorStats& stats = simulation.executor_stats();
+  testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::graph);
+  ASSERT_EQ(simulation->time_plan().num_steps(), 24);
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  const ExecutorStats& stats = simulation->executor_stats();
   EXPECT_EQ(stats.captures, 3);  // (odd, 5), (even, 5), (odd, 4)
   EXPECT_EQ(stats.launches, 5);  // one replay per chunk
   EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 18, 1 + 5 * 18, 1 + 4 * 18}));
@@ -75,12 +75,12 @@ TEST(PlanTest, PlanCountsTheKernelsTheEagerExecutorLaunches) {
     for (CaseName name : {CaseName::thermal, CaseName::injection}) {
       RunSpec spec = shortened_case(name, granularity, 1);
       const StepPlan plan = plan_steps(spec);
-      Simulation simulation(spec, Backend::host, ExecutionMode::eager);
+      testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::eager);
       const std::int64_t before = kernel_launches_so_far();
-      simulation.advance_chunk();  // one step
+      simulation->advance_chunk();  // one step
       EXPECT_EQ(kernel_launches_so_far() - before, static_cast<std::int64_t>(plan.step.count(OpKind::kernel)))
           << to_string(name) << " " << to_string(granularity);
-      EXPECT_EQ(simulation.executor_stats().launches,
+      EXPECT_EQ(simulation->executor_stats().launches,
                 static_cast<std::int64_t>(plan.chunk.count(OpKind::kernel) + plan.chunk.count(OpKind::transfer)));
     }
   }

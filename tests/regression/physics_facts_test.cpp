@@ -16,8 +16,8 @@ using testing::small_case;
 using testing::state_of;
 
 RunResult run(const RunSpec& spec) {
-  Simulation simulation(spec, Backend::host, ExecutionMode::graph);
-  return run_to_end(simulation, 0, [](const ProgressReport&) {});
+  testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::graph);
+  return run_to_end(*simulation, 0, [](const ProgressReport&) {});
 }
 
 /// Round-off bound on |d_mass|: a few ulps per cell per step.
@@ -46,10 +46,10 @@ TEST(PhysicsFactsTest, InjectionAddsMassThroughItsInflow) {
 }
 
 TEST(PhysicsFactsTest, RestStaysExactlyAtRest) {
-  Simulation simulation(small_case(CaseName::rest, 40, 20, 100.0), Backend::host, ExecutionMode::graph);
-  run_to_end(simulation, 0, [](const ProgressReport&) {});
-  ASSERT_TRUE(simulation.finished());
-  const testing::HostState state = state_of(simulation);
+  testing::SerialSimulation simulation(small_case(CaseName::rest, 40, 20, 100.0), Backend::host, ExecutionMode::graph);
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  ASSERT_TRUE(simulation->finished());
+  const testing::HostState state = state_of(*simulation);
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < state.shape.nz; ++k)
       for (int i = 0; i < state.shape.nx; ++i)
@@ -60,9 +60,9 @@ class MirrorSymmetryTest : public ::testing::TestWithParam<CaseName> {};
 
 /// θ′ and w are symmetric and u antisymmetric about x = xlen/2: cell i mirrors cell nx − 1 − i.
 TEST_P(MirrorSymmetryTest, StaysMirrorSymmetric) {
-  Simulation simulation(small_case(GetParam(), 80, 40, 150.0), Backend::host, ExecutionMode::graph);
-  run_to_end(simulation, 0, [](const ProgressReport&) {});
-  const testing::HostState state = state_of(simulation);
+  testing::SerialSimulation simulation(small_case(GetParam(), 80, 40, 150.0), Backend::host, ExecutionMode::graph);
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  const testing::HostState state = state_of(*simulation);
   const int nx = state.shape.nx;
   const double parity[var::count] = {1.0, -1.0, 1.0, 1.0};
   for (int v = 0; v < var::count; ++v) {
@@ -92,11 +92,11 @@ TEST(PhysicsFactsTest, ThermalEnergyLossIsSmallNegativeAndShrinksWithResolution)
 }
 
 TEST(PhysicsFactsTest, ShortenedLastStepLandsOnSimTime) {
-  Simulation simulation(small_case(CaseName::thermal, 40, 20, 10.3), Backend::host, ExecutionMode::graph);
-  EXPECT_NE(simulation.time_plan().dt_last(), simulation.time_plan().dt());
-  run_to_end(simulation, 0, [](const ProgressReport&) {});
-  EXPECT_EQ(simulation.time(), 10.3);
-  EXPECT_EQ(simulation.step(), simulation.time_plan().num_steps());
+  testing::SerialSimulation simulation(small_case(CaseName::thermal, 40, 20, 10.3), Backend::host, ExecutionMode::graph);
+  EXPECT_NE(simulation->time_plan().dt_last(), simulation->time_plan().dt());
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  EXPECT_EQ(simulation->time(), 10.3);
+  EXPECT_EQ(simulation->step(), simulation->time_plan().num_steps());
 }
 
 }  // namespace

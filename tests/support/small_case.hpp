@@ -6,6 +6,7 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/simulation/run_spec.hpp"
+#include "solver/decomposition/decomposition.hpp"
 #include "solver/simulation/simulation.hpp"
 
 namespace simapp::testing {
@@ -19,6 +20,19 @@ inline RunSpec small_case(CaseName name, int nx, int nz, double sim_time) {
   spec.time.sim_time = sim_time;
   return spec;
 }
+
+/// A simulation on this rank alone (MPI_COMM_SELF), owning the decomposition it needs.
+class SerialSimulation {
+ public:
+  SerialSimulation(const RunSpec& spec, Backend backend, ExecutionMode mode)
+      : decomposition_(MPI_COMM_SELF, spec.grid, ParallelSpec{}), simulation_(spec, backend, mode, decomposition_) {}
+  Simulation& operator*() { return simulation_; }
+  Simulation* operator->() { return &simulation_; }
+
+ private:
+  Decomposition decomposition_;
+  Simulation simulation_;
+};
 
 /// The interior cells of one variable of a host copy of the state, as [k][i].
 struct HostState {

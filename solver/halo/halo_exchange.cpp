@@ -1,0 +1,65 @@
+#include "solver/halo/halo_exchange.hpp"
+
+namespace simapp {
+
+namespace {
+/// Message tags: a side's data travels towards that side's neighbour.
+constexpr int tag_towards_low = 1;
+constexpr int tag_towards_high = 2;
+}  // namespace
+
+HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape& shape,
+                           Backend backend, bool staged)
+    : comm_(decomposition.comm()),
+      direction_(direction),
+      low_neighbour_(direction == Direction::x ? decomposition.left() : decomposition.below()),
+      high_neighbour_(direction == Direction::x ? decomposition.right() : decomposition.above()),
+      sides_{low_neighbour_ != MPI_PROC_NULL, high_neighbour_ != MPI_PROC_NULL},
+      side_size_(halo_side_size(direction, shape)),
+      staged_(staged),
+      send_(backend, 2 * side_size_),
+      receive_(backend, 2 * side_size_) {
+  if (staged_) {
+    host_send_ = PinnedBuffer<double>(backend, 2 * side_size_);
+    host_receive_ = PinnedBuffer<double>(backend, 2 * side_size_);
+  }
+}
+
+void HaloExchange::exchange_messages(const Stream& stream) const {
+  device::synchronize(stream);  // packing (and the staging copy) complete
+  double* send = staged_ ? host_send_.data() : send_.data();
+  double* receive = staged_ ? host_receive_.data() : receive_.data();
+  const int count = static_cast<int>(side_size_);
+  const int tag_base = direction_ == Direction::x ? 0 : 10;
+  MPI_Request requests[4];
+  // My low ghosts hold what the low neighbour sent towards its high side, and vice versa.
+  MPI_Irecv(receive, count, MPI_DOUBLE, low_neighbour_, tag_base + tag_towards_high, comm_, &requests[0]);
+  MPI_Irecv(receive + side_size_, count, MPI_DOUBLE, high_neighbour_, tag_base + tag_towards_low, comm_, &requests[1]);
+  MPI_Isend(send, count, MPI_DOUBLE, low_neighbour_, tag_base + tag_towards_low, comm_, &requests[2]);
+  MPI_Isend(send + side_size_, count, MPI_DOUBLE, high_neighbour_, tag_base + tag_towards_high, comm_, &requests[3]);
+  MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
+}
+
+void HaloExchange::add_ops(StepProgram& program, const std::string& prefix, Direction direction,
+                           FieldView<double> field, const HaloExchange* exchange, bool staged) {
+  program.add(OpKind::kernel, prefix + "pack_halos", [exchange, direction, field](const Stream& stream) {
+    pack_halos(stream, direction, field, exchange->send_.data());
+  });
+  if (staged)
+    program.add(OpKind::transfer, prefix + "copy_halos_to_host", [exchange](const Stream& stream) {
+      device::copy_async(stream, exchange->host_send_.data(), exchange->send_.data(),
+                         exchange->send_.size() * sizeof(double), device::CopyDirection::device_to_host);
+    });
+  program.add(OpKind::host, prefix + "exchange_halos",
+              [exchange](const Stream& stream) { exchange->exchange_messages(stream); });
+  if (staged)
+    program.add(OpKind::transfer, prefix + "copy_halos_to_device", [exchange](const Stream& stream) {
+      device::copy_async(stream, exchange->receive_.data(), exchange->host_receive_.data(),
+                         exchange->receive_.size() * sizeof(double), device::CopyDirection::host_to_device);
+    });
+  program.add(OpKind::kernel, prefix + "unpack_halos", [exchange, direction, field](const Stream& stream) {
+    unpack_halos(stream, direction, field, exchange->receive_.data(), exchange->sides_);
+  });
+}
+
+}  // namespace simapp
