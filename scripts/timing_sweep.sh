@@ -2,19 +2,22 @@
 # Timing sweep: runs `simapp --mode compare` over grid sizes and both granularities (K chosen
 # automatically), then over steps_per_graph K at fixed grids, and writes one CSV row per mode
 # and run. Usage:
-#   scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick]
-# --quick: three sizes and K ∈ {1, 4, 16} (a smoke test). Plot with scripts/plot_timing.py.
+#   scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick] [--grid NX NZ]
+# --quick: three sizes and K ∈ {1, 4, 16} (a smoke test); --grid: that grid size only (the
+# size sweep and the K sweep). Plot with scripts/plot_timing.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 simapp=build/app/simapp
 out=out/timing_sweep
 quick=0
+grid=""
 while (($#)); do
   case "$1" in
     --simapp) simapp=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --quick) quick=1; shift ;;
+    --grid) grid="$2 $3"; shift 3 ;;
     *) echo "timing_sweep: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -28,6 +31,10 @@ else
   sizes=("64 32" "128 64" "256 128" "512 256" "1024 512" "2048 1024" "4096 2048")
   k_values=(1 2 3 4 8 16 32 64)
   k_grids=("128 64" "1024 512")
+fi
+if [[ -n "$grid" ]]; then
+  sizes=("$grid")
+  k_grids=("$grid")
 fi
 
 mkdir -p "$out/runs"
