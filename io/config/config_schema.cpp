@@ -98,6 +98,8 @@ const std::vector<ConfigKey>& config_keys() {
       enum_key("parallel.cuda_aware_mpi",
                "pass device buffers to MPI directly: auto (when the library reports CUDA support), on, off",
                cuda_aware_mpi_names, [](auto& spec) -> auto& { return spec.parallel.cuda_aware_mpi; }),
+      enum_key("parallel.overlap", "compute interior fluxes while halos travel (fused granularity)",
+               halo_overlap_names, [](auto& spec) -> auto& { return spec.parallel.overlap; }),
   };
   return keys;
 }

@@ -150,6 +150,35 @@ void copy_async(const Stream& stream, void* destination, const void* source, std
   std::memcpy(destination, source, bytes);
 }
 
+CUevent_st* create_event([[maybe_unused]] Backend backend) {
+#if SIMAPP_USE_CUDA
+  if (backend == Backend::cuda) {
+    cudaEvent_t event = nullptr;
+    SIMAPP_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    return event;
+  }
+#endif
+  return nullptr;
+}
+
+void destroy_event([[maybe_unused]] CUevent_st* event) noexcept {
+#if SIMAPP_USE_CUDA
+  if (event != nullptr) cudaEventDestroy(event);
+#endif
+}
+
+void record_event([[maybe_unused]] const Stream& stream, [[maybe_unused]] CUevent_st* event) {
+#if SIMAPP_USE_CUDA
+  if (event != nullptr) SIMAPP_CUDA_CHECK(cudaEventRecordWithFlags(event, stream.cuda_stream, cudaEventRecordExternal));
+#endif
+}
+
+void wait_for_event([[maybe_unused]] CUevent_st* event) {
+#if SIMAPP_USE_CUDA
+  if (event != nullptr) SIMAPP_CUDA_CHECK(cudaEventSynchronize(event));
+#endif
+}
+
 Stream create_stream(Backend backend) {
   Stream stream{backend, nullptr, nullptr};
 #if SIMAPP_USE_CUDA

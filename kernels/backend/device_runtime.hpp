@@ -43,6 +43,15 @@ enum class CopyDirection { host_to_device, device_to_host, device_to_device };
 void copy_async(const Stream& stream, void* destination, const void* source, std::size_t bytes,
                 CopyDirection direction);
 
+/// An event the host can wait on (nullptr on the host backend, where work is done when queued).
+CUevent_st* create_event(Backend backend);
+void destroy_event(CUevent_st* event) noexcept;
+/// Records `event` on `stream`; inside a stream capture it becomes a graph node that records
+/// the event each time the graph runs.
+void record_event(const Stream& stream, CUevent_st* event);
+/// Waits until the work queued before the event's latest recording has finished.
+void wait_for_event(CUevent_st* event);
+
 /// A new stream for `backend` (on CUDA: a non-blocking stream on the current device, so that
 /// nothing on the legacy default stream can join a capture).
 Stream create_stream(Backend backend);

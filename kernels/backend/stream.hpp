@@ -5,6 +5,7 @@
 #include "kernels/backend/backend_kind.hpp"
 
 struct CUstream_st;
+struct CUevent_st;
 
 namespace simapp {
 

@@ -39,10 +39,25 @@ SIMAPP_HOST_DEVICE inline void face_flux(bool x_pass, const double q[var::count]
 }  // namespace
 
 void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                    FieldView<double> flux, VarRange vars, const FluxContext& context) {
+                    FieldView<double> flux, VarRange vars, const FluxContext& context, FaceRegion region) {
   const bool x_pass = direction == Direction::x;
-  parallel_for(x_pass ? "compute_fluxes_x" : "compute_fluxes_z", stream,
-               face_box(direction, forcing.shape.nx, forcing.shape.nz), SIMAPP_LAMBDA(int i, int k) {
+  const int n = x_pass ? forcing.shape.nx : forcing.shape.nz;  // cells along the pass
+  IndexBox box = face_box(direction, forcing.shape.nx, forcing.shape.nz);
+  int& lo = x_pass ? box.i_lo : box.k_lo;
+  int& hi = x_pass ? box.i_hi : box.k_hi;
+  if (region == FaceRegion::interior) {
+    lo = 2;
+    hi = n - 1;
+  } else if (region == FaceRegion::boundary) {
+    lo = 0;
+    hi = 4;  // mapped to faces 0, 1, n − 1, n below
+  }
+  const bool boundary = region == FaceRegion::boundary;
+  parallel_for(x_pass ? "compute_fluxes_x" : "compute_fluxes_z", stream, box, SIMAPP_LAMBDA(int i_box, int k_box) {
+    const int along = x_pass ? i_box : k_box;
+    const int face = boundary && along >= 2 ? n - 3 + along : along;
+    const int i = x_pass ? face : i_box;
+    const int k = x_pass ? k_box : face;
     double q[var::count], d3[var::count], f[var::count];
     for (int v = 0; v < var::count; ++v) {
       const FaceStencil s = face_stencil(forcing, x_pass, v, k, i);

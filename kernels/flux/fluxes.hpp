@@ -28,9 +28,16 @@ inline IndexBox face_box(Direction direction, int nx, int nz) {
   return direction == Direction::x ? IndexBox{0, nx + 1, 0, nz} : IndexBox{0, nx, 0, nz + 1};
 }
 
-/// flux(v) for v ∈ vars from the state `forcing` (halos filled), reconstructing inline.
+/// Which faces a flux launch computes. Interior faces read no ghost cell (in the pass's
+/// direction: faces [2, n − 1) of n cells), so they can be computed while halos travel;
+/// boundary faces (0, 1, n − 1, n) need the ghosts. Splitting needs n ≥ 4.
+enum class FaceRegion { all, interior, boundary };
+
+/// flux(v) for v ∈ vars, on the faces of `region`, from the state `forcing` (whose ghosts
+/// must be filled for boundary faces), reconstructing inline.
 void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                    FieldView<double> flux, VarRange vars, const FluxContext& context);
+                    FieldView<double> flux, VarRange vars, const FluxContext& context,
+                    FaceRegion region = FaceRegion::all);
 
 /// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face, for v ∈ vars.
 void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,

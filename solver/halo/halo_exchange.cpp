@@ -18,15 +18,18 @@ HaloExchange::HaloExchange(const Decomposition& decomposition, Direction directi
       side_size_(halo_side_size(direction, shape)),
       staged_(staged),
       send_(backend, 2 * side_size_),
-      receive_(backend, 2 * side_size_) {
+      receive_(backend, 2 * side_size_),
+      ready_(device::create_event(backend)) {
   if (staged_) {
     host_send_ = PinnedBuffer<double>(backend, 2 * side_size_);
     host_receive_ = PinnedBuffer<double>(backend, 2 * side_size_);
   }
 }
 
-void HaloExchange::exchange_messages(const Stream& stream) const {
-  device::synchronize(stream);  // packing (and the staging copy) complete
+HaloExchange::~HaloExchange() { device::destroy_event(ready_); }
+
+void HaloExchange::exchange_messages(const Stream&) const {
+  device::wait_for_event(ready_);  // packing (and the staging copy) complete
   double* send = staged_ ? host_send_.data() : send_.data();
   double* receive = staged_ ? host_receive_.data() : receive_.data();
   const int count = static_cast<int>(side_size_);
@@ -42,6 +45,12 @@ void HaloExchange::exchange_messages(const Stream& stream) const {
 
 void HaloExchange::add_ops(StepProgram& program, const std::string& prefix, Direction direction,
                            FieldView<double> field, const HaloExchange* exchange, bool staged) {
+  add_send_ops(program, prefix, direction, field, exchange, staged);
+  add_receive_ops(program, prefix, direction, field, exchange, staged);
+}
+
+void HaloExchange::add_send_ops(StepProgram& program, const std::string& prefix, Direction direction,
+                                FieldView<double> field, const HaloExchange* exchange, bool staged) {
   program.add(OpKind::kernel, prefix + "pack_halos", [exchange, direction, field](const Stream& stream) {
     pack_halos(stream, direction, field, exchange->send_.data());
   });
@@ -50,6 +59,12 @@ void HaloExchange::add_ops(StepProgram& program, const std::string& prefix, Dire
       device::copy_async(stream, exchange->host_send_.data(), exchange->send_.data(),
                          exchange->send_.size() * sizeof(double), device::CopyDirection::device_to_host);
     });
+  program.add(OpKind::transfer, prefix + "signal_halos_ready",
+              [exchange](const Stream& stream) { device::record_event(stream, exchange->ready_); });
+}
+
+void HaloExchange::add_receive_ops(StepProgram& program, const std::string& prefix, Direction direction,
+                                   FieldView<double> field, const HaloExchange* exchange, bool staged) {
   program.add(OpKind::host, prefix + "exchange_halos",
               [exchange](const Stream& stream) { exchange->exchange_messages(stream); });
   if (staged)

@@ -4,7 +4,9 @@
 ///   → MPI_Irecv/MPI_Isend/MPI_Waitall (host op: a graph boundary)
 ///   → host-to-device copy (transfer) → unpack (kernel).
 /// With CUDA-aware MPI (or on the host backend) MPI reads and writes the packing buffers
-/// directly and the two copies are left out.
+/// directly and the two copies are left out. The send ops end by recording an event; the
+/// host op waits for that event only, so device work queued between the send ops and the
+/// host op (interior fluxes) runs while the messages travel.
 #include <mpi.h>
 
 #include <string>
@@ -24,16 +26,23 @@ class HaloExchange {
                bool staged);
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
+  ~HaloExchange();
 
   bool staged() const { return staged_; }
 
-  /// Adds the exchange of `field`'s halos to `program`, on lane 0. `exchange` may be null
-  /// for a program that is only described (its ops must then never run).
+  /// Adds the exchange of `field`'s halos to `program`, on lane 0: add_send_ops (pack, copy
+  /// out, record the ready event) then add_receive_ops (MPI, copy in, unpack). `exchange` may
+  /// be null for a program that is only described (its ops must then never run).
+  static void add_send_ops(StepProgram& program, const std::string& prefix, Direction direction,
+                           FieldView<double> field, const HaloExchange* exchange, bool staged);
+  static void add_receive_ops(StepProgram& program, const std::string& prefix, Direction direction,
+                              FieldView<double> field, const HaloExchange* exchange, bool staged);
+  /// Both, with nothing between them.
   static void add_ops(StepProgram& program, const std::string& prefix, Direction direction, FieldView<double> field,
                       const HaloExchange* exchange, bool staged);
 
  private:
-  /// The MPI part: waits for the stream, then exchanges both sides with the neighbours.
+  /// The MPI part: waits for the ready event, then exchanges both sides with the neighbours.
   void exchange_messages(const Stream& stream) const;
 
   MPI_Comm comm_;
@@ -44,6 +53,7 @@ class HaloExchange {
   bool staged_;
   DeviceBuffer<double> send_, receive_;              ///< both sides: [low | high]
   PinnedBuffer<double> host_send_, host_receive_;    ///< staging copies (staged only)
+  CUevent_st* ready_;                                ///< recorded once the send buffer is filled
 };
 
 }  // namespace simapp

@@ -38,9 +38,18 @@ inline constexpr std::array<std::pair<CudaAwareMpi, std::string_view>, 3> cuda_a
     {CudaAwareMpi::off, "off"},
 }};
 
+/// parallel.overlap: whether interior fluxes are computed while halos travel.
+enum class HaloOverlap { on, off };
+
+inline constexpr std::array<std::pair<HaloOverlap, std::string_view>, 2> halo_overlap_names{{
+    {HaloOverlap::on, "on"},
+    {HaloOverlap::off, "off"},
+}};
+
 struct ParallelSpec {
   std::array<int, 2> ranks{0, 0};  ///< MPI ranks along x and z (0: chosen by MPI_Dims_create)
   CudaAwareMpi cuda_aware_mpi = CudaAwareMpi::automatic;
+  HaloOverlap overlap = HaloOverlap::on;
 };
 
 struct RunSpec {

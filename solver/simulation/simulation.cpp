@@ -17,16 +17,17 @@ StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFie
   return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity, halo};
 }
 
-HaloPlan halo_plan(const Decomposition& decomposition, bool staged, const HaloExchange* x, const HaloExchange* z) {
+HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, bool staged, const HaloExchange* x,
+                   const HaloExchange* z) {
   return {decomposition.splits_x(), decomposition.splits_z(), {decomposition.at_bottom(), decomposition.at_top()},
-          staged, x, z};
+          staged, spec.parallel.overlap == HaloOverlap::on, x, z};
 }
 
 /// Counts the ops of one step (as the run will build it) and returns the steps per graph.
 int count_step_ops(const RunSpec& spec, const Grid& grid, const StepFields& fields, const Decomposition& decomposition,
                    std::size_t& kernels, std::size_t& host_ops) {
   const StepProgram step = build_step_program(
-      resources_for(spec, grid, fields, {}, nullptr, halo_plan(decomposition, false, nullptr, nullptr)),
+      resources_for(spec, grid, fields, {}, nullptr, halo_plan(spec, decomposition, false, nullptr, nullptr)),
       StepParity::odd, 0);
   kernels = step.count(OpKind::kernel);
   host_ops = step.count(OpKind::host);
@@ -60,7 +61,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend,
                           halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi))),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
-                               halo_plan(decomposition, halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi),
+                               halo_plan(spec, decomposition, halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi),
                                          halo_x_.get(), halo_z_.get()))),
       executor_(make_executor(mode)),
       reducer_(backend, grid_.nz(), decomposition.comm()) {

@@ -65,13 +65,38 @@ void add_exchange(StepProgram& program, const std::string& prefix, const Stage& 
   HaloExchange::add_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.staged);
 }
 
+void add_fluxes(StepProgram& program, const std::string& name, const Stage& stage, FaceRegion region, int lane) {
+  program.add(
+      OpKind::kernel, name,
+      [stage, region](const Stream& stream) {
+        compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars, stage.context, region);
+      },
+      lane);
+}
+
+/// Interior fluxes can overlap the exchange when asked and the rank has room for them.
+bool overlaps(const Stage& stage) {
+  const int cells = stage.direction == Direction::x ? stage.forcing.shape.nx : stage.forcing.shape.nz;
+  return exchanges(stage) && stage.halo.overlap && cells >= 4;
+}
+
+/// fill (walls or periodic) → [send halos ‖ interior fluxes on lane 1] → receive halos →
+/// inflow → boundary fluxes → update; without overlap, all fluxes after the exchange.
 void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
   if (fills_locally(stage)) add_halo_fill(program, prefix + "fill_halos", stage, all_vars, 0);
-  if (exchanges(stage)) add_exchange(program, prefix, stage);
-  add_inflow(program, prefix + "inflow", stage);
-  program.add(OpKind::kernel, prefix + "fluxes", [stage](const Stream& stream) {
-    compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars, stage.context);
-  });
+  if (overlaps(stage)) {
+    const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
+    program.add_join(prefix + "join_before_exchange");
+    HaloExchange::add_send_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.staged);
+    add_fluxes(program, prefix + "fluxes_interior", stage, FaceRegion::interior, 1);
+    HaloExchange::add_receive_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.staged);
+    add_inflow(program, prefix + "inflow", stage);
+    add_fluxes(program, prefix + "fluxes_boundary", stage, FaceRegion::boundary, 0);
+  } else {
+    if (exchanges(stage)) add_exchange(program, prefix, stage);
+    add_inflow(program, prefix + "inflow", stage);
+    add_fluxes(program, prefix + "fluxes", stage, FaceRegion::all, 0);
+  }
   program.add(OpKind::kernel, prefix + "update", [stage](const Stream& stream) {
     apply_tendency_update(stream, stage.direction, stage.stage_fields(), all_vars, stage.context, stage.wave_source);
   });

@@ -30,6 +30,7 @@ struct HaloPlan {
   bool exchange_z = false;          ///< some z ghosts come from neighbour ranks
   HaloSides z_walls{true, true};    ///< z sides that are physical walls
   bool staged = false;              ///< exchanges copy through pinned host memory
+  bool overlap = false;             ///< interior fluxes run while halos travel (fused)
   const HaloExchange* x = nullptr;  ///< null in programs that are only described
   const HaloExchange* z = nullptr;
 };

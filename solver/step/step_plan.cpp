@@ -35,7 +35,8 @@ StepPlan plan_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid),
 
 StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, bool staged) {
   const HaloPlan halo{decomposition.splits_x(), decomposition.splits_z(),
-                      {decomposition.at_bottom(), decomposition.at_top()}, staged, nullptr, nullptr};
+                      {decomposition.at_bottom(), decomposition.at_top()}, staged,
+                      spec.parallel.overlap == HaloOverlap::on, nullptr, nullptr};
   return plan_on(spec, Grid(spec.grid, decomposition.box()), halo);
 }
 

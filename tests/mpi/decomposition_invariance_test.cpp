@@ -1,6 +1,6 @@
 /// Fields and diagnostics do not depend on the decomposition: a run on every rank of the
 /// job, gathered on rank 0, equals bit for bit the same case run by rank 0 alone; eager and
-/// graph execution agree bit for bit across ranks too. Run under mpiexec with 1, 2, 4 and 6
+/// graph execution, and overlapped and sequential halo exchanges, agree bit for bit too. Run under mpiexec with 1, 2, 4 and 6
 /// ranks; the CUDA variants run where a GPU is visible (label gpu).
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -75,6 +75,9 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
     const RunSpec spec = spec_for(variant.name, variant.granularity, layout);
     const Outcome graph = run(spec, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
     const Outcome eager = run(spec, variant.backend, ExecutionMode::eager, MPI_COMM_WORLD);
+    RunSpec without_overlap = spec;
+    without_overlap.parallel.overlap = HaloOverlap::off;
+    const Outcome sequential = run(without_overlap, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
     if (rank != 0) continue;
     const Outcome serial = run(spec_for(variant.name, variant.granularity, {1, 1}), variant.backend,
                                ExecutionMode::graph, MPI_COMM_SELF);
@@ -82,6 +85,7 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
                               std::to_string(layout[1]) + "]";
     EXPECT_TRUE(bitwise_equal(graph.state, serial.state)) << where;
     EXPECT_TRUE(bitwise_equal(eager.state, graph.state)) << where << ": eager vs graph";
+    EXPECT_TRUE(bitwise_equal(sequential.state, graph.state)) << where << ": overlap off vs on";
     EXPECT_TRUE(same_bits(graph.result.change.mass, serial.result.change.mass)) << where;
     EXPECT_TRUE(same_bits(graph.result.change.total_energy, serial.result.change.total_energy)) << where;
   }

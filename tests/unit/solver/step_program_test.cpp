@@ -50,7 +50,7 @@ RunSpec plan_spec(Granularity granularity, CaseName name = CaseName::thermal) {
 TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
   const StepResources resources{step_field_shapes(grid, Granularity::fused), grid.geometry(), {}, nullptr,
-                                CaseName::thermal, Granularity::fused};
+                                CaseName::thermal, Granularity::fused, HaloPlan{}};
   const StepProgram odd = build_step_program(resources, StepParity::odd, 0);
   const StepProgram even = build_step_program(resources, StepParity::even, 0);
   EXPECT_EQ(odd.ops().front().name, "x.stage1.fill_halos");
