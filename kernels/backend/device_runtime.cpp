@@ -169,7 +169,14 @@ void destroy_event([[maybe_unused]] CUevent_st* event) noexcept {
 
 void record_event([[maybe_unused]] const Stream& stream, [[maybe_unused]] CUevent_st* event) {
 #if SIMAPP_USE_CUDA
-  if (event != nullptr) SIMAPP_CUDA_CHECK(cudaEventRecordWithFlags(event, stream.cuda_stream, cudaEventRecordExternal));
+  if (event == nullptr) return;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  SIMAPP_CUDA_CHECK(cudaStreamIsCapturing(stream.cuda_stream, &capture));
+  // Captured: an external event-record node, so the host can wait on it when the graph runs.
+  if (capture == cudaStreamCaptureStatusActive)
+    SIMAPP_CUDA_CHECK(cudaEventRecordWithFlags(event, stream.cuda_stream, cudaEventRecordExternal));
+  else
+    SIMAPP_CUDA_CHECK(cudaEventRecord(event, stream.cuda_stream));
 #endif
 }
 
