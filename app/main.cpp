@@ -11,6 +11,7 @@
 #include "app/comparison_report.hpp"
 #include "app/mpi_session.hpp"
 #include "app/plan_report.hpp"
+#include "app/run_outputs.hpp"
 #include "app/run_report.hpp"
 #include "io/config/load_config.hpp"
 #include "io/output/result_file.hpp"
@@ -32,6 +33,7 @@ struct CommandLine {
   bool validate_only = false;
   bool plan_only = false;
   bool overwrite = false;
+  std::string restart;  ///< checkpoint path or "latest"; empty: a fresh run
 };
 
 /// What set-up produced: everything every rank agrees on before any work.
@@ -56,13 +58,20 @@ void bind_device(Backend backend) {
   if (backend == Backend::cuda) device::select_device(app::node_local_rank() % device::device_count());
 }
 
-void run_case(const Setup& setup, const Decomposition& decomposition) {
+void run_case(const Setup& setup, const Decomposition& decomposition, const std::string& restart) {
   Simulation simulation(setup.config.spec, setup.backend, setup.config.spec.execution.mode, decomposition);
-  app::print_header(stdout, simulation, setup.config.source_path);
   const bool root = decomposition.rank() == 0;
-  const RunResult result = run_to_end(simulation, setup.config.spec.output.progress_every, [root](const ProgressReport& report) {
-    if (root) app::print_progress(stdout, report);
-  });
+  if (!restart.empty()) {
+    const std::string path = app::restart_from(simulation, setup.config.spec, restart);
+    if (root) fmt::print("restarting from {} at step {} (t = {} s)\n", path, simulation.step(), simulation.time());
+  }
+  app::print_header(stdout, simulation, setup.config.source_path);
+  const RunResult result = run_to_end(
+      simulation, setup.config.spec.output.progress_every,
+      [root](const ProgressReport& report) {
+        if (root) app::print_progress(stdout, report);
+      },
+      app::make_outputs(setup.config, simulation));
   app::print_result(stdout, simulation, result);
 }
 
@@ -100,6 +109,12 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
       return 0;
     }
     decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel);
+    if (!command_line.plan_only && setup->config.spec.execution.mode != ExecutionMode::compare)
+      app::prepare_output_directory(setup->config.spec,
+                                    !command_line.restart.empty() ? app::ExistingResults::continue_run
+                                    : command_line.overwrite      ? app::ExistingResults::replace
+                                                                  : app::ExistingResults::refuse,
+                                    MPI_COMM_WORLD);
   } catch (const Error& e) {
     return mpi.uniform_error(e);
   }
@@ -111,7 +126,7 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
     bind_device(setup->backend);
     if (setup->config.spec.execution.mode == ExecutionMode::compare)
       return compare(*setup, *decomposition, command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
-    run_case(*setup, *decomposition);
+    run_case(*setup, *decomposition, command_line.restart);
     return 0;
   } catch (const Error& e) {
     mpi.abort_job(e);
@@ -136,7 +151,10 @@ int main(int argc, char** argv) {
   cli.add_flag("--validate", command_line.validate_only, "Check the configuration and exit");
   cli.add_flag("--plan", command_line.plan_only,
                "Print the step program (ops, kernels per step, segments, graphs) and exit");
-  cli.add_flag("--overwrite", command_line.overwrite, "Replace existing result files");
+  cli.add_flag("--overwrite", command_line.overwrite, "Replace results an earlier run left in output.dir");
+  cli.add_option("--restart", command_line.restart,
+                 "Continue from a checkpoint: its path, or 'latest' (the newest in output.dir)")
+      ->type_name("PATH|latest");
   cli.set_version_flag("--version", fmt::format("simapp {} (git {}, CUDA backend {})", build_info::version,
                                                 build_info::git_hash, build_info::cuda ? "built" : "not built"));
 

@@ -62,6 +62,11 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
                placements[r].device >= 0 ? fmt::format("GPU {}", placements[r].device) : std::string("CPU"),
                box.i_offset, box.i_offset + box.nx, box.k_offset, box.k_offset + box.nz);
   }
+  const OutputSpec& output = simulation.spec().output;
+  if (output.every > 0 || output.checkpoint_every > 0)
+    fmt::print(out, "  output    {}: snapshots {}, checkpoints {}\n", output.dir,
+               output.every > 0 ? fmt::format("every {:g} s ({})", output.every, output.variables) : std::string("off"),
+               output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off"));
   fmt::print(out, "  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph\n",
              to_string(simulation.mode()), to_string(simulation.spec().execution.granularity),
              simulation.kernels_per_step(), simulation.steps_per_graph());

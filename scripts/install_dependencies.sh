@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ git pkg-config
   libyaml-cpp-dev libcli11-dev libfmt-dev libgtest-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
+  libhdf5-openmpi-dev python3-numpy python3-h5py python3-matplotlib
 )
 
 missing=()

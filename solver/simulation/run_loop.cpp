@@ -1,10 +1,13 @@
 #include "solver/simulation/run_loop.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cmath>
 #include <string>
 
 #include "kernels/backend/error.hpp"
+#include "solver/output/output_schedule.hpp"
 
 namespace simapp {
 
@@ -23,9 +26,47 @@ void check_finite(const Diagnostics& diagnostics, long step) {
                 "the solution is no longer finite (mass or total energy is NaN/Inf)");
 }
 
+/// The outputs due at `step`.
+std::vector<const ScheduledOutput*> due_at(const std::vector<ScheduledOutput>& outputs, long step) {
+  std::vector<const ScheduledOutput*> due;
+  for (const ScheduledOutput& output : outputs)
+    if (std::binary_search(output.steps.begin(), output.steps.end(), step)) due.push_back(&output);
+  return due;
+}
+
+/// Steps until the next output step after `step` (no limit when none is left).
+long steps_to_next_output(const std::vector<ScheduledOutput>& outputs, long step) {
+  long next = std::numeric_limits<long>::max();
+  for (const ScheduledOutput& output : outputs)
+    if (const long n = next_output_step(output.steps, step); n > 0) next = std::min(next, n - step);
+  return next;
+}
+
+/// A state copy queued at an output step and not yet written.
+struct PendingOutput {
+  long step = -1;
+  double time = 0.0;
+  std::vector<const ScheduledOutput*> outputs;
+};
+
+void write_pending(Simulation& simulation, PendingOutput& pending) {
+  if (pending.outputs.empty()) return;
+  const std::vector<double> state = simulation.finish_state_copy();
+  for (const ScheduledOutput* output : pending.outputs) output->write(pending.step, pending.time, state);
+  pending = {};
+}
+
+void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending) {
+  std::vector<const ScheduledOutput*> due = due_at(outputs, simulation.step());
+  if (due.empty()) return;
+  simulation.begin_state_copy();
+  pending = {simulation.step(), simulation.time(), std::move(due)};
+}
+
 }  // namespace
 
-RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress) {
+RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
+                     const std::vector<ScheduledOutput>& outputs) {
   RunResult result;
   simulation.prepare();
   result.initial = simulation.diagnostics();
@@ -33,10 +74,14 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   const long num_steps = simulation.time_plan().num_steps();
   const Clock::time_point start = Clock::now();
   double last_report = 0.0;
+  PendingOutput pending;
+  queue_due_outputs(simulation, outputs, pending);
 
   while (!simulation.finished()) {
     const long previous = simulation.step();
-    simulation.advance_chunk();
+    simulation.advance_chunk(steps_to_next_output(outputs, previous));
+    write_pending(simulation, pending);  // while the chunk just queued runs
+    queue_due_outputs(simulation, outputs, pending);
     const long step = simulation.step();
     // Reporting is collective: rank 0's clock decides for every rank.
     int due = progress_every > 0 ? step / progress_every > previous / progress_every
@@ -52,6 +97,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
                    rate * static_cast<double>(num_steps - step)});
     }
   }
+  write_pending(simulation, pending);
   simulation.synchronize();
   result.wall_seconds = seconds_since(start);
   result.steps = simulation.step() - first_step;

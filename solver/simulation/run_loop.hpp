@@ -2,6 +2,7 @@
 /// The run loop: advances a Simulation to its end, reporting progress on a schedule
 /// (every N steps, or about every 2 s of wall time) and checking the solution stays finite.
 #include <functional>
+#include <vector>
 
 #include "solver/simulation/simulation.hpp"
 
@@ -26,9 +27,20 @@ struct RunResult {
 
 using ProgressCallback = std::function<void(const ProgressReport&)>;
 
+/// Output taken at chosen steps (step 0 included when listed) from the global state.
+struct ScheduledOutput {
+  std::vector<long> steps;  ///< ascending
+  /// Called on every rank (it may be collective); `global_state` [var][k][i] is full on rank 0
+  /// and empty elsewhere.
+  std::function<void(long step, double time, const std::vector<double>& global_state)> write;
+};
+
 /// Prepares (captures) and runs every remaining step. Progress is reported at chunk ends:
 /// progress_every > 0: when a multiple of that many steps is passed; 0: about every 2 s of
-/// wall time. Throws Error(ExitCode::numerical) when mass or energy stops being finite.
-RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress);
+/// wall time. Chunks end at output steps; there the state is copied out without stopping the
+/// device, and written while the next chunk runs. Throws Error(ExitCode::numerical) when mass
+/// or energy stops being finite.
+RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
+                     const std::vector<ScheduledOutput>& outputs = {});
 
 }  // namespace simapp

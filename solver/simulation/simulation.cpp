@@ -64,8 +64,37 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
                                halo_plan(spec, decomposition, halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi),
                                          halo_x_.get(), halo_z_.get()))),
       executor_(make_executor(mode)),
-      reducer_(backend, grid_.nz(), decomposition.comm()) {
+      reducer_(backend, grid_.nz(), decomposition.comm()),
+      state_copy_(backend, grid_.cell_shape().size()),
+      state_copied_(device::create_event(backend)) {
   reset();
+}
+
+Simulation::~Simulation() { device::destroy_event(state_copied_); }
+
+void Simulation::restore(long step, const std::vector<double>& interior) {
+  const FieldShape shape = grid_.cell_shape();
+  std::vector<double> padded(shape.size(), 0.0);  // ghosts are filled before any use
+  std::size_t n = 0;
+  for (int v = 0; v < shape.num_vars; ++v)
+    for (int k = 0; k < shape.nz; ++k)
+      for (int i = 0; i < shape.nx; ++i) padded[shape.offset(v, k, i)] = interior.at(n++);
+  device::copy_async(stream_.get(), workspace_.fields().state.data, padded.data(), padded.size() * sizeof(double),
+                     device::CopyDirection::host_to_device);
+  device::synchronize(stream_.get());
+  step_ = step;
+}
+
+void Simulation::begin_state_copy() {
+  device::copy_async(stream_.get(), state_copy_.data(), workspace_.fields().state.data,
+                     state_copy_.size() * sizeof(double), device::CopyDirection::device_to_host);
+  device::record_event(stream_.get(), state_copied_);
+}
+
+std::vector<double> Simulation::finish_state_copy() {
+  device::wait_for_event(state_copied_);
+  return gather_interior(decomposition_, grid_.cell_shape(),
+                         std::vector<double>(state_copy_.data(), state_copy_.data() + state_copy_.size()));
 }
 
 void Simulation::reset() {
@@ -96,8 +125,8 @@ void Simulation::prepare() {
     executor_->prepare(chunk_program(parity_of(step_ + 1 + full_chunks * steps_per_graph_), remainder), stream_.get());
 }
 
-long Simulation::advance_chunk() {
-  const int steps = chunk_steps(step_);
+long Simulation::advance_chunk(long max_steps) {
+  const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), max_steps));
   if (steps <= 0) return 0;
   std::vector<StepParams> params(static_cast<std::size_t>(steps));
   for (int j = 0; j < steps; ++j) params[j].dt = time_plan_.dt_of(step_ + 1 + j);

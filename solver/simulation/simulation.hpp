@@ -2,6 +2,7 @@
 /// One run of the model: set-up (grid, background, initial state, step programs) and
 /// advancing in chunks of whole steps, each chunk one run of a chunk program by the
 /// executor. Reporting and output are the caller's (see run_loop.hpp).
+#include <limits>
 #include <map>
 #include <memory>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "solver/diagnostics/diagnostics.hpp"
 #include "solver/executor/step_executor.hpp"
 #include "solver/grid/grid.hpp"
+#include "kernels/backend/pinned_buffer.hpp"
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/simulation/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
@@ -36,6 +38,9 @@ class OwnedStream {
 
 class Simulation {
  public:
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+  ~Simulation();
   /// `mode` is the executor: eager_sync, eager or graph. Collective over the decomposition's
   /// ranks, which must outlive the simulation.
   Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition);
@@ -59,10 +64,19 @@ class Simulation {
 
   /// Captures every chunk program the rest of the run uses (graph mode); runs nothing.
   void prepare();
-  /// Runs the next chunk: min(steps_per_graph, steps left) steps. Returns the steps run.
-  long advance_chunk();
+  /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps. Returns the steps run.
+  long advance_chunk(long max_steps = std::numeric_limits<long>::max());
   /// Back to the initial state at step 0; captured graphs are kept.
   void reset();
+  /// Continues from a checkpoint: this rank's interior state [var][k][i] at `step`.
+  void restore(long step, const std::vector<double>& interior);
+
+  /// Queues a copy of the current state to host memory without waiting: chunks queued
+  /// afterwards run while the host later collects it with finish_state_copy().
+  void begin_state_copy();
+  /// Waits for the copy begun last and gathers it: the global interior state [var][k][i]
+  /// on rank 0, empty elsewhere (collective).
+  std::vector<double> finish_state_copy();
 
   /// Diagnostics of the current state (collective; waits for queued work).
   Diagnostics diagnostics() const;
@@ -95,6 +109,8 @@ class Simulation {
   std::unique_ptr<StepExecutor> executor_;
   std::map<std::pair<StepParity, int>, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;
+  PinnedBuffer<double> state_copy_;  ///< begin/finish_state_copy's host copy
+  CUevent_st* state_copied_;
   long step_ = 0;
 };
 

@@ -1,0 +1,407 @@
+#include "io/hdf5/snapshot_writer.hpp"
+
+#include <fcntl.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <set>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+#include "io/hdf5/hdf5_handle.hpp"
+#include "kernels/backend/error.hpp"
+
+namespace simapp::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- the fields -----------------------------------------------------------------------------
+
+/// The prognostic variables in the order Snapshot::state holds them.
+enum Variable : std::size_t { dens, umom, wmom, rhot, variable_count };
+
+std::size_t cell_count(const Snapshot& snapshot) {
+  return static_cast<std::size_t>(snapshot.nx) * static_cast<std::size_t>(snapshot.nz);
+}
+
+double value_of(const Snapshot& snapshot, Variable variable, std::size_t cell) {
+  return snapshot.state[variable * cell_count(snapshot) + cell];
+}
+
+/// ρ = ρ̄_c(k) + ρ′ in `cell` of row k.
+double density(const Snapshot& snapshot, std::size_t k, std::size_t cell) {
+  return snapshot.density_cell[k] + value_of(snapshot, dens, cell);
+}
+
+/// `value(k, cell)` for every cell, row by row (cell = k*nx + i).
+template <class Value>
+std::vector<double> per_cell(const Snapshot& snapshot, Value value) {
+  std::vector<double> values(cell_count(snapshot));
+  const auto nx = static_cast<std::size_t>(snapshot.nx);
+  for (std::size_t cell = 0; cell < values.size(); ++cell) values[cell] = value(cell / nx, cell);
+  return values;
+}
+
+template <Variable variable>
+std::vector<double> prognostic(const Snapshot& snapshot) {
+  return per_cell(snapshot, [&](std::size_t, std::size_t cell) { return value_of(snapshot, variable, cell); });
+}
+
+/// Momentum `variable` divided by the density: a velocity.
+template <Variable variable>
+std::vector<double> velocity(const Snapshot& snapshot) {
+  return per_cell(snapshot, [&](std::size_t k, std::size_t cell) {
+    return value_of(snapshot, variable, cell) / density(snapshot, k, cell);
+  });
+}
+
+/// θ′ = (ρ̄θ̄_c + (ρθ)′)/ρ − ρ̄θ̄_c/ρ̄_c.
+std::vector<double> theta_prime(const Snapshot& snapshot) {
+  return per_cell(snapshot, [&](std::size_t k, std::size_t cell) {
+    const double background = snapshot.rho_theta_cell[k];
+    return (background + value_of(snapshot, rhot, cell)) / density(snapshot, k, cell) -
+           background / snapshot.density_cell[k];
+  });
+}
+
+struct FieldDefinition {
+  FieldInfo info;
+  std::vector<double> (*values)(const Snapshot&);
+};
+
+const std::vector<FieldDefinition>& field_definitions() {
+  static const std::vector<FieldDefinition> definitions{
+      {{"rho_prime", "kg m-3", "density perturbation rho' = rho - rho_bar(z)"}, prognostic<dens>},
+      {{"u", "m s-1", "horizontal velocity u = umom / rho"}, velocity<umom>},
+      {{"w", "m s-1", "vertical velocity w = wmom / rho"}, velocity<wmom>},
+      {{"theta_prime", "K", "potential temperature perturbation theta' = theta - theta_bar(z)"}, theta_prime},
+      {{"dens", "kg m-3", "prognostic variable dens = rho'"}, prognostic<dens>},
+      {{"umom", "kg m-2 s-1", "prognostic variable umom = rho u"}, prognostic<umom>},
+      {{"wmom", "kg m-2 s-1", "prognostic variable wmom = rho w"}, prognostic<wmom>},
+      {{"rhot", "kg m-3 K", "prognostic variable rhot = (rho theta)'"}, prognostic<rhot>},
+  };
+  return definitions;
+}
+
+const FieldDefinition* find_field(const std::string& name) {
+  const auto& definitions = field_definitions();
+  const auto found = std::find_if(definitions.begin(), definitions.end(),
+                                  [&](const FieldDefinition& definition) { return definition.info.name == name; });
+  return found == definitions.end() ? nullptr : &*found;
+}
+
+// ---- checking the request -------------------------------------------------------------------
+
+std::string known_field_names() {
+  std::string names;
+  for (const FieldInfo& field : snapshot_fields()) names += (names.empty() ? "" : ", ") + field.name;
+  return names;
+}
+
+void check_fields(const fs::path& path, const std::vector<std::string>& fields, int compression_level) {
+  if (compression_level < 0 || compression_level > 9)
+    throw Error(ExitCode::bad_input, path.string(),
+                "compression level " + std::to_string(compression_level) + " is not in 0..9");
+  std::set<std::string> seen;
+  for (const std::string& name : fields) {
+    if (!find_field(name))
+      throw Error(ExitCode::bad_input, path.string(), "unknown field '" + name + "' (known: " + known_field_names() + ")");
+    if (!seen.insert(name).second) throw Error(ExitCode::bad_input, path.string(), "field '" + name + "' listed twice");
+  }
+}
+
+void check_grid(const fs::path& path, const Snapshot& snapshot) {
+  const auto rows = static_cast<std::size_t>(std::max(snapshot.nz, 0));
+  if (snapshot.nx <= 0 || snapshot.nz <= 0 || !(snapshot.dx > 0.0) || !(snapshot.dz > 0.0))
+    throw Error(ExitCode::internal, path.string(), "snapshot has no valid grid");
+  if (snapshot.state.size() != variable_count * cell_count(snapshot) || snapshot.density_cell.size() != rows ||
+      snapshot.rho_theta_cell.size() != rows)
+    throw Error(ExitCode::internal, path.string(), "snapshot arrays do not match its grid");
+}
+
+// ---- HDF5 calls -----------------------------------------------------------------------------
+
+/// A failed step of writing or reading a file; reported as an I/O Error naming the file.
+class FileFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The innermost message on HDF5's error stack: the system's own words when HDF5 quotes them.
+std::string hdf5_reason() {
+  std::string reason;
+  const auto innermost = [](unsigned depth, const H5E_error2_t* error, void* text) -> herr_t {
+    if (depth == 0 && error->desc) *static_cast<std::string*>(text) = error->desc;
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &reason);
+  const std::string quoted = "error message = '";
+  const std::size_t start = reason.find(quoted);
+  if (start == std::string::npos) return reason;
+  const std::size_t end = reason.find('\'', start + quoted.size());
+  return reason.substr(start + quoted.size(), end - start - quoted.size());
+}
+
+[[noreturn]] void fail(const std::string& what) {
+  const std::string reason = hdf5_reason();
+  throw FileFailure(reason.empty() ? what : what + ": " + reason);
+}
+
+hid_t checked(hid_t id, const std::string& what) {
+  if (id < 0) fail(what);
+  return id;
+}
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) fail(what);
+}
+
+DatatypeHandle utf8_string_type() {
+  DatatypeHandle type(checked(H5Tcopy(H5T_C_S1), "cannot create a string type"));
+  check(H5Tset_size(type.get(), H5T_VARIABLE), "cannot make a variable-length string type");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "cannot make a UTF-8 string type");
+  return type;
+}
+
+/// Attaches scalar attribute `name` of `file_type` to `object`, read from `value` as `memory_type`.
+void write_scalar_attribute(hid_t object, const std::string& name, hid_t file_type, hid_t memory_type,
+                            const void* value) {
+  const DataspaceHandle space(checked(H5Screate(H5S_SCALAR), "cannot create a scalar dataspace"));
+  const AttributeHandle attribute(checked(
+      H5Acreate2(object, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      "cannot create attribute " + name));
+  check(H5Awrite(attribute.get(), memory_type, value), "cannot write attribute " + name);
+}
+
+void write_attribute(hid_t object, const std::string& name, const std::string& value) {
+  const DatatypeHandle type = utf8_string_type();
+  const char* text = value.c_str();
+  write_scalar_attribute(object, name, type.get(), type.get(), &text);
+}
+
+void write_attribute(hid_t object, const std::string& name, double value) {
+  write_scalar_attribute(object, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
+void write_attribute(hid_t object, const std::string& name, long value) {
+  write_scalar_attribute(object, name, H5T_STD_I64LE, H5T_NATIVE_LONG, &value);
+}
+
+void write_attribute(hid_t object, const std::string& name, int value) {
+  write_scalar_attribute(object, name, H5T_STD_I32LE, H5T_NATIVE_INT, &value);
+}
+
+/// Dataset creation properties for [rows][columns] fields: chunked, shuffled and deflated when
+/// `compression_level` > 0, the library's contiguous default otherwise.
+PropertyListHandle field_creation_properties(const Snapshot& snapshot, int compression_level) {
+  PropertyListHandle properties(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
+  if (compression_level == 0) return properties;
+  const hsize_t chunk[2] = {std::min<hsize_t>(static_cast<hsize_t>(snapshot.nz), 64),
+                            std::min<hsize_t>(static_cast<hsize_t>(snapshot.nx), 256)};
+  check(H5Pset_chunk(properties.get(), 2, chunk), "cannot set chunking");
+  check(H5Pset_shuffle(properties.get()), "cannot set the shuffle filter");
+  check(H5Pset_deflate(properties.get(), static_cast<unsigned>(compression_level)), "cannot set deflate");
+  return properties;
+}
+
+/// Writes `values` as dataset `info.name` of shape `dims`, with its units and description.
+void write_dataset(hid_t file, const FieldInfo& info, const std::vector<hsize_t>& dims,
+                   const std::vector<double>& values, hid_t creation_properties) {
+  const DataspaceHandle space(checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                                      "cannot create the dataspace of " + info.name));
+  DatasetHandle dataset(checked(H5Dcreate2(file, info.name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                           creation_properties, H5P_DEFAULT),
+                                "cannot create dataset " + info.name));
+  check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+        "cannot write dataset " + info.name);
+  write_attribute(dataset.get(), "units", info.unit);
+  write_attribute(dataset.get(), "description", info.description);
+  check(dataset.close(), "cannot close dataset " + info.name);
+}
+
+// ---- the file -------------------------------------------------------------------------------
+
+/// The `count` points (i + shift)·spacing, i = 0..count-1.
+std::vector<double> coordinates(int count, double spacing, double shift) {
+  std::vector<double> points(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < points.size(); ++i) points[i] = (static_cast<double>(i) + shift) * spacing;
+  return points;
+}
+
+void write_coordinate(hid_t file, const FieldInfo& info, const std::vector<double>& points) {
+  write_dataset(file, info, {points.size()}, points, H5P_DEFAULT);
+}
+
+void write_coordinates(hid_t file, const Snapshot& snapshot) {
+  write_coordinate(file, {"x", "m", "cell centres in x"}, coordinates(snapshot.nx, snapshot.dx, 0.5));
+  write_coordinate(file, {"z", "m", "cell centres in z"}, coordinates(snapshot.nz, snapshot.dz, 0.5));
+  write_coordinate(file, {"x_nodes", "m", "cell edges in x"}, coordinates(snapshot.nx + 1, snapshot.dx, 0.0));
+  write_coordinate(file, {"z_nodes", "m", "cell edges in z"}, coordinates(snapshot.nz + 1, snapshot.dz, 0.0));
+}
+
+void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields,
+                  int compression_level) {
+  const PropertyListHandle creation = field_creation_properties(snapshot, compression_level);
+  const std::vector<hsize_t> dims{static_cast<hsize_t>(snapshot.nz), static_cast<hsize_t>(snapshot.nx)};
+  for (const std::string& name : fields) {
+    const FieldDefinition& field = *find_field(name);
+    write_dataset(file, field.info, dims, field.values(snapshot), creation.get());
+  }
+}
+
+void write_root_attributes(hid_t file, const Snapshot& snapshot) {
+  write_attribute(file, "time", snapshot.time);
+  write_attribute(file, "step", snapshot.step);
+  write_attribute(file, "dx", snapshot.dx);
+  write_attribute(file, "dz", snapshot.dz);
+  write_attribute(file, "nx", snapshot.nx);
+  write_attribute(file, "nz", snapshot.nz);
+  write_attribute(file, "case", snapshot.case_name);
+  write_attribute(file, "simapp_version", snapshot.version);
+  write_attribute(file, "git_hash", snapshot.git_hash);
+  write_attribute(file, "input_yaml", snapshot.input_yaml);
+}
+
+/// An HDF5 file that lives in memory only (the core driver without backing store), with room
+/// for about `bytes`. HDF5 never touches the disk: 1.10's library cannot recover from a failed
+/// H5Fclose of a disk file (closing it again, even at exit, crashes), so simapp does the I/O.
+FileHandle create_memory_file(const std::string& name, std::size_t bytes) {
+  const PropertyListHandle access(checked(H5Pcreate(H5P_FILE_ACCESS), "cannot create file access properties"));
+  check(H5Pset_fapl_core(access.get(), bytes, false), "cannot select the in-memory file driver");
+  return FileHandle(checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
+                            "cannot create the in-memory file"));
+}
+
+/// The bytes of the finished file.
+std::string file_image(hid_t file) {
+  check(H5Fflush(file, H5F_SCOPE_GLOBAL), "cannot flush the in-memory file");
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size < 0) fail("cannot get the size of the in-memory file");
+  std::string image(static_cast<std::size_t>(size), '\0');
+  if (H5Fget_file_image(file, image.data(), image.size()) != size) fail("cannot copy the in-memory file");
+  return image;
+}
+
+/// The snapshot file's bytes, built in memory.
+std::string snapshot_image(const fs::path& path, const Snapshot& snapshot, const std::vector<std::string>& fields,
+                           int compression_level) {
+  const std::size_t estimate = (fields.size() * cell_count(snapshot) + 2 * (snapshot.nx + snapshot.nz)) *
+                                   sizeof(double) + (std::size_t{1} << 16);
+  FileHandle file = create_memory_file(path.string(), estimate);
+  write_coordinates(file.get(), snapshot);
+  write_fields(file.get(), snapshot, fields, compression_level);
+  write_root_attributes(file.get(), snapshot);
+  std::string image = file_image(file.get());
+  check(file.close(), "cannot close the in-memory file");
+  return image;
+}
+
+// ---- the disk -------------------------------------------------------------------------------
+
+[[noreturn]] void fail_system(const std::string& what) {
+  throw FileFailure(what + ": " + std::generic_category().message(errno));
+}
+
+void write_all(int descriptor, const std::string& bytes, const fs::path& path) {
+  for (std::size_t written = 0; written < bytes.size();) {
+    const ssize_t count = ::write(descriptor, bytes.data() + written, bytes.size() - written);
+    if (count < 0 && errno != EINTR) fail_system("cannot write " + path.string());
+    written += static_cast<std::size_t>(std::max<ssize_t>(count, 0));
+  }
+}
+
+/// Writes `bytes` to `path` (created or truncated) and waits until they are on the disk.
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  const int descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (descriptor < 0) fail_system("cannot create " + path.string());
+  try {
+    write_all(descriptor, bytes, path);
+    if (::fsync(descriptor) != 0) fail_system("cannot sync " + path.string());
+  } catch (...) {
+    ::close(descriptor);
+    throw;
+  }
+  if (::close(descriptor) != 0) fail_system("cannot close " + path.string());
+}
+
+void refuse_existing(const fs::path& path) {
+  if (fs::exists(fs::symlink_status(path))) throw Error(ExitCode::io, path.string(), "exists; snapshots are never overwritten");
+}
+
+/// A file written under a temporary name; removed when it goes out of scope unless published.
+class TemporaryFile {
+ public:
+  explicit TemporaryFile(fs::path path) : path_(std::move(path)) {}
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  ~TemporaryFile() {
+    std::error_code ignored;
+    if (!published_) fs::remove(path_, ignored);
+  }
+
+  const fs::path& path() const { return path_; }
+
+  /// Gives the finished file its final name, which must not exist.
+  void publish_as(const fs::path& target) {
+    refuse_existing(target);
+    std::error_code error;
+    fs::rename(path_, target, error);
+    if (error) throw FileFailure("cannot rename from " + path_.string() + ": " + error.message());
+    published_ = true;
+  }
+
+ private:
+  fs::path path_;
+  bool published_ = false;
+};
+
+}  // namespace
+
+const std::vector<FieldInfo>& snapshot_fields() {
+  static const std::vector<FieldInfo> fields = [] {
+    std::vector<FieldInfo> infos;
+    for (const FieldDefinition& definition : field_definitions()) infos.push_back(definition.info);
+    return infos;
+  }();
+  return fields;
+}
+
+void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::vector<std::string>& fields,
+                    int compression_level) {
+  check_fields(path, fields, compression_level);
+  check_grid(path, snapshot);
+  refuse_existing(path);
+  const QuietHdf5Errors quiet;
+  TemporaryFile temporary(path.string() + ".tmp");
+  try {
+    write_bytes(temporary.path(), snapshot_image(path, snapshot, fields, compression_level));
+    temporary.publish_as(path);
+  } catch (const FileFailure& failure) {
+    throw Error(ExitCode::io, path.string(), failure.what());
+  }
+}
+
+std::vector<double> read_dataset(const fs::path& path, const std::string& name) {
+  const QuietHdf5Errors quiet;
+  try {
+    const FileHandle file(checked(H5Fopen(path.string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "cannot open file"));
+    const DatasetHandle dataset(checked(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT), "no dataset '" + name + "'"));
+    const DataspaceHandle space(checked(H5Dget_space(dataset.get()), "cannot get the dataspace of " + name));
+    const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+    if (count < 0) fail("cannot get the size of " + name);
+    std::vector<double> values(static_cast<std::size_t>(count));
+    check(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+          "cannot read dataset " + name);
+    return values;
+  } catch (const FileFailure& failure) {
+    throw Error(ExitCode::io, path.string(), failure.what());
+  }
+}
+
+}  // namespace simapp::io

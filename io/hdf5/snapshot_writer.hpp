@@ -1,0 +1,57 @@
+#pragma once
+/// Snapshots: one HDF5 file per output time holding the whole grid, written by the rank that
+/// gathered it, through the serial HDF5 C API only.
+///
+/// File layout (every dataset double, every string attribute a variable-length UTF-8 string):
+///   /x, /z               cell centres (nx), (nz), m
+///   /x_nodes, /z_nodes   cell edges (nx + 1), (nz + 1), m: the mesh for XDMF and plots
+///   /<field>             one per selected field, shape [nz][nx] (row = z, x fastest)
+///   every dataset has attributes "units" and "description"
+///   root attributes: time (double, s), step (int64), dx, dz (double, m), nx, nz (int32),
+///                    case, simapp_version, git_hash, input_yaml (strings)
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace simapp::io {
+
+/// One output time of the whole (global) grid, as rank 0 holds it after gathering.
+struct Snapshot {
+  long step = 0;
+  double time = 0.0;  ///< s
+  int nx = 0, nz = 0;  ///< global cells
+  double dx = 0.0, dz = 0.0;  ///< m
+  std::string case_name;
+  std::string input_yaml;  ///< the configuration as resolved
+  std::string version, git_hash;
+  std::vector<double> state;  ///< prognostic variables [var][k][i], var = dens, umom, wmom, rhot; nx*nz each
+  std::vector<double> density_cell;  ///< ρ̄_c(k), k = 0..nz-1 (interior rows only)
+  std::vector<double> rho_theta_cell;  ///< ρ̄θ̄_c(k), k = 0..nz-1
+};
+
+/// A field a snapshot can hold.
+struct FieldInfo {
+  std::string name;
+  std::string unit;
+  std::string description;
+};
+
+/// The fields a snapshot can hold, with their units: rho_prime, u, w, theta_prime (physical,
+/// with ρ = ρ̄_c + dens: ρ′ = dens, u = umom/ρ, w = wmom/ρ, θ′ = (ρ̄θ̄_c + rhot)/ρ − ρ̄θ̄_c/ρ̄_c),
+/// then the prognostic variables dens, umom, wmom, rhot as stored.
+const std::vector<FieldInfo>& snapshot_fields();
+
+/// Writes `path`, a new file, holding `fields` (names from snapshot_fields()) and the grid.
+/// `compression_level` 0 stores plainly; 1..9 deflates chunks (at most 64 × 256) after a shuffle.
+/// Writes `path` + ".tmp", closes it, then renames it to `path`. Throws a bad-input Error for an
+/// unknown or repeated field or a level outside 0..9, an internal Error for a snapshot whose
+/// arrays do not match its grid, and an I/O Error when `path` exists or writing fails; on
+/// failure neither `path` nor the temporary file is left behind.
+void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot,
+                    const std::vector<std::string>& fields, int compression_level);
+
+/// Reads dataset `name` of a snapshot file (for tests and tools): all its values as doubles,
+/// row-major (nz*nx for a field). Throws an I/O Error when the file or dataset cannot be read.
+std::vector<double> read_dataset(const std::filesystem::path& path, const std::string& name);
+
+}  // namespace simapp::io

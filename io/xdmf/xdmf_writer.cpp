@@ -1,0 +1,70 @@
+#include "io/xdmf/xdmf_writer.hpp"
+
+#include <fmt/format.h>
+
+#include "io/output/result_file.hpp"
+#include "kernels/backend/error.hpp"
+
+namespace simapp::io {
+
+namespace {
+
+/// `text` with XML's special characters escaped, for attribute values and element text.
+std::string xml_escaped(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&apos;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+/// A DataItem reading double dataset /`dataset` of `file`.
+std::string data_item(const std::string& dimensions, const std::string& file, const std::string& dataset) {
+  return fmt::format(
+      "          <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">{}:/{}</DataItem>\n",
+      dimensions, xml_escaped(file), xml_escaped(dataset));
+}
+
+std::string attribute_xml(int nx, int nz, const std::string& file, const std::string& field) {
+  return fmt::format("        <Attribute Name=\"{}\" AttributeType=\"Scalar\" Center=\"Cell\">\n", xml_escaped(field)) +
+         data_item(fmt::format("{} {}", nz, nx), file, field) + "        </Attribute>\n";
+}
+
+/// One output time: the mesh of cell edges and the cell-centred fields.
+std::string grid_xml(int nx, int nz, const std::vector<std::string>& fields, const XdmfEntry& entry) {
+  std::string xml =
+      fmt::format("      <Grid Name=\"{}\" GridType=\"Uniform\">\n", xml_escaped(std::filesystem::path(entry.file).stem().string())) +
+      fmt::format("        <Time Value=\"{}\"/>\n", entry.time) +
+      fmt::format("        <Topology TopologyType=\"2DRectMesh\" Dimensions=\"{} {}\"/>\n", nz + 1, nx + 1) +
+      "        <Geometry GeometryType=\"VXVY\">\n" + data_item(std::to_string(nx + 1), entry.file, "x_nodes") +
+      data_item(std::to_string(nz + 1), entry.file, "z_nodes") + "        </Geometry>\n";
+  for (const std::string& field : fields) xml += attribute_xml(nx, nz, entry.file, field);
+  return xml + "      </Grid>\n";
+}
+
+}  // namespace
+
+void write_xdmf(const std::filesystem::path& path, int nx, int nz, const std::vector<std::string>& fields,
+                const std::vector<XdmfEntry>& entries) {
+  if (nx <= 0 || nz <= 0) throw Error(ExitCode::internal, path.string(), "XDMF index of an empty grid");
+  std::string xml =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<Xdmf Version=\"3.0\">\n"
+      "  <Domain>\n"
+      "    <Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (const XdmfEntry& entry : entries) xml += grid_xml(nx, nz, fields, entry);
+  xml +=
+      "    </Grid>\n"
+      "  </Domain>\n"
+      "</Xdmf>\n";
+  write_result_file(path, xml);
+}
+
+}  // namespace simapp::io

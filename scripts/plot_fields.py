@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""Draws one field of simapp snapshots (HDF5) as a colour map with wind vectors, one PNG each.
+
+usage: scripts/plot_fields.py FILE.h5 [FILE.h5 ...] [--out DIR] [--field theta_prime]
+"""
+import argparse
+import os
+import sys
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import h5py
+except ImportError as error:
+    sys.exit(f"plot_fields: error: {error} (install python3-matplotlib, python3-numpy and python3-h5py)")
+
+ARROWS = (25, 15)  # about this many wind vectors across x and z
+
+
+def fail(message):
+    sys.exit(f"plot_fields: error: {message}")
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def dataset(snapshot, path, name, what):
+    if name not in snapshot:
+        fields = ", ".join(sorted(k for k, v in snapshot.items() if v.ndim == 2)) or "none"
+        fail(f"{path}: no {what} '{name}' (fields: {fields})")
+    return snapshot[name][()]
+
+
+def load(path, field):
+    """The field, the mesh, the wind (None when u or w is missing) and the run's attributes."""
+    if not os.path.isfile(path):
+        fail(f"{path}: no such file")
+    try:
+        snapshot = h5py.File(path, "r")
+    except OSError as error:
+        fail(f"{path}: cannot read as HDF5 ({error})")
+    with snapshot:
+        data = {
+            "values": dataset(snapshot, path, field, "field"),
+            "units": text(snapshot[field].attrs.get("units", "")),
+            "x_nodes": dataset(snapshot, path, "x_nodes", "dataset"),
+            "z_nodes": dataset(snapshot, path, "z_nodes", "dataset"),
+            "x": dataset(snapshot, path, "x", "dataset"),
+            "z": dataset(snapshot, path, "z", "dataset"),
+            "wind": None,
+            "case": text(snapshot.attrs.get("case", "?")),
+            "time": float(snapshot.attrs.get("time", float("nan"))),
+            "step": int(snapshot.attrs.get("step", -1)),
+        }
+        if "u" in snapshot and "w" in snapshot:
+            data["wind"] = (snapshot["u"][()], snapshot["w"][()])
+    return data
+
+
+def draw_wind(axis, data):
+    u, w = data["wind"]
+    speed = float(np.max(np.hypot(u, w)))
+    if speed == 0.0:
+        return
+    sz, sx = (max(1, n // arrows) for n, arrows in zip(u.shape, reversed(ARROWS)))
+    rows, columns = slice(sz // 2, None, sz), slice(sx // 2, None, sx)
+    x, z = np.meshgrid(data["x"][columns] / 1e3, data["z"][rows] / 1e3)
+    arrows = axis.quiver(x, z, u[rows, columns], w[rows, columns], color="black", alpha=0.7)
+    reference = float(f"{speed:.1g}")
+    axis.quiverkey(arrows, 0.9, 1.02, reference, f"{reference:g} m/s", labelpos="E", coordinates="axes")
+
+
+def plot(data, field, out_path):
+    x_km, z_km = data["x_nodes"] / 1e3, data["z_nodes"] / 1e3
+    width, height = x_km[-1] - x_km[0], z_km[-1] - z_km[0]
+    fig, axis = plt.subplots(figsize=(10, min(max(10 * height / width, 2.5), 10) + 1.2))
+    limit = float(np.max(np.abs(data["values"]))) or 1.0
+    mesh = axis.pcolormesh(x_km, z_km, data["values"], shading="flat", cmap="RdBu_r", vmin=-limit, vmax=limit)
+    fig.colorbar(mesh, ax=axis, label=f"{field} ({data['units']})" if data["units"] else field)
+    if data["wind"] is not None:
+        draw_wind(axis, data)
+    axis.set(xlabel="x (km)", ylabel="z (km)", aspect="equal",
+             title=f"{data['case']}: {field} at t = {data['time']:g} s (step {data['step']})")
+    fig.tight_layout()
+    fig.savefig(out_path, dpi=120)
+    plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", metavar="FILE.h5")
+    parser.add_argument("--out", default=None, help="directory for the PNGs (default: each snapshot's)")
+    parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime)")
+    args = parser.parse_args()
+    for path in args.files:
+        data = load(path, args.field)
+        out = args.out or os.path.dirname(os.path.abspath(path))
+        os.makedirs(out, exist_ok=True)
+        out_path = os.path.join(out, os.path.splitext(os.path.basename(path))[0] + ".png")
+        plot(data, args.field, out_path)
+        print(f"plot_fields: wrote {out_path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,431 @@
+#include "io/hdf5/snapshot_writer.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/hdf5/hdf5_handle.hpp"
+#include "io/xdmf/xdmf_writer.hpp"
+#include "kernels/backend/error.hpp"
+
+namespace simapp::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// More than one 64 × 256 chunk each way, with partial chunks at the ends.
+constexpr int nx = 300;
+constexpr int nz = 70;
+constexpr double xlen = 20000.0;
+constexpr double zlen = 10000.0;
+constexpr double pi = 3.14159265358979323846;
+
+const std::vector<std::string> all_fields{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"};
+
+/// cos²(πL/2) bump of radius 2000 m at (xlen/2, 2000 m), 0 outside.
+double bump(double x, double z) {
+  const double distance = std::hypot((x - xlen / 2) / 2000.0, (z - 2000.0) / 2000.0);
+  return distance <= 1.0 ? std::pow(std::cos(pi * distance / 2), 2) : 0.0;
+}
+
+/// A snapshot of analytic values, independent of the solver: a warm, light, rising and
+/// swirling bubble over an exponential background.
+Snapshot analytic_snapshot() {
+  Snapshot snapshot;
+  snapshot.step = 1234;
+  snapshot.time = 567.25;
+  snapshot.nx = nx;
+  snapshot.nz = nz;
+  snapshot.dx = xlen / nx;
+  snapshot.dz = zlen / nz;
+  snapshot.case_name = "thermal";
+  snapshot.input_yaml = "case: thermal\ngrid:\n  nx: 300\n  nz: 70\n# non-ASCII: \u03c1\u03b8\n";
+  snapshot.version = "0.1.0";
+  snapshot.git_hash = "0123456789abcdef";
+  const std::size_t cells = std::size_t{nx} * nz;
+  snapshot.state.resize(4 * cells);
+  for (int k = 0; k < nz; ++k) {
+    const double z = (k + 0.5) * snapshot.dz;
+    const double background = 1.16 * std::exp(-z / 9000.0);
+    snapshot.density_cell.push_back(background);
+    snapshot.rho_theta_cell.push_back(300.0 * background * (1.0 + 1e-6 * k));
+    for (int i = 0; i < nx; ++i) {
+      const double x = (i + 0.5) * snapshot.dx;
+      const std::size_t cell = std::size_t(k) * nx + i;
+      const double b = bump(x, z);
+      snapshot.state[cell] = -0.01 * b;
+      snapshot.state[cells + cell] = background * 4.0 * b * (z - 2000.0) / 2000.0;
+      snapshot.state[2 * cells + cell] = background * (2.0 * b - 4.0 * b * (x - xlen / 2) / 2000.0);
+      snapshot.state[3 * cells + cell] = background * 3.0 * b;
+    }
+  }
+  return snapshot;
+}
+
+/// The documented value of `field` in `cell` of row k, computed here from the formulas.
+double expected_value(const Snapshot& snapshot, const std::string& field, int k, std::size_t cell) {
+  const std::size_t cells = std::size_t{nx} * nz;
+  const double dens = snapshot.state[cell];
+  const double umom = snapshot.state[cells + cell];
+  const double wmom = snapshot.state[2 * cells + cell];
+  const double rhot = snapshot.state[3 * cells + cell];
+  const double rho = snapshot.density_cell[k] + dens;
+  const double rho_theta = snapshot.rho_theta_cell[k];
+  const std::map<std::string, double> values{
+      {"rho_prime", dens}, {"u", umom / rho}, {"w", wmom / rho},
+      {"theta_prime", (rho_theta + rhot) / rho - rho_theta / snapshot.density_cell[k]},
+      {"dens", dens}, {"umom", umom}, {"wmom", wmom}, {"rhot", rhot}};
+  return values.at(field);
+}
+
+std::vector<double> expected_field(const Snapshot& snapshot, const std::string& field) {
+  std::vector<double> values;
+  for (int k = 0; k < nz; ++k)
+    for (int i = 0; i < nx; ++i) values.push_back(expected_value(snapshot, field, k, std::size_t(k) * nx + i));
+  return values;
+}
+
+std::vector<double> points(int count, double spacing, double shift) {
+  std::vector<double> values;
+  for (int i = 0; i < count; ++i) values.push_back((i + shift) * spacing);
+  return values;
+}
+
+bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// ---- reading through the HDF5 C API ---------------------------------------------------------
+
+FileHandle open_file(const fs::path& path) {
+  FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  EXPECT_TRUE(file.valid()) << path;
+  return file;
+}
+
+std::vector<hsize_t> dims_of(hid_t file, const std::string& name) {
+  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  const DataspaceHandle space(H5Dget_space(dataset.get()));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(H5Sget_simple_extent_ndims(space.get()), 0)));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  return dims;
+}
+
+std::vector<double> read_values(hid_t file, const std::string& name) {
+  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  const DataspaceHandle space(H5Dget_space(dataset.get()));
+  std::vector<double> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get())));
+  EXPECT_GE(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0) << name;
+  return values;
+}
+
+/// Attribute `name` of object `path` in `file`, read as `memory_type` into `value`.
+void read_attribute(hid_t file, const std::string& path, const std::string& name, hid_t memory_type, void* value) {
+  const AttributeHandle attribute(H5Aopen_by_name(file, path.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  ASSERT_TRUE(attribute.valid()) << path << " has no attribute " << name;
+  EXPECT_GE(H5Aread(attribute.get(), memory_type, value), 0) << name;
+}
+
+std::string string_attribute(hid_t file, const std::string& path, const std::string& name) {
+  const DatatypeHandle type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(type.get(), H5T_VARIABLE);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  char* text = nullptr;
+  read_attribute(file, path, name, type.get(), &text);
+  const std::string value = text ? text : "<unreadable>";
+  H5free_memory(text);
+  return value;
+}
+
+double double_attribute(hid_t file, const std::string& name) {
+  double value = -1.0;
+  read_attribute(file, "/", name, H5T_NATIVE_DOUBLE, &value);
+  return value;
+}
+
+long long integer_attribute(hid_t file, const std::string& name) {
+  long long value = -1;
+  read_attribute(file, "/", name, H5T_NATIVE_LLONG, &value);
+  return value;
+}
+
+/// (layout, number of filters) of a dataset's creation properties.
+std::pair<H5D_layout_t, int> storage_of(hid_t file, const std::string& name) {
+  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  const PropertyListHandle properties(H5Dget_create_plist(dataset.get()));
+  return {H5Pget_layout(properties.get()), H5Pget_nfilters(properties.get())};
+}
+
+// ---- fixture --------------------------------------------------------------------------------
+
+class SnapshotTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("simapp_snapshot_test_" + std::to_string(::getpid()) + "_" + test_name);
+    fs::create_directories(dir_);
+  }
+
+  void TearDown() override {
+    fs::permissions(dir_, fs::perms::owner_all);
+    fs::remove_all(dir_);
+  }
+
+  /// Writes the analytic snapshot with `fields` to `name` in this test's directory.
+  fs::path write(const std::string& name, const std::vector<std::string>& fields = all_fields, int level = 0) const {
+    write_snapshot(dir_ / name, snapshot_, fields, level);
+    return dir_ / name;
+  }
+
+  const Snapshot snapshot_ = analytic_snapshot();
+  fs::path dir_;
+};
+
+/// The Error `write` throws; a test failure when it throws none.
+template <class Write>
+Error error_of(Write write) {
+  try {
+    write();
+  } catch (const Error& error) {
+    return error;
+  }
+  ADD_FAILURE() << "no error thrown";
+  return Error{ExitCode::success, "", ""};
+}
+
+std::vector<std::string> files_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  return names;
+}
+
+std::string contents(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// ---- snapshot contents ----------------------------------------------------------------------
+
+TEST_F(SnapshotTest, ListsTheDocumentedFieldsWithUnits) {
+  const std::map<std::string, std::string> units{
+      {"rho_prime", "kg m-3"}, {"u", "m s-1"}, {"w", "m s-1"}, {"theta_prime", "K"},
+      {"dens", "kg m-3"}, {"umom", "kg m-2 s-1"}, {"wmom", "kg m-2 s-1"}, {"rhot", "kg m-3 K"}};
+  std::vector<std::string> names;
+  for (const FieldInfo& field : snapshot_fields()) {
+    names.push_back(field.name);
+    EXPECT_EQ(field.unit, units.at(field.name));
+    EXPECT_FALSE(field.description.empty()) << field.name;
+  }
+  EXPECT_EQ(names, all_fields);
+}
+
+TEST_F(SnapshotTest, FieldsHoldTheDocumentedFormulasBitForBit) {
+  const FileHandle file = open_file(write("fields.h5"));
+  for (const FieldInfo& field : snapshot_fields()) {
+    EXPECT_EQ(dims_of(file.get(), field.name), (std::vector<hsize_t>{nz, nx})) << field.name;
+    EXPECT_TRUE(bitwise_equal(read_values(file.get(), field.name), expected_field(snapshot_, field.name)))
+        << field.name;
+    EXPECT_EQ(string_attribute(file.get(), field.name, "units"), field.unit);
+    EXPECT_EQ(string_attribute(file.get(), field.name, "description"), field.description);
+  }
+}
+
+TEST_F(SnapshotTest, HoldsOnlyTheSelectedFields) {
+  const FileHandle file = open_file(write("some.h5", {"theta_prime", "w"}));
+  EXPECT_GT(H5Lexists(file.get(), "theta_prime", H5P_DEFAULT), 0);
+  EXPECT_GT(H5Lexists(file.get(), "w", H5P_DEFAULT), 0);
+  EXPECT_EQ(H5Lexists(file.get(), "u", H5P_DEFAULT), 0);
+  EXPECT_EQ(H5Lexists(file.get(), "dens", H5P_DEFAULT), 0);
+}
+
+TEST_F(SnapshotTest, HoldsCellCentresAndEdges) {
+  const FileHandle file = open_file(write("grid.h5"));
+  const double dx = xlen / nx, dz = zlen / nz;
+  EXPECT_TRUE(bitwise_equal(read_values(file.get(), "x"), points(nx, dx, 0.5)));
+  EXPECT_TRUE(bitwise_equal(read_values(file.get(), "z"), points(nz, dz, 0.5)));
+  EXPECT_TRUE(bitwise_equal(read_values(file.get(), "x_nodes"), points(nx + 1, dx, 0.0)));
+  EXPECT_TRUE(bitwise_equal(read_values(file.get(), "z_nodes"), points(nz + 1, dz, 0.0)));
+  for (const std::string name : {"x", "z", "x_nodes", "z_nodes"}) {
+    EXPECT_EQ(string_attribute(file.get(), name, "units"), "m") << name;
+    EXPECT_FALSE(string_attribute(file.get(), name, "description").empty()) << name;
+  }
+}
+
+TEST_F(SnapshotTest, RootAttributesDescribeTheRun) {
+  const FileHandle file = open_file(write("attributes.h5"));
+  EXPECT_EQ(double_attribute(file.get(), "time"), snapshot_.time);
+  EXPECT_EQ(integer_attribute(file.get(), "step"), snapshot_.step);
+  EXPECT_EQ(double_attribute(file.get(), "dx"), snapshot_.dx);
+  EXPECT_EQ(double_attribute(file.get(), "dz"), snapshot_.dz);
+  EXPECT_EQ(integer_attribute(file.get(), "nx"), nx);
+  EXPECT_EQ(integer_attribute(file.get(), "nz"), nz);
+  EXPECT_EQ(string_attribute(file.get(), "/", "case"), "thermal");
+  EXPECT_EQ(string_attribute(file.get(), "/", "simapp_version"), snapshot_.version);
+  EXPECT_EQ(string_attribute(file.get(), "/", "git_hash"), snapshot_.git_hash);
+  EXPECT_EQ(string_attribute(file.get(), "/", "input_yaml"), snapshot_.input_yaml);
+}
+
+TEST_F(SnapshotTest, CompressionChangesStorageNotData) {
+  const FileHandle plain = open_file(write("plain.h5", all_fields, 0));
+  const FileHandle packed = open_file(write("packed.h5", all_fields, 6));
+  for (const std::string& name : all_fields) {
+    EXPECT_TRUE(bitwise_equal(read_values(plain.get(), name), read_values(packed.get(), name))) << name;
+    EXPECT_EQ(storage_of(plain.get(), name), std::make_pair(H5D_CONTIGUOUS, 0)) << name;
+    EXPECT_EQ(storage_of(packed.get(), name), std::make_pair(H5D_CHUNKED, 2)) << name;  // shuffle, deflate
+  }
+  EXPECT_LT(fs::file_size(dir_ / "packed.h5"), fs::file_size(dir_ / "plain.h5"));
+}
+
+TEST_F(SnapshotTest, ReadDatasetReturnsTheStoredValues) {
+  const fs::path path = write("read.h5");
+  const FileHandle file = open_file(path);
+  EXPECT_TRUE(bitwise_equal(read_dataset(path, "theta_prime"), read_values(file.get(), "theta_prime")));
+  EXPECT_TRUE(bitwise_equal(read_dataset(path, "x_nodes"), points(nx + 1, xlen / nx, 0.0)));
+  const Error missing_dataset = error_of([&] { read_dataset(path, "pressure"); });
+  EXPECT_EQ(missing_dataset.code(), ExitCode::io);
+  EXPECT_EQ(missing_dataset.where(), path.string());
+  EXPECT_EQ(error_of([&] { read_dataset(dir_ / "absent.h5", "u"); }).code(), ExitCode::io);
+}
+
+// ---- failures -------------------------------------------------------------------------------
+
+TEST_F(SnapshotTest, RefusesToOverwriteAndKeepsTheExistingFile) {
+  const fs::path path = dir_ / "existing.h5";
+  std::ofstream(path) << "precious";
+  const Error error = error_of([&] { write_snapshot(path, snapshot_, all_fields, 0); });
+  EXPECT_EQ(error.code(), ExitCode::io);
+  EXPECT_EQ(error.where(), path.string());
+  EXPECT_EQ(contents(path), "precious");
+  EXPECT_EQ(files_in(dir_), std::vector<std::string>{"existing.h5"});
+}
+
+TEST_F(SnapshotTest, ReadOnlyDirectoryFailsWithoutLeavingFiles) {
+  fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
+  if (::access(dir_.c_str(), W_OK) == 0) GTEST_SKIP() << "directory permissions do not bind this user (root)";
+  const Error error = error_of([&] { write("denied.h5"); });
+  EXPECT_EQ(error.code(), ExitCode::io);
+  EXPECT_EQ(error.where(), (dir_ / "denied.h5").string());
+  EXPECT_TRUE(files_in(dir_).empty());
+}
+
+/// Limits the size of files this process writes (a full disk that binds root too) while alive.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &saved_);
+    previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
+    rlimit limited = saved_;
+    limited.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &limited);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &saved_);
+    std::signal(SIGXFSZ, previous_handler_);
+  }
+
+ private:
+  rlimit saved_{};
+  void (*previous_handler_)(int) = nullptr;
+};
+
+TEST_F(SnapshotTest, FailedWriteRemovesTheTemporaryFile) {
+  const Error error = error_of([&] {
+    const FileSizeLimit limit(64 * 1024);  // less than one field
+    write("full.h5");
+  });
+  EXPECT_EQ(error.code(), ExitCode::io);
+  EXPECT_NE(std::string(error.what()).find("File too large"), std::string::npos) << error.what();
+  EXPECT_TRUE(files_in(dir_).empty());
+}
+
+TEST_F(SnapshotTest, RejectsBadRequestsBeforeWriting) {
+  EXPECT_EQ(error_of([&] { write("a.h5", {"pressure"}); }).code(), ExitCode::bad_input);
+  EXPECT_EQ(error_of([&] { write("b.h5", {"u", "u"}); }).code(), ExitCode::bad_input);
+  EXPECT_EQ(error_of([&] { write("c.h5", {"u"}, 10); }).code(), ExitCode::bad_input);
+  Snapshot short_state = snapshot_;
+  short_state.state.pop_back();
+  EXPECT_EQ(error_of([&] { write_snapshot(dir_ / "d.h5", short_state, {"u"}, 0); }).code(), ExitCode::internal);
+  EXPECT_TRUE(files_in(dir_).empty());
+}
+
+// ---- XDMF -----------------------------------------------------------------------------------
+
+const std::vector<std::string> xdmf_fields{"theta_prime", "u", "w"};
+
+/// Writes snapshots of three output times and, after each, the series' XDMF index.
+fs::path write_series(const fs::path& dir, Snapshot snapshot) {
+  std::vector<XdmfEntry> entries;
+  for (long step : {0L, 100L, 200L}) {
+    snapshot.step = step;
+    snapshot.time = 0.5 * static_cast<double>(step);
+    const std::string name = "thermal_" + std::to_string(step) + ".h5";
+    write_snapshot(dir / name, snapshot, xdmf_fields, 1);
+    entries.push_back({name, snapshot.time});
+    write_xdmf(dir / "thermal.xmf", nx, nz, xdmf_fields, entries);
+  }
+  return dir / "thermal.xmf";
+}
+
+std::vector<hsize_t> parse_dims(const std::string& text) {
+  std::istringstream in(text);
+  return {std::istream_iterator<hsize_t>(in), std::istream_iterator<hsize_t>()};
+}
+
+TEST_F(SnapshotTest, XdmfReferencesDatasetsOfMatchingShape) {
+  const fs::path xmf = write_series(dir_, snapshot_);
+  const std::string xml = contents(xmf);
+  EXPECT_EQ(xml.rfind("<?xml", 0), 0u);
+  EXPECT_FALSE(fs::exists(xmf.string() + ".tmp"));
+  const std::regex topology(R"(<Topology TopologyType="2DRectMesh" Dimensions="71 301"/>)");
+  EXPECT_EQ(std::distance(std::sregex_iterator(xml.begin(), xml.end(), topology), std::sregex_iterator()), 3);
+  const std::regex item(R"re(<DataItem Dimensions="([0-9 ]+)"[^>]*>([^<:]+):/([^<]+)</DataItem>)re");
+  int items = 0;
+  for (auto match = std::sregex_iterator(xml.begin(), xml.end(), item); match != std::sregex_iterator(); ++match) {
+    ++items;
+    const fs::path file = dir_ / (*match)[2].str();
+    ASSERT_TRUE(fs::exists(file)) << file;
+    const FileHandle snapshot_file = open_file(file);
+    EXPECT_GT(H5Lexists(snapshot_file.get(), (*match)[3].str().c_str(), H5P_DEFAULT), 0) << (*match)[0];
+    EXPECT_EQ(dims_of(snapshot_file.get(), (*match)[3].str()), parse_dims((*match)[1].str())) << (*match)[0];
+  }
+  EXPECT_EQ(items, 3 * (2 + static_cast<int>(xdmf_fields.size())));
+}
+
+TEST_F(SnapshotTest, XdmfIsWellFormedXml) {
+  const char* python = "/usr/bin/python3";
+  if (::access(python, X_OK) != 0) GTEST_SKIP() << python << " not found";
+  const fs::path xmf = dir_ / "odd.xmf";
+  write_xdmf(xmf, nx, nz, {"u", "w"}, {{"a&b<1>.h5", 0.0}, {"c\"d'.h5", 1e-3}});
+  std::ofstream(dir_ / "check.py") << R"(import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+series = root.find("Domain/Grid")
+grids = series.findall("Grid")
+assert root.tag == "Xdmf" and series.get("CollectionType") == "Temporal" and len(grids) == 2
+assert all(g.find("Topology").get("TopologyType") == "2DRectMesh" for g in grids)
+assert all(g.find("Geometry").get("GeometryType") == "VXVY" for g in grids)
+assert [g.find("Time").get("Value") for g in grids] == ["0", "0.001"]
+assert grids[0].find("Geometry/DataItem").text == "a&b<1>.h5:/x_nodes"
+assert grids[1].find("Attribute/DataItem").text == "c\"d'.h5:/u"
+)";
+  const std::string command = std::string(python) + " " + (dir_ / "check.py").string() + " " + xmf.string();
+  EXPECT_EQ(std::system(command.c_str()), 0) << contents(xmf);
+}
+
+}  // namespace
+}  // namespace simapp::io

@@ -1,0 +1,28 @@
+#include "solver/output/output_schedule.hpp"
+
+#include <gtest/gtest.h>
+
+namespace simapp {
+namespace {
+
+TEST(OutputScheduleTest, SnapshotsAtStartEveryIntervalAndEnd) {
+  const TimePlan plan(10.5, 300.0, 300.0);  // dt = 1 s, 11 steps, the last one 0.5 s
+  EXPECT_EQ(output_steps(plan, 3.0, true), (std::vector<long>{0, 3, 6, 9, 11}));
+  EXPECT_EQ(output_steps(plan, 0.0, true), (std::vector<long>{0, 11}));
+}
+
+TEST(OutputScheduleTest, IntervalsThatAreNotWholeStepsRoundUp) {
+  const TimePlan plan(10.0, 300.0, 300.0);  // dt = 1 s
+  EXPECT_EQ(output_steps(plan, 2.5, false), (std::vector<long>{3, 5, 8, 10}));
+  EXPECT_TRUE(output_steps(plan, 0.0, false).empty());
+}
+
+TEST(OutputScheduleTest, NextOutputStep) {
+  const std::vector<long> steps{0, 3, 6};
+  EXPECT_EQ(next_output_step(steps, 0), 3);
+  EXPECT_EQ(next_output_step(steps, 3), 6);
+  EXPECT_EQ(next_output_step(steps, 6), -1);
+}
+
+}  // namespace
+}  // namespace simapp
