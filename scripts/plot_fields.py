@@ -68,15 +68,18 @@ def draw_wind(axis, data):
     sz, sx = (max(1, n // arrows) for n, arrows in zip(u.shape, reversed(ARROWS)))
     rows, columns = slice(sz // 2, None, sz), slice(sx // 2, None, sx)
     x, z = np.meshgrid(data["x"][columns] / 1e3, data["z"][rows] / 1e3)
-    arrows = axis.quiver(x, z, u[rows, columns], w[rows, columns], color="black", alpha=0.7)
+    spacing = min(x[0, 1] - x[0, 0] if x.shape[1] > 1 else np.inf, z[1, 0] - z[0, 0] if z.shape[0] > 1 else np.inf)
+    scale = speed / (spacing if np.isfinite(spacing) else 1.0)  # the fastest arrow spans one spacing
+    arrows = axis.quiver(x, z, u[rows, columns], w[rows, columns], angles="xy", scale_units="xy", scale=scale,
+                         color="black", alpha=0.7)
     reference = float(f"{speed:.1g}")
-    axis.quiverkey(arrows, 0.9, 1.02, reference, f"{reference:g} m/s", labelpos="E", coordinates="axes")
+    axis.quiverkey(arrows, 0.88, 1.03, reference, f"{reference:g} m/s", labelpos="E", coordinates="axes")
 
 
 def plot(data, field, out_path):
     x_km, z_km = data["x_nodes"] / 1e3, data["z_nodes"] / 1e3
     width, height = x_km[-1] - x_km[0], z_km[-1] - z_km[0]
-    fig, axis = plt.subplots(figsize=(10, min(max(10 * height / width, 2.5), 10) + 1.2))
+    fig, axis = plt.subplots(figsize=(10, min(max(8 * height / width, 2.0), 10) + 1.4))
     limit = float(np.max(np.abs(data["values"]))) or 1.0
     mesh = axis.pcolormesh(x_km, z_km, data["values"], shading="flat", cmap="RdBu_r", vmin=-limit, vmax=limit)
     fig.colorbar(mesh, ax=axis, label=f"{field} ({data['units']})" if data["units"] else field)
