@@ -13,6 +13,7 @@ try:
     import matplotlib.pyplot as plt
     import numpy as np
     import h5py
+    from mpl_toolkits.axes_grid1 import make_axes_locatable
 except ImportError as error:
     sys.exit(f"plot_fields: error: {error} (install python3-matplotlib, python3-numpy and python3-h5py)")
 
@@ -82,7 +83,8 @@ def plot(data, field, out_path):
     fig, axis = plt.subplots(figsize=(10, min(max(8 * height / width, 2.0), 10) + 1.4))
     limit = float(np.max(np.abs(data["values"]))) or 1.0
     mesh = axis.pcolormesh(x_km, z_km, data["values"], shading="flat", cmap="RdBu_r", vmin=-limit, vmax=limit)
-    fig.colorbar(mesh, ax=axis, label=f"{field} ({data['units']})" if data["units"] else field)
+    colour_axis = make_axes_locatable(axis).append_axes("right", size="2.5%", pad=0.15)
+    fig.colorbar(mesh, cax=colour_axis, label=f"{field} ({data['units']})" if data["units"] else field)
     if data["wind"] is not None:
         draw_wind(axis, data)
     axis.set(xlabel="x (km)", ylabel="z (km)", aspect="equal",
