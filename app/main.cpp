@@ -61,9 +61,14 @@ void bind_device(Backend backend) {
 void run_case(const Setup& setup, const Decomposition& decomposition, const std::string& restart) {
   Simulation simulation(setup.config.spec, setup.backend, setup.config.spec.execution.mode, decomposition);
   const bool root = decomposition.rank() == 0;
-  if (!restart.empty()) {
-    const std::string path = app::restart_from(simulation, setup.config.spec, restart);
-    if (root) fmt::print("restarting from {} at step {} (t = {} s)\n", path, simulation.step(), simulation.time());
+  Diagnostics reference;
+  if (restart.empty()) {
+    reference = simulation.diagnostics();
+  } else {
+    const app::Restart continued = app::restart_from(simulation, setup.config.spec, restart);
+    reference = continued.reference;
+    if (root)
+      fmt::print("restarting from {} at step {} (t = {} s)\n", continued.path, simulation.step(), simulation.time());
   }
   app::print_header(stdout, simulation, setup.config.source_path);
   const RunResult result = run_to_end(
@@ -71,7 +76,7 @@ void run_case(const Setup& setup, const Decomposition& decomposition, const std:
       [root](const ProgressReport& report) {
         if (root) app::print_progress(stdout, report);
       },
-      app::make_outputs(setup.config, simulation));
+      app::make_outputs(setup.config, simulation, reference), reference);
   app::print_result(stdout, simulation, result);
 }
 

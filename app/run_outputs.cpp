@@ -159,7 +159,8 @@ void prepare_output_directory(const RunSpec& spec, ExistingResults policy, MPI_C
   });
 }
 
-std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation) {
+std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation,
+                                          const Diagnostics& reference) {
   const RunSpec& spec = config.spec;
   std::vector<ScheduledOutput> outputs;
   const long now = simulation.step();
@@ -174,18 +175,19 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
     const MPI_Comm comm = simulation.decomposition().comm();
     const std::uint64_t hash = io::physics_hash(spec);
     outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.checkpoint_every, false), now),
-                       [&config, comm, hash](long step, double time, const std::vector<double>& state) {
+                       [&config, comm, hash, reference](long step, double time, const std::vector<double>& state) {
                          on_root_for_all(comm, [&] {
                            io::write_checkpoint(config.spec.output.dir,
-                                                {step, time, hash, config.spec.grid.nx, config.spec.grid.nz}, state,
-                                                config.resolved_yaml);
+                                                {step, time, hash, config.spec.grid.nx, config.spec.grid.nz,
+                                                 reference.mass, reference.total_energy},
+                                                state, config.resolved_yaml);
                          });
                        }});
   }
   return outputs;
 }
 
-std::string restart_from(Simulation& simulation, const RunSpec& spec, const std::string& which) {
+Restart restart_from(Simulation& simulation, const RunSpec& spec, const std::string& which) {
   const fs::path path = which == "latest" ? io::latest_checkpoint(spec.output.dir) : fs::path(which);
   const io::CheckpointHeader header = io::read_checkpoint_header(path);
   if (header.config_hash != io::physics_hash(spec) || header.nx != spec.grid.nx || header.nz != spec.grid.nz)
@@ -198,7 +200,7 @@ std::string restart_from(Simulation& simulation, const RunSpec& spec, const std:
                 fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps", header.step,
                             header.time, simulation.time_plan().num_steps()));
   simulation.restore(header.step, io::read_checkpoint_block(path, simulation.decomposition().box()));
-  return path.string();
+  return {path.string(), {header.initial_mass, header.initial_total_energy}};
 }
 
 }  // namespace simapp::app

@@ -20,11 +20,19 @@ enum class ExistingResults { refuse, replace, continue_run };
 /// can be written. Bad input on every rank alike.
 void prepare_output_directory(const RunSpec& spec, ExistingResults policy, MPI_Comm comm);
 
-/// The snapshot and checkpoint writers for the steps after the simulation's current one.
-std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation);
+/// The snapshot and checkpoint writers for the steps after the simulation's current one;
+/// checkpoints record `reference`, the run's t = 0 diagnostics.
+std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation,
+                                          const Diagnostics& reference);
+
+/// A run continued from a checkpoint.
+struct Restart {
+  std::string path;
+  Diagnostics reference;  ///< the original run's t = 0 diagnostics
+};
 
 /// Continues `simulation` from the checkpoint `which` (a path, or "latest" in output.dir),
-/// refusing one written by an incompatible configuration. Returns the checkpoint's path.
-std::string restart_from(Simulation& simulation, const RunSpec& spec, const std::string& which);
+/// refusing one written by an incompatible configuration.
+Restart restart_from(Simulation& simulation, const RunSpec& spec, const std::string& which);
 
 }  // namespace simapp::app

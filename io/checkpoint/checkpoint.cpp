@@ -75,6 +75,8 @@ void write_file(const fs::path& path, const CheckpointHeader& header, const std:
   write_attribute(file.get(), "config_hash", H5T_NATIVE_UINT64, header.config_hash, path);
   write_attribute(file.get(), "nx", H5T_NATIVE_INT, header.nx, path);
   write_attribute(file.get(), "nz", H5T_NATIVE_INT, header.nz, path);
+  write_attribute(file.get(), "initial_mass", H5T_NATIVE_DOUBLE, header.initial_mass, path);
+  write_attribute(file.get(), "initial_total_energy", H5T_NATIVE_DOUBLE, header.initial_total_energy, path);
   write_string_attribute(file.get(), "input_yaml", input_yaml, path);
   check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), path, "flush failed");
   check(file.close(), path, "close failed");
@@ -139,6 +141,8 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.config_hash = read_attribute<std::uint64_t>(file.get(), "config_hash", H5T_NATIVE_UINT64, path);
   header.nx = read_attribute<int>(file.get(), "nx", H5T_NATIVE_INT, path);
   header.nz = read_attribute<int>(file.get(), "nz", H5T_NATIVE_INT, path);
+  header.initial_mass = read_attribute<double>(file.get(), "initial_mass", H5T_NATIVE_DOUBLE, path);
+  header.initial_total_energy = read_attribute<double>(file.get(), "initial_total_energy", H5T_NATIVE_DOUBLE, path);
   return header;
 }
 

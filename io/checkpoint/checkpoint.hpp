@@ -4,6 +4,8 @@
 /// rank count. File `checkpoint_<step>.h5` in the output directory:
 ///   /state  [4][nz][nx] doubles (dens, umom, wmom, rhot)
 ///   root attributes: step (int64), time (double, s), config_hash (uint64), nx, nz (int32),
+///                    initial_mass, initial_total_energy (double: the run's t = 0 diagnostics,
+///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
 ///                    input_yaml (string)
 /// Written under a temporary name, read back, then renamed; older checkpoints are removed
 /// only after that, so a crash never leaves the run without a complete checkpoint.
@@ -22,6 +24,8 @@ struct CheckpointHeader {
   double time = 0.0;
   std::uint64_t config_hash = 0;
   int nx = 0, nz = 0;
+  double initial_mass = 0.0;          ///< kg per metre of y, at t = 0
+  double initial_total_energy = 0.0;  ///< J per metre of y, at t = 0
 };
 
 /// FNV-1a hash of what a checkpoint's state depends on: the case and the grid.

@@ -66,10 +66,10 @@ void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput
 }  // namespace
 
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
-                     const std::vector<ScheduledOutput>& outputs) {
+                     const std::vector<ScheduledOutput>& outputs, const std::optional<Diagnostics>& reference) {
   RunResult result;
   simulation.prepare();
-  result.initial = simulation.diagnostics();
+  result.initial = reference ? *reference : simulation.diagnostics();
   const long first_step = simulation.step();
   const long num_steps = simulation.time_plan().num_steps();
   const Clock::time_point start = Clock::now();

@@ -2,6 +2,7 @@
 /// The run loop: advances a Simulation to its end, reporting progress on a schedule
 /// (every N steps, or about every 2 s of wall time) and checking the solution stays finite.
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "solver/simulation/simulation.hpp"
@@ -40,7 +41,10 @@ struct ScheduledOutput {
 /// wall time. Chunks end at output steps; there the state is copied out without stopping the
 /// device, and written while the next chunk runs. Throws Error(ExitCode::numerical) when mass
 /// or energy stops being finite.
+/// `reference`: the diagnostics changes are relative to (default: the current state's; a
+/// restarted run passes its original t = 0 values).
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
-                     const std::vector<ScheduledOutput>& outputs = {});
+                     const std::vector<ScheduledOutput>& outputs = {},
+                     const std::optional<Diagnostics>& reference = std::nullopt);
 
 }  // namespace simapp

@@ -1,5 +1,6 @@
 /// Restart: a run of 2N steps equals, bit for bit, N steps + checkpoint + restart + N steps,
-/// also when the restart runs on another rank count (the checkpoint holds the global state).
+/// also when the restart runs on another rank count (the checkpoint holds the global state),
+/// and reports the same d_mass and d_te.
 /// Run under mpiexec with 1 and 4 ranks.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -25,16 +26,20 @@ TEST(RestartMpiTest, InterruptedRunContinuesBitForBitOnAnyRankCount) {
 
   // Rank 0 alone: the uninterrupted run, and the first half with its checkpoint.
   std::vector<double> uninterrupted;
+  RunResult whole_result;
   if (rank == 0) {
     fs::remove_all(directory);
     fs::create_directories(directory);
     testing::SerialSimulation whole(spec, Backend::host, ExecutionMode::graph);
-    run_to_end(*whole, 0, [](const ProgressReport&) {});
+    whole_result = run_to_end(*whole, 0, [](const ProgressReport&) {});
     uninterrupted = whole->gathered_state();
 
     testing::SerialSimulation first(spec, Backend::host, ExecutionMode::graph);
     while (first->step() < 9) first->advance_chunk(9 - first->step());
-    io::write_checkpoint(directory, {first->step(), first->time(), io::physics_hash(spec), 41, 22},
+    const Diagnostics initial = testing::SerialSimulation(spec, Backend::host, ExecutionMode::graph)->diagnostics();
+    io::write_checkpoint(directory,
+                         {first->step(), first->time(), io::physics_hash(spec), 41, 22, initial.mass,
+                          initial.total_energy},
                          first->gathered_state(), "");
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -48,13 +53,17 @@ TEST(RestartMpiTest, InterruptedRunContinuesBitForBitOnAnyRankCount) {
   Simulation second(spec, Backend::host, ExecutionMode::graph, decomposition);
   second.restore(header.step, io::read_checkpoint_block(checkpoint, decomposition.box()));
   EXPECT_EQ(second.time(), header.time);
-  run_to_end(second, 0, [](const ProgressReport&) {});
+  const RunResult second_result = run_to_end(second, 0, [](const ProgressReport&) {}, {},
+                                             Diagnostics{header.initial_mass, header.initial_total_energy});
   const std::vector<double> restarted = second.gathered_state();
 
   if (rank == 0) {
     ASSERT_EQ(restarted.size(), uninterrupted.size());
     EXPECT_EQ(std::memcmp(restarted.data(), uninterrupted.data(), restarted.size() * sizeof(double)), 0)
         << decomposition.size() << " rank(s)";
+    // The restarted run reports the changes the uninterrupted run reports.
+    EXPECT_EQ(second_result.change.mass, whole_result.change.mass);
+    EXPECT_EQ(second_result.change.total_energy, whole_result.change.total_energy);
     fs::remove_all(directory);
   }
 }
