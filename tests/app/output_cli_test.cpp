@@ -38,8 +38,16 @@ class OutputCliTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(directory_); }
 
-  Outcome simapp(const std::string& arguments) const {
-    const std::string command = "cd '" + directory_.string() + "' && OMP_NUM_THREADS=1 " + SIMAPP_BINARY +
+  /// Runs simapp on `ranks` MPI ranks (1: without mpiexec).
+  Outcome simapp(const std::string& arguments, int ranks = 1) const {
+    // A clean environment (this test process is an MPI singleton whose variables would confuse
+    // a nested mpiexec); Open MPI allowed to run as root (CI does) and more ranks than cores.
+    const std::string launcher =
+        ranks == 1 ? ""
+                   : "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                     "OMPI_MCA_rmaps_base_oversubscribe=1 " +
+                         std::string(SIMAPP_MPIEXEC) + " -n " + std::to_string(ranks) + " ";
+    const std::string command = "cd '" + directory_.string() + "' && OMP_NUM_THREADS=1 " + launcher + SIMAPP_BINARY +
                                 " case.yaml --backend host " + arguments + " > stdout.txt 2> stderr.txt";
     const int status = std::system(command.c_str());
     std::ifstream err(directory_ / "stderr.txt");
@@ -71,10 +79,14 @@ std::vector<double> in_process_state(int steps) {
   return simulation->gathered_state();
 }
 
-TEST_F(OutputCliTest, SnapshotsHoldTheStateAnInProcessRunComputes) {
+class SnapshotRanksTest : public OutputCliTest, public ::testing::WithParamInterface<int> {};
+
+/// On 1 rank and on 4 (cells gathered to rank 0, which writes).
+TEST_P(SnapshotRanksTest, SnapshotsHoldTheStateAnInProcessRunComputes) {
   const double every = 4 * 1.5 * 500.0 / 450.0;  // every 4 steps
   const Outcome outcome = simapp("--set time.sim_time=" + sim_time(10) + " --set output.dir=out --set output.every=" +
-                                 text(every) + " --set output.variables=all");
+                                     text(every) + " --set output.variables=all",
+                                 GetParam());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   for (const char* file : {"fields_000000.h5", "fields_000004.h5", "fields_000008.h5", "fields_000010.h5", "fields.xmf"})
     EXPECT_TRUE(fs::exists(out() / file)) << file;
@@ -87,6 +99,8 @@ TEST_F(OutputCliTest, SnapshotsHoldTheStateAnInProcessRunComputes) {
     EXPECT_EQ(std::memcmp(written.data(), state.data() + v * cells, cells * sizeof(double)), 0) << names[v];
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Ranks, SnapshotRanksTest, ::testing::Values(1, 4));
 
 TEST_F(OutputCliTest, EarlierResultsAreNotOverwrittenUnasked) {
   const std::string arguments = "--set time.sim_time=" + sim_time(3) + " --set output.dir=out --set output.every=1";
