@@ -1,41 +1,22 @@
 /// The simapp binary's command line and configuration errors, tested through the real binary.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 
+#include "tests/support/binary_test.hpp"
+
+namespace simapp {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using testing::Outcome;
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class CliTest : public ::testing::Test {
+class CliTest : public testing::BinaryTest {
  protected:
-  void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 ("simapp_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(directory_);
-    fs::create_directories(directory_);
-  }
-  void TearDown() override { fs::remove_all(directory_); }
-
   fs::path write_config(const std::string& text) const {
     const fs::path path = directory_ / "case.yaml";
     std::ofstream(path) << text;
@@ -43,13 +24,7 @@ class CliTest : public ::testing::Test {
   }
 
   /// Runs simapp with `arguments` from the test directory.
-  Outcome simapp(const std::string& arguments) const {
-    const std::string command = "cd '" + directory_.string() + "' && " + SIMAPP_BINARY + " " + arguments +
-                                " > stdout.txt 2> stderr.txt";
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(directory_ / "stdout.txt"),
-            read_file(directory_ / "stderr.txt")};
-  }
+  Outcome simapp(const std::string& arguments) const { return run(std::string(SIMAPP_BINARY) + " " + arguments); }
 
   /// Expects exit code 2, exactly one line on stderr matching `pattern`, and nothing written.
   void expect_input_error(const Outcome& outcome, const std::string& pattern) const {
@@ -58,8 +33,6 @@ class CliTest : public ::testing::Test {
     EXPECT_TRUE(std::regex_match(outcome.err, std::regex("simapp: error: [^\n]*\n"))) << "stderr: " << outcome.err;
     EXPECT_FALSE(fs::exists(directory_ / "output")) << "an error must write nothing";
   }
-
-  fs::path directory_;
 };
 
 TEST_F(CliTest, UnknownKeyNamesKeyLineAndSuggestion) {
@@ -141,3 +114,4 @@ TEST_F(CliTest, CudaBackendWithoutGpuIsAnInputError) {
 }
 
 }  // namespace
+}  // namespace simapp

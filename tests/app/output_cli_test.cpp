@@ -3,9 +3,7 @@
 /// refused before any work, a failed write stops the run with the I/O exit code and leaves the
 /// earlier files valid, and checkpoints of another configuration are refused.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +13,7 @@
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "solver/simulation/run_loop.hpp"
+#include "tests/support/binary_test.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
@@ -22,38 +21,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string err;
-};
+using testing::Outcome;
 
-class OutputCliTest : public ::testing::Test {
+class OutputCliTest : public testing::BinaryTest {
  protected:
   void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 ("simapp_output_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(directory_);
-    fs::create_directories(directory_);
+    BinaryTest::SetUp();
     std::ofstream(directory_ / "case.yaml") << "case: thermal\ngrid:\n  nx: 40\n  nz: 20\n";
   }
-  void TearDown() override { fs::remove_all(directory_); }
 
   /// Runs simapp on `ranks` MPI ranks (1: without mpiexec).
   Outcome simapp(const std::string& arguments, int ranks = 1) const {
     // A clean environment (this test process is an MPI singleton whose variables would confuse
     // a nested mpiexec); Open MPI allowed to run as root (CI does) and more ranks than cores.
     const std::string launcher =
-        ranks == 1 ? ""
+        ranks == 1 ? "OMP_NUM_THREADS=1 "
                    : "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
                      "OMPI_MCA_rmaps_base_oversubscribe=1 " +
                          std::string(SIMAPP_MPIEXEC) + " -n " + std::to_string(ranks) + " ";
-    const std::string command = "cd '" + directory_.string() + "' && OMP_NUM_THREADS=1 " + launcher + SIMAPP_BINARY +
-                                " case.yaml --backend host " + arguments + " > stdout.txt 2> stderr.txt";
-    const int status = std::system(command.c_str());
-    std::ifstream err(directory_ / "stderr.txt");
-    std::stringstream text;
-    text << err.rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+    return run(launcher + SIMAPP_BINARY + " case.yaml --backend host " + arguments);
   }
 
   /// `seconds` as text that reads back to the same double.
@@ -67,8 +53,6 @@ class OutputCliTest : public ::testing::Test {
   static std::string sim_time(int steps) { return text(steps * 1.5 * 500.0 / 450.0); }
 
   fs::path out() const { return directory_ / "out"; }
-
-  fs::path directory_;
 };
 
 /// The state of the same case run in-process to `steps` steps.

@@ -1,7 +1,6 @@
 /// CUDA graphs replay exactly what eager launching computes (label gpu; skipped without a GPU).
 #include <gtest/gtest.h>
 
-#include <cstring>
 
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/error.hpp"
@@ -19,25 +18,14 @@ class CudaGraphTest : public ::testing::Test {
   }
 };
 
-/// 23.5 dt of simulated time: the last of 24 steps is shortened.
+using testing::bitwise_equal;
+
 RunSpec shortened_case(Granularity granularity, int steps_per_graph) {
-  RunSpec spec = testing::small_case(CaseName::injection, 96, 48, 1.0);
-  const double dt = TimePlan(1.0, spec.grid.xlen / 96, spec.grid.zlen / 48).dt();
-  spec.time.sim_time = 23.5 * dt;
-  spec.execution.granularity = granularity;
-  spec.execution.steps_per_graph = steps_per_graph;
-  return spec;
+  return testing::shortened_case(CaseName::injection, 96, 48, granularity, steps_per_graph);
 }
 
 std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
-  testing::SerialSimulation simulation(spec, Backend::cuda, mode);
-  run_to_end(*simulation, 0, [](const ProgressReport&) {});
-  EXPECT_EQ(simulation->time(), spec.time.sim_time);
-  return simulation->state_on_host();
-}
-
-bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  return testing::final_state(spec, Backend::cuda, mode);
 }
 
 TEST_F(CudaGraphTest, GraphReplayEqualsEagerBitForBitForAnyStepsPerGraph) {

@@ -27,9 +27,7 @@ Outcome run(const RunSpec& spec, Backend backend, ExecutionMode mode, MPI_Comm c
   return {simulation.gathered_state(), result};
 }
 
-bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using testing::bitwise_equal;
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 

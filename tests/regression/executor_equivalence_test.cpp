@@ -3,7 +3,6 @@
 /// the equivalence on the CUDA backend).
 #include <gtest/gtest.h>
 
-#include <cstring>
 
 #include "kernels/backend/launch_counter.hpp"
 #include "solver/simulation/run_loop.hpp"
@@ -13,26 +12,21 @@
 namespace simapp {
 namespace {
 
-/// A case whose last step is shortened: 23 steps of dt and a last one of dt/2... by design.
+using testing::bitwise_equal;
+
 RunSpec shortened_case(CaseName name, Granularity granularity, int steps_per_graph) {
-  RunSpec spec = testing::small_case(name, 48, 24, 1.0);
-  const double dt = TimePlan(1.0, spec.grid.xlen / 48, spec.grid.zlen / 24).dt();
-  spec.time.sim_time = 23.5 * dt;
-  spec.execution.granularity = granularity;
-  spec.execution.steps_per_graph = steps_per_graph;
-  return spec;
+  return testing::shortened_case(name, 48, 24, granularity, steps_per_graph);
 }
 
 std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
-  testing::SerialSimulation simulation(spec, Backend::host, mode);
-  EXPECT_NE(simulation->time_plan().dt_last(), simulation->time_plan().dt());
-  run_to_end(*simulation, 0, [](const ProgressReport&) {});
-  EXPECT_EQ(simulation->time(), spec.time.sim_time);
-  return simulation->state_on_host();
+  return testing::final_state(spec, Backend::host, mode);
 }
 
-bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+TEST(ShortenedCaseTest, LastStepIsShorter) {
+  const RunSpec spec = shortened_case(CaseName::thermal, Granularity::fused, 1);
+  const TimePlan plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz);
+  EXPECT_EQ(plan.num_steps(), 24);
+  EXPECT_NEAR(plan.dt_last(), plan.dt() / 2, 1e-12);
 }
 
 class GraphEquivalenceTest : public ::testing::TestWithParam<int> {};

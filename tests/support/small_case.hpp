@@ -1,10 +1,14 @@
 #pragma once
 /// Helpers for tests that run the model on small grids.
+#include <gtest/gtest.h>
+
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "kernels/backend/field_view.hpp"
 #include "kernels/physics/variables.hpp"
+#include "solver/simulation/run_loop.hpp"
 #include "solver/simulation/run_spec.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/simulation/simulation.hpp"
@@ -33,6 +37,27 @@ class SerialSimulation {
   Decomposition decomposition_;
   Simulation simulation_;
 };
+
+/// `name` on nx × nz for 23.5 dt: 24 steps, the last one shortened to dt/2.
+inline RunSpec shortened_case(CaseName name, int nx, int nz, Granularity granularity, int steps_per_graph) {
+  RunSpec spec = small_case(name, nx, nz, 1.0);
+  spec.time.sim_time = 23.5 * TimePlan(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz).dt();
+  spec.execution.granularity = granularity;
+  spec.execution.steps_per_graph = steps_per_graph;
+  return spec;
+}
+
+/// The state after running `spec` to its end on this rank alone (checking it lands on sim_time).
+inline std::vector<double> final_state(const RunSpec& spec, Backend backend, ExecutionMode mode) {
+  SerialSimulation simulation(spec, backend, mode);
+  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  EXPECT_EQ(simulation->time(), spec.time.sim_time);
+  return simulation->state_on_host();
+}
+
+inline bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
 
 /// The interior cells of one variable of a host copy of the state, as [k][i].
 struct HostState {

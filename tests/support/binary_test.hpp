@@ -1,0 +1,51 @@
+#pragma once
+/// Running the real simapp binary from a test: a fresh directory per test and the command's
+/// exit code, stdout and stderr.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace simapp::testing {
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// A test with its own temporary directory, removed afterwards.
+class BinaryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = std::filesystem::temp_directory_path() /
+                 ("simapp_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) +
+                  "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(directory_);
+    std::filesystem::create_directories(directory_);
+  }
+  void TearDown() override { std::filesystem::remove_all(directory_); }
+
+  /// Runs the shell command `command` in the test directory.
+  Outcome run(const std::string& command) const {
+    const std::string shell = "cd '" + directory_.string() + "' && " + command + " > stdout.txt 2> stderr.txt";
+    const int status = std::system(shell.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(directory_ / "stdout.txt"),
+            read_text(directory_ / "stderr.txt")};
+  }
+
+  std::filesystem::path directory_;
+};
+
+}  // namespace simapp::testing
