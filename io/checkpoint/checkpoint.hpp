@@ -7,8 +7,9 @@
 ///                    initial_mass, initial_total_energy (double: the run's t = 0 diagnostics,
 ///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
 ///                    input_yaml (string)
-/// Written under a temporary name, read back, then renamed; older checkpoints are removed
-/// only after that, so a crash never leaves the run without a complete checkpoint.
+/// Written under a temporary name, synced and renamed (io/hdf5/hdf5_file.hpp), then read back;
+/// older checkpoints are removed only after that, so a crash never leaves the run without a
+/// complete checkpoint.
 #include <cstdint>
 #include <filesystem>
 #include <string>
