@@ -100,11 +100,14 @@ void print_result(std::FILE* out, const Simulation& simulation, const RunResult&
              per_step > 0 ? cells / per_step : 0.0);
   if (simulation.mode() == ExecutionMode::graph) {
     const auto [fewest, most] = std::ranges::minmax(stats.nodes_per_graph);
-    fmt::print(out, "graphs: {} captured ({} to {} nodes), capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches\n",
-               stats.captures, fewest, most, stats.capture_seconds * 1e3, stats.instantiate_seconds * 1e3, stats.launches);
+    fmt::print(out,
+               "graphs: {} captured ({} to {} nodes), capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches, "
+               "{} host ops\n",
+               stats.captures, fewest, most, stats.capture_seconds * 1e3, stats.instantiate_seconds * 1e3, stats.launches,
+               stats.host_ops);
   } else {
-    fmt::print(out, "launches: {} ({:.2f} per step)\n", stats.launches,
-               static_cast<double>(stats.launches) / static_cast<double>(std::max(1L, result.steps)));
+    fmt::print(out, "launches: {} ({:.2f} per step), {} host ops\n", stats.launches,
+               static_cast<double>(stats.launches) / static_cast<double>(std::max(1L, result.steps)), stats.host_ops);
   }
   std::fflush(out);
 }

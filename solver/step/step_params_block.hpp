@@ -18,7 +18,6 @@ class StepParamsBlock {
   StepParamsBlock& operator=(const StepParamsBlock&) = delete;
   ~StepParamsBlock();
 
-  int slots() const { return static_cast<int>(device_.size()); }
   /// The pointer the kernels of step `slot` of a chunk read (device memory on CUDA).
   const StepParams* device_slot(int slot) const { return device_.data() + slot; }
 
