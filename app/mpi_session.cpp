@@ -5,9 +5,15 @@
 
 #include <fmt/core.h>
 
+#include "io/hdf5/snapshot_writer.hpp"
+
 namespace simapp::app {
 
 MpiSession::MpiSession(int& argc, char**& argv) {
+  // Collective HDF5 writes go through MPI-IO. Open MPI's default component (ompio) was seen
+  // to leave a just-closed file incomplete to a reader, and can hang on a full disk; ROMIO
+  // does neither. Keep a user's own choice.
+  if (io::parallel_hdf5_available()) setenv("OMPI_MCA_io", "romio321", /*overwrite=*/0);
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);

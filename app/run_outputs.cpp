@@ -15,6 +15,7 @@
 #include "kernels/backend/error.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "simapp_version.hpp"
+#include "solver/decomposition/gather_state.hpp"
 #include "solver/output/output_schedule.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 
@@ -83,13 +84,17 @@ std::vector<std::string> snapshot_field_names(const std::string& text) {
 fs::path snapshot_path(const fs::path& directory, long step) { return directory / fmt::format("fields_{:06}.h5", step); }
 
 /// Writes a snapshot at each due step and rewrites fields.xmf to index every one so far.
+/// With a parallel HDF5 and several ranks, ranks write their blocks collectively; otherwise
+/// rank 0 gathers the grid and writes it.
 class SnapshotSeries {
  public:
   SnapshotSeries(const io::LoadedConfig& config, const Simulation& simulation)
       : config_(config),
+        decomposition_(simulation.decomposition()),
         directory_(config.spec.output.dir),
         fields_(snapshot_field_names(config.spec.output.variables)),
-        comm_(simulation.decomposition().comm()) {
+        comm_(decomposition_.comm()),
+        collective_(io::parallel_hdf5_available() && decomposition_.size() > 1) {
     const GridSpec& grid = config.spec.grid;
     const Stream host{Backend::host, nullptr, nullptr};
     const CellGeometry geometry{grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
@@ -106,24 +111,38 @@ class SnapshotSeries {
         entries_.push_back({snapshot_path(directory_, step).filename().string(), simulation.time_plan().time_after(step)});
   }
 
-  void write(long step, double time, const std::vector<double>& state) {
-    on_root_for_all(comm_, [&] {
-      const GridSpec& grid = config_.spec.grid;
-      const io::Snapshot snapshot{step, time, grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz,
-                                  std::string(to_string(config_.spec.case_name)), config_.resolved_yaml,
-                                  build_info::version, build_info::git_hash, state, density_cell_, rho_theta_cell_};
-      const fs::path path = snapshot_path(directory_, step);
-      io::write_snapshot(path, snapshot, fields_, config_.spec.output.compression);
-      entries_.push_back({path.filename().string(), time});
-      io::write_xdmf(directory_ / "fields.xmf", grid.nx, grid.nz, fields_, entries_);
-    });
+  void write(long step, double time, const std::vector<double>& interior) {
+    const GridSpec& grid = config_.spec.grid;
+    const fs::path path = snapshot_path(directory_, step);
+    io::Snapshot snapshot{step, time, grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz,
+                          std::string(to_string(config_.spec.case_name)), config_.resolved_yaml,
+                          build_info::version, build_info::git_hash, {}, density_cell_, rho_theta_cell_};
+    if (collective_) {
+      const RankBox box = decomposition_.box();
+      io::Snapshot block = snapshot;
+      block.nx = box.nx;
+      block.nz = box.nz;
+      block.state = interior;
+      block.density_cell.assign(density_cell_.begin() + box.k_offset, density_cell_.begin() + box.k_offset + box.nz);
+      block.rho_theta_cell.assign(rho_theta_cell_.begin() + box.k_offset,
+                                  rho_theta_cell_.begin() + box.k_offset + box.nz);
+      io::write_snapshot_collective(path, snapshot, block, box.i_offset, box.k_offset, fields_,
+                                    config_.spec.output.compression, comm_);
+    } else {
+      snapshot.state = gather_interior(decomposition_, interior);
+      on_root_for_all(comm_, [&] { io::write_snapshot(path, snapshot, fields_, config_.spec.output.compression); });
+    }
+    entries_.push_back({path.filename().string(), time});
+    on_root_for_all(comm_, [&] { io::write_xdmf(directory_ / "fields.xmf", grid.nx, grid.nz, fields_, entries_); });
   }
 
  private:
   const io::LoadedConfig& config_;
+  const Decomposition& decomposition_;
   fs::path directory_;
   std::vector<std::string> fields_;
   MPI_Comm comm_;
+  bool collective_;
   std::vector<double> density_cell_, rho_theta_cell_;
   std::vector<io::XdmfEntry> entries_;
 };
@@ -172,11 +191,13 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
                        }});
   }
   if (spec.output.checkpoint_every > 0.0) {
-    const MPI_Comm comm = simulation.decomposition().comm();
+    const Decomposition& decomposition = simulation.decomposition();
     const std::uint64_t hash = io::physics_hash(spec);
     outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.checkpoint_every, false), now),
-                       [&config, comm, hash, reference](long step, double time, const std::vector<double>& state) {
-                         on_root_for_all(comm, [&] {
+                       [&config, &decomposition, hash, reference](long step, double time,
+                                                                  const std::vector<double>& interior) {
+                         const std::vector<double> state = gather_interior(decomposition, interior);
+                         on_root_for_all(decomposition.comm(), [&] {
                            io::write_checkpoint(config.spec.output.dir,
                                                 {step, time, hash, config.spec.grid.nx, config.spec.grid.nz,
                                                  reference.mass, reference.total_energy},

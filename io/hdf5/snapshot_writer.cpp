@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include "io/hdf5/hdf5_file.hpp"
@@ -195,6 +196,49 @@ void write_root_attributes(hid_t file, const Snapshot& snapshot) {
   write_attribute(file, "input_yaml", snapshot.input_yaml);
 }
 
+#ifdef H5_HAVE_PARALLEL
+/// Each rank writes its block of every field into the global [nz][nx] datasets, collectively.
+void write_field_blocks(hid_t file, const Snapshot& global, const Snapshot& block, int i_offset, int k_offset,
+                        const std::vector<std::string>& fields, int compression_level) {
+  const PropertyListHandle creation = field_creation_properties(global, compression_level);
+  const PropertyListHandle transfer(checked(H5Pcreate(H5P_DATASET_XFER), "cannot create transfer properties"));
+  check(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "cannot select collective transfers");
+  const hsize_t dims[2] = {static_cast<hsize_t>(global.nz), static_cast<hsize_t>(global.nx)};
+  const hsize_t start[2] = {static_cast<hsize_t>(k_offset), static_cast<hsize_t>(i_offset)};
+  const hsize_t count[2] = {static_cast<hsize_t>(block.nz), static_cast<hsize_t>(block.nx)};
+  for (const std::string& name : fields) {
+    const FieldDefinition& field = *find_field(name);
+    const DataspaceHandle space(checked(H5Screate_simple(2, dims, nullptr), "cannot create the dataspace of " + name));
+    DatasetHandle dataset(checked(H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                             creation.get(), H5P_DEFAULT),
+                                  "cannot create dataset " + name));
+    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), "cannot select a block");
+    const DataspaceHandle memory(checked(H5Screate_simple(2, count, nullptr), "cannot create a block dataspace"));
+    check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
+                   field.values(block).data()),
+          "cannot write dataset " + name);
+    write_attribute(dataset.get(), "units", field.info.unit);
+    write_attribute(dataset.get(), "description", field.info.description);
+    check(dataset.close(), "cannot close dataset " + name);
+  }
+}
+
+/// The collective file, written by every rank of `comm` to `temporary`.
+void write_collective_file(const fs::path& temporary, const Snapshot& global, const Snapshot& block, int i_offset,
+                           int k_offset, const std::vector<std::string>& fields, int compression_level,
+                           MPI_Comm comm) {
+  const PropertyListHandle access(checked(H5Pcreate(H5P_FILE_ACCESS), "cannot create file access properties"));
+  check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "cannot select MPI-IO");
+  FileHandle file(checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
+                          "cannot create " + temporary.string()));
+  write_coordinates(file.get(), global);
+  write_field_blocks(file.get(), global, block, i_offset, k_offset, fields, compression_level);
+  write_root_attributes(file.get(), global);
+  check(file.close(), "cannot close " + temporary.string());
+}
+#endif
+
+
 }  // namespace
 
 const std::vector<FieldInfo>& snapshot_fields() {
@@ -221,6 +265,50 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
   } catch (const FileFailure& failure) {
     throw Error(ExitCode::io, path.string(), failure.what());
   }
+}
+
+bool parallel_hdf5_available() {
+#ifdef H5_HAVE_PARALLEL
+  return true;
+#else
+  return false;
+#endif
+}
+
+void write_snapshot_collective(const fs::path& path, const Snapshot& global, const Snapshot& block, int i_offset,
+                               int k_offset, const std::vector<std::string>& fields, int compression_level,
+                               MPI_Comm comm) {
+  check_fields(path, fields, compression_level);
+  check_grid(path, block);
+#ifdef H5_HAVE_PARALLEL
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const fs::path temporary = path.string() + ".tmp";
+  std::string failure;
+  try {
+    const QuietHdf5Errors quiet;
+    if (fs::exists(fs::symlink_status(path))) throw FileFailure("exists; result files are never overwritten");
+    write_collective_file(temporary, global, block, i_offset, k_offset, fields, compression_level, comm);
+  } catch (const FileFailure& error) {
+    failure = error.what();
+  }
+  int ok = failure.empty() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  if (ok == 1 && rank == 0) {
+    std::error_code error;
+    fs::rename(temporary, path, error);
+    if (error) failure = "cannot rename from " + temporary.string() + ": " + error.message();
+    ok = failure.empty() ? 1 : 0;
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+  if (ok == 1) return;
+  std::error_code ignored;
+  if (rank == 0) fs::remove(temporary, ignored);
+  throw Error(ExitCode::io, path.string(), failure.empty() ? "writing failed on another rank" : failure);
+#else
+  (void)global, (void)i_offset, (void)k_offset, (void)comm;
+  throw Error(ExitCode::internal, path.string(), "collective snapshot writes need a parallel HDF5");
+#endif
 }
 
 std::vector<double> read_dataset(const fs::path& path, const std::string& name) {

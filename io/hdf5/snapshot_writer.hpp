@@ -9,6 +9,8 @@
 ///   every dataset has attributes "units" and "description"
 ///   root attributes: time (double, s), step (int64), dx, dz (double, m), nx, nz (int32),
 ///                    case, simapp_version, git_hash, input_yaml (strings)
+#include <mpi.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -50,6 +52,20 @@ const std::vector<FieldInfo>& snapshot_fields();
 /// failure neither `path` nor the temporary file is left behind.
 void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot,
                     const std::vector<std::string>& fields, int compression_level);
+
+/// True when this simapp's HDF5 is a parallel (MPI-IO) build.
+bool parallel_hdf5_available();
+
+/// Collective over `comm` (needs parallel_hdf5_available()): every rank passes its block of
+/// the grid (`block`: its own nx, nz, interior state and background rows, placed at global
+/// cell (i_offset, k_offset)) and `global` (the whole grid's nx, nz, dx, dz, time, step and
+/// texts; its arrays unused), and all write their hyperslabs of each field collectively into
+/// one file through MPI-IO, under a temporary name that rank 0 renames. The file holds the
+/// same datasets and attributes as write_snapshot of the gathered state. Throws the same
+/// Error on every rank when any rank fails.
+void write_snapshot_collective(const std::filesystem::path& path, const Snapshot& global, const Snapshot& block,
+                               int i_offset, int k_offset, const std::vector<std::string>& fields,
+                               int compression_level, MPI_Comm comm);
 
 /// Reads dataset `name` of a snapshot file (for tests and tools): all its values as doubles,
 /// row-major (nz*nx for a field). Throws an I/O Error when the file or dataset cannot be read.

@@ -8,9 +8,11 @@
 
 namespace simapp {
 
-/// Collective. `local` is this rank's padded state (FieldShape `shape`); rank 0 gets the
-/// global interior state, other ranks an empty vector.
-std::vector<double> gather_interior(const Decomposition& decomposition, const FieldShape& shape,
-                                    const std::vector<double>& local);
+/// This rank's interior cells [var][k][i] of a padded state of shape `shape`.
+std::vector<double> interior_of(const FieldShape& shape, const std::vector<double>& padded);
+
+/// Collective. `interior` is this rank's interior state [var][k][i]; rank 0 gets the global
+/// interior state, other ranks an empty vector.
+std::vector<double> gather_interior(const Decomposition& decomposition, const std::vector<double>& interior);
 
 }  // namespace simapp

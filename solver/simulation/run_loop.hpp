@@ -28,12 +28,11 @@ struct RunResult {
 
 using ProgressCallback = std::function<void(const ProgressReport&)>;
 
-/// Output taken at chosen steps (step 0 included when listed) from the global state.
+/// Output taken at chosen steps (step 0 included when listed).
 struct ScheduledOutput {
   std::vector<long> steps;  ///< ascending
-  /// Called on every rank (it may be collective); `global_state` [var][k][i] is full on rank 0
-  /// and empty elsewhere.
-  std::function<void(long step, double time, const std::vector<double>& global_state)> write;
+  /// Called on every rank (it may be collective) with this rank's interior state [var][k][i].
+  std::function<void(long step, double time, const std::vector<double>& interior)> write;
 };
 
 /// Prepares (captures) and runs every remaining step. Progress is reported at chunk ends:

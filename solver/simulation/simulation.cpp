@@ -93,8 +93,8 @@ void Simulation::begin_state_copy() {
 
 std::vector<double> Simulation::finish_state_copy() {
   device::wait_for_event(state_copied_);
-  return gather_interior(decomposition_, grid_.cell_shape(),
-                         std::vector<double>(state_copy_.data(), state_copy_.data() + state_copy_.size()));
+  return interior_of(grid_.cell_shape(),
+                     std::vector<double>(state_copy_.data(), state_copy_.data() + state_copy_.size()));
 }
 
 void Simulation::reset() {
@@ -143,7 +143,7 @@ Diagnostics Simulation::diagnostics() const {
 std::vector<double> Simulation::state_on_host() const { return workspace_.state_buffer().copy_to_host(stream_.get()); }
 
 std::vector<double> Simulation::gathered_state() const {
-  return gather_interior(decomposition_, grid_.cell_shape(), state_on_host());
+  return gather_interior(decomposition_, interior_of(grid_.cell_shape(), state_on_host()));
 }
 
 }  // namespace simapp

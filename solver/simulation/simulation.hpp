@@ -74,8 +74,7 @@ class Simulation {
   /// Queues a copy of the current state to host memory without waiting: chunks queued
   /// afterwards run while the host later collects it with finish_state_copy().
   void begin_state_copy();
-  /// Waits for the copy begun last and gathers it: the global interior state [var][k][i]
-  /// on rank 0, empty elsewhere (collective).
+  /// Waits for the copy begun last: this rank's interior state [var][k][i].
   std::vector<double> finish_state_copy();
 
   /// Diagnostics of the current state (collective; waits for queued work).

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
+
 int main(int argc, char** argv) {
+  setenv("OMPI_MCA_io", "romio321", 0);  // as simapp does (app/mpi_session.cpp)
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;

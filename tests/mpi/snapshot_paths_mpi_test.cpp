@@ -1,0 +1,79 @@
+/// Both ways of writing a snapshot from several ranks give the same datasets: collective
+/// MPI-IO writes of each rank's block (parallel HDF5) and the gathered grid written by rank 0.
+/// Run under mpiexec with 4 ranks; skipped with a serial HDF5.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "io/hdf5/snapshot_writer.hpp"
+#include "kernels/physics/variables.hpp"
+#include "solver/decomposition/decomposition.hpp"
+#include "solver/decomposition/gather_state.hpp"
+
+namespace simapp {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(SnapshotPathsMpiTest, CollectiveAndGatheredWritesGiveTheSameDatasets) {
+  if (!io::parallel_hdf5_available()) GTEST_SKIP() << "serial HDF5";
+  constexpr int nx = 37, nz = 14;
+  const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 3700.0, 1400.0}, ParallelSpec{});
+  const RankBox box = decomposition.box();
+
+  // A smooth, non-trivial state and background, the same whichever rank holds a cell.
+  std::vector<double> interior;
+  for (int v = 0; v < var::count; ++v)
+    for (int k = 0; k < box.nz; ++k)
+      for (int i = 0; i < box.nx; ++i) {
+        const double x = box.i_offset + i, z = box.k_offset + k;
+        interior.push_back(0.001 * (v + 1) * std::sin(0.3 * x + 0.2 * z) + (v == var::umom ? 5.0 : 0.0));
+      }
+  std::vector<double> density, rho_theta;
+  for (int k = 0; k < nz; ++k) {
+    density.push_back(1.2 * std::exp(-k / 20.0));
+    rho_theta.push_back(300.0 * density.back());
+  }
+  io::Snapshot global{12, 34.5, nx, nz, 100.0, 100.0, "thermal", "case: thermal\n", "0.1.0", "abc", {}, density,
+                      rho_theta};
+  io::Snapshot block = global;
+  block.nx = box.nx;
+  block.nz = box.nz;
+  block.state = interior;
+  block.density_cell.assign(density.begin() + box.k_offset, density.begin() + box.k_offset + box.nz);
+  block.rho_theta_cell.assign(rho_theta.begin() + box.k_offset, rho_theta.begin() + box.k_offset + box.nz);
+
+  const fs::path directory = fs::temp_directory_path() / "simapp_snapshot_paths_mpi_test";
+  if (decomposition.rank() == 0) {
+    fs::remove_all(directory);
+    fs::create_directories(directory);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::vector<std::string> fields{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"};
+  for (int compression : {0, 4}) {
+    const fs::path collective = directory / ("collective_" + std::to_string(compression) + ".h5");
+    const fs::path gathered = directory / ("gathered_" + std::to_string(compression) + ".h5");
+    io::write_snapshot_collective(collective, global, block, box.i_offset, box.k_offset, fields, compression,
+                                  decomposition.comm());
+    io::Snapshot whole = global;
+    whole.state = gather_interior(decomposition, interior);
+    if (decomposition.rank() == 0) io::write_snapshot(gathered, whole, fields, compression);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (decomposition.rank() != 0) continue;
+    std::vector<std::string> datasets = fields;
+    datasets.insert(datasets.end(), {"x", "z", "x_nodes", "z_nodes"});
+    for (const std::string& name : datasets) {
+      const std::vector<double> a = io::read_dataset(collective, name), b = io::read_dataset(gathered, name);
+      ASSERT_EQ(a.size(), b.size()) << name;
+      EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << name << ", level " << compression;
+    }
+  }
+  if (decomposition.rank() == 0) fs::remove_all(directory);
+}
+
+}  // namespace
+}  // namespace simapp
