@@ -49,7 +49,7 @@ class Simulation {
   const Grid& grid() const { return grid_; }
   const Decomposition& decomposition() const { return decomposition_; }
   /// Whether halo exchanges copy through pinned host memory.
-  bool halo_staged() const { return resources_.halo.staged; }
+  bool halo_staged() const { return halo_staged_; }
   const TimePlan& time_plan() const { return time_plan_; }
   Backend backend() const { return stream_.get().backend; }
   const Stream& stream() const { return stream_.get(); }
@@ -103,6 +103,7 @@ class Simulation {
   std::size_t host_ops_per_step_;
   int steps_per_graph_;
   StepParamsBlock params_;
+  bool halo_staged_;  ///< halo exchanges copy through pinned host memory
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   StepResources resources_;
   std::unique_ptr<StepExecutor> executor_;
