@@ -284,27 +284,29 @@ void write_snapshot_collective(const fs::path& path, const Snapshot& global, con
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const fs::path temporary = path.string() + ".tmp";
-  std::string failure;
   try {
     const QuietHdf5Errors quiet;
     if (fs::exists(fs::symlink_status(path))) throw FileFailure("exists; result files are never overwritten");
     write_collective_file(temporary, global, block, i_offset, k_offset, fields, compression_level, comm);
-  } catch (const FileFailure& error) {
-    failure = error.what();
+  } catch (const FileFailure& failure) {
+    // Thrown at once, not agreed on: a rank that failed alone must not wait in a collective
+    // call its peers never reach; the caller ends the job (MPI_Abort) with the I/O code.
+    throw Error(ExitCode::io, path.string(), failure.what());
   }
-  int ok = failure.empty() ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  if (ok == 1 && rank == 0) {
+  MPI_Barrier(comm);  // every rank's block is in the file
+  int renamed = 1;
+  std::string failure;
+  if (rank == 0) {
     std::error_code error;
     fs::rename(temporary, path, error);
-    if (error) failure = "cannot rename from " + temporary.string() + ": " + error.message();
-    ok = failure.empty() ? 1 : 0;
+    if (error) {
+      failure = "cannot rename from " + temporary.string() + ": " + error.message();
+      renamed = 0;
+      fs::remove(temporary, error);
+    }
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  if (ok == 1) return;
-  std::error_code ignored;
-  if (rank == 0) fs::remove(temporary, ignored);
-  throw Error(ExitCode::io, path.string(), failure.empty() ? "writing failed on another rank" : failure);
+  MPI_Bcast(&renamed, 1, MPI_INT, 0, comm);
+  if (renamed == 0) throw Error(ExitCode::io, path.string(), failure.empty() ? "rank 0 could not rename it" : failure);
 #else
   (void)global, (void)i_offset, (void)k_offset, (void)comm;
   throw Error(ExitCode::internal, path.string(), "collective snapshot writes need a parallel HDF5");

@@ -61,8 +61,9 @@ bool parallel_hdf5_available();
 /// cell (i_offset, k_offset)) and `global` (the whole grid's nx, nz, dx, dz, time, step and
 /// texts; its arrays unused), and all write their hyperslabs of each field collectively into
 /// one file through MPI-IO, under a temporary name that rank 0 renames. The file holds the
-/// same datasets and attributes as write_snapshot of the gathered state. Throws the same
-/// Error on every rank when any rank fails.
+/// same datasets and attributes as write_snapshot of the gathered state. A rank whose write
+/// fails throws an I/O Error at once (its peers may be left in a collective call: the caller
+/// ends the job, as simapp does with MPI_Abort); a failed rename throws on every rank.
 void write_snapshot_collective(const std::filesystem::path& path, const Snapshot& global, const Snapshot& block,
                                int i_offset, int k_offset, const std::vector<std::string>& fields,
                                int compression_level, MPI_Comm comm);
