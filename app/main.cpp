@@ -48,8 +48,7 @@ Setup set_up(const CommandLine& command_line) {
   if (!command_line.backend.empty()) overrides.push_back("execution.backend=" + command_line.backend);
   if (!command_line.mode.empty()) overrides.push_back("execution.mode=" + command_line.mode);
   Setup setup{io::load_config(command_line.config_path, overrides), Backend::host};
-  if (!command_line.validate_only && !command_line.plan_only)
-    setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
+  if (!command_line.validate_only) setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
   return setup;
 }
 
@@ -124,7 +123,7 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
     return mpi.uniform_error(e);
   }
   if (command_line.plan_only) {
-    if (mpi.root()) app::print_plan(stdout, setup->config.spec, *decomposition);
+    if (mpi.root()) app::print_plan(stdout, setup->config.spec, *decomposition, setup->backend);
     return 0;
   }
   try {

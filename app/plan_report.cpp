@@ -2,7 +2,6 @@
 
 #include <fmt/core.h>
 
-#include "kernels/backend/device_runtime.hpp"
 #include "solver/halo/cuda_aware_mpi.hpp"
 #include "solver/step/step_plan.hpp"
 
@@ -22,9 +21,8 @@ std::string_view kind_name(OpKind kind) {
 
 }  // namespace
 
-void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition) {
-  const bool staged = halo_exchange_staged(device::resolve_backend(spec.execution.backend), spec.parallel.cuda_aware_mpi);
-  const StepPlan plan = plan_steps(spec, decomposition, staged);
+void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition, Backend backend) {
+  const StepPlan plan = plan_steps(spec, decomposition, halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi));
   const std::size_t kernels = plan.step.count(OpKind::kernel);
   fmt::print(out, "plan: case {}, {} x {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
              spec.grid.nx, spec.grid.nz, plan.num_steps, to_string(spec.execution.granularity),

@@ -7,7 +7,7 @@
 
 namespace simapp::app {
 
-/// The plan of rank 0 of `decomposition`.
-void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition);
+/// The plan of rank 0 of `decomposition`, for a run on `backend`.
+void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition, Backend backend);
 
 }  // namespace simapp::app

@@ -6,7 +6,6 @@
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/decomposition/gather_state.hpp"
 #include "solver/halo/cuda_aware_mpi.hpp"
-#include "solver/step/steps_per_graph.hpp"
 
 namespace simapp {
 
@@ -21,17 +20,6 @@ HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, bool
                    const HaloExchange* z) {
   return {decomposition.splits_x(), decomposition.splits_z(), {decomposition.at_bottom(), decomposition.at_top()},
           staged, spec.parallel.overlap == HaloOverlap::on, x, z};
-}
-
-/// Counts the ops of one step (as the run will build it) and returns the steps per graph.
-int count_step_ops(const RunSpec& spec, const Grid& grid, const StepFields& fields, const Decomposition& decomposition,
-                   std::size_t& kernels, std::size_t& host_ops) {
-  const StepProgram step = build_step_program(
-      resources_for(spec, grid, fields, {}, nullptr, halo_plan(spec, decomposition, false, nullptr, nullptr)),
-      StepParity::odd, 0);
-  kernels = step.count(OpKind::kernel);
-  host_ops = step.count(OpKind::host);
-  return steps_per_graph(spec.execution, kernels, host_ops);
 }
 
 std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& decomposition, Direction direction,
@@ -51,12 +39,9 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       stream_(backend),
       background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
       workspace_(backend, grid_, spec.execution.granularity),
-      kernels_per_step_(0),
-      host_ops_per_step_(0),
-      steps_per_graph_(count_step_ops(spec, grid_, workspace_.fields(), decomposition, kernels_per_step_,
-                                      host_ops_per_step_)),
-      params_(stream_.get(), steps_per_graph_),
       halo_staged_(halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi)),
+      plan_(plan_steps(spec, decomposition, halo_staged_)),
+      params_(stream_.get(), plan_.steps_per_graph),
       halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_staged_)),
       halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_staged_)),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
@@ -102,7 +87,7 @@ void Simulation::reset() {
 }
 
 int Simulation::chunk_steps(long completed) const {
-  return static_cast<int>(std::min<long>(steps_per_graph_, time_plan_.num_steps() - completed));
+  return static_cast<int>(std::min<long>(plan_.steps_per_graph, time_plan_.num_steps() - completed));
 }
 
 const StepProgram& Simulation::chunk_program(StepParity first, int steps) {
@@ -115,12 +100,12 @@ const StepProgram& Simulation::chunk_program(StepParity first, int steps) {
 void Simulation::prepare() {
   // Full chunks alternate between two parities (when K is odd); a remainder gets its own.
   const long left = time_plan_.num_steps() - step_;
-  const long full_chunks = left / steps_per_graph_;
+  const long full_chunks = left / plan_.steps_per_graph;
   for (long c = 0; c < std::min(full_chunks, 2L); ++c)
-    executor_->prepare(chunk_program(parity_of(step_ + 1 + c * steps_per_graph_), steps_per_graph_), stream_.get());
-  const int remainder = static_cast<int>(left % steps_per_graph_);
+    executor_->prepare(chunk_program(parity_of(step_ + 1 + c * plan_.steps_per_graph), plan_.steps_per_graph), stream_.get());
+  const int remainder = static_cast<int>(left % plan_.steps_per_graph);
   if (remainder > 0)
-    executor_->prepare(chunk_program(parity_of(step_ + 1 + full_chunks * steps_per_graph_), remainder), stream_.get());
+    executor_->prepare(chunk_program(parity_of(step_ + 1 + full_chunks * plan_.steps_per_graph), remainder), stream_.get());
 }
 
 long Simulation::advance_chunk(long max_steps) {

@@ -19,6 +19,7 @@
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_params_block.hpp"
+#include "solver/step/step_plan.hpp"
 #include "solver/time/time_plan.hpp"
 
 namespace simapp {
@@ -54,8 +55,8 @@ class Simulation {
   Backend backend() const { return stream_.get().backend; }
   const Stream& stream() const { return stream_.get(); }
   ExecutionMode mode() const { return mode_; }
-  int steps_per_graph() const { return steps_per_graph_; }
-  std::size_t kernels_per_step() const { return kernels_per_step_; }
+  int steps_per_graph() const { return plan_.steps_per_graph; }
+  std::size_t kernels_per_step() const { return plan_.step.count(OpKind::kernel); }
   const ExecutorStats& executor_stats() const { return executor_->stats(); }
 
   long step() const { return step_; }                           ///< steps completed
@@ -99,11 +100,9 @@ class Simulation {
   OwnedStream stream_;
   HydrostaticProfile background_;
   Workspace workspace_;
-  std::size_t kernels_per_step_;
-  std::size_t host_ops_per_step_;
-  int steps_per_graph_;
-  StepParamsBlock params_;
   bool halo_staged_;  ///< halo exchanges copy through pinned host memory
+  StepPlan plan_;     ///< the step's shape: kernels per step, steps per graph
+  StepParamsBlock params_;
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   StepResources resources_;
   std::unique_ptr<StepExecutor> executor_;

@@ -106,6 +106,13 @@ TEST_F(CliTest, RunPrintsHeaderAndTheClassicClosingLines) {
   EXPECT_TRUE(std::regex_search(outcome.out, closing)) << outcome.out;
 }
 
+TEST_F(CliTest, PlanForAnUnavailableBackendIsAnInputError) {
+  write_config("case: thermal\n");
+  const Outcome outcome = simapp("case.yaml --plan --backend cuda");
+  if (outcome.exit_code == 0) GTEST_SKIP() << "a GPU is visible";
+  expect_input_error(outcome, R"(execution\.backend: cuda requested)");
+}
+
 TEST_F(CliTest, CudaBackendWithoutGpuIsAnInputError) {
   write_config("grid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 1\n");
   const Outcome outcome = simapp("case.yaml --backend cuda");
