@@ -19,7 +19,8 @@
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/error.hpp"
 #include "simapp_version.hpp"
-#include "solver/halo/cuda_aware_mpi.hpp"
+#include "solver/halo/halo_path.hpp"
+#include "solver/halo/nccl_communicator.hpp"
 
 namespace {
 
@@ -48,13 +49,19 @@ Setup set_up(const CommandLine& command_line) {
   if (!command_line.backend.empty()) overrides.push_back("execution.backend=" + command_line.backend);
   if (!command_line.mode.empty()) overrides.push_back("execution.mode=" + command_line.mode);
   Setup setup{io::load_config(command_line.config_path, overrides), Backend::host};
-  if (!command_line.validate_only) setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
+  if (!command_line.validate_only) {
+    setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
+    halo_path(setup.backend, setup.config.spec.parallel);  // refuses nccl where it cannot run
+  }
   return setup;
 }
 
-/// Each rank takes GPU (node-local rank mod GPUs on the node).
-void bind_device(Backend backend) {
-  if (backend == Backend::cuda) device::select_device(app::node_local_rank() % device::device_count());
+/// Each rank takes GPU (node-local rank mod GPUs on the node); NCCL halos need them distinct.
+void bind_devices(const Setup& setup, const Decomposition& decomposition) {
+  if (setup.backend != Backend::cuda) return;
+  device::select_device(app::node_local_rank() % device::device_count());
+  if (setup.config.spec.parallel.halo == HaloTransport::nccl && decomposition.size() > 1)
+    require_one_gpu_per_rank(decomposition.comm());
 }
 
 void run_case(const Setup& setup, const Decomposition& decomposition, const std::string& restart) {
@@ -86,9 +93,11 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   if (root) io::check_result_path(timing_path, overwrite);
   const std::string processor = device::processor_name(setup.backend);
   if (root)
-    fmt::print("simapp {} compare: case {}, {} x {} cells, granularity {}, backend {} ({}), {} rank(s)\n",
+    fmt::print("simapp {} compare: case {}, {} x {} cells, granularity {}, backend {} ({}), {} rank(s) as {} x {}, "
+               "halos by {}\n",
                build_info::version, to_string(spec.case_name), spec.grid.nx, spec.grid.nz,
-               to_string(spec.execution.granularity), to_string(setup.backend), processor, decomposition.size());
+               to_string(spec.execution.granularity), to_string(setup.backend), processor, decomposition.size(),
+               decomposition.px(), decomposition.pz(), to_string(spec.parallel.halo));
   const ModeComparison comparison = compare_modes(spec, setup.backend, decomposition, [root](ExecutionMode mode) {
     if (!root) return;
     fmt::print("running {} ...\n", to_string(mode));
@@ -96,7 +105,9 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   });
   if (root) {
     app::print_comparison(stdout, comparison);
-    const auto json = io::timing_json(spec, comparison, {std::string(to_string(setup.backend)), processor});
+    const auto json = io::timing_json(spec, comparison,
+                                      {std::string(to_string(setup.backend)), processor, decomposition.size(),
+                                       {decomposition.px(), decomposition.pz()}});
     io::write_result_file(timing_path, json.dump(2) + "\n");
     fmt::print("wrote {}\n", timing_path.string());
   }
@@ -113,6 +124,7 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
       return 0;
     }
     decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel);
+    if (!command_line.plan_only) bind_devices(*setup, *decomposition);
     if (!command_line.plan_only && setup->config.spec.execution.mode != ExecutionMode::compare)
       app::prepare_output_directory(setup->config.spec,
                                     !command_line.restart.empty() ? app::ExistingResults::continue_run
@@ -127,7 +139,6 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
     return 0;
   }
   try {
-    bind_device(setup->backend);
     if (setup->config.spec.execution.mode == ExecutionMode::compare)
       return compare(*setup, *decomposition, command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
     run_case(*setup, *decomposition, command_line.restart);

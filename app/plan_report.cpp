@@ -2,7 +2,7 @@
 
 #include <fmt/core.h>
 
-#include "solver/halo/cuda_aware_mpi.hpp"
+#include "solver/halo/halo_path.hpp"
 #include "solver/step/step_plan.hpp"
 
 namespace simapp::app {
@@ -22,7 +22,7 @@ std::string_view kind_name(OpKind kind) {
 }  // namespace
 
 void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition, Backend backend) {
-  const StepPlan plan = plan_steps(spec, decomposition, halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi));
+  const StepPlan plan = plan_steps(spec, decomposition, halo_path(backend, spec.parallel));
   const std::size_t kernels = plan.step.count(OpKind::kernel);
   fmt::print(out, "plan: case {}, {} x {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
              spec.grid.nx, spec.grid.nz, plan.num_steps, to_string(spec.execution.granularity),

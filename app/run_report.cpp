@@ -52,10 +52,11 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   fmt::print(out, "  backend   {}: {}\n", to_string(simulation.backend()), placements[0].processor);
   fmt::print(out, "  ranks     {} as {} x {} (x periodic, z walls){}\n", decomposition.size(), decomposition.px(),
              decomposition.pz(),
-             decomposition.size() == 1                   ? ""
-             : simulation.halo_staged()                  ? ", halos staged through pinned host memory"
-             : simulation.backend() == Backend::cuda     ? ", halos sent from device memory (CUDA-aware MPI)"
-                                                         : ", halos sent from host memory");
+             decomposition.size() == 1                         ? ""
+             : simulation.halo_path() == HaloPath::nccl        ? ", halos by NCCL on the stream (inside graphs)"
+             : simulation.halo_path() == HaloPath::mpi_staged  ? ", halos by MPI, staged through pinned host memory"
+             : simulation.backend() == Backend::cuda           ? ", halos by MPI from device memory (CUDA-aware)"
+                                                               : ", halos by MPI from host memory");
   for (int r = 0; r < decomposition.size() && decomposition.size() > 1; ++r) {
     const RankBox box = decomposition.box_of(r);
     fmt::print(out, "    rank {:>3} -> {} -> {}  cells [{}, {}) x [{}, {})\n", r, placements[r].host,

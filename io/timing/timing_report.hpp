@@ -1,5 +1,6 @@
 #pragma once
 /// timing.json: the machine-readable result of execution.mode = compare.
+#include <array>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,8 @@ namespace simapp::io {
 struct TimingContext {
   std::string backend;
   std::string processor;
+  int ranks = 1;
+  std::array<int, 2> layout{1, 1};  ///< ranks along x and z
 };
 
 nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context);

@@ -15,14 +15,4 @@ bool mpi_reports_cuda_support() {
 #endif
 }
 
-bool halo_exchange_staged(Backend backend, CudaAwareMpi choice) {
-  if (backend == Backend::host) return false;
-  switch (choice) {
-    case CudaAwareMpi::on: return false;
-    case CudaAwareMpi::off: return true;
-    case CudaAwareMpi::automatic: return !mpi_reports_cuda_support();
-  }
-  return true;
-}
-
 }  // namespace simapp

@@ -9,18 +9,19 @@ constexpr int tag_towards_high = 2;
 }  // namespace
 
 HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape& shape,
-                           Backend backend, bool staged)
+                           Backend backend, HaloPath path, const NcclCommunicator* nccl)
     : comm_(decomposition.comm()),
       direction_(direction),
       low_neighbour_(direction == Direction::x ? decomposition.left() : decomposition.below()),
       high_neighbour_(direction == Direction::x ? decomposition.right() : decomposition.above()),
       sides_{low_neighbour_ != MPI_PROC_NULL, high_neighbour_ != MPI_PROC_NULL},
       side_size_(halo_side_size(direction, shape)),
-      staged_(staged),
+      path_(path),
+      nccl_(nccl),
       send_(backend, 2 * side_size_),
       receive_(backend, 2 * side_size_),
-      ready_(device::create_event(backend)) {
-  if (staged_) {
+      ready_(exchanges_on_host(path) ? device::create_event(backend) : nullptr) {
+  if (path_ == HaloPath::mpi_staged) {
     host_send_ = PinnedBuffer<double>(backend, 2 * side_size_);
     host_receive_ = PinnedBuffer<double>(backend, 2 * side_size_);
   }
@@ -28,10 +29,11 @@ HaloExchange::HaloExchange(const Decomposition& decomposition, Direction directi
 
 HaloExchange::~HaloExchange() { device::destroy_event(ready_); }
 
-void HaloExchange::exchange_messages(const Stream&) const {
+void HaloExchange::exchange_messages() const {
   device::wait_for_event(ready_);  // packing (and the staging copy) complete
-  double* send = staged_ ? host_send_.data() : send_.data();
-  double* receive = staged_ ? host_receive_.data() : receive_.data();
+  const bool staged = path_ == HaloPath::mpi_staged;
+  double* send = staged ? host_send_.data() : send_.data();
+  double* receive = staged ? host_receive_.data() : receive_.data();
   const int count = static_cast<int>(side_size_);
   const int tag_base = direction_ == Direction::x ? 0 : 10;
   MPI_Request requests[4];
@@ -44,30 +46,37 @@ void HaloExchange::exchange_messages(const Stream&) const {
 }
 
 void HaloExchange::add_ops(StepProgram& program, const std::string& prefix, Direction direction,
-                           FieldView<double> field, const HaloExchange* exchange, bool staged) {
-  add_send_ops(program, prefix, direction, field, exchange, staged);
-  add_receive_ops(program, prefix, direction, field, exchange, staged);
+                           FieldView<double> field, const HaloExchange* exchange, HaloPath path) {
+  add_send_ops(program, prefix, direction, field, exchange, path);
+  add_receive_ops(program, prefix, direction, field, exchange, path);
 }
 
 void HaloExchange::add_send_ops(StepProgram& program, const std::string& prefix, Direction direction,
-                                FieldView<double> field, const HaloExchange* exchange, bool staged) {
+                                FieldView<double> field, const HaloExchange* exchange, HaloPath path) {
   program.add(OpKind::kernel, prefix + "pack_halos", [exchange, direction, field](const Stream& stream) {
     pack_halos(stream, direction, field, exchange->send_.data());
   });
-  if (staged)
+  if (path == HaloPath::mpi_staged)
     program.add(OpKind::transfer, prefix + "copy_halos_to_host", [exchange](const Stream& stream) {
       device::copy_async(stream, exchange->host_send_.data(), exchange->send_.data(),
                          exchange->send_.size() * sizeof(double), device::CopyDirection::device_to_host);
     });
-  program.add(OpKind::transfer, prefix + "signal_halos_ready",
-              [exchange](const Stream& stream) { device::record_event(stream, exchange->ready_); });
+  if (exchanges_on_host(path))
+    program.add(OpKind::transfer, prefix + "signal_halos_ready",
+                [exchange](const Stream& stream) { device::record_event(stream, exchange->ready_); });
 }
 
 void HaloExchange::add_receive_ops(StepProgram& program, const std::string& prefix, Direction direction,
-                                   FieldView<double> field, const HaloExchange* exchange, bool staged) {
-  program.add(OpKind::host, prefix + "exchange_halos",
-              [exchange](const Stream& stream) { exchange->exchange_messages(stream); });
-  if (staged)
+                                   FieldView<double> field, const HaloExchange* exchange, HaloPath path) {
+  if (path == HaloPath::nccl)
+    program.add(OpKind::transfer, prefix + "exchange_halos", [exchange](const Stream& stream) {
+      exchange->nccl_->exchange(stream, exchange->send_.data(), exchange->receive_.data(), exchange->side_size_,
+                                exchange->sides_.low ? exchange->low_neighbour_ : -1,
+                                exchange->sides_.high ? exchange->high_neighbour_ : -1);
+    });
+  else
+    program.add(OpKind::host, prefix + "exchange_halos", [exchange](const Stream&) { exchange->exchange_messages(); });
+  if (path == HaloPath::mpi_staged)
     program.add(OpKind::transfer, prefix + "copy_halos_to_device", [exchange](const Stream& stream) {
       device::copy_async(stream, exchange->receive_.data(), exchange->host_receive_.data(),
                          exchange->receive_.size() * sizeof(double), device::CopyDirection::host_to_device);

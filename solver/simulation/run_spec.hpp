@@ -49,8 +49,23 @@ inline constexpr std::array<std::pair<HaloOverlap, std::string_view>, 2> halo_ov
     {HaloOverlap::off, "off"},
 }};
 
+/// parallel.halo: what carries halo messages between ranks.
+enum class HaloTransport { mpi, nccl };
+
+inline constexpr std::array<std::pair<HaloTransport, std::string_view>, 2> halo_transport_names{{
+    {HaloTransport::mpi, "mpi"},
+    {HaloTransport::nccl, "nccl"},
+}};
+
+constexpr std::string_view to_string(HaloTransport transport) {
+  for (const auto& [value, name] : halo_transport_names)
+    if (value == transport) return name;
+  return "unknown";
+}
+
 struct ParallelSpec {
   std::array<int, 2> ranks{0, 0};  ///< MPI ranks along x and z (0: chosen by MPI_Dims_create)
+  HaloTransport halo = HaloTransport::mpi;
   CudaAwareMpi cuda_aware_mpi = CudaAwareMpi::automatic;
   HaloOverlap overlap = HaloOverlap::on;
 };

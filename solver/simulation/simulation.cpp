@@ -5,7 +5,6 @@
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/decomposition/gather_state.hpp"
-#include "solver/halo/cuda_aware_mpi.hpp"
 
 namespace simapp {
 
@@ -16,16 +15,23 @@ StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFie
   return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity, halo};
 }
 
-HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, bool staged, const HaloExchange* x,
+HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, HaloPath path, const HaloExchange* x,
                    const HaloExchange* z) {
   return {decomposition.splits_x(), decomposition.splits_z(), {decomposition.at_bottom(), decomposition.at_top()},
-          staged, spec.parallel.overlap == HaloOverlap::on, x, z};
+          path, spec.parallel.overlap == HaloOverlap::on, x, z};
+}
+
+std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Decomposition& decomposition) {
+  if (path != HaloPath::nccl || decomposition.size() == 1) return nullptr;
+  require_one_gpu_per_rank(decomposition.comm());
+  return std::make_unique<NcclCommunicator>(decomposition.comm());
 }
 
 std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& decomposition, Direction direction,
-                                          const Grid& grid, Backend backend, bool staged) {
+                                          const Grid& grid, Backend backend, HaloPath path,
+                                          const NcclCommunicator* nccl) {
   if (!needed) return nullptr;
-  return std::make_unique<HaloExchange>(decomposition, direction, grid.cell_shape(), backend, staged);
+  return std::make_unique<HaloExchange>(decomposition, direction, grid.cell_shape(), backend, path, nccl);
 }
 
 }  // namespace
@@ -39,13 +45,14 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       stream_(backend),
       background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
       workspace_(backend, grid_, spec.execution.granularity),
-      halo_staged_(halo_exchange_staged(backend, spec.parallel.cuda_aware_mpi)),
-      plan_(plan_steps(spec, decomposition, halo_staged_)),
+      halo_path_(simapp::halo_path(backend, spec.parallel)),
+      plan_(plan_steps(spec, decomposition, halo_path_)),
       params_(stream_.get(), plan_.steps_per_graph),
-      halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_staged_)),
-      halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_staged_)),
+      nccl_(nccl_communicator_if(halo_path_, decomposition)),
+      halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
+      halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
-                               halo_plan(spec, decomposition, halo_staged_, halo_x_.get(), halo_z_.get()))),
+                               halo_plan(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()))),
       executor_(make_executor(mode)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, grid_.cell_shape().size()),

@@ -14,6 +14,7 @@
 #include "solver/grid/grid.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
 #include "solver/halo/halo_exchange.hpp"
+#include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/state/workspace.hpp"
@@ -49,8 +50,8 @@ class Simulation {
   const RunSpec& spec() const { return spec_; }
   const Grid& grid() const { return grid_; }
   const Decomposition& decomposition() const { return decomposition_; }
-  /// Whether halo exchanges copy through pinned host memory.
-  bool halo_staged() const { return halo_staged_; }
+  /// How halo messages travel between ranks.
+  HaloPath halo_path() const { return halo_path_; }
   const TimePlan& time_plan() const { return time_plan_; }
   Backend backend() const { return stream_.get().backend; }
   const Stream& stream() const { return stream_.get(); }
@@ -100,9 +101,10 @@ class Simulation {
   OwnedStream stream_;
   HydrostaticProfile background_;
   Workspace workspace_;
-  bool halo_staged_;  ///< halo exchanges copy through pinned host memory
+  HaloPath halo_path_;
   StepPlan plan_;     ///< the step's shape: kernels per step, steps per graph
   StepParamsBlock params_;
+  std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   StepResources resources_;
   std::unique_ptr<StepExecutor> executor_;

@@ -62,7 +62,7 @@ bool exchanges(const Stage& stage) {
 
 void add_exchange(StepProgram& program, const std::string& prefix, const Stage& stage) {
   const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
-  HaloExchange::add_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.staged);
+  HaloExchange::add_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
 }
 
 void add_fluxes(StepProgram& program, const std::string& name, const Stage& stage, FaceRegion region, int lane) {
@@ -81,17 +81,18 @@ bool overlaps(const Stage& stage) {
 }
 
 /// fill (walls or periodic) → [send halos ‖ interior fluxes on lane 1] → receive halos →
-/// inflow → boundary fluxes → update; without overlap, all fluxes after the exchange.
+/// inflow → boundary fluxes → join → update; without overlap, all fluxes after the exchange.
 void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
   if (fills_locally(stage)) add_halo_fill(program, prefix + "fill_halos", stage, all_vars, 0);
   if (overlaps(stage)) {
     const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
     program.add_join(prefix + "join_before_exchange");
-    HaloExchange::add_send_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.staged);
+    HaloExchange::add_send_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
     add_fluxes(program, prefix + "fluxes_interior", stage, FaceRegion::interior, 1);
-    HaloExchange::add_receive_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.staged);
+    HaloExchange::add_receive_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
     add_inflow(program, prefix + "inflow", stage);
     add_fluxes(program, prefix + "fluxes_boundary", stage, FaceRegion::boundary, 0);
+    program.add_join(prefix + "join_fluxes");  // the update reads the interior fluxes too
   } else {
     if (exchanges(stage)) add_exchange(program, prefix, stage);
     add_inflow(program, prefix + "inflow", stage);

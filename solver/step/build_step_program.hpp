@@ -11,6 +11,7 @@
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/halo/halo_pack.hpp"
 #include "solver/executor/execution_mode.hpp"
+#include "solver/halo/halo_path.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/step_params_block.hpp"
 #include "solver/step/step_program.hpp"
@@ -29,7 +30,7 @@ struct HaloPlan {
   bool exchange_x = false;          ///< x ghosts come from neighbour ranks (else a periodic copy)
   bool exchange_z = false;          ///< some z ghosts come from neighbour ranks
   HaloSides z_walls{true, true};    ///< z sides that are physical walls
-  bool staged = false;              ///< exchanges copy through pinned host memory
+  HaloPath path = HaloPath::mpi;    ///< how halo messages travel
   bool overlap = false;             ///< interior fluxes run while halos travel (fused)
   const HaloExchange* x = nullptr;  ///< null in programs that are only described
   const HaloExchange* z = nullptr;

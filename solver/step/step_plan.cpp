@@ -33,9 +33,9 @@ StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
 
 StepPlan plan_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid), HaloPlan{}); }
 
-StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, bool staged) {
+StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
   const HaloPlan halo{decomposition.splits_x(), decomposition.splits_z(),
-                      {decomposition.at_bottom(), decomposition.at_top()}, staged,
+                      {decomposition.at_bottom(), decomposition.at_top()}, path,
                       spec.parallel.overlap == HaloOverlap::on, nullptr, nullptr};
   return plan_on(spec, Grid(spec.grid, decomposition.box()), halo);
 }

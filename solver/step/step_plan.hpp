@@ -2,6 +2,7 @@
 /// The shape of a run's step programs, worked out without allocating or running anything
 /// (what `simapp --plan` prints).
 #include "solver/decomposition/decomposition.hpp"
+#include "solver/halo/halo_path.hpp"
 #include "solver/simulation/run_spec.hpp"
 #include "solver/step/step_program.hpp"
 
@@ -20,8 +21,8 @@ struct StepPlan {
 /// The plan on a single rank.
 StepPlan plan_steps(const RunSpec& spec);
 
-/// The plan of this rank of a decomposition; `staged` as the run's halo exchanges.
-StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, bool staged);
+/// The plan of this rank of a decomposition whose halo messages take `path`.
+StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
 
 /// Kernels on the longest chain of dependent kernels: per stretch between joins, the most
 /// kernels any one lane holds, summed over stretches.

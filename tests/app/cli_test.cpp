@@ -120,5 +120,17 @@ TEST_F(CliTest, CudaBackendWithoutGpuIsAnInputError) {
   expect_input_error(outcome, R"(execution\.backend: cuda requested)");
 }
 
+TEST_F(CliTest, NcclHalosOnTheHostBackendAreAnInputError) {
+  write_config("grid:\n  nx: 40\n  nz: 20\nparallel:\n  halo: nccl\n");
+  // Refused whichever way this build lacks: NCCL itself, or (with NCCL) a GPU backend.
+  expect_input_error(simapp("case.yaml --backend host"),
+                     R"(^simapp: error: parallel\.halo: nccl (needs the CUDA backend|requested but this simapp was built without NCCL))");
+}
+
+TEST_F(CliTest, UnknownHaloTransportListsTheChoices) {
+  write_config("parallel:\n  halo: shmem\n");
+  expect_input_error(simapp("case.yaml --validate"), R"(case\.yaml:2: parallel\.halo: .*mpi.*nccl)");
+}
+
 }  // namespace
 }  // namespace simapp

@@ -1,7 +1,8 @@
 /// Fields and diagnostics do not depend on the decomposition: a run on every rank of the
 /// job, gathered on rank 0, equals bit for bit the same case run by rank 0 alone; eager and
-/// graph execution, and overlapped and sequential halo exchanges, agree bit for bit too. Run under mpiexec with 1, 2, 4 and 6
-/// ranks; the CUDA variants run where a GPU is visible (label gpu).
+/// graph execution, and overlapped and sequential halo exchanges, agree bit for bit too. Run
+/// under mpiexec with 1, 2, 4 and 6 ranks; the CUDA variants run where a GPU is visible, the
+/// NCCL ones where every rank has a GPU of its own (label gpu).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include "kernels/backend/device_runtime.hpp"
+#include "kernels/backend/error.hpp"
+#include "solver/halo/halo_path.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "tests/support/small_case.hpp"
 
@@ -44,17 +47,32 @@ struct Variant {
   CaseName name;
   Granularity granularity;
   Backend backend;
+  HaloTransport halo = HaloTransport::mpi;
 };
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int world_size() {
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  return ranks;
+}
 
 class DecompositionInvarianceTest : public ::testing::TestWithParam<Variant> {
  protected:
   void SetUp() override {
     if (GetParam().backend == Backend::cuda && device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-    if (GetParam().backend == Backend::cuda) {
-      int local = 0;
-      MPI_Comm_rank(MPI_COMM_WORLD, &local);
-      device::select_device(local % device::device_count());
+    if (GetParam().halo == HaloTransport::nccl) {
+      if (!nccl_compiled()) GTEST_SKIP() << "built without NCCL";
+      if (device::device_count() < world_size())
+        GTEST_SKIP() << "NCCL needs a GPU per rank: " << world_size() << " ranks, " << device::device_count()
+                     << " GPU(s)";
     }
+    if (GetParam().backend == Backend::cuda) device::select_device(world_rank() % device::device_count());
   }
 };
 
@@ -70,12 +88,18 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
   if (dims[0] != dims[1]) layouts.push_back({dims[1], dims[0]});
 
   for (const auto& layout : layouts) {
-    const RunSpec spec = spec_for(variant.name, variant.granularity, layout);
+    RunSpec spec = spec_for(variant.name, variant.granularity, layout);
+    spec.parallel.halo = variant.halo;
     const Outcome graph = run(spec, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
     const Outcome eager = run(spec, variant.backend, ExecutionMode::eager, MPI_COMM_WORLD);
     RunSpec without_overlap = spec;
     without_overlap.parallel.overlap = HaloOverlap::off;
     const Outcome sequential = run(without_overlap, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
+    RunSpec by_mpi = spec;
+    by_mpi.parallel.halo = HaloTransport::mpi;
+    const Outcome mpi_halos = variant.halo == HaloTransport::mpi ? graph
+                                                                  : run(by_mpi, variant.backend, ExecutionMode::graph,
+                                                                        MPI_COMM_WORLD);
     if (rank != 0) continue;
     const Outcome serial = run(spec_for(variant.name, variant.granularity, {1, 1}), variant.backend,
                                ExecutionMode::graph, MPI_COMM_SELF);
@@ -84,6 +108,7 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
     EXPECT_TRUE(bitwise_equal(graph.state, serial.state)) << where;
     EXPECT_TRUE(bitwise_equal(eager.state, graph.state)) << where << ": eager vs graph";
     EXPECT_TRUE(bitwise_equal(sequential.state, graph.state)) << where << ": overlap off vs on";
+    EXPECT_TRUE(bitwise_equal(mpi_halos.state, graph.state)) << where << ": halos by MPI vs by NCCL";
     EXPECT_TRUE(same_bits(graph.result.change.mass, serial.result.change.mass)) << where;
     EXPECT_TRUE(same_bits(graph.result.change.total_energy, serial.result.change.total_energy)) << where;
   }
@@ -95,11 +120,36 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{CaseName::injection, Granularity::fused, Backend::host},
                       Variant{CaseName::injection, Granularity::fine, Backend::host},
                       Variant{CaseName::thermal, Granularity::fused, Backend::cuda},
-                      Variant{CaseName::injection, Granularity::fine, Backend::cuda}),
+                      Variant{CaseName::injection, Granularity::fine, Backend::cuda},
+                      Variant{CaseName::thermal, Granularity::fused, Backend::cuda, HaloTransport::nccl},
+                      Variant{CaseName::injection, Granularity::fused, Backend::cuda, HaloTransport::nccl},
+                      Variant{CaseName::injection, Granularity::fine, Backend::cuda, HaloTransport::nccl}),
     [](const auto& test_info) {
-      return std::string(to_string(test_info.param.name)) + "_" + std::string(to_string(test_info.param.granularity)) +
-             "_" + std::string(to_string(test_info.param.backend));
+      const Variant& variant = test_info.param;
+      return std::string(to_string(variant.name)) + "_" + std::string(to_string(variant.granularity)) + "_" +
+             std::string(to_string(variant.backend)) +
+             (variant.halo == HaloTransport::nccl ? std::string("_nccl") : std::string());
     });
+
+/// NCCL runs one rank per GPU: a job whose ranks share a GPU is refused with a bad-input
+/// error naming the ranks, before any NCCL call.
+TEST(NcclPlacementTest, RanksSharingAGpuAreRefused) {
+  if (!nccl_compiled()) GTEST_SKIP() << "built without NCCL";
+  if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  if (world_size() <= device::device_count()) GTEST_SKIP() << "every rank has a GPU of its own";
+  device::select_device(world_rank() % device::device_count());
+  RunSpec spec = spec_for(CaseName::thermal, Granularity::fused, {0, 0});
+  spec.parallel.halo = HaloTransport::nccl;
+  const Decomposition decomposition(MPI_COMM_WORLD, spec.grid, spec.parallel);
+  try {
+    Simulation simulation(spec, Backend::cuda, ExecutionMode::graph, decomposition);
+    FAIL() << "a simulation with ranks sharing a GPU was built";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::bad_input);
+    EXPECT_EQ(error.where(), "parallel.halo");
+    EXPECT_NE(std::string(error.what()).find("ranks 0 and "), std::string::npos) << error.what();
+  }
+}
 
 }  // namespace
 }  // namespace simapp

@@ -1,12 +1,15 @@
 /// Halo exchange across ranks: every ghost cell must hold the value of the global cell it
 /// mirrors (periodic in x), identified by a value that encodes the owner rank and the
-/// global index; ghost rows beyond a wall are left alone. Run under mpiexec with 4 and 6 ranks.
+/// global index; ghost rows beyond a wall are left alone. MPI from host memory runs under
+/// mpiexec with 2, 4 and 6 ranks; NCCL on the GPUs where each rank has a GPU of its own.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cmath>
+#include <memory>
 #include <vector>
 
+#include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/constants.hpp"
 #include "solver/executor/eager_executor.hpp"
 #include "solver/halo/halo_exchange.hpp"
@@ -32,32 +35,63 @@ double encode(const Decomposition& decomposition, int v, int k, int i) {
   return owner(decomposition, i, k) * 1e6 + v * 1e5 + k * 100.0 + i;
 }
 
-class HaloExchangeMpiTest : public ::testing::TestWithParam<std::array<int, 2>> {};
+struct Variant {
+  std::array<int, 2> layout;
+  HaloPath path;  ///< mpi on the host backend, or nccl on CUDA
+};
+
+class HaloExchangeMpiTest : public ::testing::TestWithParam<Variant> {};
+
+/// Runs the x exchange, then the z exchange (whose rows carry the x ghosts into the corners),
+/// on `values` (host memory) with the variant's path and backend.
+void exchange_halos(const Decomposition& decomposition, const FieldShape& shape, std::vector<double>& values,
+                    HaloPath path) {
+  const Backend backend = path == HaloPath::nccl ? Backend::cuda : Backend::host;
+  const Stream stream = device::create_stream(backend);
+  DeviceBuffer<double> device_values(backend, values.size());
+  device::copy_async(stream, device_values.data(), values.data(), values.size() * sizeof(double),
+                     device::CopyDirection::host_to_device);
+  const FieldView<double> field{device_values.data(), shape};
+  {
+    std::unique_ptr<NcclCommunicator> nccl;
+    if (path == HaloPath::nccl) nccl = std::make_unique<NcclCommunicator>(decomposition.comm());
+    const HaloExchange x(decomposition, Direction::x, shape, backend, path, nccl.get());
+    const HaloExchange z(decomposition, Direction::z, shape, backend, path, nccl.get());
+    StepProgram program;
+    HaloExchange::add_ops(program, "x.", Direction::x, field, &x, path);
+    HaloExchange::add_ops(program, "z.", Direction::z, field, &z, path);
+    EagerExecutor(Synchronization::none).run(program, stream);
+    values = device_values.copy_to_host(stream);
+  }
+  device::destroy_stream(stream);
+}
 
 TEST_P(HaloExchangeMpiTest, EveryGhostCellHoldsItsNeighboursValue) {
-  const auto [px, pz] = GetParam();
-  int ranks = 0;
+  const auto [px, pz] = GetParam().layout;
+  const HaloPath path = GetParam().path;
+  int ranks = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (px * pz != ranks) GTEST_SKIP() << px << " x " << pz << " needs " << px * pz << " ranks";
+  if (path == HaloPath::nccl) {
+    if (!nccl_compiled()) GTEST_SKIP() << "built without NCCL";
+    if (device::device_count() < ranks) GTEST_SKIP() << "NCCL needs a GPU per rank: " << ranks << " ranks, "
+                                                     << device::device_count() << " GPU(s)";
+    device::select_device(rank);
+  }
 
   const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 1300.0, 1000.0}, ParallelSpec{{px, pz}});
   ASSERT_EQ(decomposition.px(), px);
   const RankBox box = decomposition.box();
   const FieldShape shape{box.nx, box.nz, numerics::halo_width, var::count};
   std::vector<double> values(shape.size(), untouched);
-  const FieldView<double> field{values.data(), shape};
+  const FieldView<double> initial{values.data(), shape};
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < box.nz; ++k)
-      for (int i = 0; i < box.nx; ++i) field(v, k, i) = encode(decomposition, v, box.k_offset + k, box.i_offset + i);
+      for (int i = 0; i < box.nx; ++i) initial(v, k, i) = encode(decomposition, v, box.k_offset + k, box.i_offset + i);
 
-  // x exchange, then z exchange (whose rows carry the x ghosts into the corners).
-  const Stream stream{Backend::host, nullptr, nullptr};
-  const HaloExchange x(decomposition, Direction::x, shape, Backend::host, false);
-  const HaloExchange z(decomposition, Direction::z, shape, Backend::host, false);
-  StepProgram program;
-  HaloExchange::add_ops(program, "x.", Direction::x, field, &x, false);
-  HaloExchange::add_ops(program, "z.", Direction::z, field, &z, false);
-  EagerExecutor(Synchronization::none).run(program, stream);
+  exchange_halos(decomposition, shape, values, path);
+  const FieldView<const double> exchanged{values.data(), shape};
 
   const int halo = shape.halo;
   int checked = 0;
@@ -70,20 +104,27 @@ TEST_P(HaloExchangeMpiTest, EveryGhostCellHoldsItsNeighboursValue) {
         const int global_i = ((box.i_offset + i) % nx + nx) % nx;
         const double expected = global_k < 0 || global_k >= nz ? untouched  // beyond a wall
                                                                : encode(decomposition, v, global_k, global_i);
-        ASSERT_EQ(field(v, k, i), expected) << "rank " << decomposition.rank() << " var " << v << " ghost (k=" << k
+        ASSERT_EQ(exchanged(v, k, i), expected) << "rank " << decomposition.rank() << " var " << v << " ghost (k=" << k
                                             << ", i=" << i << ")";
         ++checked;
       }
   EXPECT_GT(checked, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, HaloExchangeMpiTest,
-                         ::testing::Values(std::array<int, 2>{2, 2}, std::array<int, 2>{4, 1},
-                                           std::array<int, 2>{1, 4}, std::array<int, 2>{3, 2},
-                                           std::array<int, 2>{2, 3}),
-                         [](const auto& test_info) {
-                           return std::to_string(test_info.param[0]) + "x" + std::to_string(test_info.param[1]);
-                         });
+constexpr std::array<int, 2> layouts[] = {{2, 1}, {2, 2}, {4, 1}, {1, 4}, {3, 2}, {2, 3}};
+
+std::vector<Variant> variants() {
+  std::vector<Variant> all;
+  for (const HaloPath path : {HaloPath::mpi, HaloPath::nccl})
+    for (const auto& layout : layouts) all.push_back({layout, path});
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, HaloExchangeMpiTest, ::testing::ValuesIn(variants()), [](const auto& test_info) {
+  const Variant& variant = test_info.param;
+  return std::to_string(variant.layout[0]) + "x" + std::to_string(variant.layout[1]) +
+         (variant.path == HaloPath::nccl ? "_nccl" : "_mpi");
+});
 
 }  // namespace
 }  // namespace simapp

@@ -7,6 +7,7 @@
 
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_plan.hpp"
+#include "solver/step/steps_per_graph.hpp"
 
 namespace simapp {
 namespace {
@@ -104,6 +105,63 @@ TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
     EXPECT_GE(kernels, 150u) << to_string(granularity);
     EXPECT_LE(kernels, 400u) << to_string(granularity);
   }
+}
+
+/// A rank inside a 3 x 3 layout: neighbours on all four sides, no wall.
+StepProgram interior_rank_step(HaloPath path, Granularity granularity) {
+  const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
+  const HaloPlan halo{true, true, {false, false}, path, /*overlap=*/true, nullptr, nullptr};
+  const StepResources resources{step_field_shapes(grid, granularity), grid.geometry(), {}, nullptr,
+                                CaseName::thermal, granularity, halo};
+  return build_step_program(resources, StepParity::odd, 0);
+}
+
+std::size_t ops_named(const StepProgram& program, OpKind kind, const std::string& suffix) {
+  std::size_t count = 0;
+  for (const StepOp& op : program.ops())
+    if (op.kind == kind && op.name.ends_with(suffix)) ++count;
+  return count;
+}
+
+TEST(StepProgramTest, NcclHalosKeepTheWholeStepInOneSegment) {
+  for (Granularity granularity : {Granularity::fine, Granularity::fused}) {
+    const StepProgram by_mpi = interior_rank_step(HaloPath::mpi_staged, granularity);
+    const StepProgram by_nccl = interior_rank_step(HaloPath::nccl, granularity);
+    // One exchange per stage: 3 RK stages in each of 2 passes.
+    EXPECT_EQ(by_mpi.count(OpKind::host), 6u) << to_string(granularity);
+    EXPECT_EQ(by_mpi.segments().size(), 7u) << to_string(granularity);
+    EXPECT_EQ(by_nccl.count(OpKind::host), 0u) << to_string(granularity);
+    EXPECT_EQ(by_nccl.segments().size(), 1u) << to_string(granularity);
+    EXPECT_EQ(ops_named(by_nccl, OpKind::transfer, ".exchange_halos"), 6u) << to_string(granularity);
+    // The same kernels either way: only the way the messages travel differs.
+    EXPECT_EQ(by_nccl.count(OpKind::kernel), by_mpi.count(OpKind::kernel)) << to_string(granularity);
+    EXPECT_EQ(ops_named(by_nccl, OpKind::kernel, ".pack_halos"), 6u) << to_string(granularity);
+    EXPECT_EQ(ops_named(by_nccl, OpKind::kernel, ".unpack_halos"), 6u) << to_string(granularity);
+    // So automatic K may put several steps in a graph, where host exchanges force one.
+    const ExecutionSpec automatic{};
+    EXPECT_EQ(steps_per_graph(automatic, by_mpi.count(OpKind::kernel), by_mpi.count(OpKind::host)), 1);
+    EXPECT_GT(steps_per_graph(automatic, by_nccl.count(OpKind::kernel), by_nccl.count(OpKind::host)), 1);
+  }
+}
+
+/// With overlap, interior fluxes run on lane 1 while lane 0 exchanges halos; with NCCL
+/// nothing ends the segment there, so a join must order them before the update reads them.
+TEST(StepProgramTest, OverlappedInteriorFluxesAreJoinedBeforeTheUpdate) {
+  const StepProgram step = interior_rank_step(HaloPath::nccl, Granularity::fused);
+  int interior_flux_stages = 0;
+  bool lane1_pending = false;
+  for (const StepOp& op : step.ops()) {
+    if (op.kind == OpKind::kernel && op.lane == 1) {
+      EXPECT_TRUE(op.name.ends_with(".fluxes_interior")) << op.name;
+      lane1_pending = true;
+      ++interior_flux_stages;
+    }
+    if (op.kind == OpKind::join) lane1_pending = false;
+    if (op.name.ends_with(".update")) {
+      EXPECT_FALSE(lane1_pending) << op.name << " may run before the interior fluxes";
+    }
+  }
+  EXPECT_EQ(interior_flux_stages, 6);
 }
 
 }  // namespace

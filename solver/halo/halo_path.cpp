@@ -1,0 +1,28 @@
+#include "solver/halo/halo_path.hpp"
+
+#include "kernels/backend/error.hpp"
+#include "solver/halo/cuda_aware_mpi.hpp"
+
+namespace simapp {
+
+bool nccl_compiled() { return SIMAPP_USE_NCCL != 0; }
+
+HaloPath halo_path(Backend backend, const ParallelSpec& parallel) {
+  if (parallel.halo == HaloTransport::nccl) {
+    if (!nccl_compiled())
+      throw Error(ExitCode::bad_input, "parallel.halo",
+                  "nccl requested but this simapp was built without NCCL (configure with -DSIMAPP_ENABLE_NCCL=ON)");
+    if (backend != Backend::cuda)
+      throw Error(ExitCode::bad_input, "parallel.halo", "nccl needs the CUDA backend, but this run uses host");
+    return HaloPath::nccl;
+  }
+  if (backend == Backend::host) return HaloPath::mpi;
+  switch (parallel.cuda_aware_mpi) {
+    case CudaAwareMpi::on: return HaloPath::mpi;
+    case CudaAwareMpi::off: return HaloPath::mpi_staged;
+    case CudaAwareMpi::automatic: return mpi_reports_cuda_support() ? HaloPath::mpi : HaloPath::mpi_staged;
+  }
+  return HaloPath::mpi_staged;
+}
+
+}  // namespace simapp

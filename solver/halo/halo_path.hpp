@@ -1,0 +1,24 @@
+#pragma once
+/// How a run's halo messages travel between ranks (parallel.halo, parallel.cuda_aware_mpi).
+#include "kernels/backend/backend_kind.hpp"
+#include "solver/simulation/run_spec.hpp"
+
+namespace simapp {
+
+enum class HaloPath {
+  mpi,         ///< MPI from the host with the packing buffers (host backend, or CUDA-aware MPI): a Host op
+  mpi_staged,  ///< MPI from the host through pinned copies of the packing buffers: a Host op
+  nccl,        ///< ncclSend/ncclRecv queued on the stream: device work, captured in graphs
+};
+
+/// True when this binary was built with NCCL halo exchanges.
+bool nccl_compiled();
+
+/// The path a run on `backend` takes. Throws a bad-input Error (alike on every rank) when
+/// parallel.halo asks for NCCL and this build or backend cannot give it.
+HaloPath halo_path(Backend backend, const ParallelSpec& parallel);
+
+/// A Host op carries the exchange (so each exchange ends a graph).
+inline bool exchanges_on_host(HaloPath path) { return path != HaloPath::nccl; }
+
+}  // namespace simapp

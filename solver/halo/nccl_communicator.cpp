@@ -1,0 +1,115 @@
+#include "solver/halo/nccl_communicator.hpp"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "kernels/backend/error.hpp"
+
+#if SIMAPP_USE_NCCL
+#include <nccl.h>
+
+#define SIMAPP_CUDA_RUNTIME 1
+#include "kernels/backend/cuda_check.hpp"
+#endif
+
+namespace simapp {
+
+#if SIMAPP_USE_NCCL
+
+namespace {
+
+void check_nccl(ncclResult_t result, const char* call) {
+  if (result == ncclSuccess) return;
+  throw Error(ExitCode::internal, "nccl",
+              std::string(call) + ": " + ncclGetErrorString(result) + " (" + ncclGetLastError(nullptr) + ")");
+}
+
+/// Where a rank runs: its host and its GPU's PCI bus id.
+struct GpuPlace {
+  char host[64];
+  char bus_id[32];
+  bool operator==(const GpuPlace& other) const {
+    return std::strcmp(host, other.host) == 0 && std::strcmp(bus_id, other.bus_id) == 0;
+  }
+};
+
+}  // namespace
+
+void require_one_gpu_per_rank(MPI_Comm comm) {
+  GpuPlace mine{};
+  gethostname(mine.host, sizeof mine.host - 1);
+  int device = 0;
+  SIMAPP_CUDA_CHECK(cudaGetDevice(&device));
+  SIMAPP_CUDA_CHECK(cudaDeviceGetPCIBusId(mine.bus_id, sizeof mine.bus_id, device));
+  int ranks = 0;
+  MPI_Comm_size(comm, &ranks);
+  std::vector<GpuPlace> places(static_cast<std::size_t>(ranks));
+  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, places.data(), sizeof mine, MPI_BYTE, comm);
+  for (int a = 0; a < ranks; ++a)
+    for (int b = a + 1; b < ranks; ++b)
+      if (places[a] == places[b])
+        throw Error(ExitCode::bad_input, "parallel.halo",
+                    "nccl needs one GPU per rank, but ranks " + std::to_string(a) + " and " + std::to_string(b) +
+                        " share GPU " + places[a].bus_id + " on " + places[a].host +
+                        " (start at most as many ranks per node as it has GPUs, or use parallel.halo: mpi)");
+}
+
+NcclCommunicator::NcclCommunicator(MPI_Comm comm) {
+  int rank = 0, ranks = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  ncclUniqueId id{};
+  if (rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm);
+  check_nccl(ncclCommInitRank(&comm_, ranks, id, rank), "ncclCommInitRank");
+}
+
+NcclCommunicator::~NcclCommunicator() {
+  // Leaving on an error, peers may never post their matching calls: abort instead of
+  // flushing, which could wait for them.
+  if (std::uncaught_exceptions() > 0) {
+    ncclCommAbort(comm_);
+    return;
+  }
+  ncclCommFinalize(comm_);
+  ncclCommDestroy(comm_);
+}
+
+void NcclCommunicator::exchange(const Stream& stream, const double* send, double* receive, std::size_t count,
+                                int low_neighbour, int high_neighbour) const {
+  // Calls to one peer within a group are matched in order. With a single neighbour on both
+  // sides (two ranks, periodic), the first send (towards low) must meet the peer's first
+  // receive, which is therefore the one from high: receives high then low, sends low then high.
+  cudaStream_t s = stream.cuda_stream;
+  check_nccl(ncclGroupStart(), "ncclGroupStart");
+  if (high_neighbour >= 0)
+    check_nccl(ncclRecv(receive + count, count, ncclDouble, high_neighbour, comm_, s), "ncclRecv");
+  if (low_neighbour >= 0) check_nccl(ncclRecv(receive, count, ncclDouble, low_neighbour, comm_, s), "ncclRecv");
+  if (low_neighbour >= 0) check_nccl(ncclSend(send, count, ncclDouble, low_neighbour, comm_, s), "ncclSend");
+  if (high_neighbour >= 0)
+    check_nccl(ncclSend(send + count, count, ncclDouble, high_neighbour, comm_, s), "ncclSend");
+  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+}
+
+#else  // a build without NCCL: halo_path() refuses parallel.halo: nccl before anything here is reached
+
+namespace {
+Error not_built() {
+  return Error(ExitCode::bad_input, "parallel.halo", "this simapp was built without NCCL");
+}
+}  // namespace
+
+void require_one_gpu_per_rank(MPI_Comm) { throw not_built(); }
+NcclCommunicator::NcclCommunicator(MPI_Comm) { throw not_built(); }
+NcclCommunicator::~NcclCommunicator() = default;
+void NcclCommunicator::exchange(const Stream&, const double*, double*, std::size_t, int, int) const {
+  throw not_built();
+}
+
+#endif
+
+}  // namespace simapp

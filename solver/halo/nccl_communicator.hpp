@@ -1,0 +1,38 @@
+#pragma once
+/// NCCL over the ranks of an MPI communicator, with the same rank numbers, for halo messages
+/// queued on CUDA streams (parallel.halo: nccl). MPI starts the job and carries NCCL's
+/// bootstrap id; after that the messages are device work, so stream capture puts them in
+/// the step's graph like any kernel.
+#include <mpi.h>
+
+#include <cstddef>
+
+#include "kernels/backend/stream.hpp"
+
+struct ncclComm;
+
+namespace simapp {
+
+/// NCCL runs one rank per GPU. Collective over `comm`: throws a bad-input Error on every
+/// rank alike when two ranks use the same GPU of one host.
+void require_one_gpu_per_rank(MPI_Comm comm);
+
+class NcclCommunicator {
+ public:
+  /// Collective over `comm`; each rank must have selected its own GPU.
+  explicit NcclCommunicator(MPI_Comm comm);
+  NcclCommunicator(const NcclCommunicator&) = delete;
+  NcclCommunicator& operator=(const NcclCommunicator&) = delete;
+  ~NcclCommunicator();
+
+  /// Queues one NCCL group on `stream` that sends send[side] to that side's neighbour and
+  /// receives receive[side] from it, for each side with a neighbour (a rank ≥ 0; MPI_PROC_NULL
+  /// beyond a wall). Buffers hold both sides, [low | high], `count` doubles each.
+  void exchange(const Stream& stream, const double* send, double* receive, std::size_t count, int low_neighbour,
+                int high_neighbour) const;
+
+ private:
+  ncclComm* comm_ = nullptr;
+};
+
+}  // namespace simapp
