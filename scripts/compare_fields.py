@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""Compares simapp snapshot files bit for bit: every field dataset of each file against the
+first one (same names, shapes and bytes). Prints one line per file; exits 1 when any differs.
+
+usage: scripts/compare_fields.py REFERENCE.h5 OTHER.h5 [OTHER.h5 ...]
+"""
+import sys
+
+try:
+    import h5py
+    import numpy as np
+except ImportError as error:
+    sys.exit(f"compare_fields: error: {error} (install python3-h5py and python3-numpy)")
+
+FIELDS = ("rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot")
+
+
+def fields_of(path):
+    try:
+        with h5py.File(path, "r") as f:
+            return {name: f[name][...] for name in FIELDS if name in f}
+    except OSError as error:
+        sys.exit(f"compare_fields: error: {path}: {error}")
+
+
+def difference(reference, other):
+    """'' when bitwise equal, else where the first difference is."""
+    if sorted(reference) != sorted(other):
+        return f"fields differ: {sorted(reference)} vs {sorted(other)}"
+    for name, values in reference.items():
+        if values.shape != other[name].shape:
+            return f"{name}: shape {values.shape} vs {other[name].shape}"
+        unequal = values.view(np.uint64) != other[name].view(np.uint64)
+        if unequal.any():
+            k, i = np.argwhere(unequal)[0]
+            return (f"{name}: {int(unequal.sum())} cells differ, first at k={k} i={i}: "
+                    f"{values[k, i]!r} vs {other[name][k, i]!r}")
+    return ""
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__.strip())
+    reference = fields_of(sys.argv[1])
+    if not reference:
+        sys.exit(f"compare_fields: error: {sys.argv[1]}: no field datasets")
+    differ = False
+    for path in sys.argv[2:]:
+        where = difference(reference, fields_of(path))
+        print(f"{path}: {'bitwise equal to ' + sys.argv[1] if not where else 'DIFFERS: ' + where}")
+        differ = differ or bool(where)
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
