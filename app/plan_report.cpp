@@ -22,13 +22,19 @@ std::string_view kind_name(OpKind kind) {
 }  // namespace
 
 void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition, Backend backend) {
-  const StepPlan plan = plan_steps(spec, decomposition, halo_path(backend, spec.parallel));
+  const HaloPath path = halo_path(backend, spec.parallel);
+  const StepPlan plan = plan_steps(spec, decomposition, path);
   const std::size_t kernels = plan.step.count(OpKind::kernel);
+  const std::size_t transfers = plan.step.count(OpKind::transfer);
   fmt::print(out, "plan: case {}, {} x {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
              spec.grid.nx, spec.grid.nz, plan.num_steps, to_string(spec.execution.granularity),
              to_string(spec.execution.mode));
-  fmt::print(out, "ranks: {} as {} x {}; rank 0 holds {} x {} cells\n", decomposition.size(), decomposition.px(),
-             decomposition.pz(), decomposition.box().nx, decomposition.box().nz);
+  fmt::print(out, "ranks: {} as {} x {}; rank 0 holds {} x {} cells{}\n", decomposition.size(), decomposition.px(),
+             decomposition.pz(), decomposition.box().nx, decomposition.box().nz,
+             decomposition.size() == 1             ? ""
+             : path == HaloPath::nccl              ? "; halos by NCCL on the stream (transfer ops)"
+             : path == HaloPath::mpi_staged        ? "; halos by MPI through pinned host memory (host ops)"
+                                                   : "; halos by MPI (host ops)");
   fmt::print(out, "\none step (odd steps: x pass then z; even steps: z then x): {} ops\n", plan.step.ops().size());
   fmt::print(out, "  {:>4}  {:<8}  {:>4}  {}\n", "#", "kind", "lane", "name");
   for (std::size_t n = 0; n < plan.step.ops().size(); ++n) {
@@ -55,8 +61,8 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
              plan.distinct_chunks * static_cast<int>(segments.size()));
   fmt::print(out, "graphs per step:       {:.3f}\n", static_cast<double>(segments.size()) / plan.steps_per_graph);
   const double k = plan.steps_per_graph;
-  fmt::print(out, "launches per step:     eager {:.3f} ({} kernels + 1/{} transfer), graph {:.3f}\n",
-             static_cast<double>(kernels) + 1.0 / k, kernels, plan.steps_per_graph,
+  fmt::print(out, "launches per step:     eager {:.3f} ({} kernels + {} transfers + 1/{} StepParams refresh), graph {:.3f}\n",
+             static_cast<double>(kernels + transfers) + 1.0 / k, kernels, transfers, plan.steps_per_graph,
              static_cast<double>(segments.size()) / k);
 }
 
