@@ -79,7 +79,11 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
 
   while (!simulation.finished()) {
     const long previous = simulation.step();
-    simulation.advance_chunk(steps_to_next_output(outputs, previous));
+    // A chunk ends at the next output step and, when progress is asked every N steps, at
+    // the next multiple of N, so that the line shows that step.
+    const long to_progress = progress_every > 0 ? progress_every - previous % progress_every
+                                                : std::numeric_limits<long>::max();
+    simulation.advance_chunk(std::min(steps_to_next_output(outputs, previous), to_progress));
     write_pending(simulation, pending);  // while the chunk just queued runs
     queue_due_outputs(simulation, outputs, pending);
     const long step = simulation.step();
