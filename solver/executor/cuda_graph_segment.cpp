@@ -1,7 +1,11 @@
 /// CUDA graphs for captured segments: stream capture (thread-local mode), one instantiation
-/// with upload, replay by cudaGraphLaunch. Ops on lanes other than 0 are captured from
-/// streams of their own, forked from and joined back to the capturing stream with events,
-/// so the graph holds them as parallel branches.
+/// with upload, replay by cudaGraphLaunch. In a program with lanes every lane is captured
+/// from a stream of its own, forked from and joined back to the capturing stream with
+/// events, so the graph holds the lanes as parallel branches. Lane 0 carries the critical
+/// path (halo exchanges, then the work that waits for them): its stream has the device's
+/// highest priority, which capture copies into its kernel nodes and the graph keeps
+/// (cudaGraphInstantiateFlagUseNodePriority), so an exchange kernel is scheduled ahead of
+/// queued blocks of the overlapping interior work instead of after them.
 #include <chrono>
 #include <string>
 
@@ -35,61 +39,76 @@ void abandon_capture(cudaStream_t stream) {
   (void)cudaGetLastError();
 }
 
-/// The streams of a capture's lanes (lane 0: the capturing stream) and one event per lane.
+/// The streams of a capture's lanes (lane 0 at the highest priority) and one event per
+/// lane, plus the capturing stream they fork from and join back to.
 class CaptureLanes {
  public:
-  explicit CaptureLanes(cudaStream_t origin) {
-    streams_[0] = origin;
+  explicit CaptureLanes(cudaStream_t origin) : origin_(origin) {
+    int lowest = 0, highest = 0;
+    SIMAPP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     for (int lane = 0; lane < max_lanes; ++lane) {
-      if (lane > 0) SIMAPP_CUDA_CHECK(cudaStreamCreateWithFlags(&streams_[lane], cudaStreamNonBlocking));
+      SIMAPP_CUDA_CHECK(
+          cudaStreamCreateWithPriority(&streams_[lane], cudaStreamNonBlocking, lane == 0 ? highest : lowest));
       SIMAPP_CUDA_CHECK(cudaEventCreateWithFlags(&events_[lane], cudaEventDisableTiming));
     }
+    SIMAPP_CUDA_CHECK(cudaEventCreateWithFlags(&origin_event_, cudaEventDisableTiming));
   }
   CaptureLanes(const CaptureLanes&) = delete;
   CaptureLanes& operator=(const CaptureLanes&) = delete;
   ~CaptureLanes() {
     for (int lane = 0; lane < max_lanes; ++lane) {
-      if (lane > 0 && streams_[lane] != nullptr) cudaStreamDestroy(streams_[lane]);
+      if (streams_[lane] != nullptr) cudaStreamDestroy(streams_[lane]);
       if (events_[lane] != nullptr) cudaEventDestroy(events_[lane]);
     }
+    if (origin_event_ != nullptr) cudaEventDestroy(origin_event_);
   }
 
   Stream stream(int lane) const { return Stream{Backend::cuda, streams_[lane], nullptr}; }
 
-  /// Every lane continues after what lane 0 has queued.
-  void fork() {
-    SIMAPP_CUDA_CHECK(cudaEventRecord(events_[0], streams_[0]));
-    for (int lane = 1; lane < max_lanes; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], events_[0], 0));
+  /// Every lane continues after what the capturing stream has queued.
+  void begin() {
+    SIMAPP_CUDA_CHECK(cudaEventRecord(origin_event_, origin_));
+    for (int lane = 0; lane < max_lanes; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], origin_event_, 0));
   }
 
-  /// Lane 0 continues after what every lane has queued.
+  /// Every lane continues after what every lane has queued (a Join op).
   void join() {
     for (int lane = 1; lane < max_lanes; ++lane) {
       SIMAPP_CUDA_CHECK(cudaEventRecord(events_[lane], streams_[lane]));
       SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[0], events_[lane], 0));
     }
+    SIMAPP_CUDA_CHECK(cudaEventRecord(events_[0], streams_[0]));
+    for (int lane = 1; lane < max_lanes; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], events_[0], 0));
+  }
+
+  /// The capturing stream continues after what every lane has queued.
+  void end() {
+    for (int lane = 0; lane < max_lanes; ++lane) {
+      SIMAPP_CUDA_CHECK(cudaEventRecord(events_[lane], streams_[lane]));
+      SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(origin_, events_[lane], 0));
+    }
   }
 
  private:
+  cudaStream_t origin_;
+  cudaEvent_t origin_event_ = nullptr;
   cudaStream_t streams_[max_lanes] = {};
   cudaEvent_t events_[max_lanes] = {};
 };
 
-/// Queues ops [first, last) on their lanes, forked at the start, joined at every Join op
-/// and at the end.
+/// Queues ops [first, last): with lanes, each on its lane's stream, joined at every Join op
+/// and at the end; without, all on the capturing stream.
 void queue_segment(const StepProgram& program, const Segment& segment, CaptureLanes& lanes, bool use_lanes,
                    cudaStream_t origin) {
-  if (use_lanes) lanes.fork();
+  if (use_lanes) lanes.begin();
+  const Stream capturing{Backend::cuda, origin, nullptr};
   for (std::size_t index = segment.first; index < segment.last; ++index) {
     const StepOp& op = program.ops()[index];
     try {
       if (op.kind == OpKind::join) {
-        if (use_lanes) {
-          lanes.join();
-          lanes.fork();
-        }
+        if (use_lanes) lanes.join();
       } else {
-        op.run(lanes.stream(use_lanes ? op.lane : 0));
+        op.run(use_lanes ? lanes.stream(op.lane) : capturing);
       }
     } catch (const std::exception& e) {
       abandon_capture(origin);
@@ -102,7 +121,7 @@ void queue_segment(const StepProgram& program, const Segment& segment, CaptureLa
       throw capture_error(op.name, query != cudaSuccess ? cudaGetErrorString(query) : "the capture was invalidated");
     }
   }
-  if (use_lanes) lanes.join();
+  if (use_lanes) lanes.end();
 }
 
 /// Records ops [first, last) into a graph; names the op that failed or broke the capture.
@@ -128,7 +147,7 @@ class CudaGraphSegment final : public CapturedSegment {
 
     start = std::chrono::steady_clock::now();
     cudaGraphInstantiateParams params{};
-    params.flags = cudaGraphInstantiateFlagUpload;
+    params.flags = cudaGraphInstantiateFlagUpload | cudaGraphInstantiateFlagUseNodePriority;
     params.uploadStream = stream.cuda_stream;
     const cudaError_t instantiated = cudaGraphInstantiateWithParams(&exec_, graph, &params);
     cudaGraphDestroy(graph);
