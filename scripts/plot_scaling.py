@@ -68,6 +68,30 @@ def summarise(rows):
     return summary
 
 
+def print_size_table(rows):
+    """Graph-mode time per step by grid at the largest GPU count, halos by MPI and by NCCL."""
+    runs = {}
+    for r in rows:
+        if r["sweep"] == "size" and r["mode"] in ("eager", "graph"):
+            runs.setdefault((int(r["nx"]), int(r["nz"]), r["gpus"], f'{r["px"]}x{r["pz"]}'), {})[
+                (r["mode"], r["halo"])] = float(r["time_per_step_us"])
+    if not runs:
+        return {}
+    table = []
+    print("\nby grid size (fused granularity, µs per step)\n")
+    print("| grid | GPUs | eager, MPI | graph, MPI | eager, NCCL | graph, NCCL | NCCL vs MPI (graph) |")
+    print("|---|---|---|---|---|---|---|")
+    for (nx, nz, gpus, layout), t in sorted(runs.items()):
+        def cell(key):
+            return f"{t[key]:.1f}" if key in t else "–"
+        ratio = t.get(("graph", "mpi"), 0) / t[("graph", "nccl")] if ("graph", "nccl") in t else None
+        print(f"| {nx} × {nz} | {gpus} ({layout}) | {cell(('eager', 'mpi'))} | {cell(('graph', 'mpi'))} | "
+              f"{cell(('eager', 'nccl'))} | {cell(('graph', 'nccl'))} | {f'{ratio:.2f}×' if ratio else '–'} |")
+        table.append({"nx": nx, "nz": nz, "gpus": int(gpus), "layout": layout,
+                      **{f"{m}_{h}_us": v for (m, h), v in t.items()}})
+    return table
+
+
 def print_tables(summary):
     for sweep, entries in summary.items():
         print(f"\n{sweep} scaling (fused granularity, µs per step; efficiency in brackets)\n")
@@ -122,9 +146,13 @@ def main():
         sys.exit(f"plot_scaling: error: {args.csv}: no such file")
     out = args.out or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(out, exist_ok=True)
-    summary = summarise(load(args.csv))
+    rows = load(args.csv)
+    summary = summarise(rows)
     print_tables(summary)
+    sizes = print_size_table(rows)
     plot(summary, os.path.join(out, "scaling.png"))
+    if sizes:
+        summary["size"] = sizes
     with open(os.path.join(out, "scaling_summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     print(f"\nwrote {os.path.join(out, 'scaling.png')} and scaling_summary.json")

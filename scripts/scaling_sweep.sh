@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Scaling sweep over GPUs: `simapp --mode compare` (eager_sync, eager, graph) on 1, 2, 4 …
-# ranks, one GPU each, with halos by MPI and by NCCL, in two sweeps:
+# ranks, one GPU each, with halos by MPI and by NCCL, in three sweeps:
 #   weak:   a fixed block per GPU (default 4096 x 2048), the global grid grows with the ranks;
-#   strong: a fixed global grid (default 8192 x 4096) split over the ranks.
+#   strong: a fixed global grid (default 8192 x 4096) split over the ranks;
+#   size:   the largest GPU count, grids from launch-bound to bandwidth-bound (--sizes).
 # Writes one CSV row per mode and run; plot and tabulate with scripts/plot_scaling.py.
 # Usage:
 #   scripts/scaling_sweep.sh [--simapp PATH] [--out DIR] [--gpus "1 2 4"] [--per-gpu NX NZ]
-#                            [--strong NX NZ] [--steps N] [--halos "mpi nccl"] [--launcher "mpirun -n"]
+#                            [--strong NX NZ] [--sizes "400x200 1024x512 …"] [--steps N]
+#                            [--halos "mpi nccl"] [--launcher "mpirun -n"]
 # Layouts: N ranks as px x pz with pz = 2^floor(log2(N)/2) (2 -> 2x1, 4 -> 2x2, 8 -> 4x2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,7 @@ out=out/scaling_sweep
 gpus="1 2 4"
 per_gpu=(4096 2048)
 strong=(8192 4096)
+sizes="400x200 1024x512 2048x1024"
 steps=100
 launcher="mpirun -n"
 halo_choices="mpi nccl"
@@ -26,6 +29,7 @@ while (($#)); do
     --gpus) gpus=$2; shift 2 ;;
     --per-gpu) per_gpu=("$2" "$3"); shift 3 ;;
     --strong) strong=("$2" "$3"); shift 3 ;;
+    --sizes) sizes=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
     --halos) halo_choices=$2; shift 2 ;;
     --launcher) launcher=$2; shift 2 ;;
@@ -73,4 +77,12 @@ for ranks in $gpus; do
     run_compare strong "$ranks" "$px" "$pz" "${strong[0]}" "${strong[1]}" "$halo"
   done
 done
+ranks=${gpus##* }
+if ((ranks > 1)); then
+  read -r px pz < <(layout_of "$ranks")
+  read -r -a halos <<< "$halo_choices"
+  for size in $sizes; do
+    for halo in "${halos[@]}"; do run_compare size "$ranks" "$px" "$pz" "${size%x*}" "${size#*x}" "$halo"; done
+  done
+fi
 echo "scaling_sweep: wrote $csv"
