@@ -74,10 +74,12 @@ void add_fluxes(StepProgram& program, const std::string& name, const Stage& stag
       lane);
 }
 
-/// Interior fluxes can overlap the exchange when asked and the rank has room for them.
+/// Interior fluxes can overlap an MPI exchange when asked and the rank has room for them.
+/// An NCCL exchange runs in stream order: beside the interior-flux kernel in the graph, its
+/// kernel waited for the GPU and made every measured step slower (docs/performance.md).
 bool overlaps(const Stage& stage) {
   const int cells = stage.direction == Direction::x ? stage.forcing.shape.nx : stage.forcing.shape.nz;
-  return exchanges(stage) && stage.halo.overlap && cells >= 4;
+  return exchanges(stage) && stage.halo.overlap && stage.halo.path != HaloPath::nccl && cells >= 4;
 }
 
 /// fill (walls or periodic) → [send halos ‖ interior fluxes on lane 1] → receive halos →
