@@ -15,10 +15,13 @@ StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFie
   return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity, halo};
 }
 
-HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, HaloPath path, const HaloExchange* x,
-                   const HaloExchange* z) {
-  return {decomposition.splits_x(), decomposition.splits_z(), {decomposition.at_bottom(), decomposition.at_top()},
-          path, spec.parallel.overlap == HaloOverlap::on, x, z};
+/// The rank's halo plan with the exchanges that carry it out.
+HaloPlan halo_plan_with(const RunSpec& spec, const Decomposition& decomposition, HaloPath path, const HaloExchange* x,
+                        const HaloExchange* z) {
+  HaloPlan plan = halo_plan(spec, decomposition, path);
+  plan.x = x;
+  plan.z = z;
+  return plan;
 }
 
 std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Decomposition& decomposition) {
@@ -52,7 +55,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
       halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
-                               halo_plan(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()))),
+                               halo_plan_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()))),
       executor_(make_executor(mode)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, grid_.cell_shape().size()),

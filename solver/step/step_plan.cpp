@@ -33,11 +33,13 @@ StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
 
 StepPlan plan_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid), HaloPlan{}); }
 
+HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
+  return {decomposition.splits_x(), decomposition.splits_z(), {decomposition.at_bottom(), decomposition.at_top()},
+          path, spec.parallel.overlap == HaloOverlap::on, nullptr, nullptr};
+}
+
 StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
-  const HaloPlan halo{decomposition.splits_x(), decomposition.splits_z(),
-                      {decomposition.at_bottom(), decomposition.at_top()}, path,
-                      spec.parallel.overlap == HaloOverlap::on, nullptr, nullptr};
-  return plan_on(spec, Grid(spec.grid, decomposition.box()), halo);
+  return plan_on(spec, Grid(spec.grid, decomposition.box()), halo_plan(spec, decomposition, path));
 }
 
 std::size_t critical_path_kernels(const StepProgram& program) {

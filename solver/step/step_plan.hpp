@@ -4,6 +4,7 @@
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/simulation/run_spec.hpp"
+#include "solver/step/build_step_program.hpp"
 #include "solver/step/step_program.hpp"
 
 namespace simapp {
@@ -20,6 +21,10 @@ struct StepPlan {
 
 /// The plan on a single rank.
 StepPlan plan_steps(const RunSpec& spec);
+
+/// How this rank of a decomposition fills its ghost cells, halo messages taking `path`; the
+/// exchanges themselves are left null (a description, until a simulation supplies them).
+HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
 
 /// The plan of this rank of a decomposition whose halo messages take `path`.
 StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
