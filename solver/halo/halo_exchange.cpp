@@ -71,8 +71,7 @@ void HaloExchange::add_receive_ops(StepProgram& program, const std::string& pref
   if (path == HaloPath::nccl)
     program.add(OpKind::transfer, prefix + "exchange_halos", [exchange](const Stream& stream) {
       exchange->nccl_->exchange(stream, exchange->send_.data(), exchange->receive_.data(), exchange->side_size_,
-                                exchange->sides_.low ? exchange->low_neighbour_ : -1,
-                                exchange->sides_.high ? exchange->high_neighbour_ : -1);
+                                exchange->low_neighbour_, exchange->high_neighbour_);
     });
   else
     program.add(OpKind::host, prefix + "exchange_halos", [exchange](const Stream&) { exchange->exchange_messages(); });

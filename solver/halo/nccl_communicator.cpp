@@ -85,13 +85,12 @@ void NcclCommunicator::exchange(const Stream& stream, const double* send, double
   // sides (two ranks, periodic), the first send (towards low) must meet the peer's first
   // receive, which is therefore the one from high: receives high then low, sends low then high.
   cudaStream_t s = stream.cuda_stream;
+  const bool low = low_neighbour != MPI_PROC_NULL, high = high_neighbour != MPI_PROC_NULL;
   check_nccl(ncclGroupStart(), "ncclGroupStart");
-  if (high_neighbour >= 0)
-    check_nccl(ncclRecv(receive + count, count, ncclDouble, high_neighbour, comm_, s), "ncclRecv");
-  if (low_neighbour >= 0) check_nccl(ncclRecv(receive, count, ncclDouble, low_neighbour, comm_, s), "ncclRecv");
-  if (low_neighbour >= 0) check_nccl(ncclSend(send, count, ncclDouble, low_neighbour, comm_, s), "ncclSend");
-  if (high_neighbour >= 0)
-    check_nccl(ncclSend(send + count, count, ncclDouble, high_neighbour, comm_, s), "ncclSend");
+  if (high) check_nccl(ncclRecv(receive + count, count, ncclDouble, high_neighbour, comm_, s), "ncclRecv");
+  if (low) check_nccl(ncclRecv(receive, count, ncclDouble, low_neighbour, comm_, s), "ncclRecv");
+  if (low) check_nccl(ncclSend(send, count, ncclDouble, low_neighbour, comm_, s), "ncclSend");
+  if (high) check_nccl(ncclSend(send + count, count, ncclDouble, high_neighbour, comm_, s), "ncclSend");
   check_nccl(ncclGroupEnd(), "ncclGroupEnd");
 }
 
