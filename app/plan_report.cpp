@@ -31,10 +31,9 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
              to_string(spec.execution.mode));
   fmt::print(out, "ranks: {} as {} x {}; rank 0 holds {} x {} cells{}\n", decomposition.size(), decomposition.px(),
              decomposition.pz(), decomposition.box().nx, decomposition.box().nz,
-             decomposition.size() == 1             ? ""
-             : path == HaloPath::nccl              ? "; halos by NCCL on the stream (transfer ops)"
-             : path == HaloPath::mpi_staged        ? "; halos by MPI through pinned host memory (host ops)"
-                                                   : "; halos by MPI (host ops)");
+             decomposition.size() == 1
+                 ? std::string()
+                 : fmt::format("; {} ({} ops)", describe(path, backend), exchanges_on_host(path) ? "host" : "transfer"));
   fmt::print(out, "\none step (odd steps: x pass then z; even steps: z then x): {} ops\n", plan.step.ops().size());
   fmt::print(out, "  {:>4}  {:<8}  {:>4}  {}\n", "#", "kind", "lane", "name");
   for (std::size_t n = 0; n < plan.step.ops().size(); ++n) {

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include <fmt/core.h>
 
 #include "simapp_version.hpp"
+#include "solver/halo/halo_path.hpp"
 
 namespace simapp::app {
 
@@ -52,11 +54,9 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   fmt::print(out, "  backend   {}: {}\n", to_string(simulation.backend()), placements[0].processor);
   fmt::print(out, "  ranks     {} as {} x {} (x periodic, z walls){}\n", decomposition.size(), decomposition.px(),
              decomposition.pz(),
-             decomposition.size() == 1                         ? ""
-             : simulation.halo_path() == HaloPath::nccl        ? ", halos by NCCL on the stream (inside graphs)"
-             : simulation.halo_path() == HaloPath::mpi_staged  ? ", halos by MPI, staged through pinned host memory"
-             : simulation.backend() == Backend::cuda           ? ", halos by MPI from device memory (CUDA-aware)"
-                                                               : ", halos by MPI from host memory");
+             decomposition.size() == 1
+                 ? std::string()
+                 : fmt::format(", {}", describe(simulation.halo_path(), simulation.backend())));
   for (int r = 0; r < decomposition.size() && decomposition.size() > 1; ++r) {
     const RankBox box = decomposition.box_of(r);
     fmt::print(out, "    rank {:>3} -> {} -> {}  cells [{}, {}) x [{}, {})\n", r, placements[r].host,

@@ -25,4 +25,13 @@ HaloPath halo_path(Backend backend, const ParallelSpec& parallel) {
   return HaloPath::mpi_staged;
 }
 
+std::string_view describe(HaloPath path, Backend backend) {
+  switch (path) {
+    case HaloPath::nccl: return "halos by NCCL on the stream (inside graphs)";
+    case HaloPath::mpi_staged: return "halos by MPI, staged through pinned host memory";
+    case HaloPath::mpi: break;
+  }
+  return backend == Backend::cuda ? "halos by MPI from device memory (CUDA-aware)" : "halos by MPI from host memory";
+}
+
 }  // namespace simapp

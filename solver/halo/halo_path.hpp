@@ -1,5 +1,7 @@
 #pragma once
 /// How a run's halo messages travel between ranks (parallel.halo, parallel.cuda_aware_mpi).
+#include <string_view>
+
 #include "kernels/backend/backend_kind.hpp"
 #include "solver/simulation/run_spec.hpp"
 
@@ -20,5 +22,8 @@ HaloPath halo_path(Backend backend, const ParallelSpec& parallel);
 
 /// A Host op carries the exchange (so each exchange ends a graph).
 inline bool exchanges_on_host(HaloPath path) { return path != HaloPath::nccl; }
+
+/// How halos travel on `backend` by `path`, for reports: "halos by …".
+std::string_view describe(HaloPath path, Backend backend);
 
 }  // namespace simapp
