@@ -4,6 +4,8 @@
 #include <optional>
 #include <string_view>
 
+#include "kernels/backend/name_table.hpp"
+
 namespace simapp {
 
 enum class CaseName { thermal, collision, gravity_waves, density_current, injection, rest };
@@ -19,11 +21,7 @@ inline constexpr std::array<std::pair<CaseName, std::string_view>, 6> case_names
 }};
 
 /// The configuration name of a case.
-constexpr std::string_view to_string(CaseName name) {
-  for (const auto& [value, text] : case_names)
-    if (value == name) return text;
-  return "unknown";
-}
+constexpr std::string_view to_string(CaseName name) { return name_in(case_names, name); }
 
 /// Parses a configuration name; nullopt when it names no case.
 constexpr std::optional<CaseName> parse_case_name(std::string_view text) {

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <utility>
 
+#include "kernels/backend/name_table.hpp"
+
 namespace simapp {
 
 /// eager_sync: one launch per kernel, waiting after each; eager: one launch per kernel;
@@ -26,16 +28,8 @@ inline constexpr std::array<std::pair<Granularity, std::string_view>, 2> granula
     {Granularity::fused, "fused"},
 }};
 
-constexpr std::string_view to_string(ExecutionMode mode) {
-  for (const auto& [value, name] : execution_mode_names)
-    if (value == mode) return name;
-  return "unknown";
-}
+constexpr std::string_view to_string(ExecutionMode mode) { return name_in(execution_mode_names, mode); }
 
-constexpr std::string_view to_string(Granularity granularity) {
-  for (const auto& [value, name] : granularity_names)
-    if (value == granularity) return name;
-  return "unknown";
-}
+constexpr std::string_view to_string(Granularity granularity) { return name_in(granularity_names, granularity); }
 
 }  // namespace simapp

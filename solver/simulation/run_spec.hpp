@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "kernels/backend/backend_kind.hpp"
+#include "kernels/backend/name_table.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "solver/executor/execution_mode.hpp"
 #include "solver/grid/grid_spec.hpp"
@@ -57,11 +58,7 @@ inline constexpr std::array<std::pair<HaloTransport, std::string_view>, 2> halo_
     {HaloTransport::nccl, "nccl"},
 }};
 
-constexpr std::string_view to_string(HaloTransport transport) {
-  for (const auto& [value, name] : halo_transport_names)
-    if (value == transport) return name;
-  return "unknown";
-}
+constexpr std::string_view to_string(HaloTransport transport) { return name_in(halo_transport_names, transport); }
 
 struct ParallelSpec {
   std::array<int, 2> ranks{0, 0};  ///< MPI ranks along x and z (0: chosen by MPI_Dims_create)
