@@ -13,6 +13,7 @@
 #include "app/plan_report.hpp"
 #include "app/run_outputs.hpp"
 #include "app/run_report.hpp"
+#include "app/stop_signals.hpp"
 #include "io/config/load_config.hpp"
 #include "io/output/result_file.hpp"
 #include "io/timing/timing_report.hpp"
@@ -20,6 +21,7 @@
 #include "kernels/backend/error.hpp"
 #include "simapp_version.hpp"
 #include "solver/halo/halo_path.hpp"
+#include "solver/decomposition/error_agreement.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 
 namespace {
@@ -49,10 +51,10 @@ Setup set_up(const CommandLine& command_line) {
   if (!command_line.backend.empty()) overrides.push_back("execution.backend=" + command_line.backend);
   if (!command_line.mode.empty()) overrides.push_back("execution.mode=" + command_line.mode);
   Setup setup{io::load_config(command_line.config_path, overrides), Backend::host};
-  if (!command_line.validate_only) {
-    setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
-    halo_path(setup.backend, setup.config.spec.parallel);  // refuses nccl where it cannot run
-  }
+  if (!command_line.restart.empty() && setup.config.spec.execution.mode == ExecutionMode::compare)
+    throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
+  setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
+  halo_path(setup.backend, setup.config.spec.parallel);  // refuses nccl where it cannot run
   return setup;
 }
 
@@ -64,33 +66,82 @@ void bind_devices(const Setup& setup, const Decomposition& decomposition) {
     require_one_gpu_per_rank(decomposition.comm());
 }
 
-void run_case(const Setup& setup, const Decomposition& decomposition, const std::string& restart) {
-  Simulation simulation(setup.config.spec, setup.backend, setup.config.spec.execution.mode, decomposition);
+/// Refuses a grid whose arrays do not fit in the memory of the processor each rank runs on
+/// (shared by the ranks of a node, or of a GPU), before anything is allocated.
+void require_memory(const Setup& setup, const Decomposition& decomposition) {
+  const int sharing = setup.backend == Backend::cuda
+                          ? (app::node_local_size() + device::device_count() - 1) / device::device_count()
+                          : app::node_local_size();
+  run_agreed(decomposition.comm(), [&] {
+    const double needed = static_cast<double>(memory_needed(setup.config.spec, decomposition)) * sharing;
+    const double available = static_cast<double>(device::available_memory(setup.backend));
+    if (needed > available)
+      throw Error(ExitCode::bad_input, "grid",
+                  fmt::format("{} x {} cells need {:.3g} GB of {} memory{}, but {:.3g} GB are available (use more "
+                              "ranks or a smaller grid)",
+                              setup.config.spec.grid.nx, setup.config.spec.grid.nz, needed / 1e9,
+                              setup.backend == Backend::cuda ? "GPU" : "host",
+                              sharing > 1 ? fmt::format(" for the {} ranks sharing it", sharing) : std::string(),
+                              available / 1e9));
+  });
+}
+
+app::ExistingResults existing_results(const CommandLine& command_line) {
+  if (!command_line.restart.empty()) return app::ExistingResults::continue_run;
+  return command_line.overwrite ? app::ExistingResults::replace : app::ExistingResults::refuse;
+}
+
+int run_case(const Setup& setup, const Decomposition& decomposition, const CommandLine& command_line) {
+  const RunSpec& spec = setup.config.spec;
   const bool root = decomposition.rank() == 0;
-  Diagnostics reference;
-  if (restart.empty()) {
-    reference = simulation.diagnostics();
-  } else {
-    const app::Restart continued = app::restart_from(simulation, setup.config.spec, restart);
-    reference = continued.reference;
+  const app::OutputStart start = app::plan_output(spec, existing_results(command_line), command_line.restart,
+                                                  TimePlan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx,
+                                                           spec.grid.zlen / spec.grid.nz),
+                                                  decomposition.comm());
+  if (start.finished) {
     if (root)
-      fmt::print("restarting from {} at step {} (t = {} s)\n", continued.path, simulation.step(), simulation.time());
+      fmt::print("{}: the run is complete (step {} of {}); nothing to do\n", start.checkpoint->string(), start.step,
+                 start.step);
+    return 0;
   }
+  Simulation simulation(spec, setup.backend, spec.execution.mode, decomposition);
+  Diagnostics reference = simulation.diagnostics();
+  if (start.checkpoint) {
+    reference = app::restore_checkpoint(simulation, start);
+    if (root)
+      fmt::print("restarting from {} at step {} (t = {} s)\n", start.checkpoint->string(), simulation.step(),
+                 simulation.time());
+  } else if (!command_line.restart.empty() && root) {
+    fmt::print("no checkpoint in '{}' to restart from: starting at step 0\n", spec.output.dir);
+  }
+  app::take_over_output(spec, start, decomposition.comm());
   app::print_header(stdout, simulation, setup.config.source_path);
+  const bool writes_results = spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0;
+  const StopRequest stop{app::stop_requested,
+                         writes_results ? app::checkpoint_saver(setup.config, simulation, reference) : nullptr};
   const RunResult result = run_to_end(
-      simulation, setup.config.spec.output.progress_every,
+      simulation, spec.output.progress_every,
       [root](const ProgressReport& report) {
         if (root) app::print_progress(stdout, report);
       },
-      app::make_outputs(setup.config, simulation, reference), reference);
-  app::print_result(stdout, simulation, result);
+      app::make_outputs(setup.config, simulation, reference), reference, stop);
+  if (!result.stopped) {
+    app::print_result(stdout, simulation, result);
+    return 0;
+  }
+  if (root)
+    fmt::print("stopped by {} at step {} of {} (t = {} s); {}\n", app::stop_signal_name(), simulation.step(),
+               simulation.time_plan().num_steps(), simulation.time(),
+               writes_results ? fmt::format("checkpoint in '{}': continue with --restart latest", spec.output.dir)
+                              : std::string("no checkpoint written (the run writes no results)"));
+  return static_cast<int>(ExitCode::interrupted);
 }
 
 int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrite overwrite) {
   const RunSpec& spec = setup.config.spec;
   const bool root = decomposition.rank() == 0;
   const std::filesystem::path timing_path = std::filesystem::path(spec.output.dir) / "timing.json";
-  if (root) io::check_result_path(timing_path, overwrite);
+  run_on_root_agreed(decomposition.comm(), [&] { io::check_result_path(timing_path, overwrite); });
   const std::string processor = device::processor_name(setup.backend);
   if (root)
     fmt::print("simapp {} compare: case {}, {} x {} cells, granularity {}, backend {} ({}), {} rank(s) as {} x {}, "
@@ -103,14 +154,14 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
     fmt::print("running {} ...\n", to_string(mode));
     std::fflush(stdout);
   });
-  if (root) {
-    app::print_comparison(stdout, comparison);
+  if (root) app::print_comparison(stdout, comparison);
+  run_on_root_agreed(decomposition.comm(), [&] {
     const auto json = io::timing_json(spec, comparison,
                                       {std::string(to_string(setup.backend)), processor, decomposition.size(),
                                        {decomposition.px(), decomposition.pz()}});
     io::write_result_file(timing_path, json.dump(2) + "\n");
     fmt::print("wrote {}\n", timing_path.string());
-  }
+  });
   return comparison.identical ? 0 : static_cast<int>(ExitCode::numerical);
 }
 
@@ -119,20 +170,17 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
   std::optional<Decomposition> decomposition;
   try {
     setup = set_up(command_line);
-    if (command_line.validate_only) {
-      if (mpi.root()) fmt::print("{}: configuration is valid\n", command_line.config_path);
-      return 0;
-    }
     decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel);
-    if (!command_line.plan_only) bind_devices(*setup, *decomposition);
-    if (!command_line.plan_only && setup->config.spec.execution.mode != ExecutionMode::compare)
-      app::prepare_output_directory(setup->config.spec,
-                                    !command_line.restart.empty() ? app::ExistingResults::continue_run
-                                    : command_line.overwrite      ? app::ExistingResults::replace
-                                                                  : app::ExistingResults::refuse,
-                                    MPI_COMM_WORLD);
+    if (!command_line.plan_only) {
+      bind_devices(*setup, *decomposition);
+      require_memory(*setup, *decomposition);
+    }
   } catch (const Error& e) {
     return mpi.uniform_error(e);
+  }
+  if (command_line.validate_only) {
+    if (mpi.root()) fmt::print("{}: configuration is valid\n", command_line.config_path);
+    return 0;
   }
   if (command_line.plan_only) {
     if (mpi.root()) app::print_plan(stdout, setup->config.spec, *decomposition, setup->backend);
@@ -141,12 +189,11 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
   try {
     if (setup->config.spec.execution.mode == ExecutionMode::compare)
       return compare(*setup, *decomposition, command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
-    run_case(*setup, *decomposition, command_line.restart);
-    return 0;
+    return run_case(*setup, *decomposition, command_line);
   } catch (const Error& e) {
-    mpi.abort_job(e);
+    return mpi.report(e);
   } catch (const std::exception& e) {
-    mpi.abort_job(Error(ExitCode::internal, "internal", e.what()));
+    return mpi.report(Error(ExitCode::internal, "internal", e.what()));
   }
 }
 
@@ -166,17 +213,22 @@ int main(int argc, char** argv) {
   cli.add_flag("--validate", command_line.validate_only, "Check the configuration and exit");
   cli.add_flag("--plan", command_line.plan_only,
                "Print the step program (ops, kernels per step, segments, graphs) and exit");
-  cli.add_flag("--overwrite", command_line.overwrite, "Replace results an earlier run left in output.dir");
+  auto* overwrite = cli.add_flag("--overwrite", command_line.overwrite,
+                                  "Replace results an earlier run left in output.dir (only files simapp wrote)");
   cli.add_option("--restart", command_line.restart,
-                 "Continue from a checkpoint: its path, or 'latest' (the newest in output.dir)")
-      ->type_name("PATH|latest");
+                 "Continue from a checkpoint: its path, or 'latest' (the newest in output.dir; none: start at step 0)")
+      ->type_name("PATH|latest")
+      ->excludes(overwrite);
   cli.set_version_flag("--version", fmt::format("simapp {} (git {}, CUDA backend {})", build_info::version,
                                                 build_info::git_hash, build_info::cuda ? "built" : "not built"));
 
   app::MpiSession mpi(argc, argv);
+  app::install_signal_handlers();
   try {
     cli.parse(argc, argv);
     if (command_line.config_path.empty()) throw CLI::RequiredError("config");
+    if (command_line.restart.empty() && cli.count("--restart") > 0)
+      throw CLI::ValidationError("--restart", "expects a checkpoint path or 'latest'");
   } catch (const CLI::CallForHelp& e) {
     return mpi.root() ? cli.exit(e) : 0;
   } catch (const CLI::CallForVersion& e) {

@@ -1,19 +1,16 @@
 #include "app/mpi_session.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include <fmt/core.h>
 
-#include "io/hdf5/snapshot_writer.hpp"
 
 namespace simapp::app {
 
 MpiSession::MpiSession(int& argc, char**& argv) {
-  // Collective HDF5 writes go through MPI-IO. Open MPI's default component (ompio) was seen
-  // to leave a just-closed file incomplete to a reader, and can hang on a full disk; ROMIO
-  // does neither. Keep a user's own choice.
-  if (io::parallel_hdf5_available()) setenv("OMPI_MCA_io", "romio321", /*overwrite=*/0);
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -22,17 +19,43 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 
 MpiSession::~MpiSession() { MPI_Finalize(); }
 
+namespace {
+
+/// `text` with control characters written as escapes, so it stays on one line.
+std::string escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (byte < 0x20 || byte == 0x7f) out += fmt::format("\\x{:02x}", byte);
+    else out += c;
+  }
+  return out;
+}
+
+void print(const std::string& line) {
+  std::fflush(stdout);
+  std::fputs(line.c_str(), stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+std::string error_line(const Error& error, int rank) {
+  return fmt::format("simapp: error: {}{}: {}\n", rank >= 0 ? fmt::format("rank {}: ", rank) : "",
+                     escaped(error.where()), escaped(error.what()));
+}
+
 int MpiSession::uniform_error(const Error& error) const {
-  if (root()) fmt::print(stderr, "simapp: error: {}: {}\n", error.where(), error.what());
+  if (root()) print(error_line(error));
   return static_cast<int>(error.code());
 }
 
-void MpiSession::abort_job(const Error& error) const {
-  if (size_ > 1)
-    fmt::print(stderr, "simapp: error: rank {}: {}: {}\n", rank_, error.where(), error.what());
-  else
-    fmt::print(stderr, "simapp: error: {}: {}\n", error.where(), error.what());
-  std::fflush(stderr);
+int MpiSession::report(const Error& error) const {
+  if (error.reach() == ErrorReach::every_rank || size_ == 1) return uniform_error(error);
+  print(error_line(error, rank_));
   MPI_Abort(MPI_COMM_WORLD, static_cast<int>(error.code()));
   std::exit(static_cast<int>(error.code()));  // MPI_Abort does not return; keep the contract if it did
 }
@@ -46,6 +69,15 @@ int node_local_rank() {
   MPI_Comm_rank(node, &local);
   MPI_Comm_free(&node);
   return local;
+}
+
+int node_local_size() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  MPI_Comm_free(&node);
+  return size;
 }
 
 }  // namespace simapp::app

@@ -1,9 +1,13 @@
 #pragma once
-/// The process's MPI lifetime (MPI_Init_thread … MPI_Finalize) and how errors leave it:
-/// an error every rank meets alike (bad input found before any work) is printed by rank 0
-/// and every rank exits with its code; any other error is printed by the rank that met it,
+/// The process's MPI lifetime (MPI_Init_thread … MPI_Finalize) and how errors leave it. An
+/// error every rank knows (bad input found before any work, or one the ranks agreed on) is
+/// printed once, by rank 0, and every rank leaves normally with its code; so is any error of a
+/// job of one rank (no MPI_Abort banner). Any other error is printed by the rank that met it,
 /// with its rank, and MPI_Abort ends the whole job with its code, so no rank is left waiting.
+/// Printed errors are one line: control characters in them are escaped.
 #include <mpi.h>
+
+#include <string>
 
 #include "kernels/backend/error.hpp"
 
@@ -20,17 +24,24 @@ class MpiSession {
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
 
+  /// Reports `error` as its reach asks (see above) and returns its exit code; does not return
+  /// when the job has to be aborted.
+  int report(const Error& error) const;
   /// For an error all ranks met alike: rank 0 prints it; returns its exit code.
   int uniform_error(const Error& error) const;
-  /// For an error this rank alone may have met: prints it with the rank and aborts the job.
-  [[noreturn]] void abort_job(const Error& error) const;
 
  private:
   int rank_ = 0;
   int size_ = 1;
 };
 
+/// `simapp: error: [rank N: ]<where>: <what>` with control characters escaped (\n, \t, \xNN).
+std::string error_line(const Error& error, int rank = -1);
+
 /// The node-local rank (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, or a shared-memory split).
 int node_local_rank();
+
+/// The number of ranks on this node (collective over MPI_COMM_WORLD).
+int node_local_size();
 
 }  // namespace simapp::app

@@ -2,19 +2,19 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <regex>
 #include <sstream>
 
 #include <fmt/core.h>
 
 #include "io/checkpoint/checkpoint.hpp"
+#include "io/files/new_file.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/backend/error.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "simapp_version.hpp"
+#include "solver/decomposition/error_agreement.hpp"
 #include "solver/decomposition/gather_state.hpp"
 #include "solver/output/output_schedule.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
@@ -24,45 +24,6 @@ namespace simapp::app {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// Runs `action` on rank 0; an Error there is rethrown on every rank (collective).
-template <class Action>
-void on_root_for_all(MPI_Comm comm, Action action) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  int code = 0;
-  std::string message;  // "where\nwhat"
-  if (rank == 0) {
-    try {
-      action();
-    } catch (const Error& e) {
-      code = static_cast<int>(e.code());
-      message = e.where() + "\n" + e.what();
-    }
-  }
-  MPI_Bcast(&code, 1, MPI_INT, 0, comm);
-  if (code == 0) return;
-  int length = static_cast<int>(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  message.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm);
-  const auto newline = message.find('\n');
-  throw Error(static_cast<ExitCode>(code), message.substr(0, newline), message.substr(newline + 1));
-}
-
-bool is_result_file(const fs::path& path) {
-  static const std::regex pattern(R"((fields_\d+\.h5|fields\.xmf|checkpoint_\d+\.h5)(\.tmp)?)");
-  return std::regex_match(path.filename().string(), pattern);
-}
-
-std::vector<fs::path> result_files(const fs::path& directory) {
-  std::vector<fs::path> files;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(directory, error))
-    if (entry.is_regular_file() && is_result_file(entry.path())) files.push_back(entry.path());
-  std::ranges::sort(files);
-  return files;
-}
 
 std::vector<std::string> snapshot_field_names(const std::string& text) {
   std::vector<std::string> names;
@@ -84,8 +45,8 @@ std::vector<std::string> snapshot_field_names(const std::string& text) {
 fs::path snapshot_path(const fs::path& directory, long step) { return directory / fmt::format("fields_{:06}.h5", step); }
 
 /// Writes a snapshot at each due step and rewrites fields.xmf to index every one so far.
-/// With a parallel HDF5 and several ranks, ranks write their blocks collectively; otherwise
-/// rank 0 gathers the grid and writes it.
+/// Uncompressed snapshots are written by every rank, each its own block; compressed ones by
+/// rank 0 from the gathered grid.
 class SnapshotSeries {
  public:
   SnapshotSeries(const io::LoadedConfig& config, const Simulation& simulation)
@@ -93,8 +54,7 @@ class SnapshotSeries {
         decomposition_(simulation.decomposition()),
         directory_(config.spec.output.dir),
         fields_(snapshot_field_names(config.spec.output.variables)),
-        comm_(decomposition_.comm()),
-        collective_(io::parallel_hdf5_available() && decomposition_.size() > 1) {
+        comm_(decomposition_.comm()) {
     const GridSpec& grid = config.spec.grid;
     const Stream host{Backend::host, nullptr, nullptr};
     const CellGeometry geometry{grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
@@ -105,10 +65,12 @@ class SnapshotSeries {
     };
     density_cell_ = interior(columns.density_cell);
     rho_theta_cell_ = interior(columns.rho_theta_cell);
-    // Snapshots an interrupted run already wrote stay in the index.
+    // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
+    // again at once (the snapshots after it were replaced).
     for (long step : output_steps(simulation.time_plan(), config.spec.output.every, true))
-      if (step <= simulation.step() && fs::exists(snapshot_path(directory_, step)))
+      if (step <= simulation.step() && simulation.step() > 0 && fs::exists(snapshot_path(directory_, step)))
         entries_.push_back({snapshot_path(directory_, step).filename().string(), simulation.time_plan().time_after(step)});
+    if (!entries_.empty()) write_index();
   }
 
   void write(long step, double time, const std::vector<double>& interior) {
@@ -117,7 +79,7 @@ class SnapshotSeries {
     io::Snapshot snapshot{step, time, grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz,
                           std::string(to_string(config_.spec.case_name)), config_.resolved_yaml,
                           build_info::version, build_info::git_hash, {}, density_cell_, rho_theta_cell_};
-    if (collective_) {
+    if (config_.spec.output.compression == 0) {
       const RankBox box = decomposition_.box();
       io::Snapshot block = snapshot;
       block.nx = box.nx;
@@ -126,23 +88,27 @@ class SnapshotSeries {
       block.density_cell.assign(density_cell_.begin() + box.k_offset, density_cell_.begin() + box.k_offset + box.nz);
       block.rho_theta_cell.assign(rho_theta_cell_.begin() + box.k_offset,
                                   rho_theta_cell_.begin() + box.k_offset + box.nz);
-      io::write_snapshot_collective(path, snapshot, block, box.i_offset, box.k_offset, fields_,
-                                    config_.spec.output.compression, comm_);
+      io::write_snapshot_blocks(path, snapshot, block, box.i_offset, box.k_offset, fields_, comm_);
     } else {
       snapshot.state = gather_interior(decomposition_, interior);
-      on_root_for_all(comm_, [&] { io::write_snapshot(path, snapshot, fields_, config_.spec.output.compression); });
+      run_on_root_agreed(comm_,
+                         [&] { io::write_snapshot(path, snapshot, fields_, config_.spec.output.compression); });
     }
     entries_.push_back({path.filename().string(), time});
-    on_root_for_all(comm_, [&] { io::write_xdmf(directory_ / "fields.xmf", grid.nx, grid.nz, fields_, entries_); });
+    write_index();
   }
 
  private:
+  void write_index() const {
+    const GridSpec& grid = config_.spec.grid;
+    run_on_root_agreed(comm_, [&] { io::write_xdmf(directory_ / "fields.xmf", grid.nx, grid.nz, fields_, entries_); });
+  }
+
   const io::LoadedConfig& config_;
   const Decomposition& decomposition_;
   fs::path directory_;
   std::vector<std::string> fields_;
   MPI_Comm comm_;
-  bool collective_;
   std::vector<double> density_cell_, rho_theta_cell_;
   std::vector<io::XdmfEntry> entries_;
 };
@@ -153,29 +119,131 @@ std::vector<long> after(std::vector<long> steps, long step) {
   return steps;
 }
 
+bool writes_results(const RunSpec& spec) { return spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0; }
+
+/// The longest file name the run writes: its last checkpoint's.
+std::string longest_result_name(const TimePlan& time_plan) {
+  return io::checkpoint_path(".", time_plan.num_steps()).filename().string();
+}
+
+/// The checkpoint `which` names ("latest": the newest in `directory`, if any).
+std::optional<fs::path> checkpoint_named(const std::string& which, const fs::path& directory) {
+  if (which != "latest") return fs::path(which);
+  std::optional<fs::path> newest;
+  long newest_step = -1;
+  for (const io::ResultEntry& entry : io::result_entries(directory))
+    if (entry.kind == io::ResultKind::checkpoint && entry.step > newest_step && io::written_by_simapp(entry)) {
+      newest = entry.path;
+      newest_step = entry.step;
+    }
+  return newest;
+}
+
+/// Refuses a checkpoint the run cannot continue from; the step it continues after.
+long checked_checkpoint_step(const fs::path& path, const RunSpec& spec, const TimePlan& time_plan) {
+  const io::CheckpointHeader header = io::read_checkpoint_header(path);
+  if (header.config_hash != io::physics_hash(spec) || header.nx != spec.grid.nx || header.nz != spec.grid.nz)
+    throw Error(ExitCode::bad_input, path.string(),
+                fmt::format("checkpoint of an incompatible configuration (its grid is {} x {}; case and grid must "
+                            "match the configuration's {} {} x {})",
+                            header.nx, header.nz, to_string(spec.case_name), spec.grid.nx, spec.grid.nz));
+  if (header.step > time_plan.num_steps() || time_plan.time_after(header.step) != header.time)
+    throw Error(ExitCode::bad_input, path.string(),
+                fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps", header.step,
+                            header.time, time_plan.num_steps()));
+  return header.step;
+}
+
+/// The results in `directory` that a run starting as `start` replaces, refusing those it may not.
+std::vector<io::ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy,
+                                              const OutputStart& start) {
+  const std::vector<io::ResultEntry> earlier = io::result_entries(directory);
+  std::vector<io::ResultEntry> replaced;
+  for (const io::ResultEntry& entry : earlier) {
+    const bool numbered = entry.kind == io::ResultKind::snapshot || entry.kind == io::ResultKind::checkpoint;
+    const bool after_start = !start.checkpoint || (numbered && (entry.step > start.step || entry.step < 0));
+    if (policy == ExistingResults::replace || (policy == ExistingResults::continue_run && after_start))
+      replaced.push_back(entry);
+  }
+  if (policy == ExistingResults::refuse && !earlier.empty())
+    throw Error(ExitCode::bad_input, "output.dir",
+                fmt::format("'{}' holds results of an earlier run ({}{}); pass --overwrite to replace them or "
+                            "--restart latest to continue it",
+                            directory.string(), earlier.front().path.filename().string(), earlier.size() > 1 ? ", ..." : ""));
+  for (const io::ResultEntry& entry : replaced)
+    if (!io::written_by_simapp(entry))
+      io::remove_results({entry});  // refuses it, naming it; removes nothing
+  return replaced;
+}
+
+/// Writes the checkpoint of `interior` at `step`, gathered to rank 0 (collective).
+void write_checkpoint_of(const io::LoadedConfig& config, const Decomposition& decomposition,
+                         const Diagnostics& reference, long step, double time, const std::vector<double>& interior) {
+  const std::vector<double> state = gather_interior(decomposition, interior);
+  run_on_root_agreed(decomposition.comm(), [&] {
+    io::write_checkpoint(config.spec.output.dir,
+                         {step, time, io::physics_hash(config.spec), config.spec.grid.nx, config.spec.grid.nz,
+                          reference.mass, reference.total_energy},
+                         state, config.resolved_yaml);
+  });
+}
+
 }  // namespace
 
-void prepare_output_directory(const RunSpec& spec, ExistingResults policy, MPI_Comm comm) {
-  if (spec.output.every <= 0.0 && spec.output.checkpoint_every <= 0.0) return;
-  on_root_for_all(comm, [&] {
-    snapshot_field_names(spec.output.variables);  // unknown names are bad input before any work
+OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart,
+                        const TimePlan& time_plan, MPI_Comm comm) {
+  OutputStart start;
+  std::string checkpoint;
+  run_on_root_agreed(comm, [&] {
     const fs::path directory(spec.output.dir);
-    const std::vector<fs::path> earlier = result_files(directory);
-    if (!earlier.empty() && policy == ExistingResults::refuse)
-      throw Error(ExitCode::bad_input, "output.dir",
-                  fmt::format("'{}' holds results of an earlier run ({}{}); pass --overwrite to replace them or "
-                              "--restart latest to continue it",
-                              directory.string(), earlier.front().filename().string(), earlier.size() > 1 ? ", ..." : ""));
-    std::error_code error;
-    if (policy == ExistingResults::replace)
-      for (const fs::path& file : earlier) fs::remove(file, error);
-    fs::create_directories(directory, error);
-    const fs::path probe = directory / ".simapp_write_test";
-    std::ofstream(probe) << "simapp\n";
-    if (error || !fs::exists(probe))
-      throw Error(ExitCode::bad_input, "output.dir", fmt::format("cannot write to '{}'", directory.string()));
-    fs::remove(probe, error);
+    snapshot_field_names(spec.output.variables);  // unknown names are bad input before any work
+    if (!restart.empty()) {
+      start.checkpoint = checkpoint_named(restart, directory);
+      if (start.checkpoint) start.step = checked_checkpoint_step(*start.checkpoint, spec, time_plan);
+      start.finished = start.checkpoint && start.step == time_plan.num_steps();
+    }
+    if (!writes_results(spec) || start.finished) return;
+    try {
+      io::probe_directory(directory, longest_result_name(time_plan));
+    } catch (const io::FileFailure& failure) {
+      throw Error(ExitCode::bad_input, "output.dir", fmt::format("cannot write to '{}': {}", directory.string(),
+                                                                 failure.what()));
+    }
+    start.replaced = replaced_results(directory, policy, start);
+    if (start.checkpoint) checkpoint = start.checkpoint->string();
   });
+  // Every rank reads its block of the checkpoint: they all need its name and step.
+  checkpoint = broadcast_text(checkpoint, 0, comm);
+  if (!checkpoint.empty()) start.checkpoint = fs::path(checkpoint);
+  MPI_Bcast(&start.step, 1, MPI_LONG, 0, comm);
+  int finished = start.finished ? 1 : 0;
+  MPI_Bcast(&finished, 1, MPI_INT, 0, comm);
+  start.finished = finished != 0;
+  return start;
+}
+
+void take_over_output(const RunSpec& spec, const OutputStart& start, MPI_Comm comm) {
+  if (!writes_results(spec)) return;
+  run_on_root_agreed(comm, [&] {
+    io::remove_results(start.replaced);
+    try {
+      io::clear_unfinished(spec.output.dir);
+    } catch (const io::FileFailure& failure) {
+      throw Error(ExitCode::bad_input, "output.dir", failure.what());
+    }
+  });
+}
+
+Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start) {
+  Diagnostics reference;
+  std::vector<double> block;
+  run_agreed(simulation.decomposition().comm(), [&] {
+    const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
+    reference = {header.initial_mass, header.initial_total_energy};
+    block = io::read_checkpoint_block(*start.checkpoint, simulation.decomposition().box());
+  });
+  simulation.restore(start.step, block);
+  return reference;
 }
 
 std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation,
@@ -192,36 +260,25 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
   }
   if (spec.output.checkpoint_every > 0.0) {
     const Decomposition& decomposition = simulation.decomposition();
-    const std::uint64_t hash = io::physics_hash(spec);
     outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.checkpoint_every, false), now),
-                       [&config, &decomposition, hash, reference](long step, double time,
-                                                                  const std::vector<double>& interior) {
-                         const std::vector<double> state = gather_interior(decomposition, interior);
-                         on_root_for_all(decomposition.comm(), [&] {
-                           io::write_checkpoint(config.spec.output.dir,
-                                                {step, time, hash, config.spec.grid.nx, config.spec.grid.nz,
-                                                 reference.mass, reference.total_energy},
-                                                state, config.resolved_yaml);
-                         });
+                       [&config, &decomposition, reference](long step, double time, const std::vector<double>& interior) {
+                         write_checkpoint_of(config, decomposition, reference, step, time, interior);
                        }});
   }
   return outputs;
 }
 
-Restart restart_from(Simulation& simulation, const RunSpec& spec, const std::string& which) {
-  const fs::path path = which == "latest" ? io::latest_checkpoint(spec.output.dir) : fs::path(which);
-  const io::CheckpointHeader header = io::read_checkpoint_header(path);
-  if (header.config_hash != io::physics_hash(spec) || header.nx != spec.grid.nx || header.nz != spec.grid.nz)
-    throw Error(ExitCode::bad_input, path.string(),
-                fmt::format("checkpoint of an incompatible configuration (its grid is {} x {}; case and grid must "
-                            "match the configuration's {} {} x {})",
-                            header.nx, header.nz, to_string(spec.case_name), spec.grid.nx, spec.grid.nz));
-  if (header.step >= simulation.time_plan().num_steps() || simulation.time_plan().time_after(header.step) != header.time)
-    throw Error(ExitCode::bad_input, path.string(),
-                fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps", header.step,
-                            header.time, simulation.time_plan().num_steps()));
-  simulation.restore(header.step, io::read_checkpoint_block(path, simulation.decomposition().box()));
-  return {path.string(), {header.initial_mass, header.initial_total_energy}};
+std::function<void(long, double, const std::vector<double>&)> checkpoint_saver(const io::LoadedConfig& config,
+                                                                               const Simulation& simulation,
+                                                                               const Diagnostics& reference) {
+  const Decomposition& decomposition = simulation.decomposition();
+  return [&config, &decomposition, reference](long step, double time, const std::vector<double>& interior) {
+    int written = 0;
+    if (decomposition.rank() == 0)
+      written = fs::exists(io::checkpoint_path(config.spec.output.dir, step)) ? 1 : 0;
+    MPI_Bcast(&written, 1, MPI_INT, 0, decomposition.comm());
+    if (written == 0) write_checkpoint_of(config, decomposition, reference, step, time, interior);
+  };
 }
 
 }  // namespace simapp::app

@@ -1,13 +1,17 @@
 #pragma once
 /// What a run writes besides its console lines: snapshots with their XDMF index, and
-/// checkpoints, all by rank 0 from the gathered state; and the checks that keep earlier
-/// results from being lost. Every I/O failure becomes the same Error on every rank.
+/// checkpoints; where it starts in its output directory; and the checks that keep results
+/// from being lost: nothing is removed before the run is known to start, only files simapp
+/// wrote are ever removed, and every I/O failure becomes the same Error on every rank.
 #include <mpi.h>
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "io/config/load_config.hpp"
+#include "io/output/result_files.hpp"
 #include "solver/simulation/run_loop.hpp"
 
 namespace simapp::app {
@@ -15,24 +19,40 @@ namespace simapp::app {
 /// What a run may do with results an earlier run left in output.dir.
 enum class ExistingResults { refuse, replace, continue_run };
 
-/// Before any work (collective): refuses an output.dir holding snapshots or checkpoints unless
-/// replacing them (they are deleted) or continuing a run; creates the directory and checks it
-/// can be written. Bad input on every rank alike.
-void prepare_output_directory(const RunSpec& spec, ExistingResults policy, MPI_Comm comm);
+/// Where a run starts, decided before any work.
+struct OutputStart {
+  std::optional<std::filesystem::path> checkpoint;  ///< the checkpoint a restart continues from
+  long step = 0;          ///< the step the run continues after (the checkpoint's)
+  bool finished = false;  ///< the checkpoint is the run's last step: nothing is left to do
+  std::vector<io::ResultEntry> replaced;  ///< rank 0: results the run replaces, all written by simapp
+};
+
+/// Before any work (collective; errors are bad input, agreed): for a restart, the checkpoint
+/// it continues from (`restart` is a path, or "latest": the newest in output.dir; when there
+/// is none the run starts at step 0), refusing one of another configuration or off this run's
+/// steps; output.dir created and probed for the longest name the run writes; and the results
+/// there that the run replaces: with --overwrite all, on a restart those after its
+/// checkpoint's step. Refuses results the run may not replace, and any file named like a
+/// result that simapp did not write among those it would replace. Removes nothing.
+OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart,
+                        const TimePlan& time_plan, MPI_Comm comm);
+
+/// Once the run is known to start (collective): removes the results it replaces and what
+/// interrupted runs left unfinished.
+void take_over_output(const RunSpec& spec, const OutputStart& start, MPI_Comm comm);
+
+/// Continues `simulation` from the start's checkpoint (collective); returns the original run's
+/// t = 0 diagnostics, which the checkpoint carries.
+Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start);
 
 /// The snapshot and checkpoint writers for the steps after the simulation's current one;
 /// checkpoints record `reference`, the run's t = 0 diagnostics.
 std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation,
                                           const Diagnostics& reference);
 
-/// A run continued from a checkpoint.
-struct Restart {
-  std::string path;
-  Diagnostics reference;  ///< the original run's t = 0 diagnostics
-};
-
-/// Continues `simulation` from the checkpoint `which` (a path, or "latest" in output.dir),
-/// refusing one written by an incompatible configuration.
-Restart restart_from(Simulation& simulation, const RunSpec& spec, const std::string& which);
+/// Writes a checkpoint of the state it is given unless one of that step is there already
+/// (collective): what a run that is asked to stop saves.
+std::function<void(long step, double time, const std::vector<double>& interior)> checkpoint_saver(
+    const io::LoadedConfig& config, const Simulation& simulation, const Diagnostics& reference);
 
 }  // namespace simapp::app

@@ -1,6 +1,6 @@
 #include "io/hdf5/hdf5_file.hpp"
 
-#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,62 +68,62 @@ std::string file_image(hid_t file) {
   return image;
 }
 
-[[noreturn]] void fail_system(const std::string& what) {
-  throw FileFailure(what + ": " + std::generic_category().message(errno));
-}
-
-void write_all(int descriptor, const std::string& bytes, const fs::path& path) {
-  for (std::size_t written = 0; written < bytes.size();) {
-    const ssize_t count = ::write(descriptor, bytes.data() + written, bytes.size() - written);
-    if (count < 0 && errno != EINTR) fail_system("cannot write " + path.string());
-    written += static_cast<std::size_t>(std::max<ssize_t>(count, 0));
-  }
-}
-
-/// Writes `bytes` to `path` (created or truncated) and waits until they are on the disk.
-void write_bytes(const fs::path& path, const std::string& bytes) {
-  const int descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (descriptor < 0) fail_system("cannot create " + path.string());
-  try {
-    write_all(descriptor, bytes, path);
-    if (::fsync(descriptor) != 0) fail_system("cannot sync " + path.string());
-  } catch (...) {
-    ::close(descriptor);
-    throw;
-  }
-  if (::close(descriptor) != 0) fail_system("cannot close " + path.string());
-}
-
-void refuse_existing(const fs::path& path) {
-  if (fs::exists(fs::symlink_status(path))) throw Error(ExitCode::io, path.string(), "exists; result files are never overwritten");
-}
-
-/// A file written under a temporary name; removed when it goes out of scope unless published.
-class TemporaryFile {
+/// A scratch file for HDF5 to build a layout of at most `size` bytes in: in /dev/shm (memory)
+/// where there is one, else in the temporary directory; pages never written take no space.
+/// It is proven to take that size (a file-size limit, say, fails here and not when HDF5 closes
+/// the file, which HDF5 1.10 cannot recover from). Removed from its directory as soon as HDF5
+/// has it open; its descriptor stays for reading the result.
+class ScratchFile {
  public:
-  explicit TemporaryFile(fs::path path) : path_(std::move(path)) {}
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-  ~TemporaryFile() {
-    std::error_code ignored;
-    if (!published_) fs::remove(path_, ignored);
+  explicit ScratchFile(long long size) {
+    std::error_code error;
+    const fs::path folder = fs::is_directory("/dev/shm", error) && ::access("/dev/shm", W_OK) == 0
+                                ? fs::path("/dev/shm")
+                                : fs::temp_directory_path(error);
+    std::string name = (folder / "simapp-layout-XXXXXX").string();
+    descriptor_ = ::mkstemp(name.data());
+    if (descriptor_ < 0) fail_system("cannot create a scratch file in " + folder.string());
+    path_ = name;
+    const std::string metadata(static_cast<std::size_t>(std::min(size, 1LL << 16)), '\0');
+    if (::ftruncate(descriptor_, size) != 0 || ::pwrite(descriptor_, metadata.data(), metadata.size(), 0) < 0) {
+      const int reason = errno;
+      remove_name();
+      ::close(descriptor_);
+      errno = reason;
+      fail_system("cannot lay out a file of " + std::to_string(size) + " bytes in " + folder.string());
+    }
+  }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  ~ScratchFile() {
+    remove_name();
+    ::close(descriptor_);
   }
 
   const fs::path& path() const { return path_; }
-
-  /// Gives the finished file its final name, which must not exist.
-  void publish_as(const fs::path& target) {
-    refuse_existing(target);
-    std::error_code error;
-    fs::rename(path_, target, error);
-    if (error) throw FileFailure("cannot rename from " + path_.string() + ": " + error.message());
-    published_ = true;
+  int descriptor() const { return descriptor_; }
+  void remove_name() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+    path_.clear();
   }
 
  private:
   fs::path path_;
-  bool published_ = false;
+  int descriptor_ = -1;
 };
+
+/// Copies bytes [begin, end) of `from` to the same place in `to`.
+void copy_range(const ScratchFile& from, NewFile& to, long long begin, long long end) {
+  std::string buffer(std::size_t{1} << 22, '\0');
+  for (long long position = begin; position < end;) {
+    const auto wanted = static_cast<std::size_t>(std::min<long long>(end - position, static_cast<long long>(buffer.size())));
+    const ssize_t count = ::pread(from.descriptor(), buffer.data(), wanted, position);
+    if (count < 0 && errno == EINTR) continue;
+    if (count <= 0) fail_system("cannot read the file layout");
+    to.write_at(buffer.data(), static_cast<std::size_t>(count), position);
+    position += count;
+  }
+}
 
 }  // namespace
 
@@ -164,15 +164,67 @@ void write_attribute(hid_t object, const std::string& name, unsigned long value)
 }
 
 void write_new_file(const fs::path& path, std::size_t size_estimate, const std::function<void(hid_t file)>& fill) {
-  refuse_existing(path);
   const QuietHdf5Errors quiet;
-  TemporaryFile temporary(path.string() + ".tmp");
-  FileHandle file = create_memory_file(path.string(), size_estimate);
-  fill(file.get());
-  const std::string image = file_image(file.get());
-  check(file.close(), "cannot close the in-memory file");
-  write_bytes(temporary.path(), image);
-  temporary.publish_as(path);
+  std::string image;
+  {
+    FileHandle file = create_memory_file(path.string(), size_estimate);
+    fill(file.get());
+    image = file_image(file.get());
+    check(file.close(), "cannot close the in-memory file");
+  }
+  NewFile output(path);
+  output.write(image);
+  output.sync_and_close();
+  output.publish(Replace::never);
+}
+
+bool has_root_attributes(const fs::path& path, std::initializer_list<const char*> names) {
+  const QuietHdf5Errors quiet;
+  const FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (!file.valid()) return false;
+  return std::all_of(names.begin(), names.end(),
+                     [&](const char* name) { return H5Aexists_by_name(file.get(), ".", name, H5P_DEFAULT) > 0; });
+}
+
+PropertyListHandle reserved_dataset_properties() {
+  PropertyListHandle properties(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
+  check(H5Pset_layout(properties.get(), H5D_CONTIGUOUS), "cannot select contiguous storage");
+  check(H5Pset_alloc_time(properties.get(), H5D_ALLOC_TIME_EARLY), "cannot allocate storage at creation");
+  check(H5Pset_fill_time(properties.get(), H5D_FILL_TIME_NEVER), "cannot turn fill values off");
+  return properties;
+}
+
+std::vector<ReservedRange> write_layout(NewFile& out, long long size_bound, const std::vector<std::string>& reserved,
+                                        const std::function<void(hid_t file)>& fill) {
+  const QuietHdf5Errors quiet;
+  ScratchFile memory(size_bound);
+  std::vector<ReservedRange> ranges;
+  {
+    FileHandle file(checked(H5Fcreate(memory.path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                            "cannot create the file layout in " + memory.path().string()));
+    memory.remove_name();
+    fill(file.get());
+    for (const std::string& name : reserved) {
+      const DatasetHandle dataset(checked(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT), "no dataset " + name));
+      const haddr_t offset = H5Dget_offset(dataset.get());
+      if (offset == HADDR_UNDEF) fail("dataset " + name + " has no contiguous storage");
+      ranges.push_back({static_cast<long long>(offset), static_cast<long long>(H5Dget_storage_size(dataset.get()))});
+    }
+    check(file.close(), "cannot close the file layout");
+  }
+  struct stat status {};
+  if (::fstat(memory.descriptor(), &status) != 0) fail_system("cannot size the file layout");
+  std::vector<ReservedRange> in_order = ranges;
+  std::ranges::sort(in_order, {}, &ReservedRange::offset);
+  long long position = 0;
+  for (const ReservedRange& range : in_order) {
+    copy_range(memory, out, position, range.offset);
+    position = range.offset + range.size;
+  }
+  if (status.st_size > size_bound) fail("the file layout is larger than its bound");
+  copy_range(memory, out, position, status.st_size);
+  out.resize(std::max<off_t>(status.st_size, position));
+  return ranges;
 }
 
 }  // namespace simapp::io

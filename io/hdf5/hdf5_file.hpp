@@ -1,26 +1,22 @@
 #pragma once
 /// Writing and reading HDF5 files safely: every call checked, failures as one message with
 /// HDF5's own reason, and files built in memory (HDF5's core driver) then written by simapp
-/// under a temporary name, synced and renamed. HDF5 1.10 cannot recover from a failed
-/// H5Fclose of a disk file (closing it again, even at exit, crashes), so HDF5 never writes to
-/// the disk itself; a failed write is an ordinary error and leaves no file behind.
+/// as a new file (io/files/new_file.hpp). HDF5 1.10 cannot recover from a failed H5Fclose of
+/// a disk file (closing it again, even at exit, crashes), so HDF5 never writes to the disk
+/// itself; a failed write is an ordinary error and leaves no file behind.
 #include <hdf5.h>
 
 #include <cstddef>
 #include <filesystem>
 #include <functional>
-#include <stdexcept>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
+#include "io/files/new_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 
 namespace simapp::io {
-
-/// A failed step of writing or reading a file; callers report it as an I/O Error naming the file.
-class FileFailure : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// Throws FileFailure(what + HDF5's innermost reason).
 [[noreturn]] void fail(const std::string& what);
@@ -37,9 +33,32 @@ void write_attribute(hid_t object, const std::string& name, int value);
 void write_attribute(hid_t object, const std::string& name, unsigned long value);
 
 /// Creates `path` (which must not exist): `fill` writes the content into an in-memory HDF5
-/// file of about `size_estimate` bytes; its bytes then go to `path`.tmp, are synced, and the
-/// file is renamed to `path`. Throws FileFailure; nothing is left behind on failure.
+/// file of about `size_estimate` bytes; its bytes are then written as a NewFile, synced and
+/// published as `path`. Throws FileFailure; nothing is left behind on failure.
 void write_new_file(const std::filesystem::path& path, std::size_t size_estimate,
                     const std::function<void(hid_t file)>& fill);
+
+/// Dataset creation properties of a dataset that write_layout reserves: contiguous, allocated
+/// at creation, never filled; its values are written by whoever gets its byte range.
+PropertyListHandle reserved_dataset_properties();
+
+/// Where a reserved dataset's values go in the file: bytes [offset, offset + size).
+struct ReservedRange {
+  long long offset = 0;
+  long long size = 0;
+};
+
+/// Lays a file out for writing by several hands: `fill` builds it with HDF5 (metadata, small
+/// datasets, attributes) in a scratch file (in /dev/shm where there is one), creating the
+/// datasets named in `reserved` with reserved_dataset_properties() and writing nothing into
+/// them, so their storage takes no space. Everything but the reserved ranges is then written into `out`,
+/// which is sized to the whole file, at most `size_bound` bytes. Returns the reserved datasets'
+/// ranges in `reserved`'s order. Throws FileFailure.
+std::vector<ReservedRange> write_layout(NewFile& out, long long size_bound, const std::vector<std::string>& reserved,
+                                        const std::function<void(hid_t file)>& fill);
+
+/// True when `path` opens as an HDF5 file whose root group has every attribute in `names`.
+/// The caller makes sure `path` is a regular file (opening a named pipe would block).
+bool has_root_attributes(const std::filesystem::path& path, std::initializer_list<const char*> names);
 
 }  // namespace simapp::io

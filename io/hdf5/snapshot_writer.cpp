@@ -3,7 +3,10 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <system_error>
@@ -12,6 +15,7 @@
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "kernels/backend/error.hpp"
+#include "solver/decomposition/error_agreement.hpp"
 
 namespace simapp::io {
 
@@ -114,13 +118,27 @@ void check_fields(const fs::path& path, const std::vector<std::string>& fields, 
   }
 }
 
-void check_grid(const fs::path& path, const Snapshot& snapshot) {
-  const auto rows = static_cast<std::size_t>(std::max(snapshot.nz, 0));
+void check_dimensions(const fs::path& path, const Snapshot& snapshot) {
   if (snapshot.nx <= 0 || snapshot.nz <= 0 || !(snapshot.dx > 0.0) || !(snapshot.dz > 0.0))
     throw Error(ExitCode::internal, path.string(), "snapshot has no valid grid");
+}
+
+void check_grid(const fs::path& path, const Snapshot& snapshot) {
+  check_dimensions(path, snapshot);
+  const auto rows = static_cast<std::size_t>(snapshot.nz);
   if (snapshot.state.size() != variable_count * cell_count(snapshot) || snapshot.density_cell.size() != rows ||
       snapshot.rho_theta_cell.size() != rows)
     throw Error(ExitCode::internal, path.string(), "snapshot arrays do not match its grid");
+}
+
+/// More than the bytes of a snapshot file of `field_count` uncompressed fields: the fields,
+/// the coordinates and the input YAML, and room for the metadata (measured: 8 to 10 KiB for
+/// 1 to 8 fields; allowed: 16 KiB and 512 bytes a dataset).
+long long file_size_bound(const Snapshot& snapshot, std::size_t field_count) {
+  const auto values = static_cast<long long>(field_count * cell_count(snapshot)) + 2LL * (snapshot.nx + snapshot.nz + 2);
+  const auto datasets = static_cast<long long>(field_count) + 4;
+  return values * static_cast<long long>(sizeof(double)) + static_cast<long long>(snapshot.input_yaml.size()) +
+         (16LL << 10) + 512 * datasets;
 }
 
 // ---- HDF5 datasets -------------------------------------------------------------------------
@@ -196,48 +214,46 @@ void write_root_attributes(hid_t file, const Snapshot& snapshot) {
   write_attribute(file, "input_yaml", snapshot.input_yaml);
 }
 
-#ifdef H5_HAVE_PARALLEL
-/// Each rank writes its block of every field into the global [nz][nx] datasets, collectively.
-void write_field_blocks(hid_t file, const Snapshot& global, const Snapshot& block, int i_offset, int k_offset,
-                        const std::vector<std::string>& fields, int compression_level) {
-  const PropertyListHandle creation = field_creation_properties(global, compression_level);
-  const PropertyListHandle transfer(checked(H5Pcreate(H5P_DATASET_XFER), "cannot create transfer properties"));
-  check(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "cannot select collective transfers");
-  const hsize_t dims[2] = {static_cast<hsize_t>(global.nz), static_cast<hsize_t>(global.nx)};
-  const hsize_t start[2] = {static_cast<hsize_t>(k_offset), static_cast<hsize_t>(i_offset)};
-  const hsize_t count[2] = {static_cast<hsize_t>(block.nz), static_cast<hsize_t>(block.nx)};
+/// Creates every field as a reserved dataset (storage allocated, values written later by the
+/// ranks), with its units and description.
+void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields) {
+  const PropertyListHandle creation = reserved_dataset_properties();
+  const hsize_t dims[2] = {static_cast<hsize_t>(snapshot.nz), static_cast<hsize_t>(snapshot.nx)};
   for (const std::string& name : fields) {
     const FieldDefinition& field = *find_field(name);
     const DataspaceHandle space(checked(H5Screate_simple(2, dims, nullptr), "cannot create the dataspace of " + name));
-    DatasetHandle dataset(checked(H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                             creation.get(), H5P_DEFAULT),
-                                  "cannot create dataset " + name));
-    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), "cannot select a block");
-    const DataspaceHandle memory(checked(H5Screate_simple(2, count, nullptr), "cannot create a block dataspace"));
-    check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
-                   field.values(block).data()),
-          "cannot write dataset " + name);
+    DatasetHandle dataset(checked(
+        H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
+        "cannot create dataset " + name));
     write_attribute(dataset.get(), "units", field.info.unit);
     write_attribute(dataset.get(), "description", field.info.description);
     check(dataset.close(), "cannot close dataset " + name);
   }
 }
 
-/// The collective file, written by every rank of `comm` to `temporary`.
-void write_collective_file(const fs::path& temporary, const Snapshot& global, const Snapshot& block, int i_offset,
-                           int k_offset, const std::vector<std::string>& fields, int compression_level,
-                           MPI_Comm comm) {
-  const PropertyListHandle access(checked(H5Pcreate(H5P_FILE_ACCESS), "cannot create file access properties"));
-  check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "cannot select MPI-IO");
-  FileHandle file(checked(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
-                          "cannot create " + temporary.string()));
-  write_coordinates(file.get(), global);
-  write_field_blocks(file.get(), global, block, i_offset, k_offset, fields, compression_level);
-  write_root_attributes(file.get(), global);
-  check(file.close(), "cannot close " + temporary.string());
-}
-#endif
+/// A file open for writing a rank's rows into the reserved ranges: rank 0's own new file, or
+/// the one rank 0 created, opened by another rank.
+using RowSink = std::function<void(const void* data, std::size_t size, off_t offset)>;
 
+/// Writes this rank's block of every field into its reserved range of a [nz][nx] dataset.
+void write_block_rows(const RowSink& sink, const Snapshot& global, const Snapshot& block, int i_offset, int k_offset,
+                      const std::vector<std::string>& fields, const std::vector<ReservedRange>& ranges) {
+  static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian doubles");
+  const auto row_bytes = static_cast<std::size_t>(block.nx) * sizeof(double);
+  const bool whole_rows = block.nx == global.nx;
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    const std::vector<double> values = find_field(fields[f])->values(block);
+    const auto first = static_cast<off_t>(ranges[f].offset) +
+                       static_cast<off_t>((static_cast<long long>(k_offset) * global.nx + i_offset) * sizeof(double));
+    if (whole_rows) {
+      sink(values.data(), values.size() * sizeof(double), first);
+      continue;
+    }
+    for (int k = 0; k < block.nz; ++k)
+      sink(values.data() + static_cast<std::size_t>(k) * block.nx, row_bytes,
+           first + static_cast<off_t>(static_cast<long long>(k) * global.nx * sizeof(double)));
+  }
+}
 
 }  // namespace
 
@@ -254,8 +270,7 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
                     int compression_level) {
   check_fields(path, fields, compression_level);
   check_grid(path, snapshot);
-  const std::size_t estimate = (fields.size() * cell_count(snapshot) + 2 * (snapshot.nx + snapshot.nz)) *
-                                   sizeof(double) + (std::size_t{1} << 16);
+  const auto estimate = static_cast<std::size_t>(file_size_bound(snapshot, fields.size()));
   try {
     write_new_file(path, estimate, [&](hid_t file) {
       write_coordinates(file, snapshot);
@@ -267,50 +282,47 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
   }
 }
 
-bool parallel_hdf5_available() {
-#ifdef H5_HAVE_PARALLEL
-  return true;
-#else
-  return false;
-#endif
-}
-
-void write_snapshot_collective(const fs::path& path, const Snapshot& global, const Snapshot& block, int i_offset,
-                               int k_offset, const std::vector<std::string>& fields, int compression_level,
-                               MPI_Comm comm) {
-  check_fields(path, fields, compression_level);
+void write_snapshot_blocks(const fs::path& path, const Snapshot& global, const Snapshot& block, int i_offset,
+                           int k_offset, const std::vector<std::string>& fields, MPI_Comm comm) {
+  check_fields(path, fields, 0);
   check_grid(path, block);
-#ifdef H5_HAVE_PARALLEL
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  const fs::path temporary = path.string() + ".tmp";
-  try {
-    const QuietHdf5Errors quiet;
-    if (fs::exists(fs::symlink_status(path))) throw FileFailure("exists; result files are never overwritten");
-    write_collective_file(temporary, global, block, i_offset, k_offset, fields, compression_level, comm);
-  } catch (const FileFailure& failure) {
-    // Thrown at once, not agreed on: a rank that failed alone must not wait in a collective
-    // call its peers never reach; the caller ends the job (MPI_Abort) with the I/O code.
-    throw Error(ExitCode::io, path.string(), failure.what());
-  }
-  MPI_Barrier(comm);  // every rank's block is in the file
-  int renamed = 1;
-  std::string failure;
-  if (rank == 0) {
-    std::error_code error;
-    fs::rename(temporary, path, error);
-    if (error) {
-      failure = "cannot rename from " + temporary.string() + ": " + error.message();
-      renamed = 0;
-      fs::remove(temporary, error);
+  const auto as_io_error = [&](const std::function<void()>& action) {
+    return [&path, action] {
+      try {
+        action();
+      } catch (const FileFailure& failure) {
+        throw Error(ExitCode::io, path.string(), failure.what());
+      }
+    };
+  };
+  std::optional<NewFile> file;  // rank 0's; removed again unless published
+  std::vector<ReservedRange> ranges(fields.size());
+  run_on_root_agreed(comm, as_io_error([&] {
+    check_dimensions(path, global);
+    file.emplace(path);
+    ranges = write_layout(*file, file_size_bound(global, fields.size()), fields, [&](hid_t layout) {
+      write_coordinates(layout, global);
+      reserve_fields(layout, global, fields);
+      write_root_attributes(layout, global);
+    });
+  }));
+  MPI_Bcast(ranges.data(), static_cast<int>(ranges.size() * sizeof(ReservedRange)), MPI_BYTE, 0, comm);
+  run_agreed(comm, as_io_error([&] {
+    if (rank == 0) {
+      write_block_rows([&](const void* data, std::size_t size, off_t offset) { file->write_at(data, size, offset); },
+                       global, block, i_offset, k_offset, fields, ranges);
+      file->sync_and_close();
+      return;
     }
-  }
-  MPI_Bcast(&renamed, 1, MPI_INT, 0, comm);
-  if (renamed == 0) throw Error(ExitCode::io, path.string(), failure.empty() ? "rank 0 could not rename it" : failure);
-#else
-  (void)global, (void)i_offset, (void)k_offset, (void)comm;
-  throw Error(ExitCode::internal, path.string(), "collective snapshot writes need a parallel HDF5");
-#endif
+    ExistingFileWriter rows(unfinished_folder(path.has_parent_path() ? path.parent_path() : fs::path(".")) /
+                            path.filename());
+    write_block_rows([&](const void* data, std::size_t size, off_t offset) { rows.write_at(data, size, offset); },
+                     global, block, i_offset, k_offset, fields, ranges);
+    rows.sync_and_close();
+  }));
+  run_on_root_agreed(comm, as_io_error([&] { file->publish(Replace::never); }));
 }
 
 std::vector<double> read_dataset(const fs::path& path, const std::string& name) {

@@ -1,6 +1,7 @@
 #pragma once
-/// Snapshots: one HDF5 file per output time holding the whole grid, written by the rank that
-/// gathered it, through the serial HDF5 C API only.
+/// Snapshots: one HDF5 file per output time holding the whole grid, written through the serial
+/// HDF5 C API only: built in memory by the rank that gathered the grid (compressed snapshots),
+/// or laid out by rank 0 with every rank writing its own block (uncompressed).
 ///
 /// File layout (every dataset double, every string attribute a variable-length UTF-8 string):
 ///   /x, /z               cell centres (nx), (nz), m
@@ -53,20 +54,17 @@ const std::vector<FieldInfo>& snapshot_fields();
 void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot,
                     const std::vector<std::string>& fields, int compression_level);
 
-/// True when this simapp's HDF5 is a parallel (MPI-IO) build.
-bool parallel_hdf5_available();
-
-/// Collective over `comm` (needs parallel_hdf5_available()): every rank passes its block of
-/// the grid (`block`: its own nx, nz, interior state and background rows, placed at global
+/// Collective over `comm`: writes `path`, a new file holding the same datasets and attributes
+/// as write_snapshot of the whole grid (uncompressed), without gathering it. Every rank passes
+/// its block (`block`: its own nx, nz, interior state and background rows, placed at global
 /// cell (i_offset, k_offset)) and `global` (the whole grid's nx, nz, dx, dz, time, step and
-/// texts; its arrays unused), and all write their hyperslabs of each field collectively into
-/// one file through MPI-IO, under a temporary name that rank 0 renames. The file holds the
-/// same datasets and attributes as write_snapshot of the gathered state. A rank whose write
-/// fails throws an I/O Error at once (its peers may be left in a collective call: the caller
-/// ends the job, as simapp does with MPI_Abort); a failed rename throws on every rank.
-void write_snapshot_collective(const std::filesystem::path& path, const Snapshot& global, const Snapshot& block,
-                               int i_offset, int k_offset, const std::vector<std::string>& fields,
-                               int compression_level, MPI_Comm comm);
+/// texts; its arrays unused). Rank 0 lays the file out (HDF5 builds its metadata in memory,
+/// with the fields' storage reserved), every rank writes its rows of each field into the
+/// unfinished file, and the ranks agree on the outcome before rank 0 publishes it. No HDF5
+/// call touches the disk and no collective call can be left waiting: a failure on any rank is
+/// the same I/O Error on every rank (ErrorReach::every_rank), and no file is left behind.
+void write_snapshot_blocks(const std::filesystem::path& path, const Snapshot& global, const Snapshot& block,
+                           int i_offset, int k_offset, const std::vector<std::string>& fields, MPI_Comm comm);
 
 /// Reads dataset `name` of a snapshot file (for tests and tools): all its values as doubles,
 /// row-major (nz*nx for a field). Throws an I/O Error when the file or dataset cannot be read.

@@ -1,6 +1,6 @@
 #pragma once
-/// Writing one result file safely: refuse to replace an existing file unless asked, write
-/// under a temporary name, then rename, so a failed write never leaves a corrupt file.
+/// Writing one small result file safely: refuse to replace an existing file unless asked, and
+/// write it as a NewFile (io/files/new_file.hpp), so a failed write never leaves a corrupt file.
 #include <filesystem>
 #include <string>
 
@@ -9,7 +9,7 @@ namespace simapp::io {
 enum class Overwrite { refuse, allow };
 
 /// Throws a bad-input Error before any work when `path` exists and overwriting is refused,
-/// or when its directory cannot be created.
+/// or when a file of its name cannot be created in its directory (probed).
 void check_result_path(const std::filesystem::path& path, Overwrite overwrite);
 
 /// Writes `text` to `path` atomically; throws an I/O Error on failure.

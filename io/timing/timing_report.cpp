@@ -1,5 +1,7 @@
 #include "io/timing/timing_report.hpp"
 
+#include <fstream>
+
 #include <cmath>
 
 #include "simapp_version.hpp"
@@ -58,6 +60,16 @@ nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison
       {"difference", comparison.difference},
       {"modes", modes},
   };
+}
+
+bool is_timing_report(const std::filesystem::path& path) {
+  constexpr std::size_t largest = std::size_t{1} << 20;
+  std::ifstream in(path, std::ios::binary);
+  std::string text(largest, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  const nlohmann::json report = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return report.is_object() && report.contains("simapp_version");
 }
 
 }  // namespace simapp::io

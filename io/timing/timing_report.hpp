@@ -1,6 +1,7 @@
 #pragma once
 /// timing.json: the machine-readable result of execution.mode = compare.
 #include <array>
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -18,5 +19,8 @@ struct TimingContext {
 };
 
 nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context);
+
+/// True when `path` holds a timing report simapp wrote (JSON with its simapp_version).
+bool is_timing_report(const std::filesystem::path& path);
 
 }  // namespace simapp::io

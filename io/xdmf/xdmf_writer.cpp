@@ -2,12 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <string_view>
+
 #include "io/output/result_file.hpp"
 #include "kernels/backend/error.hpp"
 
 namespace simapp::io {
 
 namespace {
+
+/// The mark that tells simapp's index from a user's file of the same name; indexes of earlier
+/// versions are known by their collection's name.
+constexpr std::string_view mark = "<Information Name=\"written_by\" Value=\"simapp\"/>";
+constexpr std::string_view earlier_mark = "<Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">";
 
 /// `text` with XML's special characters escaped, for attribute values and element text.
 std::string xml_escaped(const std::string& text) {
@@ -58,6 +66,7 @@ void write_xdmf(const std::filesystem::path& path, int nx, int nz, const std::ve
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<Xdmf Version=\"3.0\">\n"
       "  <Domain>\n"
+      "    " + std::string(mark) + "\n"
       "    <Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   for (const XdmfEntry& entry : entries) xml += grid_xml(nx, nz, fields, entry);
   xml +=
@@ -65,6 +74,15 @@ void write_xdmf(const std::filesystem::path& path, int nx, int nz, const std::ve
       "  </Domain>\n"
       "</Xdmf>\n";
   write_result_file(path, xml);
+}
+
+bool is_simapp_xdmf(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find("<Xdmf") != std::string::npos &&
+         (head.find(mark) != std::string::npos || head.find(earlier_mark) != std::string::npos);
 }
 
 }  // namespace simapp::io

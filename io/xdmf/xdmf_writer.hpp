@@ -20,4 +20,7 @@ struct XdmfEntry {
 void write_xdmf(const std::filesystem::path& path, int nx, int nz, const std::vector<std::string>& fields,
                 const std::vector<XdmfEntry>& entries);
 
+/// True when `path` is an XDMF index simapp wrote (it carries simapp's mark near its start).
+bool is_simapp_xdmf(const std::filesystem::path& path);
+
 }  // namespace simapp::io

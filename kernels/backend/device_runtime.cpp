@@ -1,7 +1,11 @@
 #include "kernels/backend/device_runtime.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <limits>
 #include <new>
 #include <thread>
 
@@ -84,6 +88,24 @@ std::string processor_name([[maybe_unused]] Backend backend) {
   }
 #endif
   return "CPU, " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
+}
+
+std::size_t available_memory(Backend backend) {
+#if SIMAPP_USE_CUDA
+  if (backend == Backend::cuda) {
+    std::size_t free = 0, total = 0;
+    SIMAPP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free;
+  }
+#endif
+  (void)backend;
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string name; meminfo >> name;) {
+    std::size_t kilobytes = 0;
+    if (name == "MemAvailable:" && meminfo >> kilobytes) return kilobytes * 1024;
+    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
 void* allocate(Backend backend, std::size_t bytes) {

@@ -29,6 +29,10 @@ Backend resolve_backend(BackendChoice choice);
 /// A human-readable name of the processor that runs `backend` (GPU model or CPU threads).
 std::string processor_name(Backend backend);
 
+/// Bytes of memory `backend` can still allocate: the current GPU's free memory, or the host's
+/// available memory (MemAvailable).
+std::size_t available_memory(Backend backend);
+
 /// Memory that kernels of `backend` can read and write.
 void* allocate(Backend backend, std::size_t bytes);
 void deallocate(Backend backend, void* pointer) noexcept;

@@ -3,6 +3,7 @@
 /// happened and the process exit code it maps to (documented in README.md).
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace simapp {
 
@@ -13,20 +14,28 @@ enum class ExitCode : int {
   bad_input = 2,   ///< configuration, command line or input files
   io = 3,          ///< reading or writing results failed
   numerical = 4,   ///< the solution blew up (NaN/Inf or CFL violation)
+  interrupted = 5, ///< stopped by SIGTERM or SIGINT after writing a checkpoint; continue with --restart
 };
+
+/// Which ranks of an MPI job know of an error: the one that met it, or every rank (the ranks
+/// agreed on it, e.g. bad input or a write that failed for all). An error every rank knows is
+/// reported once and every rank leaves normally; any other ends the job.
+enum class ErrorReach { this_rank, every_rank };
 
 /// An error reported as one line `simapp: error: <where>: <what>`.
 class Error : public std::runtime_error {
  public:
-  Error(ExitCode code, std::string where, const std::string& what)
-      : std::runtime_error(what), code_(code), where_(std::move(where)) {}
+  Error(ExitCode code, std::string where, const std::string& what, ErrorReach reach = ErrorReach::this_rank)
+      : std::runtime_error(what), code_(code), where_(std::move(where)), reach_(reach) {}
 
   ExitCode code() const { return code_; }
   const std::string& where() const { return where_; }
+  ErrorReach reach() const { return reach_; }
 
  private:
   ExitCode code_;
   std::string where_;
+  ErrorReach reach_;
 };
 
 }  // namespace simapp

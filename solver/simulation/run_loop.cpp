@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/backend/error.hpp"
+#include "solver/diagnostics/finite_state.hpp"
 #include "solver/output/output_schedule.hpp"
 
 namespace simapp {
@@ -20,10 +21,11 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+/// The diagnostics are reduced over every rank, so every rank knows the outcome.
 void check_finite(const Diagnostics& diagnostics, long step) {
   if (!std::isfinite(diagnostics.mass) || !std::isfinite(diagnostics.total_energy))
     throw Error(ExitCode::numerical, "step " + std::to_string(step),
-                "the solution is no longer finite (mass or total energy is NaN/Inf)");
+                "the solution is no longer finite (mass or total energy is NaN/Inf)", ErrorReach::every_rank);
 }
 
 /// The outputs due at `step`.
@@ -52,6 +54,7 @@ struct PendingOutput {
 void write_pending(Simulation& simulation, PendingOutput& pending) {
   if (pending.outputs.empty()) return;
   const std::vector<double> state = simulation.finish_state_copy();
+  require_finite_state(state, simulation.decomposition(), pending.step, pending.time);
   for (const ScheduledOutput* output : pending.outputs) output->write(pending.step, pending.time, state);
   pending = {};
 }
@@ -63,10 +66,29 @@ void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput
   pending = {simulation.step(), simulation.time(), std::move(due)};
 }
 
+/// Whether the ranks stop now: when any of them was asked to (collective).
+bool stop_agreed(const StopRequest& stop, const Simulation& simulation) {
+  if (!stop.requested) return false;
+  int asked = stop.requested() ? 1 : 0;
+  if (simulation.decomposition().size() > 1)
+    MPI_Allreduce(MPI_IN_PLACE, &asked, 1, MPI_INT, MPI_MAX, simulation.decomposition().comm());
+  return asked != 0;
+}
+
+/// Saves the state at the current step for a restart.
+void save_for_restart(Simulation& simulation, const StopRequest& stop) {
+  if (!stop.save) return;
+  simulation.begin_state_copy();
+  const std::vector<double> state = simulation.finish_state_copy();
+  require_finite_state(state, simulation.decomposition(), simulation.step(), simulation.time());
+  stop.save(simulation.step(), simulation.time(), state);
+}
+
 }  // namespace
 
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
-                     const std::vector<ScheduledOutput>& outputs, const std::optional<Diagnostics>& reference) {
+                     const std::vector<ScheduledOutput>& outputs, const std::optional<Diagnostics>& reference,
+                     const StopRequest& stop) {
   RunResult result;
   simulation.prepare();
   result.initial = reference ? *reference : simulation.diagnostics();
@@ -99,6 +121,12 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
       const double rate = wall / static_cast<double>(step - first_step);
       on_progress({step, num_steps, simulation.time(), relative_change(result.initial, now), wall,
                    rate * static_cast<double>(num_steps - step)});
+    }
+    if (!simulation.finished() && stop_agreed(stop, simulation)) {
+      write_pending(simulation, pending);
+      save_for_restart(simulation, stop);
+      result.stopped = true;
+      break;
     }
   }
   write_pending(simulation, pending);

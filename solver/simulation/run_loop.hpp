@@ -24,6 +24,7 @@ struct RunResult {
   DiagnosticsChange change;
   long steps = 0;
   double wall_seconds = 0.0;  ///< stepping only, from the first step to the final synchronization
+  bool stopped = false;       ///< ended early on a stop request, at simulation.step()
 };
 
 using ProgressCallback = std::function<void(const ProgressReport&)>;
@@ -35,15 +36,26 @@ struct ScheduledOutput {
   std::function<void(long step, double time, const std::vector<double>& interior)> write;
 };
 
+/// A request to end the run early (a batch system's SIGTERM, say), asked at every chunk end.
+struct StopRequest {
+  /// Whether this rank was asked to stop; the ranks stop together when any of them was.
+  std::function<bool()> requested;
+  /// Called on every rank (it may be collective) with this rank's interior state at the step
+  /// where the run stops, after the outputs due there: to save it for a restart.
+  std::function<void(long step, double time, const std::vector<double>& interior)> save;
+};
+
 /// Prepares (captures) and runs every remaining step. Progress is reported at chunk ends:
 /// progress_every > 0: when a multiple of that many steps is passed; 0: about every 2 s of
 /// wall time. Chunks end at output steps; there the state is copied out without stopping the
-/// device, and written while the next chunk runs. Throws Error(ExitCode::numerical) when mass
-/// or energy stops being finite.
+/// device, and written while the next chunk runs; the state is checked to be finite before
+/// anything is written (require_finite_state). Throws Error(ExitCode::numerical) when the
+/// state, mass or energy stops being finite. On a stop request the loop ends after the chunk
+/// that is running, writes what is due, saves the state and returns with `stopped` set.
 /// `reference`: the diagnostics changes are relative to (default: the current state's; a
 /// restarted run passes its original t = 0 values).
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
                      const std::vector<ScheduledOutput>& outputs = {},
-                     const std::optional<Diagnostics>& reference = std::nullopt);
+                     const std::optional<Diagnostics>& reference = std::nullopt, const StopRequest& stop = {});
 
 }  // namespace simapp

@@ -39,6 +39,16 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
 
 }  // namespace
 
+std::size_t memory_needed(const RunSpec& spec, const Decomposition& decomposition) {
+  const Grid grid(spec.grid, decomposition.box());
+  const StepFields fields = step_field_shapes(grid, spec.execution.granularity);
+  std::size_t values = grid.cell_shape().size();  // the state copy for output
+  for (const FieldView<double>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux,
+                                        &fields.face_value, &fields.face_d3, &fields.tendency})
+    values += view->shape.size();
+  return values * sizeof(double);
+}
+
 Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition)
     : spec_(spec),
       mode_(mode),

@@ -38,6 +38,9 @@ class OwnedStream {
   Stream stream_;
 };
 
+/// Bytes the arrays of a Simulation of `spec` take on this rank (small ones aside).
+std::size_t memory_needed(const RunSpec& spec, const Decomposition& decomposition);
+
 class Simulation {
  public:
   Simulation(const Simulation&) = delete;

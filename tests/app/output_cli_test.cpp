@@ -4,6 +4,7 @@
 /// earlier files valid, and checkpoints of another configuration are refused.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,7 @@
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "solver/simulation/run_loop.hpp"
-#include "tests/support/binary_test.hpp"
+#include "tests/support/small_run_test.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
@@ -23,41 +24,11 @@ namespace fs = std::filesystem;
 
 using testing::Outcome;
 
-class OutputCliTest : public testing::BinaryTest {
- protected:
-  void SetUp() override {
-    BinaryTest::SetUp();
-    std::ofstream(directory_ / "case.yaml") << "case: thermal\ngrid:\n  nx: 40\n  nz: 20\n";
-  }
-
-  /// Runs simapp on `ranks` MPI ranks (1: without mpiexec).
-  Outcome simapp(const std::string& arguments, int ranks = 1) const {
-    // A clean environment (this test process is an MPI singleton whose variables would confuse
-    // a nested mpiexec); Open MPI allowed to run as root (CI does) and more ranks than cores.
-    const std::string launcher =
-        ranks == 1 ? "OMP_NUM_THREADS=1 "
-                   : "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                     "OMPI_MCA_rmaps_base_oversubscribe=1 " +
-                         std::string(SIMAPP_MPIEXEC) + " -n " + std::to_string(ranks) + " ";
-    return run(launcher + SIMAPP_BINARY + " case.yaml --backend host " + arguments);
-  }
-
-  /// `seconds` as text that reads back to the same double.
-  static std::string text(double seconds) {
-    std::ostringstream out;
-    out.precision(17);
-    out << seconds;
-    return out.str();
-  }
-  /// sim_time of `steps` steps at 40 × 20 (dt = 1.5 · 500 / 450 s).
-  static std::string sim_time(int steps) { return text(steps * 1.5 * 500.0 / 450.0); }
-
-  fs::path out() const { return directory_ / "out"; }
-};
+using OutputCliTest = testing::SmallRunTest;
 
 /// The state of the same case run in-process to `steps` steps.
 std::vector<double> in_process_state(int steps) {
-  RunSpec spec = testing::small_case(CaseName::thermal, 40, 20, steps * 1.5 * 500.0 / 450.0);
+  RunSpec spec = testing::small_case(CaseName::thermal, 40, 20, steps * OutputCliTest::dt);
   testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::graph);
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   return simulation->gathered_state();
@@ -67,9 +38,8 @@ class SnapshotRanksTest : public OutputCliTest, public ::testing::WithParamInter
 
 /// On 1 rank and on 4 (cells gathered to rank 0, which writes).
 TEST_P(SnapshotRanksTest, SnapshotsHoldTheStateAnInProcessRunComputes) {
-  const double every = 4 * 1.5 * 500.0 / 450.0;  // every 4 steps
   const Outcome outcome = simapp("--set time.sim_time=" + sim_time(10) + " --set output.dir=out --set output.every=" +
-                                     text(every) + " --set output.variables=all",
+                                     every(4) + " --set output.variables=all",
                                  GetParam());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   for (const char* file : {"fields_000000.h5", "fields_000004.h5", "fields_000008.h5", "fields_000010.h5", "fields.xmf"})
@@ -104,14 +74,19 @@ TEST_F(OutputCliTest, UnwritableDirectoryIsRefusedBeforeAnyWork) {
 }
 
 TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
-  // A directory where the second snapshot must go makes that write fail, even for root.
-  fs::create_directories(out() / "fields_000002.h5");
-  const Outcome outcome = simapp("--set time.sim_time=" + sim_time(4) + " --set output.dir=out --set output.every=" +
-                                 text(2 * 1.5 * 500.0 / 450.0) + " --overwrite");
+  // A file-size limit of 28 KiB lets the one-field snapshot (15 KiB) through and fails the
+  // checkpoint (31 KiB); the limit is an I/O error, not a kill (SIGXFSZ).
+  const Outcome outcome = run(command_with_file_limit("--set time.sim_time=" + sim_time(4) +
+                                                         " --set output.dir=out --set output.variables=rho_prime"
+                                                         " --set output.every=" + every(2) +
+                                                         " --set output.checkpoint_every=" + every(2),
+                                                     1, 28));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
-  EXPECT_TRUE(std::regex_search(outcome.err, std::regex(R"(fields_000002\.h5)"))) << outcome.err;
+  EXPECT_TRUE(std::regex_match(outcome.err, std::regex(R"(simapp: error: out/checkpoint_000002\.h5: [^\n]*File too large\n)")))
+      << outcome.err;
   EXPECT_EQ(io::read_dataset(out() / "fields_000000.h5", "rho_prime").size(), 40u * 20u);
-  EXPECT_FALSE(fs::exists(out() / "fields_000004.h5"));
+  EXPECT_FALSE(fs::exists(out() / "checkpoint_000002.h5"));
+  EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "no unfinished file is left";
 }
 
 TEST_F(OutputCliTest, RestartContinuesAndRefusesAnotherConfiguration) {
@@ -125,6 +100,45 @@ TEST_F(OutputCliTest, RestartContinuesAndRefusesAnotherConfiguration) {
   EXPECT_TRUE(std::regex_search(other_grid.err, std::regex(R"(checkpoint of an incompatible configuration)")))
       << other_grid.err;
 }
+
+/// A snapshot write that fails on every rank (a full disk) or on one rank only: every rank ends
+/// at once with the I/O exit code and one error line, earlier files stay as they were, and no
+/// unfinished file is left.
+struct WriteFailure {
+  int ranks;
+  int limited_rank;  ///< -1: every rank
+};
+
+class FailedSnapshotWriteTest : public OutputCliTest, public ::testing::WithParamInterface<WriteFailure> {};
+
+TEST_P(FailedSnapshotWriteTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) {
+  const WriteFailure failure = GetParam();
+  const std::string outputs = " --set output.dir=out --set output.every=" + every(2) +
+                              " --set output.checkpoint_every=" + every(2);
+  ASSERT_EQ(simapp("--set time.sim_time=" + sim_time(4) + outputs, failure.ranks).exit_code, 0);
+  const std::vector<double> before = io::read_dataset(out() / "fields_000004.h5", "theta_prime");
+  // Continued to step 8 under a limit of 20 KiB a file: the snapshot of step 6 (35 KiB) fails.
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome outcome = run("timeout 60 " + command_with_file_limit("--set time.sim_time=" + sim_time(8) + outputs +
+                                                                          " --restart latest",
+                                                                      failure.ranks, 20, failure.limited_rank));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30)) << "ended at once";
+  EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
+  std::smatch line;
+  EXPECT_TRUE(std::regex_search(outcome.err, line, std::regex(R"(simapp: error: [^\n]*fields_000006\.h5: [^\n]*File too large\n)")))
+      << outcome.err;
+  EXPECT_EQ(std::regex_search(line.suffix().str(), std::regex("simapp: error:")), false) << "one error line: " << outcome.err;
+  const std::vector<double> after = io::read_dataset(out() / "fields_000004.h5", "theta_prime");
+  EXPECT_EQ(std::memcmp(before.data(), after.data(), before.size() * sizeof(double)), 0);
+  for (const char* file : {"fields_000000.h5", "fields_000002.h5", "checkpoint_000004.h5"})
+    EXPECT_TRUE(fs::exists(out() / file)) << file;
+  EXPECT_FALSE(fs::exists(out() / "fields_000006.h5"));
+  EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "no unfinished file is left";
+}
+
+INSTANTIATE_TEST_SUITE_P(RanksAndLimits, FailedSnapshotWriteTest,
+                         ::testing::Values(WriteFailure{1, -1}, WriteFailure{2, -1}, WriteFailure{3, -1},
+                                           WriteFailure{2, 0}, WriteFailure{3, 1}, WriteFailure{3, 2}));
 
 }  // namespace
 }  // namespace simapp

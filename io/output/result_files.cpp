@@ -1,0 +1,99 @@
+#include "io/output/result_files.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "io/hdf5/hdf5_file.hpp"
+#include "io/timing/timing_report.hpp"
+#include "io/xdmf/xdmf_writer.hpp"
+#include "kernels/backend/error.hpp"
+
+namespace simapp::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The step of `name` = prefix + digits + ".h5"; -1 when the digits do not fit; nullopt when
+/// the name is not of that form.
+std::optional<long> numbered(std::string_view name, std::string_view prefix) {
+  constexpr std::string_view suffix = ".h5";
+  if (!name.starts_with(prefix) || !name.ends_with(suffix) || name.size() <= prefix.size() + suffix.size())
+    return std::nullopt;
+  const std::string_view digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  if (!std::ranges::all_of(digits, [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+  long step = -1;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
+  return error == std::errc{} && end == digits.data() + digits.size() ? step : -1;
+}
+
+bool is_plain_file(const fs::path& path) {
+  struct stat status {};
+  return ::lstat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode);
+}
+
+std::string describe_type(const fs::path& path) {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0) return "cannot be inspected";
+  if (S_ISLNK(status.st_mode)) return "a symbolic link";
+  if (S_ISDIR(status.st_mode)) return "a directory";
+  if (S_ISFIFO(status.st_mode)) return "a named pipe";
+  if (!S_ISREG(status.st_mode)) return "not a regular file";
+  return "a file without simapp's attributes";
+}
+
+}  // namespace
+
+std::optional<ResultEntry> as_result_entry(const fs::path& path) {
+  const std::string name = path.filename().string();
+  if (name == "fields.xmf") return ResultEntry{path, ResultKind::xdmf_index};
+  if (name == "timing.json") return ResultEntry{path, ResultKind::timing_report};
+  if (const auto step = numbered(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
+  if (const auto step = numbered(name, "checkpoint_")) return ResultEntry{path, ResultKind::checkpoint, *step};
+  return std::nullopt;
+}
+
+std::vector<ResultEntry> result_entries(const fs::path& directory) {
+  std::vector<ResultEntry> entries;
+  std::error_code error;
+  if (!fs::exists(fs::symlink_status(directory, error))) return entries;
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
+    if (auto entry = as_result_entry(it->path())) entries.push_back(std::move(*entry));
+  if (error) throw Error(ExitCode::bad_input, directory.string(), "cannot read the directory: " + error.message());
+  std::ranges::sort(entries, {}, &ResultEntry::path);
+  return entries;
+}
+
+bool written_by_simapp(const ResultEntry& entry) {
+  if (!is_plain_file(entry.path)) return false;
+  switch (entry.kind) {
+    case ResultKind::snapshot: return has_root_attributes(entry.path, {"simapp_version", "input_yaml"});
+    case ResultKind::checkpoint: return has_root_attributes(entry.path, {"config_hash", "input_yaml"});
+    case ResultKind::xdmf_index: return is_simapp_xdmf(entry.path);
+    case ResultKind::timing_report: return is_timing_report(entry.path);
+  }
+  return false;
+}
+
+void remove_results(const std::vector<ResultEntry>& entries) {
+  for (const ResultEntry& entry : entries)
+    if (!written_by_simapp(entry))
+      throw Error(ExitCode::bad_input, entry.path.string(),
+                  fmt::format("named like a result but not written by simapp ({}); simapp removes only its own "
+                              "results: move it away or choose another output.dir",
+                              describe_type(entry.path)));
+  for (const ResultEntry& entry : entries) {
+    std::error_code error;
+    fs::remove(entry.path, error);
+    if (error) throw Error(ExitCode::io, entry.path.string(), "cannot remove: " + error.message());
+  }
+}
+
+}  // namespace simapp::io

@@ -1,0 +1,35 @@
+#pragma once
+/// The results simapp keeps in output.dir, known by name (fields_<step>.h5, checkpoint_<step>.h5,
+/// fields.xmf, timing.json) and told apart from a user's files of the same name by content:
+/// an HDF5 file carrying simapp's root attributes, an XDMF index or timing report carrying
+/// simapp's mark. Only files that simapp wrote are ever removed.
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace simapp::io {
+
+enum class ResultKind { snapshot, checkpoint, xdmf_index, timing_report };
+
+/// An entry of output.dir named like a result; it may be any type of file.
+struct ResultEntry {
+  std::filesystem::path path;
+  ResultKind kind = ResultKind::snapshot;
+  long step = -1;  ///< of a snapshot or checkpoint; -1 for the others and for a number too large
+};
+
+/// The entries of `directory` named like results, sorted by name; none when the directory
+/// does not exist. Throws a bad-input Error when it cannot be read.
+std::vector<ResultEntry> result_entries(const std::filesystem::path& directory);
+
+/// The entry for `path` when its name is a result's.
+std::optional<ResultEntry> as_result_entry(const std::filesystem::path& path);
+
+/// True when `entry` is a regular file (not a link) that simapp wrote.
+bool written_by_simapp(const ResultEntry& entry);
+
+/// Removes `entries` from the disk; first throws a bad-input Error naming any of them that
+/// simapp did not write, so either all go or none does.
+void remove_results(const std::vector<ResultEntry>& entries);
+
+}  // namespace simapp::io

@@ -1,0 +1,48 @@
+#include "solver/diagnostics/finite_state.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "kernels/backend/error.hpp"
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+namespace {
+
+constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
+
+/// The global index (variable, row, column) of this rank's first non-finite value; `none`.
+std::int64_t first_non_finite(const std::vector<double>& interior, const RankBox& box, std::int64_t global_nx,
+                              std::int64_t global_nz) {
+  std::size_t n = 0;
+  for (int v = 0; v < var::count; ++v)
+    for (int k = 0; k < box.nz; ++k)
+      for (int i = 0; i < box.nx; ++i, ++n)
+        if (!std::isfinite(interior[n])) return (v * global_nz + box.k_offset + k) * global_nx + box.i_offset + i;
+  return none;
+}
+
+}  // namespace
+
+void require_finite_state(const std::vector<double>& interior, const Decomposition& decomposition, long step,
+                          double time) {
+  const auto global_nx = static_cast<std::int64_t>(decomposition.global().nx);
+  const auto global_nz = static_cast<std::int64_t>(decomposition.global().nz);
+  // The smallest global index over the ranks: the same cell whatever the decomposition.
+  std::int64_t first = first_non_finite(interior, decomposition.box(), global_nx, global_nz);
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
+  if (first == none) return;
+  const std::int64_t i = first % global_nx, k = (first / global_nx) % global_nz, v = first / (global_nx * global_nz);
+  throw Error(ExitCode::numerical, fmt::format("step {} (t = {} s)", step, time),
+              fmt::format("the solution is no longer finite: {} is not finite at cell (i, k) = ({}, {}); nothing was "
+                          "written at this step",
+                          variable_names[v], i, k),
+              ErrorReach::every_rank);
+}
+
+}  // namespace simapp
