@@ -222,8 +222,8 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", fmt::format("simapp {} (git {}, CUDA backend {})", build_info::version,
                                                 build_info::git_hash, build_info::cuda ? "built" : "not built"));
 
+  app::install_signal_handlers();  // before MPI starts: a SIGTERM from then on stops the run cleanly
   app::MpiSession mpi(argc, argv);
-  app::install_signal_handlers();
   try {
     cli.parse(argc, argv);
     if (command_line.config_path.empty()) throw CLI::RequiredError("config");

@@ -53,9 +53,9 @@ void expect_same_snapshots(const fs::path& reference, const fs::path& other) {
 
 class InterruptedRunTest : public testing::SmallRunTest {
  protected:
-  /// 600 steps with a snapshot and a checkpoint every 3: about 2 s on one core.
+  /// 300 steps with a snapshot and a checkpoint every 3: about 1 s on one core.
   static std::string long_run() {
-    return "--set time.sim_time=" + sim_time(600) + " --set output.every=" + every(3) +
+    return "--set time.sim_time=" + sim_time(300) + " --set output.every=" + every(3) +
            " --set output.checkpoint_every=" + every(3);
   }
 
@@ -75,8 +75,8 @@ TEST_F(InterruptedRunTest, RestartAfterAKillAtAnyMomentEndsAsAnUninterruptedRun)
     const char* signal;
     double seconds;
   };
-  for (const Trial trial : {Trial{"KILL", 0.0}, Trial{"KILL", 0.25}, Trial{"TERM", 0.5}, Trial{"KILL", 0.8},
-                            Trial{"TERM", 1.1}, Trial{"KILL", 1.4}}) {
+  for (const Trial trial : {Trial{"KILL", 0.0}, Trial{"TERM", 0.0}, Trial{"KILL", 0.15}, Trial{"TERM", 0.3},
+                            Trial{"KILL", 0.5}, Trial{"TERM", 0.7}, Trial{"KILL", 0.9}}) {
     SCOPED_TRACE(std::string("SIG") + trial.signal + " after " + text(trial.seconds) + " s");
     fs::remove_all(out());
     const int status = interrupted(long_run() + " --set output.dir=out", trial.signal, trial.seconds);
@@ -102,12 +102,12 @@ TEST_F(InterruptedRunTest, SigtermStopsWithACheckpointAndTheInterruptedCode) {
   EXPECT_EQ(testing::read_text(directory_ / "first.err"), "");
   const std::string said = testing::read_text(directory_ / "first.out");
   std::smatch stopped;
-  ASSERT_TRUE(std::regex_search(said, stopped, std::regex(R"(stopped by SIGTERM at step (\d+) of 600 \(t = [0-9.e+]+ s\); )"
+  ASSERT_TRUE(std::regex_search(said, stopped, std::regex(R"(stopped by SIGTERM at step (\d+) of 300 \(t = [0-9.e+]+ s\); )"
                                                          R"(checkpoint in 'out': continue with --restart latest)")))
       << said;
   const long step = std::stol(stopped[1]);
   EXPECT_GE(step, 90);
-  EXPECT_LT(step, 600);
+  EXPECT_LT(step, 300);
   char checkpoint[64];
   std::snprintf(checkpoint, sizeof checkpoint, "checkpoint_%06ld.h5", step);
   EXPECT_TRUE(fs::exists(out() / checkpoint)) << "the checkpoint of the step it stopped at";
