@@ -143,6 +143,8 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
       return compare(*setup, *decomposition, command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
     run_case(*setup, *decomposition, command_line.restart);
     return 0;
+  } catch (const app::UniformError& e) {
+    return mpi.uniform_error(e);
   } catch (const Error& e) {
     mpi.abort_job(e);
   } catch (const std::exception& e) {
