@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "app/mpi_session.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
@@ -209,18 +210,17 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
 }
 
 Restart restart_from(Simulation& simulation, const RunSpec& spec, const std::string& which) {
-  const fs::path path = which == "latest" ? io::latest_checkpoint(spec.output.dir) : fs::path(which);
-  const io::CheckpointHeader header = io::read_checkpoint_header(path);
-  if (header.config_hash != io::physics_hash(spec) || header.nx != spec.grid.nx || header.nz != spec.grid.nz)
-    throw Error(ExitCode::bad_input, path.string(),
-                fmt::format("checkpoint of an incompatible configuration (its grid is {} x {}; case and grid must "
-                            "match the configuration's {} {} x {})",
-                            header.nx, header.nz, to_string(spec.case_name), spec.grid.nx, spec.grid.nz));
-  if (header.step >= simulation.time_plan().num_steps() || simulation.time_plan().time_after(header.step) != header.time)
-    throw Error(ExitCode::bad_input, path.string(),
-                fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps", header.step,
-                            header.time, simulation.time_plan().num_steps()));
-  simulation.restore(header.step, io::read_checkpoint_block(path, simulation.decomposition().box()));
+  // Every rank verifies the header and the cells it reads; a refusal is the same on every rank.
+  fs::path path;
+  io::CheckpointHeader header;
+  std::vector<double> block;
+  on_every_rank_alike(simulation.decomposition().comm(), [&] {
+    path = which == "latest" ? io::latest_checkpoint(spec.output.dir) : fs::path(which);
+    header = io::read_checkpoint_header(path);
+    io::check_restart_compatible(path, header, spec, simulation.time_plan());
+    block = io::read_checkpoint_block(path, simulation.decomposition().box());
+  });
+  simulation.restore(header.step, block);
   return {path.string(), {header.initial_mass, header.initial_total_energy}};
 }
 

@@ -31,8 +31,9 @@ struct Restart {
   Diagnostics reference;  ///< the original run's t = 0 diagnostics
 };
 
-/// Continues `simulation` from the checkpoint `which` (a path, or "latest" in output.dir),
-/// refusing one written by an incompatible configuration.
+/// Continues `simulation` from the checkpoint `which` (a path, or "latest" in output.dir)
+/// after every rank has verified it (collective): a damaged or foreign file, or one written by
+/// an incompatible configuration, is refused with a bad-input UniformError, alike on every rank.
 Restart restart_from(Simulation& simulation, const RunSpec& spec, const std::string& which);
 
 }  // namespace simapp::app

@@ -39,7 +39,7 @@ TEST(RestartMpiTest, InterruptedRunContinuesBitForBitOnAnyRankCount) {
     const Diagnostics initial = testing::SerialSimulation(spec, Backend::host, ExecutionMode::graph)->diagnostics();
     io::write_checkpoint(directory,
                          {first->step(), first->time(), io::physics_hash(spec), 41, 22, initial.mass,
-                          initial.total_energy},
+                          initial.total_energy, "injection", spec.grid.xlen, spec.grid.zlen},
                          first->gathered_state(), "");
   }
   MPI_Barrier(MPI_COMM_WORLD);
