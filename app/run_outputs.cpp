@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include <fmt/core.h>
@@ -128,51 +129,47 @@ std::string longest_result_name(const TimePlan& time_plan) {
 
 /// The checkpoint `which` names ("latest": the newest in `directory`, if any).
 std::optional<fs::path> checkpoint_named(const std::string& which, const fs::path& directory) {
-  if (which != "latest") return fs::path(which);
-  std::optional<fs::path> newest;
-  long newest_step = -1;
-  for (const io::ResultEntry& entry : io::result_entries(directory))
-    if (entry.kind == io::ResultKind::checkpoint && entry.step > newest_step && io::written_by_simapp(entry)) {
-      newest = entry.path;
-      newest_step = entry.step;
-    }
-  return newest;
+  if (which == "latest") return io::latest_checkpoint(directory);
+  return fs::path(which);
 }
 
-/// Refuses a checkpoint the run cannot continue from; the step it continues after.
-long checked_checkpoint_step(const fs::path& path, const RunSpec& spec, const TimePlan& time_plan) {
-  const io::CheckpointHeader header = io::read_checkpoint_header(path);
-  if (header.config_hash != io::physics_hash(spec) || header.nx != spec.grid.nx || header.nz != spec.grid.nz)
-    throw Error(ExitCode::bad_input, path.string(),
-                fmt::format("checkpoint of an incompatible configuration (its grid is {} x {}; case and grid must "
-                            "match the configuration's {} {} x {})",
-                            header.nx, header.nz, to_string(spec.case_name), spec.grid.nx, spec.grid.nz));
-  if (header.step > time_plan.num_steps() || time_plan.time_after(header.step) != header.time)
-    throw Error(ExitCode::bad_input, path.string(),
-                fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps", header.step,
-                            header.time, time_plan.num_steps()));
-  return header.step;
+/// The names of the snapshots and checkpoints a run writes after `step`.
+std::set<std::string> names_written_after(long step, const RunSpec& spec, const TimePlan& time_plan) {
+  std::set<std::string> names;
+  if (spec.output.every > 0.0)
+    for (long s : after(output_steps(time_plan, spec.output.every, true), step))
+      names.insert(snapshot_path(".", s).filename().string());
+  if (spec.output.checkpoint_every > 0.0)
+    for (long s : after(output_steps(time_plan, spec.output.checkpoint_every, false), step))
+      names.insert(io::checkpoint_path(".", s).filename().string());
+  return names;
 }
 
-/// The results in `directory` that a run starting as `start` replaces, refusing those it may not.
+/// The results in `directory` that a run starting as `start` replaces: with --overwrite all
+/// of them, which must all be simapp's; on a restart the snapshots and checkpoints simapp wrote
+/// after its step, refusing a file of another kind under a name the run writes.
 std::vector<io::ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy,
-                                              const OutputStart& start) {
+                                              const OutputStart& start, const std::set<std::string>& written) {
   const std::vector<io::ResultEntry> earlier = io::result_entries(directory);
-  std::vector<io::ResultEntry> replaced;
-  for (const io::ResultEntry& entry : earlier) {
-    const bool numbered = entry.kind == io::ResultKind::snapshot || entry.kind == io::ResultKind::checkpoint;
-    const bool after_start = !start.checkpoint || (numbered && (entry.step > start.step || entry.step < 0));
-    if (policy == ExistingResults::replace || (policy == ExistingResults::continue_run && after_start))
-      replaced.push_back(entry);
-  }
   if (policy == ExistingResults::refuse && !earlier.empty())
     throw Error(ExitCode::bad_input, "output.dir",
                 fmt::format("'{}' holds results of an earlier run ({}{}); pass --overwrite to replace them or "
                             "--restart latest to continue it",
                             directory.string(), earlier.front().path.filename().string(), earlier.size() > 1 ? ", ..." : ""));
-  for (const io::ResultEntry& entry : replaced)
-    if (!io::written_by_simapp(entry))
-      io::remove_results({entry});  // refuses it, naming it; removes nothing
+  if (policy == ExistingResults::replace) {
+    io::require_written_by_simapp(earlier);
+    return earlier;
+  }
+  std::vector<io::ResultEntry> replaced, in_the_way;
+  for (const io::ResultEntry& entry : earlier) {
+    const bool numbered = entry.kind == io::ResultKind::snapshot || entry.kind == io::ResultKind::checkpoint;
+    if (!numbered || entry.step < 0 || (start.checkpoint && entry.step <= start.step)) continue;
+    if (io::written_by_simapp(entry))
+      replaced.push_back(entry);
+    else if (written.contains(entry.path.filename().string()))
+      in_the_way.push_back(entry);
+  }
+  io::require_written_by_simapp(in_the_way);
   return replaced;
 }
 
@@ -181,9 +178,10 @@ void write_checkpoint_of(const io::LoadedConfig& config, const Decomposition& de
                          const Diagnostics& reference, long step, double time, const std::vector<double>& interior) {
   const std::vector<double> state = gather_interior(decomposition, interior);
   run_on_root_agreed(decomposition.comm(), [&] {
+    const GridSpec& grid = config.spec.grid;
     io::write_checkpoint(config.spec.output.dir,
-                         {step, time, io::physics_hash(config.spec), config.spec.grid.nx, config.spec.grid.nz,
-                          reference.mass, reference.total_energy},
+                         {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
+                          reference.total_energy, std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen},
                          state, config.resolved_yaml);
   });
 }
@@ -199,7 +197,11 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
     snapshot_field_names(spec.output.variables);  // unknown names are bad input before any work
     if (!restart.empty()) {
       start.checkpoint = checkpoint_named(restart, directory);
-      if (start.checkpoint) start.step = checked_checkpoint_step(*start.checkpoint, spec, time_plan);
+      if (start.checkpoint) {
+        const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
+        io::check_restart_compatible(*start.checkpoint, header, spec, time_plan);
+        start.step = header.step;
+      }
       start.finished = start.checkpoint && start.step == time_plan.num_steps();
     }
     if (!writes_results(spec) || start.finished) return;
@@ -209,7 +211,7 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
       throw Error(ExitCode::bad_input, "output.dir", fmt::format("cannot write to '{}': {}", directory.string(),
                                                                  failure.what()));
     }
-    start.replaced = replaced_results(directory, policy, start);
+    start.replaced = replaced_results(directory, policy, start, names_written_after(start.step, spec, time_plan));
     if (start.checkpoint) checkpoint = start.checkpoint->string();
   });
   // Every rank reads its block of the checkpoint: they all need its name and step.

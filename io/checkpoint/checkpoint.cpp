@@ -2,8 +2,13 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
 #include <optional>
 #include <regex>
+#include <string_view>
 #include <system_error>
 
 #include <fmt/core.h>
@@ -19,61 +24,279 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Error io_error(const fs::path& path, const std::string& what) { return Error(ExitCode::io, path.string(), what); }
+/// The layout described in checkpoint.hpp; files without format_version are the format before.
+constexpr int format_version = 2;
+/// Upper bound of a chunk of /state (HDF5's limit is 4 GiB).
+constexpr hsize_t max_chunk_bytes = hsize_t{64} << 20;
 
-template <class T>
-T read_attribute(hid_t object, const char* name, hid_t type, const fs::path& path) {
-  T value{};
-  const AttributeHandle attribute(H5Aopen(object, name, H5P_DEFAULT));
-  if (!attribute.valid() || H5Aread(attribute.get(), type, &value) < 0)
-    throw Error(ExitCode::bad_input, path.string(), std::string("not a simapp checkpoint (no attribute ") + name + ")");
-  return value;
+Error io_error(const fs::path& path, const std::string& what) { return Error(ExitCode::io, path.string(), what); }
+Error bad_input(const fs::path& path, const std::string& what) {
+  return Error(ExitCode::bad_input, path.string(), what);
 }
 
+std::uint64_t fnv1a(std::string_view bytes) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
+  return hash;
+}
+
+std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xlen, double zlen) {
+  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a}", case_name, nx, nz, xlen, zlen));
+}
+
+std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
+
+/// FNV-1a of every header value, exactly (doubles by their bits), and of the format.
+std::uint64_t header_checksum(const CheckpointHeader& header) {
+  return fnv1a(fmt::format(
+      "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
+      "initial_mass={:016x};initial_total_energy={:016x}",
+      format_version, header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name,
+      header.nx, header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass),
+      bits(header.initial_total_energy)));
+}
+
+/// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
 std::optional<long> step_of(const fs::path& file) {
   static const std::regex pattern(R"(checkpoint_(\d+)\.h5)");
   std::smatch match;
   const std::string name = file.filename().string();
   if (!std::regex_match(name, match, pattern)) return std::nullopt;
-  return std::stol(match[1]);
+  long step = 0;
+  const std::string digits = match[1];
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
+  if (error != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
+  return step;
+}
+
+/// "a named pipe", "a directory", …: what a path that is not a regular file is.
+std::string_view kind_of(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::directory: return "a directory";
+    case fs::file_type::fifo: return "a named pipe";
+    case fs::file_type::socket: return "a socket";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::character: return "a character device";
+    default: return "of an unknown kind";
+  }
+}
+
+/// A bad-input Error unless `path` is a regular file (or a link to one), before anything opens
+/// it: opening a named pipe would wait for a writer forever.
+void require_regular_file(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (status.type() == fs::file_type::not_found) throw bad_input(path, "no such checkpoint file");
+  if (error) throw bad_input(path, "cannot inspect the checkpoint: " + error.message());
+  if (!fs::is_regular_file(status))
+    throw bad_input(path, fmt::format("not a regular file ({}); a checkpoint is an HDF5 file", kind_of(status.type())));
+}
+
+/// `what` and HDF5's reason for the call that just failed.
+std::string failure_text(const std::string& what) {
+  try {
+    fail(what);
+  } catch (const FileFailure& failure) {
+    return failure.what();
+  }
+}
+
+FileHandle open_for_reading(const fs::path& path) {
+  try {
+    return FileHandle(checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "cannot open as an HDF5 file"));
+  } catch (const FileFailure& failure) {
+    throw bad_input(path, failure.what());
+  }
+}
+
+/// "int32", "uint64", "float64", "a string", …: an HDF5 datatype in a message.
+std::string type_name(hid_t type) {
+  const std::size_t size = H5Tget_size(type);
+  switch (H5Tget_class(type)) {
+    case H5T_INTEGER: return fmt::format("{}int{}", H5Tget_sign(type) == H5T_SGN_NONE ? "u" : "", 8 * size);
+    case H5T_FLOAT: return fmt::format("float{}", 8 * size);
+    case H5T_STRING: return "a string";
+    case H5T_COMPOUND: return "a compound type";
+    case H5T_ARRAY: return "an array type";
+    case H5T_ENUM: return "an enumeration";
+    case H5T_VLEN: return "a variable-length sequence";
+    default: return "an HDF5 type of another class";
+  }
+}
+
+bool is_ieee_float64(hid_t type) { return H5Tequal(type, H5T_IEEE_F64LE) > 0 || H5Tequal(type, H5T_IEEE_F64BE) > 0; }
+
+/// The types simapp stores its attributes as.
+enum class AttributeType { int32, int64, uint64, float64, string };
+
+std::string_view name_of(AttributeType type) {
+  switch (type) {
+    case AttributeType::int32: return "int32";
+    case AttributeType::int64: return "int64";
+    case AttributeType::uint64: return "uint64";
+    case AttributeType::float64: return "float64";
+    case AttributeType::string: return "a string";
+  }
+  return "";
+}
+
+bool has_type(hid_t type, AttributeType expected) {
+  const H5T_class_t type_class = H5Tget_class(type);
+  const std::size_t size = H5Tget_size(type);
+  const bool is_signed = H5Tget_sign(type) == H5T_SGN_2;
+  switch (expected) {
+    case AttributeType::int32: return type_class == H5T_INTEGER && size == 4 && is_signed;
+    case AttributeType::int64: return type_class == H5T_INTEGER && size == 8 && is_signed;
+    case AttributeType::uint64: return type_class == H5T_INTEGER && size == 8 && !is_signed;
+    case AttributeType::float64: return is_ieee_float64(type);
+    case AttributeType::string: return type_class == H5T_STRING;
+  }
+  return false;
+}
+
+/// The root attributes of an open checkpoint, each checked to be one value of its type.
+class Attributes {
+ public:
+  Attributes(hid_t file, const fs::path& path) : file_(file), path_(path) {}
+
+  bool has(const char* name) const { return H5Aexists(file_, name) > 0; }
+
+  template <class T>
+  T number(const char* name, AttributeType type, hid_t memory_type) const {
+    T value{};
+    const AttributeHandle attribute = open(name, type);
+    if (H5Aread(attribute.get(), memory_type, &value) < 0)
+      throw bad_input(path_, fmt::format("cannot read attribute {}", name));
+    return value;
+  }
+
+  std::string text(const char* name) const {
+    const AttributeHandle attribute = open(name, AttributeType::string);
+    const DatatypeHandle type(H5Aget_type(attribute.get()));
+    if (H5Tis_variable_str(type.get()) > 0) {
+      char* value = nullptr;
+      if (H5Aread(attribute.get(), type.get(), &value) < 0 || value == nullptr)
+        throw bad_input(path_, fmt::format("cannot read attribute {}", name));
+      std::string result(value);
+      H5free_memory(value);
+      return result;
+    }
+    std::string value(H5Tget_size(type.get()), '\0');
+    if (H5Aread(attribute.get(), type.get(), value.data()) < 0)
+      throw bad_input(path_, fmt::format("cannot read attribute {}", name));
+    return value.substr(0, value.find('\0'));
+  }
+
+ private:
+  AttributeHandle open(const char* name, AttributeType expected) const {
+    if (!has(name)) throw bad_input(path_, fmt::format("no attribute {}", name));
+    AttributeHandle attribute(H5Aopen(file_, name, H5P_DEFAULT));
+    const DatatypeHandle type(H5Aget_type(attribute.get()));
+    const DataspaceHandle space(H5Aget_space(attribute.get()));
+    if (!attribute.valid() || !type.valid() || !space.valid())
+      throw bad_input(path_, fmt::format("cannot open attribute {}", name));
+    if (!has_type(type.get(), expected))
+      throw bad_input(path_,
+                      fmt::format("attribute {} is {}; expected {}", name, type_name(type.get()), name_of(expected)));
+    const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+    if (count != 1) throw bad_input(path_, fmt::format("attribute {} holds {} values; expected one", name, count));
+    return attribute;
+  }
+
+  hid_t file_;
+  const fs::path& path_;
+};
+
+/// The header's values that cannot be right: "" when there is none.
+std::string header_problem(const CheckpointHeader& header) {
+  for (const auto& [name, value] :
+       {std::pair{"time", header.time}, std::pair{"xlen", header.xlen}, std::pair{"zlen", header.zlen},
+        std::pair{"initial_mass", header.initial_mass}, std::pair{"initial_total_energy", header.initial_total_energy}})
+    if (!std::isfinite(value)) return fmt::format("attribute {} is not finite ({})", name, value);
+  if (header.step < 0) return fmt::format("attribute step is {}; expected a step >= 0", header.step);
+  for (const auto& [name, value] : {std::pair{"nx", header.nx}, std::pair{"nz", header.nz}})
+    if (value <= 0) return fmt::format("attribute {} is {}; expected a positive number of cells", name, value);
+  for (const auto& [name, value] : {std::pair{"xlen", header.xlen}, std::pair{"zlen", header.zlen}})
+    if (value <= 0.0) return fmt::format("attribute {} is {} m; expected a positive length", name, value);
+  return "";
+}
+
+/// Where the first value of `values` [var][k][i] over `box` that is not finite is; "" when all are.
+std::string first_non_finite(const std::vector<double>& values, const RankBox& box) {
+  const auto found = std::ranges::find_if(values, [](double value) { return !std::isfinite(value); });
+  if (found == values.end()) return "";
+  const auto index = static_cast<std::size_t>(found - values.begin());
+  const std::size_t per_var = static_cast<std::size_t>(box.nz) * box.nx;
+  const std::size_t in_var = index % per_var;
+  return fmt::format("{} is not finite ({}) at cell (i, k) = ({}, {})", variable_names[index / per_var], *found,
+                     box.i_offset + static_cast<long>(in_var % box.nx),
+                     box.k_offset + static_cast<long>(in_var / box.nx));
 }
 
 /// The checkpoint's content, into an open (in-memory) HDF5 file.
 void fill_checkpoint(hid_t file, const CheckpointHeader& header, const std::vector<double>& state,
                      const std::string& input_yaml) {
+  const hsize_t row_bytes = static_cast<hsize_t>(header.nx) * sizeof(double);
+  if (row_bytes > max_chunk_bytes)
+    fail(fmt::format("a row of {} cells is too long for one checkpoint chunk", header.nx));
+  const hsize_t rows = std::clamp<hsize_t>(max_chunk_bytes / row_bytes, 1, static_cast<hsize_t>(header.nz));
   const hsize_t dims[3] = {var::count, static_cast<hsize_t>(header.nz), static_cast<hsize_t>(header.nx)};
+  const hsize_t chunk[3] = {1, rows, static_cast<hsize_t>(header.nx)};
   const DataspaceHandle space(checked(H5Screate_simple(3, dims, nullptr), "cannot create the state dataspace"));
-  const DatasetHandle dataset(checked(
-      H5Dcreate2(file, "state", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-      "cannot create dataset /state"));
+  const PropertyListHandle creation(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
+  check(H5Pset_chunk(creation.get(), 3, chunk), "cannot set the chunks of /state");
+  check(H5Pset_fletcher32(creation.get()), "cannot add checksums to /state");
+  const DatasetHandle dataset(
+      checked(H5Dcreate2(file, "state", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
+              "cannot create dataset /state"));
   check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, state.data()), "cannot write /state");
+  write_attribute(file, "format_version", format_version);
   write_attribute(file, "step", header.step);
   write_attribute(file, "time", header.time);
   write_attribute(file, "config_hash", static_cast<unsigned long>(header.config_hash));
+  write_attribute(file, "case", header.case_name);
   write_attribute(file, "nx", header.nx);
   write_attribute(file, "nz", header.nz);
+  write_attribute(file, "xlen", header.xlen);
+  write_attribute(file, "zlen", header.zlen);
   write_attribute(file, "initial_mass", header.initial_mass);
   write_attribute(file, "initial_total_energy", header.initial_total_energy);
+  write_attribute(file, "header_checksum", static_cast<unsigned long>(header_checksum(header)));
   write_attribute(file, "input_yaml", input_yaml);
+}
+
+/// Removes the checkpoints in `directory` other than `kept`: regular files named like one that
+/// are simapp checkpoints. Anything else (a user's file of that name, a link, a pipe) stays.
+void remove_other_checkpoints(const fs::path& directory, const fs::path& kept) {
+  std::error_code ignored;
+  for (const auto& entry : fs::directory_iterator(directory, ignored))
+    if (entry.path() != kept && step_of(entry.path()) && is_simapp_checkpoint(entry.path()))
+      fs::remove(entry.path(), ignored);
 }
 
 }  // namespace
 
 std::uint64_t physics_hash(const RunSpec& spec) {
-  const std::string key = fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a}", to_string(spec.case_name),
-                                      spec.grid.nx, spec.grid.nz, spec.grid.xlen, spec.grid.zlen);
-  std::uint64_t hash = 14695981039346656037ull;
-  for (unsigned char c : key) hash = (hash ^ c) * 1099511628211ull;
-  return hash;
+  return physics_hash(to_string(spec.case_name), spec.grid.nx, spec.grid.nz, spec.grid.xlen, spec.grid.zlen);
 }
 
 fs::path checkpoint_path(const fs::path& directory, long step) {
   return directory / fmt::format("checkpoint_{:06}.h5", step);
 }
 
-void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
-                      const std::vector<double>& global_state, const std::string& input_yaml) {
+void write_checkpoint(const fs::path& directory, const CheckpointHeader& header, const std::vector<double>& global_state,
+                      const std::string& input_yaml) {
   const fs::path path = checkpoint_path(directory, header.step);
+  if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen) != header.config_hash)
+    throw Error(ExitCode::internal, path.string(),
+                "the checkpoint's case, grid and domain do not give its config_hash");
+  if (global_state.size() != var::count * static_cast<std::size_t>(header.nz) * static_cast<std::size_t>(header.nx))
+    throw Error(ExitCode::internal, path.string(), "the state does not have 4 x nz x nx values");
+  // A state that is not finite could never be restarted: keep the earlier checkpoints instead.
+  if (const std::string problem = header_problem(header); !problem.empty())
+    throw Error(ExitCode::numerical, path.string(), "not written: " + problem);
+  if (const std::string problem = first_non_finite(global_state, RankBox{header.nx, header.nz, 0, 0}); !problem.empty())
+    throw Error(ExitCode::numerical, path.string(), "not written: the state's " + problem);
   try {
     write_new_file(path, global_state.size() * sizeof(double) + (std::size_t{1} << 16),
                    [&](hid_t file) { fill_checkpoint(file, header, global_state, input_yaml); });
@@ -81,55 +304,155 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
     throw io_error(path, failure.what());
   }
   // Read back before trusting it; only then are older checkpoints removed.
-  const CheckpointHeader written = read_checkpoint_header(path);
-  if (written.step != header.step || written.nx != header.nx || written.nz != header.nz)
-    throw io_error(path, "reads back differently from what was written");
-  std::error_code ignored;
-  for (const auto& entry : fs::directory_iterator(directory, ignored))
-    if (const auto step = step_of(entry.path()); step && *step != header.step) fs::remove(entry.path(), ignored);
+  try {
+    const CheckpointHeader written = read_checkpoint_header(path);
+    if (header_checksum(written) != header_checksum(header))
+      throw io_error(path, "reads back differently from what was written");
+  } catch (const Error& e) {
+    if (e.code() != ExitCode::bad_input) throw;
+    throw io_error(path, std::string("does not read back: ") + e.what());
+  }
+  remove_other_checkpoints(directory, path);
 }
 
-fs::path latest_checkpoint(const fs::path& directory) {
-  std::optional<long> newest;
+bool is_simapp_checkpoint(const fs::path& path) {
   std::error_code error;
-  for (const auto& entry : fs::directory_iterator(directory, error))
-    if (const auto step = step_of(entry.path()); step && (!newest || *step > *newest)) newest = step;
-  if (!newest) throw Error(ExitCode::bad_input, directory.string(), "no checkpoint_*.h5 to restart from");
-  return checkpoint_path(directory, *newest);
+  if (!fs::is_regular_file(fs::symlink_status(path, error)) || error) return false;
+  const QuietHdf5Errors quiet;
+  const FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  return file.valid() && H5Aexists(file.get(), "config_hash") > 0 && H5Aexists(file.get(), "input_yaml") > 0;
+}
+
+std::optional<fs::path> latest_checkpoint(const fs::path& directory) {
+  // Of two spellings of one step (checkpoint_7.h5, checkpoint_000007.h5), the canonical one.
+  const auto order = [&](long step, const fs::path& path) {
+    return std::pair{step, path == checkpoint_path(directory, step)};
+  };
+  std::optional<std::pair<long, fs::path>> newest;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    const std::optional<long> step = step_of(entry.path());
+    std::error_code ignored;
+    if (!step || !entry.is_regular_file(ignored)) continue;  // pipes, directories, dangling links
+    if (!newest || order(*step, entry.path()) > order(newest->first, newest->second)) newest = {*step, entry.path()};
+  }
+  if (!newest) return std::nullopt;
+  return newest->second;
 }
 
 CheckpointHeader read_checkpoint_header(const fs::path& path) {
+  require_regular_file(path);
   const QuietHdf5Errors quiet;
-  const FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-  if (!file.valid()) throw Error(ExitCode::bad_input, path.string(), "cannot open checkpoint");
+  const FileHandle file = open_for_reading(path);
+  const Attributes attributes(file.get(), path);
+  for (const char* name : {"config_hash", "input_yaml"})
+    if (!attributes.has(name)) throw bad_input(path, fmt::format("not a simapp checkpoint (no attribute {})", name));
+  if (!attributes.has("format_version") || !attributes.has("header_checksum"))
+    throw bad_input(path, "written by an older simapp without checksums; cannot be verified");
+  const int format = attributes.number<int>("format_version", AttributeType::int32, H5T_NATIVE_INT);
+  if (format != format_version)
+    throw bad_input(path, fmt::format("checkpoint format {}; this simapp reads format {}", format, format_version));
+
   CheckpointHeader header;
-  header.step = static_cast<long>(read_attribute<std::int64_t>(file.get(), "step", H5T_NATIVE_INT64, path));
-  header.time = read_attribute<double>(file.get(), "time", H5T_NATIVE_DOUBLE, path);
-  header.config_hash = read_attribute<std::uint64_t>(file.get(), "config_hash", H5T_NATIVE_UINT64, path);
-  header.nx = read_attribute<int>(file.get(), "nx", H5T_NATIVE_INT, path);
-  header.nz = read_attribute<int>(file.get(), "nz", H5T_NATIVE_INT, path);
-  header.initial_mass = read_attribute<double>(file.get(), "initial_mass", H5T_NATIVE_DOUBLE, path);
-  header.initial_total_energy = read_attribute<double>(file.get(), "initial_total_energy", H5T_NATIVE_DOUBLE, path);
+  header.step = static_cast<long>(attributes.number<std::int64_t>("step", AttributeType::int64, H5T_NATIVE_INT64));
+  header.time = attributes.number<double>("time", AttributeType::float64, H5T_NATIVE_DOUBLE);
+  header.config_hash = attributes.number<std::uint64_t>("config_hash", AttributeType::uint64, H5T_NATIVE_UINT64);
+  header.case_name = attributes.text("case");
+  header.nx = attributes.number<int>("nx", AttributeType::int32, H5T_NATIVE_INT);
+  header.nz = attributes.number<int>("nz", AttributeType::int32, H5T_NATIVE_INT);
+  header.xlen = attributes.number<double>("xlen", AttributeType::float64, H5T_NATIVE_DOUBLE);
+  header.zlen = attributes.number<double>("zlen", AttributeType::float64, H5T_NATIVE_DOUBLE);
+  header.initial_mass = attributes.number<double>("initial_mass", AttributeType::float64, H5T_NATIVE_DOUBLE);
+  header.initial_total_energy =
+      attributes.number<double>("initial_total_energy", AttributeType::float64, H5T_NATIVE_DOUBLE);
+  const auto checksum = attributes.number<std::uint64_t>("header_checksum", AttributeType::uint64, H5T_NATIVE_UINT64);
+  // Values that cannot be right are named before the checksum, which they also fail.
+  if (const std::string problem = header_problem(header); !problem.empty()) throw bad_input(path, problem);
+  if (checksum != header_checksum(header)) throw bad_input(path, "header attributes fail their checksum (corrupted)");
   return header;
 }
 
 std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& box) {
+  const CheckpointHeader header = read_checkpoint_header(path);
+  if (box.nx <= 0 || box.nz <= 0 || box.i_offset < 0 || box.k_offset < 0 || box.i_offset + box.nx > header.nx ||
+      box.k_offset + box.nz > header.nz)
+    throw Error(ExitCode::internal, path.string(), "the cells asked for are not all in the checkpoint's grid");
   const QuietHdf5Errors quiet;
-  try {
-    const FileHandle file(checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "cannot open checkpoint"));
-    const DatasetHandle dataset(checked(H5Dopen2(file.get(), "state", H5P_DEFAULT), "no dataset /state"));
-    const DataspaceHandle space(checked(H5Dget_space(dataset.get()), "cannot get the dataspace of /state"));
-    const hsize_t start[3] = {0, static_cast<hsize_t>(box.k_offset), static_cast<hsize_t>(box.i_offset)};
-    const hsize_t count[3] = {var::count, static_cast<hsize_t>(box.nz), static_cast<hsize_t>(box.nx)};
-    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), "bad hyperslab");
-    const DataspaceHandle memory(checked(H5Screate_simple(3, count, nullptr), "cannot create a dataspace"));
-    std::vector<double> block(var::count * static_cast<std::size_t>(box.nz) * box.nx);
-    check(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, block.data()),
-          "cannot read /state");
-    return block;
-  } catch (const FileFailure& failure) {
-    throw Error(ExitCode::bad_input, path.string(), failure.what());
+  const FileHandle file = open_for_reading(path);
+  const DatasetHandle dataset(H5Dopen2(file.get(), "state", H5P_DEFAULT));
+  if (!dataset.valid()) throw bad_input(path, "no dataset /state");
+  const DatatypeHandle type(H5Dget_type(dataset.get()));
+  if (!type.valid() || !is_ieee_float64(type.get()))
+    throw bad_input(path, fmt::format("/state holds {} values; expected 64-bit IEEE floats",
+                                      type.valid() ? type_name(type.get()) : std::string("unknown")));
+  const DataspaceHandle space(H5Dget_space(dataset.get()));
+  const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
+  if (rank < 0 || H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0)
+    throw bad_input(path, "cannot get the shape of /state");
+  const std::vector<hsize_t> expected{var::count, static_cast<hsize_t>(header.nz), static_cast<hsize_t>(header.nx)};
+  if (dims != expected) {
+    std::string shape;
+    for (hsize_t n : dims) shape += (shape.empty() ? "" : " x ") + std::to_string(n);
+    throw bad_input(path, fmt::format("/state has shape {}; expected {} x {} x {} (the variables on its nz x nx cells)",
+                                      shape.empty() ? "scalar" : shape, var::count, header.nz, header.nx));
   }
+  const PropertyListHandle creation(H5Dget_create_plist(dataset.get()));
+  unsigned flags = 0;
+  std::size_t values = 0;
+  unsigned filter_config = 0;
+  if (!creation.valid() || H5Pget_filter_by_id2(creation.get(), H5Z_FILTER_FLETCHER32, &flags, &values, nullptr, 0,
+                                                nullptr, &filter_config) < 0)
+    throw bad_input(path, "/state carries no checksum; cannot be verified");
+
+  const hsize_t start[3] = {0, static_cast<hsize_t>(box.k_offset), static_cast<hsize_t>(box.i_offset)};
+  const hsize_t count[3] = {var::count, static_cast<hsize_t>(box.nz), static_cast<hsize_t>(box.nx)};
+  std::vector<double> block(var::count * static_cast<std::size_t>(box.nz) * box.nx);
+  const DataspaceHandle memory(H5Screate_simple(3, count, nullptr));
+  if (!memory.valid() || H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0)
+    throw Error(ExitCode::internal, path.string(), "cannot select the cells of this rank in /state");
+  const auto read = [&](hid_t transfer) {
+    return H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer, block.data()) >= 0;
+  };
+  if (!read(H5P_DEFAULT)) {
+    const std::string failure = failure_text("cannot read /state");
+    // The same read without verifying checksums tells a damaged chunk from other failures.
+    const PropertyListHandle unchecked(H5Pcreate(H5P_DATASET_XFER));
+    if (unchecked.valid() && H5Pset_edc_check(unchecked.get(), H5Z_DISABLE_EDC) >= 0 && read(unchecked.get()))
+      throw bad_input(path, "/state fails its checksum (corrupted)");
+    throw bad_input(path, failure);
+  }
+  if (const std::string problem = first_non_finite(block, box); !problem.empty())
+    throw bad_input(path, "/state: " + problem);
+  return block;
+}
+
+void check_restart_compatible(const fs::path& path, const CheckpointHeader& header, const RunSpec& spec,
+                              const TimePlan& plan) {
+  const std::string_view case_name = to_string(spec.case_name);
+  const GridSpec& grid = spec.grid;
+  std::string differences;
+  const auto add = [&](const std::string& difference) {
+    differences += (differences.empty() ? "" : "; ") + difference;
+  };
+  if (header.nx != grid.nx || header.nz != grid.nz)
+    add(fmt::format("grid {} x {} vs {} x {}", header.nx, header.nz, grid.nx, grid.nz));
+  if (header.xlen != grid.xlen || header.zlen != grid.zlen)
+    add(fmt::format("domain {} x {} m vs {} x {} m", header.xlen, header.zlen, grid.xlen, grid.zlen));
+  if (!differences.empty()) differences += " (checkpoint vs configuration)";
+  if (header.case_name != case_name) {
+    const std::string what =
+        fmt::format("checkpoint of case {}, but the configuration's case is {}", header.case_name, case_name);
+    throw bad_input(path, differences.empty() ? what : what + "; " + differences);
+  }
+  if (!differences.empty()) throw bad_input(path, "checkpoint of an incompatible configuration: " + differences);
+  if (header.config_hash != physics_hash(spec))
+    throw bad_input(path, fmt::format("checkpoint of an incompatible configuration: its config_hash {:016x} is not the "
+                                      "configuration's {:016x}, although case, grid and domain match",
+                                      header.config_hash, physics_hash(spec)));
+  if (header.step > plan.num_steps() || plan.time_after(header.step) != header.time)
+    throw bad_input(path, fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps", header.step,
+                                      header.time, plan.num_steps()));
 }
 
 }  // namespace simapp::io

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/timing/timing_report.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
@@ -75,20 +76,24 @@ bool written_by_simapp(const ResultEntry& entry) {
   if (!is_plain_file(entry.path)) return false;
   switch (entry.kind) {
     case ResultKind::snapshot: return has_root_attributes(entry.path, {"simapp_version", "input_yaml"});
-    case ResultKind::checkpoint: return has_root_attributes(entry.path, {"config_hash", "input_yaml"});
+    case ResultKind::checkpoint: return is_simapp_checkpoint(entry.path);
     case ResultKind::xdmf_index: return is_simapp_xdmf(entry.path);
     case ResultKind::timing_report: return is_timing_report(entry.path);
   }
   return false;
 }
 
-void remove_results(const std::vector<ResultEntry>& entries) {
+void require_written_by_simapp(const std::vector<ResultEntry>& entries) {
   for (const ResultEntry& entry : entries)
     if (!written_by_simapp(entry))
       throw Error(ExitCode::bad_input, entry.path.string(),
-                  fmt::format("named like a result but not written by simapp ({}); simapp removes only its own "
-                              "results: move it away or choose another output.dir",
+                  fmt::format("named like a result but not written by simapp ({}); simapp never removes or "
+                              "replaces it: move it away or choose another output.dir",
                               describe_type(entry.path)));
+}
+
+void remove_results(const std::vector<ResultEntry>& entries) {
+  require_written_by_simapp(entries);
   for (const ResultEntry& entry : entries) {
     std::error_code error;
     fs::remove(entry.path, error);

@@ -28,6 +28,9 @@ std::optional<ResultEntry> as_result_entry(const std::filesystem::path& path);
 /// True when `entry` is a regular file (not a link) that simapp wrote.
 bool written_by_simapp(const ResultEntry& entry);
 
+/// Throws a bad-input Error naming the first of `entries` that simapp did not write.
+void require_written_by_simapp(const std::vector<ResultEntry>& entries);
+
 /// Removes `entries` from the disk; first throws a bad-input Error naming any of them that
 /// simapp did not write, so either all go or none does.
 void remove_results(const std::vector<ResultEntry>& entries);

@@ -39,13 +39,13 @@ TEST(RestartMpiTest, InterruptedRunContinuesBitForBitOnAnyRankCount) {
     const Diagnostics initial = testing::SerialSimulation(spec, Backend::host, ExecutionMode::graph)->diagnostics();
     io::write_checkpoint(directory,
                          {first->step(), first->time(), io::physics_hash(spec), 41, 22, initial.mass,
-                          initial.total_energy},
+                          initial.total_energy, "injection", spec.grid.xlen, spec.grid.zlen},
                          first->gathered_state(), "");
   }
   MPI_Barrier(MPI_COMM_WORLD);
 
   // Every rank: the second half from the checkpoint.
-  const fs::path checkpoint = io::latest_checkpoint(directory);
+  const fs::path checkpoint = io::latest_checkpoint(directory).value();
   const io::CheckpointHeader header = io::read_checkpoint_header(checkpoint);
   EXPECT_EQ(header.step, 9);
   EXPECT_EQ(header.config_hash, io::physics_hash(spec));

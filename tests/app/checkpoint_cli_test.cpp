@@ -1,0 +1,241 @@
+/// Restarting the real binary from damaged, foreign or hostile checkpoint files: each is
+/// refused with exit code 2 and one line naming the file and what is wrong with it (or, for
+/// files that are not checkpoints, ignored), never accepted with wrong results, never a crash
+/// or a hang; and a run never deletes files that are not its checkpoints.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <string>
+
+#include "io/checkpoint/checkpoint.hpp"
+#include "kernels/physics/variables.hpp"
+#include "tests/support/binary_test.hpp"
+#include "tests/support/checkpoint_files.hpp"
+
+namespace simapp {
+namespace {
+
+namespace fs = std::filesystem;
+
+using testing::Outcome;
+
+class CheckpointCliTest : public testing::BinaryTest {
+ protected:
+  void SetUp() override {
+    BinaryTest::SetUp();
+    write_config("case.yaml", "thermal", 40, 20);
+  }
+
+  void write_config(const std::string& name, const std::string& case_name, int nx, int nz,
+                    double xlen = 20000.0) const {
+    std::ofstream(directory_ / name) << "case: " << case_name << "\ngrid:\n  nx: " << nx << "\n  nz: " << nz
+                                     << "\n  xlen: " << xlen << "\noutput:\n  dir: out\n";
+  }
+
+  /// Runs simapp with `config` on `ranks` MPI ranks (1: without mpiexec), stopped after 20 s.
+  Outcome simapp(const std::string& arguments, int ranks = 1, const std::string& config = "case.yaml") const {
+    const std::string launcher =
+        ranks == 1
+            ? "OMP_NUM_THREADS=1 timeout 20 "
+            : "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+              "OMPI_MCA_rmaps_base_oversubscribe=1 timeout 60 " +
+                  std::string(SIMAPP_MPIEXEC) + " -n " + std::to_string(ranks) + " ";
+    return run(launcher + SIMAPP_BINARY + " " + config + " --backend host " + arguments);
+  }
+
+  /// The options of a run of `count` steps (dt = 5/3 s at 40 x 20) with a checkpoint every 3.
+  static std::string steps(int count) {
+    return "--set time.sim_time=" + std::to_string(count * 5 / 3) + " --set output.checkpoint_every=5";
+  }
+
+  /// 6 steps, leaving out/checkpoint_000006.h5.
+  fs::path checkpointed_run(const std::string& config = "case.yaml") const {
+    const Outcome outcome = simapp(steps(6), 1, config);
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+    EXPECT_TRUE(fs::exists(checkpoint()));
+    return checkpoint();
+  }
+
+  /// Continues the run to step 9 from `which`.
+  Outcome restart(const std::string& which = "latest", int ranks = 1, const std::string& config = "case.yaml") const {
+    return simapp(steps(9) + " --restart " + which, ranks, config);
+  }
+
+  fs::path out() const { return directory_ / "out"; }
+  fs::path checkpoint() const { return out() / "checkpoint_000006.h5"; }
+};
+
+/// Exit code 2 and one line `simapp: error: <where>: <what>` where `pattern` matches.
+void expect_refused(const Outcome& outcome, const std::string& pattern) {
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out << outcome.err;
+  EXPECT_EQ(std::count(outcome.err.begin(), outcome.err.end(), '\n'), 1) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.err, std::regex("^simapp: error: " + pattern + "\n$"))) << outcome.err;
+}
+
+TEST_F(CheckpointCliTest, IntactCheckpointContinuesTheRunBitForBit) {
+  ASSERT_EQ(simapp(steps(9)).exit_code, 0);
+  const std::vector<double> uninterrupted =
+      io::read_checkpoint_block(out() / "checkpoint_000009.h5", RankBox{40, 20, 0, 0});
+  fs::remove_all(out());
+  for (int ranks : {1, 4}) {
+    checkpointed_run();
+    const Outcome outcome = restart("latest", ranks);
+    ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+    EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(restarting from out/checkpoint_000006\.h5 at step 6)")))
+        << outcome.out;
+    EXPECT_FALSE(fs::exists(checkpoint())) << "the older checkpoint goes once the newer one is complete";
+    const std::vector<double> restarted =
+        io::read_checkpoint_block(out() / "checkpoint_000009.h5", RankBox{40, 20, 0, 0});
+    ASSERT_EQ(restarted.size(), uninterrupted.size());
+    EXPECT_EQ(std::memcmp(restarted.data(), uninterrupted.data(), restarted.size() * sizeof(double)), 0)
+        << ranks << " rank(s)";
+    fs::remove_all(out());
+  }
+}
+
+// 1. Checksums: damaged data and damaged header values.
+
+TEST_F(CheckpointCliTest, FlippedBitInTheStateIsRefused) {
+  testing::flip_state_bit(checkpointed_run());
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: /state fails its checksum \(corrupted\))");
+}
+
+TEST_F(CheckpointCliTest, ZeroedBytesInTheStateAreRefused) {
+  testing::zero_state_bytes(checkpointed_run());
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: /state fails its checksum \(corrupted\))");
+}
+
+TEST_F(CheckpointCliTest, ChangedHeaderValueIsRefused) {
+  const fs::path path = checkpointed_run();
+  testing::set_attribute(path, "initial_mass", testing::attribute(path, "initial_mass") * (1.0 + 1e-12));
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: header attributes fail their checksum \(corrupted\))");
+}
+
+// 2. Types and shapes.
+
+TEST_F(CheckpointCliTest, StateStoredAsFloat32IsRefused) {
+  testing::rewrite_state_as(checkpointed_run(), H5T_IEEE_F32LE);
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: /state holds float32 values; expected 64-bit IEEE floats)");
+}
+
+TEST_F(CheckpointCliTest, StateStoredAsInt32IsRefused) {
+  testing::rewrite_state_as(checkpointed_run(), H5T_STD_I32LE);
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: /state holds int32 values; expected 64-bit IEEE floats)");
+}
+
+TEST_F(CheckpointCliTest, StateOfAnotherShapeIsRefused) {
+  testing::replace_state(checkpointed_run(), H5T_IEEE_F64LE, {4, 20, 41});
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: /state has shape 4 x 20 x 41; expected 4 x 20 x 40 .*)");
+}
+
+// 3. Values that are not finite.
+
+TEST_F(CheckpointCliTest, NanInitialMassIsRefused) {
+  testing::set_attribute(checkpointed_run(), "initial_mass", std::numeric_limits<double>::quiet_NaN());
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: attribute initial_mass is not finite \(nan\))");
+}
+
+TEST_F(CheckpointCliTest, InfiniteInitialTotalEnergyIsRefused) {
+  testing::set_attribute(checkpointed_run(), "initial_total_energy", -std::numeric_limits<double>::infinity());
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: attribute initial_total_energy is not finite \(-inf\))");
+}
+
+TEST_F(CheckpointCliTest, NonFiniteStateValueIsRefusedNamingVariableAndCell) {
+  testing::set_state_value(checkpointed_run(), var::rhot, 3, 7, std::numeric_limits<double>::quiet_NaN());
+  expect_refused(restart(),
+                 R"(out/checkpoint_000006\.h5: /state: rhot is not finite \(nan\) at cell \(i, k\) = \(7, 3\))");
+}
+
+TEST_F(CheckpointCliTest, NonFiniteStateValueIsRefusedOnTheRankThatReadsIt) {
+  testing::set_state_value(checkpointed_run(), var::umom, 18, 33, std::numeric_limits<double>::infinity());
+  const Outcome outcome = restart("latest", 4);
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.err, std::regex(R"(umom is not finite \(inf\) at cell \(i, k\) = \(33, 18\))")))
+      << outcome.err;
+}
+
+// 4. Incompatible configurations, named.
+
+TEST_F(CheckpointCliTest, CheckpointOfAnotherCaseIsRefusedNamingBoth) {
+  write_config("collision.yaml", "collision", 40, 20);
+  checkpointed_run("collision.yaml");
+  expect_refused(restart(),
+                 R"(out/checkpoint_000006\.h5: checkpoint of case collision, but the configuration's case is thermal)");
+}
+
+TEST_F(CheckpointCliTest, CheckpointOfAnotherGridIsRefusedNamingBoth) {
+  write_config("wide.yaml", "thermal", 48, 20);  // dx = 417 m: 8 steps in 10 s
+  ASSERT_EQ(simapp(steps(6), 1, "wide.yaml").exit_code, 0);
+  expect_refused(restart(), R"(out/checkpoint_000008\.h5: checkpoint of an incompatible configuration: )"
+                            R"(grid 48 x 20 vs 40 x 20 \(checkpoint vs configuration\))");
+}
+
+TEST_F(CheckpointCliTest, CheckpointOfAnotherDomainIsRefusedNamingBoth) {
+  write_config("long.yaml", "thermal", 40, 20, 30000.0);  // dx = 750 m, dt as at dx = 500 m
+  checkpointed_run("long.yaml");
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: checkpoint of an incompatible configuration: )"
+                            R"(domain 30000 x 10000 m vs 20000 x 10000 m \(checkpoint vs configuration\))");
+}
+
+TEST_F(CheckpointCliTest, CheckpointOfTheOlderFormatIsRefused) {
+  testing::rewrite_in_older_format(checkpointed_run());
+  expect_refused(restart(),
+                 R"(out/checkpoint_000006\.h5: written by an older simapp without checksums; cannot be verified)");
+}
+
+// 5. Hostile files.
+
+TEST_F(CheckpointCliTest, NameWithAStepBeyondRangeIsNotACheckpoint) {
+  checkpointed_run();
+  std::ofstream(out() / "checkpoint_99999999999999999999.h5") << "not a checkpoint\n";
+  const Outcome outcome = restart();
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(restarting from out/checkpoint_000006\.h5)")))
+      << outcome.out;
+  EXPECT_TRUE(fs::exists(out() / "checkpoint_99999999999999999999.h5"));
+}
+
+TEST_F(CheckpointCliTest, NamedPipeIsNotTheLatestCheckpoint) {
+  checkpointed_run();
+  testing::make_fifo(out() / "checkpoint_999999.h5");
+  const Outcome outcome = restart();
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(restarting from out/checkpoint_000006\.h5)")))
+      << outcome.out;
+  EXPECT_EQ(fs::symlink_status(out() / "checkpoint_999999.h5").type(), fs::file_type::fifo);
+}
+
+TEST_F(CheckpointCliTest, NamedPipeGivenToRestartIsRefusedWithoutOpeningIt) {
+  checkpointed_run();
+  testing::make_fifo(out() / "checkpoint_000007.h5");
+  expect_refused(restart("out/checkpoint_000007.h5"),
+                 R"(out/checkpoint_000007\.h5: not a regular file \(a named pipe\).*)");
+}
+
+TEST_F(CheckpointCliTest, NewCheckpointRemovesOnlyEarlierSimappCheckpoints) {
+  checkpointed_run();
+  std::ofstream(out() / "checkpoint_000001.h5") << "a user's notes\n";
+  testing::write_plain_hdf5(out() / "checkpoint_000002.h5");
+  fs::create_directories(directory_ / "kept");
+  fs::copy_file(checkpoint(), directory_ / "kept" / "checkpoint_000006.h5");
+  fs::create_symlink(directory_ / "kept" / "checkpoint_000006.h5", out() / "checkpoint_000003.h5");
+  testing::make_fifo(out() / "checkpoint_000004.h5");
+  const Outcome outcome = restart();
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(fs::exists(out() / "checkpoint_000009.h5"));
+  EXPECT_FALSE(fs::exists(checkpoint())) << "simapp's own earlier checkpoint goes";
+  EXPECT_EQ(testing::read_text(out() / "checkpoint_000001.h5"), "a user's notes\n");
+  EXPECT_TRUE(fs::is_regular_file(out() / "checkpoint_000002.h5"));
+  EXPECT_TRUE(fs::is_symlink(out() / "checkpoint_000003.h5"));
+  EXPECT_TRUE(fs::is_regular_file(directory_ / "kept" / "checkpoint_000006.h5"));
+  EXPECT_EQ(fs::symlink_status(out() / "checkpoint_000004.h5").type(), fs::file_type::fifo);
+}
+}  // namespace
+}  // namespace simapp
