@@ -93,10 +93,11 @@ void clear_unfinished(const fs::path& directory) {
   if (!S_ISDIR(status.st_mode))
     throw FileFailure(folder.string() + " is not a directory (simapp keeps unfinished files there); remove it");
   std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
-    if (entry.is_directory(error) && !entry.is_symlink(error))
-      throw FileFailure(entry.path().string() + " is a directory among unfinished files; remove it");
-    if (::unlink(entry.path().c_str()) != 0 && errno != ENOENT) fail_system("cannot remove " + entry.path().string());
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    const fs::path& path = it->path();
+    if (::lstat(path.c_str(), &status) == 0 && S_ISDIR(status.st_mode))
+      throw FileFailure(path.string() + " is a directory among unfinished files; remove it");
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) fail_system("cannot remove " + path.string());
   }
   if (error) throw FileFailure("cannot read " + folder.string() + ": " + error.message());
   remove_if_empty(folder);

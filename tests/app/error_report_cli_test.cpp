@@ -1,0 +1,55 @@
+/// How errors reach the user, through the real binary: one line `simapp: error: …` per job for
+/// an error every rank shares (bad input, a blow-up, a failed write), never MPI_Abort's banner
+/// on one rank, and control characters in echoed values escaped so the line stays one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <regex>
+#include <string>
+
+#include "tests/support/small_run_test.hpp"
+
+namespace simapp {
+namespace {
+
+using testing::Outcome;
+
+/// Runs on 40 x 20 cells that blow up at step 150 (gravity waves in a 40 km high domain).
+const std::string blow_up = "--set case=gravity_waves --set grid.zlen=40000 --set time.sim_time=600 "
+                            "--set output.every=50 --set output.dir=out";
+
+long count_of(const std::string& text, const std::string& what) {
+  long count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+class ErrorReportTest : public testing::SmallRunTest, public ::testing::WithParamInterface<int> {};
+
+TEST_F(ErrorReportTest, AnErrorDuringTheRunIsOneLineOnOneRank) {
+  const Outcome outcome = simapp(blow_up);
+  EXPECT_EQ(outcome.exit_code, 4);
+  EXPECT_TRUE(std::regex_match(outcome.err, std::regex("simapp: error: step 150 [^\n]*\n"))) << outcome.err;
+}
+
+TEST_P(ErrorReportTest, AnErrorEveryRankMeetsIsPrintedOnce) {
+  const Outcome outcome = simapp(blow_up, GetParam());
+  EXPECT_EQ(outcome.exit_code, 4) << outcome.err;
+  EXPECT_EQ(count_of(outcome.err, "simapp: error:"), 1) << outcome.err;
+  EXPECT_EQ(count_of(outcome.err, "MPI_ABORT"), 0) << outcome.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, ErrorReportTest, ::testing::Values(2, 4));
+
+TEST_F(ErrorReportTest, ControlCharactersInEchoedValuesAreEscaped) {
+  const Outcome outcome = simapp("--set \"case=therm$(printf '\\033[31m\\nal\\t')\"");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_TRUE(std::regex_match(outcome.err, std::regex(R"(simapp: error: [^\n]*therm\\x1b\[31m\\nal\\t[^\n]*\n)")))
+      << outcome.err;
+  EXPECT_TRUE(std::none_of(outcome.err.begin(), outcome.err.end() - 1,
+                           [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
+      << "no control character but the final newline";
+}
+
+}  // namespace
+}  // namespace simapp
