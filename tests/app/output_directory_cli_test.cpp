@@ -114,7 +114,8 @@ TEST_F(OutputDirectoryTest, DirectoryIsProbedForTheLongestNameTheRunWrites) {
   // file: refused before any work, not by a failed write later.
   std::string directory = "deep";
   while (directory.size() + 201 < 4074) directory.append("/").append(200, 'd');
-  directory.append("/").append(4074 - directory.size() - 1, 'e');
+  const std::size_t last = 4074 - directory.size() - 1;
+  directory.append("/").append(last, 'e');
   ASSERT_EQ(directory.size(), 4074u);
   ASSERT_EQ(run("mkdir -p " + directory).exit_code, 0);  // relative: the absolute path is too long
   const Outcome outcome = simapp(short_run(directory));
