@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -60,24 +61,28 @@ int MpiSession::report(const Error& error) const {
   std::exit(static_cast<int>(error.code()));  // MPI_Abort does not return; keep the contract if it did
 }
 
+namespace {
+
+/// This rank's place among the ranks of its node: {rank, size}, from a shared-memory split
+/// (collective over MPI_COMM_WORLD).
+std::pair<int, int> place_on_node() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_size(node, &size);
+  MPI_Comm_free(&node);
+  return {rank, size};
+}
+
+}  // namespace
+
 int node_local_rank() {
   for (const char* variable : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"})
     if (const char* value = std::getenv(variable)) return std::atoi(value);
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 0;
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  return local;
+  return place_on_node().first;
 }
 
-int node_local_size() {
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int size = 1;
-  MPI_Comm_size(node, &size);
-  MPI_Comm_free(&node);
-  return size;
-}
+int node_local_size() { return place_on_node().second; }
 
 }  // namespace simapp::app
