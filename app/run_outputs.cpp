@@ -211,7 +211,8 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
       throw Error(ExitCode::bad_input, "output.dir", fmt::format("cannot write to '{}': {}", directory.string(),
                                                                  failure.what()));
     }
-    start.replaced = replaced_results(directory, policy, start, names_written_after(start.step, spec, time_plan));
+    const long first_written = start.checkpoint ? start.step : -1;  // the step 0 snapshot too, from the start
+    start.replaced = replaced_results(directory, policy, start, names_written_after(first_written, spec, time_plan));
     if (start.checkpoint) checkpoint = start.checkpoint->string();
   });
   // Every rank reads its block of the checkpoint: they all need its name and step.
