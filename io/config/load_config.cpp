@@ -1,6 +1,7 @@
 #include "io/config/load_config.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -8,17 +9,16 @@
 #include <cctype>
 #include <cmath>
 #include <cstddef>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
 
 #include "io/config/config_schema.hpp"
+#include "io/config/config_text.hpp"
 #include "kernels/backend/error.hpp"
 
 namespace simapp::io {
@@ -45,9 +45,22 @@ std::string join(const std::vector<std::string_view>& names) {
   return text;
 }
 
+/// `text` as a message shows it: its first 60 bytes (cut at a character boundary) and "..."
+/// when it is longer, so that no input makes a message long.
+std::string shortened(std::string_view text) {
+  constexpr std::size_t shown = 60;
+  if (text.size() <= shown) return std::string(text);
+  std::size_t cut = shown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // a UTF-8 continuation byte
+  return std::string(text.substr(0, cut)) + "...";
+}
+
+std::string quoted(std::string_view text) { return "'" + shortened(text) + "'"; }
+
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar: return fmt::format("'{}'", node.Scalar());
+    case YAML::NodeType::Scalar: return quoted(node.Scalar());
+
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";
     default: return "nothing";
@@ -96,6 +109,8 @@ std::optional<std::string_view> nearest(std::string_view text, const std::vector
   std::optional<std::string_view> best;
   std::size_t best_distance = 0;
   for (const std::string_view candidate : candidates) {
+    // At least the difference in length, and more than 3 is never close: skip the work.
+    if (std::max(text.size(), candidate.size()) - std::min(text.size(), candidate.size()) > 3) continue;
     const std::size_t distance = edit_distance(text, candidate);
     if (!best || distance < best_distance) {
       best = candidate;
@@ -149,7 +164,7 @@ Error unknown_key(const std::string& path, std::string where) {
   }
   const auto guess = likely_key(path);
   return bad_input(std::move(where),
-                   fmt::format("{}: unknown key{}", path, guess ? " (" + suggestion(guess, "") + ")" : ""));
+                   fmt::format("{}: unknown key{}", shortened(path), guess ? " (" + suggestion(guess, "") + ")" : ""));
 }
 
 /// Adds a setting for every key of `map` (the section `prefix`, or the root when empty),
@@ -273,35 +288,95 @@ ConfigValue checked_value(const Setting& setting) {
       return text;
     case ValueType::enumeration:
       if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
-      throw fail(fmt::format("unknown value '{}' ({}valid: {})", text, suggestion(nearest(text, key.allowed), "; "),
-                             join(key.allowed)));
+      throw fail(fmt::format("unknown value {} ({}valid: {})", quoted(text),
+                             suggestion(nearest(text, key.allowed), "; "), join(key.allowed)));
     case ValueType::integer_pair: break;
   }
   throw wrong_type();
 }
 
-std::vector<YAML::Node> parse_documents(const std::string& path, const std::string& text) {
+/// Where each document of a YAML stream starts and where its root node is, from the
+/// parser's events (no nodes are built).
+class DocumentMarks : public YAML::EventHandler {
+ public:
+  struct Document {
+    YAML::Mark start;  ///< the document's first token
+    YAML::Mark root;   ///< its root node
+  };
+
+  const std::vector<Document>& documents() const { return documents_; }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    documents_.push_back({mark, mark});
+    root_seen_ = false;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node_at(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node_at(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    node_at(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node_at(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node_at(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  /// The first node of a document is its root.
+  void node_at(const YAML::Mark& mark) {
+    if (root_seen_) return;
+    documents_.back().root = mark;
+    root_seen_ = true;
+  }
+
+  std::vector<Document> documents_;
+  bool root_seen_ = false;
+};
+
+/// The documents of `text`. yaml-cpp 0.7 can report a document without consuming any input
+/// (a ',' where a node should start): YAML::LoadAll then adds empty documents until memory
+/// runs out (jbeder/yaml-cpp#1040). A document that starts where the one before started is
+/// that case, refused here as invalid YAML.
+std::vector<DocumentMarks::Document> scan_documents(const std::string& path, const std::string& text) {
+  std::istringstream input(text);
+  YAML::Parser parser(input);
+  DocumentMarks marks;
+  while (parser.HandleNextDocument(marks)) {
+    const auto& documents = marks.documents();
+    const YAML::Mark& start = documents.back().start;
+    if (documents.size() > 1 && documents[documents.size() - 2].start.pos == start.pos)
+      throw bad_input(at_line(path, start),
+                      fmt::format("invalid YAML: unexpected {}",
+                                  start.pos >= 0 && static_cast<std::size_t>(start.pos) < text.size()
+                                      ? quoted(text.substr(static_cast<std::size_t>(start.pos), 1))
+                                      : std::string("end")));
+  }
+  return marks.documents();
+}
+
+/// The one document of `text`, a map.
+YAML::Node parse_config(const std::string& path, const std::string& text) {
+  std::vector<DocumentMarks::Document> documents;
+  YAML::Node root;
   try {
-    return YAML::LoadAll(text);
+    documents = scan_documents(path, text);
+    if (!documents.empty()) root = YAML::Load(text);  // the first document
   } catch (const YAML::Exception& error) {
     throw bad_input(at_line(path, error.mark), "invalid YAML: " + error.msg);
   }
-}
-
-YAML::Node read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ignored;
-  if (!in || std::filesystem::is_directory(path, ignored)) throw bad_input(path, "cannot read configuration file");
-  const std::vector<YAML::Node> documents = parse_documents(path, {std::istreambuf_iterator<char>(in), {}});
-  if (documents.empty() || documents.front().IsNull())
+  if (documents.empty() || root.IsNull())
     throw bad_input(path, "configuration is empty; expected a map of keys such as 'grid:'");
   if (documents.size() > 1)
-    throw bad_input(at_line(path, documents[1].Mark()),
+    throw bad_input(at_line(path, documents[1].root),
                     fmt::format("expected one YAML document, got {}", documents.size()));
-  if (!documents.front().IsMap())
-    throw bad_input(at_line(path, documents.front().Mark()),
-                    fmt::format("expected a map of keys at the top level, got {}", describe(documents.front())));
-  return documents.front();
+  if (!root.IsMap())
+    throw bad_input(at_line(path, root.Mark()),
+                    fmt::format("expected a map of keys at the top level, got {}", describe(root)));
+  return root;
 }
 
 /// Doubles go through fmt because yaml-cpp 0.7 writes 17 digits (0.1 as 0.10000000000000001);
@@ -346,7 +421,7 @@ std::string resolved_yaml(const RunSpec& spec) {
 
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::vector<Setting> settings;
-  collect_section(read_file(path), "", path, settings);
+  collect_section(parse_config(path, read_config_text(path)), "", path, settings);
   for (const std::string& text : overrides) collect_override(text, settings);
 
   RunSpec spec;
