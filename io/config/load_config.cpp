@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -74,6 +75,7 @@ std::string_view type_name(ValueType type) {
     case ValueType::string: return "a string";
     case ValueType::enumeration: return "a name";
     case ValueType::integer_pair: return "two integers [a, b]";
+    case ValueType::name_list: return "names";
   }
   return "a value";
 }
@@ -219,10 +221,22 @@ std::optional<T> parse_number(const std::string& text) {
   return value;
 }
 
+/// A decimal integer of any size: beyond the range of long long it reads as the nearest end
+/// of that range, so that the range check names the limit instead of calling it no integer.
+std::optional<long long> parse_integer(const std::string& text) {
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (stop != end || (error != std::errc{} && error != std::errc::result_out_of_range)) return std::nullopt;
+  if (error == std::errc::result_out_of_range)
+    return text.starts_with('-') ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
+  return value;
+}
+
 /// The two integers of an integer_pair: a YAML list of two, or override text "a,b" / "[a, b]".
-template <class Fail, class WrongType, class CheckMinimum>
+template <class Fail, class WrongType, class CheckInteger>
 ConfigValue checked_pair(const Setting& setting, const Fail& fail, const WrongType& wrong_type,
-                         const CheckMinimum& check_minimum) {
+                         const CheckInteger& check_integer) {
   std::vector<std::string> items;
   if (setting.value.IsSequence()) {
     for (const auto& item : setting.value) {
@@ -243,13 +257,35 @@ ConfigValue checked_pair(const Setting& setting, const Fail& fail, const WrongTy
   }
   if (items.size() != 2) throw fail(fmt::format("expected two integers [a, b], got {} item(s)", items.size()));
   IntegerPair pair{};
-  for (std::size_t n = 0; n < 2; ++n) {
-    const auto number = parse_number<int>(items[n]);
-    if (!number) throw wrong_type();
-    check_minimum(*number, items[n]);
-    pair[n] = *number;
-  }
+  for (std::size_t n = 0; n < 2; ++n) pair[n] = check_integer(items[n]);
   return pair;
+}
+
+/// The names of a name_list: `text` split at commas, spaces around each removed; "all" for
+/// every allowed name.
+template <class Fail>
+NameList checked_names(const std::string& text, const ConfigKey& key, const Fail& fail) {
+  NameList names;
+  if (trim(text).empty()) throw fail("must not be empty");
+  if (trim(text) == "all") {
+    for (const std::string_view name : key.allowed) names.emplace_back(name);
+    return names;
+  }
+  std::vector<std::string_view> valid = key.allowed;
+  valid.push_back("all");
+  std::istringstream items(text);
+  for (std::string item; std::getline(items, item, ',');) {
+    const std::string name = trim(item);
+    if (name.empty()) throw fail(fmt::format("empty name in {}", quoted(text)));
+    if (name == "all") throw fail("'all' cannot be combined with other names");
+    if (std::ranges::find(key.allowed, name) == key.allowed.end())
+      throw fail(fmt::format("unknown name {} ({}valid: {})", quoted(name), suggestion(nearest(name, valid), "; "),
+                             join(valid)));
+    if (std::ranges::find(names, name) != names.end()) throw fail(fmt::format("{} is listed twice", quoted(name)));
+    names.push_back(name);
+  }
+  if (trim(text).ends_with(',')) throw fail(fmt::format("empty name in {}", quoted(text)));
+  return names;
 }
 
 /// The value of a setting, checked against its key's type and range.
@@ -261,26 +297,33 @@ ConfigValue checked_value(const Setting& setting) {
   const auto wrong_type = [&] {
     return fail(fmt::format("expected {}, got {}", type_name(key.type), describe(setting.value)));
   };
-  const auto check_minimum = [&](double value, const std::string& text) {
-    if (!key.minimum) return;
-    const bool inclusive = key.minimum->bound == Bound::inclusive;
-    if (inclusive ? value < key.minimum->value : value <= key.minimum->value)
-      throw fail(fmt::format("must be {} {}, got {}", inclusive ? ">=" : ">", key.minimum->value, text));
+  const auto check_range = [&](double value, const std::string& text, std::optional<double> maximum) {
+    if (key.minimum) {
+      const bool inclusive = key.minimum->bound == Bound::inclusive;
+      if (inclusive ? value < key.minimum->value : value <= key.minimum->value)
+        throw fail(fmt::format("must be {} {}, got {}", inclusive ? ">=" : ">", key.minimum->value, shortened(text)));
+    }
+    if (maximum && value > *maximum) throw fail(fmt::format("must be <= {}, got {}", *maximum, shortened(text)));
   };
-  if (key.type == ValueType::integer_pair) return checked_pair(setting, fail, wrong_type, check_minimum);
+  // An integer key's values are ints: the key's own range, then that of int.
+  const auto check_integer = [&](const std::string& text) {
+    const auto number = parse_integer(text);
+    if (!number) throw wrong_type();
+    constexpr double int_max = std::numeric_limits<int>::max();
+    check_range(static_cast<double>(*number), text, std::min(key.maximum.value_or(int_max), int_max));
+    if (*number < std::numeric_limits<int>::min())
+      throw fail(fmt::format("must be >= {}, got {}", std::numeric_limits<int>::min(), shortened(text)));
+    return static_cast<int>(*number);
+  };
+  if (key.type == ValueType::integer_pair) return checked_pair(setting, fail, wrong_type, check_integer);
   if (!setting.value.IsScalar()) throw wrong_type();
   const std::string& text = setting.value.Scalar();
   switch (key.type) {
-    case ValueType::integer: {
-      const auto number = parse_number<int>(text);
-      if (!number) throw wrong_type();
-      check_minimum(*number, text);
-      return *number;
-    }
+    case ValueType::integer: return check_integer(text);
     case ValueType::real: {
       const auto number = parse_number<double>(text);
       if (!number || !std::isfinite(*number)) throw wrong_type();
-      check_minimum(*number, text);
+      check_range(*number, text, key.maximum);
       return *number;
     }
     case ValueType::string:
@@ -290,6 +333,7 @@ ConfigValue checked_value(const Setting& setting) {
       if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
       throw fail(fmt::format("unknown value {} ({}valid: {})", quoted(text),
                              suggestion(nearest(text, key.allowed), "; "), join(key.allowed)));
+    case ValueType::name_list: return checked_names(text, key, fail);
     case ValueType::integer_pair: break;
   }
   throw wrong_type();
@@ -387,6 +431,10 @@ YAML::Node yaml_value(const ConfigValue& value) {
         using T = std::remove_cvref_t<decltype(plain)>;
         if constexpr (std::is_same_v<T, double>) {
           return YAML::Node(fmt::format("{}", plain));
+        } else if constexpr (std::is_same_v<T, NameList>) {
+          std::string text;
+          for (const std::string& name : plain) text += (text.empty() ? "" : ",") + name;
+          return YAML::Node(text);
         } else if constexpr (std::is_same_v<T, IntegerPair>) {
           YAML::Node list(YAML::NodeType::Sequence);
           for (int item : plain) list.push_back(item);

@@ -1,5 +1,8 @@
 #pragma once
 /// The global grid as configured (grid.*).
+#include <limits>
+
+#include "kernels/physics/constants.hpp"
 
 namespace simapp {
 
@@ -9,5 +12,8 @@ struct GridSpec {
   double xlen = 2.0e4;   ///< domain width, m
   double zlen = 1.0e4;   ///< domain height, m
 };
+
+/// The most cells along x or z: the cells plus the halo on both sides are indexed with an int.
+inline constexpr int max_cells_per_direction = std::numeric_limits<int>::max() - 2 * numerics::halo_width;
 
 }  // namespace simapp

@@ -68,10 +68,14 @@ std::string show(const ConfigValue& value) {
   std::ostringstream text;
   std::visit(
       [&](const auto& plain) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(plain)>, IntegerPair>)
+        using T = std::remove_cvref_t<decltype(plain)>;
+        if constexpr (std::is_same_v<T, IntegerPair>) {
           text << "[" << plain[0] << ", " << plain[1] << "]";
-        else
+        } else if constexpr (std::is_same_v<T, NameList>) {
+          for (const std::string& name : plain) text << name << ";";
+        } else {
           text << plain;
+        }
       },
       value);
   return text.str();
@@ -103,6 +107,7 @@ std::string other_value(const ConfigKey& key) {
       const IntegerPair pair = std::get<IntegerPair>(fallback);
       return "[" + std::to_string(pair[0] + 2) + ", " + std::to_string(pair[1] + 3) + "]";
     }
+    case ValueType::name_list: return std::string(key.allowed.back()) + "," + std::string(key.allowed.front());
   }
   return {};
 }
@@ -115,6 +120,12 @@ ConfigValue value_of(const ConfigKey& key, const std::string& text) {
       int a = 0, b = 0;
       std::sscanf(text.c_str(), "[%d, %d]", &a, &b);
       return IntegerPair{a, b};
+    }
+    case ValueType::name_list: {
+      NameList names;
+      std::istringstream items(text);
+      for (std::string name; std::getline(items, name, ',');) names.push_back(name);
+      return names;
     }
     default: return text;
   }
@@ -367,6 +378,75 @@ TEST_F(ConfigTest, IntegerPairsComeAsAYamlListOrAnOverride) {
                    "parallel.ranks: expected two integers [a, b], got a list");
 }
 
+TEST_F(ConfigTest, OutputVariablesMustBeKnownAndListedOnce) {
+  const std::string unknown = write("output:\n  variables: rho_prime,bogus\n");
+  expect_bad_input(load_error(unknown), unknown + ":2",
+                   "output.variables: unknown name 'bogus' (valid: rho_prime, u, w, theta_prime, dens, umom, wmom, "
+                   "rhot, all)");
+  const std::string path = write("case: thermal\n", "valid.yaml");
+  expect_bad_input(load_error(path, {"output.variables=u,u"}), "--set output.variables=u,u",
+                   "output.variables: 'u' is listed twice");
+  expect_bad_input(load_error(path, {"output.variables=rhoo"}), "--set output.variables=rhoo",
+                   "output.variables: unknown name 'rhoo' (did you mean 'rhot'?; valid: rho_prime, u, w, theta_prime, "
+                   "dens, umom, wmom, rhot, all)");
+  expect_bad_input(load_error(path, {"output.variables=u,,w"}), "--set output.variables=u,,w",
+                   "output.variables: empty name in 'u,,w'");
+  expect_bad_input(load_error(path, {"output.variables=all,u"}), "--set output.variables=all,u",
+                   "output.variables: 'all' cannot be combined with other names");
+}
+
+TEST_F(ConfigTest, OutputVariablesAreReadIntoAList) {
+  const std::string path = write("output:\n  variables: theta_prime, u\n");
+  const LoadedConfig config = load_config(path, {});
+  EXPECT_EQ(config.spec.output.variables, (NameList{"theta_prime", "u"}));
+  EXPECT_NE(config.resolved_yaml.find("variables: theta_prime,u\n"), std::string::npos) << config.resolved_yaml;
+  EXPECT_EQ(load_config(path, {"output.variables=all"}).spec.output.variables,
+            (NameList{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"}));
+  EXPECT_EQ(RunSpec{}.output.variables, (NameList{"rho_prime", "u", "w", "theta_prime"}));
+  const std::string empty = write("output:\n  variables: ''\n", "empty.yaml");
+  expect_bad_input(load_error(empty), empty + ":2", "output.variables: must not be empty");
+}
+
+TEST_F(ConfigTest, EveryNumberKeyRejectsValuesAboveItsRange) {
+  const std::string path = write("case: thermal\n");
+  int keys_with_maximum = 0;
+  for (const ConfigKey& key : config_keys()) {
+    if (!key.maximum) continue;
+    ++keys_with_maximum;
+    const auto text = [&](double value) {
+      return key.type == ValueType::integer ? std::to_string(static_cast<long long>(value)) : std::to_string(value);
+    };
+    const double above = key.type == ValueType::integer ? *key.maximum + 1 : *key.maximum * 1.5 + 1;
+    const Error error = load_error(path, {std::string(key.path) + "=" + text(above)});
+    EXPECT_EQ(error.code(), ExitCode::bad_input) << key.path;
+    EXPECT_TRUE(std::string(error.what()).starts_with(std::string(key.path) + ": must be <= "))
+        << key.path << ": " << error.what();
+    // A short run, so that the largest grid is not refused for its step count.
+    EXPECT_NO_THROW(load_config(path, {"time.sim_time=1e-3", std::string(key.path) + "=" + text(*key.maximum)}))
+        << key.path;
+  }
+  EXPECT_GE(keys_with_maximum, 3);
+}
+
+TEST_F(ConfigTest, CompressionLevelAboveNineIsRejected) {
+  const std::string path = write("output:\n  compression: 10\n");
+  expect_bad_input(load_error(path), path + ":2", "output.compression: must be <= 9, got 10");
+  EXPECT_EQ(load_config(write("output:\n  compression: 9\n", "nine.yaml"), {}).spec.output.compression, 9);
+}
+
+TEST_F(ConfigTest, IntegersBeyondTheirRangeNameTheLimit) {
+  const std::string path = write("grid:\n  nx: 3000000000\n");
+  expect_bad_input(load_error(path), path + ":2", "grid.nx: must be <= 2147483643, got 3000000000");
+  const std::string valid = write("case: thermal\n", "valid.yaml");
+  expect_bad_input(load_error(valid, {"grid.nz=2147483647"}), "--set grid.nz=2147483647",
+                   "grid.nz: must be <= 2147483643, got 2147483647");
+  expect_bad_input(load_error(valid, {"output.progress_every=99999999999999999999999"}),
+                   "--set output.progress_every=99999999999999999999999",
+                   "output.progress_every: must be <= 2147483647, got 99999999999999999999999");
+  expect_bad_input(load_error(valid, {"grid.nx=-99999999999999999999999"}), "--set grid.nx=-99999999999999999999999",
+                   "grid.nx: must be >= 4, got -99999999999999999999999");
+}
+
 TEST_F(ConfigTest, FilesLargerThanOneMebibyteAreRefused) {
   const std::string head = "case: rest\n# ";
   const std::string at_limit = write(head + std::string((1 << 20) - head.size() - 1, 'x') + "\n");
@@ -498,7 +578,9 @@ TEST_F(ConfigTest, GarbageIsAlwaysAnInputError) {
 TEST_F(ConfigTest, SchemaPathsAreUniqueAndFound) {
   for (const ConfigKey& key : config_keys()) {
     EXPECT_EQ(find_config_key(key.path), &key) << key.path;
-    EXPECT_EQ(key.type == ValueType::enumeration, !key.allowed.empty()) << key.path;
+    EXPECT_EQ(key.type == ValueType::enumeration || key.type == ValueType::name_list, !key.allowed.empty())
+        << key.path;
+    EXPECT_TRUE(!key.maximum || key.type == ValueType::integer || key.type == ValueType::real) << key.path;
   }
   EXPECT_EQ(find_config_key("grid"), nullptr);
 }
