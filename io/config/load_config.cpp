@@ -20,6 +20,7 @@
 
 #include "io/config/config_schema.hpp"
 #include "io/config/config_text.hpp"
+#include "io/config/run_limits.hpp"
 #include "kernels/backend/error.hpp"
 
 namespace simapp::io {
@@ -61,7 +62,6 @@ std::string quoted(std::string_view text) { return "'" + shortened(text) + "'"; 
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Scalar: return quoted(node.Scalar());
-
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";
     default: return "nothing";
@@ -170,10 +170,11 @@ Error unknown_key(const std::string& path, std::string where) {
 }
 
 /// Adds a setting for every key of `map` (the section `prefix`, or the root when empty),
-/// rejecting unknown and duplicate keys and sections that are not maps.
+/// rejecting unknown keys and sections that are not maps. `first_lines` holds the line of
+/// every key path met so far, so that a key given twice is an error also when written once
+/// dotted (`grid.nx: 50`) and once nested (`grid: {nx: 40}`).
 void collect_section(const YAML::Node& map, const std::string& prefix, const std::string& file,
-                     std::vector<Setting>& settings) {
-  std::map<std::string, int> first_lines;
+                     std::vector<Setting>& settings, std::map<std::string, int>& first_lines) {
   for (const auto& entry : map) {
     const YAML::Node& name = entry.first;
     const YAML::Node& value = entry.second;
@@ -182,14 +183,14 @@ void collect_section(const YAML::Node& map, const std::string& prefix, const std
       throw bad_input(where, fmt::format("{}: expected a key name, got {}", prefix.empty() ? "configuration" : prefix,
                                          describe(name)));
     const std::string path = prefix.empty() ? name.Scalar() : prefix + "." + name.Scalar();
-    if (const auto [first, inserted] = first_lines.emplace(name.Scalar(), name.Mark().line + 1); !inserted)
+    if (const auto [first, inserted] = first_lines.emplace(path, name.Mark().line + 1); !inserted)
       throw bad_input(where, fmt::format("{}: duplicate key (first at line {})", path, first->second));
     if (const ConfigKey* key = find_config_key(path)) {
       settings.push_back({key, value, value.IsNull() ? where : at_line(file, value.Mark())});
     } else if (!is_section(path)) {
       throw unknown_key(path, where);
     } else if (value.IsMap()) {
-      collect_section(value, path, file, settings);
+      collect_section(value, path, file, settings, first_lines);
     } else if (!value.IsNull()) {
       throw bad_input(at_line(file, value.Mark()), fmt::format("{}: expected a map of keys, got {}", path, describe(value)));
     }
@@ -469,15 +470,19 @@ std::string resolved_yaml(const RunSpec& spec) {
 
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::vector<Setting> settings;
-  collect_section(parse_config(path, read_config_text(path)), "", path, settings);
+  std::map<std::string, int> first_lines;
+  collect_section(parse_config(path, read_config_text(path)), "", path, settings, first_lines);
   for (const std::string& text : overrides) collect_override(text, settings);
 
+  // Every setting is checked, also one that a later one replaces: a broken file is reported
+  // even when --set covers it.
   RunSpec spec;
-  for (auto setting = settings.begin(); setting != settings.end(); ++setting) {
-    const bool overridden = std::any_of(std::next(setting), settings.end(),
-                                        [&](const Setting& later) { return later.key == setting->key; });
-    if (!overridden) setting->key->set(spec, checked_value(*setting));
+  KeyPlaces places;
+  for (const Setting& setting : settings) {
+    setting.key->set(spec, checked_value(setting));
+    places[setting.key->path] = setting.where;
   }
+  check_run_limits(spec, places, path);
   return {spec, path, resolved_yaml(spec)};
 }
 

@@ -28,8 +28,6 @@ class CliTest : public testing::BinaryTest {
     return run("timeout 20 " + std::string(SIMAPP_BINARY) + " " + arguments);
   }
 
-
-
   /// Expects exit code 2, exactly one line on stderr matching `pattern`, and nothing written.
   void expect_input_error(const Outcome& outcome, const std::string& pattern) const {
     EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
@@ -134,6 +132,40 @@ TEST_F(CliTest, NcclHalosOnTheHostBackendAreAnInputError) {
 TEST_F(CliTest, UnknownHaloTransportListsTheChoices) {
   write_config("parallel:\n  halo: shmem\n");
   expect_input_error(simapp("case.yaml --validate"), R"(case\.yaml:2: parallel\.halo: .*mpi.*nccl)");
+}
+
+TEST_F(CliTest, ValidateRejectsWhatARunWouldReject) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\n");
+  expect_input_error(simapp("case.yaml --validate --set output.variables=bogus"),
+                     R"(^simapp: error: --set output\.variables=bogus: output\.variables: unknown name 'bogus')");
+  expect_input_error(simapp("case.yaml --validate --set output.variables=u,u"),
+                     R"(output\.variables: 'u' is listed twice)");
+  expect_input_error(simapp("case.yaml --validate --set output.compression=10"),
+                     R"(output\.compression: must be <= 9, got 10)");
+  expect_input_error(simapp("case.yaml --validate --set time.sim_time=1e20"),
+                     R"(time\.sim_time: 1e\+20 s at dt = 1\.66667 s is 6e\+19 steps; at most 2147483647 steps)");
+  expect_input_error(simapp("case.yaml --validate --set grid.xlen=1e-15"), R"(grid\.xlen: 1e-15 m gives dt = )");
+  expect_input_error(simapp("case.yaml --validate --set output.every=1e-9"),
+                     R"(output\.every: 1e-09 s is shorter than the time step dt = 1\.66667 s)");
+  expect_input_error(simapp("case.yaml --validate --set output.checkpoint_every=1e-9"),
+                     R"(output\.checkpoint_every: 1e-09 s is shorter than the time step)");
+}
+
+TEST_F(CliTest, ARunNeverStartsWithMoreStepsThanAllowed) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\n");
+  expect_input_error(simapp("case.yaml --backend host --set time.sim_time=1e20"),
+                     R"(^simapp: error: --set time\.sim_time=1e20: time\.sim_time: .* steps are allowed\n)");
+}
+
+TEST_F(CliTest, OutputIntervalLongerThanTheRunWritesTheStartAndTheEnd) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 5\n");  // dt = 1.66667 s: 3 steps
+  const Outcome outcome = run("OMP_NUM_THREADS=1 timeout 20 " SIMAPP_BINARY
+                              " case.yaml --backend host --set output.dir=out --set output.every=1e20 "
+                              "--set output.checkpoint_every=1e20");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000000.h5"));
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000003.h5"));
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "checkpoint_000003.h5"));
 }
 
 TEST_F(CliTest, DevicesAreRefusedWithoutReadingThem) {

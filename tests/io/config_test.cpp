@@ -208,9 +208,16 @@ TEST_F(ConfigTest, OverrideSetsAKeyAbsentFromTheFile) {
   EXPECT_EQ(config.spec.execution.backend, BackendChoice::cuda);
 }
 
-TEST_F(ConfigTest, LaterOverridesWinAndReplaceBadFileValues) {
-  const LoadedConfig config = load_config(write("grid:\n  nx: abc\n"), {"grid.nx=8", "grid.nx=16"});
+TEST_F(ConfigTest, LaterOverridesWin) {
+  const LoadedConfig config = load_config(write("grid:\n  nx: 64\n"), {"grid.nx=8", "grid.nx=16"});
   EXPECT_EQ(config.spec.grid.nx, 16);
+}
+
+TEST_F(ConfigTest, OverriddenValuesAreCheckedToo) {
+  const std::string path = write("grid:\n  nx: abc\n");
+  expect_bad_input(load_error(path, {"grid.nx=16"}), path + ":2", "grid.nx: expected an integer, got 'abc'");
+  const std::string valid = write("grid:\n  nx: 64\n", "valid.yaml");
+  expect_bad_input(load_error(valid, {"grid.nx=2", "grid.nx=16"}), "--set grid.nx=2", "grid.nx: must be >= 4, got 2");
 }
 
 TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
@@ -445,6 +452,56 @@ TEST_F(ConfigTest, IntegersBeyondTheirRangeNameTheLimit) {
                    "output.progress_every: must be <= 2147483647, got 99999999999999999999999");
   expect_bad_input(load_error(valid, {"grid.nx=-99999999999999999999999"}), "--set grid.nx=-99999999999999999999999",
                    "grid.nx: must be >= 4, got -99999999999999999999999");
+}
+
+TEST_F(ConfigTest, GridsWithMoreThan2To40CellsAreRejected) {
+  const std::string path = write("grid:\n  nx: 1048577\n  nz: 1048576\n");
+  expect_bad_input(load_error(path), path + ":2",
+                   "grid.nx: 1048577 x 1048576 = 1099512676352 cells; at most 1099511627776 (2^40) are allowed");
+  const std::string valid = write("case: thermal\n", "valid.yaml");
+  expect_bad_input(load_error(valid, {"grid.nz=2000000", "grid.nx=2000000"}), "--set grid.nx=2000000",
+                   "grid.nx: 2000000 x 2000000 = 4000000000000 cells; at most 1099511627776 (2^40) are allowed");
+  EXPECT_NO_THROW(load_config(valid, {"grid.nx=1048576", "grid.nz=1048576", "time.sim_time=1"}));
+}
+
+TEST_F(ConfigTest, RunsOfMoreThan2To31StepsAreRejected) {
+  // Default grid: dx = dz = 50 m, dt = 1.5 · 50 / 450 s.
+  const std::string sim_time = write("time:\n  sim_time: 1e20\n");
+  expect_bad_input(load_error(sim_time), sim_time + ":2",
+                   "time.sim_time: 1e+20 s at dt = 0.166667 s is 6e+20 steps; at most 2147483647 steps are allowed");
+  const std::string grid = write("case: thermal\n", "grid.yaml");
+  expect_bad_input(load_error(grid, {"grid.xlen=1e-15"}), "--set grid.xlen=1e-15",
+                   "grid.xlen: 1e-15 m gives dt = 8.33333e-21 s, so time.sim_time = 1000 s is 1.2e+23 steps; at "
+                   "most 2147483647 steps are allowed");
+  expect_bad_input(load_error(grid, {"grid.nz=300000000"}), "--set grid.nz=300000000",
+                   "grid.nz: 300000000 cells give dt = 1.11111e-07 s, so time.sim_time = 1000 s is 9000000000 "
+                   "steps; at most 2147483647 steps are allowed");
+  // dx = dz = 300 m: dt = 1 s exactly.
+  const std::string exact = write("grid:\n  nx: 4\n  nz: 4\n  xlen: 1200\n  zlen: 1200\n", "exact.yaml");
+  EXPECT_NO_THROW(load_config(exact, {"time.sim_time=2147483647"}));
+  expect_bad_input(load_error(exact, {"time.sim_time=2147483648"}), "--set time.sim_time=2147483648",
+                   "time.sim_time: 2147483648 s at dt = 1 s is 2147483648 steps; at most 2147483647 steps are allowed");
+}
+
+TEST_F(ConfigTest, OutputIntervalsShorterThanTheStepAreRejected) {
+  const std::string path = write("case: thermal\noutput:\n  every: 1e-9\n");
+  expect_bad_input(load_error(path), path + ":3",
+                   "output.every: 1e-09 s is shorter than the time step dt = 0.166667 s (use 0 for no snapshots, or "
+                   "at least dt)");
+  const std::string valid = write("case: thermal\n", "valid.yaml");
+  expect_bad_input(load_error(valid, {"output.checkpoint_every=0.1"}), "--set output.checkpoint_every=0.1",
+                   "output.checkpoint_every: 0.1 s is shorter than the time step dt = 0.166667 s (use 0 for no "
+                   "checkpoints, or at least dt)");
+  EXPECT_NO_THROW(load_config(valid, {"output.every=1e20", "output.checkpoint_every=1e300"}));
+  EXPECT_NO_THROW(load_config(valid, {"output.every=0.16666666666666666"}));
+}
+
+TEST_F(ConfigTest, KeyGivenDottedAndNestedIsADuplicate) {
+  const std::string dotted_first = write("grid.nx: 50\ncase: rest\ngrid:\n  nx: 40\n");
+  expect_bad_input(load_error(dotted_first), dotted_first + ":4", "grid.nx: duplicate key (first at line 1)");
+  const std::string nested_first = write("grid:\n  nx: 40\ngrid.nx: 50\n", "nested.yaml");
+  expect_bad_input(load_error(nested_first), nested_first + ":3", "grid.nx: duplicate key (first at line 2)");
+  EXPECT_EQ(load_config(write("grid.nx: 50\ngrid:\n  nz: 40\n", "both.yaml"), {}).spec.grid.nx, 50);
 }
 
 TEST_F(ConfigTest, FilesLargerThanOneMebibyteAreRefused) {
