@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <memory>
 #include <set>
-#include <sstream>
 
 #include <fmt/core.h>
 
@@ -26,23 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> snapshot_field_names(const std::string& text) {
-  std::vector<std::string> names;
-  if (text == "all") {
-    for (const io::FieldInfo& field : io::snapshot_fields()) names.push_back(field.name);
-    return names;
-  }
-  std::stringstream items(text);
-  for (std::string name; std::getline(items, name, ',');) {
-    const bool known = std::ranges::any_of(io::snapshot_fields(), [&](const io::FieldInfo& f) { return f.name == name; });
-    if (!known)
-      throw Error(ExitCode::bad_input, "output.variables",
-                  fmt::format("unknown field '{}' (valid: rho_prime, u, w, theta_prime, dens, umom, wmom, rhot, all)", name));
-    names.push_back(name);
-  }
-  return names;
-}
-
 fs::path snapshot_path(const fs::path& directory, long step) { return directory / fmt::format("fields_{:06}.h5", step); }
 
 /// Writes a snapshot at each due step and rewrites fields.xmf to index every one so far.
@@ -54,7 +36,7 @@ class SnapshotSeries {
       : config_(config),
         decomposition_(simulation.decomposition()),
         directory_(config.spec.output.dir),
-        fields_(snapshot_field_names(config.spec.output.variables)),
+        fields_(config.spec.output.variables),
         comm_(decomposition_.comm()) {
     const GridSpec& grid = config.spec.grid;
     const Stream host{Backend::host, nullptr, nullptr};
@@ -194,7 +176,6 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
   std::string checkpoint;
   run_on_root_agreed(comm, [&] {
     const fs::path directory(spec.output.dir);
-    snapshot_field_names(spec.output.variables);  // unknown names are bad input before any work
     if (!restart.empty()) {
       start.checkpoint = checkpoint_named(restart, directory);
       if (start.checkpoint) {

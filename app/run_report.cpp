@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "simapp_version.hpp"
 #include "solver/halo/halo_path.hpp"
@@ -66,7 +67,8 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   const OutputSpec& output = simulation.spec().output;
   if (output.every > 0 || output.checkpoint_every > 0)
     fmt::print(out, "  output    {}: snapshots {}, checkpoints {}\n", output.dir,
-               output.every > 0 ? fmt::format("every {:g} s ({})", output.every, output.variables) : std::string("off"),
+               output.every > 0 ? fmt::format("every {:g} s ({})", output.every, fmt::join(output.variables, ","))
+                                : std::string("off"),
                output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off"));
   fmt::print(out, "  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph\n",
              to_string(simulation.mode()), to_string(simulation.spec().execution.granularity),

@@ -6,6 +6,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "io/hdf5/snapshot_writer.hpp"
+
 namespace simapp::io {
 namespace {
 
@@ -15,8 +17,16 @@ constexpr std::array<std::pair<BackendChoice, std::string_view>, 3> backend_choi
     {BackendChoice::host, to_string(BackendChoice::host)},
 }};
 
-constexpr LowerBound at_least(double value) { return {value, Bound::inclusive}; }
-constexpr LowerBound above(double value) { return {value, Bound::exclusive}; }
+/// The values a number key accepts.
+struct Range {
+  std::optional<LowerBound> minimum;
+  std::optional<double> maximum;
+};
+
+constexpr Range any_value{};
+constexpr Range at_least(double value) { return {LowerBound{value, Bound::inclusive}, std::nullopt}; }
+constexpr Range above(double value) { return {LowerBound{value, Bound::exclusive}, std::nullopt}; }
+constexpr Range between(double lowest, double highest) { return {LowerBound{lowest, Bound::inclusive}, highest}; }
 
 template <class T>
 constexpr ValueType value_type_of() {
@@ -34,10 +44,9 @@ constexpr ValueType value_type_of() {
 
 /// A key stored as is in the RunSpec field that `field(spec)` refers to.
 template <class Field>
-ConfigKey value_key(std::string_view path, std::string_view unit, std::optional<LowerBound> minimum,
-                    std::string_view doc, Field field) {
+ConfigKey value_key(std::string_view path, std::string_view unit, Range range, std::string_view doc, Field field) {
   using T = std::remove_cvref_t<std::invoke_result_t<Field&, RunSpec&>>;
-  return {path, value_type_of<T>(), unit, minimum, {}, doc,
+  return {path, value_type_of<T>(), unit, range.minimum, range.maximum, {}, doc,
           [field](RunSpec& spec, const ConfigValue& value) { field(spec) = std::get<T>(value); },
           [field](const RunSpec& spec) { return ConfigValue{field(spec)}; }};
 }
@@ -49,7 +58,7 @@ ConfigKey enum_key(std::string_view path, std::string_view doc,
   using Entry = std::pair<Enum, std::string_view>;
   std::vector<std::string_view> allowed;
   for (const auto& [value, name] : names) allowed.push_back(name);
-  return {path, ValueType::enumeration, "", std::nullopt, std::move(allowed), doc,
+  return {path, ValueType::enumeration, "", std::nullopt, std::nullopt, std::move(allowed), doc,
           [field, names](RunSpec& spec, const ConfigValue& value) {
             const std::string_view name = std::get<std::string>(value);
             field(spec) = std::ranges::find(names, name, &Entry::second)->first;
@@ -59,15 +68,30 @@ ConfigKey enum_key(std::string_view path, std::string_view doc,
           }};
 }
 
+/// A key listing some of `allowed`, stored as a NameList.
+template <class Field>
+ConfigKey name_list_key(std::string_view path, std::string_view doc, std::vector<std::string_view> allowed,
+                        Field field) {
+  return {path, ValueType::name_list, "", std::nullopt, std::nullopt, std::move(allowed), doc,
+          [field](RunSpec& spec, const ConfigValue& value) { field(spec) = std::get<NameList>(value); },
+          [field](const RunSpec& spec) { return ConfigValue{field(spec)}; }};
+}
+
+std::vector<std::string_view> snapshot_field_names() {
+  std::vector<std::string_view> names;
+  for (const FieldInfo& field : snapshot_fields()) names.push_back(field.name);
+  return names;
+}
+
 }  // namespace
 
 const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> keys{
       enum_key("case", "initial state: one of the model's test cases", case_names,
                [](auto& spec) -> auto& { return spec.case_name; }),
-      value_key("grid.nx", "", at_least(4), "cells in x",
+      value_key("grid.nx", "", between(4, max_cells_per_direction), "cells in x",
                 [](auto& spec) -> auto& { return spec.grid.nx; }),
-      value_key("grid.nz", "", at_least(4), "cells in z",
+      value_key("grid.nz", "", between(4, max_cells_per_direction), "cells in z",
                 [](auto& spec) -> auto& { return spec.grid.nz; }),
       value_key("grid.xlen", "m", above(0), "domain width",
                 [](auto& spec) -> auto& { return spec.grid.xlen; }),
@@ -75,14 +99,13 @@ const std::vector<ConfigKey>& config_keys() {
                 [](auto& spec) -> auto& { return spec.grid.zlen; }),
       value_key("time.sim_time", "s", above(0), "simulated time",
                 [](auto& spec) -> auto& { return spec.time.sim_time; }),
-      value_key("output.dir", "", std::nullopt, "directory for results",
+      value_key("output.dir", "", any_value, "directory for results",
                 [](auto& spec) -> auto& { return spec.output.dir; }),
       value_key("output.every", "s", at_least(0), "interval between snapshots; 0: no snapshots",
                 [](auto& spec) -> auto& { return spec.output.every; }),
-      value_key("output.variables", "", std::nullopt,
-                "snapshot fields, comma-separated, from rho_prime, u, w, theta_prime, dens, umom, wmom, rhot; or all",
-                [](auto& spec) -> auto& { return spec.output.variables; }),
-      value_key("output.compression", "", at_least(0), "deflate level 1..9 of snapshot datasets; 0: none",
+      name_list_key("output.variables", "snapshot fields, comma-separated, each once; or all", snapshot_field_names(),
+                    [](auto& spec) -> auto& { return spec.output.variables; }),
+      value_key("output.compression", "", between(0, 9), "deflate level 1..9 of snapshot datasets; 0: none",
                 [](auto& spec) -> auto& { return spec.output.compression; }),
       value_key("output.checkpoint_every", "s", at_least(0),
                 "interval between checkpoints (full state for --restart); 0: none",

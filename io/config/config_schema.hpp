@@ -20,6 +20,7 @@ enum class ValueType {
   string,       ///< non-empty text
   enumeration,  ///< one of the key's allowed names
   integer_pair, ///< two integers: [a, b] in YAML, "a,b" in an override; the bound applies to each
+  name_list,    ///< comma-separated names from the key's allowed names, each at most once; "all": every one
 };
 
 /// Whether the bound itself is an allowed value.
@@ -32,9 +33,10 @@ struct LowerBound {
 };
 
 /// A checked value: integer → int, real → double, string and enumeration → std::string,
-/// integer_pair → IntegerPair.
+/// integer_pair → IntegerPair, name_list → NameList.
 using IntegerPair = std::array<int, 2>;
-using ConfigValue = std::variant<int, double, std::string, IntegerPair>;
+using NameList = std::vector<std::string>;
+using ConfigValue = std::variant<int, double, std::string, IntegerPair, NameList>;
 
 /// One configuration key: what it accepts, what it means, and where it goes in RunSpec.
 struct ConfigKey {
@@ -42,7 +44,8 @@ struct ConfigKey {
   ValueType type;                          ///< the type its value must have
   std::string_view unit;                   ///< SI unit or counted thing; empty when none
   std::optional<LowerBound> minimum;       ///< integer and real keys only
-  std::vector<std::string_view> allowed;   ///< enumeration keys only, in documentation order
+  std::optional<double> maximum;           ///< the largest value allowed; integer and real keys only
+  std::vector<std::string_view> allowed;   ///< enumeration and name_list keys only, in documentation order
   std::string_view doc;                    ///< one-line meaning
   std::function<void(RunSpec&, const ConfigValue&)> set;  ///< stores a checked value
   std::function<ConfigValue(const RunSpec&)> get;         ///< reads it back; RunSpec{} gives the default

@@ -1,6 +1,7 @@
 #include "io/config/load_config.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -8,17 +9,18 @@
 #include <cctype>
 #include <cmath>
 #include <cstddef>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
 
 #include "io/config/config_schema.hpp"
+#include "io/config/config_text.hpp"
+#include "io/config/run_limits.hpp"
 #include "kernels/backend/error.hpp"
 
 namespace simapp::io {
@@ -45,9 +47,21 @@ std::string join(const std::vector<std::string_view>& names) {
   return text;
 }
 
+/// `text` as a message shows it: its first 60 bytes (cut at a character boundary) and "..."
+/// when it is longer, so that no input makes a message long.
+std::string shortened(std::string_view text) {
+  constexpr std::size_t shown = 60;
+  if (text.size() <= shown) return std::string(text);
+  std::size_t cut = shown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // a UTF-8 continuation byte
+  return std::string(text.substr(0, cut)) + "...";
+}
+
+std::string quoted(std::string_view text) { return "'" + shortened(text) + "'"; }
+
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar: return fmt::format("'{}'", node.Scalar());
+    case YAML::NodeType::Scalar: return quoted(node.Scalar());
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";
     default: return "nothing";
@@ -61,6 +75,7 @@ std::string_view type_name(ValueType type) {
     case ValueType::string: return "a string";
     case ValueType::enumeration: return "a name";
     case ValueType::integer_pair: return "two integers [a, b]";
+    case ValueType::name_list: return "names";
   }
   return "a value";
 }
@@ -96,6 +111,8 @@ std::optional<std::string_view> nearest(std::string_view text, const std::vector
   std::optional<std::string_view> best;
   std::size_t best_distance = 0;
   for (const std::string_view candidate : candidates) {
+    // At least the difference in length, and more than 3 is never close: skip the work.
+    if (std::max(text.size(), candidate.size()) - std::min(text.size(), candidate.size()) > 3) continue;
     const std::size_t distance = edit_distance(text, candidate);
     if (!best || distance < best_distance) {
       best = candidate;
@@ -149,14 +166,15 @@ Error unknown_key(const std::string& path, std::string where) {
   }
   const auto guess = likely_key(path);
   return bad_input(std::move(where),
-                   fmt::format("{}: unknown key{}", path, guess ? " (" + suggestion(guess, "") + ")" : ""));
+                   fmt::format("{}: unknown key{}", shortened(path), guess ? " (" + suggestion(guess, "") + ")" : ""));
 }
 
 /// Adds a setting for every key of `map` (the section `prefix`, or the root when empty),
-/// rejecting unknown and duplicate keys and sections that are not maps.
+/// rejecting unknown keys and sections that are not maps. `first_lines` holds the line of
+/// every key path met so far, so that a key given twice is an error also when written once
+/// dotted (`grid.nx: 50`) and once nested (`grid: {nx: 40}`).
 void collect_section(const YAML::Node& map, const std::string& prefix, const std::string& file,
-                     std::vector<Setting>& settings) {
-  std::map<std::string, int> first_lines;
+                     std::vector<Setting>& settings, std::map<std::string, int>& first_lines) {
   for (const auto& entry : map) {
     const YAML::Node& name = entry.first;
     const YAML::Node& value = entry.second;
@@ -165,14 +183,14 @@ void collect_section(const YAML::Node& map, const std::string& prefix, const std
       throw bad_input(where, fmt::format("{}: expected a key name, got {}", prefix.empty() ? "configuration" : prefix,
                                          describe(name)));
     const std::string path = prefix.empty() ? name.Scalar() : prefix + "." + name.Scalar();
-    if (const auto [first, inserted] = first_lines.emplace(name.Scalar(), name.Mark().line + 1); !inserted)
+    if (const auto [first, inserted] = first_lines.emplace(path, name.Mark().line + 1); !inserted)
       throw bad_input(where, fmt::format("{}: duplicate key (first at line {})", path, first->second));
     if (const ConfigKey* key = find_config_key(path)) {
       settings.push_back({key, value, value.IsNull() ? where : at_line(file, value.Mark())});
     } else if (!is_section(path)) {
       throw unknown_key(path, where);
     } else if (value.IsMap()) {
-      collect_section(value, path, file, settings);
+      collect_section(value, path, file, settings, first_lines);
     } else if (!value.IsNull()) {
       throw bad_input(at_line(file, value.Mark()), fmt::format("{}: expected a map of keys, got {}", path, describe(value)));
     }
@@ -204,10 +222,22 @@ std::optional<T> parse_number(const std::string& text) {
   return value;
 }
 
+/// A decimal integer of any size: beyond the range of long long it reads as the nearest end
+/// of that range, so that the range check names the limit instead of calling it no integer.
+std::optional<long long> parse_integer(const std::string& text) {
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (stop != end || (error != std::errc{} && error != std::errc::result_out_of_range)) return std::nullopt;
+  if (error == std::errc::result_out_of_range)
+    return text.starts_with('-') ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
+  return value;
+}
+
 /// The two integers of an integer_pair: a YAML list of two, or override text "a,b" / "[a, b]".
-template <class Fail, class WrongType, class CheckMinimum>
+template <class Fail, class WrongType, class CheckInteger>
 ConfigValue checked_pair(const Setting& setting, const Fail& fail, const WrongType& wrong_type,
-                         const CheckMinimum& check_minimum) {
+                         const CheckInteger& check_integer) {
   std::vector<std::string> items;
   if (setting.value.IsSequence()) {
     for (const auto& item : setting.value) {
@@ -228,13 +258,35 @@ ConfigValue checked_pair(const Setting& setting, const Fail& fail, const WrongTy
   }
   if (items.size() != 2) throw fail(fmt::format("expected two integers [a, b], got {} item(s)", items.size()));
   IntegerPair pair{};
-  for (std::size_t n = 0; n < 2; ++n) {
-    const auto number = parse_number<int>(items[n]);
-    if (!number) throw wrong_type();
-    check_minimum(*number, items[n]);
-    pair[n] = *number;
-  }
+  for (std::size_t n = 0; n < 2; ++n) pair[n] = check_integer(items[n]);
   return pair;
+}
+
+/// The names of a name_list: `text` split at commas, spaces around each removed; "all" for
+/// every allowed name.
+template <class Fail>
+NameList checked_names(const std::string& text, const ConfigKey& key, const Fail& fail) {
+  NameList names;
+  if (trim(text).empty()) throw fail("must not be empty");
+  if (trim(text) == "all") {
+    for (const std::string_view name : key.allowed) names.emplace_back(name);
+    return names;
+  }
+  std::vector<std::string_view> valid = key.allowed;
+  valid.push_back("all");
+  std::istringstream items(text);
+  for (std::string item; std::getline(items, item, ',');) {
+    const std::string name = trim(item);
+    if (name.empty()) throw fail(fmt::format("empty name in {}", quoted(text)));
+    if (name == "all") throw fail("'all' cannot be combined with other names");
+    if (std::ranges::find(key.allowed, name) == key.allowed.end())
+      throw fail(fmt::format("unknown name {} ({}valid: {})", quoted(name), suggestion(nearest(name, valid), "; "),
+                             join(valid)));
+    if (std::ranges::find(names, name) != names.end()) throw fail(fmt::format("{} is listed twice", quoted(name)));
+    names.push_back(name);
+  }
+  if (trim(text).ends_with(',')) throw fail(fmt::format("empty name in {}", quoted(text)));
+  return names;
 }
 
 /// The value of a setting, checked against its key's type and range.
@@ -246,26 +298,33 @@ ConfigValue checked_value(const Setting& setting) {
   const auto wrong_type = [&] {
     return fail(fmt::format("expected {}, got {}", type_name(key.type), describe(setting.value)));
   };
-  const auto check_minimum = [&](double value, const std::string& text) {
-    if (!key.minimum) return;
-    const bool inclusive = key.minimum->bound == Bound::inclusive;
-    if (inclusive ? value < key.minimum->value : value <= key.minimum->value)
-      throw fail(fmt::format("must be {} {}, got {}", inclusive ? ">=" : ">", key.minimum->value, text));
+  const auto check_range = [&](double value, const std::string& text, std::optional<double> maximum) {
+    if (key.minimum) {
+      const bool inclusive = key.minimum->bound == Bound::inclusive;
+      if (inclusive ? value < key.minimum->value : value <= key.minimum->value)
+        throw fail(fmt::format("must be {} {}, got {}", inclusive ? ">=" : ">", key.minimum->value, shortened(text)));
+    }
+    if (maximum && value > *maximum) throw fail(fmt::format("must be <= {}, got {}", *maximum, shortened(text)));
   };
-  if (key.type == ValueType::integer_pair) return checked_pair(setting, fail, wrong_type, check_minimum);
+  // An integer key's values are ints: the key's own range, then that of int.
+  const auto check_integer = [&](const std::string& text) {
+    const auto number = parse_integer(text);
+    if (!number) throw wrong_type();
+    constexpr double int_max = std::numeric_limits<int>::max();
+    check_range(static_cast<double>(*number), text, std::min(key.maximum.value_or(int_max), int_max));
+    if (*number < std::numeric_limits<int>::min())
+      throw fail(fmt::format("must be >= {}, got {}", std::numeric_limits<int>::min(), shortened(text)));
+    return static_cast<int>(*number);
+  };
+  if (key.type == ValueType::integer_pair) return checked_pair(setting, fail, wrong_type, check_integer);
   if (!setting.value.IsScalar()) throw wrong_type();
   const std::string& text = setting.value.Scalar();
   switch (key.type) {
-    case ValueType::integer: {
-      const auto number = parse_number<int>(text);
-      if (!number) throw wrong_type();
-      check_minimum(*number, text);
-      return *number;
-    }
+    case ValueType::integer: return check_integer(text);
     case ValueType::real: {
       const auto number = parse_number<double>(text);
       if (!number || !std::isfinite(*number)) throw wrong_type();
-      check_minimum(*number, text);
+      check_range(*number, text, key.maximum);
       return *number;
     }
     case ValueType::string:
@@ -273,35 +332,96 @@ ConfigValue checked_value(const Setting& setting) {
       return text;
     case ValueType::enumeration:
       if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
-      throw fail(fmt::format("unknown value '{}' ({}valid: {})", text, suggestion(nearest(text, key.allowed), "; "),
-                             join(key.allowed)));
+      throw fail(fmt::format("unknown value {} ({}valid: {})", quoted(text),
+                             suggestion(nearest(text, key.allowed), "; "), join(key.allowed)));
+    case ValueType::name_list: return checked_names(text, key, fail);
     case ValueType::integer_pair: break;
   }
   throw wrong_type();
 }
 
-std::vector<YAML::Node> parse_documents(const std::string& path, const std::string& text) {
+/// Where each document of a YAML stream starts and where its root node is, from the
+/// parser's events (no nodes are built).
+class DocumentMarks : public YAML::EventHandler {
+ public:
+  struct Document {
+    YAML::Mark start;  ///< the document's first token
+    YAML::Mark root;   ///< its root node
+  };
+
+  const std::vector<Document>& documents() const { return documents_; }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    documents_.push_back({mark, mark});
+    root_seen_ = false;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node_at(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node_at(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    node_at(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node_at(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node_at(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  /// The first node of a document is its root.
+  void node_at(const YAML::Mark& mark) {
+    if (root_seen_) return;
+    documents_.back().root = mark;
+    root_seen_ = true;
+  }
+
+  std::vector<Document> documents_;
+  bool root_seen_ = false;
+};
+
+/// The documents of `text`. yaml-cpp 0.7 can report a document without consuming any input
+/// (a ',' where a node should start): YAML::LoadAll then adds empty documents until memory
+/// runs out (jbeder/yaml-cpp#1040). A document that starts where the one before started is
+/// that case, refused here as invalid YAML.
+std::vector<DocumentMarks::Document> scan_documents(const std::string& path, const std::string& text) {
+  std::istringstream input(text);
+  YAML::Parser parser(input);
+  DocumentMarks marks;
+  while (parser.HandleNextDocument(marks)) {
+    const auto& documents = marks.documents();
+    const YAML::Mark& start = documents.back().start;
+    if (documents.size() > 1 && documents[documents.size() - 2].start.pos == start.pos)
+      throw bad_input(at_line(path, start),
+                      fmt::format("invalid YAML: unexpected {}",
+                                  start.pos >= 0 && static_cast<std::size_t>(start.pos) < text.size()
+                                      ? quoted(text.substr(static_cast<std::size_t>(start.pos), 1))
+                                      : std::string("end")));
+  }
+  return marks.documents();
+}
+
+/// The one document of `text`, a map.
+YAML::Node parse_config(const std::string& path, const std::string& text) {
+  std::vector<DocumentMarks::Document> documents;
+  YAML::Node root;
   try {
-    return YAML::LoadAll(text);
+    documents = scan_documents(path, text);
+    if (!documents.empty()) root = YAML::Load(text);  // the first document
   } catch (const YAML::Exception& error) {
     throw bad_input(at_line(path, error.mark), "invalid YAML: " + error.msg);
   }
-}
-
-YAML::Node read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ignored;
-  if (!in || std::filesystem::is_directory(path, ignored)) throw bad_input(path, "cannot read configuration file");
-  const std::vector<YAML::Node> documents = parse_documents(path, {std::istreambuf_iterator<char>(in), {}});
-  if (documents.empty() || documents.front().IsNull())
+  if (documents.empty() || root.IsNull())
     throw bad_input(path, "configuration is empty; expected a map of keys such as 'grid:'");
   if (documents.size() > 1)
-    throw bad_input(at_line(path, documents[1].Mark()),
+    throw bad_input(at_line(path, documents[1].root),
                     fmt::format("expected one YAML document, got {}", documents.size()));
-  if (!documents.front().IsMap())
-    throw bad_input(at_line(path, documents.front().Mark()),
-                    fmt::format("expected a map of keys at the top level, got {}", describe(documents.front())));
-  return documents.front();
+  if (!root.IsMap())
+    throw bad_input(at_line(path, root.Mark()),
+                    fmt::format("expected a map of keys at the top level, got {}", describe(root)));
+  return root;
 }
 
 /// Doubles go through fmt because yaml-cpp 0.7 writes 17 digits (0.1 as 0.10000000000000001);
@@ -312,6 +432,10 @@ YAML::Node yaml_value(const ConfigValue& value) {
         using T = std::remove_cvref_t<decltype(plain)>;
         if constexpr (std::is_same_v<T, double>) {
           return YAML::Node(fmt::format("{}", plain));
+        } else if constexpr (std::is_same_v<T, NameList>) {
+          std::string text;
+          for (const std::string& name : plain) text += (text.empty() ? "" : ",") + name;
+          return YAML::Node(text);
         } else if constexpr (std::is_same_v<T, IntegerPair>) {
           YAML::Node list(YAML::NodeType::Sequence);
           for (int item : plain) list.push_back(item);
@@ -346,15 +470,19 @@ std::string resolved_yaml(const RunSpec& spec) {
 
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::vector<Setting> settings;
-  collect_section(read_file(path), "", path, settings);
+  std::map<std::string, int> first_lines;
+  collect_section(parse_config(path, read_config_text(path)), "", path, settings, first_lines);
   for (const std::string& text : overrides) collect_override(text, settings);
 
+  // Every setting is checked, also one that a later one replaces: a broken file is reported
+  // even when --set covers it.
   RunSpec spec;
-  for (auto setting = settings.begin(); setting != settings.end(); ++setting) {
-    const bool overridden = std::any_of(std::next(setting), settings.end(),
-                                        [&](const Setting& later) { return later.key == setting->key; });
-    if (!overridden) setting->key->set(spec, checked_value(*setting));
+  KeyPlaces places;
+  for (const Setting& setting : settings) {
+    setting.key->set(spec, checked_value(setting));
+    places[setting.key->path] = setting.where;
   }
+  check_run_limits(spec, places, path);
   return {spec, path, resolved_yaml(spec)};
 }
 

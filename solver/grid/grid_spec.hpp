@@ -1,5 +1,9 @@
 #pragma once
 /// The global grid as configured (grid.*).
+#include <cstdint>
+#include <limits>
+
+#include "kernels/physics/constants.hpp"
 
 namespace simapp {
 
@@ -9,5 +13,12 @@ struct GridSpec {
   double xlen = 2.0e4;   ///< domain width, m
   double zlen = 1.0e4;   ///< domain height, m
 };
+
+/// The most cells along x or z: the cells plus the halo on both sides are indexed with an int.
+inline constexpr int max_cells_per_direction = std::numeric_limits<int>::max() - 2 * numerics::halo_width;
+
+/// The most cells of a grid, nx · nz ≤ 2^40: far beyond any machine's memory (the state
+/// alone would be 32 TiB) while every cell index stays exact in a double.
+inline constexpr std::int64_t max_grid_cells = std::int64_t{1} << 40;
 
 }  // namespace simapp

@@ -8,12 +8,17 @@ namespace simapp {
 std::vector<long> output_steps(const TimePlan& plan, double every, bool ends) {
   std::vector<long> steps;
   if (ends) steps.push_back(0);
-  if (every > 0.0) {
+  if (every > 0.0 && every < plan.dt()) {
+    // Shorter than a step: a multiple of the interval falls within every step.
+    for (long n = 1; n < plan.num_steps(); ++n) steps.push_back(n);
+  } else if (every > 0.0) {
+    // n ≥ m, so this ends by m = num_steps; n stays a double until it is known to be a step,
+    // as an interval far longer than the run gives an n beyond `long`.
     for (long m = 1;; ++m) {
       // Smallest step n with time(n) ≥ m · every (within round-off).
-      const long n = static_cast<long>(std::ceil(static_cast<double>(m) * every / plan.dt() - 1e-9));
-      if (n >= plan.num_steps()) break;
-      if (steps.empty() || n > steps.back()) steps.push_back(n);
+      const double n = std::ceil(static_cast<double>(m) * every / plan.dt() - 1e-9);
+      if (!(n < static_cast<double>(plan.num_steps()))) break;
+      if (steps.empty() || static_cast<long>(n) > steps.back()) steps.push_back(static_cast<long>(n));
     }
   }
   if ((ends || every > 0.0) && (steps.empty() || steps.back() != plan.num_steps())) steps.push_back(plan.num_steps());

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "kernels/backend/backend_kind.hpp"
 #include "kernels/backend/name_table.hpp"
@@ -21,7 +22,7 @@ struct OutputSpec {
   std::string dir = "output";  ///< directory for results
   double every = 0.0;          ///< snapshot interval, s (0: none)
   int progress_every = 0;      ///< progress line every N steps (0: about every 2 s of wall time)
-  std::string variables = "rho_prime,u,w,theta_prime";  ///< snapshot fields, comma-separated ("all": every one)
+  std::vector<std::string> variables{"rho_prime", "u", "w", "theta_prime"};  ///< snapshot fields, each once
   int compression = 0;         ///< deflate level of snapshot datasets, 0..9 (0: none)
   double checkpoint_every = 0.0;  ///< checkpoint interval, s (0: none)
 };

@@ -2,17 +2,29 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
+#include "kernels/backend/error.hpp"
 #include "kernels/physics/constants.hpp"
 
 namespace simapp {
+namespace {
 
-TimePlan::TimePlan(double sim_time, double dx, double dz)
-    : sim_time_(sim_time), dt_(numerics::cfl * std::min(dx, dz) / numerics::max_speed) {
-  constexpr double tolerance = 1e-9;
-  const double steps_exact = sim_time / dt_;
-  num_steps_ = std::max(1L, static_cast<long>(std::ceil(steps_exact - tolerance)));
-  const bool whole_multiple = std::abs(steps_exact - static_cast<double>(num_steps_)) <= tolerance;
+constexpr double tolerance = 1e-9;
+
+}  // namespace
+
+double time_step(double dx, double dz) { return numerics::cfl * std::min(dx, dz) / numerics::max_speed; }
+
+double step_count(double sim_time, double dt) { return std::max(1.0, std::ceil(sim_time / dt - tolerance)); }
+
+TimePlan::TimePlan(double sim_time, double dx, double dz) : sim_time_(sim_time), dt_(time_step(dx, dz)) {
+  const double steps = step_count(sim_time, dt_);
+  if (!(steps <= static_cast<double>(max_time_steps)))
+    throw Error(ExitCode::internal, "time plan",
+                "more than " + std::to_string(max_time_steps) + " steps (the configuration check refuses these)");
+  num_steps_ = static_cast<long>(steps);
+  const bool whole_multiple = std::abs(sim_time / dt_ - steps) <= tolerance;
   dt_last_ = whole_multiple ? dt_ : sim_time - static_cast<double>(num_steps_ - 1) * dt_;
 }
 

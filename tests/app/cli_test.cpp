@@ -23,8 +23,10 @@ class CliTest : public testing::BinaryTest {
     return path;
   }
 
-  /// Runs simapp with `arguments` from the test directory.
-  Outcome simapp(const std::string& arguments) const { return run(std::string(SIMAPP_BINARY) + " " + arguments); }
+  /// Runs simapp with `arguments` from the test directory; a hang fails after 20 s.
+  Outcome simapp(const std::string& arguments) const {
+    return run("timeout 20 " + std::string(SIMAPP_BINARY) + " " + arguments);
+  }
 
   /// Expects exit code 2, exactly one line on stderr matching `pattern`, and nothing written.
   void expect_input_error(const Outcome& outcome, const std::string& pattern) const {
@@ -130,6 +132,87 @@ TEST_F(CliTest, NcclHalosOnTheHostBackendAreAnInputError) {
 TEST_F(CliTest, UnknownHaloTransportListsTheChoices) {
   write_config("parallel:\n  halo: shmem\n");
   expect_input_error(simapp("case.yaml --validate"), R"(case\.yaml:2: parallel\.halo: .*mpi.*nccl)");
+}
+
+TEST_F(CliTest, ValidateRejectsWhatARunWouldReject) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\n");
+  expect_input_error(simapp("case.yaml --validate --set output.variables=bogus"),
+                     R"(^simapp: error: --set output\.variables=bogus: output\.variables: unknown name 'bogus')");
+  expect_input_error(simapp("case.yaml --validate --set output.variables=u,u"),
+                     R"(output\.variables: 'u' is listed twice)");
+  expect_input_error(simapp("case.yaml --validate --set output.compression=10"),
+                     R"(output\.compression: must be <= 9, got 10)");
+  expect_input_error(simapp("case.yaml --validate --set time.sim_time=1e20"),
+                     R"(time\.sim_time: 1e\+20 s at dt = 1\.66667 s is 6e\+19 steps; at most 2147483647 steps)");
+  expect_input_error(simapp("case.yaml --validate --set grid.xlen=1e-15"), R"(grid\.xlen: 1e-15 m gives dt = )");
+  expect_input_error(simapp("case.yaml --validate --set output.every=1e-9"),
+                     R"(output\.every: 1e-09 s is shorter than the time step dt = 1\.66667 s)");
+  expect_input_error(simapp("case.yaml --validate --set output.checkpoint_every=1e-9"),
+                     R"(output\.checkpoint_every: 1e-09 s is shorter than the time step)");
+}
+
+TEST_F(CliTest, ARunNeverStartsWithMoreStepsThanAllowed) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\n");
+  expect_input_error(simapp("case.yaml --backend host --set time.sim_time=1e20"),
+                     R"(^simapp: error: --set time\.sim_time=1e20: time\.sim_time: .* steps are allowed\n)");
+}
+
+TEST_F(CliTest, OutputIntervalLongerThanTheRunWritesTheStartAndTheEnd) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 5\n");  // dt = 1.66667 s: 3 steps
+  const Outcome outcome = run("OMP_NUM_THREADS=1 timeout 20 " SIMAPP_BINARY
+                              " case.yaml --backend host --set output.dir=out --set output.every=1e20 "
+                              "--set output.checkpoint_every=1e20");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000000.h5"));
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000003.h5"));
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "checkpoint_000003.h5"));
+}
+
+TEST_F(CliTest, DevicesAreRefusedWithoutReadingThem) {
+  // A bounded address space too, so that a regression fails instead of exhausting memory.
+  for (const std::string device : {"/dev/urandom", "/dev/zero"})
+    expect_input_error(run("ulimit -v 4000000; timeout 20 " SIMAPP_BINARY " " + device + " --validate"),
+                       "^simapp: error: " + device + ": is a device, not a configuration file\n");
+  expect_input_error(simapp(". --validate"), R"(^simapp: error: \.: is a directory, not a configuration file)");
+}
+
+TEST_F(CliTest, PipesAreReadButBoundedToOneMebibyte) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\n");
+  const Outcome piped = run("timeout 20 bash -c 'exec " SIMAPP_BINARY " <(cat case.yaml) --validate'");
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_NE(piped.out.find("configuration is valid"), std::string::npos) << piped.out;
+  expect_input_error(run("ulimit -v 4000000; timeout 20 bash -c 'exec " SIMAPP_BINARY
+                         " <(cat case.yaml; yes \"# comment\") --validate'"),
+                     R"(^simapp: error: /dev/fd/\d+: configuration file is larger than 1 MiB\n)");
+}
+
+TEST_F(CliTest, UnopenablePathsAreOneLineInputErrors) {
+  fs::create_symlink(directory_ / "b.yaml", directory_ / "a.yaml");
+  fs::create_symlink(directory_ / "a.yaml", directory_ / "b.yaml");
+  expect_input_error(simapp("a.yaml --validate"), R"(a\.yaml: cannot read configuration file \(Too many levels)");
+  const std::string long_name(300, 'n');
+  expect_input_error(simapp(long_name + ".yaml --validate"),
+                     R"(cannot read configuration file \(File name too long\))");
+}
+
+TEST_F(CliTest, StrayCommaIsAOneLineInputError) {
+  write_config(",case: rest\n");
+  // A bounded address space: yaml-cpp 0.7's LoadAll allocates without end on this input.
+  expect_input_error(run("ulimit -v 4000000; timeout 20 " SIMAPP_BINARY " case.yaml --validate"),
+                     R"(^simapp: error: case\.yaml:1: invalid YAML: unexpected ','\n)");
+}
+
+TEST_F(CliTest, BinaryGarbageIsAnInputError) {
+  std::string garbage(4096, '\0');
+  unsigned state = 1;
+  for (char& c : garbage) {
+    state = state * 1103515245u + 12345u;
+    c = static_cast<char>(state >> 16);
+  }
+  std::ofstream(directory_ / "garbage.yaml", std::ios::binary) << garbage;
+  const Outcome outcome = run("ulimit -v 4000000; timeout 20 " SIMAPP_BINARY " garbage.yaml --validate");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+  EXPECT_TRUE(outcome.err.starts_with("simapp: error: garbage.yaml")) << outcome.err;
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ TEST_P(SnapshotRanksTest, SnapshotsHoldTheStateAnInProcessRunComputes) {
 INSTANTIATE_TEST_SUITE_P(Ranks, SnapshotRanksTest, ::testing::Values(1, 4));
 
 TEST_F(OutputCliTest, EarlierResultsAreNotOverwrittenUnasked) {
-  const std::string arguments = "--set time.sim_time=" + sim_time(3) + " --set output.dir=out --set output.every=1";
+  const std::string arguments = "--set time.sim_time=" + sim_time(3) + " --set output.dir=out --set output.every=2";
   ASSERT_EQ(simapp(arguments).exit_code, 0);
   const auto written = fs::last_write_time(out() / "fields_000000.h5");
   const Outcome again = simapp(arguments);
@@ -68,7 +68,7 @@ TEST_F(OutputCliTest, EarlierResultsAreNotOverwrittenUnasked) {
 }
 
 TEST_F(OutputCliTest, UnwritableDirectoryIsRefusedBeforeAnyWork) {
-  const Outcome outcome = simapp("--set output.dir=/proc/simapp_output --set output.every=1");
+  const Outcome outcome = simapp("--set output.dir=/proc/simapp_output --set output.every=2");
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_TRUE(std::regex_search(outcome.err, std::regex(R"(output\.dir: cannot write)"))) << outcome.err;
 }

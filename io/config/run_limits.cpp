@@ -1,0 +1,91 @@
+#include "io/config/run_limits.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <utility>
+
+#include "kernels/backend/error.hpp"
+#include "solver/time/time_plan.hpp"
+
+namespace simapp::io {
+namespace {
+
+/// The first of `paths` that was given, with its place.
+std::optional<std::pair<std::string_view, std::string>> first_given(const KeyPlaces& places,
+                                                                  std::initializer_list<std::string_view> paths) {
+  for (const std::string_view path : paths)
+    if (const auto found = places.find(path); found != places.end()) return std::pair{path, found->second};
+  return std::nullopt;
+}
+
+/// A count of steps: in full while it reads easily, else with an exponent.
+std::string steps_text(double steps) {
+  return steps <= 1e15 ? fmt::format("{:.0f}", steps) : fmt::format("{:g}", steps);
+}
+
+void check_cell_count(const GridSpec& grid, const KeyPlaces& places, const std::string& file) {
+  const std::int64_t cells = std::int64_t{grid.nx} * grid.nz;
+  if (cells <= max_grid_cells) return;
+  const auto key = first_given(places, {"grid.nx", "grid.nz"});
+  throw Error(ExitCode::bad_input, key ? key->second : file,
+              fmt::format("{}: {} x {} = {} cells; at most {} (2^40) are allowed", key ? key->first : "grid.nx",
+                          grid.nx, grid.nz, cells, max_grid_cells));
+}
+
+/// Reported at time.sim_time when it was given, else at the length or cell count (in that
+/// order) that was given for the direction of the smaller spacing, which sets dt.
+void check_step_count(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
+  const GridSpec& grid = spec.grid;
+  const double dx = grid.xlen / grid.nx;
+  const double dz = grid.zlen / grid.nz;
+  const double dt = time_step(dx, dz);
+  const double steps = step_count(spec.time.sim_time, dt);
+  if (steps <= static_cast<double>(max_time_steps)) return;
+  const std::string count = fmt::format("{} steps; at most {} steps are allowed", steps_text(steps), max_time_steps);
+  const auto sim_time = places.find("time.sim_time");
+  struct Direction {
+    std::string_view length_key;
+    double length;
+    std::string_view cells_key;
+    int cells;
+  };
+  const Direction direction = dx <= dz ? Direction{"grid.xlen", grid.xlen, "grid.nx", grid.nx}
+                                       : Direction{"grid.zlen", grid.zlen, "grid.nz", grid.nz};
+  const auto length = places.find(direction.length_key);
+  const auto cells = places.find(direction.cells_key);
+  const std::string consequence =
+      fmt::format("dt = {:g} s, so time.sim_time = {} s is {}", dt, spec.time.sim_time, count);
+  if (sim_time == places.end() && length != places.end())
+    throw Error(ExitCode::bad_input, length->second,
+                fmt::format("{}: {} m gives {}", direction.length_key, direction.length, consequence));
+  if (sim_time == places.end() && cells != places.end())
+    throw Error(ExitCode::bad_input, cells->second,
+                fmt::format("{}: {} cells give {}", direction.cells_key, direction.cells, consequence));
+  throw Error(ExitCode::bad_input, sim_time != places.end() ? sim_time->second : file,
+              fmt::format("time.sim_time: {} s at dt = {:g} s is {}", spec.time.sim_time, dt, count));
+}
+
+/// An interval shorter than dt would put more outputs than steps into the schedule.
+void check_interval(std::string_view path, double every, std::string_view outputs, double dt, const KeyPlaces& places,
+                    const std::string& file) {
+  if (every <= 0.0 || every >= dt) return;
+  const auto place = places.find(path);
+  throw Error(ExitCode::bad_input, place != places.end() ? place->second : file,
+              fmt::format("{}: {} s is shorter than the time step dt = {:g} s (use 0 for no {}, or at least dt)", path,
+                          every, dt, outputs));
+}
+
+}  // namespace
+
+void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
+  check_cell_count(spec.grid, places, file);
+  check_step_count(spec, places, file);
+  const double dt = time_step(spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz);
+  check_interval("output.every", spec.output.every, "snapshots", dt, places, file);
+  check_interval("output.checkpoint_every", spec.output.checkpoint_every, "checkpoints", dt, places, file);
+}
+
+}  // namespace simapp::io

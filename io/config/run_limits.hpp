@@ -1,0 +1,23 @@
+#pragma once
+/// Checks of a configuration that involve several keys at once.
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "solver/simulation/run_spec.hpp"
+
+namespace simapp::io {
+
+/// Where each key was given, by key path: FILE:LINE or `--set TEXT`. A key absent from it
+/// has its default.
+using KeyPlaces = std::map<std::string_view, std::string, std::less<>>;
+
+/// Checks what no single key's range expresses: at most max_grid_cells cells, at most
+/// max_time_steps steps of dt (solver/time/time_plan.hpp), and snapshot and checkpoint
+/// intervals of 0 or at least dt. Throws simapp::Error(ExitCode::bad_input) at the place of
+/// the key to change (`file` when none of the keys involved was given), with a message that
+/// starts with that key's path.
+void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::string& file);
+
+}  // namespace simapp::io
