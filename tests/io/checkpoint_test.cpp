@@ -67,7 +67,8 @@ class CheckpointTest : public ::testing::Test {
   void SetUp() override {
     directory_ =
         fs::temp_directory_path() /
-        ("simapp_CheckpointTest_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        ("simapp_CheckpointTest_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+         std::to_string(::getpid()));
     fs::remove_all(directory_);
     fs::create_directories(directory_);
   }

@@ -13,6 +13,7 @@
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/decomposition/gather_state.hpp"
+#include "tests/support/mpi_scratch.hpp"
 
 namespace simapp {
 namespace {
@@ -46,7 +47,7 @@ TEST(SnapshotPathsMpiTest, BlockAndGatheredWritesGiveTheSameDatasets) {
   block.density_cell.assign(density.begin() + box.k_offset, density.begin() + box.k_offset + box.nz);
   block.rho_theta_cell.assign(rho_theta.begin() + box.k_offset, rho_theta.begin() + box.k_offset + box.nz);
 
-  const fs::path directory = fs::temp_directory_path() / "simapp_snapshot_paths_mpi_test";
+  const fs::path directory = testing::job_scratch_directory("simapp_snapshot_paths_mpi_test");
   if (decomposition.rank() == 0) {
     fs::remove_all(directory);
     fs::create_directories(directory);
