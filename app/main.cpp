@@ -116,7 +116,7 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   }
   app::take_over_output(spec, start, decomposition.comm());
   app::print_header(stdout, simulation, setup.config.source_path);
-  const bool writes_results = spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0;
+  const bool writes_results = app::writes_results(spec);
   const StopRequest stop{app::stop_requested,
                          writes_results ? app::checkpoint_saver(setup.config, simulation, reference) : nullptr};
   const RunResult result = run_to_end(
@@ -130,7 +130,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
     return 0;
   }
   if (root)
-    fmt::print("stopped by {} at step {} of {} (t = {} s); {}\n", app::stop_signal_name(), simulation.step(),
+    fmt::print("stopped by {} at step {} of {} (t = {} s); {}\n",
+               *app::stop_signal_name() != '\0' ? app::stop_signal_name() : "a signal to another rank", simulation.step(),
                simulation.time_plan().num_steps(), simulation.time(),
                writes_results ? fmt::format("checkpoint in '{}': continue with --restart latest", spec.output.dir)
                               : std::string("no checkpoint written (the run writes no results)"));

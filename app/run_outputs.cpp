@@ -102,8 +102,6 @@ std::vector<long> after(std::vector<long> steps, long step) {
   return steps;
 }
 
-bool writes_results(const RunSpec& spec) { return spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0; }
-
 /// The longest file name the run writes: its last checkpoint's.
 std::string longest_result_name(const TimePlan& time_plan) {
   return io::checkpoint_path(".", time_plan.num_steps()).filename().string();
@@ -169,6 +167,8 @@ void write_checkpoint_of(const io::LoadedConfig& config, const Decomposition& de
 }
 
 }  // namespace
+
+bool writes_results(const RunSpec& spec) { return spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0; }
 
 OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart,
                         const TimePlan& time_plan, MPI_Comm comm) {

@@ -16,6 +16,9 @@
 
 namespace simapp::app {
 
+/// Whether a run of `spec` writes results (snapshots or checkpoints) into output.dir.
+bool writes_results(const RunSpec& spec);
+
 /// What a run may do with results an earlier run left in output.dir.
 enum class ExistingResults { refuse, replace, continue_run };
 

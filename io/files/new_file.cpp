@@ -86,6 +86,8 @@ fs::path parent_of(const fs::path& path) { return path.has_parent_path() ? path.
 
 fs::path unfinished_folder(const fs::path& directory) { return directory / unfinished_name; }
 
+fs::path unfinished_path(const fs::path& target) { return unfinished_folder(parent_of(target)) / target.filename(); }
+
 void clear_unfinished(const fs::path& directory) {
   const fs::path folder = unfinished_folder(directory);
   struct stat status {};
@@ -104,7 +106,7 @@ void clear_unfinished(const fs::path& directory) {
 }
 
 NewFile::NewFile(fs::path target)
-    : target_(std::move(target)), temporary_(unfinished_folder(parent_of(target_)) / target_.filename()) {
+    : target_(std::move(target)), temporary_(unfinished_path(target_)) {
   make_unfinished_folder(temporary_.parent_path());
   try {
     descriptor_ = create_exclusively(temporary_);

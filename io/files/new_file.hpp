@@ -25,6 +25,9 @@ class FileFailure : public std::runtime_error {
 /// The folder for unfinished files of `directory`.
 std::filesystem::path unfinished_folder(const std::filesystem::path& directory);
 
+/// Where `target` is while it is unfinished: `<its directory>/.simapp_tmp/<its name>`.
+std::filesystem::path unfinished_path(const std::filesystem::path& target);
+
 /// Removes what interrupted runs left in `directory`'s folder for unfinished files (links are
 /// removed, never followed), and the folder itself. Throws FileFailure when it cannot.
 void clear_unfinished(const std::filesystem::path& directory);

@@ -316,8 +316,7 @@ void write_snapshot_blocks(const fs::path& path, const Snapshot& global, const S
       file->sync_and_close();
       return;
     }
-    ExistingFileWriter rows(unfinished_folder(path.has_parent_path() ? path.parent_path() : fs::path(".")) /
-                            path.filename());
+    ExistingFileWriter rows(unfinished_path(path));
     write_block_rows([&](const void* data, std::size_t size, off_t offset) { rows.write_at(data, size, offset); },
                      global, block, i_offset, k_offset, fields, ranges);
     rows.sync_and_close();
