@@ -118,7 +118,7 @@ const std::vector<ConfigKey>& config_keys() {
       enum_key("execution.mode",
                "eager_sync, eager (one launch per kernel), graph (captured segments replayed) or compare (all three, timed)",
                execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
-      enum_key("execution.granularity", "fine: one kernel per operation per variable; fused: a few kernels per stage",
+      enum_key("execution.granularity", "fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one kernel per stage",
                granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),
       value_key("execution.steps_per_graph", "steps", at_least(0),
                 "steps captured into one graph; 0: chosen so a graph holds a few hundred kernels",
@@ -132,7 +132,7 @@ const std::vector<ConfigKey>& config_keys() {
       enum_key("parallel.cuda_aware_mpi",
                "pass device buffers to MPI directly: auto (when the library reports CUDA support), on, off",
                cuda_aware_mpi_names, [](auto& spec) -> auto& { return spec.parallel.cuda_aware_mpi; }),
-      enum_key("parallel.overlap", "compute interior fluxes while halos travel (fused granularity)",
+      enum_key("parallel.overlap", "compute interior cells while halos travel (fused and stage granularity, MPI halos)",
                halo_overlap_names, [](auto& spec) -> auto& { return spec.parallel.overlap; }),
   };
   return keys;

@@ -1,6 +1,7 @@
 #include "kernels/boundary/halo_fill.hpp"
 
 #include "kernels/backend/parallel_for.hpp"
+#include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 
 namespace simapp {
@@ -11,7 +12,7 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRan
   const IndexBox ghost_columns{0, 2 * halo, 0, state.shape.nz};
   parallel_for("fill_periodic_x_halos", stream, ghost_columns, SIMAPP_LAMBDA(int g, int k) {
     const int i = g < halo ? g - halo : nx + g - halo;
-    const int source = g < halo ? i + nx : i - nx;
+    const int source = periodic_source(i, nx);
     for (int v = vars.first; v < vars.last; ++v) state(v, k, i) = state(v, k, source);
   });
 }
@@ -25,15 +26,9 @@ void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange v
     if (g < halo ? !walls.low : !walls.high) return;
     const int k = g < halo ? g - halo : nz + g - halo;
     const int adjacent = g < halo ? 0 : nz - 1;
-    for (int v = vars.first; v < vars.last; ++v) {
-      if (v == var::wmom) {
-        state(v, k, i) = 0.0;
-      } else if (v == var::umom) {
-        state(v, k, i) = state(v, adjacent, i) / background.cell_density(adjacent) * background.cell_density(k);
-      } else {
-        state(v, k, i) = state(v, adjacent, i);
-      }
-    }
+    for (int v = vars.first; v < vars.last; ++v)
+      state(v, k, i) =
+          wall_ghost(v, state(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
   });
 }
 
@@ -42,12 +37,13 @@ void apply_injection_inflow(const Stream& stream, FieldView<double> state, Hydro
   if (geometry.i_offset != 0) return;  // only the rank at the global left boundary
   const int halo = state.shape.halo;
   const IndexBox left_ghosts{-halo, 0, 0, state.shape.nz};
-  const InjectionInflow inflow;
   parallel_for("apply_injection_inflow", stream, left_ghosts, SIMAPP_LAMBDA(int i, int k) {
     if (!InjectionInflow::applies(geometry.z_center(k), geometry.zlen)) return;
-    const double density = state(var::dens, k, i) + background.cell_density(k);
-    state(var::umom, k, i) = density * inflow.u;
-    state(var::rhot, k, i) = density * inflow.theta - background.cell_rho_theta(k);
+    double q[var::count];
+    for (int v = 0; v < var::count; ++v) q[v] = state(v, k, i);
+    apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k));
+    state(var::umom, k, i) = q[var::umom];
+    state(var::rhot, k, i) = q[var::rhot];
   });
 }
 

@@ -2,6 +2,7 @@
 /// Fluxes at one cell face from the reconstructed face values q_f and third differences d3
 /// of the four variables (docs/model.md, "Spatial scheme"); K is the hyperviscosity coefficient.
 #include "kernels/backend/host_device.hpp"
+#include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/equation_of_state.hpp"
 #include "kernels/physics/variables.hpp"
@@ -50,6 +51,25 @@ SIMAPP_HOST_DEVICE inline void z_face_flux(const double q[var::count], const dou
   flux[var::umom] = r * w * u - k_hyper * d3[var::umom];
   flux[var::wmom] = r * w * w + p - k_hyper * d3[var::wmom];
   flux[var::rhot] = r * w * t - k_hyper * d3[var::rhot];
+}
+
+/// F (x pass) or H (z pass) at a face of row k (x) or at face k (z) from the face values q
+/// and third differences d3 of all variables.
+template <Direction D>
+SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[var::count], const double d3[var::count], int k,
+                                            const FluxContext& context, double flux[var::count]) {
+  const CellGeometry& geometry = context.geometry;
+  const HydrostaticView& background = context.background;
+  const double dt_stage = context.params->dt / context.stage_divisor;
+  if constexpr (D == Direction::x) {
+    x_face_flux(q, d3, background.cell_density(k), background.cell_rho_theta(k),
+                hyperviscosity_coefficient(geometry.dx, dt_stage), flux);
+  } else {
+    const int global_k = geometry.k_offset + k;
+    const bool at_wall = global_k == 0 || global_k == geometry.global_nz;
+    z_face_flux(q, d3, background.density_face[k], background.rho_theta_face[k], background.pressure_face[k],
+                at_wall, hyperviscosity_coefficient(geometry.dz, dt_stage), flux);
+  }
 }
 
 }  // namespace simapp

@@ -7,21 +7,10 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/index_box.hpp"
 #include "kernels/backend/stream.hpp"
-#include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/physics/cell_geometry.hpp"
+#include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/variables.hpp"
-#include "kernels/time/step_params.hpp"
 
 namespace simapp {
-
-/// What a stage's kernels need besides the arrays: geometry, the stage's dt (params->dt /
-/// stage_divisor, read on the device at run time) and the background.
-struct FluxContext {
-  CellGeometry geometry;
-  HydrostaticView background;
-  const StepParams* params = nullptr;
-  double stage_divisor = 1.0;  ///< dt_stage = dt / stage_divisor (3, 2, 1 for RK3)
-};
 
 /// The faces of a pass over nx × nz interior cells.
 inline IndexBox face_box(Direction direction, int nx, int nz) {

@@ -1,59 +1,65 @@
 #include "kernels/update/tendency_update.hpp"
 
 #include "kernels/backend/parallel_for.hpp"
-#include "kernels/physics/constants.hpp"
+#include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
 
 namespace {
 
-/// R(v) at cell (i, k).
-SIMAPP_HOST_DEVICE inline double stage_tendency(bool x_pass, int v, int k, int i, const FieldView<const double>& forcing,
-                                                const FieldView<const double>& flux, const FluxContext& context,
-                                                const Bump& wave_source) {
-  double tendency = x_pass ? -(flux(v, k, i + 1) - flux(v, k, i)) / context.geometry.dx
-                           : -(flux(v, k + 1, i) - flux(v, k, i)) / context.geometry.dz;
-  if (v == var::wmom) {
-    if (!x_pass) tendency -= forcing(var::dens, k, i) * physics::gravity;
-    if (wave_source.amplitude != 0.0)
-      tendency += wave_source(context.geometry.x_center(i), context.geometry.z_center(k)) *
-                  context.background.cell_density(k);
-  }
-  return tendency;
-}
-
-SIMAPP_HOST_DEVICE inline double stage_update(double init, double tendency, const FluxContext& context) {
-  return init + context.params->dt / context.stage_divisor * tendency;
-}
-
 IndexBox interior(const FieldShape& shape) { return {0, shape.nx, 0, shape.nz}; }
 
-}  // namespace
+/// R(v) at cell (i, k) from the flux array.
+template <Direction D>
+SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int i, const FieldView<const double>& forcing,
+                                             const FieldView<const double>& flux, const FluxContext& context,
+                                             const Bump& wave_source) {
+  const double high = D == Direction::x ? flux(v, k, i + 1) : flux(v, k + 1, i);
+  const double density_perturbation = D == Direction::z && v == var::wmom ? forcing(var::dens, k, i) : 0.0;
+  return stage_tendency<D>(v, k, i, flux(v, k, i), high, density_perturbation, context, wave_source);
+}
 
-void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields,
-                           VarRange vars, const FluxContext& context, const Bump& wave_source) {
+template <Direction D>
+void launch_tendency_update(const Stream& stream, const StageFields& fields, VarRange vars, const FluxContext& context,
+                            const Bump& wave_source) {
   const auto init = fields.init;
   const auto forcing = fields.forcing;
   const auto flux = fields.flux;
   const auto out = fields.out;
-  const bool x_pass = direction == Direction::x;
-  parallel_for(x_pass ? "apply_tendency_update_x" : "apply_tendency_update_z", stream, interior(out.shape),
+  parallel_for(D == Direction::x ? "apply_tendency_update_x" : "apply_tendency_update_z", stream, interior(out.shape),
                SIMAPP_LAMBDA(int i, int k) {
     for (int v = vars.first; v < vars.last; ++v)
-      out(v, k, i) = stage_update(init(v, k, i), stage_tendency(x_pass, v, k, i, forcing, flux, context, wave_source),
-                                  context);
+      out(v, k, i) = stage_update(init(v, k, i), tendency_at<D>(v, k, i, forcing, flux, context, wave_source), context);
   });
+}
+
+template <Direction D>
+void launch_tendencies(const Stream& stream, FieldView<const double> forcing, FieldView<const double> flux,
+                       FieldView<double> tendency, VarRange vars, const FluxContext& context, const Bump& wave_source) {
+  parallel_for(D == Direction::x ? "compute_tendencies_x" : "compute_tendencies_z", stream, interior(tendency.shape),
+               SIMAPP_LAMBDA(int i, int k) {
+    for (int v = vars.first; v < vars.last; ++v)
+      tendency(v, k, i) = tendency_at<D>(v, k, i, forcing, flux, context, wave_source);
+  });
+}
+
+}  // namespace
+
+void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields, VarRange vars,
+                           const FluxContext& context, const Bump& wave_source) {
+  if (direction == Direction::x)
+    launch_tendency_update<Direction::x>(stream, fields, vars, context, wave_source);
+  else
+    launch_tendency_update<Direction::z>(stream, fields, vars, context, wave_source);
 }
 
 void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double> forcing,
                         FieldView<const double> flux, FieldView<double> tendency, VarRange vars,
                         const FluxContext& context, const Bump& wave_source) {
-  const bool x_pass = direction == Direction::x;
-  parallel_for(x_pass ? "compute_tendencies_x" : "compute_tendencies_z", stream, interior(tendency.shape),
-               SIMAPP_LAMBDA(int i, int k) {
-    for (int v = vars.first; v < vars.last; ++v)
-      tendency(v, k, i) = stage_tendency(x_pass, v, k, i, forcing, flux, context, wave_source);
-  });
+  if (direction == Direction::x)
+    launch_tendencies<Direction::x>(stream, forcing, flux, tendency, vars, context, wave_source);
+  else
+    launch_tendencies<Direction::z>(stream, forcing, flux, tendency, vars, context, wave_source);
 }
 
 void apply_updates(const Stream& stream, FieldView<const double> init, FieldView<const double> tendency,

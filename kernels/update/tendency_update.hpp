@@ -1,10 +1,7 @@
 #pragma once
-/// One Runge–Kutta stage of a split pass: q_out = q_init + dt_stage · R(q_forcing), with
-///   R = −(F_{i+1} − F_i) / dx                         (x pass)
-///   R = −(H_{k+1} − H_k) / dz,  R(ρw) −= ρ′ g          (z pass)
-/// plus, for gravity_waves, R(ρw) += b(x, z) ρ̄_c(k) in every stage of both passes.
-/// `apply_tendency_update` does it in one kernel; `compute_tendencies` + `apply_updates` split
-/// it per variable with the same arithmetic.
+/// One Runge–Kutta stage of a split pass from a flux array: q_out = q_init + dt_stage · R(q_forcing)
+/// (the point functions in stage_tendency.hpp). `apply_tendency_update` does it in one kernel;
+/// `compute_tendencies` + `apply_updates` split it per variable with the same arithmetic.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/flux/fluxes.hpp"

@@ -13,8 +13,9 @@ namespace simapp {
 /// graph: captured segments replayed; compare: all three from the same initial state, timed.
 enum class ExecutionMode { eager_sync, eager, graph, compare };
 
-/// fine: one kernel per operation per variable; fused: a few kernels per stage.
-enum class Granularity { fine, fused };
+/// fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one
+/// kernel per stage (fluxes kept on chip).
+enum class Granularity { fine, fused, stage };
 
 inline constexpr std::array<std::pair<ExecutionMode, std::string_view>, 4> execution_mode_names{{
     {ExecutionMode::eager_sync, "eager_sync"},
@@ -23,9 +24,10 @@ inline constexpr std::array<std::pair<ExecutionMode, std::string_view>, 4> execu
     {ExecutionMode::compare, "compare"},
 }};
 
-inline constexpr std::array<std::pair<Granularity, std::string_view>, 2> granularity_names{{
+inline constexpr std::array<std::pair<Granularity, std::string_view>, 3> granularity_names{{
     {Granularity::fine, "fine"},
     {Granularity::fused, "fused"},
+    {Granularity::stage, "stage"},
 }};
 
 constexpr std::string_view to_string(ExecutionMode mode) { return name_in(execution_mode_names, mode); }

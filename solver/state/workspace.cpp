@@ -7,10 +7,11 @@ StepFields step_field_shapes(const Grid& grid, Granularity granularity) {
   const FieldShape faces = grid.face_shape();
   const FieldShape interior{grid.nx(), grid.nz(), 0, var::count};
   const bool fine = granularity == Granularity::fine;
+  const bool stage = granularity == Granularity::stage;  // keeps its fluxes on chip
   return {{nullptr, cells},
           {nullptr, cells},
           {nullptr, cells},
-          {nullptr, faces},
+          {nullptr, stage ? FieldShape{} : faces},
           {nullptr, fine ? faces : FieldShape{}},
           {nullptr, fine ? faces : FieldShape{}},
           {nullptr, fine ? interior : FieldShape{}}};

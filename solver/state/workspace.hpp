@@ -9,7 +9,7 @@
 namespace simapp {
 
 /// Views of the step's arrays. The fine-granularity arrays (face values, d3, tendency) are
-/// empty views in a fused run.
+/// empty views in a fused or stage run, the flux array in a stage run.
 struct StepFields {
   FieldView<double> state;       ///< qⁿ, then qⁿ⁺¹
   FieldView<double> stage1;      ///< q*

@@ -5,6 +5,7 @@
 #include "kernels/boundary/halo_fill.hpp"
 #include "kernels/flux/fluxes.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/tendency_update.hpp"
 #include "solver/halo/halo_exchange.hpp"
 
@@ -152,6 +153,42 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
   });
 }
 
+/// How the stage kernel makes this rank's ghost cells: by rule where the rank fills them itself.
+GhostRules ghost_rules(const Stage& stage) {
+  return {!stage.halo.exchange_x, stage.halo.z_walls, stage.injection && stage.context.geometry.i_offset == 0};
+}
+
+void add_stage_kernel(StepProgram& program, const std::string& name, const Stage& stage, const IndexBox& cells,
+                      int lane) {
+  program.add(
+      OpKind::kernel, name,
+      [stage, cells](const Stream& stream) {
+        apply_stage(stream, stage.direction, {stage.init, stage.forcing, stage.out}, stage.context, stage.wave_source,
+                    ghost_rules(stage), cells);
+      },
+      lane);
+}
+
+/// One kernel a stage; ghost cells the rank fills itself are made inside it. With an exchange:
+/// exchange → stage kernel, or, overlapped, [send ‖ interior cells on lane 1] → receive →
+/// the cells next to the ghosts → join.
+void add_single_kernel_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
+  const int nx = stage.forcing.shape.nx, nz = stage.forcing.shape.nz;
+  if (!overlaps(stage)) {
+    if (exchanges(stage)) add_exchange(program, prefix, stage);
+    add_stage_kernel(program, prefix + "stage", stage, IndexBox{0, nx, 0, nz}, 0);
+    return;
+  }
+  const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
+  program.add_join(prefix + "join_before_exchange");
+  HaloExchange::add_send_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
+  add_stage_kernel(program, prefix + "stage_interior", stage, stage_interior_cells(stage.direction, nx, nz), 1);
+  HaloExchange::add_receive_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
+  add_stage_kernel(program, prefix + "stage_low", stage, stage_low_cells(stage.direction, nx, nz), 0);
+  add_stage_kernel(program, prefix + "stage_high", stage, stage_high_cells(stage.direction, nx, nz), 0);
+  program.add_join(prefix + "join_stage");
+}
+
 /// Adds the three RK3 stages of one split pass: qⁿ → q* → q** → qⁿ⁺¹ (three distinct arrays,
 /// so no stage reads the array it writes, except the point-wise qⁿ + dt R in the last).
 void add_split_pass(StepProgram& program, const StepResources& resources, Direction direction, int slot) {
@@ -172,10 +209,11 @@ void add_split_pass(StepProgram& program, const StepResources& resources, Direct
                       resources.case_name == CaseName::injection,
                       resources.halo};
     const std::string prefix = pass + ".stage" + std::to_string(s + 1) + ".";
-    if (resources.granularity == Granularity::fused)
-      add_fused_stage(program, prefix, stage);
-    else
-      add_fine_stage(program, prefix, stage);
+    switch (resources.granularity) {
+      case Granularity::fine: add_fine_stage(program, prefix, stage); break;
+      case Granularity::fused: add_fused_stage(program, prefix, stage); break;
+      case Granularity::stage: add_single_kernel_stage(program, prefix, stage); break;
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 /// then z; even steps z then x. Granularity decides how the stage is cut into kernels:
 ///   fused: fill_halos, fluxes, update                                   (3 kernels a stage)
 ///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (20 kernels a stage)
+///   stage: one kernel, ghost cells made inside it                       (1 kernel a stage)
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/cell_geometry.hpp"

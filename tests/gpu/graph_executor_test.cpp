@@ -29,7 +29,7 @@ std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
 }
 
 TEST_F(CudaGraphTest, GraphReplayEqualsEagerBitForBitForAnyStepsPerGraph) {
-  for (Granularity granularity : {Granularity::fused, Granularity::fine}) {
+  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
     const std::vector<double> eager = final_state(shortened_case(granularity, 1), ExecutionMode::eager);
     for (int k : {1, 2, 3, 8}) {
       const RunSpec spec = shortened_case(granularity, k);
@@ -39,9 +39,15 @@ TEST_F(CudaGraphTest, GraphReplayEqualsEagerBitForBitForAnyStepsPerGraph) {
   }
 }
 
-TEST_F(CudaGraphTest, FineEqualsFusedBitForBit) {
-  EXPECT_TRUE(bitwise_equal(final_state(shortened_case(Granularity::fine, 4), ExecutionMode::graph),
-                            final_state(shortened_case(Granularity::fused, 4), ExecutionMode::graph)));
+TEST_F(CudaGraphTest, FineAndStageEqualFusedBitForBit) {
+  for (CaseName name : {CaseName::thermal, CaseName::gravity_waves, CaseName::injection, CaseName::rest}) {
+    const auto run = [name](Granularity granularity) {
+      return final_state(testing::shortened_case(name, 96, 48, granularity, 4), ExecutionMode::graph);
+    };
+    const std::vector<double> fused = run(Granularity::fused);
+    EXPECT_TRUE(bitwise_equal(run(Granularity::fine), fused)) << to_string(name);
+    EXPECT_TRUE(bitwise_equal(run(Granularity::stage), fused)) << to_string(name);
+  }
 }
 
 TEST_F(CudaGraphTest, GraphsAreCapturedOncePerDistinctChunk) {

@@ -1,6 +1,7 @@
 /// Fields and diagnostics do not depend on the decomposition: a run on every rank of the
 /// job, gathered on rank 0, equals bit for bit the same case run by rank 0 alone; eager and
-/// graph execution, and overlapped and sequential halo exchanges, agree bit for bit too. Run
+/// graph execution, overlapped and sequential halo exchanges, and every granularity with the
+/// fused one, agree bit for bit too. Run
 /// under mpiexec with 1, 2, 4 and 6 ranks; the CUDA variants run where a GPU is visible, the
 /// NCCL ones where every rank has a GPU of its own (label gpu).
 #include <gtest/gtest.h>
@@ -109,6 +110,12 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
     EXPECT_TRUE(bitwise_equal(eager.state, graph.state)) << where << ": eager vs graph";
     EXPECT_TRUE(bitwise_equal(sequential.state, graph.state)) << where << ": overlap off vs on";
     EXPECT_TRUE(bitwise_equal(mpi_halos.state, graph.state)) << where << ": halos by MPI vs by NCCL";
+    if (variant.granularity != Granularity::fused) {
+      const Outcome fused = run(spec_for(variant.name, Granularity::fused, {1, 1}), variant.backend,
+                                ExecutionMode::graph, MPI_COMM_SELF);
+      EXPECT_TRUE(bitwise_equal(graph.state, fused.state)) << where << ": " << to_string(variant.granularity)
+                                                           << " vs fused";
+    }
     EXPECT_TRUE(same_bits(graph.result.change.mass, serial.result.change.mass)) << where;
     EXPECT_TRUE(same_bits(graph.result.change.total_energy, serial.result.change.total_energy)) << where;
   }
@@ -119,11 +126,15 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Variant{CaseName::thermal, Granularity::fused, Backend::host},
                       Variant{CaseName::injection, Granularity::fused, Backend::host},
                       Variant{CaseName::injection, Granularity::fine, Backend::host},
+                      Variant{CaseName::injection, Granularity::stage, Backend::host},
+                      Variant{CaseName::gravity_waves, Granularity::stage, Backend::host},
                       Variant{CaseName::thermal, Granularity::fused, Backend::cuda},
                       Variant{CaseName::injection, Granularity::fine, Backend::cuda},
+                      Variant{CaseName::injection, Granularity::stage, Backend::cuda},
                       Variant{CaseName::thermal, Granularity::fused, Backend::cuda, HaloTransport::nccl},
                       Variant{CaseName::injection, Granularity::fused, Backend::cuda, HaloTransport::nccl},
-                      Variant{CaseName::injection, Granularity::fine, Backend::cuda, HaloTransport::nccl}),
+                      Variant{CaseName::injection, Granularity::fine, Backend::cuda, HaloTransport::nccl},
+                      Variant{CaseName::injection, Granularity::stage, Backend::cuda, HaloTransport::nccl}),
     [](const auto& test_info) {
       const Variant& variant = test_info.param;
       return std::string(to_string(variant.name)) + "_" + std::string(to_string(variant.granularity)) + "_" +

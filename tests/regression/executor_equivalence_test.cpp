@@ -1,4 +1,4 @@
-/// Every executor and both granularities compute the same states bit for bit, and the plan
+/// Every executor and every granularity compute the same states bit for bit, and the plan
 /// counts the launches the eager executor really makes (host backend; the gpu suite repeats
 /// the equivalence on the CUDA backend).
 #include <gtest/gtest.h>
@@ -33,7 +33,7 @@ class GraphEquivalenceTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(GraphEquivalenceTest, GraphReplayEqualsEagerBitForBit) {
   const int k = GetParam();
-  for (Granularity granularity : {Granularity::fused, Granularity::fine}) {
+  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
     const RunSpec spec = shortened_case(CaseName::injection, granularity, k);
     const std::vector<double> eager = final_state(spec, ExecutionMode::eager);
     EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::graph), eager)) << to_string(granularity) << " K=" << k;
@@ -43,13 +43,23 @@ TEST_P(GraphEquivalenceTest, GraphReplayEqualsEagerBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(StepsPerGraph, GraphEquivalenceTest, ::testing::Values(1, 2, 3, 8));
 
-TEST(GranularityEquivalenceTest, FineEqualsFusedBitForBit) {
-  for (CaseName name : {CaseName::thermal, CaseName::gravity_waves, CaseName::injection}) {
-    const std::vector<double> fused = final_state(shortened_case(name, Granularity::fused, 4), ExecutionMode::graph);
-    const std::vector<double> fine = final_state(shortened_case(name, Granularity::fine, 4), ExecutionMode::graph);
-    EXPECT_TRUE(bitwise_equal(fine, fused)) << to_string(name);
-  }
+class GranularityEquivalenceTest : public ::testing::TestWithParam<CaseName> {};
+
+TEST_P(GranularityEquivalenceTest, FineAndStageEqualFusedBitForBit) {
+  const CaseName name = GetParam();
+  const std::vector<double> fused = final_state(shortened_case(name, Granularity::fused, 4), ExecutionMode::graph);
+  const std::vector<double> fine = final_state(shortened_case(name, Granularity::fine, 4), ExecutionMode::graph);
+  const std::vector<double> stage = final_state(shortened_case(name, Granularity::stage, 4), ExecutionMode::graph);
+  EXPECT_TRUE(bitwise_equal(fine, fused)) << to_string(name);
+  EXPECT_TRUE(bitwise_equal(stage, fused)) << to_string(name);
 }
+
+INSTANTIATE_TEST_SUITE_P(AllCases, GranularityEquivalenceTest,
+                         ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::gravity_waves,
+                                           CaseName::density_current, CaseName::injection, CaseName::rest),
+                         [](const ::testing::TestParamInfo<CaseName>& param) {
+                           return std::string(to_string(param.param));
+                         });
 
 TEST(GraphExecutorTest, CapturesEachDistinctChunkOnceAndReplaysIt) {
   // 24 steps at K = 5: chunks of 5 starting odd, even, odd, even, then a remainder of 4.
@@ -65,7 +75,7 @@ TEST(GraphExecutorTest, CapturesEachDistinctChunkOnceAndReplaysIt) {
 }
 
 TEST(PlanTest, PlanCountsTheKernelsTheEagerExecutorLaunches) {
-  for (Granularity granularity : {Granularity::fused, Granularity::fine}) {
+  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
     for (CaseName name : {CaseName::thermal, CaseName::injection}) {
       RunSpec spec = shortened_case(name, granularity, 1);
       const StepPlan plan = plan_steps(spec);

@@ -1,0 +1,37 @@
+#pragma once
+/// The CUDA side of parallel_for_tiles: one block of tile_x × tile_z threads per tile, the
+/// Tile in shared memory, the phases separated by barriers.
+#include <cuda_runtime.h>
+
+#include "kernels/backend/cuda_check.hpp"
+#include "kernels/backend/index_box.hpp"
+#include "kernels/backend/tile_origin.hpp"
+
+namespace simapp {
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::tile_x * Kernel::tile_z)
+    parallel_for_tiles_kernel(IndexBox cells, Kernel kernel) {
+  __shared__ typename Kernel::Tile tile;
+  const TileOrigin origin = tile_origin(cells, static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y),
+                                        Kernel::tile_x, Kernel::tile_z);
+  const int a0 = static_cast<int>(threadIdx.x), b0 = static_cast<int>(threadIdx.y);
+  for (int b = b0; b < origin.nk + 2 * Kernel::halo_z; b += Kernel::tile_z)
+    for (int a = a0; a < origin.ni + 2 * Kernel::halo_x; a += Kernel::tile_x) kernel.load(tile, origin, a, b);
+  __syncthreads();
+  for (int b = b0; b < origin.nk + Kernel::faces_z; b += Kernel::tile_z)
+    for (int a = a0; a < origin.ni + Kernel::faces_x; a += Kernel::tile_x) kernel.face(tile, origin, a, b);
+  __syncthreads();
+  if (a0 < origin.ni && b0 < origin.nk) kernel.cell(tile, origin, a0, b0);
+}
+
+template <class Kernel>
+void parallel_for_tiles_cuda(const char* label, cudaStream_t stream, const IndexBox& cells, const Kernel& kernel) {
+  const dim3 blocks(static_cast<unsigned>(tile_count(cells.width(), Kernel::tile_x)),
+                    static_cast<unsigned>(tile_count(cells.height(), Kernel::tile_z)));
+  const dim3 threads(Kernel::tile_x, Kernel::tile_z);
+  parallel_for_tiles_kernel<<<blocks, threads, 0, stream>>>(cells, kernel);
+  check_cuda(cudaGetLastError(), label);
+}
+
+}  // namespace simapp

@@ -1,0 +1,34 @@
+#pragma once
+/// The rules that make ghost cells (docs/model.md, "Boundaries"), as point functions, so that
+/// the fill kernels and the stage kernel (which applies them as it loads a tile) compute the
+/// same numbers.
+#include "kernels/backend/host_device.hpp"
+#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+/// x periodic: the interior cell a ghost column i ∈ [−halo, 0) ∪ [nx, nx + halo) copies.
+SIMAPP_HOST_DEVICE inline int periodic_source(int i, int nx) { return i < 0 ? i + nx : i - nx; }
+
+/// z free-slip wall: ghost row k of variable v from the adjacent interior row a:
+///   ρw = 0;  ρu = ρu(a) / ρ̄_c(a) · ρ̄_c(k);  ρ′ and (ρθ)′ copied.
+SIMAPP_HOST_DEVICE inline double wall_ghost(int v, double adjacent_value, double adjacent_density,
+                                            double ghost_density) {
+  if (v == var::wmom) return 0.0;
+  if (v == var::umom) return adjacent_value / adjacent_density * ghost_density;
+  return adjacent_value;
+}
+
+/// injection: a left-boundary ghost cell of an inflow row carries
+///   ρu = (ρ′ + ρ̄_c) · 50 m/s,  (ρθ)′ = (ρ′ + ρ̄_c) · 298 K − ρ̄θ̄_c  (q holds the four variables).
+SIMAPP_HOST_DEVICE inline void apply_inflow(double q[var::count], double background_density,
+                                            double background_rho_theta) {
+  const InjectionInflow inflow;
+  const double density = q[var::dens] + background_density;
+  q[var::umom] = density * inflow.u;
+  q[var::rhot] = density * inflow.theta - background_rho_theta;
+}
+
+}  // namespace simapp

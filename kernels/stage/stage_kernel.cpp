@@ -1,0 +1,129 @@
+#include "kernels/stage/stage_kernel.hpp"
+
+#include "kernels/backend/parallel_for_tiles.hpp"
+#include "kernels/boundary/ghost_rules.hpp"
+#include "kernels/flux/face_flux.hpp"
+#include "kernels/reconstruction/fourth_order.hpp"
+#include "kernels/update/stage_tendency.hpp"
+
+namespace simapp {
+
+namespace {
+
+/// The stage as a tiled kernel. Tiles are long along x (coalesced rows); the x pass loads two
+/// ghost columns each side, the z pass two ghost rows.
+template <Direction D>
+struct StageKernel {
+  static constexpr bool x_pass = D == Direction::x;
+  static constexpr int tile_x = x_pass ? 64 : 32;
+  static constexpr int tile_z = x_pass ? 4 : 8;
+  static constexpr int halo_x = x_pass ? 2 : 0;
+  static constexpr int halo_z = x_pass ? 0 : 2;
+  static constexpr int faces_x = x_pass ? 1 : 0;
+  static constexpr int faces_z = x_pass ? 0 : 1;
+
+  struct Tile {
+    double q[var::count][tile_z + 2 * halo_z][tile_x + 2 * halo_x];  ///< stage input, ghosts included
+    double flux[var::count][tile_z + faces_z][tile_x + faces_x];
+  };
+
+  StageArrays arrays;
+  FluxContext context;
+  Bump wave_source;
+  GhostRules ghosts;
+
+  /// The stage input at cell (i, k), which may be a ghost cell: by rule, or from memory.
+  SIMAPP_HOST_DEVICE void input_at(int i, int k, double q[var::count]) const {
+    const FieldView<const double>& forcing = arrays.forcing;
+    const HydrostaticView& background = context.background;
+    if constexpr (x_pass) {
+      const int nx = forcing.shape.nx;
+      const int source = ghosts.periodic_x && (i < 0 || i >= nx) ? periodic_source(i, nx) : i;
+      for (int v = 0; v < var::count; ++v) q[v] = forcing(v, k, source);
+      if (ghosts.inflow && i < 0 && InjectionInflow::applies(context.geometry.z_center(k), context.geometry.zlen))
+        apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k));
+    } else {
+      const int nz = forcing.shape.nz;
+      const bool low_wall = k < 0 && ghosts.z_walls.low;
+      const bool high_wall = k >= nz && ghosts.z_walls.high;
+      if (low_wall || high_wall) {
+        const int adjacent = low_wall ? 0 : nz - 1;
+        for (int v = 0; v < var::count; ++v)
+          q[v] = wall_ghost(v, forcing(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
+      } else {
+        for (int v = 0; v < var::count; ++v) q[v] = forcing(v, k, i);
+      }
+    }
+  }
+
+  SIMAPP_HOST_DEVICE void load(Tile& tile, const TileOrigin& origin, int a, int b) const {
+    double q[var::count];
+    input_at(origin.i0 - halo_x + a, origin.k0 - halo_z + b, q);
+    for (int v = 0; v < var::count; ++v) tile.q[v][b][a] = q[v];
+  }
+
+  /// Face a (x) or b (z) of the tile lies between its cells a − 1 and a (b − 1 and b), so its
+  /// four stencil cells are tile points a … a + 3 (b … b + 3).
+  SIMAPP_HOST_DEVICE void face(Tile& tile, const TileOrigin& origin, int a, int b) const {
+    double q[var::count], d3[var::count], f[var::count];
+    for (int v = 0; v < var::count; ++v) {
+      double s[4];
+      for (int n = 0; n < 4; ++n) s[n] = x_pass ? tile.q[v][b][a + n] : tile.q[v][b + n][a];
+      q[v] = face_value(s[0], s[1], s[2], s[3]);
+      d3[v] = third_difference(s[0], s[1], s[2], s[3]);
+    }
+    flux_at_face<D>(q, d3, origin.k0 + b, context, f);
+    for (int v = 0; v < var::count; ++v) tile.flux[v][b][a] = f[v];
+  }
+
+  SIMAPP_HOST_DEVICE void cell(const Tile& tile, const TileOrigin& origin, int a, int b) const {
+    const int i = origin.i0 + a, k = origin.k0 + b;
+    const int qa = a + halo_x, qb = b + halo_z;  // the cell's place among the loaded points
+    const bool init_is_input = arrays.init.data == arrays.forcing.data;
+    for (int v = 0; v < var::count; ++v) {
+      const double high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
+      const double density_perturbation = !x_pass && v == var::wmom ? tile.q[var::dens][qb][qa] : 0.0;
+      const double tendency =
+          stage_tendency<D>(v, k, i, tile.flux[v][b][a], high, density_perturbation, context, wave_source);
+      const double init = init_is_input ? tile.q[v][qb][qa] : arrays.init(v, k, i);
+      arrays.out(v, k, i) = stage_update(init, tendency, context);
+    }
+  }
+};
+
+template <Direction D>
+void launch_stage(const Stream& stream, const StageArrays& arrays, const FluxContext& context, const Bump& wave_source,
+                  const GhostRules& ghosts, const IndexBox& cells) {
+  parallel_for_tiles(D == Direction::x ? "stage_x" : "stage_z", stream, cells,
+                     StageKernel<D>{arrays, context, wave_source, ghosts});
+}
+
+/// Cells [lo, hi) along the pass, all across it.
+IndexBox along_pass(Direction direction, int nx, int nz, int lo, int hi) {
+  return direction == Direction::x ? IndexBox{lo, hi, 0, nz} : IndexBox{0, nx, lo, hi};
+}
+
+int cells_along(Direction direction, int nx, int nz) { return direction == Direction::x ? nx : nz; }
+
+}  // namespace
+
+void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext& context,
+                 const Bump& wave_source, const GhostRules& ghosts, const IndexBox& cells) {
+  if (direction == Direction::x)
+    launch_stage<Direction::x>(stream, arrays, context, wave_source, ghosts, cells);
+  else
+    launch_stage<Direction::z>(stream, arrays, context, wave_source, ghosts, cells);
+}
+
+IndexBox stage_interior_cells(Direction direction, int nx, int nz) {
+  return along_pass(direction, nx, nz, 2, cells_along(direction, nx, nz) - 2);
+}
+
+IndexBox stage_low_cells(Direction direction, int nx, int nz) { return along_pass(direction, nx, nz, 0, 2); }
+
+IndexBox stage_high_cells(Direction direction, int nx, int nz) {
+  const int n = cells_along(direction, nx, nz);
+  return along_pass(direction, nx, nz, n - 2, n);
+}
+
+}  // namespace simapp

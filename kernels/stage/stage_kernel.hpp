@@ -1,0 +1,45 @@
+#pragma once
+/// One Runge–Kutta stage of a split pass in one kernel (execution.granularity: stage):
+///   q_out = q_init + dt_stage · R(q_forcing),  R = −(F_{i+1} − F_i)/dx or −(H_{k+1} − H_k)/dz (+ sources),
+/// with the same point functions, in the same order, as the fused and fine kernels
+/// (reconstruction, face_flux.hpp, stage_tendency.hpp, ghost_rules.hpp). Each tile of cells
+/// loads the stage input with its ghost cells, computes its faces' fluxes on chip and writes
+/// the update: the stage input and the step's initial state are read once (once in all in
+/// the first stage, where they are the same array), the output written once.
+#include "kernels/backend/field_view.hpp"
+#include "kernels/backend/index_box.hpp"
+#include "kernels/backend/stream.hpp"
+#include "kernels/flux/flux_context.hpp"
+#include "kernels/halo/halo_pack.hpp"
+#include "kernels/physics/bump.hpp"
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+/// How the stage kernel gets the ghost cells of its pass: made by rule as it loads a tile,
+/// or read from memory where a halo exchange put them.
+struct GhostRules {
+  bool periodic_x = true;          ///< x ghosts wrap around (this rank holds the whole of x)
+  HaloSides z_walls{true, true};   ///< z sides that are walls; the others come from memory
+  bool inflow = false;             ///< injection: the inflow rows of the global left boundary
+};
+
+/// The arrays of one stage. `out` may be `init`; it must not be `forcing`.
+struct StageArrays {
+  FieldView<const double> init;
+  FieldView<const double> forcing;
+  FieldView<double> out;
+};
+
+/// The stage for the interior cells in `cells` (all of them, or the part of an overlapped
+/// exchange: cells whose stencil needs no ghost cell, then the rest).
+void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext& context,
+                 const Bump& wave_source, const GhostRules& ghosts, const IndexBox& cells);
+
+/// The cells of a pass whose stencil reads no ghost cell ([2, n − 2) along the pass), and the
+/// two strips of two cells next to the ghosts.
+IndexBox stage_interior_cells(Direction direction, int nx, int nz);
+IndexBox stage_low_cells(Direction direction, int nx, int nz);
+IndexBox stage_high_cells(Direction direction, int nx, int nz);
+
+}  // namespace simapp
