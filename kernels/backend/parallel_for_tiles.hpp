@@ -7,7 +7,8 @@
 ///   kernel.cell(tile, origin, a, b)  for every cell of the tile,
 /// where (a, b) are indices along x and z from the tile's first point in that phase. A Kernel
 /// names its tile (tile_x × tile_z cells), the cells it loads beyond them (halo_x, halo_z),
-/// the extra faces (faces_x, faces_z: 1 in the pass's direction) and its Tile type.
+/// the extra faces (faces_x, faces_z: 1 in the pass's direction), its Tile type, and the
+/// blocks a GPU multiprocessor should hold at least (min_blocks_per_sm, for the registers).
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
 
 #include "kernels/backend/index_box.hpp"

@@ -1,6 +1,8 @@
 #pragma once
-/// The CUDA side of parallel_for_tiles: one block of tile_x × tile_z threads per tile, the
-/// Tile in shared memory, the phases separated by barriers.
+/// The CUDA side of parallel_for_tiles: one block per tile, of (tile_x + faces_x) ×
+/// (tile_z + faces_z) threads so that every face of the tile has its thread (the face phase,
+/// the costly one, takes one round), the Tile in shared memory, the phases separated by
+/// barriers.
 #include <cuda_runtime.h>
 
 #include "kernels/backend/cuda_check.hpp"
@@ -10,17 +12,21 @@
 namespace simapp {
 
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::tile_x * Kernel::tile_z)
+inline constexpr int tile_threads_x = Kernel::tile_x + Kernel::faces_x;
+template <class Kernel>
+inline constexpr int tile_threads_z = Kernel::tile_z + Kernel::faces_z;
+
+template <class Kernel>
+__global__ void __launch_bounds__(tile_threads_x<Kernel> * tile_threads_z<Kernel>, Kernel::min_blocks_per_sm)
     parallel_for_tiles_kernel(IndexBox cells, Kernel kernel) {
   __shared__ typename Kernel::Tile tile;
   const TileOrigin origin = tile_origin(cells, static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y),
                                         Kernel::tile_x, Kernel::tile_z);
   const int a0 = static_cast<int>(threadIdx.x), b0 = static_cast<int>(threadIdx.y);
-  for (int b = b0; b < origin.nk + 2 * Kernel::halo_z; b += Kernel::tile_z)
-    for (int a = a0; a < origin.ni + 2 * Kernel::halo_x; a += Kernel::tile_x) kernel.load(tile, origin, a, b);
+  for (int b = b0; b < origin.nk + 2 * Kernel::halo_z; b += tile_threads_z<Kernel>)
+    for (int a = a0; a < origin.ni + 2 * Kernel::halo_x; a += tile_threads_x<Kernel>) kernel.load(tile, origin, a, b);
   __syncthreads();
-  for (int b = b0; b < origin.nk + Kernel::faces_z; b += Kernel::tile_z)
-    for (int a = a0; a < origin.ni + Kernel::faces_x; a += Kernel::tile_x) kernel.face(tile, origin, a, b);
+  if (a0 < origin.ni + Kernel::faces_x && b0 < origin.nk + Kernel::faces_z) kernel.face(tile, origin, a0, b0);
   __syncthreads();
   if (a0 < origin.ni && b0 < origin.nk) kernel.cell(tile, origin, a0, b0);
 }
@@ -29,7 +35,7 @@ template <class Kernel>
 void parallel_for_tiles_cuda(const char* label, cudaStream_t stream, const IndexBox& cells, const Kernel& kernel) {
   const dim3 blocks(static_cast<unsigned>(tile_count(cells.width(), Kernel::tile_x)),
                     static_cast<unsigned>(tile_count(cells.height(), Kernel::tile_z)));
-  const dim3 threads(Kernel::tile_x, Kernel::tile_z);
+  const dim3 threads(tile_threads_x<Kernel>, tile_threads_z<Kernel>);
   parallel_for_tiles_kernel<<<blocks, threads, 0, stream>>>(cells, kernel);
   check_cuda(cudaGetLastError(), label);
 }

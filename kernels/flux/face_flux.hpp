@@ -9,11 +9,6 @@
 
 namespace simapp {
 
-/// Hyperviscosity K = −β Δ / (16 dt_stage).
-SIMAPP_HOST_DEVICE inline double hyperviscosity_coefficient(double spacing, double dt_stage) {
-  return -numerics::hyperviscosity_beta * spacing / (16.0 * dt_stage);
-}
-
 /// x faces:  ρ = q_f(ρ′) + ρ̄_c,  u = q_f(ρu)/ρ,  w = q_f(ρw)/ρ,  θ = (q_f((ρθ)′) + ρ̄θ̄_c)/ρ,
 /// p = C₀(ρθ)^γ;   F = (ρu, ρu² + p, ρuw, ρuθ) − K d3.
 /// p takes ρθ = q_f((ρθ)′) + ρ̄θ̄ directly rather than ρ·θ: the same value without the
@@ -60,15 +55,14 @@ SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[var::count], const do
                                             const FluxContext& context, double flux[var::count]) {
   const CellGeometry& geometry = context.geometry;
   const HydrostaticView& background = context.background;
-  const double dt_stage = context.params->dt / context.stage_divisor;
   if constexpr (D == Direction::x) {
-    x_face_flux(q, d3, background.cell_density(k), background.cell_rho_theta(k),
-                hyperviscosity_coefficient(geometry.dx, dt_stage), flux);
+    x_face_flux(q, d3, background.cell_density(k), background.cell_rho_theta(k), context.stage_params().k_hyper_x,
+                flux);
   } else {
     const int global_k = geometry.k_offset + k;
     const bool at_wall = global_k == 0 || global_k == geometry.global_nz;
     z_face_flux(q, d3, background.density_face[k], background.rho_theta_face[k], background.pressure_face[k],
-                at_wall, hyperviscosity_coefficient(geometry.dz, dt_stage), flux);
+                at_wall, context.stage_params().k_hyper_z, flux);
   }
 }
 

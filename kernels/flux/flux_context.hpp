@@ -6,13 +6,15 @@
 
 namespace simapp {
 
-/// What a stage's kernels need besides the arrays: geometry, the stage's dt (params->dt /
-/// stage_divisor, read on the device at run time) and the background.
+/// What a stage's kernels need besides the arrays: geometry, the step's parameters (read on
+/// the device at run time) with the stage's own, and the background.
 struct FluxContext {
   CellGeometry geometry;
   HydrostaticView background;
   const StepParams* params = nullptr;
-  double stage_divisor = 1.0;  ///< dt_stage = dt / stage_divisor (3, 2, 1 for RK3)
+  int stage = 0;  ///< the RK3 stage, 0..2
+
+  SIMAPP_HOST_DEVICE const StageParams& stage_params() const { return params->stage[stage]; }
 };
 
 }  // namespace simapp

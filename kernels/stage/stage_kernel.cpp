@@ -11,12 +11,14 @@ namespace simapp {
 namespace {
 
 /// The stage as a tiled kernel. Tiles are long along x (coalesced rows); the x pass loads two
-/// ghost columns each side, the z pass two ghost rows.
+/// ghost columns each side, the z pass two ghost rows. A tile of 63 × 4 (x) or 32 × 7 (z)
+/// cells has 64 × 4 or 32 × 8 faces: one for each of a block's 256 threads.
 template <Direction D>
 struct StageKernel {
   static constexpr bool x_pass = D == Direction::x;
-  static constexpr int tile_x = x_pass ? 64 : 32;
-  static constexpr int tile_z = x_pass ? 4 : 8;
+  static constexpr int tile_x = x_pass ? 63 : 32;
+  static constexpr int tile_z = x_pass ? 4 : 7;
+  static constexpr int min_blocks_per_sm = 2;
   static constexpr int halo_x = x_pass ? 2 : 0;
   static constexpr int halo_z = x_pass ? 0 : 2;
   static constexpr int faces_x = x_pass ? 1 : 0;

@@ -1,11 +1,43 @@
 #pragma once
 /// Values that change from step to step, read by kernels through a fixed device pointer so
-/// that a captured graph never needs re-capturing when they change.
+/// that a captured graph never needs re-capturing when they change. The per-stage values are
+/// worked out once a step on the host with the same IEEE operations a kernel would use, so
+/// kernels read them instead of dividing for every face and cell, with identical results.
+#include "kernels/backend/host_device.hpp"
+#include "kernels/physics/constants.hpp"
 
 namespace simapp {
 
+/// RK3: q* = qⁿ + dt/3 R(qⁿ), q** = qⁿ + dt/2 R(q*), qⁿ⁺¹ = qⁿ + dt R(q**).
+inline constexpr int rk_stages = 3;
+inline constexpr double rk_stage_divisor[rk_stages] = {3.0, 2.0, 1.0};
+
+/// Hyperviscosity K = −β Δ / (16 dt_stage).
+SIMAPP_HOST_DEVICE inline double hyperviscosity_coefficient(double spacing, double dt_stage) {
+  return -numerics::hyperviscosity_beta * spacing / (16.0 * dt_stage);
+}
+
+/// One RK3 stage's values.
+struct StageParams {
+  double dt = 0.0;       ///< dt / divisor, s
+  double k_hyper_x = 0;  ///< K of x faces
+  double k_hyper_z = 0;  ///< K of z faces
+};
+
 struct StepParams {
   double dt = 0.0;  ///< this step's time step, s (shorter on a final partial step)
+  StageParams stage[rk_stages];
 };
+
+/// The values of a step of `dt` on cells of dx × dz.
+inline StepParams step_params(double dt, double dx, double dz) {
+  StepParams params;
+  params.dt = dt;
+  for (int s = 0; s < rk_stages; ++s) {
+    const double dt_stage = dt / rk_stage_divisor[s];
+    params.stage[s] = {dt_stage, hyperviscosity_coefficient(dx, dt_stage), hyperviscosity_coefficient(dz, dt_stage)};
+  }
+  return params;
+}
 
 }  // namespace simapp

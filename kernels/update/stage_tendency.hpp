@@ -35,7 +35,7 @@ SIMAPP_HOST_DEVICE inline double stage_tendency(int v, int k, int i, double flux
 
 /// q_out = q_init + dt_stage · R.
 SIMAPP_HOST_DEVICE inline double stage_update(double init, double tendency, const FluxContext& context) {
-  return init + context.params->dt / context.stage_divisor * tendency;
+  return init + context.stage_params().dt * tendency;
 }
 
 }  // namespace simapp

@@ -132,7 +132,7 @@ long Simulation::advance_chunk(long max_steps) {
   const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), max_steps));
   if (steps <= 0) return 0;
   std::vector<StepParams> params(static_cast<std::size_t>(steps));
-  for (int j = 0; j < steps; ++j) params[j].dt = time_plan_.dt_of(step_ + 1 + j);
+  for (int j = 0; j < steps; ++j) params[j] = step_params(time_plan_.dt_of(step_ + 1 + j), grid_.dx(), grid_.dz());
   params_.stage(params);
   executor_->run(chunk_program(parity_of(step_ + 1), steps), stream_.get());
   step_ += steps;

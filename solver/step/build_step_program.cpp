@@ -14,7 +14,6 @@ namespace simapp {
 namespace {
 
 constexpr VarRange all_vars{0, var::count};
-constexpr double stage_divisor[3] = {3.0, 2.0, 1.0};
 
 /// One RK3 stage of one pass: q_out = q_init + dt/divisor · R(q_forcing).
 struct Stage {
@@ -198,13 +197,13 @@ void add_split_pass(StepProgram& program, const StepResources& resources, Direct
   const StepParams* params = resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
   const std::string pass = direction == Direction::x ? "x" : "z";
 
-  for (int s = 0; s < 3; ++s) {
+  for (int s = 0; s < rk_stages; ++s) {
     const Stage stage{direction,
                       f.state,
                       stage_input[s],
                       stage_output[s],
                       f,
-                      FluxContext{resources.geometry, resources.background, params, stage_divisor[s]},
+                      FluxContext{resources.geometry, resources.background, params, s},
                       gravity_wave_source(resources.case_name, resources.geometry.xlen),
                       resources.case_name == CaseName::injection,
                       resources.halo};
