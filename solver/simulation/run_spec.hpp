@@ -30,7 +30,7 @@ struct OutputSpec {
 struct ExecutionSpec {
   BackendChoice backend = BackendChoice::automatic;
   ExecutionMode mode = ExecutionMode::graph;
-  Granularity granularity = Granularity::fused;
+  Granularity granularity = Granularity::stage;
   int steps_per_graph = 0;  ///< K steps per captured graph (0: chosen for a few hundred nodes per graph)
 };
 
