@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Timing sweep: runs `simapp --mode compare` over grid sizes and both granularities (K chosen
+# Timing sweep: runs `simapp --mode compare` over grid sizes and the three granularities (K chosen
 # automatically), then over steps_per_graph K at fixed grids, and writes one CSV row per mode
 # and run. Usage:
 #   scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick] [--grid NX NZ]
@@ -73,10 +73,10 @@ PY
 }
 
 for size in "${sizes[@]}"; do
-  for granularity in fine fused; do run_compare size $size $granularity ""; done
+  for granularity in fine fused stage; do run_compare size $size $granularity ""; done
 done
 for grid in "${k_grids[@]}"; do
-  for granularity in fine fused; do
+  for granularity in fine fused stage; do
     for k in "${k_values[@]}"; do run_compare steps_per_graph $grid $granularity "$k"; done
   done
 done
