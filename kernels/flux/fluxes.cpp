@@ -87,27 +87,21 @@ void launch_fluxes_from_faces(const Stream& stream, FieldView<const double> face
 
 void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double> forcing,
                     FieldView<double> flux, VarRange vars, const FluxContext& context, FaceRegion region) {
-  if (direction == Direction::x)
-    launch_fluxes<Direction::x>(stream, forcing, flux, vars, context, region);
-  else
-    launch_fluxes<Direction::z>(stream, forcing, flux, vars, context, region);
+  with_direction(direction, [&](auto d) { launch_fluxes<decltype(d)::value>(stream, forcing, flux, vars, context, region); });
 }
 
 void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
                        FieldView<double> face_value_out, FieldView<double> face_d3_out, VarRange vars) {
-  if (direction == Direction::x)
-    launch_reconstruction<Direction::x>(stream, forcing, face_value_out, face_d3_out, vars);
-  else
-    launch_reconstruction<Direction::z>(stream, forcing, face_value_out, face_d3_out, vars);
+  with_direction(direction,
+                 [&](auto d) { launch_reconstruction<decltype(d)::value>(stream, forcing, face_value_out, face_d3_out, vars); });
 }
 
 void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double> face_value_in,
                                FieldView<const double> face_d3_in, FieldView<double> flux, VarRange vars,
                                const FluxContext& context) {
-  if (direction == Direction::x)
-    launch_fluxes_from_faces<Direction::x>(stream, face_value_in, face_d3_in, flux, vars, context);
-  else
-    launch_fluxes_from_faces<Direction::z>(stream, face_value_in, face_d3_in, flux, vars, context);
+  with_direction(direction, [&](auto d) {
+    launch_fluxes_from_faces<decltype(d)::value>(stream, face_value_in, face_d3_in, flux, vars, context);
+  });
 }
 
 }  // namespace simapp

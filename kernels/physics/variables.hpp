@@ -1,6 +1,8 @@
 #pragma once
 /// The four prognostic variables per cell, perturbations from the hydrostatic background.
 
+#include <type_traits>
+
 namespace simapp {
 
 namespace var {
@@ -22,5 +24,15 @@ struct VarRange {
 
 /// The direction of a split pass.
 enum class Direction { x, z };
+
+/// Calls `launch(std::integral_constant<Direction, D>{})` with D = `direction`: kernels take
+/// the direction as a template parameter, launchers as a value.
+template <class Launch>
+void with_direction(Direction direction, const Launch& launch) {
+  if (direction == Direction::x)
+    launch(std::integral_constant<Direction, Direction::x>{});
+  else
+    launch(std::integral_constant<Direction, Direction::z>{});
+}
 
 }  // namespace simapp

@@ -47,19 +47,14 @@ void launch_tendencies(const Stream& stream, FieldView<const double> forcing, Fi
 
 void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields, VarRange vars,
                            const FluxContext& context, const Bump& wave_source) {
-  if (direction == Direction::x)
-    launch_tendency_update<Direction::x>(stream, fields, vars, context, wave_source);
-  else
-    launch_tendency_update<Direction::z>(stream, fields, vars, context, wave_source);
+  with_direction(direction, [&](auto d) { launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, wave_source); });
 }
 
 void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double> forcing,
                         FieldView<const double> flux, FieldView<double> tendency, VarRange vars,
                         const FluxContext& context, const Bump& wave_source) {
-  if (direction == Direction::x)
-    launch_tendencies<Direction::x>(stream, forcing, flux, tendency, vars, context, wave_source);
-  else
-    launch_tendencies<Direction::z>(stream, forcing, flux, tendency, vars, context, wave_source);
+  with_direction(direction,
+                 [&](auto d) { launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source); });
 }
 
 void apply_updates(const Stream& stream, FieldView<const double> init, FieldView<const double> tendency,
