@@ -38,10 +38,12 @@ struct StageKernel {
   SIMAPP_HOST_DEVICE void input_at(int i, int k, double q[var::count]) const {
     const FieldView<const double>& forcing = arrays.forcing;
     const HydrostaticView& background = context.background;
+    const std::size_t stride = forcing.shape.var_stride();
     if constexpr (x_pass) {
       const int nx = forcing.shape.nx;
       const int source = ghosts.periodic_x && (i < 0 || i >= nx) ? periodic_source(i, nx) : i;
-      for (int v = 0; v < var::count; ++v) q[v] = forcing(v, k, source);
+      const double* cell = &forcing(0, k, source);
+      for (int v = 0; v < var::count; ++v) q[v] = cell[v * stride];
       if (ghosts.inflow && i < 0 && InjectionInflow::applies(context.geometry.z_center(k), context.geometry.zlen))
         apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k));
     } else {
@@ -50,10 +52,12 @@ struct StageKernel {
       const bool high_wall = k >= nz && ghosts.z_walls.high;
       if (low_wall || high_wall) {
         const int adjacent = low_wall ? 0 : nz - 1;
+        const double* cell = &forcing(0, adjacent, i);
         for (int v = 0; v < var::count; ++v)
-          q[v] = wall_ghost(v, forcing(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
+          q[v] = wall_ghost(v, cell[v * stride], background.cell_density(adjacent), background.cell_density(k));
       } else {
-        for (int v = 0; v < var::count; ++v) q[v] = forcing(v, k, i);
+        const double* cell = &forcing(0, k, i);
+        for (int v = 0; v < var::count; ++v) q[v] = cell[v * stride];
       }
     }
   }
@@ -82,13 +86,16 @@ struct StageKernel {
     const int i = origin.i0 + a, k = origin.k0 + b;
     const int qa = a + halo_x, qb = b + halo_z;  // the cell's place among the loaded points
     const bool init_is_input = arrays.init.data == arrays.forcing.data;
+    const std::size_t init_stride = arrays.init.shape.var_stride(), out_stride = arrays.out.shape.var_stride();
+    const double* init = &arrays.init(0, k, i);
+    double* out = &arrays.out(0, k, i);
     for (int v = 0; v < var::count; ++v) {
       const double high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
       const double density_perturbation = !x_pass && v == var::wmom ? tile.q[var::dens][qb][qa] : 0.0;
       const double tendency =
           stage_tendency<D>(v, k, i, tile.flux[v][b][a], high, density_perturbation, context, wave_source);
-      const double init = init_is_input ? tile.q[v][qb][qa] : arrays.init(v, k, i);
-      arrays.out(v, k, i) = stage_update(init, tendency, context);
+      out[v * out_stride] =
+          stage_update(init_is_input ? tile.q[v][qb][qa] : init[v * init_stride], tendency, context);
     }
   }
 };
