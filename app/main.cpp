@@ -11,6 +11,7 @@
 #include "app/comparison_report.hpp"
 #include "app/mpi_session.hpp"
 #include "app/plan_report.hpp"
+#include "app/profile_report.hpp"
 #include "app/run_outputs.hpp"
 #include "app/run_report.hpp"
 #include "app/stop_signals.hpp"
@@ -23,6 +24,7 @@
 #include "solver/halo/halo_path.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/halo/nccl_communicator.hpp"
+#include "solver/simulation/step_profile.hpp"
 
 namespace {
 
@@ -35,6 +37,7 @@ struct CommandLine {
   std::string mode;
   bool validate_only = false;
   bool plan_only = false;
+  bool profile = false;
   bool overwrite = false;
   std::string restart;  ///< checkpoint path or "latest"; empty: a fresh run
 };
@@ -166,6 +169,30 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   return comparison.identical ? 0 : static_cast<int>(ExitCode::numerical);
 }
 
+/// --profile: a few steps op by op against the device's copy bandwidth; table and profile.json.
+int profile(const Setup& setup, const Decomposition& decomposition, io::Overwrite overwrite) {
+  const RunSpec& spec = setup.config.spec;
+  const std::filesystem::path path = std::filesystem::path(spec.output.dir) / "profile.json";
+  run_on_root_agreed(decomposition.comm(), [&] { io::check_result_path(path, overwrite); });
+  Simulation simulation(spec, setup.backend, ExecutionMode::eager, decomposition);
+  const StepProfile step = profile_steps(simulation, 2, 10);
+  const std::string processor = device::processor_name(setup.backend);
+  if (decomposition.rank() == 0) {
+    fmt::print("simapp {} profile: case {}, {} x {} cells ({} on rank 0), granularity {}, backend {} ({})\n",
+               build_info::version, to_string(spec.case_name), spec.grid.nx, spec.grid.nz, step.cells,
+               to_string(spec.execution.granularity), to_string(setup.backend), processor);
+    app::print_profile(stdout, step);
+  }
+  run_on_root_agreed(decomposition.comm(), [&] {
+    const auto json = io::profile_json(spec, step,
+                                       {std::string(to_string(setup.backend)), processor, decomposition.size(),
+                                        {decomposition.px(), decomposition.pz()}});
+    io::write_result_file(path, json.dump(2) + "\n");
+    fmt::print("wrote {}\n", path.string());
+  });
+  return 0;
+}
+
 int run(const app::MpiSession& mpi, const CommandLine& command_line) {
   std::optional<Setup> setup;
   std::optional<Decomposition> decomposition;
@@ -188,8 +215,9 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
     return 0;
   }
   try {
-    if (setup->config.spec.execution.mode == ExecutionMode::compare)
-      return compare(*setup, *decomposition, command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
+    const io::Overwrite overwrite = command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse;
+    if (command_line.profile) return profile(*setup, *decomposition, overwrite);
+    if (setup->config.spec.execution.mode == ExecutionMode::compare) return compare(*setup, *decomposition, overwrite);
     return run_case(*setup, *decomposition, command_line);
   } catch (const Error& e) {
     return mpi.report(e);
@@ -212,6 +240,9 @@ int main(int argc, char** argv) {
   cli.add_option("--mode", command_line.mode, "Same as --set execution.mode=M")
       ->check(CLI::IsMember({"eager_sync", "eager", "graph", "compare"}));
   cli.add_flag("--validate", command_line.validate_only, "Check the configuration and exit");
+  auto* profile_flag = cli.add_flag("--profile", command_line.profile,
+                                    "Time a few steps kernel by kernel against the device's copy bandwidth "
+                                    "(table, and profile.json in output.dir)");
   cli.add_flag("--plan", command_line.plan_only,
                "Print the step program (ops, kernels per step, segments, graphs) and exit");
   auto* overwrite = cli.add_flag("--overwrite", command_line.overwrite,
@@ -219,7 +250,8 @@ int main(int argc, char** argv) {
   cli.add_option("--restart", command_line.restart,
                  "Continue from a checkpoint: its path, or 'latest' (the newest in output.dir; none: start at step 0)")
       ->type_name("PATH|latest")
-      ->excludes(overwrite);
+      ->excludes(overwrite)
+      ->excludes(profile_flag);
   cli.set_version_flag("--version", fmt::format("simapp {} (git {}, CUDA backend {})", build_info::version,
                                                 build_info::git_hash, build_info::cuda ? "built" : "not built"));
 

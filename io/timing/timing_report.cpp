@@ -62,6 +62,37 @@ nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison
   };
 }
 
+nlohmann::json profile_json(const RunSpec& spec, const StepProfile& profile, const TimingContext& context) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const OpProfile& op : profile.ops) {
+    nlohmann::json entry{{"op", op.name}, {"us", op.seconds * 1e6}, {"bytes", op.bytes}};
+    if (op.bytes > 0 && op.seconds > 0.0) {
+      entry["gb_per_s"] = static_cast<double>(op.bytes) / op.seconds / 1e9;
+      entry["fraction_of_copy"] = static_cast<double>(op.bytes) / op.seconds / profile.copy_bandwidth;
+    }
+    ops.push_back(entry);
+  }
+  return {
+      {"simapp_version", build_info::version},
+      {"git", build_info::git_hash},
+      {"case", to_string(spec.case_name)},
+      {"nx", spec.grid.nx},
+      {"nz", spec.grid.nz},
+      {"rank_cells", profile.cells},
+      {"granularity", to_string(spec.execution.granularity)},
+      {"backend", context.backend},
+      {"processor", context.processor},
+      {"ranks", context.ranks},
+      {"copy_bandwidth_gb_per_s", profile.copy_bandwidth / 1e9},
+      {"measured_steps", profile.measured_steps},
+      {"step_us", profile.step_seconds * 1e6},
+      {"step_bytes", profile.step_bytes},
+      {"step_bytes_per_cell", static_cast<double>(profile.step_bytes) / static_cast<double>(profile.cells)},
+      {"step_floor_us", static_cast<double>(profile.step_bytes) / profile.copy_bandwidth * 1e6},
+      {"ops", ops},
+  };
+}
+
 bool is_timing_report(const std::filesystem::path& path) {
   constexpr std::size_t largest = std::size_t{1} << 20;
   std::ifstream in(path, std::ios::binary);

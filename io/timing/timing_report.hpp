@@ -1,5 +1,6 @@
 #pragma once
-/// timing.json: the machine-readable result of execution.mode = compare.
+/// timing.json and profile.json: the machine-readable results of execution.mode = compare and
+/// of --profile.
 #include <array>
 #include <filesystem>
 #include <string>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "solver/simulation/mode_comparison.hpp"
+#include "solver/simulation/step_profile.hpp"
 
 namespace simapp::io {
 
@@ -19,6 +21,9 @@ struct TimingContext {
 };
 
 nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context);
+
+/// profile.json: the ops of a step with their times and bytes (--profile).
+nlohmann::json profile_json(const RunSpec& spec, const StepProfile& profile, const TimingContext& context);
 
 /// True when `path` holds a timing report simapp wrote (JSON with its simapp_version).
 bool is_timing_report(const std::filesystem::path& path);

@@ -1,13 +1,17 @@
 #include "solver/executor/eager_executor.hpp"
 
 #include "kernels/backend/device_runtime.hpp"
+#include "kernels/backend/trace_range.hpp"
 
 namespace simapp {
 
 void EagerExecutor::run(const StepProgram& program, const Stream& stream) {
   for (const StepOp& op : program.ops()) {
     if (op.kind == OpKind::join) continue;  // one stream: everything is already in order
-    op.run(stream);
+    {
+      const TraceRange range(op.name.c_str());
+      op.run(stream);
+    }
     if (op.kind == OpKind::host) {
       ++stats_.host_ops;
       continue;

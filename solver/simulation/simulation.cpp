@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/backend/stream_timer.hpp"
+#include "kernels/backend/trace_range.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/decomposition/gather_state.hpp"
@@ -137,6 +139,22 @@ long Simulation::advance_chunk(long max_steps) {
   executor_->run(chunk_program(parity_of(step_ + 1), steps), stream_.get());
   step_ += steps;
   return steps;
+}
+
+std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
+  params_.stage(std::vector<StepParams>{step_params(time_plan_.dt_of(step_ + 1), grid_.dx(), grid_.dz())});
+  std::vector<std::pair<const StepOp*, double>> timings;
+  StreamTimer timer(stream_.get());
+  for (const StepOp& op : chunk_program(parity_of(step_ + 1), 1).ops()) {
+    if (op.kind == OpKind::join) continue;
+    const TraceRange range(op.name.c_str());
+    timer.start();
+    op.run(stream_.get());
+    timer.stop();
+    timings.emplace_back(&op, timer.seconds());
+  }
+  ++step_;
+  return timings;
 }
 
 Diagnostics Simulation::diagnostics() const {

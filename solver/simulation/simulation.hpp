@@ -71,6 +71,10 @@ class Simulation {
   void prepare();
   /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps. Returns the steps run.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
+  /// Runs the next step op by op, each timed on the stream (CUDA events on the device, the host
+  /// clock on the host) inside a profiler range of its name; returns the step's ops (joins
+  /// left out) with their seconds.
+  std::vector<std::pair<const StepOp*, double>> time_next_step();
   /// Back to the initial state at step 0; captured graphs are kept.
   void reset();
   /// Continues from a checkpoint: this rank's interior state [var][k][i] at `step`.

@@ -8,6 +8,7 @@
 #include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/tendency_update.hpp"
 #include "solver/halo/halo_exchange.hpp"
+#include "solver/step/kernel_traffic.hpp"
 
 namespace simapp {
 
@@ -28,25 +29,31 @@ struct Stage {
   HaloPlan halo;
 
   StageFields stage_fields() const { return {init, forcing, fields.flux, out}; }
+  PassShape pass() const { return {direction, forcing.shape.nx, forcing.shape.nz, forcing.shape.halo}; }
 };
 
 void add_halo_fill(StepProgram& program, const std::string& name, const Stage& stage, VarRange vars, int lane) {
-  program.add(
-      OpKind::kernel, name,
-      [stage, vars](const Stream& stream) {
-        if (stage.direction == Direction::x)
-          fill_periodic_x_halos(stream, stage.forcing, vars);
-        else
-          fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background, stage.halo.z_walls);
-      },
-      lane);
+  program
+      .add(
+          OpKind::kernel, name,
+          [stage, vars](const Stream& stream) {
+            if (stage.direction == Direction::x)
+              fill_periodic_x_halos(stream, stage.forcing, vars);
+            else
+              fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background, stage.halo.z_walls);
+          },
+          lane)
+      .bytes = halo_fill_bytes(stage.pass(), vars.last - vars.first, stage.halo.z_walls);
 }
 
 void add_inflow(StepProgram& program, const std::string& name, const Stage& stage) {
   if (!stage.injection || stage.direction != Direction::x) return;
-  program.add(OpKind::kernel, name, [stage](const Stream& stream) {
-    apply_injection_inflow(stream, stage.forcing, stage.context.background, stage.context.geometry);
-  });
+  program
+      .add(OpKind::kernel, name,
+           [stage](const Stream& stream) {
+             apply_injection_inflow(stream, stage.forcing, stage.context.background, stage.context.geometry);
+           })
+      .bytes = inflow_bytes(stage.pass());
 }
 
 /// True when this rank fills some ghost cells of the pass itself (periodic copy or walls).
@@ -66,12 +73,14 @@ void add_exchange(StepProgram& program, const std::string& prefix, const Stage& 
 }
 
 void add_fluxes(StepProgram& program, const std::string& name, const Stage& stage, FaceRegion region, int lane) {
-  program.add(
-      OpKind::kernel, name,
-      [stage, region](const Stream& stream) {
-        compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars, stage.context, region);
-      },
-      lane);
+  program
+      .add(
+          OpKind::kernel, name,
+          [stage, region](const Stream& stream) {
+            compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars, stage.context, region);
+          },
+          lane)
+      .bytes = flux_bytes(stage.pass(), region);
 }
 
 /// Interior fluxes can overlap an MPI exchange when asked and the rank has room for them.
@@ -100,19 +109,25 @@ void add_fused_stage(StepProgram& program, const std::string& prefix, const Stag
     add_inflow(program, prefix + "inflow", stage);
     add_fluxes(program, prefix + "fluxes", stage, FaceRegion::all, 0);
   }
-  program.add(OpKind::kernel, prefix + "update", [stage](const Stream& stream) {
-    apply_tendency_update(stream, stage.direction, stage.stage_fields(), all_vars, stage.context, stage.wave_source);
-  });
+  program
+      .add(OpKind::kernel, prefix + "update",
+           [stage](const Stream& stream) {
+             apply_tendency_update(stream, stage.direction, stage.stage_fields(), all_vars, stage.context,
+                                   stage.wave_source);
+           })
+      .bytes = update_bytes(stage.pass());
 }
 
 /// Adds one kernel per variable on the variable's own lane, named prefix + operation + "." + variable.
 template <class Launch>
-void add_per_variable(StepProgram& program, const std::string& prefix, const std::string& operation, Launch launch) {
+void add_per_variable(StepProgram& program, const std::string& prefix, const std::string& operation, FineOp op,
+                      const PassShape& pass, Launch launch) {
   for (int v = 0; v < var::count; ++v) {
     const VarRange one{v, v + 1};
     program.add(
-        OpKind::kernel, prefix + operation + "." + variable_names[v],
-        [launch, one](const Stream& stream) { launch(stream, one); }, v);
+               OpKind::kernel, prefix + operation + "." + variable_names[v],
+               [launch, one](const Stream& stream) { launch(stream, one); }, v)
+        .bytes = fine_bytes(op, pass, v);
   }
 }
 
@@ -135,19 +150,19 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
     program.add_join(prefix + "join_inflow");
   }
   const StepFields& f = stage.fields;
-  add_per_variable(program, prefix, "reconstruct", [stage, f](const Stream& stream, VarRange one) {
+  add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
     reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
   });
   program.add_join(prefix + "join_faces");
-  add_per_variable(program, prefix, "flux", [stage, f](const Stream& stream, VarRange one) {
+  add_per_variable(program, prefix, "flux", FineOp::flux, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
     compute_fluxes_from_faces(stream, stage.direction, f.face_value, f.face_d3, f.flux, one, stage.context);
   });
   program.add_join(prefix + "join_fluxes");
-  add_per_variable(program, prefix, "tendency", [stage, f](const Stream& stream, VarRange one) {
+  add_per_variable(program, prefix, "tendency", FineOp::tendency, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
     compute_tendencies(stream, stage.direction, stage.forcing, f.flux, f.tendency, one, stage.context,
                        stage.wave_source);
   });
-  add_per_variable(program, prefix, "update", [stage, f](const Stream& stream, VarRange one) {
+  add_per_variable(program, prefix, "update", FineOp::update, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
     apply_updates(stream, stage.init, f.tendency, stage.out, one, stage.context);
   });
 }
@@ -159,13 +174,18 @@ GhostRules ghost_rules(const Stage& stage) {
 
 void add_stage_kernel(StepProgram& program, const std::string& name, const Stage& stage, const IndexBox& cells,
                       int lane) {
-  program.add(
-      OpKind::kernel, name,
-      [stage, cells](const Stream& stream) {
-        apply_stage(stream, stage.direction, {stage.init, stage.forcing, stage.out}, stage.context, stage.wave_source,
-                    ghost_rules(stage), cells);
-      },
-      lane);
+  const GhostRules ghosts = ghost_rules(stage);
+  const bool x = stage.direction == Direction::x;
+  program
+      .add(
+          OpKind::kernel, name,
+          [stage, cells, ghosts](const Stream& stream) {
+            apply_stage(stream, stage.direction, {stage.init, stage.forcing, stage.out}, stage.context,
+                        stage.wave_source, ghosts, cells);
+          },
+          lane)
+      .bytes = stage_kernel_bytes(stage.pass(), cells, x ? !ghosts.periodic_x : !ghosts.z_walls.low,
+                                  x ? !ghosts.periodic_x : !ghosts.z_walls.high, stage.init.data == stage.forcing.data);
 }
 
 /// One kernel a stage; ghost cells the rank fills itself are made inside it. With an exchange:

@@ -5,9 +5,9 @@
 
 namespace simapp {
 
-void StepProgram::add(OpKind kind, std::string name, std::function<void(const Stream&)> run, int lane) {
+StepOp& StepProgram::add(OpKind kind, std::string name, std::function<void(const Stream&)> run, int lane) {
   if (lane < 0 || lane >= max_lanes) throw std::invalid_argument("StepProgram::add: lane out of range");
-  ops_.push_back({kind, std::move(name), std::move(run), lane});
+  return ops_.emplace_back(StepOp{kind, std::move(name), std::move(run), lane});
 }
 
 void StepProgram::add_join(std::string name) { ops_.push_back({OpKind::join, std::move(name), {}, 0}); }
@@ -17,7 +17,7 @@ bool StepProgram::uses_lanes() const {
 }
 
 void StepProgram::append(const StepProgram& other, const std::string& prefix) {
-  for (const StepOp& op : other.ops_) ops_.push_back({op.kind, prefix + op.name, op.run, op.lane});
+  for (const StepOp& op : other.ops_) ops_.push_back({op.kind, prefix + op.name, op.run, op.lane, op.bytes});
 }
 
 std::size_t StepProgram::count(OpKind kind) const {

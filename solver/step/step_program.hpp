@@ -25,6 +25,7 @@ struct StepOp {
   std::string name;                        ///< e.g. "x.stage1.fluxes"
   std::function<void(const Stream&)> run;  ///< queues (kernel, transfer) or performs (host) the op; empty for join
   int lane = 0;                            ///< ops on other lanes since the last join may run concurrently
+  std::size_t bytes = 0;  ///< kernels: the bytes the op must move (each value it reads and writes once); 0: not counted
 };
 
 /// A maximal run of Kernel, Transfer and Join ops between Host ops: [first, last) into the op list.
@@ -36,7 +37,8 @@ struct Segment {
 
 class StepProgram {
  public:
-  void add(OpKind kind, std::string name, std::function<void(const Stream&)> run, int lane = 0);
+  /// Appends an op; returns it, so that its byte count can be set.
+  StepOp& add(OpKind kind, std::string name, std::function<void(const Stream&)> run, int lane = 0);
   /// Everything queued before on any lane completes before anything after, on any lane.
   void add_join(std::string name);
   /// Appends every op of `other`, prefixing their names with `prefix`.

@@ -11,6 +11,8 @@
 #include <regex>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "solver/simulation/run_loop.hpp"
@@ -87,6 +89,21 @@ TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
   EXPECT_EQ(io::read_dataset(out() / "fields_000000.h5", "rho_prime").size(), 40u * 20u);
   EXPECT_FALSE(fs::exists(out() / "checkpoint_000002.h5"));
   EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "no unfinished file is left";
+}
+
+TEST_F(OutputCliTest, ProfileTimesEveryKernelAndWritesProfileJson) {
+  const Outcome outcome = simapp("--profile --set output.dir=out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  for (const char* op : {"x.stage1.stage", "x.stage3.stage", "z.stage1.stage", "z.stage3.stage"})
+    EXPECT_NE(outcome.out.find(op), std::string::npos) << op << "\n" << outcome.out;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(step: 512 bytes a cell)"))) << outcome.out;
+  const nlohmann::json profile = nlohmann::json::parse(testing::read_text(out() / "profile.json"));
+  EXPECT_EQ(profile["step_bytes_per_cell"], 512.0);
+  EXPECT_EQ(profile["ops"].size(), 7u);
+  EXPECT_GT(profile["copy_bandwidth_gb_per_s"].get<double>(), 0.0);
+  const Outcome again = simapp("--profile --set output.dir=out");
+  EXPECT_EQ(again.exit_code, 2) << "an existing profile.json is replaced only with --overwrite";
+  EXPECT_EQ(simapp("--profile --restart latest --set output.dir=out").exit_code, 2);
 }
 
 TEST_F(OutputCliTest, RestartContinuesAndRefusesAnotherConfiguration) {

@@ -1,0 +1,41 @@
+#pragma once
+/// The bytes each kernel of a stage must move: every value it reads and every value it
+/// writes, once (8 bytes a value). The profile report (--profile) sets these against the time
+/// each kernel takes; a stage of the stage granularity at its floor moves 96 bytes a cell
+/// (input, initial state and output, 4 variables each), 576 a step.
+#include <cstddef>
+
+#include "kernels/backend/index_box.hpp"
+#include "kernels/flux/fluxes.hpp"
+#include "kernels/halo/halo_pack.hpp"
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+/// A split pass over a rank's nx × nz interior cells with `halo` ghost cells a side.
+struct PassShape {
+  Direction direction = Direction::x;
+  int nx = 0, nz = 0, halo = 0;
+
+  int along() const { return direction == Direction::x ? nx : nz; }   ///< cells along the pass
+  int across() const { return direction == Direction::x ? nz : nx; }  ///< cells across it
+};
+
+/// Ghost cells of `vars` variables filled by the rank: periodic columns (x) or wall rows (z).
+std::size_t halo_fill_bytes(const PassShape& pass, int vars, HaloSides walls);
+/// The injection inflow: ρ′ read, ρu and (ρθ)′ written in the left ghost columns.
+std::size_t inflow_bytes(const PassShape& pass);
+/// Face fluxes of `vars` variables from the stage input (fused), on the faces of `region`.
+std::size_t flux_bytes(const PassShape& pass, FaceRegion region);
+/// The fused tendency + update: initial state, fluxes (and ρ′ in z) read, output written.
+std::size_t update_bytes(const PassShape& pass);
+/// The stage kernel on `cells`: the stage input with the ghost cells it reads from memory,
+/// the initial state unless it is the input, the output.
+std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, bool low_ghosts_from_memory,
+                               bool high_ghosts_from_memory, bool init_is_input);
+
+/// The fine granularity's kernels of one variable.
+enum class FineOp { reconstruct, flux, tendency, update };
+std::size_t fine_bytes(FineOp op, const PassShape& pass, int variable);
+
+}  // namespace simapp
