@@ -1,6 +1,7 @@
 /// simapp: dry compressible atmosphere on CPU or GPU, driven by a YAML file; MPI across ranks.
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -141,6 +142,20 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   return static_cast<int>(ExitCode::interrupted);
 }
 
+/// Where and on what a timed run ran, for its report.
+io::TimingContext timing_context(const Setup& setup, const Decomposition& decomposition, const std::string& processor) {
+  return {std::string(to_string(setup.backend)), processor, decomposition.size(), {decomposition.px(), decomposition.pz()}};
+}
+
+/// Writes a report made by `make` on rank 0 (its failure known to every rank) and says so.
+void write_report(const Decomposition& decomposition, const std::filesystem::path& path,
+                  const std::function<nlohmann::json()>& make) {
+  run_on_root_agreed(decomposition.comm(), [&] {
+    io::write_result_file(path, make().dump(2) + "\n");
+    fmt::print("wrote {}\n", path.string());
+  });
+}
+
 int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrite overwrite) {
   const RunSpec& spec = setup.config.spec;
   const bool root = decomposition.rank() == 0;
@@ -159,13 +174,8 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
     std::fflush(stdout);
   });
   if (root) app::print_comparison(stdout, comparison);
-  run_on_root_agreed(decomposition.comm(), [&] {
-    const auto json = io::timing_json(spec, comparison,
-                                      {std::string(to_string(setup.backend)), processor, decomposition.size(),
-                                       {decomposition.px(), decomposition.pz()}});
-    io::write_result_file(timing_path, json.dump(2) + "\n");
-    fmt::print("wrote {}\n", timing_path.string());
-  });
+  write_report(decomposition, timing_path,
+               [&] { return io::timing_json(spec, comparison, timing_context(setup, decomposition, processor)); });
   return comparison.identical ? 0 : static_cast<int>(ExitCode::numerical);
 }
 
@@ -183,13 +193,8 @@ int profile(const Setup& setup, const Decomposition& decomposition, io::Overwrit
                to_string(spec.execution.granularity), to_string(setup.backend), processor);
     app::print_profile(stdout, step);
   }
-  run_on_root_agreed(decomposition.comm(), [&] {
-    const auto json = io::profile_json(spec, step,
-                                       {std::string(to_string(setup.backend)), processor, decomposition.size(),
-                                        {decomposition.px(), decomposition.pz()}});
-    io::write_result_file(path, json.dump(2) + "\n");
-    fmt::print("wrote {}\n", path.string());
-  });
+  write_report(decomposition, path,
+               [&] { return io::profile_json(spec, step, timing_context(setup, decomposition, processor)); });
   return 0;
 }
 

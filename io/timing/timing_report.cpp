@@ -36,17 +36,24 @@ nlohmann::json mode_json(const ModeComparison& comparison, const ModeTiming& tim
   return mode;
 }
 
-}  // namespace
-
-nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context) {
-  nlohmann::json modes = nlohmann::json::array();
-  for (const ModeTiming& timing : comparison.modes) modes.push_back(mode_json(comparison, timing));
+/// What every report starts with: the simapp that wrote it and the case.
+nlohmann::json report_header(const RunSpec& spec) {
   return {
       {"simapp_version", build_info::version},
       {"git", build_info::git_hash},
       {"case", to_string(spec.case_name)},
       {"nx", spec.grid.nx},
       {"nz", spec.grid.nz},
+  };
+}
+
+}  // namespace
+
+nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context) {
+  nlohmann::json modes = nlohmann::json::array();
+  for (const ModeTiming& timing : comparison.modes) modes.push_back(mode_json(comparison, timing));
+  nlohmann::json report = report_header(spec);
+  report.update({
       {"cells", static_cast<long>(spec.grid.nx) * spec.grid.nz},
       {"backend", context.backend},
       {"processor", context.processor},
@@ -59,7 +66,8 @@ nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison
       {"identical", comparison.identical},
       {"difference", comparison.difference},
       {"modes", modes},
-  };
+  });
+  return report;
 }
 
 nlohmann::json profile_json(const RunSpec& spec, const StepProfile& profile, const TimingContext& context) {
@@ -72,12 +80,8 @@ nlohmann::json profile_json(const RunSpec& spec, const StepProfile& profile, con
     }
     ops.push_back(entry);
   }
-  return {
-      {"simapp_version", build_info::version},
-      {"git", build_info::git_hash},
-      {"case", to_string(spec.case_name)},
-      {"nx", spec.grid.nx},
-      {"nz", spec.grid.nz},
+  nlohmann::json report = report_header(spec);
+  report.update({
       {"rank_cells", profile.cells},
       {"granularity", to_string(spec.execution.granularity)},
       {"backend", context.backend},
@@ -90,7 +94,8 @@ nlohmann::json profile_json(const RunSpec& spec, const StepProfile& profile, con
       {"step_bytes_per_cell", static_cast<double>(profile.step_bytes) / static_cast<double>(profile.cells)},
       {"step_floor_us", static_cast<double>(profile.step_bytes) / profile.copy_bandwidth * 1e6},
       {"ops", ops},
-  };
+  });
+  return report;
 }
 
 bool is_timing_report(const std::filesystem::path& path) {
