@@ -182,6 +182,7 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
         const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
         io::check_restart_compatible(*start.checkpoint, header, spec, time_plan);
         start.step = header.step;
+        checkpoint = start.checkpoint->string();
       }
       start.finished = start.checkpoint && start.step == time_plan.num_steps();
     }
@@ -194,7 +195,6 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
     }
     const long first_written = start.checkpoint ? start.step : -1;  // the step 0 snapshot too, from the start
     start.replaced = replaced_results(directory, policy, start, names_written_after(first_written, spec, time_plan));
-    if (start.checkpoint) checkpoint = start.checkpoint->string();
   });
   // Every rank reads its block of the checkpoint: they all need its name and step.
   checkpoint = broadcast_text(checkpoint, 0, comm);

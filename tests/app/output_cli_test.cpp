@@ -91,6 +91,17 @@ TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
   EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "no unfinished file is left";
 }
 
+/// Every rank continues from the checkpoint, also when the continued run writes no results.
+TEST_F(OutputCliTest, RestartWithoutOutputsContinuesOnEveryRank) {
+  const std::string run = "--set time.sim_time=" + sim_time(6) + " --set output.dir=out";
+  ASSERT_EQ(simapp(run + " --set output.checkpoint_every=" + every(3), 2).exit_code, 0);
+  const Outcome restarted =
+      this->run("timeout 60 " + command(run + " --restart out/checkpoint_000006.h5 --set time.sim_time=" + sim_time(9), 2));
+  EXPECT_EQ(restarted.exit_code, 0) << restarted.err;
+  EXPECT_TRUE(std::regex_search(restarted.out, std::regex(R"(restarting from out/checkpoint_000006\.h5 at step 6)")))
+      << restarted.out;
+}
+
 TEST_F(OutputCliTest, ProfileTimesEveryKernelAndWritesProfileJson) {
   const Outcome outcome = simapp("--profile --set output.dir=out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
