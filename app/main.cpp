@@ -109,14 +109,16 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
     return 0;
   }
   Simulation simulation(spec, setup.backend, spec.execution.mode, decomposition);
-  Diagnostics reference = simulation.diagnostics();
+  Diagnostics reference;  // the run's t = 0 diagnostics: a checkpoint carries them
   if (start.checkpoint) {
     reference = app::restore_checkpoint(simulation, start);
     if (root)
       fmt::print("restarting from {} at step {} (t = {} s)\n", start.checkpoint->string(), simulation.step(),
                  simulation.time());
-  } else if (!command_line.restart.empty() && root) {
-    fmt::print("no checkpoint in '{}' to restart from: starting at step 0\n", spec.output.dir);
+  } else {
+    reference = simulation.diagnostics();
+    if (!command_line.restart.empty() && root)
+      fmt::print("no checkpoint in '{}' to restart from: starting at step 0\n", spec.output.dir);
   }
   app::take_over_output(spec, start, decomposition.comm());
   app::print_header(stdout, simulation, setup.config.source_path);

@@ -130,19 +130,23 @@ void Simulation::prepare() {
     executor_->prepare(chunk_program(parity_of(step_ + 1 + full_chunks * plan_.steps_per_graph), remainder), stream_.get());
 }
 
-long Simulation::advance_chunk(long max_steps) {
-  const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), max_steps));
-  if (steps <= 0) return 0;
+void Simulation::stage_step_params(int steps) {
   std::vector<StepParams> params(static_cast<std::size_t>(steps));
   for (int j = 0; j < steps; ++j) params[j] = step_params(time_plan_.dt_of(step_ + 1 + j), grid_.dx(), grid_.dz());
   params_.stage(params);
+}
+
+long Simulation::advance_chunk(long max_steps) {
+  const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), max_steps));
+  if (steps <= 0) return 0;
+  stage_step_params(steps);
   executor_->run(chunk_program(parity_of(step_ + 1), steps), stream_.get());
   step_ += steps;
   return steps;
 }
 
 std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
-  params_.stage(std::vector<StepParams>{step_params(time_plan_.dt_of(step_ + 1), grid_.dx(), grid_.dz())});
+  stage_step_params(1);
   std::vector<std::pair<const StepOp*, double>> timings;
   StreamTimer timer(stream_.get());
   for (const StepOp& op : chunk_program(parity_of(step_ + 1), 1).ops()) {

@@ -97,6 +97,8 @@ class Simulation {
 
  private:
   const StepProgram& chunk_program(StepParity first, int steps);
+  /// Makes the StepParams slots of the next `steps` steps hold their values.
+  void stage_step_params(int steps);
   /// Steps in the chunk that starts after `completed` steps.
   int chunk_steps(long completed) const;
 
