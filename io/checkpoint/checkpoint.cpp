@@ -4,15 +4,14 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cmath>
 #include <optional>
-#include <regex>
 #include <string_view>
 #include <system_error>
 
 #include <fmt/core.h>
 
+#include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "kernels/backend/error.hpp"
@@ -58,15 +57,8 @@ std::uint64_t header_checksum(const CheckpointHeader& header) {
 
 /// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
 std::optional<long> step_of(const fs::path& file) {
-  static const std::regex pattern(R"(checkpoint_(\d+)\.h5)");
-  std::smatch match;
-  const std::string name = file.filename().string();
-  if (!std::regex_match(name, match, pattern)) return std::nullopt;
-  long step = 0;
-  const std::string digits = match[1];
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
-  if (error != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
-  return step;
+  const std::optional<long> step = numbered_name_step(file.filename().string(), "checkpoint_");
+  return step && *step >= 0 ? step : std::nullopt;
 }
 
 /// "a named pipe", "a directory", …: what a path that is not a regular file is.

@@ -3,14 +3,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <charconv>
 #include <string>
-#include <string_view>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "io/checkpoint/checkpoint.hpp"
+#include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/timing/timing_report.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
@@ -21,19 +20,6 @@ namespace simapp::io {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// The step of `name` = prefix + digits + ".h5"; -1 when the digits do not fit; nullopt when
-/// the name is not of that form.
-std::optional<long> numbered(std::string_view name, std::string_view prefix) {
-  constexpr std::string_view suffix = ".h5";
-  if (!name.starts_with(prefix) || !name.ends_with(suffix) || name.size() <= prefix.size() + suffix.size())
-    return std::nullopt;
-  const std::string_view digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-  if (!std::ranges::all_of(digits, [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
-  long step = -1;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
-  return error == std::errc{} && end == digits.data() + digits.size() ? step : -1;
-}
 
 bool is_plain_file(const fs::path& path) {
   struct stat status {};
@@ -56,8 +42,8 @@ std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   const std::string name = path.filename().string();
   if (name == "fields.xmf") return ResultEntry{path, ResultKind::xdmf_index};
   if (name == "timing.json" || name == "profile.json") return ResultEntry{path, ResultKind::timing_report};
-  if (const auto step = numbered(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
-  if (const auto step = numbered(name, "checkpoint_")) return ResultEntry{path, ResultKind::checkpoint, *step};
+  if (const auto step = numbered_name_step(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
+  if (const auto step = numbered_name_step(name, "checkpoint_")) return ResultEntry{path, ResultKind::checkpoint, *step};
   return std::nullopt;
 }
 
