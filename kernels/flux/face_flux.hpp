@@ -9,43 +9,47 @@
 
 namespace simapp {
 
-/// x faces:  ρ = q_f(ρ′) + ρ̄_c,  u = q_f(ρu)/ρ,  w = q_f(ρw)/ρ,  θ = (q_f((ρθ)′) + ρ̄θ̄_c)/ρ,
-/// p = C₀(ρθ)^γ;   F = (ρu, ρu² + p, ρuw, ρuθ) − K d3.
-/// p takes ρθ = q_f((ρθ)′) + ρ̄θ̄ directly rather than ρ·θ: the same value without the
-/// round-off of dividing and multiplying back, so a state at rest has p′ = 0 exactly.
+/// x faces:  ρ = q_f(ρ′) + ρ̄_c,  m = q_f(ρu),  u = m/ρ,  w = q_f(ρw)/ρ,  θ = (q_f((ρθ)′) + ρ̄θ̄_c)/ρ,
+/// p = C₀(ρθ)^γ;   F = (m, m u + p, m w, m θ) − K d3   (m = ρu: the face value itself, not ρ·u).
+/// One reciprocal 1/ρ serves u, w and θ. p takes ρθ = q_f((ρθ)′) + ρ̄θ̄ directly rather than
+/// ρ·θ: the same value without the round-off of dividing and multiplying back.
 SIMAPP_HOST_DEVICE inline void x_face_flux(const double q[var::count], const double d3[var::count],
                                            double background_density, double background_rho_theta,
                                            double k_hyper, double flux[var::count]) {
   const double r = q[var::dens] + background_density;
-  const double u = q[var::umom] / r;
-  const double w = q[var::wmom] / r;
+  const double inv_r = 1.0 / r;
+  const double m = q[var::umom];
+  const double u = m * inv_r;
+  const double w = q[var::wmom] * inv_r;
   const double rho_theta = q[var::rhot] + background_rho_theta;
-  const double t = rho_theta / r;
+  const double t = rho_theta * inv_r;
   const double p = physics::pressure(rho_theta);
-  flux[var::dens] = r * u - k_hyper * d3[var::dens];
-  flux[var::umom] = r * u * u + p - k_hyper * d3[var::umom];
-  flux[var::wmom] = r * u * w - k_hyper * d3[var::wmom];
-  flux[var::rhot] = r * u * t - k_hyper * d3[var::rhot];
+  flux[var::dens] = m - k_hyper * d3[var::dens];
+  flux[var::umom] = m * u + p - k_hyper * d3[var::umom];
+  flux[var::wmom] = m * w - k_hyper * d3[var::wmom];
+  flux[var::rhot] = m * t - k_hyper * d3[var::rhot];
 }
 
-/// z faces: as x with interface backgrounds ρ̄_i, ρ̄θ̄_i and p′ = C₀(ρθ)^γ − p̄_i;
-/// H = (ρw, ρwu, ρw² + p′, ρwθ) − K d3. At a wall w = 0 and the density's K d3 is 0, so no
-/// mass crosses it.
+/// z faces: as x with interface backgrounds ρ̄_i, ρ̄θ̄_i and p′ = C₀(ρθ)^γ − p̄_i, n = q_f(ρw):
+/// H = (n, n u, n w + p′, n θ) − K d3. At a wall n = 0 and the density's K d3 is 0, so no
+/// mass crosses it. At rest p′ is exactly 0: `pressure` rounds C₀(ρθ)^γ as p̄_i was rounded.
 SIMAPP_HOST_DEVICE inline void z_face_flux(const double q[var::count], const double d3[var::count],
                                            double background_density, double background_rho_theta,
                                            double background_pressure, bool at_wall, double k_hyper,
                                            double flux[var::count]) {
   const double r = q[var::dens] + background_density;
-  const double u = q[var::umom] / r;
-  const double w = at_wall ? 0.0 : q[var::wmom] / r;
+  const double inv_r = 1.0 / r;
+  const double n = at_wall ? 0.0 : q[var::wmom];
+  const double u = q[var::umom] * inv_r;
+  const double w = n * inv_r;
   const double rho_theta = q[var::rhot] + background_rho_theta;
-  const double t = rho_theta / r;
+  const double t = rho_theta * inv_r;
   const double p = physics::pressure(rho_theta) - background_pressure;
   const double d3_dens = at_wall ? 0.0 : d3[var::dens];
-  flux[var::dens] = r * w - k_hyper * d3_dens;
-  flux[var::umom] = r * w * u - k_hyper * d3[var::umom];
-  flux[var::wmom] = r * w * w + p - k_hyper * d3[var::wmom];
-  flux[var::rhot] = r * w * t - k_hyper * d3[var::rhot];
+  flux[var::dens] = n - k_hyper * d3_dens;
+  flux[var::umom] = n * u - k_hyper * d3[var::umom];
+  flux[var::wmom] = n * w + p - k_hyper * d3[var::wmom];
+  flux[var::rhot] = n * t - k_hyper * d3[var::rhot];
 }
 
 /// F (x pass) or H (z pass) at a face of row k (x) or at face k (z) from the face values q

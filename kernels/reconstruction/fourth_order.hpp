@@ -5,9 +5,11 @@
 
 namespace simapp {
 
-/// q_f = (−q₀ + 7q₁ + 7q₂ − q₃) / 12
+/// q_f = (−q₀ + 7q₁ + 7q₂ − q₃) / 12, as a product with the rounded 1/12 (a division costs a
+/// GPU about twenty instructions; this differs from the quotient by at most an ulp).
 SIMAPP_HOST_DEVICE inline double face_value(double q0, double q1, double q2, double q3) {
-  return (-q0 + 7.0 * q1 + 7.0 * q2 - q3) / 12.0;
+  constexpr double one_twelfth = 1.0 / 12.0;
+  return (-q0 + 7.0 * q1 + 7.0 * q2 - q3) * one_twelfth;
 }
 
 /// Undivided third difference d3 = −q₀ + 3q₁ − 3q₂ + q₃ (the hyperviscosity stencil).

@@ -26,6 +26,8 @@ struct StageParams {
 
 struct StepParams {
   double dt = 0.0;  ///< this step's time step, s (shorter on a final partial step)
+  double inv_dx = 0.0;  ///< 1 / dx, m⁻¹
+  double inv_dz = 0.0;  ///< 1 / dz, m⁻¹
   StageParams stage[rk_stages];
 };
 
@@ -33,6 +35,8 @@ struct StepParams {
 inline StepParams step_params(double dt, double dx, double dz) {
   StepParams params;
   params.dt = dt;
+  params.inv_dx = 1.0 / dx;
+  params.inv_dz = 1.0 / dz;
   for (int s = 0; s < rk_stages; ++s) {
     const double dt_stage = dt / rk_stage_divisor[s];
     params.stage[s] = {dt_stage, hyperviscosity_coefficient(dx, dt_stage), hyperviscosity_coefficient(dz, dt_stage)};

@@ -3,6 +3,7 @@
 /// scheme" and "Time stepping"), as point functions shared by every granularity:
 ///   R = −(F_{i+1} − F_i) / dx                    (x pass)
 ///   R = −(H_{k+1} − H_k) / dz,  R(ρw) −= ρ′ g     (z pass)
+/// (the divisions as products with 1/dx and 1/dz, worked out once a step)
 /// plus, for gravity_waves, R(ρw) += b(x, z) ρ̄_c(k) in every stage of both passes;
 ///   q_out = q_init + dt_stage · R.
 #include "kernels/backend/host_device.hpp"
@@ -21,9 +22,9 @@ SIMAPP_HOST_DEVICE inline double stage_tendency(int v, int k, int i, double flux
                                                 const Bump& wave_source) {
   double tendency;
   if constexpr (D == Direction::x)
-    tendency = -(flux_high - flux_low) / context.geometry.dx;
+    tendency = -(flux_high - flux_low) * context.params->inv_dx;
   else
-    tendency = -(flux_high - flux_low) / context.geometry.dz;
+    tendency = -(flux_high - flux_low) * context.params->inv_dz;
   if (v == var::wmom) {
     if constexpr (D == Direction::z) tendency -= density_perturbation * physics::gravity;
     if (wave_source.amplitude != 0.0)
