@@ -32,7 +32,7 @@ SIMAPP_HOST_DEVICE inline void x_face_flux(const double q[var::count], const dou
 
 /// z faces: as x with interface backgrounds ρ̄_i, ρ̄θ̄_i and p′ = C₀(ρθ)^γ − p̄_i, n = q_f(ρw):
 /// H = (n, n u, n w + p′, n θ) − K d3. At a wall n = 0 and the density's K d3 is 0, so no
-/// mass crosses it. At rest p′ is exactly 0: `pressure` rounds C₀(ρθ)^γ as p̄_i was rounded.
+/// mass crosses it.
 SIMAPP_HOST_DEVICE inline void z_face_flux(const double q[var::count], const double d3[var::count],
                                            double background_density, double background_rho_theta,
                                            double background_pressure, bool at_wall, double k_hyper,

@@ -7,16 +7,8 @@
 
 namespace simapp::physics {
 
-/// p = C₀ (ρθ)^γ, Pa, rounded as a product even where the device compiler would fuse it with a
-/// following subtraction into one FMA: p − p̄ is then exactly 0 when ρθ = ρθ̄ (host code is
-/// compiled without contraction).
-SIMAPP_HOST_DEVICE inline double pressure(double rho_theta) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(c0, pow(rho_theta, gamma));
-#else
-  return c0 * pow(rho_theta, gamma);
-#endif
-}
+/// p = C₀ (ρθ)^γ, Pa.
+SIMAPP_HOST_DEVICE inline double pressure(double rho_theta) { return c0 * pow(rho_theta, gamma); }
 
 /// ρθ = (p / C₀)^(1/γ): the inverse of `pressure`.
 SIMAPP_HOST_DEVICE inline double rho_theta_from_pressure(double p) { return pow(p / c0, 1.0 / gamma); }

@@ -89,13 +89,14 @@ struct StageKernel {
     const std::size_t init_stride = arrays.init.shape.var_stride(), out_stride = arrays.out.shape.var_stride();
     const double* init = &arrays.init(0, k, i);
     double* out = &arrays.out(0, k, i);
+    const StageFactors factors = stage_factors<D>(context);
+    const double source = momentum_source(k, i, context, wave_source);
     for (int v = 0; v < var::count; ++v) {
       const double high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
       const double density_perturbation = !x_pass && v == var::wmom ? tile.q[var::dens][qb][qa] : 0.0;
-      const double tendency =
-          stage_tendency<D>(v, k, i, tile.flux[v][b][a], high, density_perturbation, context, wave_source);
+      const double tendency = stage_tendency<D>(v, tile.flux[v][b][a], high, density_perturbation, source, factors);
       out[v * out_stride] =
-          stage_update(init_is_input ? tile.q[v][qb][qa] : init[v * init_stride], tendency, context);
+          stage_update(init_is_input ? tile.q[v][qb][qa] : init[v * init_stride], tendency, factors.dt);
     }
   }
 };

@@ -12,11 +12,11 @@ IndexBox interior(const FieldShape& shape) { return {0, shape.nx, 0, shape.nz}; 
 /// R(v) at cell (i, k) from the flux array.
 template <Direction D>
 SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int i, const FieldView<const double>& forcing,
-                                             const FieldView<const double>& flux, const FluxContext& context,
-                                             const Bump& wave_source) {
+                                             const FieldView<const double>& flux, double source,
+                                             const StageFactors& factors) {
   const double high = D == Direction::x ? flux(v, k, i + 1) : flux(v, k + 1, i);
   const double density_perturbation = D == Direction::z && v == var::wmom ? forcing(var::dens, k, i) : 0.0;
-  return stage_tendency<D>(v, k, i, flux(v, k, i), high, density_perturbation, context, wave_source);
+  return stage_tendency<D>(v, flux(v, k, i), high, density_perturbation, source, factors);
 }
 
 template <Direction D>
@@ -28,8 +28,10 @@ void launch_tendency_update(const Stream& stream, const StageFields& fields, Var
   const auto out = fields.out;
   parallel_for(D == Direction::x ? "apply_tendency_update_x" : "apply_tendency_update_z", stream, interior(out.shape),
                SIMAPP_LAMBDA(int i, int k) {
+    const StageFactors factors = stage_factors<D>(context);
+    const double source = momentum_source(k, i, context, wave_source);
     for (int v = vars.first; v < vars.last; ++v)
-      out(v, k, i) = stage_update(init(v, k, i), tendency_at<D>(v, k, i, forcing, flux, context, wave_source), context);
+      out(v, k, i) = stage_update(init(v, k, i), tendency_at<D>(v, k, i, forcing, flux, source, factors), factors.dt);
   });
 }
 
@@ -38,8 +40,10 @@ void launch_tendencies(const Stream& stream, FieldView<const double> forcing, Fi
                        FieldView<double> tendency, VarRange vars, const FluxContext& context, const Bump& wave_source) {
   parallel_for(D == Direction::x ? "compute_tendencies_x" : "compute_tendencies_z", stream, interior(tendency.shape),
                SIMAPP_LAMBDA(int i, int k) {
+    const StageFactors factors = stage_factors<D>(context);
+    const double source = momentum_source(k, i, context, wave_source);
     for (int v = vars.first; v < vars.last; ++v)
-      tendency(v, k, i) = tendency_at<D>(v, k, i, forcing, flux, context, wave_source);
+      tendency(v, k, i) = tendency_at<D>(v, k, i, forcing, flux, source, factors);
   });
 }
 
@@ -60,7 +64,8 @@ void compute_tendencies(const Stream& stream, Direction direction, FieldView<con
 void apply_updates(const Stream& stream, FieldView<const double> init, FieldView<const double> tendency,
                    FieldView<double> out, VarRange vars, const FluxContext& context) {
   parallel_for("apply_updates", stream, interior(out.shape), SIMAPP_LAMBDA(int i, int k) {
-    for (int v = vars.first; v < vars.last; ++v) out(v, k, i) = stage_update(init(v, k, i), tendency(v, k, i), context);
+    const double dt_stage = context.stage_params().dt;
+    for (int v = vars.first; v < vars.last; ++v) out(v, k, i) = stage_update(init(v, k, i), tendency(v, k, i), dt_stage);
   });
 }
 
