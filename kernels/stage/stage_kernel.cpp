@@ -62,10 +62,30 @@ struct StageKernel {
     }
   }
 
+  /// Whether a rule makes any point the tile loads; most tiles lie away from such boundaries
+  /// and read every point from memory without testing the rules point by point.
+  SIMAPP_HOST_DEVICE bool needs_rules(const TileOrigin& origin) const {
+    if constexpr (x_pass) {
+      const bool low = origin.i0 - halo_x < 0;
+      const bool high = origin.i0 + origin.ni + halo_x > arrays.forcing.shape.nx;
+      return (ghosts.periodic_x && (low || high)) || (ghosts.inflow && low);
+    } else {
+      return (ghosts.z_walls.low && origin.k0 - halo_z < 0) ||
+             (ghosts.z_walls.high && origin.k0 + origin.nk + halo_z > arrays.forcing.shape.nz);
+    }
+  }
+
   SIMAPP_HOST_DEVICE void load(Tile& tile, const TileOrigin& origin, int a, int b) const {
-    double q[var::count];
-    input_at(origin.i0 - halo_x + a, origin.k0 - halo_z + b, q);
-    for (int v = 0; v < var::count; ++v) tile.q[v][b][a] = q[v];
+    const int i = origin.i0 - halo_x + a, k = origin.k0 - halo_z + b;
+    if (needs_rules(origin)) {
+      double q[var::count];
+      input_at(i, k, q);
+      for (int v = 0; v < var::count; ++v) tile.q[v][b][a] = q[v];
+    } else {
+      const double* cell = &arrays.forcing(0, k, i);
+      const std::size_t stride = arrays.forcing.shape.var_stride();
+      for (int v = 0; v < var::count; ++v) tile.q[v][b][a] = cell[v * stride];
+    }
   }
 
   /// Face a (x) or b (z) of the tile lies between its cells a − 1 and a (b − 1 and b), so its
