@@ -7,8 +7,10 @@
 
 namespace simapp::physics {
 
-/// p = C₀ (ρθ)^γ, Pa.
-SIMAPP_HOST_DEVICE inline double pressure(double rho_theta) { return c0 * pow(rho_theta, gamma); }
+/// p = C₀ (ρθ)^γ = C₀ exp(γ ln ρθ), Pa (ρθ > 0). exp and log take a GPU about a third of the
+/// instructions of a general pow, which is a quarter of a stage kernel's; the result is within
+/// a few ulp of pow's.
+SIMAPP_HOST_DEVICE inline double pressure(double rho_theta) { return c0 * exp(gamma * log(rho_theta)); }
 
 /// ρθ = (p / C₀)^(1/γ): the inverse of `pressure`.
 SIMAPP_HOST_DEVICE inline double rho_theta_from_pressure(double p) { return pow(p / c0, 1.0 / gamma); }
