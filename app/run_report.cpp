@@ -48,8 +48,8 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   fmt::print(out, "  case      {}\n", to_string(simulation.spec().case_name));
   fmt::print(out, "  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m\n", grid.nx,
              grid.nz, simulation.grid().dx(), simulation.grid().dz(), grid.xlen, grid.zlen);
-  fmt::print(out, "  time      sim_time = {:g} s, dt = {:.6g} s, {} steps", plan.sim_time(), plan.dt(),
-             plan.num_steps());
+  fmt::print(out, "  time      sim_time = {:g} s, dt = {:.6g} s (cfl {:g}), {} steps", plan.sim_time(), plan.dt(),
+             simulation.spec().time.cfl, plan.num_steps());
   if (plan.dt_last() != plan.dt()) fmt::print(out, " (last step dt = {:.6g} s)", plan.dt_last());
   fmt::print(out, "\n");
   fmt::print(out, "  backend   {}: {}\n", to_string(simulation.backend()), placements[0].processor);

@@ -99,6 +99,8 @@ const std::vector<ConfigKey>& config_keys() {
                 [](auto& spec) -> auto& { return spec.grid.zlen; }),
       value_key("time.sim_time", "s", above(0), "simulated time",
                 [](auto& spec) -> auto& { return spec.time.sim_time; }),
+      value_key("time.cfl", "", above(0), "Courant number: dt = cfl · min(dx, dz) / 450 m/s",
+                [](auto& spec) -> auto& { return spec.time.cfl; }),
       value_key("output.dir", "", any_value, "directory for results",
                 [](auto& spec) -> auto& { return spec.output.dir; }),
       value_key("output.every", "s", at_least(0), "interval between snapshots; 0: no snapshots",

@@ -17,7 +17,7 @@ inline constexpr double theta0 = 300.0;                   ///< reference potenti
 namespace simapp::numerics {
 
 inline constexpr int halo_width = 2;          ///< ghost cells on every side
-inline constexpr double cfl = 1.5;            ///< Courant number of dt
+inline constexpr double default_cfl = 1.5;    ///< Courant number of dt unless time.cfl says otherwise
 inline constexpr double max_speed = 450.0;    ///< m s⁻¹, bound on |u| + sound speed
 inline constexpr double hyperviscosity_beta = 0.05;
 

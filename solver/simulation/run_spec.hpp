@@ -9,6 +9,7 @@
 #include "kernels/backend/backend_kind.hpp"
 #include "kernels/backend/name_table.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
+#include "kernels/physics/constants.hpp"
 #include "solver/executor/execution_mode.hpp"
 #include "solver/grid/grid_spec.hpp"
 
@@ -16,6 +17,7 @@ namespace simapp {
 
 struct TimeSpec {
   double sim_time = 1000.0;  ///< simulated time, s
+  double cfl = numerics::default_cfl;  ///< Courant number: dt = cfl · min(dx, dz) / 450 m/s
 };
 
 struct OutputSpec {

@@ -14,11 +14,12 @@ constexpr double tolerance = 1e-9;
 
 }  // namespace
 
-double time_step(double dx, double dz) { return numerics::cfl * std::min(dx, dz) / numerics::max_speed; }
+double time_step(double dx, double dz, double cfl) { return cfl * std::min(dx, dz) / numerics::max_speed; }
 
 double step_count(double sim_time, double dt) { return std::max(1.0, std::ceil(sim_time / dt - tolerance)); }
 
-TimePlan::TimePlan(double sim_time, double dx, double dz) : sim_time_(sim_time), dt_(time_step(dx, dz)) {
+TimePlan::TimePlan(double sim_time, double dx, double dz, double cfl)
+    : sim_time_(sim_time), dt_(time_step(dx, dz, cfl)) {
   const double steps = step_count(sim_time, dt_);
   if (!(steps <= static_cast<double>(max_time_steps)))
     throw Error(ExitCode::internal, "time plan",

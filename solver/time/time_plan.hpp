@@ -10,8 +10,8 @@ namespace simapp {
 /// number and count derived from it stays exact in a double and inside `long`.
 inline constexpr long max_time_steps = 2147483647;
 
-/// dt for cells of dx × dz (m), s.
-double time_step(double dx, double dz);
+/// dt for cells of dx × dz (m) at Courant number `cfl`, s.
+double time_step(double dx, double dz, double cfl);
 
 /// n = ⌈sim_time/dt − 1e-9⌉, at least 1, as a double so that a count beyond `long` (a
 /// configuration to refuse) is still represented.
@@ -19,9 +19,9 @@ double step_count(double sim_time, double dt);
 
 class TimePlan {
  public:
-  /// Needs step_count(sim_time, time_step(dx, dz)) ≤ max_time_steps (load_config checks it);
-  /// throws an internal Error otherwise.
-  TimePlan(double sim_time, double dx, double dz);
+  /// Needs step_count(sim_time, time_step(dx, dz, cfl)) ≤ max_time_steps (load_config checks
+  /// it); throws an internal Error otherwise.
+  TimePlan(double sim_time, double dx, double dz, double cfl);
 
   double dt() const { return dt_; }              ///< s
   long num_steps() const { return num_steps_; }

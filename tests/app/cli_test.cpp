@@ -86,6 +86,17 @@ TEST_F(CliTest, ValidateChecksAndExitsWithoutRunning) {
   EXPECT_EQ(outcome.out.find("d_mass"), std::string::npos);
 }
 
+TEST_F(CliTest, CourantNumberSetsTheTimeStep) {
+  // dx = 500 m: dt = cfl · 500 / 450 s; half the Courant number is twice the steps.
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 50\n");
+  const Outcome standard = simapp("case.yaml --set output.dir=standard");
+  const Outcome halved = simapp("case.yaml --set time.cfl=0.75 --set output.dir=halved");
+  EXPECT_EQ(standard.exit_code, 0) << standard.err;
+  EXPECT_EQ(halved.exit_code, 0) << halved.err;
+  EXPECT_NE(standard.out.find("dt = 1.66667 s (cfl 1.5), 30 steps"), std::string::npos) << standard.out;
+  EXPECT_NE(halved.out.find("dt = 0.833333 s (cfl 0.75), 60 steps"), std::string::npos) << halved.out;
+}
+
 TEST_F(CliTest, VersionAndHelpExitZero) {
   const Outcome version = simapp("--version");
   EXPECT_EQ(version.exit_code, 0);

@@ -148,6 +148,7 @@ TEST_F(ConfigTest, AbsentKeysTakeTheirDefaults) {
   EXPECT_EQ(config.spec.grid.xlen, 20000.0);
   EXPECT_EQ(config.spec.grid.zlen, 10000.0);
   EXPECT_EQ(config.spec.time.sim_time, 1000.0);
+  EXPECT_EQ(config.spec.time.cfl, 1.5);
   EXPECT_EQ(config.spec.output.dir, "output");
   EXPECT_EQ(config.spec.output.every, 0.0);
   EXPECT_EQ(config.spec.output.progress_every, 0);
@@ -163,6 +164,7 @@ grid:
   zlen: 6.4e3
 time:
   sim_time: 900
+  cfl: 0.75
 output:
   dir: results/dc
   every: 60.5
@@ -177,6 +179,7 @@ execution:
   EXPECT_EQ(config.spec.grid.xlen, 51200.0);
   EXPECT_EQ(config.spec.grid.zlen, 6400.0);
   EXPECT_EQ(config.spec.time.sim_time, 900.0);
+  EXPECT_EQ(config.spec.time.cfl, 0.75);
   EXPECT_EQ(config.spec.output.dir, "results/dc");
   EXPECT_EQ(config.spec.output.every, 60.5);
   EXPECT_EQ(config.spec.output.progress_every, 100);

@@ -24,7 +24,7 @@ std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
 
 TEST(ShortenedCaseTest, LastStepIsShorter) {
   const RunSpec spec = shortened_case(CaseName::thermal, Granularity::fused, 1);
-  const TimePlan plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz);
+  const TimePlan plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl);
   EXPECT_EQ(plan.num_steps(), 24);
   EXPECT_NEAR(plan.dt_last(), plan.dt() / 2, 1e-12);
 }
