@@ -21,12 +21,12 @@ std::string graph_sizes(const ExecutorStats& stats) {
 }  // namespace
 
 void print_comparison(std::FILE* out, const ModeComparison& comparison) {
-  fmt::print(out, "\n{:<11} {:>13} {:>13} {:>14} {:>7} {:>16} {:>11} {:>15} {:>15} {:>10}\n", "mode",
+  fmt::print(out, "\n{:<13} {:>13} {:>13} {:>14} {:>7} {:>16} {:>11} {:>15} {:>15} {:>10}\n", "mode",
              "time/step us", "kernels/step", "launches/step", "graphs", "nodes/graph", "capture ms",
              "instantiate ms", "x eager_sync", "x eager");
   for (const ModeTiming& timing : comparison.modes) {
     const bool graph = timing.mode == ExecutionMode::graph;
-    fmt::print(out, "{:<11} {:>13.2f} {:>13.0f} {:>14.3f} {:>7} {:>16} {:>11} {:>15} {:>15.2f} {:>10.2f}\n",
+    fmt::print(out, "{:<13} {:>13.2f} {:>13.0f} {:>14.3f} {:>7} {:>16} {:>11} {:>15} {:>15.2f} {:>10.2f}\n",
                to_string(timing.mode), timing.seconds_per_step() * 1e6, timing.kernels_per_step,
                timing.launches_per_step, graph ? std::to_string(timing.stats.nodes_per_graph.size()) : "-",
                graph ? graph_sizes(timing.stats) : "-",

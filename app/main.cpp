@@ -24,6 +24,7 @@
 #include "simapp_version.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/decomposition/error_agreement.hpp"
+#include "solver/executor/step_executor.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/step_profile.hpp"
 
@@ -59,6 +60,7 @@ Setup set_up(const CommandLine& command_line) {
     throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
   setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
   halo_path(setup.backend, setup.config.spec.parallel);  // refuses nccl where it cannot run
+  require_mode_runs_on(setup.config.spec.execution.mode, setup.backend);
   return setup;
 }
 
@@ -245,7 +247,7 @@ int main(int argc, char** argv) {
   cli.add_option("--backend", command_line.backend, "Same as --set execution.backend=B")
       ->check(CLI::IsMember({"auto", "cuda", "host"}));
   cli.add_option("--mode", command_line.mode, "Same as --set execution.mode=M")
-      ->check(CLI::IsMember({"eager_sync", "eager", "graph", "compare"}));
+      ->check(CLI::IsMember({"eager_sync", "eager", "eager_streams", "graph", "compare"}));
   cli.add_flag("--validate", command_line.validate_only, "Check the configuration and exit");
   auto* profile_flag = cli.add_flag("--profile", command_line.profile,
                                     "Time a few steps kernel by kernel against the device's copy bandwidth "

@@ -17,8 +17,9 @@ try:
 except ImportError as error:
     sys.exit(f"plot_timing: error: {error} (install python3-matplotlib and python3-numpy)")
 
-MODES = ("eager_sync", "eager", "graph")
-STYLE = {"fine": "-", "fused": "--"}
+MODES = ("eager_sync", "eager", "eager_streams", "graph")
+GRANULARITIES = ("fine", "fused", "stage")
+STYLE = {"fine": "-", "fused": "--", "stage": ":"}
 
 
 def load(path):
@@ -33,7 +34,7 @@ def series(rows, **match):
 
 def plot_sizes(rows, out):
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for granularity in ("fine", "fused"):
+    for granularity in GRANULARITIES:
         for mode in MODES:
             s = series(rows, sweep="size", granularity=granularity, mode=mode)
             if s:
@@ -65,7 +66,7 @@ def plot_steps_per_graph(rows, out):
         return None
     fig, axes = plt.subplots(1, len(grids), figsize=(6 * len(grids), 4.5), squeeze=False)
     for axis, (nx, nz) in zip(axes[0], grids):
-        for granularity in ("fine", "fused"):
+        for granularity in GRANULARITIES:
             s = [r for r in rows if r["sweep"] == "steps_per_graph" and int(r["nx"]) == nx
                  and r["granularity"] == granularity]
             graph = sorted((r for r in s if r["mode"] == "graph"), key=lambda r: int(r["steps_per_graph"]))

@@ -118,7 +118,8 @@ const std::vector<ConfigKey>& config_keys() {
       enum_key("execution.backend", "processor that runs the kernels; auto: CUDA when a GPU is visible, else host",
                backend_choices, [](auto& spec) -> auto& { return spec.execution.backend; }),
       enum_key("execution.mode",
-               "eager_sync, eager (one launch per kernel), graph (captured segments replayed) or compare (all three, timed)",
+               "eager_sync, eager (one launch per kernel), eager_streams (eager, each lane on a stream of its own; CUDA), "
+               "graph (captured segments replayed) or compare (each of them, timed)",
                execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
       enum_key("execution.granularity", "fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one kernel per stage",
                granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),

@@ -1,11 +1,10 @@
 /// CUDA graphs for captured segments: stream capture (thread-local mode), one instantiation
 /// with upload, replay by cudaGraphLaunch. In a program with lanes every lane is captured
-/// from a stream of its own, forked from and joined back to the capturing stream with
-/// events, so the graph holds the lanes as parallel branches. Lane 0 carries the critical
-/// path (halo exchanges, then the work that waits for them): its stream has the device's
-/// highest priority, which capture copies into its kernel nodes and the graph keeps
-/// (cudaGraphInstantiateFlagUseNodePriority), so an exchange kernel is scheduled ahead of
-/// queued blocks of the overlapping interior work instead of after them.
+/// from a stream of its own (LaneStreams), forked from and joined back to the capturing
+/// stream with events, so the graph holds the lanes as parallel branches. Lane 0's stream
+/// has the device's highest priority, which capture copies into its kernel nodes and the
+/// graph keeps (cudaGraphInstantiateFlagUseNodePriority), so an exchange kernel is scheduled
+/// ahead of queued blocks of the overlapping interior work instead of after them.
 #include <chrono>
 #include <string>
 
@@ -15,6 +14,7 @@
 #if SIMAPP_USE_CUDA
 #define SIMAPP_CUDA_RUNTIME 1
 #include "kernels/backend/cuda_check.hpp"
+#include "solver/executor/lane_streams.hpp"
 #endif
 
 namespace simapp {
@@ -39,66 +39,9 @@ void abandon_capture(cudaStream_t stream) {
   (void)cudaGetLastError();
 }
 
-/// The streams of a capture's lanes (lane 0 at the highest priority) and one event per
-/// lane, plus the capturing stream they fork from and join back to.
-class CaptureLanes {
- public:
-  explicit CaptureLanes(cudaStream_t origin) : origin_(origin) {
-    int lowest = 0, highest = 0;
-    SIMAPP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
-    for (int lane = 0; lane < max_lanes; ++lane) {
-      SIMAPP_CUDA_CHECK(
-          cudaStreamCreateWithPriority(&streams_[lane], cudaStreamNonBlocking, lane == 0 ? highest : lowest));
-      SIMAPP_CUDA_CHECK(cudaEventCreateWithFlags(&events_[lane], cudaEventDisableTiming));
-    }
-    SIMAPP_CUDA_CHECK(cudaEventCreateWithFlags(&origin_event_, cudaEventDisableTiming));
-  }
-  CaptureLanes(const CaptureLanes&) = delete;
-  CaptureLanes& operator=(const CaptureLanes&) = delete;
-  ~CaptureLanes() {
-    for (int lane = 0; lane < max_lanes; ++lane) {
-      if (streams_[lane] != nullptr) cudaStreamDestroy(streams_[lane]);
-      if (events_[lane] != nullptr) cudaEventDestroy(events_[lane]);
-    }
-    if (origin_event_ != nullptr) cudaEventDestroy(origin_event_);
-  }
-
-  Stream stream(int lane) const { return Stream{Backend::cuda, streams_[lane], nullptr}; }
-
-  /// Every lane continues after what the capturing stream has queued.
-  void begin() {
-    SIMAPP_CUDA_CHECK(cudaEventRecord(origin_event_, origin_));
-    for (int lane = 0; lane < max_lanes; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], origin_event_, 0));
-  }
-
-  /// Every lane continues after what every lane has queued (a Join op).
-  void join() {
-    for (int lane = 1; lane < max_lanes; ++lane) {
-      SIMAPP_CUDA_CHECK(cudaEventRecord(events_[lane], streams_[lane]));
-      SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[0], events_[lane], 0));
-    }
-    SIMAPP_CUDA_CHECK(cudaEventRecord(events_[0], streams_[0]));
-    for (int lane = 1; lane < max_lanes; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], events_[0], 0));
-  }
-
-  /// The capturing stream continues after what every lane has queued.
-  void end() {
-    for (int lane = 0; lane < max_lanes; ++lane) {
-      SIMAPP_CUDA_CHECK(cudaEventRecord(events_[lane], streams_[lane]));
-      SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(origin_, events_[lane], 0));
-    }
-  }
-
- private:
-  cudaStream_t origin_;
-  cudaEvent_t origin_event_ = nullptr;
-  cudaStream_t streams_[max_lanes] = {};
-  cudaEvent_t events_[max_lanes] = {};
-};
-
 /// Queues ops [first, last): with lanes, each on its lane's stream, joined at every Join op
 /// and at the end; without, all on the capturing stream.
-void queue_segment(const StepProgram& program, const Segment& segment, CaptureLanes& lanes, bool use_lanes,
+void queue_segment(const StepProgram& program, const Segment& segment, LaneStreams& lanes, bool use_lanes,
                    cudaStream_t origin) {
   if (use_lanes) lanes.begin();
   const Stream capturing{Backend::cuda, origin, nullptr};
@@ -127,7 +70,7 @@ void queue_segment(const StepProgram& program, const Segment& segment, CaptureLa
 /// Records ops [first, last) into a graph; names the op that failed or broke the capture.
 cudaGraph_t record_graph(const StepProgram& program, const Segment& segment, const Stream& stream) {
   cudaStream_t cuda_stream = stream.cuda_stream;
-  CaptureLanes lanes(cuda_stream);
+  LaneStreams lanes(cuda_stream);
   SIMAPP_CUDA_CHECK(cudaStreamBeginCapture(cuda_stream, cudaStreamCaptureModeThreadLocal));
   queue_segment(program, segment, lanes, program.uses_lanes(), cuda_stream);
   cudaGraph_t graph = nullptr;

@@ -2,7 +2,11 @@
 
 #include <stdexcept>
 
+#include "kernels/backend/error.hpp"
 #include "solver/executor/eager_executor.hpp"
+#if SIMAPP_USE_CUDA
+#include "solver/executor/streams_executor.hpp"
+#endif
 
 namespace simapp {
 
@@ -36,10 +40,22 @@ void GraphExecutor::run(const StepProgram& program, const Stream& stream) {
   for (; next_op < program.ops().size(); ++next_op, ++stats_.host_ops) program.ops()[next_op].run(stream);
 }
 
-std::unique_ptr<StepExecutor> make_executor(ExecutionMode mode) {
+void require_mode_runs_on(ExecutionMode mode, Backend backend) {
+  if (!mode_runs_on(mode, backend))
+    throw Error(ExitCode::bad_input, "execution.mode",
+                std::string(to_string(mode)) + " needs the CUDA backend, but this run uses host");
+}
+
+std::unique_ptr<StepExecutor> make_executor(ExecutionMode mode, Backend backend) {
+  require_mode_runs_on(mode, backend);
   switch (mode) {
     case ExecutionMode::eager_sync: return std::make_unique<EagerExecutor>(Synchronization::every_launch);
     case ExecutionMode::eager: return std::make_unique<EagerExecutor>(Synchronization::none);
+#if SIMAPP_USE_CUDA
+    case ExecutionMode::eager_streams: return std::make_unique<StreamsExecutor>();
+#else
+    case ExecutionMode::eager_streams: break;  // refused above: no CUDA backend in this build
+#endif
     case ExecutionMode::graph: return std::make_unique<GraphExecutor>();
     case ExecutionMode::compare: break;
   }

@@ -34,7 +34,11 @@ class StepExecutor {
   ExecutorStats stats_;
 };
 
-/// The executor of `mode` (eager_sync, eager or graph).
-std::unique_ptr<StepExecutor> make_executor(ExecutionMode mode);
+/// A bad_input Error naming execution.mode when `backend` cannot run `mode` (eager_streams on
+/// the host).
+void require_mode_runs_on(ExecutionMode mode, Backend backend);
+
+/// The executor of `mode` (not compare) for a run on `backend` (require_mode_runs_on first).
+std::unique_ptr<StepExecutor> make_executor(ExecutionMode mode, Backend backend);
 
 }  // namespace simapp

@@ -12,7 +12,8 @@ namespace simapp {
 
 namespace {
 
-constexpr ExecutionMode compared_modes[] = {ExecutionMode::eager_sync, ExecutionMode::eager, ExecutionMode::graph};
+constexpr ExecutionMode compared_modes[] = {ExecutionMode::eager_sync, ExecutionMode::eager, ExecutionMode::eager_streams,
+                                           ExecutionMode::graph};
 
 /// Describes the first cell where two host states differ bit-wise, or "" when they are equal.
 std::string first_difference(const std::vector<double>& a, const std::vector<double>& b, const FieldShape& shape) {
@@ -44,6 +45,7 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
   std::vector<double> reference;
   comparison.identical = true;
   for (const ExecutionMode mode : compared_modes) {
+    if (!mode_runs_on(mode, backend)) continue;
     on_mode(mode);
     Simulation simulation(spec, backend, mode, decomposition);
     comparison.steps_per_graph = simulation.steps_per_graph();

@@ -1,7 +1,7 @@
 #pragma once
-/// execution.mode = compare: the same case run by each executor (eager_sync, eager, graph)
-/// from the same initial state, each after a warm-up and with every graph captured before
-/// the clock starts; the final states must be bit-identical.
+/// execution.mode = compare: the same case run by each executor the backend has (eager_sync,
+/// eager, eager_streams on CUDA, graph) from the same initial state, each after a warm-up and
+/// with every graph captured before the clock starts; the final states must be bit-identical.
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,7 +23,7 @@ struct ModeTiming {
 };
 
 struct ModeComparison {
-  std::vector<ModeTiming> modes;  ///< eager_sync, eager, graph
+  std::vector<ModeTiming> modes;  ///< in the order of ExecutionMode, those the backend runs
   int steps_per_graph = 0;
   long warmup_steps = 0;
   bool identical = false;         ///< final states equal bit for bit, on every rank

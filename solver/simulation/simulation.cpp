@@ -68,7 +68,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
                                halo_plan_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()))),
-      executor_(make_executor(mode)),
+      executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, grid_.cell_shape().size()),
       state_copied_(device::create_event(backend)) {

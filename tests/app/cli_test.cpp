@@ -126,6 +126,14 @@ TEST_F(CliTest, PlanForAnUnavailableBackendIsAnInputError) {
   expect_input_error(outcome, R"(execution\.backend: cuda requested)");
 }
 
+TEST_F(CliTest, LaneStreamsOnTheHostAreAnInputError) {
+  write_config("grid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 1\n");
+  expect_input_error(simapp("case.yaml --backend host --mode eager_streams"),
+                     R"(^simapp: error: execution\.mode: eager_streams needs the CUDA backend, but this run uses host)");
+  expect_input_error(simapp("case.yaml --backend host --mode eager_streams --validate"),
+                     R"(execution\.mode: eager_streams needs the CUDA backend)");
+}
+
 TEST_F(CliTest, CudaBackendWithoutGpuIsAnInputError) {
   write_config("grid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 1\n");
   const Outcome outcome = simapp("case.yaml --backend cuda");

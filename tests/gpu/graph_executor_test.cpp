@@ -28,13 +28,14 @@ std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
   return testing::final_state(spec, Backend::cuda, mode);
 }
 
-TEST_F(CudaGraphTest, GraphReplayEqualsEagerBitForBitForAnyStepsPerGraph) {
+TEST_F(CudaGraphTest, GraphReplayAndLaneStreamsEqualEagerBitForBitForAnyStepsPerGraph) {
   for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
     const std::vector<double> eager = final_state(shortened_case(granularity, 1), ExecutionMode::eager);
     for (int k : {1, 2, 3, 8}) {
       const RunSpec spec = shortened_case(granularity, k);
       EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::graph), eager)) << to_string(granularity) << " K=" << k;
       EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::eager_sync), eager)) << to_string(granularity);
+      EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::eager_streams), eager)) << to_string(granularity);
     }
   }
 }

@@ -93,6 +93,9 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
     spec.parallel.halo = variant.halo;
     const Outcome graph = run(spec, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
     const Outcome eager = run(spec, variant.backend, ExecutionMode::eager, MPI_COMM_WORLD);
+    const Outcome streams = variant.backend == Backend::cuda
+                                ? run(spec, variant.backend, ExecutionMode::eager_streams, MPI_COMM_WORLD)
+                                : eager;  // the host has one stream
     RunSpec without_overlap = spec;
     without_overlap.parallel.overlap = HaloOverlap::off;
     const Outcome sequential = run(without_overlap, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
@@ -108,6 +111,7 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
                               std::to_string(layout[1]) + "]";
     EXPECT_TRUE(bitwise_equal(graph.state, serial.state)) << where;
     EXPECT_TRUE(bitwise_equal(eager.state, graph.state)) << where << ": eager vs graph";
+    EXPECT_TRUE(bitwise_equal(streams.state, graph.state)) << where << ": eager_streams vs graph";
     EXPECT_TRUE(bitwise_equal(sequential.state, graph.state)) << where << ": overlap off vs on";
     EXPECT_TRUE(bitwise_equal(mpi_halos.state, graph.state)) << where << ": halos by MPI vs by NCCL";
     if (variant.granularity != Granularity::fused) {

@@ -84,7 +84,7 @@ void exchange_halos(const Decomposition& decomposition, const FieldShape& shape,
     StepProgram program;
     HaloExchange::add_ops(program, "x.", Direction::x, field, &x, path);
     HaloExchange::add_ops(program, "z.", Direction::z, field, &z, path);
-    const std::unique_ptr<StepExecutor> executor = make_executor(mode);
+    const std::unique_ptr<StepExecutor> executor = make_executor(mode, backend);
     executor->run(program, stream);
     if (mode == ExecutionMode::graph) executor->run(program, stream);
     values = device_values.copy_to_host(stream);
