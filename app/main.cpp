@@ -132,7 +132,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
       [root](const ProgressReport& report) {
         if (root) app::print_progress(stdout, report);
       },
-      app::make_outputs(setup.config, simulation, reference), reference, stop);
+      app::make_outputs(setup.config, simulation, reference), reference, stop,
+      app::failed_state_writer(setup.config, simulation));
   if (!result.stopped) {
     app::print_result(stdout, simulation, result);
     return 0;

@@ -27,17 +27,16 @@ namespace {
 
 fs::path snapshot_path(const fs::path& directory, long step) { return directory / fmt::format("fields_{:06}.h5", step); }
 
-/// Writes a snapshot at each due step and rewrites fields.xmf to index every one so far.
-/// Uncompressed snapshots are written by every rank, each its own block; compressed ones by
-/// rank 0 from the gathered grid.
-class SnapshotSeries {
+fs::path failed_snapshot_path(const fs::path& directory, long step) {
+  return directory / fmt::format("fields_{:06}_failed.h5", step);
+}
+
+/// Writes snapshot files of the run's state. Uncompressed snapshots are written by every
+/// rank, each its own block; compressed ones by rank 0 from the gathered grid.
+class SnapshotFiles {
  public:
-  SnapshotSeries(const io::LoadedConfig& config, const Simulation& simulation)
-      : config_(config),
-        decomposition_(simulation.decomposition()),
-        directory_(config.spec.output.dir),
-        fields_(config.spec.output.variables),
-        comm_(decomposition_.comm()) {
+  SnapshotFiles(const io::LoadedConfig& config, const Simulation& simulation)
+      : config_(config), decomposition_(simulation.decomposition()), fields_(config.spec.output.variables) {
     const GridSpec& grid = config.spec.grid;
     const Stream host{Backend::host, nullptr, nullptr};
     const CellGeometry geometry{grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
@@ -48,17 +47,12 @@ class SnapshotSeries {
     };
     density_cell_ = interior(columns.density_cell);
     rho_theta_cell_ = interior(columns.rho_theta_cell);
-    // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
-    // again at once (the snapshots after it were replaced).
-    for (long step : output_steps(simulation.time_plan(), config.spec.output.every, true))
-      if (step <= simulation.step() && simulation.step() > 0 && fs::exists(snapshot_path(directory_, step)))
-        entries_.push_back({snapshot_path(directory_, step).filename().string(), simulation.time_plan().time_after(step)});
-    if (!entries_.empty()) write_index();
   }
 
-  void write(long step, double time, const std::vector<double>& interior) {
+  /// Writes the snapshot of this rank's interior state at `step` to `path` (collective).
+  void write(const fs::path& path, long step, double time, const std::vector<double>& interior) const {
     const GridSpec& grid = config_.spec.grid;
-    const fs::path path = snapshot_path(directory_, step);
+    const MPI_Comm comm = decomposition_.comm();
     io::Snapshot snapshot{step, time, grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz,
                           std::string(to_string(config_.spec.case_name)), config_.resolved_yaml,
                           build_info::version, build_info::git_hash, {}, density_cell_, rho_theta_cell_};
@@ -71,12 +65,39 @@ class SnapshotSeries {
       block.density_cell.assign(density_cell_.begin() + box.k_offset, density_cell_.begin() + box.k_offset + box.nz);
       block.rho_theta_cell.assign(rho_theta_cell_.begin() + box.k_offset,
                                   rho_theta_cell_.begin() + box.k_offset + box.nz);
-      io::write_snapshot_blocks(path, snapshot, block, box.i_offset, box.k_offset, fields_, comm_);
+      io::write_snapshot_blocks(path, snapshot, block, box.i_offset, box.k_offset, fields_, comm);
     } else {
       snapshot.state = gather_interior(decomposition_, interior);
-      run_on_root_agreed(comm_,
-                         [&] { io::write_snapshot(path, snapshot, fields_, config_.spec.output.compression); });
+      run_on_root_agreed(comm, [&] { io::write_snapshot(path, snapshot, fields_, config_.spec.output.compression); });
     }
+  }
+
+  const std::vector<std::string>& fields() const { return fields_; }
+
+ private:
+  const io::LoadedConfig& config_;
+  const Decomposition& decomposition_;
+  std::vector<std::string> fields_;
+  std::vector<double> density_cell_, rho_theta_cell_;
+};
+
+/// Writes a snapshot at each due step and rewrites fields.xmf to index every one so far.
+class SnapshotSeries {
+ public:
+  SnapshotSeries(const io::LoadedConfig& config, const Simulation& simulation)
+      : config_(config), files_(config, simulation), directory_(config.spec.output.dir),
+        comm_(simulation.decomposition().comm()) {
+    // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
+    // again at once (the snapshots after it were replaced).
+    for (long step : output_steps(simulation.time_plan(), config.spec.output.every, true))
+      if (step <= simulation.step() && simulation.step() > 0 && fs::exists(snapshot_path(directory_, step)))
+        entries_.push_back({snapshot_path(directory_, step).filename().string(), simulation.time_plan().time_after(step)});
+    if (!entries_.empty()) write_index();
+  }
+
+  void write(long step, double time, const std::vector<double>& interior) {
+    const fs::path path = snapshot_path(directory_, step);
+    files_.write(path, step, time, interior);
     entries_.push_back({path.filename().string(), time});
     write_index();
   }
@@ -84,15 +105,14 @@ class SnapshotSeries {
  private:
   void write_index() const {
     const GridSpec& grid = config_.spec.grid;
-    run_on_root_agreed(comm_, [&] { io::write_xdmf(directory_ / "fields.xmf", grid.nx, grid.nz, fields_, entries_); });
+    run_on_root_agreed(comm_,
+                       [&] { io::write_xdmf(directory_ / "fields.xmf", grid.nx, grid.nz, files_.fields(), entries_); });
   }
 
   const io::LoadedConfig& config_;
-  const Decomposition& decomposition_;
+  SnapshotFiles files_;
   fs::path directory_;
-  std::vector<std::string> fields_;
   MPI_Comm comm_;
-  std::vector<double> density_cell_, rho_theta_cell_;
   std::vector<io::XdmfEntry> entries_;
 };
 
@@ -250,6 +270,17 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
                        }});
   }
   return outputs;
+}
+
+FailedStateWriter failed_state_writer(const io::LoadedConfig& config, const Simulation& simulation) {
+  if (!writes_results(config.spec)) return nullptr;
+  auto files = std::make_shared<SnapshotFiles>(config, simulation);
+  const fs::path directory(config.spec.output.dir);
+  return [files, directory](long step, double time, const std::vector<double>& interior) {
+    const fs::path path = failed_snapshot_path(directory, step);
+    files->write(path, step, time, interior);
+    return path.string();
+  };
 }
 
 std::function<void(long, double, const std::vector<double>&)> checkpoint_saver(const io::LoadedConfig& config,

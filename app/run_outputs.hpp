@@ -53,6 +53,10 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
 std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation,
                                           const Diagnostics& reference);
 
+/// Writes the state where a failed health check stopped the run as fields_<step>_failed.h5 (a
+/// snapshot outside the XDMF index), when the run writes results at all.
+FailedStateWriter failed_state_writer(const io::LoadedConfig& config, const Simulation& simulation);
+
 /// Writes a checkpoint of the state it is given unless one of that step is there already
 /// (collective): what a run that is asked to stop saves.
 std::function<void(long step, double time, const std::vector<double>& interior)> checkpoint_saver(

@@ -126,6 +126,10 @@ const std::vector<ConfigKey>& config_keys() {
       value_key("execution.steps_per_graph", "steps", at_least(0),
                 "steps captured into one graph; 0: chosen so a graph holds a few hundred kernels",
                 [](auto& spec) -> auto& { return spec.execution.steps_per_graph; }),
+      value_key("execution.check_every", "steps", at_least(0),
+                "steps between health checks on the device (non-finite values, signal speed above 450 m/s); "
+                "0: none",
+                [](auto& spec) -> auto& { return spec.execution.check_every; }),
       value_key("parallel.ranks", "", at_least(0),
                 "MPI ranks along x and z, [px, pz]; 0: chosen by MPI_Dims_create",
                 [](auto& spec) -> auto& { return spec.parallel.ranks; }),

@@ -1,6 +1,6 @@
 #pragma once
-/// The step number in the name of a numbered result file, `<prefix><digits>.h5`
-/// (fields_000012.h5, checkpoint_000012.h5).
+/// The step number in the name of a numbered result file, `<prefix><digits><suffix>`
+/// (fields_000012.h5, checkpoint_000012.h5, fields_000012_failed.h5).
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -9,10 +9,10 @@
 
 namespace simapp::io {
 
-/// The step in `name` = prefix + digits + ".h5"; -1 when the digits do not fit a long;
+/// The step in `name` = prefix + digits + suffix; -1 when the digits do not fit a long;
 /// nullopt when the name is not of that form.
-inline std::optional<long> numbered_name_step(std::string_view name, std::string_view prefix) {
-  constexpr std::string_view suffix = ".h5";
+inline std::optional<long> numbered_name_step(std::string_view name, std::string_view prefix,
+                                              std::string_view suffix = ".h5") {
   if (!name.starts_with(prefix) || !name.ends_with(suffix) || name.size() <= prefix.size() + suffix.size())
     return std::nullopt;
   const std::string_view digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());

@@ -43,6 +43,8 @@ std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   if (name == "fields.xmf") return ResultEntry{path, ResultKind::xdmf_index};
   if (name == "timing.json" || name == "profile.json") return ResultEntry{path, ResultKind::timing_report};
   if (const auto step = numbered_name_step(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
+  if (const auto step = numbered_name_step(name, "fields_", "_failed.h5"))
+    return ResultEntry{path, ResultKind::snapshot, *step};
   if (const auto step = numbered_name_step(name, "checkpoint_")) return ResultEntry{path, ResultKind::checkpoint, *step};
   return std::nullopt;
 }

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "kernels/backend/error.hpp"
 #include "solver/diagnostics/finite_state.hpp"
 #include "solver/output/output_schedule.hpp"
@@ -51,12 +53,67 @@ struct PendingOutput {
   std::vector<const ScheduledOutput*> outputs;
 };
 
-void write_pending(Simulation& simulation, PendingOutput& pending) {
-  if (pending.outputs.empty()) return;
+/// The first failed health check over the ranks (collective): the earliest check, then the
+/// first cell (by variable, then row, then column), whatever the decomposition.
+HealthFinding agreed_failure(const Simulation& simulation) {
+  const std::optional<HealthFinding> mine = simulation.health_failure();
+  const Decomposition& decomposition = simulation.decomposition();
+  const std::int64_t never = std::numeric_limits<std::int64_t>::max();
+  std::int64_t step = mine ? mine->step : never;
+  MPI_Allreduce(MPI_IN_PLACE, &step, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
+  const std::int64_t nx = decomposition.global().nx, nz = decomposition.global().nz;
+  std::int64_t cell = mine && mine->step == step ? (mine->finding * nz + mine->k) * nx + mine->i : never;
+  MPI_Allreduce(MPI_IN_PLACE, &cell, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
+  return {static_cast<long>(step), static_cast<int>(cell / (nx * nz)), cell % nx, (cell / nx) % nz};
+}
+
+/// Whether a health check failed on some rank, as far as the hosts see now (collective when
+/// there are several ranks).
+bool failure_seen(const Simulation& simulation) {
+  int seen = simulation.health_failure_seen() ? 1 : 0;
+  if (simulation.spec().execution.check_every > 0 && simulation.decomposition().size() > 1)
+    MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_INT, MPI_MAX, simulation.decomposition().comm());
+  return seen != 0;
+}
+
+/// Writes the outputs queued at pending.step (the state must be finite).
+void write_outputs(Simulation& simulation, PendingOutput& pending) {
   const std::vector<double> state = simulation.finish_state_copy();
   require_finite_state(state, simulation.decomposition(), pending.step, pending.time);
   for (const ScheduledOutput* output : pending.outputs) output->write(pending.step, pending.time, state);
   pending = {};
+}
+
+/// Ends the run after a failed health check (collective): the outputs queued before the
+/// failed check are written, the state where the run stands is saved, and the error names
+/// the check's step, what it found and where.
+[[noreturn]] void stop_unhealthy(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed) {
+  const HealthFinding failure = agreed_failure(simulation);
+  if (!pending.outputs.empty() && pending.step < failure.step) write_outputs(simulation, pending);
+  simulation.begin_state_copy();
+  const std::vector<double> state = simulation.finish_state_copy();
+  const std::string written = failed ? failed(simulation.step(), simulation.time(), state) : std::string();
+  const std::string where = written.empty() ? "no snapshot written (the run writes no results)"
+                                            : fmt::format("the state at step {} is in {}", simulation.step(), written);
+  throw Error(ExitCode::numerical,
+              fmt::format("step {} (t = {} s)", failure.step, simulation.time_plan().time_after(failure.step)),
+              fmt::format("the health check failed: {} at cell (i, k) = ({}, {}); {}", describe_finding(failure.finding),
+                          failure.i, failure.k, where),
+              ErrorReach::every_rank);
+}
+
+/// Ends the run when a health check has failed on some rank, as far as the hosts see now.
+void stop_if_unhealthy(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed) {
+  if (failure_seen(simulation)) stop_unhealthy(simulation, pending, failed);
+}
+
+/// Writes the outputs queued at pending.step once the state copy is done; by then every check
+/// up to that step has reached the host, and a failed one ends the run instead.
+void write_pending(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed) {
+  if (pending.outputs.empty()) return;
+  simulation.finish_state_copy();
+  stop_if_unhealthy(simulation, pending, failed);
+  write_outputs(simulation, pending);
 }
 
 void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending) {
@@ -88,7 +145,7 @@ void save_for_restart(Simulation& simulation, const StopRequest& stop) {
 
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
                      const std::vector<ScheduledOutput>& outputs, const std::optional<Diagnostics>& reference,
-                     const StopRequest& stop) {
+                     const StopRequest& stop, const FailedStateWriter& failed) {
   RunResult result;
   simulation.prepare();
   result.initial = reference ? *reference : simulation.diagnostics();
@@ -106,7 +163,8 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     const long to_progress = progress_every > 0 ? progress_every - previous % progress_every
                                                 : std::numeric_limits<long>::max();
     simulation.advance_chunk(std::min(steps_to_next_output(outputs, previous), to_progress));
-    write_pending(simulation, pending);  // while the chunk just queued runs
+    stop_if_unhealthy(simulation, pending, failed);
+    write_pending(simulation, pending, failed);  // while the chunk just queued runs
     queue_due_outputs(simulation, outputs, pending);
     const long step = simulation.step();
     // Reporting is collective: rank 0's clock decides for every rank.
@@ -115,6 +173,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     if (progress_every == 0) MPI_Bcast(&due, 1, MPI_INT, 0, simulation.decomposition().comm());
     if (due && !simulation.finished()) {
       const Diagnostics now = simulation.diagnostics();
+      stop_if_unhealthy(simulation, pending, failed);
       check_finite(now, step);
       const double wall = seconds_since(start);
       last_report = wall;
@@ -123,14 +182,15 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
                    rate * static_cast<double>(num_steps - step)});
     }
     if (!simulation.finished() && stop_agreed(stop, simulation)) {
-      write_pending(simulation, pending);
+      write_pending(simulation, pending, failed);
       save_for_restart(simulation, stop);
       result.stopped = true;
       break;
     }
   }
-  write_pending(simulation, pending);
   simulation.synchronize();
+  stop_if_unhealthy(simulation, pending, failed);
+  write_pending(simulation, pending, failed);
   result.wall_seconds = seconds_since(start);
   result.steps = simulation.step() - first_step;
   result.final = simulation.diagnostics();

@@ -27,6 +27,10 @@ struct RunResult {
   bool stopped = false;       ///< ended early on a stop request, at simulation.step()
 };
 
+/// Writes the state where a failed health check stopped the run, for inspection (collective);
+/// returns what it wrote, for the error message ("" when nothing).
+using FailedStateWriter = std::function<std::string(long step, double time, const std::vector<double>& interior)>;
+
 using ProgressCallback = std::function<void(const ProgressReport&)>;
 
 /// Output taken at chosen steps (step 0 included when listed).
@@ -49,13 +53,17 @@ struct StopRequest {
 /// progress_every > 0: when a multiple of that many steps is passed; 0: about every 2 s of
 /// wall time. Chunks end at output steps; there the state is copied out without stopping the
 /// device, and written while the next chunk runs; the state is checked to be finite before
-/// anything is written (require_finite_state). Throws Error(ExitCode::numerical) when the
-/// state, mass or energy stops being finite. On a stop request the loop ends after the chunk
+/// anything is written (require_finite_state). At every chunk end the health check's host
+/// mirror is looked at without waiting; when a check failed on any rank, the outputs of the
+/// steps before it are written, `failed` saves the state where the run stands, and
+/// Error(ExitCode::numerical) names the check's step and finding. Throws that error too when
+/// the state, mass or energy stops being finite. On a stop request the loop ends after the chunk
 /// that is running, writes what is due, saves the state and returns with `stopped` set.
 /// `reference`: the diagnostics changes are relative to (default: the current state's; a
 /// restarted run passes its original t = 0 values).
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
                      const std::vector<ScheduledOutput>& outputs = {},
-                     const std::optional<Diagnostics>& reference = std::nullopt, const StopRequest& stop = {});
+                     const std::optional<Diagnostics>& reference = std::nullopt, const StopRequest& stop = {},
+                     const FailedStateWriter& failed = {});
 
 }  // namespace simapp

@@ -13,8 +13,9 @@ namespace simapp {
 namespace {
 
 StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFields& fields,
-                            const HydrostaticView& background, const StepParamsBlock* params, const HaloPlan& halo) {
-  return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity, halo};
+                            const HydrostaticView& background, const StepParamsBlock* params, const HaloPlan& halo,
+                            const HealthCheckOps& health) {
+  return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity, halo, health};
 }
 
 /// The rank's halo plan with the exchanges that carry it out.
@@ -66,8 +67,10 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       nccl_(nccl_communicator_if(halo_path_, decomposition)),
       halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
       halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
+      health_(backend, spec.execution.check_every, spec.grid.nx, spec.grid.nz),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
-                               halo_plan_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()))),
+                               halo_plan_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()),
+                               health_.ops())),
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, grid_.cell_shape().size()),
@@ -104,6 +107,7 @@ std::vector<double> Simulation::finish_state_copy() {
 
 void Simulation::reset() {
   set_initial_state(stream_.get(), workspace_.fields().state, spec_.case_name, grid_.geometry());
+  health_.reset(stream_.get());
   device::synchronize(stream_.get());
   step_ = 0;
 }
@@ -112,10 +116,14 @@ int Simulation::chunk_steps(long completed) const {
   return static_cast<int>(std::min<long>(plan_.steps_per_graph, time_plan_.num_steps() - completed));
 }
 
-const StepProgram& Simulation::chunk_program(StepParity first, int steps) {
-  const auto key = std::make_pair(first, steps);
+const StepProgram& Simulation::chunk_program(StepParity first, int steps, bool checked) {
+  const auto key = std::make_tuple(first, steps, checked);
   auto found = chunks_.find(key);
-  if (found == chunks_.end()) found = chunks_.emplace(key, build_chunk_program(resources_, first, steps)).first;
+  if (found == chunks_.end()) {
+    StepResources resources = resources_;
+    if (!checked) resources.health.every = 0;
+    found = chunks_.emplace(key, build_chunk_program(resources, first, steps)).first;
+  }
   return found->second;
 }
 
@@ -141,6 +149,7 @@ long Simulation::advance_chunk(long max_steps) {
   if (steps <= 0) return 0;
   stage_step_params(steps);
   executor_->run(chunk_program(parity_of(step_ + 1), steps), stream_.get());
+  health_.note_chunk(step_, steps);
   step_ += steps;
   return steps;
 }
@@ -149,7 +158,7 @@ std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
   stage_step_params(1);
   std::vector<std::pair<const StepOp*, double>> timings;
   StreamTimer timer(stream_.get());
-  for (const StepOp& op : chunk_program(parity_of(step_ + 1), 1).ops()) {
+  for (const StepOp& op : chunk_program(parity_of(step_ + 1), 1, /*checked=*/false).ops()) {
     if (op.kind == OpKind::join) continue;
     const TraceRange range(op.name.c_str());
     timer.start();
@@ -159,6 +168,11 @@ std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
   }
   ++step_;
   return timings;
+}
+
+std::optional<HealthFinding> Simulation::health_failure() const {
+  synchronize();
+  return health_.failure();
 }
 
 Diagnostics Simulation::diagnostics() const {

@@ -4,6 +4,7 @@
 /// executor. Reporting and output are the caller's (see run_loop.hpp).
 #include <limits>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "kernels/backend/pinned_buffer.hpp"
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
+#include "solver/simulation/health_monitor.hpp"
 #include "solver/simulation/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/state/workspace.hpp"
@@ -71,7 +73,7 @@ class Simulation {
   void prepare();
   /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps. Returns the steps run.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
-  /// Runs the next step op by op, each timed on the stream (CUDA events on the device, the host
+  /// Runs the next step (without the health check) op by op, each timed on the stream (CUDA events on the device, the host
   /// clock on the host) inside a profiler range of its name; returns the step's ops (joins
   /// left out) with their seconds.
   std::vector<std::pair<const StepOp*, double>> time_next_step();
@@ -79,6 +81,11 @@ class Simulation {
   void reset();
   /// Continues from a checkpoint: this rank's interior state [var][k][i] at `step`.
   void restore(long step, const std::vector<double>& interior);
+
+  /// Whether a health check has failed, as far as the host can see without waiting.
+  bool health_failure_seen() const { return health_.failure_seen(); }
+  /// The first failed health check on this rank (waits for queued work).
+  std::optional<HealthFinding> health_failure() const;
 
   /// Queues a copy of the current state to host memory without waiting: chunks queued
   /// afterwards run while the host later collects it with finish_state_copy().
@@ -96,7 +103,9 @@ class Simulation {
   void synchronize() const { device::synchronize(stream_.get()); }
 
  private:
-  const StepProgram& chunk_program(StepParity first, int steps);
+  /// The chunk program of `steps` steps from parity `first`; `checked`: with the health check
+  /// of execution.check_every.
+  const StepProgram& chunk_program(StepParity first, int steps, bool checked = true);
   /// Makes the StepParams slots of the next `steps` steps hold their values.
   void stage_step_params(int steps);
   /// Steps in the chunk that starts after `completed` steps.
@@ -115,9 +124,10 @@ class Simulation {
   StepParamsBlock params_;
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
+  HealthMonitor health_;
   StepResources resources_;
   std::unique_ptr<StepExecutor> executor_;
-  std::map<std::pair<StepParity, int>, StepProgram> chunks_;  ///< stable addresses for the executor
+  std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;
   PinnedBuffer<double> state_copy_;  ///< begin/finish_state_copy's host copy
   CUevent_st* state_copied_;

@@ -236,6 +236,25 @@ void add_split_pass(StepProgram& program, const StepResources& resources, Direct
   }
 }
 
+/// The check of the state after a step, then its count and the copy to the host mirror.
+void add_health_check(StepProgram& program, const std::string& prefix, const StepResources& resources,
+                      bool after_lanes) {
+  if (after_lanes) program.add_join(prefix + "join_before_check");
+  const FieldView<double> state = resources.fields.state;
+  const HydrostaticView background = resources.background;
+  const CellGeometry geometry = resources.geometry;
+  const HealthCheckOps health = resources.health;
+  program
+      .add(OpKind::kernel, prefix + "check_health",
+           [state, background, geometry, health](const Stream& stream) {
+             check_health(stream, state, background, geometry, health.record);
+           })
+      .bytes = health_check_bytes(state.shape.nx, state.shape.nz);
+  program.add(OpKind::kernel, prefix + "count_health_check", [health](const Stream& stream) {
+    count_health_check(stream, health.record, health.mirror);
+  });
+}
+
 }  // namespace
 
 StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot) {
@@ -253,7 +272,10 @@ StepProgram build_chunk_program(const StepResources& resources, StepParity first
             [params, steps](const Stream& stream) { params->enqueue_refresh(stream, steps); });
   for (int j = 0; j < steps; ++j) {
     const StepParity parity = (j % 2 == 0) == (first == StepParity::odd) ? StepParity::odd : StepParity::even;
-    chunk.append(build_step_program(resources, parity, j), "step" + std::to_string(j + 1) + "/");
+    const StepProgram step = build_step_program(resources, parity, j);
+    const std::string prefix = "step" + std::to_string(j + 1) + "/";
+    chunk.append(step, prefix);
+    if (checks_after(j, steps, resources.health.every)) add_health_check(chunk, prefix, resources, step.uses_lanes());
   }
   return chunk;
 }

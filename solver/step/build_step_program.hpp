@@ -7,6 +7,7 @@
 ///   fused: fill_halos, fluxes, update                                   (3 kernels a stage)
 ///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (20 kernels a stage)
 ///   stage: one kernel, ghost cells made inside it                       (1 kernel a stage)
+#include "kernels/diagnostics/health_check.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/cell_geometry.hpp"
@@ -37,6 +38,19 @@ struct HaloPlan {
   const HaloExchange* z = nullptr;
 };
 
+/// The health check the chunks carry (execution.check_every).
+struct HealthCheckOps {
+  int every = 0;                   ///< steps between checks; 0: no checks
+  HealthRecord* record = nullptr;  ///< device memory; null in a program that is only described
+  HealthRecord* mirror = nullptr;  ///< pinned host memory the host reads without waiting
+};
+
+/// Whether step j (0-based) of a chunk of `steps` steps is followed by a health check: every
+/// `every`-th step of the chunk, and its last, so that each chunk's outcome reaches the host.
+inline bool checks_after(int j, int steps, int every) {
+  return every > 0 && ((j + 1) % every == 0 || j + 1 == steps);
+}
+
 /// Everything the ops refer to; all of it must outlive the programs. `params` and the halo
 /// exchanges may be null for a program that is only described, never run.
 struct StepResources {
@@ -47,14 +61,15 @@ struct StepResources {
   CaseName case_name = CaseName::thermal;
   Granularity granularity = Granularity::fused;
   HaloPlan halo;
+  HealthCheckOps health;
 };
 
 /// One step whose kernels read StepParams slot `slot`.
 StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot);
 
 /// A chunk of `steps` consecutive steps starting with parity `first`: a Transfer op that
-/// refreshes StepParams slots [0, steps), then step j reading slot j. Op names are prefixed
-/// "stepJ/" (J = 1..steps).
+/// refreshes StepParams slots [0, steps), then step j reading slot j, each followed by the
+/// health check where checks_after says. Op names are prefixed "stepJ/" (J = 1..steps).
 StepProgram build_chunk_program(const StepResources& resources, StepParity first, int steps);
 
 }  // namespace simapp

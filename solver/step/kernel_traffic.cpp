@@ -23,6 +23,8 @@ std::size_t halo_fill_bytes(const PassShape& pass, int vars, HaloSides walls) {
 
 std::size_t inflow_bytes(const PassShape& pass) { return values(pass.halo, pass.nz, 3); }
 
+std::size_t health_check_bytes(int nx, int nz) { return values(nx, nz, var::count); }
+
 std::size_t flux_bytes(const PassShape& pass, FaceRegion region) {
   const long n = pass.along();
   long faces = n + 1, cells = n + 2L * pass.halo;

@@ -34,6 +34,9 @@ std::size_t update_bytes(const PassShape& pass);
 std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, bool low_ghosts_from_memory,
                                bool high_ghosts_from_memory, bool init_is_input);
 
+/// The health check: every variable of the nx × nz interior cells read.
+std::size_t health_check_bytes(int nx, int nz);
+
 /// The fine granularity's kernels of one variable.
 enum class FineOp { reconstruct, flux, tendency, update };
 std::size_t fine_bytes(FineOp op, const PassShape& pass, int variable);

@@ -15,7 +15,8 @@ namespace {
 
 StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
   const StepResources resources{step_field_shapes(grid, spec.execution.granularity), grid.geometry(), {}, nullptr,
-                                spec.case_name, spec.execution.granularity, halo};
+                                spec.case_name, spec.execution.granularity, halo,
+                                HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
   StepPlan plan;
   plan.step = build_step_program(resources, StepParity::odd, 0);
   plan.steps_per_graph = steps_per_graph(spec.execution, plan.step.count(OpKind::kernel), plan.step.count(OpKind::host));

@@ -29,7 +29,32 @@ class ErrorReportTest : public testing::SmallRunTest, public ::testing::WithPara
 TEST_F(ErrorReportTest, AnErrorDuringTheRunIsOneLineOnOneRank) {
   const Outcome outcome = simapp(blow_up);
   EXPECT_EQ(outcome.exit_code, 4);
-  EXPECT_TRUE(std::regex_match(outcome.err, std::regex("simapp: error: step 150 [^\n]*\n"))) << outcome.err;
+  // The speed of sound near the top of this domain exceeds the 450 m/s dt is chosen for: the
+  // first health check (after step 10) finds it.
+  EXPECT_TRUE(std::regex_match(outcome.err, std::regex("simapp: error: step 10 [^\n]*health check[^\n]*\n")))
+      << outcome.err;
+}
+
+TEST_P(ErrorReportTest, AFailedHealthCheckNamesTheSameCellOnAnyRankCountAndKeepsTheFailedState) {
+  const std::string unstable = "--set time.cfl=2 --set time.sim_time=300 --set output.every=10 --set output.dir=out "
+                               "--set execution.check_every=1";
+  const Outcome serial = simapp(unstable);
+  const std::regex line(R"(simapp: error: step (\d+) \(t = [^)]+\): the health check failed: [^\n]+ at cell \(i, k\) = )"
+                        R"(\(\d+, \d+\); the state at step (\d+) is in out/fields_0*(\d+)_failed\.h5\n)");
+  std::smatch parts;
+  ASSERT_EQ(serial.exit_code, 4) << serial.err;
+  ASSERT_TRUE(std::regex_match(serial.err, parts, line)) << serial.err;
+  EXPECT_EQ(parts[2], parts[3]);
+  EXPECT_GE(std::stol(parts[2]), std::stol(parts[1]));
+  EXPECT_TRUE(std::filesystem::exists(out() / ("fields_0000" + parts[3].str() + "_failed.h5")));
+  EXPECT_TRUE(std::filesystem::exists(out() / "fields_000050.h5"));  // snapshots before the failure stay
+  const std::string failed_step = parts[1];
+  const std::string cell = serial.err.substr(0, serial.err.find("; the state"));
+
+  std::filesystem::remove_all(out());
+  const Outcome parallel = simapp(unstable, GetParam());
+  EXPECT_EQ(parallel.exit_code, 4) << parallel.err;
+  EXPECT_EQ(parallel.err.substr(0, parallel.err.find("; the state")), cell);
 }
 
 TEST_P(ErrorReportTest, AnErrorEveryRankMeetsIsPrintedOnce) {

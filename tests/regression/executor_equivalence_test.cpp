@@ -70,7 +70,8 @@ TEST(GraphExecutorTest, CapturesEachDistinctChunkOnceAndReplaysIt) {
   const ExecutorStats& stats = simulation->executor_stats();
   EXPECT_EQ(stats.captures, 3);  // (odd, 5), (even, 5), (odd, 4)
   EXPECT_EQ(stats.launches, 5);  // one replay per chunk
-  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 18, 1 + 5 * 18, 1 + 4 * 18}));
+  // The refresh, K steps of 18 kernels, the health check and its count after the last step.
+  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 18 + 2, 1 + 5 * 18 + 2, 1 + 4 * 18 + 2}));
   EXPECT_EQ(plan_steps(spec).distinct_chunks, 3);
 }
 
@@ -82,8 +83,10 @@ TEST(PlanTest, PlanCountsTheKernelsTheEagerExecutorLaunches) {
       testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::eager);
       const std::int64_t before = kernel_launches_so_far();
       simulation->advance_chunk();  // one step
-      EXPECT_EQ(kernel_launches_so_far() - before, static_cast<std::int64_t>(plan.step.count(OpKind::kernel)))
+      // The step's kernels, then the health check and its count (a chunk's last step is checked).
+      EXPECT_EQ(kernel_launches_so_far() - before, static_cast<std::int64_t>(plan.step.count(OpKind::kernel)) + 2)
           << to_string(name) << " " << to_string(granularity);
+      EXPECT_EQ(plan.chunk.count(OpKind::kernel), plan.step.count(OpKind::kernel) + 2);
       EXPECT_EQ(simulation->executor_stats().launches,
                 static_cast<std::int64_t>(plan.chunk.count(OpKind::kernel) + plan.chunk.count(OpKind::transfer)));
     }

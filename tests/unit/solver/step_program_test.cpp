@@ -51,7 +51,7 @@ RunSpec plan_spec(Granularity granularity, CaseName name = CaseName::thermal) {
 TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
   const StepResources resources{step_field_shapes(grid, Granularity::fused), grid.geometry(), {}, nullptr,
-                                CaseName::thermal, Granularity::fused, HaloPlan{}};
+                                CaseName::thermal, Granularity::fused, HaloPlan{}, HealthCheckOps{}};
   const StepProgram odd = build_step_program(resources, StepParity::odd, 0);
   const StepProgram even = build_step_program(resources, StepParity::even, 0);
   EXPECT_EQ(odd.ops().front().name, "x.stage1.fill_halos");
@@ -75,8 +75,11 @@ TEST(StepProgramTest, ChunkHoldsKStepsOfAlternatingParityBehindOneRefresh) {
   RunSpec spec = plan_spec(Granularity::fused);
   spec.execution.steps_per_graph = 3;
   const StepPlan plan = plan_steps(spec);
-  ASSERT_EQ(plan.chunk.ops().size(), 1u + 3u * 18u);
+  // The refresh, 3 steps, and the health check after the chunk's last step (every 10 steps).
+  ASSERT_EQ(plan.chunk.ops().size(), 1u + 3u * 18u + 2u);
   EXPECT_EQ(plan.chunk.ops()[0].kind, OpKind::transfer);
+  EXPECT_EQ(plan.chunk.ops()[1 + 54].name, "step3/check_health");
+  EXPECT_EQ(plan.chunk.ops()[1 + 55].name, "step3/count_health_check");
   EXPECT_EQ(plan.chunk.ops()[1].name, "step1/x.stage1.fill_halos");
   EXPECT_EQ(plan.chunk.ops()[1 + 18].name, "step2/z.stage1.fill_halos");
   EXPECT_EQ(plan.chunk.ops()[1 + 36].name, "step3/x.stage1.fill_halos");
@@ -85,6 +88,30 @@ TEST(StepProgramTest, ChunkHoldsKStepsOfAlternatingParityBehindOneRefresh) {
   EXPECT_EQ(plan.full_chunks, 2000);
   EXPECT_EQ(plan.remainder_steps, 0);
   EXPECT_EQ(plan.distinct_chunks, 2);
+}
+
+TEST(StepProgramTest, ChunkChecksHealthEveryNStepsAndAfterItsLastStep) {
+  RunSpec spec = plan_spec(Granularity::stage);
+  spec.execution.steps_per_graph = 5;
+  spec.execution.check_every = 2;
+  const StepPlan checked = plan_steps(spec);
+  std::vector<std::string> checks;
+  for (const StepOp& op : checked.chunk.ops())
+    if (op.name.ends_with("check_health")) checks.push_back(op.name);
+  EXPECT_EQ(checks, (std::vector<std::string>{"step2/check_health", "step4/check_health", "step5/check_health"}));
+  spec.execution.check_every = 0;
+  const StepPlan unchecked = plan_steps(spec);
+  for (const StepOp& op : unchecked.chunk.ops()) EXPECT_EQ(op.name.find("health"), std::string::npos) << op.name;
+}
+
+TEST(StepProgramTest, ChecksFollowEveryLaneOfTheStep) {
+  RunSpec spec = plan_spec(Granularity::fine);
+  spec.execution.steps_per_graph = 1;
+  const StepPlan plan = plan_steps(spec);
+  const std::vector<StepOp>& ops = plan.chunk.ops();
+  ASSERT_GE(ops.size(), 3u);
+  EXPECT_EQ(ops[ops.size() - 3].kind, OpKind::join);  // the fine step ends on four lanes
+  EXPECT_EQ(ops[ops.size() - 2].name, "step1/check_health");
 }
 
 TEST(StepProgramTest, FineStepRunsVariablesOnParallelLanes) {
@@ -112,7 +139,7 @@ StepProgram interior_rank_step(HaloPath path, Granularity granularity) {
   const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
   const HaloPlan halo{true, true, {false, false}, path, /*overlap=*/true, nullptr, nullptr};
   const StepResources resources{step_field_shapes(grid, granularity), grid.geometry(), {}, nullptr,
-                                CaseName::thermal, granularity, halo};
+                                CaseName::thermal, granularity, halo, HealthCheckOps{}};
   return build_step_program(resources, StepParity::odd, 0);
 }
 

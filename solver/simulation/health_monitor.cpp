@@ -1,0 +1,41 @@
+#include "solver/simulation/health_monitor.hpp"
+
+#include <fmt/format.h>
+
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+std::string describe_finding(int finding) {
+  if (finding == speed_finding) return "a signal speed |u| + c or |w| + c exceeds 450 m/s (the Courant number exceeds time.cfl)";
+  return fmt::format("{} is not finite", variable_names[finding]);
+}
+
+HealthMonitor::HealthMonitor(Backend backend, int check_every, int global_nx, int global_nz)
+    : every_(check_every), global_nx_(global_nx), global_nz_(global_nz), record_(backend, 1), mirror_(backend, 1) {}
+
+void HealthMonitor::note_chunk(long completed, int steps) {
+  for (int j = 0; j < steps; ++j)
+    if (checks_after(j, steps, every_)) checked_steps_.push_back(completed + j + 1);
+}
+
+bool HealthMonitor::failure_seen() const {
+  return every_ > 0 && __atomic_load_n(&mirror_.data()->failed_check, __ATOMIC_ACQUIRE) >= 0;
+}
+
+std::optional<HealthFinding> HealthMonitor::failure() const {
+  if (!failure_seen()) return std::nullopt;
+  const HealthRecord record = *mirror_.data();
+  const auto cell = static_cast<std::int64_t>(record.first_cell);
+  const std::int64_t plane = global_nx_ * global_nz_;
+  return HealthFinding{checked_steps_.at(static_cast<std::size_t>(record.failed_check)),
+                       static_cast<int>(cell / plane), cell % global_nx_, (cell % plane) / global_nx_};
+}
+
+void HealthMonitor::reset(const Stream& stream) {
+  *mirror_.data() = HealthRecord{};
+  device::copy_async(stream, record_.data(), mirror_.data(), sizeof(HealthRecord), device::CopyDirection::host_to_device);
+  checked_steps_.clear();
+}
+
+}  // namespace simapp
