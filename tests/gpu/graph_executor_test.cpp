@@ -58,8 +58,9 @@ TEST_F(CudaGraphTest, GraphsAreCapturedOncePerDistinctChunk) {
   EXPECT_EQ(stats.captures, 3);        // (odd, 5), (even, 5), (odd, 4)
   EXPECT_EQ(stats.instantiations, 3);
   EXPECT_EQ(stats.launches, 5);
-  // 123 kernels per step for injection (fine) plus the StepParams copy node.
-  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 123, 1 + 5 * 123, 1 + 4 * 123}));
+  // 123 kernels per step for injection (fine), the StepParams copy node, and the health check
+  // and its count after the chunk's last step.
+  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 123 + 2, 1 + 5 * 123 + 2, 1 + 4 * 123 + 2}));
 }
 
 TEST_F(CudaGraphTest, CaptureFailureNamesTheOpAndNeverFallsBackToEager) {

@@ -106,7 +106,7 @@ inline void expect_nan_caught_at_next_check(Backend backend, ExecutionMode mode)
   const long fault_step = 6;
   const int i = 23, k = 9;
 
-  SerialSimulation reference(spec, Backend::host, ExecutionMode::eager_sync);
+  SerialSimulation reference(spec, backend, ExecutionMode::eager_sync);
   advance_to(*reference, fault_step);
   write_nan(*reference, var::rhot, i, k);
   ASSERT_EQ(first_unhealthy_cell(*reference), (HostFinding{var::rhot, i, k}));
@@ -141,7 +141,7 @@ inline void expect_unstable_step_caught(Backend backend, ExecutionMode mode) {
 
   RunSpec unchecked = spec;
   unchecked.execution.check_every = 0;
-  SerialSimulation reference(unchecked, Backend::host, ExecutionMode::eager_sync);
+  SerialSimulation reference(unchecked, backend, ExecutionMode::eager_sync);
   std::map<long, std::vector<double>> reference_outputs;
   std::optional<HostFinding> expected;
   while (!expected && !reference->finished()) {
