@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
   cli.add_option("--backend", command_line.backend, "Same as --set execution.backend=B")
       ->check(CLI::IsMember({"auto", "cuda", "host"}));
   cli.add_option("--mode", command_line.mode, "Same as --set execution.mode=M")
-      ->check(CLI::IsMember({"eager_sync", "eager", "eager_streams", "graph", "compare"}));
+      ->check(CLI::IsMember({"eager_sync", "eager", "eager_streams", "graph", "graph_loop", "compare"}));
   cli.add_flag("--validate", command_line.validate_only, "Check the configuration and exit");
   auto* profile_flag = cli.add_flag("--profile", command_line.profile,
                                     "Time a few steps kernel by kernel against the device's copy bandwidth "

@@ -119,7 +119,8 @@ const std::vector<ConfigKey>& config_keys() {
                backend_choices, [](auto& spec) -> auto& { return spec.execution.backend; }),
       enum_key("execution.mode",
                "eager_sync, eager (one launch per kernel), eager_streams (eager, each lane on a stream of its own; CUDA), "
-               "graph (captured segments replayed) or compare (each of them, timed)",
+               "graph (captured segments replayed), graph_loop (one launch of a graph with a WHILE node runs every step between "
+               "outputs; CUDA) or compare (each of them, timed)",
                execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
       enum_key("execution.granularity", "fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one kernel per stage",
                granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),

@@ -10,7 +10,7 @@ namespace simapp {
 
 /// RK3: q* = qⁿ + dt/3 R(qⁿ), q** = qⁿ + dt/2 R(q*), qⁿ⁺¹ = qⁿ + dt R(q**).
 inline constexpr int rk_stages = 3;
-inline constexpr double rk_stage_divisor[rk_stages] = {3.0, 2.0, 1.0};
+SIMAPP_HOST_DEVICE constexpr double rk_stage_divisor(int stage) { return stage == 0 ? 3.0 : stage == 1 ? 2.0 : 1.0; }
 
 /// Hyperviscosity K = −β Δ / (16 dt_stage).
 SIMAPP_HOST_DEVICE inline double hyperviscosity_coefficient(double spacing, double dt_stage) {
@@ -32,13 +32,13 @@ struct StepParams {
 };
 
 /// The values of a step of `dt` on cells of dx × dz.
-inline StepParams step_params(double dt, double dx, double dz) {
+SIMAPP_HOST_DEVICE inline StepParams step_params(double dt, double dx, double dz) {
   StepParams params;
   params.dt = dt;
   params.inv_dx = 1.0 / dx;
   params.inv_dz = 1.0 / dz;
   for (int s = 0; s < rk_stages; ++s) {
-    const double dt_stage = dt / rk_stage_divisor[s];
+    const double dt_stage = dt / rk_stage_divisor(s);
     params.stage[s] = {dt_stage, hyperviscosity_coefficient(dx, dt_stage), hyperviscosity_coefficient(dz, dt_stage)};
   }
   return params;

@@ -26,6 +26,10 @@ struct CaptureTiming {
 std::unique_ptr<CapturedSegment> capture_segment(const StepProgram& program, const Segment& segment,
                                                  const Stream& stream, CaptureTiming& timing);
 
+/// Captures ops [segment.first, segment.last) of `program` into `graph`, an existing empty
+/// CUDA graph (a cudaGraph_t: the body of a conditional node); CUDA only.
+void capture_into_cuda_graph(const StepProgram& program, const Segment& segment, const Stream& stream, void* graph);
+
 /// The CUDA implementation (cuda_graph_segment.cpp); only called on the CUDA backend.
 std::unique_ptr<CapturedSegment> capture_cuda_segment(const StepProgram& program, const Segment& segment,
                                                       const Stream& stream, CaptureTiming& timing);

@@ -80,6 +80,22 @@ cudaGraph_t record_graph(const StepProgram& program, const Segment& segment, con
   return graph;
 }
 
+}  // namespace
+
+void capture_into_cuda_graph(const StepProgram& program, const Segment& segment, const Stream& stream, void* graph) {
+  cudaStream_t cuda_stream = stream.cuda_stream;
+  LaneStreams lanes(cuda_stream);
+  SIMAPP_CUDA_CHECK(cudaStreamBeginCaptureToGraph(cuda_stream, static_cast<cudaGraph_t>(graph), nullptr, nullptr, 0,
+                                                  cudaStreamCaptureModeThreadLocal));
+  queue_segment(program, segment, lanes, program.uses_lanes(), cuda_stream);
+  cudaGraph_t captured = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(cuda_stream, &captured);
+  if (ended != cudaSuccess)
+    throw capture_error(program.ops()[segment.last - 1].name, std::string("ending the capture: ") + cudaGetErrorString(ended));
+}
+
+namespace {
+
 class CudaGraphSegment final : public CapturedSegment {
  public:
   CudaGraphSegment(const StepProgram& program, const Segment& segment, const Stream& stream, CaptureTiming& timing) {
@@ -123,6 +139,10 @@ std::unique_ptr<CapturedSegment> capture_cuda_segment(const StepProgram& program
 
 std::unique_ptr<CapturedSegment> capture_cuda_segment(const StepProgram&, const Segment&, const Stream&,
                                                       CaptureTiming&) {
+  throw Error(ExitCode::internal, "graph capture", "this simapp was built without CUDA");
+}
+
+void capture_into_cuda_graph(const StepProgram&, const Segment&, const Stream&, void*) {
   throw Error(ExitCode::internal, "graph capture", "this simapp was built without CUDA");
 }
 

@@ -56,7 +56,9 @@ std::unique_ptr<StepExecutor> make_executor(ExecutionMode mode, Backend backend)
 #else
     case ExecutionMode::eager_streams: break;  // refused above: no CUDA backend in this build
 #endif
-    case ExecutionMode::graph: return std::make_unique<GraphExecutor>();
+    case ExecutionMode::graph:
+    case ExecutionMode::graph_loop:  // the loop itself is the simulation's; chunks cut short are graphs
+      return std::make_unique<GraphExecutor>();
     case ExecutionMode::compare: break;
   }
   throw std::invalid_argument("make_executor: compare is not an executor");

@@ -34,8 +34,8 @@ class StepExecutor {
   ExecutorStats stats_;
 };
 
-/// A bad_input Error naming execution.mode when `backend` cannot run `mode` (eager_streams on
-/// the host).
+/// A bad_input Error naming execution.mode when `backend` cannot run `mode` (eager_streams and
+/// graph_loop on the host).
 void require_mode_runs_on(ExecutionMode mode, Backend backend);
 
 /// The executor of `mode` (not compare) for a run on `backend` (require_mode_runs_on first).

@@ -55,7 +55,7 @@ struct PendingOutput {
 
 /// The first failed health check over the ranks (collective): the earliest check, then the
 /// first cell (by variable, then row, then column), whatever the decomposition.
-HealthFinding agreed_failure(const Simulation& simulation) {
+HealthFinding agreed_failure(Simulation& simulation) {
   const std::optional<HealthFinding> mine = simulation.health_failure();
   const Decomposition& decomposition = simulation.decomposition();
   const std::int64_t never = std::numeric_limits<std::int64_t>::max();

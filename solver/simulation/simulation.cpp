@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kernels/backend/error.hpp"
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/backend/trace_range.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
@@ -31,6 +32,18 @@ std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Deco
   if (path != HaloPath::nccl || decomposition.size() == 1) return nullptr;
   require_one_gpu_per_rank(decomposition.comm());
   return std::make_unique<NcclCommunicator>(decomposition.comm());
+}
+
+/// Steps in a pass of graph_loop's WHILE body: K, made even so that every pass starts with
+/// the same parity.
+int loop_body_steps(int steps_per_graph) { return steps_per_graph % 2 == 0 ? steps_per_graph : 2 * steps_per_graph; }
+
+/// Refuses graph_loop where a step needs the host (halos exchanged through MPI).
+void require_loop_possible(ExecutionMode mode, const StepPlan& plan) {
+  if (mode == ExecutionMode::graph_loop && plan.step.count(OpKind::host) > 0)
+    throw Error(ExitCode::bad_input, "execution.mode",
+                "graph_loop needs steps without host operations: one rank, or parallel.halo: nccl (MPI halos are "
+                "exchanged by the host every stage)");
 }
 
 std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& decomposition, Direction direction,
@@ -63,11 +76,14 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       workspace_(backend, grid_, spec.execution.granularity),
       halo_path_(simapp::halo_path(backend, spec.parallel)),
       plan_(plan_steps(spec, decomposition, halo_path_)),
-      params_(stream_.get(), plan_.steps_per_graph),
+      params_(stream_.get(), mode == ExecutionMode::graph_loop ? loop_body_steps(plan_.steps_per_graph)
+                                                               : plan_.steps_per_graph),
       nccl_(nccl_communicator_if(halo_path_, decomposition)),
       halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
       halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
       health_(backend, spec.execution.check_every, spec.grid.nx, spec.grid.nz),
+      loop_body_steps_(loop_body_steps(plan_.steps_per_graph)),
+      loop_clock_(backend, 1),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
                                halo_plan_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()),
                                health_.ops())),
@@ -75,6 +91,10 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, grid_.cell_shape().size()),
       state_copied_(device::create_event(backend)) {
+  require_loop_possible(mode, plan_);
+  const TimeSchedule schedule{time_plan_.dt(), time_plan_.dt_of(time_plan_.num_steps()), time_plan_.num_steps(),
+                              grid_.dx(), grid_.dz()};
+  for (LoopControl& control : loop_control_) control = {loop_clock_.data(), schedule, 0};
   reset();
 }
 
@@ -89,6 +109,7 @@ void Simulation::restore(long step, const std::vector<double>& interior) {
       for (int i = 0; i < shape.nx; ++i) padded[shape.offset(v, k, i)] = interior.at(n++);
   device::copy_async(stream_.get(), workspace_.fields().state.data, padded.data(), padded.size() * sizeof(double),
                      device::CopyDirection::host_to_device);
+  set_loop_clock(stream_.get(), loop_clock_.data(), step);
   device::synchronize(stream_.get());
   step_ = step;
 }
@@ -108,6 +129,7 @@ std::vector<double> Simulation::finish_state_copy() {
 void Simulation::reset() {
   set_initial_state(stream_.get(), workspace_.fields().state, spec_.case_name, grid_.geometry());
   health_.reset(stream_.get());
+  set_loop_clock(stream_.get(), loop_clock_.data(), 0);
   device::synchronize(stream_.get());
   step_ = 0;
 }
@@ -127,7 +149,74 @@ const StepProgram& Simulation::chunk_program(StepParity first, int steps, bool c
   return found->second;
 }
 
+const GraphLoop& Simulation::loop_graph(StepParity first) {
+  auto found = loops_.find(first);
+  if (found != loops_.end()) return *found->second;
+  const StepProgram& body =
+      loop_bodies_
+          .try_emplace(first, build_loop_body_program(resources_, first, loop_body_steps_,
+                                                      &loop_control_[first == StepParity::odd ? 0 : 1]))
+          .first->second;
+  CaptureTiming timing;
+  auto loop = std::make_unique<GraphLoop>(body, loop_control_[first == StepParity::odd ? 0 : 1], stream_.get(), timing);
+  ++loop_stats_.captures;
+  ++loop_stats_.instantiations;
+  loop_stats_.capture_seconds += timing.capture_seconds;
+  loop_stats_.instantiate_seconds += timing.instantiate_seconds;
+  loop_stats_.nodes_per_graph.push_back(loop->node_count());
+  return *loops_.emplace(first, std::move(loop)).first->second;
+}
+
+void Simulation::advance_in_loop(long steps) {
+  const long passes = steps / loop_body_steps_;
+  if (passes > 0) {
+    set_loop_target(stream_.get(), loop_clock_.data(), passes * loop_body_steps_);
+    loop_graph(parity_of(step_ + 1)).launch(stream_.get());
+    loop_stats_.launches += 2;  // the target kernel and the loop graph
+    for (long p = 0; p < passes; ++p) {
+      health_.note_chunk(step_, loop_body_steps_);
+      step_ += loop_body_steps_;
+    }
+  }
+  const int rest = static_cast<int>(steps % loop_body_steps_);
+  for (int done = 0; done < rest;) {
+    const int chunk = std::min(rest - done, plan_.steps_per_graph);
+    stage_step_params(chunk);
+    executor_->run(chunk_program(parity_of(step_ + 1), chunk), stream_.get());
+    add_completed_steps(stream_.get(), loop_clock_.data(), chunk);
+    ++loop_stats_.launches;  // the count kernel
+    health_.note_chunk(step_, chunk);
+    step_ += chunk;
+    done += chunk;
+  }
+}
+
+ExecutorStats Simulation::executor_stats() const {
+  ExecutorStats stats = executor_->stats();
+  stats.launches += loop_stats_.launches;
+  stats.captures += loop_stats_.captures;
+  stats.instantiations += loop_stats_.instantiations;
+  stats.capture_seconds += loop_stats_.capture_seconds;
+  stats.instantiate_seconds += loop_stats_.instantiate_seconds;
+  stats.nodes_per_graph.insert(stats.nodes_per_graph.end(), loop_stats_.nodes_per_graph.begin(),
+                               loop_stats_.nodes_per_graph.end());
+  return stats;
+}
+
 void Simulation::prepare() {
+  if (mode_ == ExecutionMode::graph_loop) {  // the loops, and the chunks after the run's last whole pass
+    loop_graph(StepParity::odd);
+    loop_graph(StepParity::even);
+    const long left = time_plan_.num_steps() - step_;
+    long next = step_ + left / loop_body_steps_ * loop_body_steps_;
+    for (long rest = left % loop_body_steps_; rest > 0;) {
+      const int chunk = static_cast<int>(std::min<long>(rest, plan_.steps_per_graph));
+      executor_->prepare(chunk_program(parity_of(next + 1), chunk), stream_.get());
+      next += chunk;
+      rest -= chunk;
+    }
+    return;
+  }
   // Full chunks alternate between two parities (when K is odd); a remainder gets its own.
   const long left = time_plan_.num_steps() - step_;
   const long full_chunks = left / plan_.steps_per_graph;
@@ -145,6 +234,11 @@ void Simulation::stage_step_params(int steps) {
 }
 
 long Simulation::advance_chunk(long max_steps) {
+  if (mode_ == ExecutionMode::graph_loop) {
+    const long steps = std::min(time_plan_.num_steps() - step_, max_steps);
+    if (steps > 0) advance_in_loop(steps);
+    return std::max(steps, 0L);
+  }
   const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), max_steps));
   if (steps <= 0) return 0;
   stage_step_params(steps);
@@ -166,12 +260,14 @@ std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
     timer.stop();
     timings.emplace_back(&op, timer.seconds());
   }
+  add_completed_steps(stream_.get(), loop_clock_.data(), 1);
   ++step_;
   return timings;
 }
 
-std::optional<HealthFinding> Simulation::health_failure() const {
+std::optional<HealthFinding> Simulation::health_failure() {
   synchronize();
+  if (mode_ == ExecutionMode::graph_loop) step_ = loop_clock_.copy_to_host(stream_.get()).front().completed;
   return health_.failure();
 }
 

@@ -11,6 +11,7 @@
 
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/diagnostics/diagnostics.hpp"
+#include "solver/executor/graph_loop.hpp"
 #include "solver/executor/step_executor.hpp"
 #include "solver/grid/grid.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
@@ -63,7 +64,8 @@ class Simulation {
   ExecutionMode mode() const { return mode_; }
   int steps_per_graph() const { return plan_.steps_per_graph; }
   std::size_t kernels_per_step() const { return plan_.step.count(OpKind::kernel); }
-  const ExecutorStats& executor_stats() const { return executor_->stats(); }
+  /// What the executor did, with graph_loop's loop graphs counted as graphs.
+  ExecutorStats executor_stats() const;
 
   long step() const { return step_; }                           ///< steps completed
   double time() const { return time_plan_.time_after(step_); }  ///< s
@@ -71,7 +73,9 @@ class Simulation {
 
   /// Captures every chunk program the rest of the run uses (graph mode); runs nothing.
   void prepare();
-  /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps. Returns the steps run.
+  /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps; in graph_loop
+  /// mode min(steps left, max_steps), as one launch of the loop graph (whole passes of its
+  /// body) and a chunk for the rest. Returns the steps run.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
   /// Runs the next step (without the health check) op by op, each timed on the stream (CUDA events on the device, the host
   /// clock on the host) inside a profiler range of its name; returns the step's ops (joins
@@ -84,8 +88,9 @@ class Simulation {
 
   /// Whether a health check has failed, as far as the host can see without waiting.
   bool health_failure_seen() const { return health_.failure_seen(); }
-  /// The first failed health check on this rank (waits for queued work).
-  std::optional<HealthFinding> health_failure() const;
+  /// The first failed health check on this rank (waits for queued work; in graph_loop mode
+  /// the step count becomes the device's, which a failed check stops early).
+  std::optional<HealthFinding> health_failure();
 
   /// Queues a copy of the current state to host memory without waiting: chunks queued
   /// afterwards run while the host later collects it with finish_state_copy().
@@ -110,6 +115,10 @@ class Simulation {
   void stage_step_params(int steps);
   /// Steps in the chunk that starts after `completed` steps.
   int chunk_steps(long completed) const;
+  /// graph_loop: the loop graph whose body starts with parity `first` (captured on first use).
+  const GraphLoop& loop_graph(StepParity first);
+  /// graph_loop: runs `steps` steps as whole passes of the loop body, then a chunk for the rest.
+  void advance_in_loop(long steps);
 
   RunSpec spec_;
   ExecutionMode mode_;
@@ -125,6 +134,12 @@ class Simulation {
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   HealthMonitor health_;
+  int loop_body_steps_;                   ///< graph_loop: steps in one pass of the WHILE body (even)
+  DeviceBuffer<LoopClock> loop_clock_;    ///< graph_loop: the device's step count
+  LoopControl loop_control_[2];           ///< graph_loop: per body parity (odd, even)
+  std::map<StepParity, StepProgram> loop_bodies_;
+  std::map<StepParity, std::unique_ptr<GraphLoop>> loops_;
+  ExecutorStats loop_stats_;              ///< graph_loop: the loop graphs' captures and launches
   StepResources resources_;
   std::unique_ptr<StepExecutor> executor_;
   std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor

@@ -265,11 +265,11 @@ StepProgram build_step_program(const StepResources& resources, StepParity parity
   return program;
 }
 
-StepProgram build_chunk_program(const StepResources& resources, StepParity first, int steps) {
-  StepProgram chunk;
-  const StepParamsBlock* params = resources.params;
-  chunk.add(OpKind::transfer, "refresh_step_params",
-            [params, steps](const Stream& stream) { params->enqueue_refresh(stream, steps); });
+namespace {
+
+/// Appends `steps` steps from parity `first`, step j reading slot j, each followed by the
+/// health check where checks_after says.
+void add_steps(StepProgram& chunk, const StepResources& resources, StepParity first, int steps) {
   for (int j = 0; j < steps; ++j) {
     const StepParity parity = (j % 2 == 0) == (first == StepParity::odd) ? StepParity::odd : StepParity::even;
     const StepProgram step = build_step_program(resources, parity, j);
@@ -277,7 +277,32 @@ StepProgram build_chunk_program(const StepResources& resources, StepParity first
     chunk.append(step, prefix);
     if (checks_after(j, steps, resources.health.every)) add_health_check(chunk, prefix, resources, step.uses_lanes());
   }
+}
+
+}  // namespace
+
+StepProgram build_chunk_program(const StepResources& resources, StepParity first, int steps) {
+  StepProgram chunk;
+  const StepParamsBlock* params = resources.params;
+  chunk.add(OpKind::transfer, "refresh_step_params",
+            [params, steps](const Stream& stream) { params->enqueue_refresh(stream, steps); });
+  add_steps(chunk, resources, first, steps);
   return chunk;
+}
+
+StepProgram build_loop_body_program(const StepResources& resources, StepParity first, int steps,
+                                    const LoopControl* loop) {
+  StepProgram body;
+  StepParams* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
+  body.add(OpKind::kernel, "advance_step_params", [loop, slots, steps](const Stream& stream) {
+    advance_step_params(stream, loop->clock, slots, steps, loop->schedule);
+  });
+  add_steps(body, resources, first, steps);
+  const HealthRecord* health = resources.health.every > 0 ? resources.health.record : nullptr;
+  body.add(OpKind::kernel, "count_loop_steps", [loop, steps, health](const Stream& stream) {
+    count_loop_steps(stream, loop->clock, steps, health, loop->condition);
+  });
+  return body;
 }
 
 }  // namespace simapp

@@ -11,6 +11,7 @@
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/cell_geometry.hpp"
+#include "kernels/time/loop_clock.hpp"
 #include "kernels/halo/halo_pack.hpp"
 #include "solver/executor/execution_mode.hpp"
 #include "solver/halo/halo_path.hpp"
@@ -51,6 +52,14 @@ inline bool checks_after(int j, int steps, int every) {
   return every > 0 && ((j + 1) % every == 0 || j + 1 == steps);
 }
 
+/// What the body of a graph_loop WHILE node refers to besides the step: the device step
+/// counter, the dt schedule, and the node's condition handle (set before the body is captured).
+struct LoopControl {
+  LoopClock* clock = nullptr;
+  TimeSchedule schedule;
+  std::uint64_t condition = 0;
+};
+
 /// Everything the ops refer to; all of it must outlive the programs. `params` and the halo
 /// exchanges may be null for a program that is only described, never run.
 struct StepResources {
@@ -63,6 +72,13 @@ struct StepResources {
   HaloPlan halo;
   HealthCheckOps health;
 };
+
+/// The body of a graph_loop WHILE node: `steps` steps from parity `first` like a chunk, its
+/// StepParams computed on the device from the step counter (no copy from the host), ending
+/// with the kernel that counts the steps and sets the loop's condition (`loop` is read when the
+/// program runs, so its condition may be set after the program is built).
+StepProgram build_loop_body_program(const StepResources& resources, StepParity first, int steps,
+                                    const LoopControl* loop);
 
 /// One step whose kernels read StepParams slot `slot`.
 StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot);

@@ -21,6 +21,9 @@ class StepParamsBlock {
   /// The pointer the kernels of step `slot` of a chunk read (device memory on CUDA).
   const StepParams* device_slot(int slot) const { return device_.data() + slot; }
 
+  /// The slots themselves, for a kernel that computes them on the device (graph_loop).
+  StepParams* writable_device_slots() const { return device_.data(); }
+
   /// Makes the pinned slots [0, values.size()) hold `values`.
   void stage(std::span<const StepParams> values);
 

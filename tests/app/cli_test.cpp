@@ -134,6 +134,12 @@ TEST_F(CliTest, LaneStreamsOnTheHostAreAnInputError) {
                      R"(execution\.mode: eager_streams needs the CUDA backend)");
 }
 
+TEST_F(CliTest, GraphLoopOnTheHostIsAnInputError) {
+  write_config("grid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 1\n");
+  expect_input_error(simapp("case.yaml --backend host --mode graph_loop"),
+                     R"(^simapp: error: execution\.mode: graph_loop needs the CUDA backend, but this run uses host)");
+}
+
 TEST_F(CliTest, CudaBackendWithoutGpuIsAnInputError) {
   write_config("grid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 1\n");
   const Outcome outcome = simapp("case.yaml --backend cuda");

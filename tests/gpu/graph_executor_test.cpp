@@ -40,6 +40,36 @@ TEST_F(CudaGraphTest, GraphReplayAndLaneStreamsEqualEagerBitForBitForAnyStepsPer
   }
 }
 
+/// The states at output steps 5, 11 and 17 and at the end (24 steps, the last shortened).
+std::vector<std::vector<double>> states_at_outputs(const RunSpec& spec, ExecutionMode mode, ExecutorStats* stats) {
+  testing::SerialSimulation simulation(spec, Backend::cuda, mode);
+  std::vector<std::vector<double>> states;
+  const std::vector<ScheduledOutput> outputs{
+      {{5, 11, 17}, [&states](long, double, const std::vector<double>& state) { states.push_back(state); }}};
+  run_to_end(*simulation, 0, [](const ProgressReport&) {}, outputs);
+  states.push_back(simulation->gathered_state());
+  if (stats != nullptr) *stats = simulation->executor_stats();
+  return states;
+}
+
+TEST_F(CudaGraphTest, GraphLoopEqualsEagerBitForBitBetweenOutputsOfAnyLength) {
+  for (Granularity granularity : {Granularity::fine, Granularity::stage}) {
+    const std::vector<std::vector<double>> eager = states_at_outputs(shortened_case(granularity, 1), ExecutionMode::eager, nullptr);
+    for (int k : {1, 3, 8}) {
+      ExecutorStats stats;
+      const std::vector<std::vector<double>> loop =
+          states_at_outputs(shortened_case(granularity, k), ExecutionMode::graph_loop, &stats);
+      ASSERT_EQ(loop.size(), eager.size());
+      for (std::size_t n = 0; n < loop.size(); ++n)
+        EXPECT_TRUE(bitwise_equal(loop[n], eager[n])) << to_string(granularity) << " K=" << k << " output " << n;
+      // Four intervals (5, 6, 6, 7 steps): each at most a target kernel, a loop launch, and two
+      // chunks of at most K steps for what is left of whole passes of the body (K, made even).
+      EXPECT_LE(stats.launches, 4 * 2 + 4 * 2 * 2) << "K=" << k;
+      EXPECT_GE(stats.captures, 2);  // the two loop graphs, odd and even
+    }
+  }
+}
+
 TEST_F(CudaGraphTest, FineAndStageEqualFusedBitForBit) {
   for (CaseName name : {CaseName::thermal, CaseName::gravity_waves, CaseName::injection, CaseName::rest}) {
     const auto run = [name](Granularity granularity) {

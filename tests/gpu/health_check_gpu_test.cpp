@@ -25,7 +25,8 @@ TEST_P(CudaHealthCheckTest, UnstableTimeStepStopsTheRunWhereTheHostFindsItUnstab
 
 INSTANTIATE_TEST_SUITE_P(CudaModes, CudaHealthCheckTest,
                          ::testing::Values(ExecutionMode::eager_sync, ExecutionMode::eager,
-                                           ExecutionMode::eager_streams, ExecutionMode::graph),
+                                           ExecutionMode::eager_streams, ExecutionMode::graph,
+                                           ExecutionMode::graph_loop),
                          [](const ::testing::TestParamInfo<ExecutionMode>& param) {
                            return std::string(to_string(param.param));
                          });

@@ -1,0 +1,50 @@
+#pragma once
+/// The device side of execution.mode graph_loop: a step counter in device memory, the time
+/// step schedule computed from it, and the kernel that ends each pass of the loop's body by
+/// counting its steps and setting the WHILE node's condition. Between two host events the
+/// host only says how many steps to run; everything a step needs comes from the device.
+#include <cstdint>
+
+#include "kernels/backend/stream.hpp"
+#include "kernels/diagnostics/health_check.hpp"
+#include "kernels/time/step_params.hpp"
+
+namespace simapp {
+
+/// Steps completed, and the count the running loop ends at.
+struct LoopClock {
+  std::int64_t completed = 0;
+  std::int64_t target = 0;
+};
+
+/// dt of step n (1-based): dt, except dt_last for the run's last step (TimePlan::dt_of).
+struct TimeSchedule {
+  double dt = 0.0;
+  double dt_last = 0.0;
+  std::int64_t num_steps = 0;
+  double dx = 0.0;
+  double dz = 0.0;
+
+  SIMAPP_HOST_DEVICE double dt_of(std::int64_t step) const { return step == num_steps ? dt_last : dt; }
+};
+
+/// completed = target = steps.
+void set_loop_clock(const Stream& stream, LoopClock* clock, std::int64_t steps);
+
+/// target = completed + steps: the loop launched next runs `steps` steps.
+void set_loop_target(const Stream& stream, LoopClock* clock, std::int64_t steps);
+
+/// completed += steps (steps run outside the loop).
+void add_completed_steps(const Stream& stream, LoopClock* clock, int steps);
+
+/// slots[j] = step_params(dt_of(completed + 1 + j), dx, dz) for j < count: the StepParams of
+/// the next `count` steps, the same values the host would stage.
+void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams* slots, int count,
+                         const TimeSchedule& schedule);
+
+/// completed += steps; the loop goes on while completed < target and no health check has
+/// failed (`health` null: none runs). `condition` is the WHILE node's cudaGraphConditionalHandle.
+void count_loop_steps(const Stream& stream, LoopClock* clock, int steps, const HealthRecord* health,
+                      std::uint64_t condition);
+
+}  // namespace simapp
