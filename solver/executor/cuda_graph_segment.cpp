@@ -9,6 +9,7 @@
 #include <string>
 
 #include "kernels/backend/error.hpp"
+#include "kernels/backend/host_clock.hpp"
 #include "solver/executor/captured_segment.hpp"
 
 #if SIMAPP_USE_CUDA
@@ -22,10 +23,6 @@ namespace simapp {
 #if SIMAPP_USE_CUDA
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 Error capture_error(const std::string& op, const std::string& what) {
   return Error(ExitCode::internal, "graph capture", "op '" + op + "': " + what);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "kernels/backend/error.hpp"
+#include "kernels/backend/host_clock.hpp"
 
 #if SIMAPP_USE_CUDA
 #define SIMAPP_CUDA_RUNTIME 1
@@ -13,14 +14,6 @@
 namespace simapp {
 
 #if SIMAPP_USE_CUDA
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 GraphLoop::GraphLoop(const StepProgram& body, LoopControl& control, const Stream& stream, CaptureTiming& timing) {
 #if CUDART_VERSION < 12040

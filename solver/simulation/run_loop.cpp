@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "kernels/backend/error.hpp"
+#include "kernels/backend/host_clock.hpp"
 #include "solver/diagnostics/finite_state.hpp"
 #include "solver/output/output_schedule.hpp"
 
@@ -18,10 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double progress_interval_seconds = 2.0;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 /// The diagnostics are reduced over every rank, so every rank knows the outcome.
 void check_finite(const Diagnostics& diagnostics, long step) {
