@@ -274,11 +274,9 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
 
 FailedStateWriter failed_state_writer(const io::LoadedConfig& config, const Simulation& simulation) {
   if (!writes_results(config.spec)) return nullptr;
-  auto files = std::make_shared<SnapshotFiles>(config, simulation);
-  const fs::path directory(config.spec.output.dir);
-  return [files, directory](long step, double time, const std::vector<double>& interior) {
-    const fs::path path = failed_snapshot_path(directory, step);
-    files->write(path, step, time, interior);
+  return [&config, &simulation](long step, double time, const std::vector<double>& interior) {
+    const fs::path path = failed_snapshot_path(config.spec.output.dir, step);
+    SnapshotFiles(config, simulation).write(path, step, time, interior);  // made only when a run fails
     return path.string();
   };
 }

@@ -49,7 +49,7 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
   for (const ExecutionMode mode : compared_modes) {
     if (!mode_runs_on(mode, backend)) continue;
     if (mode == ExecutionMode::graph_loop &&
-        plan_steps(spec, decomposition, halo_path(backend, spec.parallel)).step.count(OpKind::host) > 0)
+        !graph_loop_possible(plan_steps(spec, decomposition, halo_path(backend, spec.parallel))))
       continue;  // the host exchanges halos within the step: no loop on the device
     on_mode(mode);
     Simulation simulation(spec, backend, mode, decomposition);

@@ -73,9 +73,8 @@ bool failure_seen(const Simulation& simulation) {
   return seen != 0;
 }
 
-/// Writes the outputs queued at pending.step (the state must be finite).
-void write_outputs(Simulation& simulation, PendingOutput& pending) {
-  const std::vector<double> state = simulation.finish_state_copy();
+/// Writes the outputs queued at pending.step of `state`, the state copied there (it must be finite).
+void write_outputs(const Simulation& simulation, PendingOutput& pending, const std::vector<double>& state) {
   require_finite_state(state, simulation.decomposition(), pending.step, pending.time);
   for (const ScheduledOutput* output : pending.outputs) output->write(pending.step, pending.time, state);
   pending = {};
@@ -86,7 +85,8 @@ void write_outputs(Simulation& simulation, PendingOutput& pending) {
 /// the check's step, what it found and where.
 [[noreturn]] void stop_unhealthy(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed) {
   const HealthFinding failure = agreed_failure(simulation);
-  if (!pending.outputs.empty() && pending.step < failure.step) write_outputs(simulation, pending);
+  if (!pending.outputs.empty() && pending.step < failure.step)
+    write_outputs(simulation, pending, simulation.finish_state_copy());
   simulation.begin_state_copy();
   const std::vector<double> state = simulation.finish_state_copy();
   const std::string written = failed ? failed(simulation.step(), simulation.time(), state) : std::string();
@@ -108,9 +108,9 @@ void stop_if_unhealthy(Simulation& simulation, PendingOutput& pending, const Fai
 /// up to that step has reached the host, and a failed one ends the run instead.
 void write_pending(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed) {
   if (pending.outputs.empty()) return;
-  simulation.finish_state_copy();
+  const std::vector<double> state = simulation.finish_state_copy();
   stop_if_unhealthy(simulation, pending, failed);
-  write_outputs(simulation, pending);
+  write_outputs(simulation, pending, state);
 }
 
 void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending) {

@@ -40,7 +40,7 @@ int loop_body_steps(int steps_per_graph) { return steps_per_graph % 2 == 0 ? ste
 
 /// Refuses graph_loop where a step needs the host (halos exchanged through MPI).
 void require_loop_possible(ExecutionMode mode, const StepPlan& plan) {
-  if (mode == ExecutionMode::graph_loop && plan.step.count(OpKind::host) > 0)
+  if (mode == ExecutionMode::graph_loop && !graph_loop_possible(plan))
     throw Error(ExitCode::bad_input, "execution.mode",
                 "graph_loop needs steps without host operations: one rank, or parallel.halo: nccl (MPI halos are "
                 "exchanged by the host every stage)");
@@ -54,6 +54,8 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
 }
 
 }  // namespace
+
+bool graph_loop_possible(const StepPlan& plan) { return plan.step.count(OpKind::host) == 0; }
 
 std::size_t memory_needed(const RunSpec& spec, const Decomposition& decomposition) {
   const Grid grid(spec.grid, decomposition.box());
@@ -152,13 +154,12 @@ const StepProgram& Simulation::chunk_program(StepParity first, int steps, bool c
 const GraphLoop& Simulation::loop_graph(StepParity first) {
   auto found = loops_.find(first);
   if (found != loops_.end()) return *found->second;
+  LoopControl& control = loop_control_[first == StepParity::odd ? 0 : 1];
   const StepProgram& body =
-      loop_bodies_
-          .try_emplace(first, build_loop_body_program(resources_, first, loop_body_steps_,
-                                                      &loop_control_[first == StepParity::odd ? 0 : 1]))
+      loop_bodies_.try_emplace(first, build_loop_body_program(resources_, first, loop_body_steps_, &control))
           .first->second;
   CaptureTiming timing;
-  auto loop = std::make_unique<GraphLoop>(body, loop_control_[first == StepParity::odd ? 0 : 1], stream_.get(), timing);
+  auto loop = std::make_unique<GraphLoop>(body, control, stream_.get(), timing);
   ++loop_stats_.captures;
   ++loop_stats_.instantiations;
   loop_stats_.capture_seconds += timing.capture_seconds;

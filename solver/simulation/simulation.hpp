@@ -41,6 +41,9 @@ class OwnedStream {
   Stream stream_;
 };
 
+/// Whether steps of `plan` can run inside graph_loop's WHILE node: none needs the host.
+bool graph_loop_possible(const StepPlan& plan);
+
 /// Bytes the arrays of a Simulation of `spec` take on this rank (small ones aside).
 std::size_t memory_needed(const RunSpec& spec, const Decomposition& decomposition);
 
