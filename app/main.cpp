@@ -26,6 +26,7 @@
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/executor/step_executor.hpp"
 #include "solver/halo/nccl_communicator.hpp"
+#include "solver/simulation/mode_support.hpp"
 #include "solver/simulation/step_profile.hpp"
 
 namespace {
@@ -44,6 +45,12 @@ struct CommandLine {
   std::string restart;  ///< checkpoint path or "latest"; empty: a fresh run
 };
 
+std::vector<std::string> execution_mode_choices() {
+  std::vector<std::string> names;
+  for (const auto& [mode, name] : execution_mode_names) names.emplace_back(name);
+  return names;
+}
+
 /// What set-up produced: everything every rank agrees on before any work.
 struct Setup {
   io::LoadedConfig config;
@@ -60,7 +67,6 @@ Setup set_up(const CommandLine& command_line) {
     throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
   setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
   halo_path(setup.backend, setup.config.spec.parallel);  // refuses nccl where it cannot run
-  require_mode_runs_on(setup.config.spec.execution.mode, setup.backend);
   return setup;
 }
 
@@ -209,6 +215,8 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
   try {
     setup = set_up(command_line);
     decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel);
+    if (const ExecutionMode mode = setup->config.spec.execution.mode; mode != ExecutionMode::compare)
+      require_mode_can_run(mode, setup->config.spec, setup->backend, *decomposition);
     if (!command_line.plan_only) {
       bind_devices(*setup, *decomposition);
       require_memory(*setup, *decomposition);
@@ -248,7 +256,7 @@ int main(int argc, char** argv) {
   cli.add_option("--backend", command_line.backend, "Same as --set execution.backend=B")
       ->check(CLI::IsMember({"auto", "cuda", "host"}));
   cli.add_option("--mode", command_line.mode, "Same as --set execution.mode=M")
-      ->check(CLI::IsMember({"eager_sync", "eager", "eager_streams", "graph", "graph_loop", "compare"}));
+      ->check(CLI::IsMember(execution_mode_choices()));
   cli.add_flag("--validate", command_line.validate_only, "Check the configuration and exit");
   auto* profile_flag = cli.add_flag("--profile", command_line.profile,
                                     "Time a few steps kernel by kernel against the device's copy bandwidth "

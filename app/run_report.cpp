@@ -101,13 +101,14 @@ void print_result(std::FILE* out, const Simulation& simulation, const RunResult&
   fmt::print(out, "timing: {} steps in {:.3f} s, {:.3f} ms/step, {} kernels/step, {:.3e} cell-steps/s\n",
              result.steps, wall_max, per_step * 1e3, simulation.kernels_per_step(),
              per_step > 0 ? cells / per_step : 0.0);
-  if (simulation.mode() == ExecutionMode::graph) {
+  if (stats.captures > 0) {
     const auto [fewest, most] = std::ranges::minmax(stats.nodes_per_graph);
     fmt::print(out,
-               "graphs: {} captured ({} to {} nodes), capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches, "
-               "{} host ops\n",
-               stats.captures, fewest, most, stats.capture_seconds * 1e3, stats.instantiate_seconds * 1e3, stats.launches,
-               stats.host_ops);
+               "graphs: {} captured and {} instantiated before stepping ({} to {} nodes), {} captured while stepping, "
+               "capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches, {} host ops\n",
+               result.prepared.captures, result.prepared.instantiations, fewest, most,
+               stats.captures - result.prepared.captures, stats.capture_seconds * 1e3, stats.instantiate_seconds * 1e3,
+               stats.launches, stats.host_ops);
   } else {
     fmt::print(out, "launches: {} ({:.2f} per step), {} host ops\n", stats.launches,
                static_cast<double>(stats.launches) / static_cast<double>(std::max(1L, result.steps)), stats.host_ops);

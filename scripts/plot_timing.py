@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Plots a timing sweep (scripts/timing_sweep.sh): time per step and graph speed-up versus
-cells, and time per step versus nodes per graph.
+"""Plots a timing sweep (scripts/timing_sweep.sh): time per step of every execution mode versus
+cells for each granularity, with the launch floors, and time per step versus nodes per graph.
 
 usage: scripts/plot_timing.py SWEEP.csv [--out DIR]
 """
@@ -17,7 +17,7 @@ try:
 except ImportError as error:
     sys.exit(f"plot_timing: error: {error} (install python3-matplotlib and python3-numpy)")
 
-MODES = ("eager_sync", "eager", "eager_streams", "graph")
+MODES = ("eager_sync", "eager", "eager_streams", "graph", "graph_loop", "persistent")
 GRANULARITIES = ("fine", "fused", "stage")
 STYLE = {"fine": "-", "fused": "--", "stage": ":"}
 
@@ -32,28 +32,28 @@ def series(rows, **match):
     return sorted(picked, key=lambda r: int(r["cells"]))
 
 
-def plot_sizes(rows, out):
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for granularity in GRANULARITIES:
+def plot_sizes(rows, out, launch_us, node_us):
+    fig, axes = plt.subplots(1, len(GRANULARITIES), figsize=(6 * len(GRANULARITIES), 4.8), sharey=True)
+    for axis, granularity in zip(axes, GRANULARITIES):
         for mode in MODES:
             s = series(rows, sweep="size", granularity=granularity, mode=mode)
             if s:
-                left.loglog([int(r["cells"]) for r in s], [float(r["time_per_step_us"]) for r in s],
-                            STYLE[granularity], marker="o", label=f"{mode}, {granularity}")
-        s = series(rows, sweep="size", granularity=granularity, mode="graph")
+                axis.loglog([int(r["cells"]) for r in s], [float(r["time_per_step_us"]) for r in s], marker="o",
+                            label=mode)
+        s = series(rows, sweep="size", granularity=granularity, mode="eager")
         if s:
-            right.semilogx([int(r["cells"]) for r in s], [float(r["speedup_vs_eager"]) for r in s],
-                           STYLE[granularity], marker="o", label=f"graph / eager, {granularity}")
-            right.semilogx([int(r["cells"]) for r in s], [float(r["speedup_vs_eager_sync"]) for r in s],
-                           STYLE[granularity], marker="s", label=f"graph / eager_sync, {granularity}")
-    left.set(xlabel="cells", ylabel="time per step (µs)", title="Time per step")
-    right.axhline(1.0, color="grey", linewidth=0.8)
-    right.set(xlabel="cells", ylabel="speed-up", title="Graph speed-up")
-    for axis in (left, right):
+            cells = [int(r["cells"]) for r in s]
+            kernels = float(s[0]["kernels_per_step"])
+            axis.axhline(kernels * launch_us, color="grey", linestyle="--", linewidth=0.8,
+                         label=f"eager launch floor ({kernels:.0f} × {launch_us} µs)")
+            axis.axhline(kernels * node_us, color="grey", linestyle=":", linewidth=0.8,
+                         label=f"graph node floor ({kernels:.0f} × {node_us} µs)")
+            axis.set_xlim(min(cells) / 1.5, max(cells) * 1.5)
+        axis.set(xlabel="cells", ylabel="time per step (µs)", title=f"granularity {granularity}")
         axis.grid(True, which="both", alpha=0.3)
-        axis.legend(fontsize=8)
+        axis.legend(fontsize=7)
     processor = rows[0]["processor"] if rows else ""
-    fig.suptitle(f"simapp timing sweep ({processor})")
+    fig.suptitle(f"simapp: every execution mode, time per step ({processor})")
     fig.tight_layout()
     path = os.path.join(out, "timing_vs_cells.png")
     fig.savefig(path, dpi=120)
@@ -94,13 +94,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("csv")
     parser.add_argument("--out", default=None, help="directory for the PNGs (default: the CSV's)")
+    parser.add_argument("--launch-us", type=float, default=4.43, help="host enqueue cost of an eager launch, µs")
+    parser.add_argument("--node-us", type=float, default=0.50, help="device cost of a dependent graph node, µs")
     args = parser.parse_args()
     if not os.path.exists(args.csv):
         sys.exit(f"plot_timing: error: {args.csv}: no such file")
     rows = load(args.csv)
     out = args.out or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(out, exist_ok=True)
-    for path in (plot_sizes(rows, out), plot_steps_per_graph(rows, out)):
+    for path in (plot_sizes(rows, out, args.launch_us, args.node_us), plot_steps_per_graph(rows, out)):
         if path:
             print(f"plot_timing: wrote {path}")
 

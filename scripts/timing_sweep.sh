@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Timing sweep: runs `simapp --mode compare` over grid sizes and the three granularities (K chosen
-# automatically), then over steps_per_graph K at fixed grids, and writes one CSV row per mode
-# and run. Usage:
-#   scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick] [--grid NX NZ]
+# Timing sweep: runs `simapp --mode compare` (every execution mode the backend has) over grid
+# sizes and the three granularities (K chosen automatically), then over steps_per_graph K at
+# fixed grids, and writes one CSV row per mode and run. Usage:
+#   scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick] [--grid NX NZ] [--sizes-only]
 # --quick: three sizes and K ∈ {1, 4, 16} (a smoke test); --grid: that grid size only (the
-# size sweep and the K sweep). Plot with scripts/plot_timing.py.
+# size sweep and the K sweep); --sizes-only: no K sweep. Plot with scripts/plot_timing.py;
+# tabulate with scripts/mode_table.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,12 +13,14 @@ simapp=build/app/simapp
 out=out/timing_sweep
 quick=0
 grid=""
+k_sweep=1
 while (($#)); do
   case "$1" in
     --simapp) simapp=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --quick) quick=1; shift ;;
     --grid) grid="$2 $3"; shift 3 ;;
+    --sizes-only) k_sweep=0; shift ;;
     *) echo "timing_sweep: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -40,6 +43,7 @@ fi
 mkdir -p "$out/runs"
 csv="$out/sweep.csv"
 echo "sweep,nx,nz,cells,granularity,steps_per_graph,steps,mode,time_per_step_us,kernels_per_step,launches_per_step,graphs,nodes_per_graph,capture_ms,instantiate_ms,speedup_vs_eager_sync,speedup_vs_eager,identical,processor" > "$csv"
+: > "$out/skipped.txt"
 
 # Steps per run: enough to time small grids well, few on large ones, and at least 4 graphs.
 steps_for() {  # cells k
@@ -60,15 +64,19 @@ run_compare() {  # sweep nx nz granularity k
     --set grid.nx="$nx" --set grid.nz="$nz" --set time.sim_time="$sim_time" \
     --set execution.granularity="$granularity" --set execution.steps_per_graph="${k:-0}" \
     --set output.dir="$dir" > "$dir.log" 2>&1 || { cat "$dir.log" >&2; exit 1; }
-  /usr/bin/python3 - "$dir/timing.json" "$sweep" >> "$csv" <<'PY'
+  /usr/bin/python3 - "$dir/timing.json" "$sweep" "$out/skipped.txt" >> "$csv" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))
+with open(sys.argv[3], "a") as skipped:
+    for s in t.get("skipped", []):
+        print(f'{t["nx"]}x{t["nz"]} {t["granularity"]}: {s["mode"]}: {s["reason"]}', file=skipped)
 for m in t["modes"]:
     nodes = "/".join(str(n) for n in m.get("nodes_per_graph", []))
     print(",".join(str(v) for v in [sys.argv[2], t["nx"], t["nz"], t["cells"], t["granularity"], t["steps_per_graph"],
           m["steps"], m["mode"], m["time_per_step_us"], m["kernels_per_step"], m["launches_per_step"],
           m.get("graphs", ""), nodes, m.get("capture_ms", ""), m.get("instantiate_ms", ""),
-          m["speedup_vs_eager_sync"], m["speedup_vs_eager"], t["identical"], '"' + t["processor"] + '"']))
+          "" if m["speedup_vs_eager_sync"] is None else m["speedup_vs_eager_sync"],
+          "" if m["speedup_vs_eager"] is None else m["speedup_vs_eager"], t["identical"], '"' + t["processor"] + '"']))
 PY
 }
 
@@ -76,6 +84,7 @@ for size in "${sizes[@]}"; do
   for granularity in fine fused stage; do run_compare size $size $granularity ""; done
 done
 for grid in "${k_grids[@]}"; do
+  ((k_sweep)) || break
   for granularity in fine fused stage; do
     for k in "${k_values[@]}"; do run_compare steps_per_graph $grid $granularity "$k"; done
   done

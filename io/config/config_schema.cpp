@@ -77,6 +77,30 @@ ConfigKey name_list_key(std::string_view path, std::string_view doc, std::vector
           [field](const RunSpec& spec) { return ConfigValue{field(spec)}; }};
 }
 
+/// A key listing some of `names`, stored as the matching enumerators in the order given.
+template <class Enum, std::size_t N, class Field>
+ConfigKey enum_list_key(std::string_view path, std::string_view doc, std::vector<std::string_view> allowed,
+                        const std::array<std::pair<Enum, std::string_view>, N>& names, Field field) {
+  using Entry = std::pair<Enum, std::string_view>;
+  return {path, ValueType::name_list, "", std::nullopt, std::nullopt, std::move(allowed), doc,
+          [field, names](RunSpec& spec, const ConfigValue& value) {
+            field(spec).clear();
+            for (const std::string& name : std::get<NameList>(value))
+              field(spec).push_back(std::ranges::find(names, name, &Entry::second)->first);
+          },
+          [field, names](const RunSpec& spec) {
+            NameList list;
+            for (const Enum item : field(spec)) list.emplace_back(std::ranges::find(names, item, &Entry::first)->second);
+            return ConfigValue{list};
+          }};
+}
+
+std::vector<std::string_view> timed_mode_names() {
+  std::vector<std::string_view> names;
+  for (const ExecutionMode mode : timed_modes) names.push_back(to_string(mode));
+  return names;
+}
+
 std::vector<std::string_view> snapshot_field_names() {
   std::vector<std::string_view> names;
   for (const FieldInfo& field : snapshot_fields()) names.push_back(field.name);
@@ -120,7 +144,8 @@ const std::vector<ConfigKey>& config_keys() {
       enum_key("execution.mode",
                "eager_sync, eager (one launch per kernel), eager_streams (eager, each lane on a stream of its own; CUDA), "
                "graph (captured segments replayed), graph_loop (one launch of a graph with a WHILE node runs every step between "
-               "outputs; CUDA) or compare (each of them, timed)",
+               "outputs; CUDA), persistent (one cooperative kernel runs every step between outputs, grid barriers between "
+               "stages; CUDA, one rank, granularity stage) or compare (those of execution.compare, timed)",
                execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
       enum_key("execution.granularity", "fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one kernel per stage",
                granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),
@@ -131,6 +156,10 @@ const std::vector<ConfigKey>& config_keys() {
                 "steps between health checks on the device (non-finite values, signal speed above 450 m/s); "
                 "0: none",
                 [](auto& spec) -> auto& { return spec.execution.check_every; }),
+      enum_list_key("execution.compare",
+                    "modes that compare times, comma-separated, each once; or all (those the case cannot run are "
+                    "skipped, with the reason)",
+                    timed_mode_names(), execution_mode_names, [](auto& spec) -> auto& { return spec.execution.compare; }),
       value_key("parallel.ranks", "", at_least(0),
                 "MPI ranks along x and z, [px, pz]; 0: chosen by MPI_Dims_create",
                 [](auto& spec) -> auto& { return spec.parallel.ranks; }),

@@ -1,14 +1,19 @@
 #include "io/timing/timing_report.hpp"
 
-#include <fstream>
-
 #include <cmath>
+#include <fstream>
+#include <optional>
 
 #include "simapp_version.hpp"
 
 namespace simapp::io {
 
 namespace {
+
+/// A value, or null when there is none.
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
 
 nlohmann::json mode_json(const ModeComparison& comparison, const ModeTiming& timing) {
   nlohmann::json mode{
@@ -18,20 +23,19 @@ nlohmann::json mode_json(const ModeComparison& comparison, const ModeTiming& tim
       {"time_per_step_us", timing.seconds_per_step() * 1e6},
       {"kernels_per_step", timing.kernels_per_step},
       {"launches_per_step", timing.launches_per_step},
-      {"speedup_vs_eager_sync", speedup(comparison, timing.mode, ExecutionMode::eager_sync)},
-      {"speedup_vs_eager", speedup(comparison, timing.mode, ExecutionMode::eager)},
+      {"speedup_vs_eager_sync", optional_json(speedup(comparison, timing.mode, ExecutionMode::eager_sync))},
+      {"speedup_vs_eager", optional_json(speedup(comparison, timing.mode, ExecutionMode::eager))},
+      {"captures", timing.stats.captures},
+      {"instantiations", timing.stats.instantiations},
       {"d_mass", timing.change.mass},
       {"d_te", timing.change.total_energy},
   };
-  if (timing.mode == ExecutionMode::graph) {
-    const double replays = break_even_replays(comparison);
+  if (timing.stats.captures > 0) {
     mode["graphs"] = timing.stats.nodes_per_graph.size();
     mode["nodes_per_graph"] = timing.stats.nodes_per_graph;
-    mode["captures"] = timing.stats.captures;
-    mode["instantiations"] = timing.stats.instantiations;
     mode["capture_ms"] = timing.stats.capture_seconds * 1e3;
     mode["instantiate_ms"] = timing.stats.instantiate_seconds * 1e3;
-    mode["break_even_replays"] = std::isfinite(replays) ? nlohmann::json(replays) : nlohmann::json(nullptr);
+    mode["break_even_steps"] = optional_json(break_even_steps(comparison, timing.mode));
   }
   return mode;
 }
@@ -52,6 +56,9 @@ nlohmann::json report_header(const RunSpec& spec) {
 nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context) {
   nlohmann::json modes = nlohmann::json::array();
   for (const ModeTiming& timing : comparison.modes) modes.push_back(mode_json(comparison, timing));
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const SkippedMode& mode : comparison.skipped)
+    skipped.push_back({{"mode", to_string(mode.mode)}, {"reason", mode.reason}});
   nlohmann::json report = report_header(spec);
   report.update({
       {"cells", static_cast<long>(spec.grid.nx) * spec.grid.nz},
@@ -66,6 +73,7 @@ nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison
       {"identical", comparison.identical},
       {"difference", comparison.difference},
       {"modes", modes},
+      {"skipped", skipped},
   });
   return report;
 }

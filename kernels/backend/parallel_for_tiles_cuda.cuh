@@ -16,19 +16,27 @@ inline constexpr int tile_threads_x = Kernel::tile_x + Kernel::faces_x;
 template <class Kernel>
 inline constexpr int tile_threads_z = Kernel::tile_z + Kernel::faces_z;
 
+/// The three phases of one tile by one block, thread (a0, b0) of tile_threads_x × tile_threads_z;
+/// returns after a barrier, so the block may reuse `tile` at once.
 template <class Kernel>
-__global__ void __launch_bounds__(tile_threads_x<Kernel> * tile_threads_z<Kernel>, Kernel::min_blocks_per_sm)
-    parallel_for_tiles_kernel(IndexBox cells, Kernel kernel) {
-  __shared__ typename Kernel::Tile tile;
-  const TileOrigin origin = tile_origin(cells, static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y),
-                                        Kernel::tile_x, Kernel::tile_z);
-  const int a0 = static_cast<int>(threadIdx.x), b0 = static_cast<int>(threadIdx.y);
+__device__ void run_tile_in_block(const Kernel& kernel, typename Kernel::Tile& tile, const TileOrigin& origin, int a0,
+                                  int b0) {
   for (int b = b0; b < origin.nk + 2 * Kernel::halo_z; b += tile_threads_z<Kernel>)
     for (int a = a0; a < origin.ni + 2 * Kernel::halo_x; a += tile_threads_x<Kernel>) kernel.load(tile, origin, a, b);
   __syncthreads();
   if (a0 < origin.ni + Kernel::faces_x && b0 < origin.nk + Kernel::faces_z) kernel.face(tile, origin, a0, b0);
   __syncthreads();
   if (a0 < origin.ni && b0 < origin.nk) kernel.cell(tile, origin, a0, b0);
+  __syncthreads();
+}
+
+template <class Kernel>
+__global__ void __launch_bounds__(tile_threads_x<Kernel> * tile_threads_z<Kernel>, Kernel::min_blocks_per_sm)
+    parallel_for_tiles_kernel(IndexBox cells, Kernel kernel) {
+  __shared__ typename Kernel::Tile tile;
+  const TileOrigin origin = tile_origin(cells, static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y),
+                                        Kernel::tile_x, Kernel::tile_z);
+  run_tile_in_block(kernel, tile, origin, static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y));
 }
 
 template <class Kernel>

@@ -28,6 +28,12 @@ struct HealthRecord {
 /// The finding code of a speed beyond the bound, in place of a variable index.
 inline constexpr int speed_finding = 4;
 
+/// Whether step j (0-based) of a chunk of `steps` steps is followed by a health check: every
+/// `every`-th step of the chunk, and its last, so that each chunk's outcome reaches the host.
+SIMAPP_HOST_DEVICE inline bool checks_after(int j, int steps, int every) {
+  return every > 0 && ((j + 1) % every == 0 || j + 1 == steps);
+}
+
 /// Checks the interior cells of `state` (this rank's, at global offsets geometry.i_offset,
 /// k_offset) and latches what it finds into `record` as check number record->checks_run.
 void check_health(const Stream& stream, FieldView<const double> state, HydrostaticView background,

@@ -13,21 +13,29 @@ namespace simapp {
 /// eager_sync: one launch per kernel, waiting after each; eager: one launch per kernel;
 /// eager_streams: one launch per kernel, each lane on a stream of its own (CUDA); graph:
 /// captured segments replayed; graph_loop: one launch of a graph with a WHILE node runs every
-/// step between two host events (CUDA); compare: each of them from the same initial state, timed.
-enum class ExecutionMode { eager_sync, eager, eager_streams, graph, graph_loop, compare };
+/// step between two host events (CUDA); persistent: one cooperative kernel runs every step
+/// between two host events, its stages separated by grid-wide barriers (CUDA, one rank, stage
+/// granularity); compare: each of them from the same initial state, timed.
+enum class ExecutionMode { eager_sync, eager, eager_streams, graph, graph_loop, persistent, compare };
 
 /// fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one
 /// kernel per stage (fluxes kept on chip).
 enum class Granularity { fine, fused, stage };
 
-inline constexpr std::array<std::pair<ExecutionMode, std::string_view>, 6> execution_mode_names{{
+inline constexpr std::array<std::pair<ExecutionMode, std::string_view>, 7> execution_mode_names{{
     {ExecutionMode::eager_sync, "eager_sync"},
     {ExecutionMode::eager, "eager"},
     {ExecutionMode::eager_streams, "eager_streams"},
     {ExecutionMode::graph, "graph"},
     {ExecutionMode::graph_loop, "graph_loop"},
+    {ExecutionMode::persistent, "persistent"},
     {ExecutionMode::compare, "compare"},
 }};
+
+/// The modes execution.mode compare can time, in the order it runs them.
+inline constexpr std::array<ExecutionMode, 6> timed_modes{ExecutionMode::eager_sync, ExecutionMode::eager,
+                                                          ExecutionMode::eager_streams, ExecutionMode::graph,
+                                                          ExecutionMode::graph_loop, ExecutionMode::persistent};
 
 inline constexpr std::array<std::pair<Granularity, std::string_view>, 3> granularity_names{{
     {Granularity::fine, "fine"},
@@ -38,9 +46,11 @@ inline constexpr std::array<std::pair<Granularity, std::string_view>, 3> granula
 constexpr std::string_view to_string(ExecutionMode mode) { return name_in(execution_mode_names, mode); }
 
 /// Whether a run on `backend` can use `mode` (eager_streams needs CUDA streams, graph_loop
-/// CUDA's conditional graph nodes).
+/// CUDA's conditional graph nodes, persistent a cooperative launch).
 constexpr bool mode_runs_on(ExecutionMode mode, Backend backend) {
-  return (mode != ExecutionMode::eager_streams && mode != ExecutionMode::graph_loop) || backend == Backend::cuda;
+  return (mode != ExecutionMode::eager_streams && mode != ExecutionMode::graph_loop &&
+          mode != ExecutionMode::persistent) ||
+         backend == Backend::cuda;
 }
 
 constexpr std::string_view to_string(Granularity granularity) { return name_in(granularity_names, granularity); }

@@ -50,7 +50,9 @@ std::unique_ptr<StepExecutor> make_executor(ExecutionMode mode, Backend backend)
   require_mode_runs_on(mode, backend);
   switch (mode) {
     case ExecutionMode::eager_sync: return std::make_unique<EagerExecutor>(Synchronization::every_launch);
-    case ExecutionMode::eager: return std::make_unique<EagerExecutor>(Synchronization::none);
+    case ExecutionMode::eager:
+    case ExecutionMode::persistent:  // the kernel is the simulation's; ops (--profile) run eagerly
+      return std::make_unique<EagerExecutor>(Synchronization::none);
 #if SIMAPP_USE_CUDA
     case ExecutionMode::eager_streams: return std::make_unique<StreamsExecutor>();
 #else

@@ -3,19 +3,14 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <stdexcept>
 
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/physics/variables.hpp"
-#include "solver/halo/halo_path.hpp"
-#include "solver/step/step_plan.hpp"
+#include "solver/simulation/mode_support.hpp"
 
 namespace simapp {
 
 namespace {
-
-constexpr ExecutionMode compared_modes[] = {ExecutionMode::eager_sync, ExecutionMode::eager, ExecutionMode::eager_streams,
-                                           ExecutionMode::graph, ExecutionMode::graph_loop};
 
 /// Describes the first cell where two host states differ bit-wise, or "" when they are equal.
 std::string first_difference(const std::vector<double>& a, const std::vector<double>& b, const FieldShape& shape) {
@@ -45,12 +40,13 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
                              const std::function<void(ExecutionMode)>& on_mode) {
   ModeComparison comparison;
   std::vector<double> reference;
+  ExecutionMode reference_mode = ExecutionMode::eager_sync;
   comparison.identical = true;
-  for (const ExecutionMode mode : compared_modes) {
-    if (!mode_runs_on(mode, backend)) continue;
-    if (mode == ExecutionMode::graph_loop &&
-        !graph_loop_possible(plan_steps(spec, decomposition, halo_path(backend, spec.parallel))))
-      continue;  // the host exchanges halos within the step: no loop on the device
+  for (const ExecutionMode mode : spec.execution.compare) {
+    if (std::string why = why_mode_cannot_run(mode, spec, backend, decomposition); !why.empty()) {
+      comparison.skipped.push_back({mode, std::move(why)});
+      continue;
+    }
     on_mode(mode);
     Simulation simulation(spec, backend, mode, decomposition);
     comparison.steps_per_graph = simulation.steps_per_graph();
@@ -71,19 +67,22 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
     MPI_Allreduce(MPI_IN_PLACE, &timing.seconds, 1, MPI_DOUBLE, MPI_MAX, decomposition.comm());
     timing.steps = simulation.step();
     timing.stats = simulation.executor_stats();
-    timing.kernels_per_step = static_cast<double>(simulation.kernels_per_step());
     timing.launches_per_step =
         static_cast<double>(timing.stats.launches - before.launches) / static_cast<double>(timing.steps);
+    // The persistent kernel is one kernel for all of its steps.
+    timing.kernels_per_step = mode == ExecutionMode::persistent ? timing.launches_per_step
+                                                                : static_cast<double>(simulation.kernels_per_step());
     timing.change = relative_change(initial, simulation.diagnostics());
     comparison.modes.push_back(timing);
 
     std::vector<double> state = simulation.state_on_host();
     if (reference.empty()) {
       reference = std::move(state);
+      reference_mode = mode;
     } else if (const std::string difference = first_difference(state, reference, simulation.grid().cell_shape());
                !difference.empty() && comparison.identical) {
       comparison.identical = false;
-      comparison.difference = std::string(to_string(mode)) + " vs eager_sync on rank " +
+      comparison.difference = std::string(to_string(mode)) + " vs " + std::string(to_string(reference_mode)) + " on rank " +
                               std::to_string(decomposition.rank()) + ": " + difference;
     }
   }
@@ -98,23 +97,27 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
 
 namespace simapp {
 
-const ModeTiming& timing_of(const ModeComparison& comparison, ExecutionMode mode) {
+const ModeTiming* timing_of(const ModeComparison& comparison, ExecutionMode mode) {
   for (const ModeTiming& timing : comparison.modes)
-    if (timing.mode == mode) return timing;
-  throw std::out_of_range("timing_of: mode not compared");
+    if (timing.mode == mode) return &timing;
+  return nullptr;
 }
 
-double speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline) {
-  return timing_of(comparison, baseline).seconds_per_step() / timing_of(comparison, mode).seconds_per_step();
+std::optional<double> speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline) {
+  const ModeTiming* of_mode = timing_of(comparison, mode);
+  const ModeTiming* of_baseline = timing_of(comparison, baseline);
+  if (of_mode == nullptr || of_baseline == nullptr) return std::nullopt;
+  return of_baseline->seconds_per_step() / of_mode->seconds_per_step();
 }
 
-double break_even_replays(const ModeComparison& comparison) {
-  const ModeTiming& graph = timing_of(comparison, ExecutionMode::graph);
-  const double saving_per_step =
-      timing_of(comparison, ExecutionMode::eager).seconds_per_step() - graph.seconds_per_step();
+std::optional<double> break_even_steps(const ModeComparison& comparison, ExecutionMode mode) {
+  const ModeTiming* graph = timing_of(comparison, mode);
+  const ModeTiming* eager = timing_of(comparison, ExecutionMode::eager);
+  if (graph == nullptr || eager == nullptr || graph->stats.captures == 0) return std::nullopt;
+  const double saving_per_step = eager->seconds_per_step() - graph->seconds_per_step();
   if (saving_per_step <= 0.0) return std::numeric_limits<double>::infinity();
-  const double one_time = graph.stats.capture_seconds + graph.stats.instantiate_seconds;
-  return one_time / (saving_per_step * comparison.steps_per_graph);
+  const double one_time = graph->stats.capture_seconds + graph->stats.instantiate_seconds;
+  return one_time / saving_per_step;
 }
 
 }  // namespace simapp

@@ -1,8 +1,10 @@
 #pragma once
-/// execution.mode = compare: the same case run by each executor the backend has (eager_sync,
-/// eager, eager_streams on CUDA, graph) from the same initial state, each after a warm-up and
-/// with every graph captured before the clock starts; the final states must be bit-identical.
+/// execution.mode = compare: the same case run in each mode of execution.compare that can run
+/// it (mode_support.hpp; the others are skipped with the reason) from the same initial state,
+/// each after a warm-up and with every graph captured before the clock starts; the final
+/// states must be bit-identical.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,11 +24,18 @@ struct ModeTiming {
   double seconds_per_step() const { return steps > 0 ? seconds / static_cast<double>(steps) : 0.0; }
 };
 
+/// A mode asked for but not run, and why.
+struct SkippedMode {
+  ExecutionMode mode = ExecutionMode::eager;
+  std::string reason;
+};
+
 struct ModeComparison {
-  std::vector<ModeTiming> modes;  ///< in the order of ExecutionMode, those the backend runs
+  std::vector<ModeTiming> modes;  ///< in the order of execution.compare, those that can run the case
+  std::vector<SkippedMode> skipped;
   int steps_per_graph = 0;
   long warmup_steps = 0;
-  bool identical = false;         ///< final states equal bit for bit, on every rank
+  bool identical = false;         ///< final states equal bit for bit, on every rank (to the first mode's)
   std::string difference;         ///< where they first differ, when not identical
 };
 
@@ -39,14 +48,15 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
 
 namespace simapp {
 
-/// The timing of `mode` in a comparison (throws if it was not run).
-const ModeTiming& timing_of(const ModeComparison& comparison, ExecutionMode mode);
+/// The timing of `mode` in a comparison; null when it was not run.
+const ModeTiming* timing_of(const ModeComparison& comparison, ExecutionMode mode);
 
-/// Time per step of `baseline` over that of `mode`.
-double speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline);
+/// Time per step of `baseline` over that of `mode`; none when either was not run.
+std::optional<double> speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline);
 
-/// Graph replays after which the graph's one-time capture and instantiation cost is repaid
-/// by its saving per replay over eager launching; infinity when graphs save nothing.
-double break_even_replays(const ModeComparison& comparison);
+/// For a mode that captures graphs (graph, graph_loop): the steps after which its one-time
+/// capture and instantiation cost is repaid by its saving per step over eager launching;
+/// infinity when it saves nothing; none when the mode captures nothing or eager was not run.
+std::optional<double> break_even_steps(const ModeComparison& comparison, ExecutionMode mode);
 
 }  // namespace simapp

@@ -138,13 +138,23 @@ void save_for_restart(Simulation& simulation, const StopRequest& stop) {
   stop.save(simulation.step(), simulation.time(), state);
 }
 
+/// The steps after which the loop ends a chunk: output steps, and multiples of progress_every.
+std::vector<long> chunk_ends(const std::vector<ScheduledOutput>& outputs, int progress_every, long num_steps) {
+  std::vector<long> ends;
+  for (const ScheduledOutput& output : outputs) ends.insert(ends.end(), output.steps.begin(), output.steps.end());
+  for (long step = progress_every; progress_every > 0 && step < num_steps; step += progress_every) ends.push_back(step);
+  std::ranges::sort(ends);
+  return ends;
+}
+
 }  // namespace
 
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
                      const std::vector<ScheduledOutput>& outputs, const std::optional<Diagnostics>& reference,
                      const StopRequest& stop, const FailedStateWriter& failed) {
   RunResult result;
-  simulation.prepare();
+  simulation.prepare(chunk_ends(outputs, progress_every, simulation.time_plan().num_steps()));
+  result.prepared = simulation.executor_stats();
   result.initial = reference ? *reference : simulation.diagnostics();
   const long first_step = simulation.step();
   const long num_steps = simulation.time_plan().num_steps();

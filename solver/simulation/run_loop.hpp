@@ -25,6 +25,7 @@ struct RunResult {
   long steps = 0;
   double wall_seconds = 0.0;  ///< stepping only, from the first step to the final synchronization
   bool stopped = false;       ///< ended early on a stop request, at simulation.step()
+  ExecutorStats prepared;     ///< the executor's work before the first step (captures, instantiations)
 };
 
 /// Writes the state where a failed health check stopped the run, for inspection (collective);
@@ -49,7 +50,8 @@ struct StopRequest {
   std::function<void(long step, double time, const std::vector<double>& interior)> save;
 };
 
-/// Prepares (captures) and runs every remaining step. Progress is reported at chunk ends:
+/// Prepares (captures every graph the run will use, knowing where its chunks end) and runs
+/// every remaining step. Progress is reported at chunk ends:
 /// progress_every > 0: when a multiple of that many steps is passed; 0: about every 2 s of
 /// wall time. Chunks end at output steps; there the state is copied out without stopping the
 /// device, and written while the next chunk runs; the state is checked to be finite before

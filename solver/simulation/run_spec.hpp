@@ -35,6 +35,7 @@ struct ExecutionSpec {
   Granularity granularity = Granularity::stage;
   int steps_per_graph = 0;  ///< K steps per captured graph (0: chosen for a few hundred nodes per graph)
   int check_every = 10;     ///< steps between health checks inside the step programs (0: none)
+  std::vector<ExecutionMode> compare{timed_modes.begin(), timed_modes.end()};  ///< the modes compare times
 };
 
 /// parallel.cuda_aware_mpi: whether MPI is given device buffers directly.

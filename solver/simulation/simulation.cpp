@@ -1,6 +1,7 @@
 #include "solver/simulation/simulation.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "kernels/backend/error.hpp"
 #include "kernels/backend/stream_timer.hpp"
@@ -8,6 +9,7 @@
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/decomposition/gather_state.hpp"
+#include "solver/simulation/mode_support.hpp"
 
 namespace simapp {
 
@@ -38,14 +40,6 @@ std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Deco
 /// the same parity.
 int loop_body_steps(int steps_per_graph) { return steps_per_graph % 2 == 0 ? steps_per_graph : 2 * steps_per_graph; }
 
-/// Refuses graph_loop where a step needs the host (halos exchanged through MPI).
-void require_loop_possible(ExecutionMode mode, const StepPlan& plan) {
-  if (mode == ExecutionMode::graph_loop && !graph_loop_possible(plan))
-    throw Error(ExitCode::bad_input, "execution.mode",
-                "graph_loop needs steps without host operations: one rank, or parallel.halo: nccl (MPI halos are "
-                "exchanged by the host every stage)");
-}
-
 std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& decomposition, Direction direction,
                                           const Grid& grid, Backend backend, HaloPath path,
                                           const NcclCommunicator* nccl) {
@@ -54,8 +48,6 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
 }
 
 }  // namespace
-
-bool graph_loop_possible(const StepPlan& plan) { return plan.step.count(OpKind::host) == 0; }
 
 std::size_t memory_needed(const RunSpec& spec, const Decomposition& decomposition) {
   const Grid grid(spec.grid, decomposition.box());
@@ -93,10 +85,18 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, grid_.cell_shape().size()),
       state_copied_(device::create_event(backend)) {
-  require_loop_possible(mode, plan_);
+  require_mode_can_run(mode, spec, backend, decomposition);
   const TimeSchedule schedule{time_plan_.dt(), time_plan_.dt_of(time_plan_.num_steps()), time_plan_.num_steps(),
                               grid_.dx(), grid_.dz()};
   for (LoopControl& control : loop_control_) control = {loop_clock_.data(), schedule, 0};
+  if (mode == ExecutionMode::persistent) {
+    const StepFields& fields = workspace_.fields();
+    const HealthCheckOps health = health_.ops();
+    persistent_ = {fields.state, fields.stage1, fields.stage2, grid_.geometry(), background_.view(),
+                   gravity_wave_source(spec.case_name, grid_.geometry().xlen), spec.case_name == CaseName::injection,
+                   schedule, loop_clock_.data(), health.every, health.record, health.mirror};
+    persistent_grid_ = persistent_grid(grid_.nx(), grid_.nz());
+  }
   reset();
 }
 
@@ -168,6 +168,17 @@ const GraphLoop& Simulation::loop_graph(StepParity first) {
   return *loops_.emplace(first, std::move(loop)).first->second;
 }
 
+void Simulation::advance_persistent(long steps) {
+  for (long done = 0; done < steps;) {  // launches of at most INT_MAX steps
+    const int launch = static_cast<int>(std::min<long>(steps - done, std::numeric_limits<int>::max()));
+    run_persistent_steps(stream_.get(), persistent_, persistent_grid_, launch);
+    ++loop_stats_.launches;
+    health_.note_chunk(step_, launch);
+    step_ += launch;
+    done += launch;
+  }
+}
+
 void Simulation::advance_in_loop(long steps) {
   const long passes = steps / loop_body_steps_;
   if (passes > 0) {
@@ -204,28 +215,30 @@ ExecutorStats Simulation::executor_stats() const {
   return stats;
 }
 
-void Simulation::prepare() {
-  if (mode_ == ExecutionMode::graph_loop) {  // the loops, and the chunks after the run's last whole pass
+void Simulation::prepare(const std::vector<long>& chunk_ends) {
+  if (mode_ != ExecutionMode::graph && mode_ != ExecutionMode::graph_loop) return;  // nothing to capture
+  if (mode_ == ExecutionMode::graph_loop) {
     loop_graph(StepParity::odd);
     loop_graph(StepParity::even);
-    const long left = time_plan_.num_steps() - step_;
-    long next = step_ + left / loop_body_steps_ * loop_body_steps_;
-    for (long rest = left % loop_body_steps_; rest > 0;) {
-      const int chunk = static_cast<int>(std::min<long>(rest, plan_.steps_per_graph));
-      executor_->prepare(chunk_program(parity_of(next + 1), chunk), stream_.get());
-      next += chunk;
-      rest -= chunk;
-    }
-    return;
   }
-  // Full chunks alternate between two parities (when K is odd); a remainder gets its own.
-  const long left = time_plan_.num_steps() - step_;
-  const long full_chunks = left / plan_.steps_per_graph;
-  for (long c = 0; c < std::min(full_chunks, 2L); ++c)
-    executor_->prepare(chunk_program(parity_of(step_ + 1 + c * plan_.steps_per_graph), plan_.steps_per_graph), stream_.get());
-  const int remainder = static_cast<int>(left % plan_.steps_per_graph);
-  if (remainder > 0)
-    executor_->prepare(chunk_program(parity_of(step_ + 1 + full_chunks * plan_.steps_per_graph), remainder), stream_.get());
+  // The chunks advance_chunk will run, as the run loop cuts them: at most up to the next end.
+  for (long at = step_; at < time_plan_.num_steps();) {
+    const auto next_end = std::ranges::upper_bound(chunk_ends, at);
+    const long span = std::min(time_plan_.num_steps(), next_end == chunk_ends.end() ? time_plan_.num_steps() : *next_end) - at;
+    if (mode_ == ExecutionMode::graph_loop) {
+      at += span / loop_body_steps_ * loop_body_steps_;  // whole passes of the loop body
+      for (long rest = span % loop_body_steps_; rest > 0;) {
+        const int chunk = static_cast<int>(std::min<long>(rest, plan_.steps_per_graph));
+        executor_->prepare(chunk_program(parity_of(at + 1), chunk), stream_.get());
+        at += chunk;
+        rest -= chunk;
+      }
+    } else {
+      const int chunk = static_cast<int>(std::min<long>(span, plan_.steps_per_graph));
+      executor_->prepare(chunk_program(parity_of(at + 1), chunk), stream_.get());
+      at += chunk;
+    }
+  }
 }
 
 void Simulation::stage_step_params(int steps) {
@@ -235,10 +248,14 @@ void Simulation::stage_step_params(int steps) {
 }
 
 long Simulation::advance_chunk(long max_steps) {
-  if (mode_ == ExecutionMode::graph_loop) {
+  if (mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent) {
     const long steps = std::min(time_plan_.num_steps() - step_, max_steps);
-    if (steps > 0) advance_in_loop(steps);
-    return std::max(steps, 0L);
+    if (steps <= 0) return 0;
+    if (mode_ == ExecutionMode::graph_loop)
+      advance_in_loop(steps);
+    else
+      advance_persistent(steps);
+    return steps;
   }
   const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), max_steps));
   if (steps <= 0) return 0;
@@ -268,7 +285,8 @@ std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
 
 std::optional<HealthFinding> Simulation::health_failure() {
   synchronize();
-  if (mode_ == ExecutionMode::graph_loop) step_ = loop_clock_.copy_to_host(stream_.get()).front().completed;
+  if (mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent)
+    step_ = loop_clock_.copy_to_host(stream_.get()).front().completed;
   return health_.failure();
 }
 

@@ -13,6 +13,7 @@
 #include "solver/diagnostics/diagnostics.hpp"
 #include "solver/executor/graph_loop.hpp"
 #include "solver/executor/step_executor.hpp"
+#include "kernels/stage/persistent_steps.hpp"
 #include "solver/grid/grid.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
 #include "solver/halo/halo_exchange.hpp"
@@ -41,9 +42,6 @@ class OwnedStream {
   Stream stream_;
 };
 
-/// Whether steps of `plan` can run inside graph_loop's WHILE node: none needs the host.
-bool graph_loop_possible(const StepPlan& plan);
-
 /// Bytes the arrays of a Simulation of `spec` take on this rank (small ones aside).
 std::size_t memory_needed(const RunSpec& spec, const Decomposition& decomposition);
 
@@ -52,7 +50,8 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
   ~Simulation();
-  /// `mode` is the executor: eager_sync, eager or graph. Collective over the decomposition's
+  /// `mode`: how steps are launched (not compare); a bad_input Error when it cannot run this
+  /// case (require_mode_can_run). Collective over the decomposition's
   /// ranks, which must outlive the simulation.
   Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition);
 
@@ -74,11 +73,14 @@ class Simulation {
   double time() const { return time_plan_.time_after(step_); }  ///< s
   bool finished() const { return step_ >= time_plan_.num_steps(); }
 
-  /// Captures every chunk program the rest of the run uses (graph mode); runs nothing.
-  void prepare();
+  /// Captures every graph the rest of the run uses (graph and graph_loop modes) when its
+  /// chunks also end after each step in `chunk_ends` (ascending: output steps, progress
+  /// lines), so that nothing is captured while stepping; runs nothing.
+  void prepare(const std::vector<long>& chunk_ends = {});
   /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps; in graph_loop
   /// mode min(steps left, max_steps), as one launch of the loop graph (whole passes of its
-  /// body) and a chunk for the rest. Returns the steps run.
+  /// body) and a chunk for the rest; in persistent mode min(steps left, max_steps) in one
+  /// launch of the persistent kernel. Returns the steps run.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
   /// Runs the next step (without the health check) op by op, each timed on the stream (CUDA events on the device, the host
   /// clock on the host) inside a profiler range of its name; returns the step's ops (joins
@@ -91,8 +93,8 @@ class Simulation {
 
   /// Whether a health check has failed, as far as the host can see without waiting.
   bool health_failure_seen() const { return health_.failure_seen(); }
-  /// The first failed health check on this rank (waits for queued work; in graph_loop mode
-  /// the step count becomes the device's, which a failed check stops early).
+  /// The first failed health check on this rank (waits for queued work; in graph_loop and
+  /// persistent mode the step count becomes the device's, which a failed check stops early).
   std::optional<HealthFinding> health_failure();
 
   /// Queues a copy of the current state to host memory without waiting: chunks queued
@@ -122,6 +124,8 @@ class Simulation {
   const GraphLoop& loop_graph(StepParity first);
   /// graph_loop: runs `steps` steps as whole passes of the loop body, then a chunk for the rest.
   void advance_in_loop(long steps);
+  /// persistent: runs `steps` steps in one launch of the persistent kernel.
+  void advance_persistent(long steps);
 
   RunSpec spec_;
   ExecutionMode mode_;
@@ -142,7 +146,9 @@ class Simulation {
   LoopControl loop_control_[2];           ///< graph_loop: per body parity (odd, even)
   std::map<StepParity, StepProgram> loop_bodies_;
   std::map<StepParity, std::unique_ptr<GraphLoop>> loops_;
-  ExecutorStats loop_stats_;              ///< graph_loop: the loop graphs' captures and launches
+  ExecutorStats loop_stats_;              ///< graph_loop's loop graphs and persistent's kernels: captures, launches
+  PersistentSteps persistent_;            ///< persistent: the kernel's arguments
+  PersistentGrid persistent_grid_;        ///< persistent: its launch shape
   StepResources resources_;
   std::unique_ptr<StepExecutor> executor_;
   std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor

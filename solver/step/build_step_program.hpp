@@ -46,12 +46,6 @@ struct HealthCheckOps {
   HealthRecord* mirror = nullptr;  ///< pinned host memory the host reads without waiting
 };
 
-/// Whether step j (0-based) of a chunk of `steps` steps is followed by a health check: every
-/// `every`-th step of the chunk, and its last, so that each chunk's outcome reaches the host.
-inline bool checks_after(int j, int steps, int every) {
-  return every > 0 && ((j + 1) % every == 0 || j + 1 == steps);
-}
-
 /// What the body of a graph_loop WHILE node refers to besides the step: the device step
 /// counter, the dt schedule, and the node's condition handle (set before the body is captured).
 struct LoopControl {

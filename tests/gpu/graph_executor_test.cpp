@@ -1,10 +1,12 @@
 /// CUDA graphs replay exactly what eager launching computes (label gpu; skipped without a GPU).
 #include <gtest/gtest.h>
 
+#include <utility>
 
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/error.hpp"
 #include "solver/executor/graph_executor.hpp"
+#include "solver/simulation/mode_comparison.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "tests/support/small_case.hpp"
 
@@ -52,7 +54,7 @@ std::vector<std::vector<double>> states_at_outputs(const RunSpec& spec, Executio
   return states;
 }
 
-TEST_F(CudaGraphTest, GraphLoopEqualsEagerBitForBitBetweenOutputsOfAnyLength) {
+TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfAnyLength) {
   for (Granularity granularity : {Granularity::fine, Granularity::stage}) {
     const std::vector<std::vector<double>> eager = states_at_outputs(shortened_case(granularity, 1), ExecutionMode::eager, nullptr);
     for (int k : {1, 3, 8}) {
@@ -66,6 +68,34 @@ TEST_F(CudaGraphTest, GraphLoopEqualsEagerBitForBitBetweenOutputsOfAnyLength) {
       // chunks of at most K steps for what is left of whole passes of the body (K, made even).
       EXPECT_LE(stats.launches, 4 * 2 + 4 * 2 * 2) << "K=" << k;
       EXPECT_GE(stats.captures, 2);  // the two loop graphs, odd and even
+    }
+  }
+  ExecutorStats stats;
+  const std::vector<std::vector<double>> eager =
+      states_at_outputs(shortened_case(Granularity::stage, 1), ExecutionMode::eager, nullptr);
+  const std::vector<std::vector<double>> persistent =
+      states_at_outputs(shortened_case(Granularity::stage, 4), ExecutionMode::persistent, &stats);
+  ASSERT_EQ(persistent.size(), eager.size());
+  for (std::size_t n = 0; n < persistent.size(); ++n)
+    EXPECT_TRUE(bitwise_equal(persistent[n], eager[n])) << "persistent, output " << n;
+  EXPECT_EQ(stats.launches, 4);  // one kernel per interval between outputs
+  EXPECT_EQ(stats.captures, 0);
+}
+
+/// compare_modes over every mode on one rank: bit-identical final states (its own check) at
+/// two grid sizes, the persistent kernel's blocks looping over several tiles at the larger.
+TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
+  for (const auto& [nx, nz] : {std::pair{96, 48}, std::pair{1200, 600}}) {
+    for (Granularity granularity : {Granularity::fine, Granularity::stage}) {
+      RunSpec spec = testing::shortened_case(CaseName::injection, nx, nz, granularity, 3);
+      spec.time.sim_time = 9.5 * TimePlan(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
+      const Decomposition decomposition(MPI_COMM_SELF, spec.grid, spec.parallel);
+      const ModeComparison comparison = compare_modes(spec, Backend::cuda, decomposition, [](ExecutionMode) {});
+      EXPECT_TRUE(comparison.identical) << nx << " x " << nz << " " << to_string(granularity) << ": "
+                                        << comparison.difference;
+      const std::size_t expected = granularity == Granularity::stage ? 6 : 5;  // persistent: stage only
+      EXPECT_EQ(comparison.modes.size(), expected) << to_string(granularity);
+      EXPECT_EQ(comparison.modes.size() + comparison.skipped.size(), 6u);
     }
   }
 }

@@ -26,7 +26,7 @@ TEST_P(CudaHealthCheckTest, UnstableTimeStepStopsTheRunWhereTheHostFindsItUnstab
 INSTANTIATE_TEST_SUITE_P(CudaModes, CudaHealthCheckTest,
                          ::testing::Values(ExecutionMode::eager_sync, ExecutionMode::eager,
                                            ExecutionMode::eager_streams, ExecutionMode::graph,
-                                           ExecutionMode::graph_loop),
+                                           ExecutionMode::graph_loop, ExecutionMode::persistent),
                          [](const ::testing::TestParamInfo<ExecutionMode>& param) {
                            return std::string(to_string(param.param));
                          });

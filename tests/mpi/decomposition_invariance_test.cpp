@@ -1,7 +1,8 @@
 /// Fields and diagnostics do not depend on the decomposition: a run on every rank of the
-/// job, gathered on rank 0, equals bit for bit the same case run by rank 0 alone; eager and
-/// graph execution, overlapped and sequential halo exchanges, and every granularity with the
-/// fused one, agree bit for bit too. Run
+/// job, gathered on rank 0, equals bit for bit the same case run by rank 0 alone; eager,
+/// graph, graph_loop (CUDA, NCCL halos or one rank) and persistent (CUDA, one rank) execution,
+/// overlapped and sequential halo exchanges, and every granularity with the fused one, agree
+/// bit for bit too. Run
 /// under mpiexec with 1, 2, 4 and 6 ranks; the CUDA variants run where a GPU is visible, the
 /// NCCL ones where every rank has a GPU of its own (label gpu).
 #include <gtest/gtest.h>
@@ -63,6 +64,10 @@ int world_size() {
   return ranks;
 }
 
+std::string where_of(int ranks, const std::array<int, 2>& layout) {
+  return std::to_string(ranks) + " ranks as [" + std::to_string(layout[0]) + ", " + std::to_string(layout[1]) + "]";
+}
+
 class DecompositionInvarianceTest : public ::testing::TestWithParam<Variant> {
  protected:
   void SetUp() override {
@@ -104,11 +109,19 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
     const Outcome mpi_halos = variant.halo == HaloTransport::mpi ? graph
                                                                   : run(by_mpi, variant.backend, ExecutionMode::graph,
                                                                         MPI_COMM_WORLD);
+    // graph_loop where steps need no host op (NCCL halos, or one rank).
+    const bool loop_possible = variant.backend == Backend::cuda && (variant.halo == HaloTransport::nccl || ranks == 1);
+    const Outcome loop = loop_possible ? run(spec, variant.backend, ExecutionMode::graph_loop, MPI_COMM_WORLD) : graph;
     if (rank != 0) continue;
     const Outcome serial = run(spec_for(variant.name, variant.granularity, {1, 1}), variant.backend,
                                ExecutionMode::graph, MPI_COMM_SELF);
-    const std::string where = std::to_string(ranks) + " ranks as [" + std::to_string(layout[0]) + ", " +
-                              std::to_string(layout[1]) + "]";
+    EXPECT_TRUE(bitwise_equal(loop.state, graph.state)) << where_of(ranks, layout) << ": graph_loop vs graph";
+    if (variant.backend == Backend::cuda && variant.granularity == Granularity::stage) {  // one rank only
+      const Outcome persistent = run(spec_for(variant.name, variant.granularity, {1, 1}), variant.backend,
+                                     ExecutionMode::persistent, MPI_COMM_SELF);
+      EXPECT_TRUE(bitwise_equal(persistent.state, serial.state)) << "persistent vs graph on one rank";
+    }
+    const std::string where = where_of(ranks, layout);
     EXPECT_TRUE(bitwise_equal(graph.state, serial.state)) << where;
     EXPECT_TRUE(bitwise_equal(eager.state, graph.state)) << where << ": eager vs graph";
     EXPECT_TRUE(bitwise_equal(streams.state, graph.state)) << where << ": eager_streams vs graph";

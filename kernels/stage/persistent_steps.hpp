@@ -1,0 +1,58 @@
+#pragma once
+/// execution.mode persistent: one cooperative kernel runs a run of steps. Its blocks stay
+/// resident for the whole launch; each stage of each step is the stage kernel's tile work
+/// (kernels/stage/stage_tile.hpp) spread over the blocks, every block looping over tiles so
+/// that any grid size fits, and the stages are separated by grid-wide barriers:
+///   for each step n: StepParams from the device step counter (dt of step n), then
+///     pass 1 (x on odd n, z on even n): stage 1 | stage 2 | stage 3 |
+///     pass 2:                           stage 1 | stage 2 | stage 3 |
+///     the health check where checks_after says: check every cell | count it, stop if failed
+/// where | is a grid-wide barrier. The ghost cells are made by rule (periodic x, walls in z,
+/// the inflow of injection): the kernel serves one rank holding the whole grid.
+#include <cstdint>
+
+#include "kernels/backend/field_view.hpp"
+#include "kernels/backend/stream.hpp"
+#include "kernels/diagnostics/health_check.hpp"
+#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/physics/bump.hpp"
+#include "kernels/physics/cell_geometry.hpp"
+#include "kernels/time/loop_clock.hpp"
+
+namespace simapp {
+
+/// What the persistent kernel reads and writes; all of it device memory but `mirror`.
+struct PersistentSteps {
+  FieldView<double> state, stage1, stage2;  ///< qⁿ, q*, q**
+  CellGeometry geometry;
+  HydrostaticView background;
+  Bump wave_source;
+  bool injection = false;         ///< the inflow rows of the left boundary
+  TimeSchedule schedule;          ///< dt of every step
+  LoopClock* clock = nullptr;     ///< steps completed: the kernel starts after them and adds its own
+  int check_every = 0;            ///< execution.check_every; 0: no checks
+  HealthRecord* record = nullptr;
+  HealthRecord* mirror = nullptr; ///< pinned host memory
+};
+
+/// How the kernel is launched on this device: one block of 256 threads per tile at most, no
+/// more than fit on the device at once (a grid barrier needs every block resident).
+struct PersistentGrid {
+  bool few_blocks = false;            ///< the kernel with more registers a thread (a small grid)
+  int blocks = 0;
+  int blocks_per_multiprocessor = 0;  ///< that fit at once, by registers and shared memory
+  int multiprocessors = 0;
+};
+
+/// The launch shape for an nx × nz grid on the current device. Throws a bad_input Error
+/// naming execution.mode, with the reason, when the device cannot run the kernel co-resident
+/// (no cooperative launches; no block fits on a multiprocessor); internal without CUDA.
+PersistentGrid persistent_grid(int nx, int nz);
+
+/// Runs the `steps` steps after clock->completed in one cooperative launch; the kernel
+/// advances clock->completed by the steps it ran (fewer when a health check fails: it stops
+/// after that check).
+void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_args, const PersistentGrid& grid,
+                          int steps);
+
+}  // namespace simapp

@@ -1,0 +1,108 @@
+/// Execution modes through the real binary: compare's subset (execution.compare), modes
+/// skipped with the reason, timing.json's figures consistent with each other, graphs all
+/// captured before stepping, and persistent's refusals.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/support/small_run_test.hpp"
+
+namespace simapp {
+namespace {
+
+using testing::Outcome;
+
+class ExecutionModeTest : public testing::SmallRunTest {
+ protected:
+  /// Expects exit code 2 and one line on stderr matching `pattern`.
+  static void expect_one_line_error(const Outcome& outcome, const std::string& pattern) {
+    EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+    EXPECT_TRUE(std::regex_match(outcome.err, std::regex("simapp: error: execution\\.mode: " + pattern + "[^\n]*\n")))
+        << outcome.err;
+  }
+};
+
+TEST_F(ExecutionModeTest, TimesTheModesAskedForInTheirOrderAndSaysWhyOthersAreSkipped) {
+  const Outcome outcome = simapp("--mode compare --set execution.compare=graph,eager,persistent --set time.sim_time=" +
+                                 sim_time(12) + " --set output.dir=out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(\npersistent +skipped: persistent needs the CUDA backend)")))
+      << outcome.out;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(\ngraph break-even: )"))) << outcome.out;
+
+  const nlohmann::json report = nlohmann::json::parse(testing::read_text(out() / "timing.json"));
+  ASSERT_EQ(report["modes"].size(), 2u);
+  const nlohmann::json& graph = report["modes"][0];
+  const nlohmann::json& eager = report["modes"][1];
+  EXPECT_EQ(graph["mode"], "graph");
+  EXPECT_EQ(eager["mode"], "eager");
+  EXPECT_TRUE(report["identical"].get<bool>());
+  ASSERT_EQ(report["skipped"].size(), 1u);
+  EXPECT_EQ(report["skipped"][0]["mode"], "persistent");
+
+  // Ratios are of the times the report gives; a baseline not timed has none.
+  EXPECT_TRUE(graph["speedup_vs_eager_sync"].is_null());
+  EXPECT_DOUBLE_EQ(graph["speedup_vs_eager"].get<double>(),
+                   eager["time_per_step_us"].get<double>() / graph["time_per_step_us"].get<double>());
+  EXPECT_DOUBLE_EQ(eager["speedup_vs_eager"].get<double>(), 1.0);
+  for (const nlohmann::json* mode : {&graph, &eager}) {
+    EXPECT_EQ((*mode)["steps"], 12);
+    EXPECT_DOUBLE_EQ((*mode)["time_per_step_us"].get<double>(), (*mode)["seconds"].get<double>() / 12 * 1e6);
+  }
+  // Graphs are captured once each (before timing) and counted apart from eager's none.
+  EXPECT_GE(graph["captures"].get<int>(), 1);
+  EXPECT_EQ(graph["graphs"], graph["captures"]);
+  EXPECT_EQ(eager["captures"], 0);
+  EXPECT_FALSE(eager.contains("break_even_steps"));
+  EXPECT_TRUE(graph.contains("break_even_steps"));
+}
+
+TEST_F(ExecutionModeTest, EveryGraphIsCapturedBeforeTheFirstStepEvenWhereOutputsAndProgressCutChunksShort) {
+  // K = 4; snapshots every 3 steps and progress every 5 cut chunks to 1, 2 and 3 steps of
+  // either parity, and the run ends after 14 steps.
+  const Outcome outcome =
+      simapp("--mode graph --set execution.steps_per_graph=4 --set output.every=" + every(3) +
+             " --set output.progress_every=5 --set time.sim_time=" + sim_time(14) + " --set output.dir=out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  std::smatch graphs;
+  ASSERT_TRUE(std::regex_search(outcome.out, graphs,
+                                std::regex(R"(graphs: (\d+) captured and \d+ instantiated before stepping \(\d+ to \d+ nodes\), )"
+                                           R"((\d+) captured while stepping)")))
+      << outcome.out;
+  EXPECT_GE(std::stoi(graphs[1]), 4);  // chunks of 1, 2, 3 and 4 steps at least
+  EXPECT_EQ(graphs[2], "0");
+}
+
+TEST_F(ExecutionModeTest, AnUnknownModeInTheSubsetIsAnInputError) {
+  const Outcome outcome = simapp("--mode compare --set execution.compare=graph,persistant");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_TRUE(std::regex_match(outcome.err, std::regex(R"(simapp: error: [^\n]*execution\.compare[^\n]*'persistent'[^\n]*\n)")))
+      << outcome.err;
+}
+
+TEST_F(ExecutionModeTest, PersistentNeedsStageGranularity) {
+  expect_one_line_error(simapp("--mode persistent --set execution.granularity=fused"),
+                        R"(persistent runs the stage kernel's tiles, [^\n]*needs execution\.granularity: stage, not fused)");
+}
+
+TEST_F(ExecutionModeTest, PersistentOnTheHostIsAnInputError) {
+  expect_one_line_error(simapp("--mode persistent"), "persistent needs the CUDA backend, but this run uses host");
+}
+
+TEST_F(ExecutionModeTest, PersistentOnTwoRanksIsAnInputError) {
+  const Outcome outcome = simapp("--mode persistent", 2);
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+  // One line for the job (mpiexec adds its own note about the exit code).
+  EXPECT_TRUE(std::regex_search(outcome.err, std::regex("^simapp: error: execution\\.mode: persistent runs on one rank: "
+                                                        "halos between ranks would have to travel inside the kernel[^\n]*\n"
+                                                        "(?!simapp: error)")))
+      << outcome.err;
+  EXPECT_FALSE(std::filesystem::exists(out()));
+}
+
+}  // namespace
+}  // namespace simapp
