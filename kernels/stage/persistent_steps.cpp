@@ -49,6 +49,33 @@ __device__ typename StageKernel<D>::Tile& tile_of(SharedTile& shared) {
     return shared.z;
 }
 
+/// The kernel's parameter: the steps' arguments and every stage kernel, per StepParams slot
+/// (step parity) and RK3 stage.
+struct PersistentKernels {
+  PersistentSteps steps;
+  StageX x[2][rk_stages];
+  StageZ z[2][rk_stages];
+
+  template <Direction D>
+  __device__ const StageKernel<D>& stage(int slot, int s) const {
+    if constexpr (D == Direction::x)
+      return x[slot][s];
+    else
+      return z[slot][s];
+  }
+};
+
+/// The stage kernels of slot `slot`: qⁿ → q* → q** → qⁿ⁺¹ for each pass, reading its StepParams.
+template <Direction D>
+void make_stages(const PersistentSteps& p, int slot, StageKernel<D> (&stages)[rk_stages]) {
+  const FieldView<double> input[rk_stages] = {p.state, p.stage1, p.stage2};
+  const FieldView<double> output[rk_stages] = {p.stage1, p.stage2, p.state};
+  const GhostRules ghosts{true, HaloSides{true, true}, p.injection};
+  for (int s = 0; s < rk_stages; ++s)
+    stages[s] = {{p.state, input[s], output[s]}, FluxContext{p.geometry, p.background, p.params + slot, s},
+                 p.wave_source, ghosts};
+}
+
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
 template <Direction D>
 __device__ void stage_over_tiles(const StageKernel<D>& kernel, SharedTile& shared) {
@@ -63,19 +90,12 @@ __device__ void stage_over_tiles(const StageKernel<D>& kernel, SharedTile& share
                       tile_origin(cells, t % tiles_x, t / tiles_x, Kernel::tile_x, Kernel::tile_z), a0, b0);
 }
 
-/// The three RK3 stages of a split pass: qⁿ → q* → q** → qⁿ⁺¹, a grid barrier after each.
+/// The three RK3 stages of a split pass, a grid barrier after each.
 template <Direction D>
-__device__ void split_pass(const PersistentSteps& p, const StepParams* params, SharedTile& shared,
-                           cg::grid_group& grid) {
-  const FieldView<double> input[rk_stages] = {p.state, p.stage1, p.stage2};
-  const FieldView<double> output[rk_stages] = {p.stage1, p.stage2, p.state};
-  const GhostRules ghosts{true, HaloSides{true, true}, p.injection};
+__device__ void split_pass(const PersistentKernels& k, int slot, SharedTile& shared, cg::grid_group& grid) {
+#pragma unroll
   for (int s = 0; s < rk_stages; ++s) {
-    const StageKernel<D> kernel{{p.state, input[s], output[s]},
-                                FluxContext{p.geometry, p.background, params, s},
-                                p.wave_source,
-                                ghosts};
-    stage_over_tiles(kernel, shared);
+    stage_over_tiles(k.stage<D>(slot, s), shared);
     grid.sync();
   }
 }
@@ -97,23 +117,35 @@ __device__ bool health_check_failed(const PersistentSteps& p, cg::grid_group& gr
   return failed;
 }
 
+/// The StepParams slot of step n: odd steps 0, even steps 1.
+__device__ int slot_of(std::int64_t step) { return step % 2 == 1 ? 0 : 1; }
+
+/// Step n's StepParams into its slot.
+__device__ void write_step_params(const PersistentSteps& p, std::int64_t step) {
+  p.params[slot_of(step)] = step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz);
+}
+
 template <int MinBlocksPerSm>
-__global__ void __launch_bounds__(block_threads, MinBlocksPerSm) persistent_steps_kernel(PersistentSteps p, int steps) {
+__global__ void __launch_bounds__(block_threads, MinBlocksPerSm)
+    persistent_steps_kernel(const __grid_constant__ PersistentKernels k, int steps) {
   __shared__ SharedTile shared;
-  __shared__ StepParams params;
+  const PersistentSteps& p = k.steps;
   cg::grid_group grid = cg::this_grid();
   const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
+  if (grid.thread_rank() == 0) write_step_params(p, completed + 1);
+  grid.sync();
   int done = 0;
   while (done < steps) {
     const std::int64_t step = completed + done + 1;
-    if (threadIdx.x == 0) params = step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz);
-    __syncthreads();
-    if (step % 2 == 1) {
-      split_pass<Direction::x>(p, &params, shared, grid);
-      split_pass<Direction::z>(p, &params, shared, grid);
+    // The other slot was last read in the step before, which every block has finished.
+    if (grid.thread_rank() == 0 && done + 1 < steps) write_step_params(p, step + 1);
+    const int slot = slot_of(step);
+    if (slot == 0) {
+      split_pass<Direction::x>(k, slot, shared, grid);
+      split_pass<Direction::z>(k, slot, shared, grid);
     } else {
-      split_pass<Direction::z>(p, &params, shared, grid);
-      split_pass<Direction::x>(p, &params, shared, grid);
+      split_pass<Direction::z>(k, slot, shared, grid);
+      split_pass<Direction::x>(k, slot, shared, grid);
     }
     ++done;
     if (checks_after(done - 1, steps, p.check_every) && health_check_failed(p, grid)) break;
@@ -161,8 +193,12 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_arg
                           int steps) {
   if (steps <= 0) return;
   count_kernel_launch();
-  PersistentSteps args = steps_args;
-  void* kernel_args[] = {&args, &steps};
+  PersistentKernels kernels{steps_args, {}, {}};
+  for (int slot = 0; slot < 2; ++slot) {
+    make_stages(steps_args, slot, kernels.x[slot]);
+    make_stages(steps_args, slot, kernels.z[slot]);
+  }
+  void* kernel_args[] = {&kernels, &steps};
   const cudaError_t launched =
       cudaLaunchCooperativeKernel(kernel_for(grid), dim3(grid.blocks), dim3(block_threads), kernel_args, 0,
                                   stream.cuda_stream);

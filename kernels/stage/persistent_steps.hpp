@@ -3,12 +3,15 @@
 /// resident for the whole launch; each stage of each step is the stage kernel's tile work
 /// (kernels/stage/stage_tile.hpp) spread over the blocks, every block looping over tiles so
 /// that any grid size fits, and the stages are separated by grid-wide barriers:
-///   for each step n: StepParams from the device step counter (dt of step n), then
+///   StepParams of the first step into slot (n + 1) % 2 |
+///   for each step n: one thread writes the StepParams of step n + 1 into the other slot, then
 ///     pass 1 (x on odd n, z on even n): stage 1 | stage 2 | stage 3 |
 ///     pass 2:                           stage 1 | stage 2 | stage 3 |
 ///     the health check where checks_after says: check every cell | count it, stop if failed
-/// where | is a grid-wide barrier. The ghost cells are made by rule (periodic x, walls in z,
-/// the inflow of injection): the kernel serves one rank holding the whole grid.
+/// where | is a grid-wide barrier; StepParams come from the device step counter (dt of step
+/// n), never from the host. The stage kernels' arguments reach the kernel as one constant
+/// parameter, as they reach the stage kernels. The ghost cells are made by rule (periodic x,
+/// walls in z, the inflow of injection): the kernel serves one rank holding the whole grid.
 #include <cstdint>
 
 #include "kernels/backend/field_view.hpp"
@@ -29,6 +32,7 @@ struct PersistentSteps {
   Bump wave_source;
   bool injection = false;         ///< the inflow rows of the left boundary
   TimeSchedule schedule;          ///< dt of every step
+  StepParams* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
   LoopClock* clock = nullptr;     ///< steps completed: the kernel starts after them and adds its own
   int check_every = 0;            ///< execution.check_every; 0: no checks
   HealthRecord* record = nullptr;

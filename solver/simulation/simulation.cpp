@@ -40,6 +40,14 @@ std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Deco
 /// the same parity.
 int loop_body_steps(int steps_per_graph) { return steps_per_graph % 2 == 0 ? steps_per_graph : 2 * steps_per_graph; }
 
+/// StepParams slots a run needs: one per step of a chunk; graph_loop's body has its own
+/// count; the persistent kernel alternates between two.
+int step_params_slots(ExecutionMode mode, int steps_per_graph) {
+  if (mode == ExecutionMode::graph_loop) return loop_body_steps(steps_per_graph);
+  if (mode == ExecutionMode::persistent) return std::max(2, steps_per_graph);
+  return steps_per_graph;
+}
+
 std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& decomposition, Direction direction,
                                           const Grid& grid, Backend backend, HaloPath path,
                                           const NcclCommunicator* nccl) {
@@ -70,8 +78,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       workspace_(backend, grid_, spec.execution.granularity),
       halo_path_(simapp::halo_path(backend, spec.parallel)),
       plan_(plan_steps(spec, decomposition, halo_path_)),
-      params_(stream_.get(), mode == ExecutionMode::graph_loop ? loop_body_steps(plan_.steps_per_graph)
-                                                               : plan_.steps_per_graph),
+      params_(stream_.get(), step_params_slots(mode, plan_.steps_per_graph)),
       nccl_(nccl_communicator_if(halo_path_, decomposition)),
       halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
       halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
@@ -94,7 +101,8 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
     const HealthCheckOps health = health_.ops();
     persistent_ = {fields.state, fields.stage1, fields.stage2, grid_.geometry(), background_.view(),
                    gravity_wave_source(spec.case_name, grid_.geometry().xlen), spec.case_name == CaseName::injection,
-                   schedule, loop_clock_.data(), health.every, health.record, health.mirror};
+                   schedule, params_.writable_device_slots(), loop_clock_.data(), health.every, health.record,
+                   health.mirror};
     persistent_grid_ = persistent_grid(grid_.nx(), grid_.nz());
   }
   reset();
