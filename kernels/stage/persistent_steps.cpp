@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "kernels/backend/error.hpp"
 #include "kernels/backend/launch_counter.hpp"
@@ -22,27 +23,32 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-using StageX = StageKernel<Direction::x>;
-using StageZ = StageKernel<Direction::z>;
+/// Threads a block: a tile has a face for each (stage_tile.hpp). Small grids take the
+/// smallest tiles that still give every block a tile of its own, so that each
+/// multiprocessor has less of a stage to do; large grids the stage kernels' tiles.
+constexpr int block_sizes[] = {64, 128, 256};
+constexpr int largest_block = 256;
 
-constexpr int block_threads = 256;
-static_assert(tile_threads_x<StageX> * tile_threads_z<StageX> == block_threads &&
-                  tile_threads_x<StageZ> * tile_threads_z<StageZ> == block_threads,
-              "both passes' tiles have a thread per face in a block of 256");
-/// Blocks a multiprocessor holds: four (64 registers a thread, as the stage kernels, some
-/// spilled) where the grid has tiles for them, else two (128 registers, no spills): small
-/// grids have a block per tile either way and gain from shorter latency.
-constexpr int many_blocks_per_sm = std::min(StageX::min_blocks_per_sm, StageZ::min_blocks_per_sm);
-constexpr int few_blocks_per_sm = 2;
+/// Blocks a multiprocessor holds: with the largest tiles four (64 registers a thread, as the
+/// stage kernels), else two (up to 128 registers, no spills): those grids have a block per
+/// tile either way.
+template <int Threads>
+constexpr int min_blocks_per_sm = Threads == largest_block ? 4 : 2;
+
+template <int Threads>
+using StageX = StageKernel<Direction::x, Threads>;
+template <int Threads>
+using StageZ = StageKernel<Direction::z, Threads>;
 
 /// The block's shared memory: one pass's tile at a time.
+template <int Threads>
 union SharedTile {
-  StageX::Tile x;
-  StageZ::Tile z;
+  typename StageX<Threads>::Tile x;
+  typename StageZ<Threads>::Tile z;
 };
 
-template <Direction D>
-__device__ typename StageKernel<D>::Tile& tile_of(SharedTile& shared) {
+template <Direction D, int Threads>
+__device__ typename StageKernel<D, Threads>::Tile& tile_of(SharedTile<Threads>& shared) {
   if constexpr (D == Direction::x)
     return shared.x;
   else
@@ -51,13 +57,14 @@ __device__ typename StageKernel<D>::Tile& tile_of(SharedTile& shared) {
 
 /// The kernel's parameter: the steps' arguments and every stage kernel, per StepParams slot
 /// (step parity) and RK3 stage.
+template <int Threads>
 struct PersistentKernels {
   PersistentSteps steps;
-  StageX x[2][rk_stages];
-  StageZ z[2][rk_stages];
+  StageX<Threads> x[2][rk_stages];
+  StageZ<Threads> z[2][rk_stages];
 
   template <Direction D>
-  __device__ const StageKernel<D>& stage(int slot, int s) const {
+  __device__ const StageKernel<D, Threads>& stage(int slot, int s) const {
     if constexpr (D == Direction::x)
       return x[slot][s];
     else
@@ -66,8 +73,8 @@ struct PersistentKernels {
 };
 
 /// The stage kernels of slot `slot`: qⁿ → q* → q** → qⁿ⁺¹ for each pass, reading its StepParams.
-template <Direction D>
-void make_stages(const PersistentSteps& p, int slot, StageKernel<D> (&stages)[rk_stages]) {
+template <Direction D, int Threads>
+void make_stages(const PersistentSteps& p, int slot, StageKernel<D, Threads> (&stages)[rk_stages]) {
   const FieldView<double> input[rk_stages] = {p.state, p.stage1, p.stage2};
   const FieldView<double> output[rk_stages] = {p.stage1, p.stage2, p.state};
   const GhostRules ghosts{true, HaloSides{true, true}, p.injection};
@@ -77,25 +84,26 @@ void make_stages(const PersistentSteps& p, int slot, StageKernel<D> (&stages)[rk
 }
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
-template <Direction D>
-__device__ void stage_over_tiles(const StageKernel<D>& kernel, SharedTile& shared) {
-  using Kernel = StageKernel<D>;
+template <Direction D, int Threads>
+__device__ void stage_over_tiles(const StageKernel<D, Threads>& kernel, SharedTile<Threads>& shared) {
+  using Kernel = StageKernel<D, Threads>;
   const IndexBox cells{0, kernel.arrays.out.shape.nx, 0, kernel.arrays.out.shape.nz};
   const int tiles_x = tile_count(cells.width(), Kernel::tile_x);
   const int tiles = tiles_x * tile_count(cells.height(), Kernel::tile_z);
   const int a0 = static_cast<int>(threadIdx.x) % tile_threads_x<Kernel>;
   const int b0 = static_cast<int>(threadIdx.x) / tile_threads_x<Kernel>;
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
-    run_tile_in_block(kernel, tile_of<D>(shared),
+    run_tile_in_block(kernel, tile_of<D, Threads>(shared),
                       tile_origin(cells, t % tiles_x, t / tiles_x, Kernel::tile_x, Kernel::tile_z), a0, b0);
 }
 
 /// The three RK3 stages of a split pass, a grid barrier after each.
-template <Direction D>
-__device__ void split_pass(const PersistentKernels& k, int slot, SharedTile& shared, cg::grid_group& grid) {
+template <Direction D, int Threads>
+__device__ void split_pass(const PersistentKernels<Threads>& k, int slot, SharedTile<Threads>& shared,
+                           cg::grid_group& grid) {
 #pragma unroll
   for (int s = 0; s < rk_stages; ++s) {
-    stage_over_tiles(k.stage<D>(slot, s), shared);
+    stage_over_tiles(k.template stage<D>(slot, s), shared);
     grid.sync();
   }
 }
@@ -125,10 +133,10 @@ __device__ void write_step_params(const PersistentSteps& p, std::int64_t step) {
   p.params[slot_of(step)] = step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz);
 }
 
-template <int MinBlocksPerSm>
-__global__ void __launch_bounds__(block_threads, MinBlocksPerSm)
-    persistent_steps_kernel(const __grid_constant__ PersistentKernels k, int steps) {
-  __shared__ SharedTile shared;
+template <int Threads>
+__global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
+    persistent_steps_kernel(const __grid_constant__ PersistentKernels<Threads> k, int steps) {
+  __shared__ SharedTile<Threads> shared;
   const PersistentSteps& p = k.steps;
   cg::grid_group grid = cg::this_grid();
   const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
@@ -153,19 +161,26 @@ __global__ void __launch_bounds__(block_threads, MinBlocksPerSm)
   if (grid.thread_rank() == 0) p.clock->completed = completed + done;
 }
 
+template <int Threads>
 int tiles_of_larger_pass(int nx, int nz) {
-  return std::max(tile_count(nx, StageX::tile_x) * tile_count(nz, StageX::tile_z),
-                  tile_count(nx, StageZ::tile_x) * tile_count(nz, StageZ::tile_z));
+  using X = StageX<Threads>;
+  using Z = StageZ<Threads>;
+  return std::max(tile_count(nx, X::tile_x) * tile_count(nz, X::tile_z),
+                  tile_count(nx, Z::tile_x) * tile_count(nz, Z::tile_z));
+}
+
+/// Calls f with std::integral_constant<int, threads> for a size of block_sizes.
+template <class F>
+decltype(auto) with_block_threads(int threads, F&& f) {
+  switch (threads) {
+    case 64: return f(std::integral_constant<int, 64>{});
+    case 128: return f(std::integral_constant<int, 128>{});
+    default: return f(std::integral_constant<int, 256>{});
+  }
 }
 
 [[noreturn]] void refuse(const std::string& reason) {
   throw Error(ExitCode::bad_input, "execution.mode", "persistent cannot run on this GPU: " + reason);
-}
-
-/// The kernel a grid runs (PersistentGrid::few_blocks).
-const void* kernel_for(const PersistentGrid& grid) {
-  return grid.few_blocks ? reinterpret_cast<const void*>(persistent_steps_kernel<few_blocks_per_sm>)
-                         : reinterpret_cast<const void*>(persistent_steps_kernel<many_blocks_per_sm>);
 }
 
 }  // namespace
@@ -178,14 +193,24 @@ PersistentGrid persistent_grid(int nx, int nz) {
   check_cuda(cudaDeviceGetAttribute(&grid.multiprocessors, cudaDevAttrMultiProcessorCount, device),
              "cudaDeviceGetAttribute");
   if (cooperative == 0) refuse("the device does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
-  grid.few_blocks = tiles_of_larger_pass(nx, nz) <= few_blocks_per_sm * grid.multiprocessors;
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&grid.blocks_per_multiprocessor, kernel_for(grid),
-                                                            block_threads, 0),
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  grid.block_threads = largest_block;
+  for (const int threads : block_sizes) {
+    const int tiles = with_block_threads(threads, [&](auto t) { return tiles_of_larger_pass<decltype(t)::value>(nx, nz); });
+    if (tiles <= grid.multiprocessors) {
+      grid.block_threads = threads;
+      break;
+    }
+  }
+  with_block_threads(grid.block_threads, [&](auto t) {
+    constexpr int threads = decltype(t)::value;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&grid.blocks_per_multiprocessor,
+                                                              persistent_steps_kernel<threads>, threads, 0),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    grid.blocks = std::min(grid.blocks_per_multiprocessor * grid.multiprocessors, tiles_of_larger_pass<threads>(nx, nz));
+  });
   if (grid.blocks_per_multiprocessor == 0)
-    refuse("no block of " + std::to_string(block_threads) +
+    refuse("no block of " + std::to_string(grid.block_threads) +
            " threads fits on a multiprocessor (registers or shared memory), so the blocks cannot all be resident");
-  grid.blocks = std::min(grid.blocks_per_multiprocessor * grid.multiprocessors, tiles_of_larger_pass(nx, nz));
   return grid;
 }
 
@@ -193,15 +218,17 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_arg
                           int steps) {
   if (steps <= 0) return;
   count_kernel_launch();
-  PersistentKernels kernels{steps_args, {}, {}};
-  for (int slot = 0; slot < 2; ++slot) {
-    make_stages(steps_args, slot, kernels.x[slot]);
-    make_stages(steps_args, slot, kernels.z[slot]);
-  }
-  void* kernel_args[] = {&kernels, &steps};
-  const cudaError_t launched =
-      cudaLaunchCooperativeKernel(kernel_for(grid), dim3(grid.blocks), dim3(block_threads), kernel_args, 0,
-                                  stream.cuda_stream);
+  const cudaError_t launched = with_block_threads(grid.block_threads, [&](auto t) {
+    constexpr int threads = decltype(t)::value;
+    PersistentKernels<threads> kernels{steps_args, {}, {}};
+    for (int slot = 0; slot < 2; ++slot) {
+      make_stages(steps_args, slot, kernels.x[slot]);
+      make_stages(steps_args, slot, kernels.z[slot]);
+    }
+    void* kernel_args[] = {&kernels, &steps};
+    return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_steps_kernel<threads>),
+                                       dim3(grid.blocks), dim3(threads), kernel_args, 0, stream.cuda_stream);
+  });
   if (launched == cudaErrorCooperativeLaunchTooLarge)
     refuse(std::to_string(grid.blocks) + " blocks do not fit at once (another process may hold part of the GPU)");
   check_cuda(launched, "persistent_steps_kernel");

@@ -39,10 +39,10 @@ struct PersistentSteps {
   HealthRecord* mirror = nullptr; ///< pinned host memory
 };
 
-/// How the kernel is launched on this device: one block of 256 threads per tile at most, no
-/// more than fit on the device at once (a grid barrier needs every block resident).
+/// How the kernel is launched on this device: a block per tile at most, no more than fit on
+/// the device at once (a grid barrier needs every block resident).
 struct PersistentGrid {
-  bool few_blocks = false;            ///< the kernel with more registers a thread (a small grid)
+  int block_threads = 0;              ///< 64, 128 or 256: the tile size (small grids, small tiles)
   int blocks = 0;
   int blocks_per_multiprocessor = 0;  ///< that fit at once, by registers and shared memory
   int multiprocessors = 0;

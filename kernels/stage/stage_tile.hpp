@@ -12,13 +12,15 @@
 namespace simapp {
 
 /// The stage as a tiled kernel. Tiles are long along x (coalesced rows); the x pass loads two
-/// ghost columns each side, the z pass two ghost rows. A tile of 63 × 4 (x) or 32 × 7 (z)
-/// cells has 64 × 4 or 32 × 8 faces: one for each of a block's 256 threads.
-template <Direction D>
+/// ghost columns each side, the z pass two ghost rows. A tile has one face for each of a
+/// block's `Threads` threads: with 256, 63 × 4 cells (64 × 4 faces) for x, 32 × 7 (32 × 8)
+/// for z; with 128, 31 × 4 and 32 × 3; with 64, 15 × 4 and 32 × 1.
+template <Direction D, int Threads = 256>
 struct StageKernel {
+  static_assert(Threads % 32 == 0 && Threads >= 64, "whole warps, 64 threads or more");
   static constexpr bool x_pass = D == Direction::x;
-  static constexpr int tile_x = x_pass ? 63 : 32;
-  static constexpr int tile_z = x_pass ? 4 : 7;
+  static constexpr int tile_x = x_pass ? Threads / 4 - 1 : 32;
+  static constexpr int tile_z = x_pass ? 4 : Threads / 32 - 1;
   static constexpr int min_blocks_per_sm = 4;  // 64 registers: measured 3298 vs 3777 µs a step at 4096 x 2048 with 2
   static constexpr int halo_x = x_pass ? 2 : 0;
   static constexpr int halo_z = x_pass ? 0 : 2;
