@@ -1,5 +1,5 @@
-/// simapp-bench: measures CUDA launch overhead (eager launches, stream sync round trips and
-/// CUDA-graph replay) on the current device; docs/benchmarks.md explains every number.
+/// simapp-bench: measures CUDA launch overhead (eager launches, stream sync round trips,
+/// CUDA-graph replay and grid-wide barriers) on the current device; docs/benchmarks.md explains every number.
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -218,6 +219,13 @@ __global__ void empty_kernel() {}
 __global__ void scale_kernel(const float* __restrict__ x, float* __restrict__ y, float a, int n) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < static_cast<unsigned>(n)) y[i] = a * x[i];
+}
+
+/// `barriers` grid-wide barriers, nothing else: the cost of a barrier between the stages of a
+/// persistent kernel.
+__global__ void grid_barrier_kernel(int barriers) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  for (int b = 0; b < barriers; ++b) grid.sync();
 }
 
 enum class KernelKind { empty, scale };
@@ -651,6 +659,35 @@ Json summarize(const Json& empty_kernel, const Json& short_kernel, const std::ve
           {"fit_scale", fit_scale}};
 }
 
+/// 5. Grid-wide barriers (cooperative launch): µs per barrier for grids of a few blocks to as
+/// many as fit, from the difference between kernels of many and of no barriers.
+Json measure_grid_barrier(const Bench& bench) {
+  constexpr int threads = 256;
+  constexpr int barriers = 1000;
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  BENCH_CUDA_CHECK(cudaGetDevice(&device));
+  BENCH_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  BENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, grid_barrier_kernel, threads, 0));
+  const auto kernel_us = [&](int blocks, int count) {
+    void* args[] = {&count};
+    return median_of(bench.config.repeat, [&] {
+      return gpu_us(bench, [&] {
+        BENCH_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_barrier_kernel), dim3(blocks),
+                                                     dim3(threads), args, 0, bench.s()));
+      });
+    });
+  };
+  fmt::print("\n5. grid-wide barrier (cooperative launch, {} threads a block, {} barriers a kernel)\n", threads, barriers);
+  Json rows = Json::array();
+  for (const int blocks : {16, 48, 80, multiprocessors, 4 * multiprocessors}) {
+    if (blocks > per_multiprocessor * multiprocessors) continue;
+    const double us = (kernel_us(blocks, barriers) - kernel_us(blocks, 0)) / barriers;
+    print_row(fmt::format("one barrier, {} blocks", blocks), us);
+    rows.push_back({{"blocks", blocks}, {"us_per_barrier", us}});
+  }
+  return rows;
+}
+
 /// Opens the JSON output now, so a bad path fails before the measurements rather than after.
 std::ofstream open_json(const std::string& path) {
   std::ofstream out(path);
@@ -676,6 +713,7 @@ Json run_all(const Config& config) {
   doc["graph_sweep"] = Json::array();
   for (const SweepPoint& p : points) doc["graph_sweep"].push_back(to_json(p));
   doc["summary"] = summarize(doc["empty_kernel"], doc["short_kernel"], points);
+  doc["grid_barrier"] = measure_grid_barrier(bench);
   return doc;
 }
 

@@ -94,8 +94,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("csv")
     parser.add_argument("--out", default=None, help="directory for the PNGs (default: the CSV's)")
-    parser.add_argument("--launch-us", type=float, default=4.43, help="host enqueue cost of an eager launch, µs")
-    parser.add_argument("--node-us", type=float, default=0.50, help="device cost of a dependent graph node, µs")
+    parser.add_argument("--launch-us", type=float, default=4.43, help="host enqueue cost of an eager launch, µs "
+                        "(simapp-bench's summary.eager_enqueue_us_per_kernel)")
+    parser.add_argument("--node-us", type=float, default=0.50, help="device cost of a dependent graph node, µs "
+                        "(simapp-bench's summary.graph_node_us_empty)")
     args = parser.parse_args()
     if not os.path.exists(args.csv):
         sys.exit(f"plot_timing: error: {args.csv}: no such file")
