@@ -70,9 +70,17 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
                output.every > 0 ? fmt::format("every {:g} s ({})", output.every, fmt::join(output.variables, ","))
                                 : std::string("off"),
                output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off"));
-  fmt::print(out, "  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph\n",
-             to_string(simulation.mode()), to_string(simulation.spec().execution.granularity),
-             simulation.kernels_per_step(), simulation.steps_per_graph());
+  if (simulation.mode() == ExecutionMode::persistent) {
+    const PersistentGrid& launch = simulation.persistent_launch();
+    fmt::print(out,
+               "  steps     mode persistent: one cooperative kernel a launch, {} blocks of {} threads, a grid barrier a "
+               "{}\n",
+               launch.blocks, launch.block_threads, launch.barrier_a_pass ? "pass (3 stages a tile)" : "stage");
+  } else {
+    fmt::print(out, "  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph\n",
+               to_string(simulation.mode()), to_string(simulation.spec().execution.granularity),
+               simulation.kernels_per_step(), simulation.steps_per_graph());
+  }
   std::fflush(out);
 }
 

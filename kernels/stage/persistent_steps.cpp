@@ -12,6 +12,7 @@
 
 #include "kernels/backend/parallel_for_tiles_cuda.cuh"
 #include "kernels/diagnostics/cell_health.hpp"
+#include "kernels/stage/pass_tile.hpp"
 #include "kernels/stage/stage_tile.hpp"
 #endif
 
@@ -133,12 +134,10 @@ __device__ void write_step_params(const PersistentSteps& p, std::int64_t step) {
   p.params[slot_of(step)] = step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz);
 }
 
-template <int Threads>
-__global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
-    persistent_steps_kernel(const __grid_constant__ PersistentKernels<Threads> k, int steps) {
-  __shared__ SharedTile<Threads> shared;
-  const PersistentSteps& p = k.steps;
-  cg::grid_group grid = cg::this_grid();
+/// The kernel's loop over `steps` steps after p.clock->completed: `step(slot)` runs the two
+/// passes of a step whose StepParams are in slot `slot`, ending with a grid barrier.
+template <class Step>
+__device__ void run_steps(const PersistentSteps& p, int steps, cg::grid_group& grid, const Step& step_body) {
   const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
   if (grid.thread_rank() == 0) write_step_params(p, completed + 1);
   grid.sync();
@@ -147,7 +146,20 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     const std::int64_t step = completed + done + 1;
     // The other slot was last read in the step before, which every block has finished.
     if (grid.thread_rank() == 0 && done + 1 < steps) write_step_params(p, step + 1);
-    const int slot = slot_of(step);
+    step_body(slot_of(step));
+    ++done;
+    if (checks_after(done - 1, steps, p.check_every) && health_check_failed(p, grid)) break;
+  }
+  if (grid.thread_rank() == 0) p.clock->completed = completed + done;
+}
+
+/// One barrier a stage: the stage kernel's tiles.
+template <int Threads>
+__global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
+    persistent_steps_kernel(const __grid_constant__ PersistentKernels<Threads> k, int steps) {
+  __shared__ SharedTile<Threads> shared;
+  cg::grid_group grid = cg::this_grid();
+  run_steps(k.steps, steps, grid, [&](int slot) {
     if (slot == 0) {
       split_pass<Direction::x>(k, slot, shared, grid);
       split_pass<Direction::z>(k, slot, shared, grid);
@@ -155,10 +167,76 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
       split_pass<Direction::z>(k, slot, shared, grid);
       split_pass<Direction::x>(k, slot, shared, grid);
     }
-    ++done;
-    if (checks_after(done - 1, steps, p.check_every) && health_check_failed(p, grid)) break;
-  }
-  if (grid.thread_rank() == 0) p.clock->completed = completed + done;
+  });
+}
+
+/// The kernel's parameter with a barrier a pass: per StepParams slot, the x pass and the z
+/// pass; the first pass of a step writes stage1, the second reads it and writes the state.
+template <int Threads>
+struct PersistentPasses {
+  PersistentSteps steps;
+  PassTile<Direction::x, Threads> x[2];
+  PassTile<Direction::z, Threads> z[2];
+};
+
+template <int Threads>
+union SharedPassTile {
+  typename PassTile<Direction::x, Threads>::Tile x;
+  typename PassTile<Direction::z, Threads>::Tile z;
+};
+
+template <Direction D, int Threads>
+__device__ typename PassTile<D, Threads>::Tile& pass_tile_of(SharedPassTile<Threads>& shared) {
+  if constexpr (D == Direction::x)
+    return shared.x;
+  else
+    return shared.z;
+}
+
+/// A split pass, its three stages tile by tile in shared memory, then a grid barrier.
+template <Direction D, int Threads>
+__device__ void fused_pass(const PassTile<D, Threads>& pass, SharedPassTile<Threads>& shared, cg::grid_group& grid) {
+  typename PassTile<D, Threads>::Tile& tile = pass_tile_of<D, Threads>(shared);
+  const int tiles = pass.tile_count();
+  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
+    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
+  grid.sync();
+}
+
+/// One barrier a pass: the pass tiles.
+template <int Threads>
+__global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
+    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Threads> k, int steps) {
+  __shared__ SharedPassTile<Threads> shared;
+  cg::grid_group grid = cg::this_grid();
+  run_steps(k.steps, steps, grid, [&](int slot) {
+    if (slot == 0) {
+      fused_pass(k.x[0], shared, grid);
+      fused_pass(k.z[0], shared, grid);
+    } else {
+      fused_pass(k.z[1], shared, grid);
+      fused_pass(k.x[1], shared, grid);
+    }
+  });
+}
+
+/// The passes of StepParams slot `slot`: the first of the step from the state into stage1,
+/// the second back (odd steps, slot 0: x first; even steps: z first).
+template <int Threads>
+void make_passes(const PersistentSteps& p, int slot, PersistentPasses<Threads>& kernels) {
+  const auto contexts = [&](auto& pass) {
+    for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext{p.geometry, p.background, p.params + slot, s};
+    pass.wave_source = p.wave_source;
+  };
+  PassTile<Direction::x, Threads>& x = kernels.x[slot];
+  PassTile<Direction::z, Threads>& z = kernels.z[slot];
+  contexts(x);
+  contexts(z);
+  const bool x_first = slot == 0;
+  x.input = x_first ? p.state : p.stage1;
+  x.output = x_first ? p.stage1 : p.state;
+  z.input = x_first ? p.stage1 : p.state;
+  z.output = x_first ? p.state : p.stage1;
 }
 
 template <int Threads>
@@ -183,9 +261,37 @@ decltype(auto) with_block_threads(int threads, F&& f) {
   throw Error(ExitCode::bad_input, "execution.mode", "persistent cannot run on this GPU: " + reason);
 }
 
+/// Blocks of `kernel` with `threads` threads that fit on the device at once.
+int resident_blocks(const void* kernel, int threads, int multiprocessors) {
+  int per_multiprocessor = 0;
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, 0),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return per_multiprocessor * multiprocessors;
+}
+
+template <int Threads>
+int pass_tiles(int nx, int nz) {
+  const FieldShape shape{nx, nz, 0, var::count};
+  PassTile<Direction::x, Threads> x{};
+  PassTile<Direction::z, Threads> z{};
+  x.input.shape = shape;
+  z.input.shape = shape;
+  return std::max(x.tile_count(), z.tile_count());
+}
+
+/// A barrier a pass where every pass tile of 128 threads has a resident block (small grids)
+/// and no ghost differs from its periodic image (not injection).
+bool fused_passes_fit(const PersistentSteps& steps, int multiprocessors) {
+  if (steps.injection) return false;
+  constexpr int threads = 128;
+  return pass_tiles<threads>(steps.state.shape.nx, steps.state.shape.nz) <=
+         resident_blocks(reinterpret_cast<const void*>(persistent_passes_kernel<threads>), threads, multiprocessors);
+}
+
 }  // namespace
 
-PersistentGrid persistent_grid(int nx, int nz) {
+PersistentGrid persistent_grid(const PersistentSteps& steps) {
+  const int nx = steps.state.shape.nx, nz = steps.state.shape.nz;
   int device = 0, cooperative = 0;
   PersistentGrid grid;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice");
@@ -193,6 +299,13 @@ PersistentGrid persistent_grid(int nx, int nz) {
   check_cuda(cudaDeviceGetAttribute(&grid.multiprocessors, cudaDevAttrMultiProcessorCount, device),
              "cudaDeviceGetAttribute");
   if (cooperative == 0) refuse("the device does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
+  if (fused_passes_fit(steps, grid.multiprocessors)) {
+    constexpr int threads = 128;
+    grid.barrier_a_pass = true;
+    grid.block_threads = threads;
+    grid.blocks = pass_tiles<threads>(nx, nz);
+    return grid;
+  }
   grid.block_threads = largest_block;
   for (const int threads : block_sizes) {
     const int tiles = with_block_threads(threads, [&](auto t) { return tiles_of_larger_pass<decltype(t)::value>(nx, nz); });
@@ -201,16 +314,17 @@ PersistentGrid persistent_grid(int nx, int nz) {
       break;
     }
   }
-  with_block_threads(grid.block_threads, [&](auto t) {
+  const int resident = with_block_threads(grid.block_threads, [&](auto t) {
     constexpr int threads = decltype(t)::value;
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&grid.blocks_per_multiprocessor,
-                                                              persistent_steps_kernel<threads>, threads, 0),
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    grid.blocks = std::min(grid.blocks_per_multiprocessor * grid.multiprocessors, tiles_of_larger_pass<threads>(nx, nz));
+    return resident_blocks(reinterpret_cast<const void*>(persistent_steps_kernel<threads>), threads,
+                           grid.multiprocessors);
   });
-  if (grid.blocks_per_multiprocessor == 0)
+  if (resident == 0)
     refuse("no block of " + std::to_string(grid.block_threads) +
            " threads fits on a multiprocessor (registers or shared memory), so the blocks cannot all be resident");
+  grid.blocks = std::min(resident, with_block_threads(grid.block_threads, [&](auto t) {
+                           return tiles_of_larger_pass<decltype(t)::value>(nx, nz);
+                         }));
   return grid;
 }
 
@@ -218,17 +332,27 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_arg
                           int steps) {
   if (steps <= 0) return;
   count_kernel_launch();
-  const cudaError_t launched = with_block_threads(grid.block_threads, [&](auto t) {
-    constexpr int threads = decltype(t)::value;
-    PersistentKernels<threads> kernels{steps_args, {}, {}};
-    for (int slot = 0; slot < 2; ++slot) {
-      make_stages(steps_args, slot, kernels.x[slot]);
-      make_stages(steps_args, slot, kernels.z[slot]);
-    }
+  cudaError_t launched = cudaSuccess;
+  if (grid.barrier_a_pass) {
+    constexpr int threads = 128;
+    PersistentPasses<threads> kernels{steps_args, {}, {}};
+    for (int slot = 0; slot < 2; ++slot) make_passes(steps_args, slot, kernels);
     void* kernel_args[] = {&kernels, &steps};
-    return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_steps_kernel<threads>),
-                                       dim3(grid.blocks), dim3(threads), kernel_args, 0, stream.cuda_stream);
-  });
+    launched = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_passes_kernel<threads>),
+                                           dim3(grid.blocks), dim3(threads), kernel_args, 0, stream.cuda_stream);
+  } else {
+    launched = with_block_threads(grid.block_threads, [&](auto t) {
+      constexpr int threads = decltype(t)::value;
+      PersistentKernels<threads> kernels{steps_args, {}, {}};
+      for (int slot = 0; slot < 2; ++slot) {
+        make_stages(steps_args, slot, kernels.x[slot]);
+        make_stages(steps_args, slot, kernels.z[slot]);
+      }
+      void* kernel_args[] = {&kernels, &steps};
+      return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_steps_kernel<threads>),
+                                         dim3(grid.blocks), dim3(threads), kernel_args, 0, stream.cuda_stream);
+    });
+  }
   if (launched == cudaErrorCooperativeLaunchTooLarge)
     refuse(std::to_string(grid.blocks) + " blocks do not fit at once (another process may hold part of the GPU)");
   check_cuda(launched, "persistent_steps_kernel");
@@ -236,7 +360,7 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_arg
 
 #else
 
-PersistentGrid persistent_grid(int, int) {
+PersistentGrid persistent_grid(const PersistentSteps&) {
   throw Error(ExitCode::internal, "persistent", "this simapp was built without CUDA");
 }
 

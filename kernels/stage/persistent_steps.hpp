@@ -42,16 +42,19 @@ struct PersistentSteps {
 /// How the kernel is launched on this device: a block per tile at most, no more than fit on
 /// the device at once (a grid barrier needs every block resident).
 struct PersistentGrid {
+  bool barrier_a_pass = false;        ///< the three stages of a pass in one tile (kernels/stage/pass_tile.hpp)
   int block_threads = 0;              ///< 64, 128 or 256: the tile size (small grids, small tiles)
   int blocks = 0;
   int blocks_per_multiprocessor = 0;  ///< that fit at once, by registers and shared memory
   int multiprocessors = 0;
 };
 
-/// The launch shape for an nx × nz grid on the current device. Throws a bad_input Error
-/// naming execution.mode, with the reason, when the device cannot run the kernel co-resident
-/// (no cooperative launches; no block fits on a multiprocessor); internal without CUDA.
-PersistentGrid persistent_grid(int nx, int nz);
+/// The launch shape for the steps' grid on the current device: a barrier a pass where every
+/// tile of a pass has a resident block and no ghost cell differs from its periodic image (not
+/// injection), else a barrier a stage. Throws a bad_input Error naming execution.mode, with
+/// the reason, when the device cannot run the kernel co-resident (no cooperative launches; no
+/// block fits on a multiprocessor); internal without CUDA.
+PersistentGrid persistent_grid(const PersistentSteps& steps);
 
 /// Runs the `steps` steps after clock->completed in one cooperative launch; the kernel
 /// advances clock->completed by the steps it ran (fewer when a health check fails: it stops

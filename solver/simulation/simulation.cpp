@@ -103,7 +103,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
                    gravity_wave_source(spec.case_name, grid_.geometry().xlen), spec.case_name == CaseName::injection,
                    schedule, params_.writable_device_slots(), loop_clock_.data(), health.every, health.record,
                    health.mirror};
-    persistent_grid_ = persistent_grid(grid_.nx(), grid_.nz());
+    persistent_grid_ = persistent_grid(persistent_);
   }
   reset();
 }

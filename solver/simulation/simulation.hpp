@@ -65,6 +65,8 @@ class Simulation {
   const Stream& stream() const { return stream_.get(); }
   ExecutionMode mode() const { return mode_; }
   int steps_per_graph() const { return plan_.steps_per_graph; }
+  /// persistent: how its kernel is launched.
+  const PersistentGrid& persistent_launch() const { return persistent_grid_; }
   std::size_t kernels_per_step() const { return plan_.step.count(OpKind::kernel); }
   /// What the executor did, with graph_loop's loop graphs counted as graphs.
   ExecutorStats executor_stats() const;

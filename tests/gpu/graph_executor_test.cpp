@@ -70,29 +70,36 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
       EXPECT_GE(stats.captures, 2);  // the two loop graphs, odd and even
     }
   }
-  ExecutorStats stats;
-  const std::vector<std::vector<double>> eager =
-      states_at_outputs(shortened_case(Granularity::stage, 1), ExecutionMode::eager, nullptr);
-  const std::vector<std::vector<double>> persistent =
-      states_at_outputs(shortened_case(Granularity::stage, 4), ExecutionMode::persistent, &stats);
-  ASSERT_EQ(persistent.size(), eager.size());
-  for (std::size_t n = 0; n < persistent.size(); ++n)
-    EXPECT_TRUE(bitwise_equal(persistent[n], eager[n])) << "persistent, output " << n;
-  EXPECT_EQ(stats.launches, 4);  // one kernel per interval between outputs
-  EXPECT_EQ(stats.captures, 0);
+  // persistent: a barrier a stage (injection's inflow), a barrier a pass (the others).
+  for (const CaseName name : {CaseName::injection, CaseName::thermal, CaseName::gravity_waves}) {
+    const RunSpec spec = testing::shortened_case(name, 96, 48, Granularity::stage, 4);
+    ExecutorStats stats;
+    const std::vector<std::vector<double>> eager = states_at_outputs(spec, ExecutionMode::eager, nullptr);
+    const std::vector<std::vector<double>> persistent = states_at_outputs(spec, ExecutionMode::persistent, &stats);
+    ASSERT_EQ(persistent.size(), eager.size());
+    for (std::size_t n = 0; n < persistent.size(); ++n)
+      EXPECT_TRUE(bitwise_equal(persistent[n], eager[n])) << "persistent, " << to_string(name) << ", output " << n;
+    EXPECT_EQ(stats.launches, 4);  // one kernel per interval between outputs
+    EXPECT_EQ(stats.captures, 0);
+    testing::SerialSimulation simulation(spec, Backend::cuda, ExecutionMode::persistent);
+    EXPECT_EQ(simulation->persistent_launch().barrier_a_pass, name != CaseName::injection) << to_string(name);
+  }
 }
 
 /// compare_modes over every mode on one rank: bit-identical final states (its own check) at
-/// two grid sizes, the persistent kernel's blocks looping over several tiles at the larger.
+/// two grid sizes, the persistent kernel's blocks looping over several tiles at the larger
+/// (a barrier a stage), a barrier a pass for thermal at the smaller.
 TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
   for (const auto& [nx, nz] : {std::pair{96, 48}, std::pair{1200, 600}}) {
-    for (Granularity granularity : {Granularity::fine, Granularity::stage}) {
-      RunSpec spec = testing::shortened_case(CaseName::injection, nx, nz, granularity, 3);
+    for (const auto& [name, granularity] : {std::pair{CaseName::injection, Granularity::fine},
+                                            std::pair{CaseName::injection, Granularity::stage},
+                                            std::pair{CaseName::thermal, Granularity::stage}}) {
+      RunSpec spec = testing::shortened_case(name, nx, nz, granularity, 3);
       spec.time.sim_time = 9.5 * TimePlan(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
       const Decomposition decomposition(MPI_COMM_SELF, spec.grid, spec.parallel);
       const ModeComparison comparison = compare_modes(spec, Backend::cuda, decomposition, [](ExecutionMode) {});
-      EXPECT_TRUE(comparison.identical) << nx << " x " << nz << " " << to_string(granularity) << ": "
-                                        << comparison.difference;
+      EXPECT_TRUE(comparison.identical) << to_string(name) << " " << nx << " x " << nz << " "
+                                        << to_string(granularity) << ": " << comparison.difference;
       const std::size_t expected = granularity == Granularity::stage ? 6 : 5;  // persistent: stage only
       EXPECT_EQ(comparison.modes.size(), expected) << to_string(granularity);
       EXPECT_EQ(comparison.modes.size() + comparison.skipped.size(), 6u);

@@ -1,0 +1,203 @@
+#pragma once
+/// The three RK3 stages of a split pass on one tile, in one block, for the persistent kernel
+/// (temporal blocking):
+///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**)
+/// with R from the same point functions, in the same order, as the stage kernel
+/// (stage_tile.hpp), so the same bits. A stage's cell needs its input two cells either side
+/// along the pass, so a tile of n cells loads qⁿ on n + 12 cells, computes q* on the middle
+/// n + 8, q** on n + 4 and qⁿ⁺¹ on its n, all in shared memory: the grid needs one barrier a
+/// pass instead of three, and stages 2 and 3 read nothing from global memory.
+///
+/// Ghost cells, for one rank holding the whole grid: along x (periodic) every loaded cell is
+/// the interior cell it wraps to and is computed as that cell, which is what a ghost copy of
+/// it would hold; along z (walls) only interior cells are computed, and the two ghost rows
+/// beyond a wall are made from each stage's adjacent row by the wall rule. The inflow of
+/// injection makes a ghost differ from the cell it wraps to: that case keeps one barrier a
+/// stage. Include this only from kernel sources (compiled as CUDA in a CUDA build).
+#include "kernels/backend/host_device.hpp"
+#include "kernels/boundary/ghost_rules.hpp"
+#include "kernels/flux/face_flux.hpp"
+#include "kernels/reconstruction/fourth_order.hpp"
+#include "kernels/stage/stage_kernel.hpp"
+#include "kernels/update/stage_tendency.hpp"
+
+namespace simapp {
+
+/// A pass of `Threads` threads a block. x: tiles of 4 rows × (Threads/4 − 9) cells, a thread
+/// per face of a row in the first stage; z: tiles of Threads/16 columns × 7 cells, 16 faces a
+/// column in the first stage.
+template <Direction D, int Threads>
+struct PassTile {
+  static constexpr bool x_pass = D == Direction::x;
+  static constexpr int margin = 6;                               ///< cells loaded beyond the tile on each side
+  static constexpr int lines = x_pass ? 4 : Threads / 16;        ///< rows (x) or columns (z) of a tile
+  static constexpr int cells = x_pass ? Threads / 4 - 9 : 7;     ///< cells of a line computed into the output
+  static constexpr int span = cells + 2 * margin;                ///< cells of a line loaded
+  static constexpr int max_faces = cells + 9;                    ///< faces of a line in the first stage
+
+  struct Tile {
+    double q[rk_stages][var::count][lines][span];  ///< qⁿ, q*, q** by position along the line
+    double flux[var::count][lines][max_faces];
+  };
+
+  FieldView<const double> input;   ///< qⁿ
+  FieldView<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
+  FluxContext context[rk_stages];  ///< per stage; their params are this step's slot
+  Bump wave_source;
+
+  SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : input.shape.nz; }
+  SIMAPP_HOST_DEVICE int breadth() const { return x_pass ? input.shape.nz : input.shape.nx; }
+  SIMAPP_HOST_DEVICE int tiles_along() const { return (length() + cells - 1) / cells; }
+  SIMAPP_HOST_DEVICE int tile_count() const { return tiles_along() * ((breadth() + lines - 1) / lines); }
+
+  /// Cells computed in stage s on each side beyond the tile: 4, 2, 0.
+  static constexpr int reach(int s) { return 2 * (rk_stages - 1 - s); }
+
+  /// Index t of work items (line, position) with positions along a line `count` long: along the
+  /// line fastest for x (rows are contiguous), across lines fastest for z (so are columns' cells).
+  SIMAPP_HOST_DEVICE static void item(int t, int count, int& line, int& position) {
+    if constexpr (x_pass) {
+      line = t / count;
+      position = t % count;
+    } else {
+      line = t % lines;
+      position = t / lines;
+    }
+  }
+
+  /// Global (k, i) of position p of line l in the tile starting at (a0, c0); along x, the
+  /// interior column it wraps to.
+  SIMAPP_HOST_DEVICE void cell_of(int a0, int c0, int l, int p, int& k, int& i) const {
+    const int along = a0 - margin + p;
+    if constexpr (x_pass) {
+      const int nx = input.shape.nx;
+      i = ((along % nx) + nx) % nx;
+      k = c0 + l;
+    } else {
+      k = along;
+      i = c0 + l;
+    }
+  }
+
+  /// Whether position p of a line is a cell computed in a stage (interior along z).
+  SIMAPP_HOST_DEVICE bool computed(int a0, int p) const {
+    if constexpr (x_pass) return true;
+    const int k = a0 - margin + p;
+    return k >= 0 && k < input.shape.nz;
+  }
+
+  /// Loads qⁿ: every position along x; interior rows and the two ghost rows by each wall along z.
+  SIMAPP_HOST_DEVICE void load(Tile& tile, int a0, int c0, int t) const {
+    int l = 0, p = 0, k = 0, i = 0;
+    item(t, span, l, p);
+    if (c0 + l >= breadth()) return;
+    cell_of(a0, c0, l, p, k, i);
+    if constexpr (!x_pass) {
+      const int nz = input.shape.nz;
+      if (k < -2 || k >= nz + 2) return;  // never read
+      if (k < 0 || k >= nz) {
+        const int adjacent = k < 0 ? 0 : nz - 1;
+        const HydrostaticView& background = context[0].background;
+        for (int v = 0; v < var::count; ++v)
+          tile.q[0][v][l][p] =
+              wall_ghost(v, input(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
+        return;
+      }
+    }
+    for (int v = 0; v < var::count; ++v) tile.q[0][v][l][p] = input(v, k, i);
+  }
+
+  /// Face f of stage s: the low face of the stage's cell f (positions margin − reach(s) + f).
+  SIMAPP_HOST_DEVICE void face(Tile& tile, int a0, int c0, int s, int t) const {
+    const int faces = cells + 2 * reach(s) + 1;
+    int l = 0, f = 0;
+    item(t, faces, l, f);
+    if (c0 + l >= breadth()) return;
+    const int p = margin - reach(s) + f;
+    const int along = a0 - margin + p;
+    if constexpr (!x_pass) {
+      if (along < 0 || along > input.shape.nz) return;  // no interior cell on either side
+    }
+    double q[var::count], d3[var::count], flux[var::count];
+    for (int v = 0; v < var::count; ++v) {
+      const double* line = tile.q[s][v][l];
+      q[v] = face_value(line[p - 2], line[p - 1], line[p], line[p + 1]);
+      d3[v] = third_difference(line[p - 2], line[p - 1], line[p], line[p + 1]);
+    }
+    flux_at_face<D>(q, d3, x_pass ? c0 + l : along, context[s], flux);
+    for (int v = 0; v < var::count; ++v) tile.flux[v][l][f] = flux[v];
+  }
+
+  /// Cell f of stage s: into the next stage's input, or (last stage) into the output.
+  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t) const {
+    const int count = cells + 2 * reach(s);
+    int l = 0, f = 0, k = 0, i = 0;
+    item(t, count, l, f);
+    if (c0 + l >= breadth()) return;
+    const int p = margin - reach(s) + f;
+    if (!computed(a0, p)) return;
+    cell_of(a0, c0, l, p, k, i);
+    const bool last = s == rk_stages - 1;
+    if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
+    const StageFactors factors = stage_factors<D>(context[s]);
+    const double source = momentum_source(k, i, context[s], wave_source);
+    for (int v = 0; v < var::count; ++v) {
+      const double density_perturbation = !x_pass && v == var::wmom ? tile.q[s][var::dens][l][p] : 0.0;
+      const double tendency =
+          stage_tendency<D>(v, tile.flux[v][l][f], tile.flux[v][l][f + 1], density_perturbation, source, factors);
+      const double value = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
+      if (last)
+        output(v, k, i) = value;
+      else
+        tile.q[s + 1][v][l][p] = value;
+    }
+  }
+
+  /// Tile t's first cell along the pass (a0) and first line (c0).
+  SIMAPP_HOST_DEVICE void origin(int t, int& a0, int& c0) const {
+    a0 = t % tiles_along() * cells;
+    c0 = t / tiles_along() * lines;
+  }
+
+  /// Tile t, the work shared by threads first, first + stride, …; `sync()` separates the
+  /// phases (a block barrier on the GPU; nothing for one host thread doing all of it).
+  template <class Sync>
+  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, const Sync& sync) const {
+    int a0 = 0, c0 = 0;
+    origin(t, a0, c0);
+    for (int u = first; u < lines * span; u += stride) load(tile, a0, c0, u);
+    sync();
+    for (int s = 0; s < rk_stages; ++s) {
+      for (int u = first; u < lines * (cells + 2 * reach(s) + 1); u += stride) face(tile, a0, c0, s, u);
+      sync();
+      for (int u = first; u < lines * (cells + 2 * reach(s)); u += stride) cell(tile, a0, c0, s, u);
+      sync();
+      if (!x_pass && s + 1 < rk_stages) {
+        for (int u = first; u < lines * 4; u += stride) wall_ghosts(tile, a0, c0, s, u);
+        sync();
+      }
+    }
+  }
+
+  /// Along z: the next stage's two ghost rows by each wall, from its adjacent row.
+  SIMAPP_HOST_DEVICE void wall_ghosts(Tile& tile, int a0, int c0, int s, int t) const {
+    if constexpr (!x_pass) {
+      int l = 0, g = 0;
+      item(t, 4, l, g);  // g: rows −2, −1, nz, nz + 1
+      if (c0 + l >= breadth()) return;
+      const int nz = input.shape.nz;
+      const int k = g < 2 ? g - 2 : nz + g - 2;
+      const int p = k - a0 + margin;
+      const int lowest = margin - reach(s + 1) - 2;  // the next stage's input positions
+      if (p < lowest || p >= span - lowest) return;
+      const int adjacent = k < 0 ? 0 : nz - 1;
+      const int q_adjacent = adjacent - a0 + margin;
+      const HydrostaticView& background = context[0].background;
+      for (int v = 0; v < var::count; ++v)
+        tile.q[s + 1][v][l][p] = wall_ghost(v, tile.q[s + 1][v][l][q_adjacent], background.cell_density(adjacent),
+                                            background.cell_density(k));
+    }
+  }
+};
+
+}  // namespace simapp
