@@ -279,13 +279,19 @@ int pass_tiles(int nx, int nz) {
   return std::max(x.tile_count(), z.tile_count());
 }
 
-/// A barrier a pass where every pass tile of 128 threads has a resident block (small grids)
-/// and no ghost differs from its periodic image (not injection).
+constexpr int pass_threads = 128;
+
+/// Blocks of the kernel with a barrier a pass that fit on the device at once.
+int resident_pass_blocks(int multiprocessors) {
+  return resident_blocks(reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>), pass_threads,
+                         multiprocessors);
+}
+
+/// A barrier a pass where every pass tile has a resident block (small grids) and no ghost
+/// differs from its periodic image (not injection).
 bool fused_passes_fit(const PersistentSteps& steps, int multiprocessors) {
   if (steps.injection) return false;
-  constexpr int threads = 128;
-  return pass_tiles<threads>(steps.state.shape.nx, steps.state.shape.nz) <=
-         resident_blocks(reinterpret_cast<const void*>(persistent_passes_kernel<threads>), threads, multiprocessors);
+  return pass_tiles<pass_threads>(steps.state.shape.nx, steps.state.shape.nz) <= resident_pass_blocks(multiprocessors);
 }
 
 }  // namespace
@@ -300,10 +306,9 @@ PersistentGrid persistent_grid(const PersistentSteps& steps) {
              "cudaDeviceGetAttribute");
   if (cooperative == 0) refuse("the device does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
   if (fused_passes_fit(steps, grid.multiprocessors)) {
-    constexpr int threads = 128;
     grid.barrier_a_pass = true;
-    grid.block_threads = threads;
-    grid.blocks = pass_tiles<threads>(nx, nz);
+    grid.block_threads = pass_threads;
+    grid.blocks = std::min(pass_tiles<pass_threads>(nx, nz), resident_pass_blocks(grid.multiprocessors));
     return grid;
   }
   grid.block_threads = largest_block;
@@ -334,12 +339,11 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_arg
   count_kernel_launch();
   cudaError_t launched = cudaSuccess;
   if (grid.barrier_a_pass) {
-    constexpr int threads = 128;
-    PersistentPasses<threads> kernels{steps_args, {}, {}};
+    PersistentPasses<pass_threads> kernels{steps_args, {}, {}};
     for (int slot = 0; slot < 2; ++slot) make_passes(steps_args, slot, kernels);
     void* kernel_args[] = {&kernels, &steps};
-    launched = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_passes_kernel<threads>),
-                                           dim3(grid.blocks), dim3(threads), kernel_args, 0, stream.cuda_stream);
+    launched = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>),
+                                           dim3(grid.blocks), dim3(pass_threads), kernel_args, 0, stream.cuda_stream);
   } else {
     launched = with_block_threads(grid.block_threads, [&](auto t) {
       constexpr int threads = decltype(t)::value;
