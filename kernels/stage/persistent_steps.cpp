@@ -41,19 +41,34 @@ using StageX = StageKernel<Direction::x, Threads>;
 template <int Threads>
 using StageZ = StageKernel<Direction::z, Threads>;
 
-/// The block's shared memory: one pass's tile at a time.
-template <int Threads>
-union SharedTile {
-  typename StageX<Threads>::Tile x;
-  typename StageZ<Threads>::Tile z;
+/// A block's shared memory: the tile of one pass at a time.
+template <class XTile, class ZTile>
+union EitherTile {
+  XTile x;
+  ZTile z;
+
+  template <Direction D>
+  __device__ auto& of() {
+    if constexpr (D == Direction::x)
+      return x;
+    else
+      return z;
+  }
 };
 
-template <Direction D, int Threads>
-__device__ typename StageKernel<D, Threads>::Tile& tile_of(SharedTile<Threads>& shared) {
-  if constexpr (D == Direction::x)
-    return shared.x;
-  else
-    return shared.z;
+template <int Threads>
+using SharedTile = EitherTile<typename StageX<Threads>::Tile, typename StageZ<Threads>::Tile>;
+
+/// The two passes of a step in their order: x then z on odd steps (slot 0), z then x on even.
+template <class XPass, class ZPass>
+__device__ void in_step_order(int slot, const XPass& x_pass, const ZPass& z_pass) {
+  if (slot == 0) {
+    x_pass();
+    z_pass();
+  } else {
+    z_pass();
+    x_pass();
+  }
 }
 
 /// The kernel's parameter: the steps' arguments and every stage kernel, per StepParams slot
@@ -94,7 +109,7 @@ __device__ void stage_over_tiles(const StageKernel<D, Threads>& kernel, SharedTi
   const int a0 = static_cast<int>(threadIdx.x) % tile_threads_x<Kernel>;
   const int b0 = static_cast<int>(threadIdx.x) / tile_threads_x<Kernel>;
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
-    run_tile_in_block(kernel, tile_of<D, Threads>(shared),
+    run_tile_in_block(kernel, shared.template of<D>(),
                       tile_origin(cells, t % tiles_x, t / tiles_x, Kernel::tile_x, Kernel::tile_z), a0, b0);
 }
 
@@ -160,13 +175,9 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
   __shared__ SharedTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
   run_steps(k.steps, steps, grid, [&](int slot) {
-    if (slot == 0) {
-      split_pass<Direction::x>(k, slot, shared, grid);
-      split_pass<Direction::z>(k, slot, shared, grid);
-    } else {
-      split_pass<Direction::z>(k, slot, shared, grid);
-      split_pass<Direction::x>(k, slot, shared, grid);
-    }
+    in_step_order(
+        slot, [&] { split_pass<Direction::x>(k, slot, shared, grid); },
+        [&] { split_pass<Direction::z>(k, slot, shared, grid); });
   });
 }
 
@@ -180,23 +191,13 @@ struct PersistentPasses {
 };
 
 template <int Threads>
-union SharedPassTile {
-  typename PassTile<Direction::x, Threads>::Tile x;
-  typename PassTile<Direction::z, Threads>::Tile z;
-};
-
-template <Direction D, int Threads>
-__device__ typename PassTile<D, Threads>::Tile& pass_tile_of(SharedPassTile<Threads>& shared) {
-  if constexpr (D == Direction::x)
-    return shared.x;
-  else
-    return shared.z;
-}
+using SharedPassTile =
+    EitherTile<typename PassTile<Direction::x, Threads>::Tile, typename PassTile<Direction::z, Threads>::Tile>;
 
 /// A split pass, its three stages tile by tile in shared memory, then a grid barrier.
 template <Direction D, int Threads>
 __device__ void fused_pass(const PassTile<D, Threads>& pass, SharedPassTile<Threads>& shared, cg::grid_group& grid) {
-  typename PassTile<D, Threads>::Tile& tile = pass_tile_of<D, Threads>(shared);
+  typename PassTile<D, Threads>::Tile& tile = shared.template of<D>();
   const int tiles = pass.tile_count();
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
     pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
@@ -210,13 +211,8 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
   __shared__ SharedPassTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
   run_steps(k.steps, steps, grid, [&](int slot) {
-    if (slot == 0) {
-      fused_pass(k.x[0], shared, grid);
-      fused_pass(k.z[0], shared, grid);
-    } else {
-      fused_pass(k.z[1], shared, grid);
-      fused_pass(k.x[1], shared, grid);
-    }
+    in_step_order(
+        slot, [&] { fused_pass(k.x[slot], shared, grid); }, [&] { fused_pass(k.z[slot], shared, grid); });
   });
 }
 
