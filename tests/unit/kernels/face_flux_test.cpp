@@ -1,0 +1,199 @@
+/// Checks the x and z face fluxes (F and H of docs/model.md, "Spatial scheme") against values
+/// worked out by hand for one face state, the z wall faces (no mass flux, pressure perturbation
+/// from the interface background), and how flux_at_face picks backgrounds, K and the walls.
+#include "kernels/flux/face_flux.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace simapp {
+namespace {
+
+/// The face state of every test: ρ′ = 0.2 over ρ̄ = 1.0 gives ρ = 1.2; ρu = 12 → u = 10;
+/// ρw = −3 → w = −2.5; (ρθ)′ = 6 over ρ̄θ̄ = 345 gives ρθ = 351 → θ = 292.5.
+constexpr double face_q[var::count] = {0.2, 12.0, -3.0, 6.0};
+constexpr double background_density = 1.0;
+constexpr double background_rho_theta = 345.0;
+
+/// Third differences and K = −0.5, so −K d3 = (0.2, −1.0, 0.5, 4.0).
+constexpr double face_d3[var::count] = {0.4, -2.0, 1.0, 8.0};
+constexpr double k_hyper = -0.5;
+
+/// p = C₀ (ρθ)^γ with the library pow (the code uses exp(γ ln ρθ)).
+double reference_pressure(double rho_theta) { return physics::c0 * std::pow(rho_theta, physics::gamma); }
+
+/// A tolerance relative to the size of the terms that make up an expected value.
+double tolerance(double scale) { return 1e-13 * std::abs(scale); }
+
+TEST(FaceFluxTest, XFaceFluxMatchesHandComputedValues) {
+  const double p = reference_pressure(351.0);
+  double flux[var::count];
+  x_face_flux(face_q, face_d3, background_density, background_rho_theta, k_hyper, flux);
+  // F = (m, m u + p, m w, m θ) − K d3 with m = 12, u = 10, w = −2.5, θ = 292.5:
+  EXPECT_NEAR(flux[var::dens], 12.0 + 0.2, tolerance(12.2));
+  EXPECT_NEAR(flux[var::umom], 120.0 + p - 1.0, tolerance(p));
+  EXPECT_NEAR(flux[var::wmom], -30.0 + 0.5, tolerance(30.0));
+  EXPECT_NEAR(flux[var::rhot], 3510.0 + 4.0, tolerance(3514.0));
+}
+
+TEST(FaceFluxTest, InteriorZFaceFluxMatchesHandComputedValues) {
+  const double p = reference_pressure(351.0);
+  const double background_pressure = 1.0e5;
+  double flux[var::count];
+  z_face_flux(face_q, face_d3, background_density, background_rho_theta, background_pressure, false, k_hyper, flux);
+  // H = (n, n u, n w + p − p̄_i, n θ) − K d3 with n = −3, u = 10, w = −2.5, θ = 292.5:
+  EXPECT_NEAR(flux[var::dens], -3.0 + 0.2, tolerance(3.0));
+  EXPECT_NEAR(flux[var::umom], -30.0 - 1.0, tolerance(31.0));
+  EXPECT_NEAR(flux[var::wmom], 7.5 + (p - background_pressure) + 0.5, tolerance(p));
+  EXPECT_NEAR(flux[var::rhot], -877.5 + 4.0, tolerance(877.5));
+}
+
+TEST(FaceFluxTest, ZWallFaceCarriesNoMassAndOnlyThePressurePerturbation) {
+  const double p = reference_pressure(351.0);
+  const double background_pressure = 1.0e5;
+  double flux[var::count];
+  z_face_flux(face_q, face_d3, background_density, background_rho_theta, background_pressure, true, k_hyper, flux);
+  // n = 0 and the density's K d3 is dropped: nothing crosses the wall. The other variables
+  // keep their hyperviscosity, and ρw's flux is the pressure perturbation p − p̄_i.
+  EXPECT_EQ(flux[var::dens], 0.0);
+  EXPECT_NEAR(flux[var::umom], -1.0, tolerance(1.0));
+  EXPECT_NEAR(flux[var::wmom], (p - background_pressure) + 0.5, tolerance(p));
+  EXPECT_NEAR(flux[var::rhot], 4.0, tolerance(4.0));
+}
+
+TEST(FaceFluxTest, ZWallPressurePerturbationVanishesOverItsOwnBackground) {
+  // At rest on the background (ρ′ = 0, (ρθ)′ = 0, p̄_i = C₀(ρ̄θ̄_i)^γ, no d3), a wall face has
+  // no flux at all.
+  const double q[var::count] = {0.0, 0.0, 0.0, 0.0};
+  const double d3[var::count] = {0.0, 0.0, 0.0, 0.0};
+  const double background_pressure = reference_pressure(background_rho_theta);
+  double flux[var::count];
+  z_face_flux(q, d3, background_density, background_rho_theta, background_pressure, true, k_hyper, flux);
+  EXPECT_EQ(flux[var::dens], 0.0);
+  EXPECT_EQ(flux[var::umom], 0.0);
+  EXPECT_NEAR(flux[var::wmom], 0.0, tolerance(background_pressure));
+  EXPECT_EQ(flux[var::rhot], 0.0);
+}
+
+/// F of x faces, written out from docs/model.md with ρ·u etc. rather than the code's reciprocal.
+void reference_x_flux(const double q[var::count], const double d3[var::count], double rho_bar, double rho_theta_bar,
+                      double k, double out[var::count]) {
+  const double rho = q[var::dens] + rho_bar;
+  const double rho_theta = q[var::rhot] + rho_theta_bar;
+  const double m = q[var::umom];
+  out[var::dens] = m - k * d3[var::dens];
+  out[var::umom] = m * m / rho + reference_pressure(rho_theta) - k * d3[var::umom];
+  out[var::wmom] = m * q[var::wmom] / rho - k * d3[var::wmom];
+  out[var::rhot] = m * rho_theta / rho - k * d3[var::rhot];
+}
+
+/// H of z faces, likewise; a wall face has n = 0 and no density hyperviscosity.
+void reference_z_flux(const double q[var::count], const double d3[var::count], double rho_bar, double rho_theta_bar,
+                      double p_bar, bool wall, double k, double out[var::count]) {
+  const double rho = q[var::dens] + rho_bar;
+  const double rho_theta = q[var::rhot] + rho_theta_bar;
+  const double n = wall ? 0.0 : q[var::wmom];
+  out[var::dens] = wall ? 0.0 : n - k * d3[var::dens];
+  out[var::umom] = n * q[var::umom] / rho - k * d3[var::umom];
+  out[var::wmom] = n * n / rho + reference_pressure(rho_theta) - p_bar - k * d3[var::wmom];
+  out[var::rhot] = n * rho_theta / rho - k * d3[var::rhot];
+}
+
+/// A rank of 4 rows whose background differs on every row and face, so that a wrong index shows.
+struct FluxFixture {
+  static constexpr int nz = 4;
+  std::vector<double> density_cell = {1.30, 1.25, 1.20, 1.15, 1.10, 1.05, 1.00, 0.95};  // rows −2 … 5
+  std::vector<double> rho_theta_cell = {390.0, 380.0, 370.0, 360.0, 350.0, 340.0, 330.0, 320.0};
+  std::vector<double> density_face = {1.22, 1.17, 1.12, 1.07, 1.02};  // faces 0 … 4
+  std::vector<double> rho_theta_face = {366.0, 355.0, 344.0, 333.0, 322.0};
+  std::vector<double> pressure_face = {1.10e5, 1.05e5, 1.00e5, 0.95e5, 0.90e5};
+  StepParams params;
+
+  FluxFixture() {
+    // Stage 1 is the one used; the others have K that would show if picked instead.
+    params.stage[0] = {1.0, -100.0, -200.0};
+    params.stage[1] = {2.0, -0.5, -0.25};
+    params.stage[2] = {3.0, -300.0, -400.0};
+  }
+
+  FluxContext context(int k_offset, int global_nz) const {
+    FluxContext c;
+    c.geometry.dx = 100.0;
+    c.geometry.dz = 50.0;
+    c.geometry.global_nx = 8;
+    c.geometry.global_nz = global_nz;
+    c.geometry.k_offset = k_offset;
+    c.background.density_cell = density_cell.data();
+    c.background.rho_theta_cell = rho_theta_cell.data();
+    c.background.density_face = density_face.data();
+    c.background.rho_theta_face = rho_theta_face.data();
+    c.background.pressure_face = pressure_face.data();
+    c.params = &params;
+    c.stage = 1;
+    return c;
+  }
+};
+
+void expect_fluxes_near(const double actual[var::count], const double expected[var::count], double scale) {
+  for (int v = 0; v < var::count; ++v)
+    EXPECT_NEAR(actual[v], expected[v], tolerance(scale)) << variable_names[v];
+}
+
+TEST(FaceFluxTest, FluxAtXFaceUsesTheRowsCellBackgroundAndTheStagesXHyperviscosity) {
+  const FluxFixture fixture;
+  const FluxContext context = fixture.context(0, FluxFixture::nz);
+  for (int k = 0; k < FluxFixture::nz; ++k) {
+    double flux[var::count], expected[var::count];
+    flux_at_face<Direction::x>(face_q, face_d3, k, context, flux);
+    // Row k's background sits at index k + halo (2) of the cell arrays; K_x of stage 1 is −0.5.
+    reference_x_flux(face_q, face_d3, fixture.density_cell[k + 2], fixture.rho_theta_cell[k + 2], -0.5, expected);
+    SCOPED_TRACE(k);
+    expect_fluxes_near(flux, expected, 1.0e5);
+  }
+}
+
+TEST(FaceFluxTest, FluxAtZFaceIsAWallAtBothEndsOfASingleRankColumn) {
+  const FluxFixture fixture;
+  const FluxContext context = fixture.context(0, FluxFixture::nz);
+  for (int k = 0; k <= FluxFixture::nz; ++k) {
+    const bool wall = k == 0 || k == FluxFixture::nz;
+    double flux[var::count], expected[var::count];
+    flux_at_face<Direction::z>(face_q, face_d3, k, context, flux);
+    // Face k's background is at index k of the face arrays; K_z of stage 1 is −0.25.
+    reference_z_flux(face_q, face_d3, fixture.density_face[k], fixture.rho_theta_face[k], fixture.pressure_face[k],
+                     wall, -0.25, expected);
+    SCOPED_TRACE(k);
+    expect_fluxes_near(flux, expected, 1.0e5);
+    if (wall) {
+      EXPECT_EQ(flux[var::dens], 0.0);
+    } else {
+      EXPECT_NE(flux[var::dens], 0.0);
+    }
+  }
+}
+
+TEST(FaceFluxTest, FluxAtZFaceFindsTheWallsFromTheGlobalFaceIndex) {
+  const FluxFixture fixture;
+  double flux[var::count];
+  // The lower of two ranks (global faces 0 … 4 of 8): its bottom face is a wall, its top is not.
+  const FluxContext lower = fixture.context(0, 2 * FluxFixture::nz);
+  flux_at_face<Direction::z>(face_q, face_d3, 0, lower, flux);
+  EXPECT_EQ(flux[var::dens], 0.0);
+  flux_at_face<Direction::z>(face_q, face_d3, FluxFixture::nz, lower, flux);
+  EXPECT_NEAR(flux[var::dens], -3.0 + 0.25 * 0.4, tolerance(3.0));  // n − K_z d3
+  // The upper rank (global faces 4 … 8): its bottom face is interior, its top is the wall.
+  const FluxContext upper = fixture.context(FluxFixture::nz, 2 * FluxFixture::nz);
+  flux_at_face<Direction::z>(face_q, face_d3, 0, upper, flux);
+  EXPECT_NEAR(flux[var::dens], -3.0 + 0.25 * 0.4, tolerance(3.0));
+  flux_at_face<Direction::z>(face_q, face_d3, FluxFixture::nz, upper, flux);
+  EXPECT_EQ(flux[var::dens], 0.0);
+  double expected[var::count];
+  reference_z_flux(face_q, face_d3, fixture.density_face[4], fixture.rho_theta_face[4], fixture.pressure_face[4], true,
+                   -0.25, expected);
+  expect_fluxes_near(flux, expected, 1.0e5);
+}
+
+}  // namespace
+}  // namespace simapp
