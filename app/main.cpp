@@ -108,7 +108,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   const bool root = decomposition.rank() == 0;
   const app::OutputStart start = app::plan_output(spec, existing_results(command_line), command_line.restart,
                                                   TimePlan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx,
-                                                           spec.grid.zlen / spec.grid.nz, spec.time.cfl),
+                                                           spec.grid.zlen / spec.grid.nz, spec.time.cfl,
+                                                           spec.physics.viscosity),
                                                   decomposition.comm());
   if (start.finished) {
     if (root)

@@ -1,6 +1,7 @@
 #include "kernels/flux/fluxes.hpp"
 
 #include "kernels/backend/parallel_for.hpp"
+#include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 
@@ -19,6 +20,20 @@ SIMAPP_HOST_DEVICE inline FaceStencil face_stencil(const FieldView<const double>
     return {field(v, k, i - 2), field(v, k, i - 1), field(v, k, i), field(v, k, i + 1)};
   else
     return {field(v, k - 2, i), field(v, k - 1, i), field(v, k, i), field(v, k + 1, i)};
+}
+
+/// The diffusive fluxes at face (i, k) from the two cells of `forcing` either side of it.
+template <Direction D>
+SIMAPP_HOST_DEVICE inline void add_cell_diffusion(const FieldView<const double>& forcing, int k, int i,
+                                                  double face_density_perturbation, const FluxContext& context,
+                                                  double flux[var::count]) {
+  if (viscosity_over_spacing<D>(context) == 0.0) return;
+  double low[var::count], high[var::count];
+  for (int v = 0; v < var::count; ++v) {
+    low[v] = D == Direction::x ? forcing(v, k, i - 1) : forcing(v, k - 1, i);
+    high[v] = forcing(v, k, i);
+  }
+  add_diffusive_flux<D>(low, high, face_density_perturbation, k, context, flux);
 }
 
 template <Direction D>
@@ -49,6 +64,7 @@ void launch_fluxes(const Stream& stream, FieldView<const double> forcing, FieldV
       d3[v] = third_difference(s.q0, s.q1, s.q2, s.q3);
     }
     flux_at_face<D>(q, d3, k, context, f);
+    add_cell_diffusion<D>(forcing, k, i, q[var::dens], context, f);
     for (int v = vars.first; v < vars.last; ++v) flux(v, k, i) = f[v];
   });
 }
@@ -67,7 +83,7 @@ void launch_reconstruction(const Stream& stream, FieldView<const double> forcing
 }
 
 template <Direction D>
-void launch_fluxes_from_faces(const Stream& stream, FieldView<const double> face_value_in,
+void launch_fluxes_from_faces(const Stream& stream, FieldView<const double> forcing, FieldView<const double> face_value_in,
                               FieldView<const double> face_d3_in, FieldView<double> flux, VarRange vars,
                               const FluxContext& context) {
   const IndexBox faces = face_box(D, flux.shape.nx - 1, flux.shape.nz - 1);
@@ -79,6 +95,7 @@ void launch_fluxes_from_faces(const Stream& stream, FieldView<const double> face
       d3[v] = v >= vars.first && v < vars.last ? face_d3_in(v, k, i) : 0.0;  // flux v needs only d3 of v
     }
     flux_at_face<D>(q, d3, k, context, f);
+    add_cell_diffusion<D>(forcing, k, i, q[var::dens], context, f);
     for (int v = vars.first; v < vars.last; ++v) flux(v, k, i) = f[v];
   });
 }
@@ -96,11 +113,11 @@ void reconstruct_faces(const Stream& stream, Direction direction, FieldView<cons
                  [&](auto d) { launch_reconstruction<decltype(d)::value>(stream, forcing, face_value_out, face_d3_out, vars); });
 }
 
-void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double> face_value_in,
-                               FieldView<const double> face_d3_in, FieldView<double> flux, VarRange vars,
-                               const FluxContext& context) {
+void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
+                               FieldView<const double> face_value_in, FieldView<const double> face_d3_in,
+                               FieldView<double> flux, VarRange vars, const FluxContext& context) {
   with_direction(direction, [&](auto d) {
-    launch_fluxes_from_faces<decltype(d)::value>(stream, face_value_in, face_d3_in, flux, vars, context);
+    launch_fluxes_from_faces<decltype(d)::value>(stream, forcing, face_value_in, face_d3_in, flux, vars, context);
   });
 }
 

@@ -32,9 +32,10 @@ void compute_fluxes(const Stream& stream, Direction direction, FieldView<const d
 void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
                        FieldView<double> face_value, FieldView<double> face_d3, VarRange vars);
 
-/// flux(v) for v ∈ vars from the face values of all four variables and d3 of v.
-void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double> face_value,
-                               FieldView<const double> face_d3, FieldView<double> flux, VarRange vars,
-                               const FluxContext& context);
+/// flux(v) for v ∈ vars from the face values of all four variables and d3 of v (and, with
+/// physics.viscosity, the cells of `forcing` either side of the face).
+void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
+                               FieldView<const double> face_value, FieldView<const double> face_d3,
+                               FieldView<double> flux, VarRange vars, const FluxContext& context);
 
 }  // namespace simapp

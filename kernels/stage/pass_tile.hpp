@@ -16,6 +16,7 @@
 /// stage. Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
+#include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/stage_kernel.hpp"
@@ -125,6 +126,14 @@ struct PassTile {
       d3[v] = third_difference(line[p - 2], line[p - 1], line[p], line[p + 1]);
     }
     flux_at_face<D>(q, d3, x_pass ? c0 + l : along, context[s], flux);
+    if (viscosity_over_spacing<D>(context[s]) != 0.0) {  // the two cells either side of the face
+      double low[var::count], high[var::count];
+      for (int v = 0; v < var::count; ++v) {
+        low[v] = tile.q[s][v][l][p - 1];
+        high[v] = tile.q[s][v][l][p];
+      }
+      add_diffusive_flux<D>(low, high, q[var::dens], x_pass ? c0 + l : along, context[s], flux);
+    }
     for (int v = 0; v < var::count; ++v) tile.flux[v][l][f] = flux[v];
   }
 

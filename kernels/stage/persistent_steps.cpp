@@ -146,7 +146,7 @@ __device__ int slot_of(std::int64_t step) { return step % 2 == 1 ? 0 : 1; }
 
 /// Step n's StepParams into its slot.
 __device__ void write_step_params(const PersistentSteps& p, std::int64_t step) {
-  p.params[slot_of(step)] = step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz);
+  p.params[slot_of(step)] = step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz, p.schedule.dissipation);
 }
 
 /// The kernel's loop over `steps` steps after p.clock->completed: `step(slot)` runs the two

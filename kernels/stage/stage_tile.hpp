@@ -4,6 +4,7 @@
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/tile_origin.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
+#include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/stage_kernel.hpp"
@@ -102,6 +103,14 @@ struct StageKernel {
       d3[v] = third_difference(s[0], s[1], s[2], s[3]);
     }
     flux_at_face<D>(q, d3, origin.k0 + b, context, f);
+    if (viscosity_over_spacing<D>(context) != 0.0) {  // the two cells either side of the face
+      double low[var::count], high[var::count];
+      for (int v = 0; v < var::count; ++v) {
+        low[v] = x_pass ? tile.q[v][b][a + 1] : tile.q[v][b + 1][a];
+        high[v] = x_pass ? tile.q[v][b][a + 2] : tile.q[v][b + 2][a];
+      }
+      add_diffusive_flux<D>(low, high, q[var::dens], origin.k0 + b, context, f);
+    }
     for (int v = 0; v < var::count; ++v) tile.flux[v][b][a] = f[v];
   }
 

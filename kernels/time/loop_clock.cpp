@@ -26,7 +26,7 @@ void add_completed_steps(const Stream& stream, LoopClock* clock, int steps) {
 void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams* slots, int count,
                          const TimeSchedule& schedule) {
   parallel_for("advance_step_params", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
-    slots[j] = step_params(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dz);
+    slots[j] = step_params(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dz, schedule.dissipation);
   });
 }
 

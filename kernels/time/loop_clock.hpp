@@ -24,6 +24,7 @@ struct TimeSchedule {
   std::int64_t num_steps = 0;
   double dx = 0.0;
   double dz = 0.0;
+  Dissipation dissipation;
 
   SIMAPP_HOST_DEVICE double dt_of(std::int64_t step) const { return step == num_steps ? dt_last : dt; }
 };
@@ -37,7 +38,7 @@ void set_loop_target(const Stream& stream, LoopClock* clock, std::int64_t steps)
 /// completed += steps (steps run outside the loop).
 void add_completed_steps(const Stream& stream, LoopClock* clock, int steps);
 
-/// slots[j] = step_params(dt_of(completed + 1 + j), dx, dz) for j < count: the StepParams of
+/// slots[j] = step_params(dt_of(completed + 1 + j), dx, dz, dissipation) for j < count: the StepParams of
 /// the next `count` steps, the same values the host would stage.
 void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams* slots, int count,
                          const TimeSchedule& schedule);

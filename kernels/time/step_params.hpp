@@ -12,9 +12,15 @@ namespace simapp {
 inline constexpr int rk_stages = 3;
 SIMAPP_HOST_DEVICE constexpr double rk_stage_divisor(int stage) { return stage == 0 ? 3.0 : stage == 1 ? 2.0 : 1.0; }
 
+/// The run's dissipation (physics.viscosity, physics.hyperviscosity).
+struct Dissipation {
+  double viscosity = 0.0;                                ///< ν of ν∇²(u, w, θ), m² s⁻¹
+  double hyperviscosity = numerics::hyperviscosity_beta;  ///< β of the hyperviscosity, dimensionless
+};
+
 /// Hyperviscosity K = −β Δ / (16 dt_stage).
-SIMAPP_HOST_DEVICE inline double hyperviscosity_coefficient(double spacing, double dt_stage) {
-  return -numerics::hyperviscosity_beta * spacing / (16.0 * dt_stage);
+SIMAPP_HOST_DEVICE inline double hyperviscosity_coefficient(double beta, double spacing, double dt_stage) {
+  return -beta * spacing / (16.0 * dt_stage);
 }
 
 /// One RK3 stage's values.
@@ -28,18 +34,24 @@ struct StepParams {
   double dt = 0.0;  ///< this step's time step, s (shorter on a final partial step)
   double inv_dx = 0.0;  ///< 1 / dx, m⁻¹
   double inv_dz = 0.0;  ///< 1 / dz, m⁻¹
+  double viscosity_x = 0.0;  ///< ν / dx, m s⁻¹ (0: no diffusion)
+  double viscosity_z = 0.0;  ///< ν / dz, m s⁻¹
   StageParams stage[rk_stages];
 };
 
 /// The values of a step of `dt` on cells of dx × dz.
-SIMAPP_HOST_DEVICE inline StepParams step_params(double dt, double dx, double dz) {
+SIMAPP_HOST_DEVICE inline StepParams step_params(double dt, double dx, double dz, const Dissipation& dissipation) {
   StepParams params;
   params.dt = dt;
   params.inv_dx = 1.0 / dx;
   params.inv_dz = 1.0 / dz;
+  params.viscosity_x = dissipation.viscosity * params.inv_dx;
+  params.viscosity_z = dissipation.viscosity * params.inv_dz;
   for (int s = 0; s < rk_stages; ++s) {
     const double dt_stage = dt / rk_stage_divisor(s);
-    params.stage[s] = {dt_stage, hyperviscosity_coefficient(dx, dt_stage), hyperviscosity_coefficient(dz, dt_stage)};
+    const double beta = dissipation.hyperviscosity;
+    params.stage[s] = {dt_stage, hyperviscosity_coefficient(beta, dx, dt_stage),
+                       hyperviscosity_coefficient(beta, dz, dt_stage)};
   }
   return params;
 }

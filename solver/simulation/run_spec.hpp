@@ -10,6 +10,7 @@
 #include "kernels/backend/name_table.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/constants.hpp"
+#include "kernels/time/step_params.hpp"
 #include "solver/executor/execution_mode.hpp"
 #include "solver/grid/grid_spec.hpp"
 
@@ -76,6 +77,7 @@ struct RunSpec {
   CaseName case_name = CaseName::thermal;
   GridSpec grid;
   TimeSpec time;
+  Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity
   OutputSpec output;
   ExecutionSpec execution;
   ParallelSpec parallel;

@@ -72,7 +72,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       mode_(mode),
       decomposition_(decomposition),
       grid_(spec.grid, decomposition.box()),
-      time_plan_(spec.time.sim_time, grid_.dx(), grid_.dz(), spec.time.cfl),
+      time_plan_(spec.time.sim_time, grid_.dx(), grid_.dz(), spec.time.cfl, spec.physics.viscosity),
       stream_(backend),
       background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
       workspace_(backend, grid_, spec.execution.granularity),
@@ -94,7 +94,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       state_copied_(device::create_event(backend)) {
   require_mode_can_run(mode, spec, backend, decomposition);
   const TimeSchedule schedule{time_plan_.dt(), time_plan_.dt_of(time_plan_.num_steps()), time_plan_.num_steps(),
-                              grid_.dx(), grid_.dz()};
+                              grid_.dx(), grid_.dz(), spec.physics};
   for (LoopControl& control : loop_control_) control = {loop_clock_.data(), schedule, 0};
   if (mode == ExecutionMode::persistent) {
     const StepFields& fields = workspace_.fields();
@@ -251,7 +251,7 @@ void Simulation::prepare(const std::vector<long>& chunk_ends) {
 
 void Simulation::stage_step_params(int steps) {
   std::vector<StepParams> params(static_cast<std::size_t>(steps));
-  for (int j = 0; j < steps; ++j) params[j] = step_params(time_plan_.dt_of(step_ + 1 + j), grid_.dx(), grid_.dz());
+  for (int j = 0; j < steps; ++j) params[j] = step_params(time_plan_.dt_of(step_ + 1 + j), grid_.dx(), grid_.dz(), spec_.physics);
   params_.stage(params);
 }
 

@@ -155,7 +155,8 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
   });
   program.add_join(prefix + "join_faces");
   add_per_variable(program, prefix, "flux", FineOp::flux, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
-    compute_fluxes_from_faces(stream, stage.direction, f.face_value, f.face_d3, f.flux, one, stage.context);
+    compute_fluxes_from_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, f.flux, one,
+                              stage.context);
   });
   program.add_join(prefix + "join_fluxes");
   add_per_variable(program, prefix, "tendency", FineOp::tendency, stage.pass(), [stage, f](const Stream& stream, VarRange one) {

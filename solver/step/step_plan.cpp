@@ -21,7 +21,7 @@ StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
   plan.step = build_step_program(resources, StepParity::odd, 0);
   plan.steps_per_graph = steps_per_graph(spec.execution, plan.step.count(OpKind::kernel), plan.step.count(OpKind::host));
   plan.chunk = build_chunk_program(resources, StepParity::odd, plan.steps_per_graph);
-  plan.num_steps = TimePlan(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl).num_steps();
+  plan.num_steps = TimePlan(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl, spec.physics.viscosity).num_steps();
   plan.full_chunks = plan.num_steps / plan.steps_per_graph;
   plan.remainder_steps = static_cast<int>(plan.num_steps % plan.steps_per_graph);
   const long full_variants = plan.steps_per_graph % 2 == 0 ? std::min(plan.full_chunks, 1L)

@@ -14,12 +14,28 @@ constexpr double tolerance = 1e-9;
 
 }  // namespace
 
-double time_step(double dx, double dz, double cfl) { return cfl * std::min(dx, dz) / numerics::max_speed; }
+namespace {
+
+double diffusive_time_step(double dx, double dz, double viscosity) {
+  const double spacing = std::min(dx, dz);
+  return diffusion_number * spacing * spacing / viscosity;
+}
+
+}  // namespace
+
+double time_step(double dx, double dz, double cfl, double viscosity) {
+  const double acoustic = cfl * std::min(dx, dz) / numerics::max_speed;
+  return diffusion_limits_time_step(dx, dz, cfl, viscosity) ? diffusive_time_step(dx, dz, viscosity) : acoustic;
+}
+
+bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosity) {
+  return viscosity > 0.0 && diffusive_time_step(dx, dz, viscosity) < cfl * std::min(dx, dz) / numerics::max_speed;
+}
 
 double step_count(double sim_time, double dt) { return std::max(1.0, std::ceil(sim_time / dt - tolerance)); }
 
-TimePlan::TimePlan(double sim_time, double dx, double dz, double cfl)
-    : sim_time_(sim_time), dt_(time_step(dx, dz, cfl)) {
+TimePlan::TimePlan(double sim_time, double dx, double dz, double cfl, double viscosity)
+    : sim_time_(sim_time), dt_(time_step(dx, dz, cfl, viscosity)) {
   const double steps = step_count(sim_time, dt_);
   if (!(steps <= static_cast<double>(max_time_steps)))
     throw Error(ExitCode::internal, "time plan",

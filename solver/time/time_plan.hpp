@@ -1,6 +1,7 @@
 #pragma once
 /// The run's time steps, decided once (docs/model.md, "Time stepping"):
-///   dt = cfl · min(dx, dz) / max_speed,  n = ⌈sim_time/dt − 1e-9⌉,
+///   dt = cfl · min(dx, dz) / max_speed, and with a viscosity ν > 0 at most
+///   diffusion_number · min(dx, dz)² / ν;   n = ⌈sim_time/dt − 1e-9⌉,
 ///   dt_last = sim_time − (n − 1) dt when sim_time is not a whole multiple of dt.
 /// Time is never accumulated by repeated addition: time(n) is computed from n.
 
@@ -10,8 +11,15 @@ namespace simapp {
 /// number and count derived from it stays exact in a double and inside `long`.
 inline constexpr long max_time_steps = 2147483647;
 
-/// dt for cells of dx × dz (m) at Courant number `cfl`, s.
-double time_step(double dx, double dz, double cfl);
+/// ν dt / Δ² a time step keeps below (the RK3 step of a split pass is stable with second-order
+/// diffusion up to about 0.6).
+inline constexpr double diffusion_number = 0.25;
+
+/// dt for cells of dx × dz (m) at Courant number `cfl` and viscosity ν (m² s⁻¹), s.
+double time_step(double dx, double dz, double cfl, double viscosity = 0.0);
+
+/// Whether the diffusive bound, not the Courant number, sets time_step's dt.
+bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosity);
 
 /// n = ⌈sim_time/dt − 1e-9⌉, at least 1, as a double so that a count beyond `long` (a
 /// configuration to refuse) is still represented.
@@ -21,7 +29,7 @@ class TimePlan {
  public:
   /// Needs step_count(sim_time, time_step(dx, dz, cfl)) ≤ max_time_steps (load_config checks
   /// it); throws an internal Error otherwise.
-  TimePlan(double sim_time, double dx, double dz, double cfl);
+  TimePlan(double sim_time, double dx, double dz, double cfl, double viscosity = 0.0);
 
   double dt() const { return dt_; }              ///< s
   long num_steps() const { return num_steps_; }

@@ -62,7 +62,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
       fused(grid.cell_shape());
   set_initial_state(host, q0.view, name, grid.geometry());
   perturb(q0);
-  const StepParams params = step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz());
+  const StepParams params = step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{});
   const Bump wave_source = gravity_wave_source(name, spec.xlen);
   const GhostRules ghosts{true, HaloSides{true, true}, false};
   FluxContext context[rk_stages];
@@ -97,7 +97,7 @@ TEST_P(PassTileTest, FusedPassEqualsThreeStageKernelsBitForBit) {
 INSTANTIATE_TEST_SUITE_P(CasesWithoutInflow, PassTileTest,
                          ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::gravity_waves,
                                            CaseName::density_current, CaseName::rest),
-                         [](const auto& info) { return std::string(to_string(info.param)); });
+                         [](const auto& test) { return std::string(to_string(test.param)); });
 
 }  // namespace
 }  // namespace simapp
