@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "app/case_report.hpp"
 #include "app/comparison_report.hpp"
 #include "app/mpi_session.hpp"
 #include "app/plan_report.hpp"
@@ -143,6 +144,7 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
       app::failed_state_writer(setup.config, simulation));
   if (!result.stopped) {
     app::print_result(stdout, simulation, result);
+    app::report_case_measures(stdout, setup.config, simulation);
     return 0;
   }
   if (root)

@@ -31,40 +31,49 @@ fs::path failed_snapshot_path(const fs::path& directory, long step) {
   return directory / fmt::format("fields_{:06}_failed.h5", step);
 }
 
+}  // namespace
+
+io::Snapshot whole_grid_snapshot(const io::LoadedConfig& config) {
+  const GridSpec& grid = config.spec.grid;
+  const Stream host{Backend::host, nullptr, nullptr};
+  const CellGeometry geometry{grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
+  const HydrostaticColumns columns =
+      HydrostaticProfile(host, case_background(config.spec.case_name), geometry, grid.nz).to_host(host);
+  const auto interior = [&](const std::vector<double>& padded) {
+    return std::vector<double>(padded.begin() + numerics::halo_width, padded.end() - numerics::halo_width);
+  };
+  return {0, 0.0, grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz,
+          std::string(to_string(config.spec.case_name)), config.resolved_yaml, build_info::version,
+          build_info::git_hash, {}, interior(columns.density_cell), interior(columns.rho_theta_cell)};
+}
+
+namespace {
+
 /// Writes snapshot files of the run's state. Uncompressed snapshots are written by every
 /// rank, each its own block; compressed ones by rank 0 from the gathered grid.
 class SnapshotFiles {
  public:
   SnapshotFiles(const io::LoadedConfig& config, const Simulation& simulation)
-      : config_(config), decomposition_(simulation.decomposition()), fields_(config.spec.output.variables) {
-    const GridSpec& grid = config.spec.grid;
-    const Stream host{Backend::host, nullptr, nullptr};
-    const CellGeometry geometry{grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
-    const HydrostaticColumns columns =
-        HydrostaticProfile(host, case_background(config.spec.case_name), geometry, grid.nz).to_host(host);
-    const auto interior = [&](const std::vector<double>& padded) {
-      return std::vector<double>(padded.begin() + numerics::halo_width, padded.end() - numerics::halo_width);
-    };
-    density_cell_ = interior(columns.density_cell);
-    rho_theta_cell_ = interior(columns.rho_theta_cell);
-  }
+      : config_(config), decomposition_(simulation.decomposition()), fields_(config.spec.output.variables),
+        whole_grid_(whole_grid_snapshot(config)) {}
 
   /// Writes the snapshot of this rank's interior state at `step` to `path` (collective).
   void write(const fs::path& path, long step, double time, const std::vector<double>& interior) const {
-    const GridSpec& grid = config_.spec.grid;
     const MPI_Comm comm = decomposition_.comm();
-    io::Snapshot snapshot{step, time, grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz,
-                          std::string(to_string(config_.spec.case_name)), config_.resolved_yaml,
-                          build_info::version, build_info::git_hash, {}, density_cell_, rho_theta_cell_};
+    io::Snapshot snapshot = whole_grid_;
+    snapshot.step = step;
+    snapshot.time = time;
+    const std::vector<double>& density_cell = whole_grid_.density_cell;
+    const std::vector<double>& rho_theta_cell = whole_grid_.rho_theta_cell;
     if (config_.spec.output.compression == 0) {
       const RankBox box = decomposition_.box();
       io::Snapshot block = snapshot;
       block.nx = box.nx;
       block.nz = box.nz;
       block.state = interior;
-      block.density_cell.assign(density_cell_.begin() + box.k_offset, density_cell_.begin() + box.k_offset + box.nz);
-      block.rho_theta_cell.assign(rho_theta_cell_.begin() + box.k_offset,
-                                  rho_theta_cell_.begin() + box.k_offset + box.nz);
+      block.density_cell.assign(density_cell.begin() + box.k_offset, density_cell.begin() + box.k_offset + box.nz);
+      block.rho_theta_cell.assign(rho_theta_cell.begin() + box.k_offset,
+                                  rho_theta_cell.begin() + box.k_offset + box.nz);
       io::write_snapshot_blocks(path, snapshot, block, box.i_offset, box.k_offset, fields_, comm);
     } else {
       snapshot.state = gather_interior(decomposition_, interior);
@@ -78,7 +87,7 @@ class SnapshotFiles {
   const io::LoadedConfig& config_;
   const Decomposition& decomposition_;
   std::vector<std::string> fields_;
-  std::vector<double> density_cell_, rho_theta_cell_;
+  io::Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
 };
 
 /// Writes a snapshot at each due step and rewrites fields.xmf to index every one so far.

@@ -11,10 +11,14 @@
 #include <vector>
 
 #include "io/config/load_config.hpp"
+#include "io/hdf5/snapshot_writer.hpp"
 #include "io/output/result_files.hpp"
 #include "solver/simulation/run_loop.hpp"
 
 namespace simapp::app {
+
+/// A snapshot of the whole grid without its state: grid, texts and the background rows.
+io::Snapshot whole_grid_snapshot(const io::LoadedConfig& config);
 
 /// Whether a run of `spec` writes results (snapshots or checkpoints) into output.dir.
 bool writes_results(const RunSpec& spec);

@@ -97,6 +97,15 @@ const FieldDefinition* find_field(const std::string& name) {
                                   [&](const FieldDefinition& definition) { return definition.info.name == name; });
   return found == definitions.end() ? nullptr : &*found;
 }
+}  // namespace
+
+std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name) {
+  const FieldDefinition* field = find_field(name);
+  if (field == nullptr) throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
+  return field->values(snapshot);
+}
+
+namespace {
 
 // ---- checking the request -------------------------------------------------------------------
 

@@ -44,6 +44,10 @@ struct FieldInfo {
 /// then the prognostic variables dens, umom, wmom, rhot as stored.
 const std::vector<FieldInfo>& snapshot_fields();
 
+/// The values of field `name` (one of snapshot_fields()) over the snapshot's grid, row by row;
+/// an internal Error for another name.
+std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name);
+
 /// Writes `path`, a new file, holding `fields` (names from snapshot_fields()) and the grid.
 /// `compression_level` 0 stores plainly; 1..9 deflates chunks (at most 64 × 256) after a shuffle.
 /// Builds the file in memory (about twice its size at the peak), writes it to `path` + ".tmp",

@@ -41,7 +41,8 @@ std::string describe_type(const fs::path& path) {
 std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   const std::string name = path.filename().string();
   if (name == "fields.xmf") return ResultEntry{path, ResultKind::xdmf_index};
-  if (name == "timing.json" || name == "profile.json") return ResultEntry{path, ResultKind::timing_report};
+  if (name == "timing.json" || name == "profile.json" || name == "diagnostics.json")
+    return ResultEntry{path, ResultKind::timing_report};
   if (const auto step = numbered_name_step(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
   if (const auto step = numbered_name_step(name, "fields_", "_failed.h5"))
     return ResultEntry{path, ResultKind::snapshot, *step};

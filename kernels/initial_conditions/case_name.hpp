@@ -8,16 +8,17 @@
 
 namespace simapp {
 
-enum class CaseName { thermal, collision, gravity_waves, density_current, injection, rest };
+enum class CaseName { thermal, collision, gravity_waves, density_current, injection, rest, straka };
 
 /// Every case with its configuration name, in documentation order.
-inline constexpr std::array<std::pair<CaseName, std::string_view>, 6> case_names{{
+inline constexpr std::array<std::pair<CaseName, std::string_view>, 7> case_names{{
     {CaseName::thermal, "thermal"},
     {CaseName::collision, "collision"},
     {CaseName::gravity_waves, "gravity_waves"},
     {CaseName::density_current, "density_current"},
     {CaseName::injection, "injection"},
     {CaseName::rest, "rest"},
+    {CaseName::straka, "straka"},
 }};
 
 /// The configuration name of a case.

@@ -18,12 +18,16 @@ void set_initial_state(const Stream& stream, FieldView<double> state, CaseName n
       for (int qi = 0; qi < gauss_legendre::num_points; ++qi) {
         const double x = geometry.x_center(i) + (gauss_legendre::point(qi) - 0.5) * geometry.dx;
         const double z = geometry.z_center(k) + (gauss_legendre::point(qk) - 0.5) * geometry.dz;
-        const double density = background.at(z).density;
+        const HydrostaticPoint point = background.at(z);
         const PointPerturbation p = case_perturbation(name, x, z, geometry.xlen);
         const double w = gauss_legendre::weight(qi) * gauss_legendre::weight(qk);
-        umom += density * p.u * w;
-        wmom += density * p.w * w;
-        rhot += density * p.theta * w;
+        umom += point.density * p.u * w;
+        wmom += point.density * p.w * w;
+        rhot += point.density * p.theta * w;
+        if (p.temperature != 0.0) {  // θ′ = T′/π̄ at p̄: ρθ unchanged, ρ′ = ρ̄θ̄/(θ̄ + θ′) − ρ̄
+          const double theta_prime = p.temperature / pow(point.pressure / physics::p0, physics::rd / physics::cp);
+          dens += -point.density * theta_prime / (point.theta + theta_prime) * w;
+        }
       }
     }
     state(var::dens, k, i) = dens;
