@@ -37,7 +37,7 @@ TEST_P(MassConservationTest, MassIsConservedToRoundOff) {
 
 INSTANTIATE_TEST_SUITE_P(ClosedCases, MassConservationTest,
                          ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::gravity_waves,
-                                           CaseName::density_current, CaseName::rest),
+                                           CaseName::density_current, CaseName::rest, CaseName::straka),
                          [](const auto& test_info) { return std::string(to_string(test_info.param)); });
 
 TEST(PhysicsFactsTest, InjectionAddsMassThroughItsInflow) {
@@ -78,7 +78,8 @@ TEST_P(MirrorSymmetryTest, StaysMirrorSymmetric) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SymmetricCases, MirrorSymmetryTest,
-                         ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::density_current),
+                         ::testing::Values(CaseName::thermal, CaseName::collision, CaseName::density_current,
+                                           CaseName::straka),
                          [](const auto& test_info) { return std::string(to_string(test_info.param)); });
 
 TEST(PhysicsFactsTest, ThermalEnergyLossIsSmallNegativeAndShrinksWithResolution) {
