@@ -1,7 +1,12 @@
 #!/usr/bin/python3
 """Draws one field of simapp snapshots (HDF5) as a colour map with wind vectors, one PNG each.
 
-usage: scripts/plot_fields.py FILE.h5 [FILE.h5 ...] [--out DIR] [--field theta_prime]
+usage: scripts/plot_fields.py FILE.h5 [FILE.h5 ...] [--out DIR] [--field theta_prime] [--contours LO:HI:STEP]
+                              [--xlim X0:X1]
+
+--contours draws contour lines at LO, LO + STEP, …, HI instead of the colour map and wind, as
+the density-current benchmark's figure does (straka: --contours=-16.5:-0.5:1 --xlim=25.6:44);
+--xlim shows x ∈ [X0, X1] km only.
 """
 import argparse
 import os
@@ -77,18 +82,39 @@ def draw_wind(axis, data):
     axis.quiverkey(arrows, 0.88, 1.03, reference, f"{reference:g} m/s", labelpos="E", coordinates="axes")
 
 
-def plot(data, field, out_path):
+def parse_range(text, what, parts):
+    """LO:HI[:STEP] as floats."""
+    try:
+        values = [float(v) for v in text.split(":")]
+    except ValueError:
+        values = []
+    if len(values) != parts:
+        fail(f"{what} '{text}': expected {parts} numbers separated by ':'")
+    return values
+
+
+def plot(data, field, out_path, contours=None, xlim=None):
     x_km, z_km = data["x_nodes"] / 1e3, data["z_nodes"] / 1e3
-    width, height = x_km[-1] - x_km[0], z_km[-1] - z_km[0]
+    width, height = (xlim[1] - xlim[0] if xlim else x_km[-1] - x_km[0]), z_km[-1] - z_km[0]
     fig, axis = plt.subplots(figsize=(10, min(max(8 * height / width, 2.0), 10) + 1.4))
-    limit = float(np.max(np.abs(data["values"]))) or 1.0
-    mesh = axis.pcolormesh(x_km, z_km, data["values"], shading="flat", cmap="RdBu_r", vmin=-limit, vmax=limit)
-    colour_axis = make_axes_locatable(axis).append_axes("right", size="2.5%", pad=0.15)
-    fig.colorbar(mesh, cax=colour_axis, label=f"{field} ({data['units']})" if data["units"] else field)
-    if data["wind"] is not None:
-        draw_wind(axis, data)
+    if contours:
+        low, high, step = contours
+        levels = np.arange(low, high + step / 2, step)
+        lines = axis.contour(data["x"] / 1e3, data["z"] / 1e3, data["values"], levels=levels, colors="black",
+                             linewidths=0.7)
+        axis.clabel(lines, levels[::4], fontsize=7, fmt="%g")
+    else:
+        limit = float(np.max(np.abs(data["values"]))) or 1.0
+        mesh = axis.pcolormesh(x_km, z_km, data["values"], shading="flat", cmap="RdBu_r", vmin=-limit, vmax=limit)
+        colour_axis = make_axes_locatable(axis).append_axes("right", size="2.5%", pad=0.15)
+        fig.colorbar(mesh, cax=colour_axis, label=f"{field} ({data['units']})" if data["units"] else field)
+        if data["wind"] is not None:
+            draw_wind(axis, data)
+    if xlim:
+        axis.set_xlim(*xlim)
     axis.set(xlabel="x (km)", ylabel="z (km)", aspect="equal",
-             title=f"{data['case']}: {field} at t = {data['time']:g} s (step {data['step']})")
+             title=f"{data['case']}: {field} at t = {data['time']:g} s (step {data['step']})"
+                   + (f", contours every {contours[2]:g} {data['units']}" if contours else ""))
     fig.tight_layout()
     fig.savefig(out_path, dpi=120)
     plt.close(fig)
@@ -99,13 +125,19 @@ def main():
     parser.add_argument("files", nargs="+", metavar="FILE.h5")
     parser.add_argument("--out", default=None, help="directory for the PNGs (default: each snapshot's)")
     parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime)")
+    parser.add_argument("--contours", default=None, metavar="LO:HI:STEP", help="contour lines instead of colours")
+    parser.add_argument("--xlim", default=None, metavar="X0:X1", help="x range to show, km")
     args = parser.parse_args()
+    contours = parse_range(args.contours, "--contours", 3) if args.contours else None
+    xlim = parse_range(args.xlim, "--xlim", 2) if args.xlim else None
+    if contours and not contours[2] > 0:
+        fail(f"--contours '{args.contours}': the step must be positive")
     for path in args.files:
         data = load(path, args.field)
         out = args.out or os.path.dirname(os.path.abspath(path))
         os.makedirs(out, exist_ok=True)
         out_path = os.path.join(out, os.path.splitext(os.path.basename(path))[0] + ".png")
-        plot(data, args.field, out_path)
+        plot(data, args.field, out_path, contours, xlim)
         print(f"plot_fields: wrote {out_path}")
 
 
