@@ -48,10 +48,18 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   fmt::print(out, "  case      {}\n", to_string(simulation.spec().case_name));
   fmt::print(out, "  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m\n", grid.nx,
              grid.nz, simulation.grid().dx(), simulation.grid().dz(), grid.xlen, grid.zlen);
-  fmt::print(out, "  time      sim_time = {:g} s, dt = {:.6g} s (cfl {:g}), {} steps", plan.sim_time(), plan.dt(),
-             simulation.spec().time.cfl, plan.num_steps());
+  const RunSpec& spec = simulation.spec();
+  const double nu = spec.physics.viscosity;
+  const bool diffusive = diffusion_limits_time_step(simulation.grid().dx(), simulation.grid().dz(), spec.time.cfl, nu);
+  fmt::print(out, "  time      sim_time = {:g} s, dt = {:.6g} s ({}), {} steps", plan.sim_time(), plan.dt(),
+             diffusive ? fmt::format("diffusion: {:g} min(dx, dz)^2 / nu", diffusion_number)
+                       : fmt::format("cfl {:g}{}", spec.time.cfl, nu > 0 ? ", below the diffusive bound" : ""),
+             plan.num_steps());
   if (plan.dt_last() != plan.dt()) fmt::print(out, " (last step dt = {:.6g} s)", plan.dt_last());
   fmt::print(out, "\n");
+  fmt::print(out, "  physics   viscosity {}, hyperviscosity beta = {:g}\n",
+             nu > 0 ? fmt::format("nu = {:g} m^2/s on u, w, theta", nu) : std::string("off"),
+             spec.physics.hyperviscosity);
   fmt::print(out, "  backend   {}: {}\n", to_string(simulation.backend()), placements[0].processor);
   fmt::print(out, "  ranks     {} as {} x {} (x periodic, z walls){}\n", decomposition.size(), decomposition.px(),
              decomposition.pz(),

@@ -297,7 +297,7 @@ TEST_F(ConfigTest, UnknownEnumValueSuggestsTheNearestAndListsAll) {
   const std::string path = write("case: thermo\n");
   expect_bad_input(load_error(path), path + ":1",
                    "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
-                   "gravity_waves, density_current, injection, rest)");
+                   "gravity_waves, density_current, injection, rest, straka)");
   const std::string backend = write("execution:\n  backend: gpu\n");
   expect_bad_input(load_error(backend), backend + ":2",
                    "execution.backend: unknown value 'gpu' (valid: auto, cuda, host)");
@@ -347,7 +347,7 @@ TEST_F(ConfigTest, BadOverridesNameTheArgument) {
   expect_bad_input(load_error(path, {"grid.nx=2"}), "--set grid.nx=2", "grid.nx: must be >= 4, got 2");
   expect_bad_input(load_error(path, {"case=thermo"}), "--set case=thermo",
                    "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
-                   "gravity_waves, density_current, injection, rest)");
+                   "gravity_waves, density_current, injection, rest, straka)");
   expect_bad_input(load_error(path, {"execution.backend=CUDA"}), "--set execution.backend=CUDA",
                    "execution.backend: unknown value 'CUDA' (did you mean 'cuda'?; valid: auto, cuda, host)");
   expect_bad_input(load_error(path, {"output.dir="}), "--set output.dir=", "output.dir: must not be empty");
