@@ -115,7 +115,11 @@ class SnapshotSeries {
   void write_index() const {
     const GridSpec& grid = config_.spec.grid;
     run_on_root_agreed(comm_,
-                       [&] { io::write_xdmf(directory_ / "fields.xmf", grid.nx, grid.nz, files_.fields(), entries_); });
+                       [&] {
+                         io::write_xdmf(directory_ / "fields.xmf",
+                                        {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz}, files_.fields(),
+                                        entries_);
+                       });
   }
 
   const io::LoadedConfig& config_;

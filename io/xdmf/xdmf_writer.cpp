@@ -40,35 +40,44 @@ std::string data_item(const std::string& dimensions, const std::string& file, co
       dimensions, xml_escaped(file), xml_escaped(dataset));
 }
 
+/// A cell field: the nz × nx dataset seen as the mesh's single layer of 1 × nz × nx cells.
 std::string attribute_xml(int nx, int nz, const std::string& file, const std::string& field) {
   return fmt::format("        <Attribute Name=\"{}\" AttributeType=\"Scalar\" Center=\"Cell\">\n", xml_escaped(field)) +
-         data_item(fmt::format("{} {}", nz, nx), file, field) + "        </Attribute>\n";
+         fmt::format("        <DataItem ItemType=\"Function\" Function=\"$0\" Dimensions=\"1 {} {}\">\n", nz, nx) +
+         "  " + data_item(fmt::format("{} {}", nz, nx), file, field) + "        </DataItem>\n" + "        </Attribute>\n";
+}
+
+/// A DataItem holding `values` in the XML itself.
+std::string inline_item(const std::string& values) {
+  return fmt::format("          <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">{}</DataItem>\n",
+                     values);
 }
 
 /// One output time: the mesh of cell edges and the cell-centred fields.
-std::string grid_xml(int nx, int nz, const std::vector<std::string>& fields, const XdmfEntry& entry) {
+std::string grid_xml(const XdmfMesh& mesh, const std::vector<std::string>& fields, const XdmfEntry& entry) {
   std::string xml =
       fmt::format("      <Grid Name=\"{}\" GridType=\"Uniform\">\n", xml_escaped(std::filesystem::path(entry.file).stem().string())) +
       fmt::format("        <Time Value=\"{}\"/>\n", entry.time) +
-      fmt::format("        <Topology TopologyType=\"2DRectMesh\" Dimensions=\"{} {}\"/>\n", nz + 1, nx + 1) +
-      "        <Geometry GeometryType=\"VXVY\">\n" + data_item(std::to_string(nx + 1), entry.file, "x_nodes") +
-      data_item(std::to_string(nz + 1), entry.file, "z_nodes") + "        </Geometry>\n";
-  for (const std::string& field : fields) xml += attribute_xml(nx, nz, entry.file, field);
+      fmt::format("        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"2 {} {}\"/>\n", mesh.nz + 1, mesh.nx + 1) +
+      "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n" + inline_item("0 0 0") +
+      inline_item(fmt::format("0 {} {}", mesh.dz, mesh.dx)) + "        </Geometry>\n";
+  for (const std::string& field : fields) xml += attribute_xml(mesh.nx, mesh.nz, entry.file, field);
   return xml + "      </Grid>\n";
 }
 
 }  // namespace
 
-void write_xdmf(const std::filesystem::path& path, int nx, int nz, const std::vector<std::string>& fields,
+void write_xdmf(const std::filesystem::path& path, const XdmfMesh& mesh, const std::vector<std::string>& fields,
                 const std::vector<XdmfEntry>& entries) {
-  if (nx <= 0 || nz <= 0) throw Error(ExitCode::internal, path.string(), "XDMF index of an empty grid");
+  if (mesh.nx <= 0 || mesh.nz <= 0 || !(mesh.dx > 0.0) || !(mesh.dz > 0.0))
+    throw Error(ExitCode::internal, path.string(), "XDMF index of an empty grid");
   std::string xml =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<Xdmf Version=\"3.0\">\n"
       "  <Domain>\n"
       "    " + std::string(mark) + "\n"
       "    <Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  for (const XdmfEntry& entry : entries) xml += grid_xml(nx, nz, fields, entry);
+  for (const XdmfEntry& entry : entries) xml += grid_xml(mesh, fields, entry);
   xml +=
       "    </Grid>\n"
       "  </Domain>\n"

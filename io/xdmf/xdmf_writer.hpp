@@ -12,12 +12,22 @@ struct XdmfEntry {
   double time = 0.0;  ///< s
 };
 
-/// Writes `path`, an XDMF 3 temporal collection with one grid per entry: a 2DRectMesh of
-/// (nz + 1) × (nx + 1) nodes whose VXVY geometry is the snapshot's /x_nodes and /z_nodes, and one
-/// cell-centred scalar attribute (Dimensions "nz nx") per field, read from the snapshot's
-/// /<field>. Replaces `path` atomically (temporary file, then rename), as the series grows.
-/// Throws an internal Error for an empty grid and an I/O Error when writing fails.
-void write_xdmf(const std::filesystem::path& path, int nx, int nz, const std::vector<std::string>& fields,
+/// The uniform mesh of the series: nx × nz cells of dx × dz m from (0, 0).
+struct XdmfMesh {
+  int nx = 0, nz = 0;
+  double dx = 0.0, dz = 0.0;
+};
+
+/// Writes `path`, an XDMF 3 temporal collection with one grid per entry, and one cell-centred
+/// scalar attribute per field: the snapshot's /<field> (nz × nx) as 1 × nz × nx cells. The
+/// mesh is a 3DCoRectMesh of 2 × (nz + 1) × (nx + 1) nodes with ORIGIN_DXDYDZ (0, 0, 0) and
+/// (0, dz, dx), slowest axis first: ParaView and VisIt show x along their x axis and z along
+/// their y axis, a single layer of nz × nx cells of zero thickness, with the true node
+/// coordinates and bounds (ParaView 5.11 reads a 2DRectMesh's VXVY coordinates wrongly, all
+/// bounds 0, and lays a 2DCoRectMesh on its y–z plane). Replaces `path` atomically
+/// (temporary file, then rename), as the series grows. Throws an internal Error for an empty
+/// grid and an I/O Error when writing fails.
+void write_xdmf(const std::filesystem::path& path, const XdmfMesh& mesh, const std::vector<std::string>& fields,
                 const std::vector<XdmfEntry>& entries);
 
 /// True when `path` is an XDMF index simapp wrote (it carries simapp's mark near its start).

@@ -377,7 +377,7 @@ fs::path write_series(const fs::path& dir, Snapshot snapshot) {
     const std::string name = "thermal_" + std::to_string(step) + ".h5";
     write_snapshot(dir / name, snapshot, xdmf_fields, 1);
     entries.push_back({name, snapshot.time});
-    write_xdmf(dir / "thermal.xmf", nx, nz, xdmf_fields, entries);
+    write_xdmf(dir / "thermal.xmf", XdmfMesh{nx, nz, xlen / nx, zlen / nz}, xdmf_fields, entries);
   }
   return dir / "thermal.xmf";
 }
@@ -392,7 +392,7 @@ TEST_F(SnapshotTest, XdmfReferencesDatasetsOfMatchingShape) {
   const std::string xml = contents(xmf);
   EXPECT_EQ(xml.rfind("<?xml", 0), 0u);
   EXPECT_FALSE(fs::exists(xmf.string() + ".tmp"));
-  const std::regex topology(R"(<Topology TopologyType="2DRectMesh" Dimensions="71 301"/>)");
+  const std::regex topology(R"(<Topology TopologyType="3DCoRectMesh" Dimensions="2 71 301"/>)");
   EXPECT_EQ(std::distance(std::sregex_iterator(xml.begin(), xml.end(), topology), std::sregex_iterator()), 3);
   const std::regex item(R"re(<DataItem Dimensions="([0-9 ]+)"[^>]*>([^<:]+):/([^<]+)</DataItem>)re");
   int items = 0;
@@ -404,24 +404,26 @@ TEST_F(SnapshotTest, XdmfReferencesDatasetsOfMatchingShape) {
     EXPECT_GT(H5Lexists(snapshot_file.get(), (*match)[3].str().c_str(), H5P_DEFAULT), 0) << (*match)[0];
     EXPECT_EQ(dims_of(snapshot_file.get(), (*match)[3].str()), parse_dims((*match)[1].str())) << (*match)[0];
   }
-  EXPECT_EQ(items, 3 * (2 + static_cast<int>(xdmf_fields.size())));
+  EXPECT_EQ(items, 3 * static_cast<int>(xdmf_fields.size()));  // the mesh is given inline
 }
 
 TEST_F(SnapshotTest, XdmfIsWellFormedXml) {
   const char* python = "/usr/bin/python3";
   if (::access(python, X_OK) != 0) GTEST_SKIP() << python << " not found";
   const fs::path xmf = dir_ / "odd.xmf";
-  write_xdmf(xmf, nx, nz, {"u", "w"}, {{"a&b<1>.h5", 0.0}, {"c\"d'.h5", 1e-3}});
+  write_xdmf(xmf, XdmfMesh{nx, nz, 62.5, 125.0}, {"u", "w"}, {{"a&b<1>.h5", 0.0}, {"c\"d'.h5", 1e-3}});
   std::ofstream(dir_ / "check.py") << R"(import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 series = root.find("Domain/Grid")
 grids = series.findall("Grid")
 assert root.tag == "Xdmf" and series.get("CollectionType") == "Temporal" and len(grids) == 2
-assert all(g.find("Topology").get("TopologyType") == "2DRectMesh" for g in grids)
-assert all(g.find("Geometry").get("GeometryType") == "VXVY" for g in grids)
+assert all(g.find("Topology").get("TopologyType") == "3DCoRectMesh" for g in grids)
+assert all(g.find("Topology").get("Dimensions") == "2 71 301" for g in grids)
+assert all(g.find("Geometry").get("GeometryType") == "ORIGIN_DXDYDZ" for g in grids)
+assert all([d.text for d in g.findall("Geometry/DataItem")] == ["0 0 0", "0 125 62.5"] for g in grids)
 assert [g.find("Time").get("Value") for g in grids] == ["0", "0.001"]
-assert grids[0].find("Geometry/DataItem").text == "a&b<1>.h5:/x_nodes"
-assert grids[1].find("Attribute/DataItem").text == "c\"d'.h5:/u"
+assert grids[0].find("Attribute/DataItem/DataItem").text == "a&b<1>.h5:/u"
+assert grids[1].find("Attribute/DataItem/DataItem").text == "c\"d'.h5:/u"
 )";
   const std::string command = std::string(python) + " " + (dir_ / "check.py").string() + " " + xmf.string();
   EXPECT_EQ(std::system(command.c_str()), 0) << contents(xmf);
