@@ -107,24 +107,25 @@ app::ExistingResults existing_results(const CommandLine& command_line) {
 int run_case(const Setup& setup, const Decomposition& decomposition, const CommandLine& command_line) {
   const RunSpec& spec = setup.config.spec;
   const bool root = decomposition.rank() == 0;
-  const app::OutputStart start = app::plan_output(spec, existing_results(command_line), command_line.restart,
-                                                  TimePlan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx,
-                                                           spec.grid.zlen / spec.grid.nz, spec.time.cfl,
-                                                           spec.physics.viscosity),
-                                                  decomposition.comm());
+  const app::OutputStart start =
+      app::plan_output(spec, existing_results(command_line), command_line.restart, decomposition.comm());
   if (start.finished) {
     if (root)
       fmt::print("{}: the run is complete (step {} of {}); nothing to do\n", start.checkpoint->string(), start.step,
                  start.step);
     return 0;
   }
-  Simulation simulation(spec, setup.backend, spec.execution.mode, decomposition);
+  Simulation simulation(spec, setup.backend, spec.execution.mode, decomposition, start.origin);
   Diagnostics reference;  // the run's t = 0 diagnostics: a checkpoint carries them
   if (start.checkpoint) {
     reference = app::restore_checkpoint(simulation, start);
     if (root)
-      fmt::print("restarting from {} at step {} (t = {} s)\n", start.checkpoint->string(), simulation.step(),
-                 simulation.time());
+      fmt::print("restarting from {} at step {} (t = {} s){}\n", start.checkpoint->string(), simulation.step(),
+                 simulation.time(),
+                 start.origin.step > 0 ? "; that time is not on this run's step grid (a longer sim_time after a "
+                                         "shortened last step): steps of dt continue from it, so the result differs "
+                                         "from a run without the restart"
+                                       : "");
   } else {
     reference = simulation.diagnostics();
     if (!command_line.restart.empty() && root)

@@ -201,11 +201,16 @@ void write_checkpoint_of(const io::LoadedConfig& config, const Decomposition& de
 
 }  // namespace
 
+TimePlan run_time_plan(const RunSpec& spec, TimeOrigin origin) {
+  return TimePlan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
+                  spec.physics.viscosity, origin);
+}
+
 bool writes_results(const RunSpec& spec) { return spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0; }
 
-OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart,
-                        const TimePlan& time_plan, MPI_Comm comm) {
+OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
   OutputStart start;
+  const TimePlan step_grid = run_time_plan(spec);
   std::string checkpoint;
   run_on_root_agreed(comm, [&] {
     const fs::path directory(spec.output.dir);
@@ -213,12 +218,14 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
       start.checkpoint = checkpoint_named(restart, directory);
       if (start.checkpoint) {
         const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
-        io::check_restart_compatible(*start.checkpoint, header, spec, time_plan);
+        io::check_restart_compatible(*start.checkpoint, header, spec, step_grid);
         start.step = header.step;
+        start.origin = io::restart_origin(header, step_grid);
         checkpoint = start.checkpoint->string();
       }
-      start.finished = start.checkpoint && start.step == time_plan.num_steps();
     }
+    const TimePlan time_plan = run_time_plan(spec, start.origin);
+    start.finished = start.checkpoint && start.step == time_plan.num_steps();
     if (!writes_results(spec) || start.finished) return;
     try {
       io::probe_directory(directory, longest_result_name(time_plan));
@@ -233,6 +240,8 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
   checkpoint = broadcast_text(checkpoint, 0, comm);
   if (!checkpoint.empty()) start.checkpoint = fs::path(checkpoint);
   MPI_Bcast(&start.step, 1, MPI_LONG, 0, comm);
+  MPI_Bcast(&start.origin.step, 1, MPI_LONG, 0, comm);
+  MPI_Bcast(&start.origin.time, 1, MPI_DOUBLE, 0, comm);
   int finished = start.finished ? 1 : 0;
   MPI_Bcast(&finished, 1, MPI_INT, 0, comm);
   start.finished = finished != 0;

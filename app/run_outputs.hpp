@@ -20,6 +20,9 @@ namespace simapp::app {
 /// A snapshot of the whole grid without its state: grid, texts and the background rows.
 io::Snapshot whole_grid_snapshot(const io::LoadedConfig& config);
 
+/// The time plan of a run of `spec` whose steps start at `origin`.
+TimePlan run_time_plan(const RunSpec& spec, TimeOrigin origin = {});
+
 /// Whether a run of `spec` writes results (snapshots or checkpoints) into output.dir.
 bool writes_results(const RunSpec& spec);
 
@@ -32,6 +35,7 @@ struct OutputStart {
   long step = 0;          ///< the step the run continues after (the checkpoint's)
   bool finished = false;  ///< the checkpoint is the run's last step: nothing is left to do
   std::vector<io::ResultEntry> replaced;  ///< rank 0: results the run replaces, all written by simapp
+  TimeOrigin origin;      ///< where the steps start: 0, or a checkpoint off the run's step grid
 };
 
 /// Before any work (collective; errors are bad input, agreed): for a restart, the checkpoint
@@ -41,8 +45,7 @@ struct OutputStart {
 /// there that the run replaces: with --overwrite all, on a restart those after its
 /// checkpoint's step. Refuses results the run may not replace, and any file named like a
 /// result that simapp did not write among those it would replace. Removes nothing.
-OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart,
-                        const TimePlan& time_plan, MPI_Comm comm);
+OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm);
 
 /// Once the run is known to start (collective): removes the results it replaces and what
 /// interrupted runs left unfinished.

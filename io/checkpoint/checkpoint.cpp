@@ -442,9 +442,15 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
     throw bad_input(path, fmt::format("checkpoint of an incompatible configuration: its config_hash {:016x} is not the "
                                       "configuration's {:016x}, although case, grid and domain match",
                                       header.config_hash, physics_hash(spec)));
-  if (header.step > plan.num_steps() || plan.time_after(header.step) != header.time)
-    throw bad_input(path, fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps", header.step,
-                                      header.time, plan.num_steps()));
+  if (header.time >= plan.sim_time() && restart_origin(header, plan).step != 0)
+    throw bad_input(path, fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps: it is at or past "
+                                      "the run's sim_time = {} s",
+                                      header.step, header.time, plan.num_steps(), plan.sim_time()));
+}
+
+TimeOrigin restart_origin(const CheckpointHeader& header, const TimePlan& plan) {
+  if (header.step <= plan.num_steps() && plan.time_after(header.step) == header.time) return {};
+  return {header.step, header.time};
 }
 
 }  // namespace simapp::io

@@ -16,7 +16,7 @@ std::vector<long> output_steps(const TimePlan& plan, double every, bool ends) {
     // as an interval far longer than the run gives an n beyond `long`.
     for (long m = 1;; ++m) {
       // Smallest step n with time(n) ≥ m · every (within round-off).
-      const double n = std::ceil(static_cast<double>(m) * every / plan.dt() - 1e-9);
+      const double n = plan.first_step_reaching(static_cast<double>(m) * every);
       if (!(n < static_cast<double>(plan.num_steps()))) break;
       if (steps.empty() || static_cast<long>(n) > steps.back()) steps.push_back(static_cast<long>(n));
     }

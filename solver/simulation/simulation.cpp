@@ -67,12 +67,13 @@ std::size_t memory_needed(const RunSpec& spec, const Decomposition& decompositio
   return values * sizeof(double);
 }
 
-Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition)
+Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition,
+                       TimeOrigin origin)
     : spec_(spec),
       mode_(mode),
       decomposition_(decomposition),
       grid_(spec.grid, decomposition.box()),
-      time_plan_(spec.time.sim_time, grid_.dx(), grid_.dz(), spec.time.cfl, spec.physics.viscosity),
+      time_plan_(spec.time.sim_time, grid_.dx(), grid_.dz(), spec.time.cfl, spec.physics.viscosity, origin),
       stream_(backend),
       background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
       workspace_(backend, grid_, spec.execution.granularity),

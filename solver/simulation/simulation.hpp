@@ -51,9 +51,11 @@ class Simulation {
   Simulation& operator=(const Simulation&) = delete;
   ~Simulation();
   /// `mode`: how steps are launched (not compare); a bad_input Error when it cannot run this
-  /// case (require_mode_can_run). Collective over the decomposition's
+  /// case (require_mode_can_run). `origin`: where the time plan's steps start (a restart off
+  /// the step grid; restore() then continues from that step). Collective over the decomposition's
   /// ranks, which must outlive the simulation.
-  Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition);
+  Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition,
+             TimeOrigin origin = {});
 
   const RunSpec& spec() const { return spec_; }
   const Grid& grid() const { return grid_; }

@@ -25,11 +25,19 @@ bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosi
 /// configuration to refuse) is still represented.
 double step_count(double sim_time, double dt);
 
+/// Where a plan's steps start: step 0 at t = 0, or (a run extended from a checkpoint that is
+/// not on its step grid) the checkpoint's step and time, from which steps of dt follow.
+struct TimeOrigin {
+  long step = 0;
+  double time = 0.0;  ///< s
+};
+
 class TimePlan {
  public:
   /// Needs step_count(sim_time, time_step(dx, dz, cfl)) ≤ max_time_steps (load_config checks
-  /// it); throws an internal Error otherwise.
-  TimePlan(double sim_time, double dx, double dz, double cfl, double viscosity = 0.0);
+  /// it); throws an internal Error otherwise. With an origin, steps origin.step + 1, … take
+  /// dt from origin.time, the last shortened to land on sim_time (origin.time < sim_time).
+  TimePlan(double sim_time, double dx, double dz, double cfl, double viscosity = 0.0, TimeOrigin origin = {});
 
   double dt() const { return dt_; }              ///< s
   long num_steps() const { return num_steps_; }
@@ -40,9 +48,13 @@ class TimePlan {
   double dt_of(long step) const { return step == num_steps_ ? dt_last_ : dt_; }
   /// Simulated time at the end of step `step` (0: the start).
   double time_after(long step) const;
+  /// The first step whose end time reaches `time` (within round-off), at most num_steps().
+  double first_step_reaching(double time) const;
+  const TimeOrigin& origin() const { return origin_; }
 
  private:
   double sim_time_;
+  TimeOrigin origin_;
   double dt_;
   long num_steps_;
   double dt_last_;

@@ -100,6 +100,27 @@ TEST_F(CheckpointCliTest, IntactCheckpointContinuesTheRunBitForBit) {
   }
 }
 
+TEST_F(CheckpointCliTest, ALongerRunContinuesFromAShortenedLastStepWithItsDt) {
+  // 11 s is 6.6 steps of 5/3 s: 7 steps, the last 1 s; the checkpoint at its end is not on the
+  // step grid of a 20 s run (step 7 would end at 11.67 s there).
+  ASSERT_EQ(simapp("--set time.sim_time=11 --set output.checkpoint_every=5").exit_code, 0);
+  ASSERT_TRUE(fs::exists(out() / "checkpoint_000007.h5"));
+  const Outcome outcome = simapp("--set time.sim_time=20 --set output.checkpoint_every=5 --restart latest");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(restarting from out/checkpoint_000007\.h5 at step 7 \(t = 11 s\); )"
+                                                        R"(that time is not on this run's step grid)")))
+      << outcome.out;
+  // 9 s left: 6 steps of 5/3 s, the last 2/3 s, ending on 20 s.
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(timing: 6 steps in )"))) << outcome.out;
+  const io::CheckpointHeader end = io::read_checkpoint_header(out() / "checkpoint_000013.h5");
+  EXPECT_EQ(end.step, 13);
+  EXPECT_EQ(end.time, 20.0);
+  // A run shorter than the checkpoint is still refused.
+  expect_refused(simapp("--set time.sim_time=10 --restart out/checkpoint_000013.h5"),
+                 R"(out/checkpoint_000013\.h5: checkpoint at step 13 \(t = 20 s\) does not fit this run's 6 steps: it )"
+                 R"(is at or past the run's sim_time = 10 s)");
+}
+
 // 1. Checksums: damaged data and damaged header values.
 
 TEST_F(CheckpointCliTest, FlippedBitInTheStateIsRefused) {
