@@ -13,33 +13,55 @@ std::vector<double> interior_of(const FieldShape& shape, const std::vector<doubl
   return interior;
 }
 
-std::vector<double> gather_interior(const Decomposition& decomposition, const std::vector<double>& interior) {
-  constexpr int num_vars = var::count;
-  const int ranks = decomposition.size();
-  const bool root = decomposition.rank() == 0;
-  std::vector<int> counts(root ? ranks : 0), displacements(root ? ranks : 0);
-  int total = 0;
-  for (int r = 0; root && r < ranks; ++r) {
-    const RankBox box = decomposition.box_of(r);
-    counts[r] = box.nx * box.nz * num_vars;
-    displacements[r] = total;
-    total += counts[r];
-  }
-  std::vector<double> received(root ? total : 0);
-  MPI_Gatherv(interior.data(), static_cast<int>(interior.size()), MPI_DOUBLE, received.data(), counts.data(),
-              displacements.data(), MPI_DOUBLE, 0, decomposition.comm());
-  if (!root) return {};
+std::vector<int> message_sizes(std::size_t values, std::size_t largest) {
+  std::vector<int> sizes(values / largest, static_cast<int>(largest));
+  if (values % largest != 0) sizes.push_back(static_cast<int>(values % largest));
+  return sizes;
+}
 
+namespace {
+
+constexpr int gather_tag = 7;
+
+std::size_t block_values(const RankBox& box) {
+  return static_cast<std::size_t>(box.nx) * static_cast<std::size_t>(box.nz) * var::count;
+}
+
+/// Copies a rank's block [var][k][i] into its place in the global state.
+void place_block(const RankBox& box, const double* block, int nx, int nz, std::vector<double>& global) {
+  for (int v = 0; v < var::count; ++v)
+    for (int k = 0; k < box.nz; ++k)
+      for (int i = 0; i < box.nx; ++i)
+        global[(static_cast<std::size_t>(v) * nz + box.k_offset + k) * nx + box.i_offset + i] =
+            block[(static_cast<std::size_t>(v) * box.nz + k) * box.nx + i];
+}
+
+}  // namespace
+
+std::vector<double> gather_interior(const Decomposition& decomposition, const std::vector<double>& interior,
+                                    std::size_t largest_message) {
+  const MPI_Comm comm = decomposition.comm();
+  if (decomposition.rank() != 0) {
+    std::size_t sent = 0;
+    for (const int size : message_sizes(interior.size(), largest_message)) {
+      MPI_Send(interior.data() + sent, size, MPI_DOUBLE, 0, gather_tag, comm);
+      sent += static_cast<std::size_t>(size);
+    }
+    return {};
+  }
   const int nx = decomposition.global().nx, nz = decomposition.global().nz;
-  std::vector<double> global(static_cast<std::size_t>(nx) * nz * num_vars);
-  for (int r = 0; r < ranks; ++r) {
+  std::vector<double> global(static_cast<std::size_t>(nx) * static_cast<std::size_t>(nz) * var::count);
+  place_block(decomposition.box_of(0), interior.data(), nx, nz, global);
+  std::vector<double> block;
+  for (int r = 1; r < decomposition.size(); ++r) {
     const RankBox box = decomposition.box_of(r);
-    const double* part = received.data() + displacements[r];
-    for (int v = 0; v < num_vars; ++v)
-      for (int k = 0; k < box.nz; ++k)
-        for (int i = 0; i < box.nx; ++i)
-          global[(static_cast<std::size_t>(v) * nz + box.k_offset + k) * nx + box.i_offset + i] =
-              part[(static_cast<std::size_t>(v) * box.nz + k) * box.nx + i];
+    block.resize(block_values(box));
+    std::size_t received = 0;
+    for (const int size : message_sizes(block.size(), largest_message)) {
+      MPI_Recv(block.data() + received, size, MPI_DOUBLE, r, gather_tag, comm, MPI_STATUS_IGNORE);
+      received += static_cast<std::size_t>(size);
+    }
+    place_block(box, block.data(), nx, nz, global);
   }
   return global;
 }

@@ -20,6 +20,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
+TEST(GatherMpiTest, EveryCellLandsInItsGlobalPlaceWhateverTheMessageSize) {
+  constexpr int nx = 37, nz = 14;
+  const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 3700.0, 1400.0}, ParallelSpec{});
+  const RankBox box = decomposition.box();
+  // Each value names its own cell: v * 1000000 + global k * 1000 + global i.
+  std::vector<double> interior;
+  for (int v = 0; v < var::count; ++v)
+    for (int k = 0; k < box.nz; ++k)
+      for (int i = 0; i < box.nx; ++i) interior.push_back(v * 1e6 + (box.k_offset + k) * 1e3 + box.i_offset + i);
+  for (const std::size_t largest : {std::size_t{1}, std::size_t{7}, max_message_values}) {
+    const std::vector<double> global = gather_interior(decomposition, interior, largest);
+    if (decomposition.rank() != 0) {
+      EXPECT_TRUE(global.empty());
+      continue;
+    }
+    ASSERT_EQ(global.size(), static_cast<std::size_t>(nx) * nz * var::count);
+    for (int v = 0; v < var::count; ++v)
+      for (int k = 0; k < nz; ++k)
+        for (int i = 0; i < nx; ++i)
+          ASSERT_EQ(global[(static_cast<std::size_t>(v) * nz + k) * nx + i], v * 1e6 + k * 1e3 + i)
+              << "messages of " << largest;
+  }
+}
+
 TEST(SnapshotPathsMpiTest, BlockAndGatheredWritesGiveTheSameDatasets) {
   constexpr int nx = 37, nz = 14;
   const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 3700.0, 1400.0}, ParallelSpec{});
