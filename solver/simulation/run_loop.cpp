@@ -105,12 +105,16 @@ void stop_if_unhealthy(Simulation& simulation, PendingOutput& pending, const Fai
 }
 
 /// Writes the outputs queued at pending.step once the state copy is done; by then every check
-/// up to that step has reached the host, and a failed one ends the run instead.
-void write_pending(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed) {
+/// up to that step has reached the host, and a failed one ends the run instead. Counts the
+/// writes and their host time into `result`.
+void write_pending(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed, RunResult& result) {
   if (pending.outputs.empty()) return;
   const std::vector<double> state = simulation.finish_state_copy();
   stop_if_unhealthy(simulation, pending, failed);
+  const Clock::time_point begin = Clock::now();
+  result.outputs_written += static_cast<long>(pending.outputs.size());
   write_outputs(simulation, pending, state);
+  result.output_seconds += seconds_since(begin);
 }
 
 void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending) {
@@ -171,7 +175,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
                                                 : std::numeric_limits<long>::max();
     simulation.advance_chunk(std::min(steps_to_next_output(outputs, previous), to_progress));
     stop_if_unhealthy(simulation, pending, failed);
-    write_pending(simulation, pending, failed);  // while the chunk just queued runs
+    write_pending(simulation, pending, failed, result);  // while the chunk just queued runs
     queue_due_outputs(simulation, outputs, pending);
     const long step = simulation.step();
     // Reporting is collective: rank 0's clock decides for every rank.
@@ -189,7 +193,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
                    rate * static_cast<double>(num_steps - step)});
     }
     if (!simulation.finished() && stop_agreed(stop, simulation)) {
-      write_pending(simulation, pending, failed);
+      write_pending(simulation, pending, failed, result);
       save_for_restart(simulation, stop);
       result.stopped = true;
       break;
@@ -197,7 +201,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   }
   simulation.synchronize();
   stop_if_unhealthy(simulation, pending, failed);
-  write_pending(simulation, pending, failed);
+  write_pending(simulation, pending, failed, result);
   result.wall_seconds = seconds_since(start);
   result.steps = simulation.step() - first_step;
   result.final = simulation.diagnostics();

@@ -23,7 +23,9 @@ struct RunResult {
   Diagnostics final;
   DiagnosticsChange change;
   long steps = 0;
-  double wall_seconds = 0.0;  ///< stepping only, from the first step to the final synchronization
+  double wall_seconds = 0.0;  ///< from the first step to the final synchronization, output included
+  double output_seconds = 0.0;  ///< of wall_seconds, the host's time writing outputs (snapshots, checkpoints)
+  long outputs_written = 0;     ///< output files written in that time
   bool stopped = false;       ///< ended early on a stop request, at simulation.step()
   ExecutorStats prepared;     ///< the executor's work before the first step (captures, instantiations)
 };

@@ -207,5 +207,18 @@ TEST_P(FullDiskTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, FullDiskTest, ::testing::Values(1, 2, 3));
 
+TEST_F(OutputCliTest, TheSummarySeparatesOutputFromStepping) {
+  const testing::Outcome with_output =
+      simapp("--set time.sim_time=" + sim_time(12) + " --set output.every=" + every(4) + " --set output.dir=out");
+  ASSERT_EQ(with_output.exit_code, 0) << with_output.err;
+  // Snapshots at steps 0, 4, 8 and 12.
+  EXPECT_TRUE(std::regex_search(with_output.out,
+                                std::regex(R"(\noutput: 4 files in [0-9.]+ s of it; stepping alone [0-9.]+ ms/step\n)")))
+      << with_output.out;
+  const testing::Outcome without = simapp("--set time.sim_time=" + sim_time(12));
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(without.out.find("\noutput: "), std::string::npos) << without.out;
+}
+
 }  // namespace
 }  // namespace simapp
