@@ -20,15 +20,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(GatherMpiTest, EveryCellLandsInItsGlobalPlaceWhateverTheMessageSize) {
-  constexpr int nx = 37, nz = 14;
-  const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 3700.0, 1400.0}, ParallelSpec{});
-  const RankBox box = decomposition.box();
-  // Each value names its own cell: v * 1000000 + global k * 1000 + global i.
+constexpr int nx = 37, nz = 14;
+
+/// This rank's interior state [var][k][i], value(v, global k, global i) in each cell.
+template <class Value>
+std::vector<double> rank_interior(const RankBox& box, Value value) {
   std::vector<double> interior;
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < box.nz; ++k)
-      for (int i = 0; i < box.nx; ++i) interior.push_back(v * 1e6 + (box.k_offset + k) * 1e3 + box.i_offset + i);
+      for (int i = 0; i < box.nx; ++i) interior.push_back(value(v, box.k_offset + k, box.i_offset + i));
+  return interior;
+}
+
+TEST(GatherMpiTest, EveryCellLandsInItsGlobalPlaceWhateverTheMessageSize) {
+  const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 3700.0, 1400.0}, ParallelSpec{});
+  // Each value names its own cell: v * 1000000 + global k * 1000 + global i.
+  const std::vector<double> interior =
+      rank_interior(decomposition.box(), [](int v, int k, int i) { return v * 1e6 + k * 1e3 + i; });
   for (const std::size_t largest : {std::size_t{1}, std::size_t{7}, max_message_values}) {
     const std::vector<double> global = gather_interior(decomposition, interior, largest);
     if (decomposition.rank() != 0) {
@@ -45,18 +53,13 @@ TEST(GatherMpiTest, EveryCellLandsInItsGlobalPlaceWhateverTheMessageSize) {
 }
 
 TEST(SnapshotPathsMpiTest, BlockAndGatheredWritesGiveTheSameDatasets) {
-  constexpr int nx = 37, nz = 14;
   const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 3700.0, 1400.0}, ParallelSpec{});
   const RankBox box = decomposition.box();
 
   // A smooth, non-trivial state and background, the same whichever rank holds a cell.
-  std::vector<double> interior;
-  for (int v = 0; v < var::count; ++v)
-    for (int k = 0; k < box.nz; ++k)
-      for (int i = 0; i < box.nx; ++i) {
-        const double x = box.i_offset + i, z = box.k_offset + k;
-        interior.push_back(0.001 * (v + 1) * std::sin(0.3 * x + 0.2 * z) + (v == var::umom ? 5.0 : 0.0));
-      }
+  const std::vector<double> interior = rank_interior(box, [](int v, int z, int x) {
+    return 0.001 * (v + 1) * std::sin(0.3 * x + 0.2 * z) + (v == var::umom ? 5.0 : 0.0);
+  });
   std::vector<double> density, rho_theta;
   for (int k = 0; k < nz; ++k) {
     density.push_back(1.2 * std::exp(-k / 20.0));
