@@ -5,7 +5,8 @@ per grid with its speed-up over eager launching of the same granularity.
 
 The floors are what launching or synchronising alone costs a step: eager, kernels × the
 host's enqueue cost per launch; graph, kernels × the device's cost per dependent graph node;
-persistent, 6 stages × one grid-wide barrier. simapp-bench measures all three (--bench
+persistent, its grid-wide barriers a step (timing.json's grid_barriers_per_step: 2 with a
+barrier a pass, 6 with a barrier a stage; 6 where the sweep predates that column) × one barrier. simapp-bench measures all three (--bench
 BENCH.json takes them from its output; else the H200's figures of docs/performance).
 
 usage: scripts/mode_table.py SWEEP.csv [--bench BENCH.json]
@@ -49,11 +50,14 @@ def main():
 
     times = {}   # (nx, nz, granularity) -> {mode: µs}
     kernels = {}  # (nx, nz, granularity) -> kernels a step of the step program
+    barriers = {}  # (nx, nz, granularity) -> persistent's grid barriers a step
     for r in rows:
         key = (int(r["nx"]), int(r["nz"]), r["granularity"])
         times.setdefault(key, {})[r["mode"]] = float(r["time_per_step_us"])
         if r["mode"] == "eager":
             kernels[key] = float(r["kernels_per_step"])
+        if r["mode"] == "persistent":
+            barriers[key] = int(r.get("grid_barriers_per_step") or STAGES_PER_STEP)
     grids = sorted({(nx, nz) for nx, nz, _ in times}, key=lambda g: g[0] * g[1])
 
     print("| grid | granularity | " + " | ".join(MODES) + " | eager floor | graph floor | barrier floor |")
@@ -66,7 +70,7 @@ def main():
             best = min(t, key=t.get)
             cells = [f"**{t[m]:.1f}**" if m == best else f"{t[m]:.1f}" if m in t else "–" for m in MODES]
             k = kernels.get((nx, nz, granularity), 0.0)
-            barrier = f"{STAGES_PER_STEP * barrier_us:.1f}" if "persistent" in t else "–"
+            barrier = f"{barriers[(nx, nz, granularity)] * barrier_us:.1f}" if "persistent" in t else "–"
             print(f"| {nx} × {nz} | {granularity} ({k:.0f} kernels) | " + " | ".join(cells) +
                   f" | {k * launch_us:.1f} | {k * node_us:.1f} | {barrier} |")
 

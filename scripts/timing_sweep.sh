@@ -42,7 +42,7 @@ fi
 
 mkdir -p "$out/runs"
 csv="$out/sweep.csv"
-echo "sweep,nx,nz,cells,granularity,steps_per_graph,steps,mode,time_per_step_us,kernels_per_step,launches_per_step,graphs,nodes_per_graph,capture_ms,instantiate_ms,speedup_vs_eager_sync,speedup_vs_eager,identical,processor" > "$csv"
+echo "sweep,nx,nz,cells,granularity,steps_per_graph,steps,mode,time_per_step_us,kernels_per_step,launches_per_step,graphs,nodes_per_graph,capture_ms,instantiate_ms,speedup_vs_eager_sync,speedup_vs_eager,identical,processor,grid_barriers_per_step" > "$csv"
 : > "$out/skipped.txt"
 
 # Steps per run: enough to time small grids well, few on large ones, and at least 4 graphs.
@@ -76,7 +76,8 @@ for m in t["modes"]:
           m["steps"], m["mode"], m["time_per_step_us"], m["kernels_per_step"], m["launches_per_step"],
           m.get("graphs", ""), nodes, m.get("capture_ms", ""), m.get("instantiate_ms", ""),
           "" if m["speedup_vs_eager_sync"] is None else m["speedup_vs_eager_sync"],
-          "" if m["speedup_vs_eager"] is None else m["speedup_vs_eager"], t["identical"], '"' + t["processor"] + '"']))
+          "" if m["speedup_vs_eager"] is None else m["speedup_vs_eager"], t["identical"], '"' + t["processor"] + '"',
+          m.get("grid_barriers_per_step", "")]))
 PY
 }
 

@@ -30,6 +30,7 @@ nlohmann::json mode_json(const ModeComparison& comparison, const ModeTiming& tim
       {"d_mass", timing.change.mass},
       {"d_te", timing.change.total_energy},
   };
+  if (timing.grid_barriers_per_step > 0) mode["grid_barriers_per_step"] = timing.grid_barriers_per_step;
   if (timing.stats.captures > 0) {
     mode["graphs"] = timing.stats.nodes_per_graph.size();
     mode["nodes_per_graph"] = timing.stats.nodes_per_graph;

@@ -73,6 +73,8 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
     timing.kernels_per_step = mode == ExecutionMode::persistent ? timing.launches_per_step
                                                                 : static_cast<double>(simulation.kernels_per_step());
     timing.change = relative_change(initial, simulation.diagnostics());
+    if (mode == ExecutionMode::persistent)
+      timing.grid_barriers_per_step = simulation.persistent_launch().barrier_a_pass ? 2 : 2 * rk_stages;
     comparison.modes.push_back(timing);
 
     std::vector<double> state = simulation.state_on_host();
