@@ -20,8 +20,9 @@ void report_case_measures(std::FILE* out, const io::LoadedConfig& config, const 
   snapshot.time = simulation.time();
   snapshot.state = simulation.gathered_state();
   const MPI_Comm comm = simulation.decomposition().comm();
-  if (simulation.decomposition().rank() == 0) {
-    const io::DensityCurrentMeasures m = io::density_current_measures(snapshot);
+  const bool root = simulation.decomposition().rank() == 0;
+  const io::DensityCurrentMeasures m = root ? io::density_current_measures(snapshot) : io::DensityCurrentMeasures{};
+  if (root) {
     fmt::print(out,
                "density current at t = {} s: front {} from the centre (theta' = {} K on the lowest row), theta' {:.4f} "
                "… {:.4f} K, u {:.3f} … {:.3f} m/s, w {:.3f} … {:.3f} m/s\n",
@@ -32,7 +33,7 @@ void report_case_measures(std::FILE* out, const io::LoadedConfig& config, const 
   if (!writes_results(config.spec)) return;
   const std::filesystem::path path = std::filesystem::path(config.spec.output.dir) / "diagnostics.json";
   run_on_root_agreed(comm, [&] {
-    nlohmann::json report = io::density_current_json(io::density_current_measures(snapshot));
+    nlohmann::json report = io::density_current_json(m);
     report["simapp_version"] = build_info::version;
     report["git"] = build_info::git_hash;
     report["case"] = to_string(config.spec.case_name);

@@ -233,7 +233,8 @@ void Simulation::prepare(const std::vector<long>& chunk_ends) {
   // The chunks advance_chunk will run, as the run loop cuts them: at most up to the next end.
   for (long at = step_; at < time_plan_.num_steps();) {
     const auto next_end = std::ranges::upper_bound(chunk_ends, at);
-    const long span = std::min(time_plan_.num_steps(), next_end == chunk_ends.end() ? time_plan_.num_steps() : *next_end) - at;
+    const long span =
+        (next_end == chunk_ends.end() ? time_plan_.num_steps() : std::min(*next_end, time_plan_.num_steps())) - at;
     if (mode_ == ExecutionMode::graph_loop) {
       at += span / loop_body_steps_ * loop_body_steps_;  // whole passes of the loop body
       for (long rest = span % loop_body_steps_; rest > 0;) {

@@ -12,9 +12,7 @@ namespace {
 
 constexpr double tolerance = 1e-9;
 
-}  // namespace
-
-namespace {
+double acoustic_time_step(double dx, double dz, double cfl) { return cfl * std::min(dx, dz) / numerics::max_speed; }
 
 double diffusive_time_step(double dx, double dz, double viscosity) {
   const double spacing = std::min(dx, dz);
@@ -24,12 +22,12 @@ double diffusive_time_step(double dx, double dz, double viscosity) {
 }  // namespace
 
 double time_step(double dx, double dz, double cfl, double viscosity) {
-  const double acoustic = cfl * std::min(dx, dz) / numerics::max_speed;
-  return diffusion_limits_time_step(dx, dz, cfl, viscosity) ? diffusive_time_step(dx, dz, viscosity) : acoustic;
+  const double acoustic = acoustic_time_step(dx, dz, cfl);
+  return viscosity > 0.0 ? std::min(acoustic, diffusive_time_step(dx, dz, viscosity)) : acoustic;
 }
 
 bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosity) {
-  return viscosity > 0.0 && diffusive_time_step(dx, dz, viscosity) < cfl * std::min(dx, dz) / numerics::max_speed;
+  return viscosity > 0.0 && diffusive_time_step(dx, dz, viscosity) < acoustic_time_step(dx, dz, cfl);
 }
 
 double step_count(double sim_time, double dt) { return std::max(1.0, std::ceil(sim_time / dt - tolerance)); }
