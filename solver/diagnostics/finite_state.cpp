@@ -9,6 +9,7 @@
 
 #include "kernels/backend/error.hpp"
 #include "kernels/physics/variables.hpp"
+#include "solver/diagnostics/global_cell.hpp"
 
 namespace simapp {
 
@@ -23,7 +24,8 @@ std::int64_t first_non_finite(const std::vector<double>& interior, const RankBox
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < box.nz; ++k)
       for (int i = 0; i < box.nx; ++i, ++n)
-        if (!std::isfinite(interior[n])) return (v * global_nz + box.k_offset + k) * global_nx + box.i_offset + i;
+        if (!std::isfinite(interior[n]))
+          return GlobalCell{v, box.i_offset + i, box.k_offset + k}.code(global_nx, global_nz);
   return none;
 }
 
@@ -37,11 +39,11 @@ void require_finite_state(const std::vector<double>& interior, const Decompositi
   std::int64_t first = first_non_finite(interior, decomposition.box(), global_nx, global_nz);
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
   if (first == none) return;
-  const std::int64_t i = first % global_nx, k = (first / global_nx) % global_nz, v = first / (global_nx * global_nz);
+  const GlobalCell cell = GlobalCell::of_code(first, global_nx, global_nz);
   throw Error(ExitCode::numerical, fmt::format("step {} (t = {} s)", step, time),
               fmt::format("the solution is no longer finite: {} is not finite at cell (i, k) = ({}, {}); nothing was "
                           "written at this step",
-                          variable_names[v], i, k),
+                          variable_names[cell.variable], cell.i, cell.k),
               ErrorReach::every_rank);
 }
 

@@ -26,10 +26,8 @@ bool HealthMonitor::failure_seen() const {
 std::optional<HealthFinding> HealthMonitor::failure() const {
   if (!failure_seen()) return std::nullopt;
   const HealthRecord record = *mirror_.data();
-  const auto cell = static_cast<std::int64_t>(record.first_cell);
-  const std::int64_t plane = global_nx_ * global_nz_;
   return HealthFinding{checked_steps_.at(static_cast<std::size_t>(record.failed_check)),
-                       static_cast<int>(cell / plane), cell % global_nx_, (cell % plane) / global_nx_};
+                       GlobalCell::of_code(static_cast<std::int64_t>(record.first_cell), global_nx_, global_nz_)};
 }
 
 void HealthMonitor::reset(const Stream& stream) {

@@ -10,16 +10,16 @@
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
 #include "kernels/diagnostics/health_check.hpp"
+#include "solver/diagnostics/global_cell.hpp"
 #include "solver/step/build_step_program.hpp"
 
 namespace simapp {
 
-/// The first failed check: after which step, and what it found where.
+/// The first failed check: after which step, and what it found where (the cell's variable: a
+/// variable index, or speed_finding).
 struct HealthFinding {
   long step = 0;
-  int finding = 0;        ///< a variable index, or speed_finding
-  std::int64_t i = 0;     ///< global cell
-  std::int64_t k = 0;
+  GlobalCell where;
 };
 
 /// "ρu is not finite", "a signal speed |u| + c or |w| + c exceeds 450 m/s".

@@ -59,9 +59,9 @@ HealthFinding agreed_failure(Simulation& simulation) {
   std::int64_t step = mine ? mine->step : never;
   MPI_Allreduce(MPI_IN_PLACE, &step, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
   const std::int64_t nx = decomposition.global().nx, nz = decomposition.global().nz;
-  std::int64_t cell = mine && mine->step == step ? (mine->finding * nz + mine->k) * nx + mine->i : never;
+  std::int64_t cell = mine && mine->step == step ? mine->where.code(nx, nz) : never;
   MPI_Allreduce(MPI_IN_PLACE, &cell, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
-  return {static_cast<long>(step), static_cast<int>(cell / (nx * nz)), cell % nx, (cell / nx) % nz};
+  return {static_cast<long>(step), GlobalCell::of_code(cell, nx, nz)};
 }
 
 /// Whether a health check failed on some rank, as far as the hosts see now (collective when
@@ -94,8 +94,8 @@ void write_outputs(const Simulation& simulation, PendingOutput& pending, const s
                                             : fmt::format("the state at step {} is in {}", simulation.step(), written);
   throw Error(ExitCode::numerical,
               fmt::format("step {} (t = {} s)", failure.step, simulation.time_plan().time_after(failure.step)),
-              fmt::format("the health check failed: {} at cell (i, k) = ({}, {}); {}", describe_finding(failure.finding),
-                          failure.i, failure.k, where),
+              fmt::format("the health check failed: {} at cell (i, k) = ({}, {}); {}",
+                          describe_finding(failure.where.variable), failure.where.i, failure.where.k, where),
               ErrorReach::every_rank);
 }
 
