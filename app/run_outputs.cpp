@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <memory>
 #include <set>
+#include <span>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -57,28 +59,33 @@ class SnapshotFiles {
       : config_(config), decomposition_(simulation.decomposition()), fields_(config.spec.output.variables),
         whole_grid_(whole_grid_snapshot(config)) {}
 
-  /// Writes the snapshot of this rank's interior state at `step` to `path` (collective).
-  void write(const fs::path& path, long step, double time, const std::vector<double>& interior) const {
+  /// Starts the snapshot of this rank's interior state at `step` to `path` (collective): an
+  /// uncompressed one is left writing on a thread (`interior` must stay unchanged until it is
+  /// finished); a compressed one is gathered and written at once, and nullptr returned.
+  std::unique_ptr<io::SnapshotWrite> start(const fs::path& path, long step, double time,
+                                           const std::vector<double>& interior) const {
     const MPI_Comm comm = decomposition_.comm();
     io::Snapshot snapshot = whole_grid_;
     snapshot.step = step;
     snapshot.time = time;
-    const std::vector<double>& density_cell = whole_grid_.density_cell;
-    const std::vector<double>& rho_theta_cell = whole_grid_.rho_theta_cell;
     if (config_.spec.output.compression == 0) {
       const RankBox box = decomposition_.box();
-      io::Snapshot block = snapshot;
-      block.nx = box.nx;
-      block.nz = box.nz;
-      block.state = interior;
-      block.density_cell.assign(density_cell.begin() + box.k_offset, density_cell.begin() + box.k_offset + box.nz);
-      block.rho_theta_cell.assign(rho_theta_cell.begin() + box.k_offset,
-                                  rho_theta_cell.begin() + box.k_offset + box.nz);
-      io::write_snapshot_blocks(path, snapshot, block, box.i_offset, box.k_offset, fields_, comm);
-    } else {
-      snapshot.state = gather_interior(decomposition_, interior);
-      run_on_root_agreed(comm, [&] { io::write_snapshot(path, snapshot, fields_, config_.spec.output.compression); });
+      const auto rows = [&](const std::vector<double>& column) {
+        return std::span<const double>(column).subspan(static_cast<std::size_t>(box.k_offset),
+                                                      static_cast<std::size_t>(box.nz));
+      };
+      const io::SnapshotBlock block{box.nx, box.nz, box.i_offset, box.k_offset, interior,
+                                    rows(whole_grid_.density_cell), rows(whole_grid_.rho_theta_cell)};
+      return std::make_unique<io::SnapshotWrite>(path, snapshot, block, fields_, comm);
     }
+    snapshot.state = gather_interior(decomposition_, interior);
+    run_on_root_agreed(comm, [&] { io::write_snapshot(path, snapshot, fields_, config_.spec.output.compression); });
+    return nullptr;
+  }
+
+  /// Writes the snapshot of this rank's interior state at `step` to `path` (collective).
+  void write(const fs::path& path, long step, double time, const std::vector<double>& interior) const {
+    if (const auto started = start(path, step, time, interior)) started->finish();
   }
 
   const std::vector<std::string>& fields() const { return fields_; }
@@ -104,11 +111,32 @@ class SnapshotSeries {
     if (!entries_.empty()) write_index();
   }
 
+  /// Starts the snapshot at `step` (collective), and publishes the one before it (whose sync
+  /// ran meanwhile); the new one is published, and indexed, by the next write or finish().
   void write(long step, double time, const std::vector<double>& interior) {
     const fs::path path = snapshot_path(directory_, step);
-    files_.write(path, step, time, interior);
-    entries_.push_back({path.filename().string(), time});
-    write_index();
+    auto started = files_.start(path, step, time, interior);
+    const ThreadedWriteTimes previous = finish();
+    in_flight_ = std::move(started);
+    in_flight_entry_ = {path.filename().string(), time};
+    times_ = previous;
+    if (!in_flight_) publish_entry();
+  }
+
+  /// Waits until the snapshot being written no longer reads the state it was given (this rank).
+  double release() { return in_flight_ ? in_flight_->release_block() : 0.0; }
+
+  /// Publishes the snapshot still being written, if any, and indexes it (collective); returns
+  /// the writer threads' times not yet reported.
+  ThreadedWriteTimes finish() {
+    ThreadedWriteTimes times = std::exchange(times_, {});
+    if (!in_flight_) return times;
+    in_flight_->finish();
+    times.thread_seconds += in_flight_->thread_seconds();
+    times.waited_seconds += in_flight_->waited_seconds();
+    in_flight_.reset();
+    publish_entry();
+    return times;
   }
 
  private:
@@ -122,11 +150,19 @@ class SnapshotSeries {
                        });
   }
 
+  void publish_entry() {
+    entries_.push_back(in_flight_entry_);
+    write_index();
+  }
+
   const io::LoadedConfig& config_;
   SnapshotFiles files_;
   fs::path directory_;
   MPI_Comm comm_;
-  std::vector<io::XdmfEntry> entries_;
+  std::vector<io::XdmfEntry> entries_;  ///< the published snapshots
+  std::unique_ptr<io::SnapshotWrite> in_flight_;  ///< the snapshot being written, if any
+  io::XdmfEntry in_flight_entry_;
+  ThreadedWriteTimes times_;  ///< of snapshots published by write(), not yet reported
 };
 
 /// Keeps only the steps after `step`.
@@ -282,14 +318,16 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
     outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
                        [series](long step, double time, const std::vector<double>& state) {
                          series->write(step, time, state);
-                       }});
+                       },
+                       [series] { return series->finish(); }, [series] { return series->release(); }});
   }
   if (spec.output.checkpoint_every > 0.0) {
     const Decomposition& decomposition = simulation.decomposition();
     outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.checkpoint_every, false), now),
                        [&config, &decomposition, reference](long step, double time, const std::vector<double>& interior) {
                          write_checkpoint_of(config, decomposition, reference, step, time, interior);
-                       }});
+                       },
+                       nullptr, nullptr});
   }
   return outputs;
 }

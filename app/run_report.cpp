@@ -105,8 +105,11 @@ void print_result(std::FILE* out, const Simulation& simulation, const RunResult&
   MPI_Reduce(&result.wall_seconds, &wall_min, 1, MPI_DOUBLE, MPI_MIN, 0, decomposition.comm());
   MPI_Reduce(&result.wall_seconds, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
   MPI_Reduce(&result.wall_seconds, &wall_sum, 1, MPI_DOUBLE, MPI_SUM, 0, decomposition.comm());
-  double output_max = result.output_seconds;
+  double output_max = result.output_seconds, thread_max = result.output_thread_seconds,
+         waited_max = result.output_waited_seconds;
   MPI_Reduce(&result.output_seconds, &output_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
+  MPI_Reduce(&result.output_thread_seconds, &thread_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
+  MPI_Reduce(&result.output_waited_seconds, &waited_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
   if (decomposition.rank() != 0) return;
   fmt::print(out, "d_mass: {:e}\n", result.change.mass);
   fmt::print(out, "d_te: {:e}\n", result.change.total_energy);
@@ -120,8 +123,12 @@ void print_result(std::FILE* out, const Simulation& simulation, const RunResult&
              result.steps, wall_max, per_step * 1e3, simulation.kernels_per_step(),
              per_step > 0 ? cells / per_step : 0.0);
   if (result.outputs_written > 0) {
-    fmt::print(out, "output: {} files in {:.3f} s of it; stepping alone {:.3f} ms/step\n", result.outputs_written,
-               output_max, result.steps > 0 ? (wall_max - output_max) / static_cast<double>(result.steps) * 1e3 : 0.0);
+    fmt::print(out, "output: {} files in {:.3f} s of it{}; stepping alone {:.3f} ms/step\n", result.outputs_written,
+               output_max,
+               thread_max > 0.0 ? fmt::format(" ({:.3f} s waiting for the writer thread, which wrote for {:.3f} s)",
+                                              waited_max, thread_max)
+                                : "",
+               result.steps > 0 ? (wall_max - output_max) / static_cast<double>(result.steps) * 1e3 : 0.0);
   }
   if (stats.captures > 0) {
     const auto [fewest, most] = std::ranges::minmax(stats.nodes_per_graph);

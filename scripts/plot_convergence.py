@@ -2,7 +2,8 @@
 """Tabulates and plots scripts/straka_convergence.sh's CSV: the density current's front
 position and θ′ extremes at 900 s against grid spacing, with the observed order of
 convergence between successive halvings, p = log2(|f(4h) − f(2h)| / |f(2h) − f(h)|), and the
-Richardson estimate of the converged value, f(h) + (f(h) − f(2h)) / (2^p − 1).
+Richardson estimate of the converged value, f(h) + (f(h) − f(2h)) / (2^p − 1), and the
+finest run's relative difference from the published reference solution.
 
 usage: scripts/plot_convergence.py CONVERGENCE.csv [--out DIR]
 """
@@ -14,6 +15,22 @@ import sys
 
 MEASURES = (("front_m", "front (m)"), ("theta_prime_min_K", "θ′ min (K)"), ("theta_prime_max_K", "θ′ max (K)"),
             ("u_max_m_per_s", "u max (m/s)"), ("w_min_m_per_s", "w min (m/s)"), ("w_max_m_per_s", "w max (m/s)"))
+
+# The reference solution of Straka, Wilhelmson, Wicker, Anderson and Droegemeier (1993),
+# "Numerical solutions of a non-linear density current: a benchmark solution and comparisons",
+# Int. J. Numer. Methods Fluids 17, 1-22, doi:10.1002/fld.1650170103: its 25 m run (REFC) at
+# 900 s, front position from Table IV, extremes from Table V. The paper's extremes are taken on
+# the half domain x >= 0, where u's minimum is the return flow, so u min is not compared here
+# (in the full, mirror-symmetric domain u min = -u max).
+PUBLISHED = {"front_m": 15537.44, "theta_prime_min_K": -9.77, "theta_prime_max_K": 0.0, "u_max_m_per_s": 36.46,
+             "w_min_m_per_s": -15.95, "w_max_m_per_s": 12.93}
+PUBLISHED_SPACING_M = 25.0
+PUBLISHED_LABEL = "Straka et al. (1993), 25 m"
+
+
+def relative_difference(value, reference):
+    """(value − reference) / |reference| in percent; None where the reference is 0."""
+    return None if reference == 0 else 100.0 * (value - reference) / abs(reference)
 
 
 def order(coarse, medium, fine):
@@ -41,6 +58,15 @@ def main():
     for r in rows:
         values = [f"{float(r[key]):.2f}" if r[key] else "–" for key, _ in MEASURES]
         print(f"| {float(r['spacing_m']):g} m | {r['nx']} × {r['nz']} | " + " | ".join(values) + f" | {r['wall_s']} |")
+    print(f"| {PUBLISHED_LABEL} | | " + " | ".join(f"{PUBLISHED[key]:.2f}" for key, _ in MEASURES) + " | |")
+    compared = [r for r in rows if float(r["spacing_m"]) == PUBLISHED_SPACING_M]
+    compared += [rows[-1]] if rows[-1] not in compared else []
+    for run in compared:
+        differences = []
+        for key, _ in MEASURES:
+            difference = relative_difference(float(run[key]), PUBLISHED[key]) if run[key] else None
+            differences.append("–" if difference is None else f"{difference:+.2f} %")
+        print(f"| difference at {float(run['spacing_m']):g} m | | " + " | ".join(differences) + " | |")
     print()
     print("| spacings | " + " | ".join(f"order of {label}" for _, label in MEASURES[:2]) +
           " | Richardson front (m) | Richardson θ′ min (K) |")
@@ -70,8 +96,12 @@ def main():
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     spacing = [float(r["spacing_m"]) for r in rows]
     for axis, (key, label) in zip(axes, MEASURES[:2]):
-        axis.semilogx(spacing, [float(r[key]) if r[key] else math.nan for r in rows], marker="o")
+        axis.semilogx(spacing, [float(r[key]) if r[key] else math.nan for r in rows], marker="o", label="simapp")
+        axis.axhline(PUBLISHED[key], color="black", linestyle="--", linewidth=1, label=PUBLISHED_LABEL)
+        axis.legend(loc="lower right" if key == "front_m" else "upper right")
         axis.set(xlabel="grid spacing (m)", ylabel=label, title=f"straka at 900 s: {label}")
+        axis.set_xticks(spacing, [f"{h:g}" for h in spacing])
+        axis.minorticks_off()
         axis.invert_xaxis()
         axis.grid(True, which="both", alpha=0.3)
     fig.tight_layout()

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <span>
 #include <set>
 #include <stdexcept>
 #include <system_error>
@@ -25,56 +27,74 @@ namespace {
 
 // ---- the fields -----------------------------------------------------------------------------
 
-/// The prognostic variables in the order Snapshot::state holds them.
+/// The prognostic variables in the order a snapshot's state holds them.
 enum Variable : std::size_t { dens, umom, wmom, rhot, variable_count };
 
 std::size_t cell_count(const Snapshot& snapshot) {
   return static_cast<std::size_t>(snapshot.nx) * static_cast<std::size_t>(snapshot.nz);
 }
 
-double value_of(const Snapshot& snapshot, Variable variable, std::size_t cell) {
-  return snapshot.state[variable * cell_count(snapshot) + cell];
+/// Whether the snapshot's arrays have its grid's sizes.
+bool arrays_match(const Snapshot& snapshot) {
+  const auto rows = static_cast<std::size_t>(snapshot.nz);
+  return snapshot.nx > 0 && snapshot.nz > 0 && snapshot.state.size() == variable_count * cell_count(snapshot) &&
+         snapshot.density_cell.size() == rows && snapshot.rho_theta_cell.size() == rows;
 }
 
-/// ρ = ρ̄_c(k) + ρ′ in `cell` of row k.
-double density(const Snapshot& snapshot, std::size_t k, std::size_t cell) {
-  return snapshot.density_cell[k] + value_of(snapshot, dens, cell);
-}
+/// The cells a field's values come from: a whole snapshot or a rank's block of one, viewed.
+struct CellValues {
+  std::size_t nx = 0, nz = 0;
+  std::span<const double> state;  ///< [var][k][i]
+  std::span<const double> density_cell, rho_theta_cell;  ///< ρ̄_c(k), ρ̄θ̄_c(k) of these rows
 
-/// `value(k, cell)` for every cell, row by row (cell = k*nx + i).
-template <class Value>
-std::vector<double> per_cell(const Snapshot& snapshot, Value value) {
-  std::vector<double> values(cell_count(snapshot));
-  const auto nx = static_cast<std::size_t>(snapshot.nx);
-  for (std::size_t cell = 0; cell < values.size(); ++cell) values[cell] = value(cell / nx, cell);
-  return values;
-}
+  explicit CellValues(const Snapshot& snapshot)
+      : nx(static_cast<std::size_t>(snapshot.nx)), nz(static_cast<std::size_t>(snapshot.nz)), state(snapshot.state),
+        density_cell(snapshot.density_cell), rho_theta_cell(snapshot.rho_theta_cell) {}
+  explicit CellValues(const SnapshotBlock& block)
+      : nx(static_cast<std::size_t>(block.nx)), nz(static_cast<std::size_t>(block.nz)), state(block.state),
+        density_cell(block.density_cell), rho_theta_cell(block.rho_theta_cell) {}
+
+  std::size_t cells() const { return nx * nz; }
+  /// Row k of `variable`.
+  const double* row(Variable variable, std::size_t k) const { return state.data() + variable * cells() + k * nx; }
+};
+
+/// Row k of a field into out[0..nx).
+using RowValues = void (*)(const CellValues& cells, std::size_t k, double* out);
 
 template <Variable variable>
-std::vector<double> prognostic(const Snapshot& snapshot) {
-  return per_cell(snapshot, [&](std::size_t, std::size_t cell) { return value_of(snapshot, variable, cell); });
+void prognostic(const CellValues& cells, std::size_t k, double* out) {
+  std::copy_n(cells.row(variable, k), cells.nx, out);
 }
 
-/// Momentum `variable` divided by the density: a velocity.
+/// Momentum `variable` divided by the density ρ = ρ̄_c(k) + ρ′: a velocity.
 template <Variable variable>
-std::vector<double> velocity(const Snapshot& snapshot) {
-  return per_cell(snapshot, [&](std::size_t k, std::size_t cell) {
-    return value_of(snapshot, variable, cell) / density(snapshot, k, cell);
-  });
+void velocity(const CellValues& cells, std::size_t k, double* out) {
+  const double* momentum = cells.row(variable, k);
+  const double* density_perturbation = cells.row(dens, k);
+  const double background = cells.density_cell[k];
+  for (std::size_t i = 0; i < cells.nx; ++i) out[i] = momentum[i] / (background + density_perturbation[i]);
 }
 
 /// θ′ = (ρ̄θ̄_c + (ρθ)′)/ρ − ρ̄θ̄_c/ρ̄_c.
-std::vector<double> theta_prime(const Snapshot& snapshot) {
-  return per_cell(snapshot, [&](std::size_t k, std::size_t cell) {
-    const double background = snapshot.rho_theta_cell[k];
-    return (background + value_of(snapshot, rhot, cell)) / density(snapshot, k, cell) -
-           background / snapshot.density_cell[k];
-  });
+void theta_prime(const CellValues& cells, std::size_t k, double* out) {
+  const double* rho_theta = cells.row(rhot, k);
+  const double* density_perturbation = cells.row(dens, k);
+  const double density = cells.density_cell[k], background = cells.rho_theta_cell[k];
+  for (std::size_t i = 0; i < cells.nx; ++i)
+    out[i] = (background + rho_theta[i]) / (density + density_perturbation[i]) - background / density;
+}
+
+/// Every value of a field, row by row.
+std::vector<double> all_rows(const CellValues& cells, RowValues row) {
+  std::vector<double> values(cells.cells());
+  for (std::size_t k = 0; k < cells.nz; ++k) row(cells, k, values.data() + k * cells.nx);
+  return values;
 }
 
 struct FieldDefinition {
   FieldInfo info;
-  std::vector<double> (*values)(const Snapshot&);
+  RowValues row;
 };
 
 const std::vector<FieldDefinition>& field_definitions() {
@@ -102,7 +122,8 @@ const FieldDefinition* find_field(const std::string& name) {
 std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name) {
   const FieldDefinition* field = find_field(name);
   if (field == nullptr) throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
-  return field->values(snapshot);
+  if (!arrays_match(snapshot)) throw Error(ExitCode::internal, "snapshot_field", "snapshot arrays do not match its grid");
+  return all_rows(CellValues(snapshot), field->row);
 }
 
 namespace {
@@ -134,10 +155,16 @@ void check_dimensions(const fs::path& path, const Snapshot& snapshot) {
 
 void check_grid(const fs::path& path, const Snapshot& snapshot) {
   check_dimensions(path, snapshot);
-  const auto rows = static_cast<std::size_t>(snapshot.nz);
-  if (snapshot.state.size() != variable_count * cell_count(snapshot) || snapshot.density_cell.size() != rows ||
-      snapshot.rho_theta_cell.size() != rows)
-    throw Error(ExitCode::internal, path.string(), "snapshot arrays do not match its grid");
+  if (!arrays_match(snapshot)) throw Error(ExitCode::internal, path.string(), "snapshot arrays do not match its grid");
+}
+
+void check_block(const fs::path& path, const Snapshot& global, const SnapshotBlock& block) {
+  const auto rows = static_cast<std::size_t>(block.nz);
+  const bool inside = block.nx > 0 && block.nz > 0 && block.i_offset >= 0 && block.k_offset >= 0 &&
+                      block.i_offset + block.nx <= global.nx && block.k_offset + block.nz <= global.nz;
+  if (!inside || block.state.size() != variable_count * rows * static_cast<std::size_t>(block.nx) ||
+      block.density_cell.size() != rows || block.rho_theta_cell.size() != rows)
+    throw Error(ExitCode::internal, path.string(), "the rank's block does not match the grid");
 }
 
 /// More than the bytes of a snapshot file of `field_count` uncompressed fields: the fields,
@@ -206,7 +233,7 @@ void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::s
   const std::vector<hsize_t> dims{static_cast<hsize_t>(snapshot.nz), static_cast<hsize_t>(snapshot.nx)};
   for (const std::string& name : fields) {
     const FieldDefinition& field = *find_field(name);
-    write_dataset(file, field.info, dims, field.values(snapshot), creation.get());
+    write_dataset(file, field.info, dims, all_rows(CellValues(snapshot), field.row), creation.get());
   }
 }
 
@@ -244,23 +271,31 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
 /// the one rank 0 created, opened by another rank.
 using RowSink = std::function<void(const void* data, std::size_t size, off_t offset)>;
 
-/// Writes this rank's block of every field into its reserved range of a [nz][nx] dataset.
-void write_block_rows(const RowSink& sink, const Snapshot& global, const Snapshot& block, int i_offset, int k_offset,
+/// The most bytes of field values computed before they are written: a few MiB, so a block of
+/// any size is written through one small buffer that stays in cache.
+constexpr std::size_t row_buffer_bytes = std::size_t{4} << 20;
+
+/// Writes this rank's block of every field into its reserved range of a [nz][nx] dataset,
+/// computing the values a few rows at a time.
+void write_block_rows(const RowSink& sink, int global_nx, const SnapshotBlock& block,
                       const std::vector<std::string>& fields, const std::vector<ReservedRange>& ranges) {
   static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian doubles");
-  const auto row_bytes = static_cast<std::size_t>(block.nx) * sizeof(double);
-  const bool whole_rows = block.nx == global.nx;
+  const CellValues cells(block);
+  const std::size_t row_bytes = cells.nx * sizeof(double);
+  const bool whole_rows = block.nx == global_nx;
+  const std::size_t rows_at_once = whole_rows ? std::max<std::size_t>(1, row_buffer_bytes / row_bytes) : 1;
+  std::vector<double> buffer(std::min(rows_at_once, cells.nz) * cells.nx);
   for (std::size_t f = 0; f < fields.size(); ++f) {
-    const std::vector<double> values = find_field(fields[f])->values(block);
+    const RowValues row = find_field(fields[f])->row;
     const auto first = static_cast<off_t>(ranges[f].offset) +
-                       static_cast<off_t>((static_cast<long long>(k_offset) * global.nx + i_offset) * sizeof(double));
-    if (whole_rows) {
-      sink(values.data(), values.size() * sizeof(double), first);
-      continue;
+                       static_cast<off_t>((static_cast<long long>(block.k_offset) * global_nx + block.i_offset) *
+                                          static_cast<long long>(sizeof(double)));
+    for (std::size_t k = 0; k < cells.nz; k += rows_at_once) {
+      const std::size_t rows = std::min(rows_at_once, cells.nz - k);
+      for (std::size_t r = 0; r < rows; ++r) row(cells, k + r, buffer.data() + r * cells.nx);
+      sink(buffer.data(), rows * row_bytes,
+           first + static_cast<off_t>(static_cast<long long>(k) * global_nx * static_cast<long long>(sizeof(double))));
     }
-    for (int k = 0; k < block.nz; ++k)
-      sink(values.data() + static_cast<std::size_t>(k) * block.nx, row_bytes,
-           first + static_cast<off_t>(static_cast<long long>(k) * global.nx * sizeof(double)));
   }
 }
 
@@ -291,46 +326,88 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
   }
 }
 
-void write_snapshot_blocks(const fs::path& path, const Snapshot& global, const Snapshot& block, int i_offset,
-                           int k_offset, const std::vector<std::string>& fields, MPI_Comm comm) {
-  check_fields(path, fields, 0);
-  check_grid(path, block);
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  const auto as_io_error = [&](const std::function<void()>& action) {
-    return [&path, action] {
-      try {
-        action();
-      } catch (const FileFailure& failure) {
-        throw Error(ExitCode::io, path.string(), failure.what());
-      }
-    };
-  };
-  std::optional<NewFile> file;  // rank 0's; removed again unless published
-  std::vector<ReservedRange> ranges(fields.size());
-  run_on_root_agreed(comm, as_io_error([&] {
-    check_dimensions(path, global);
-    file.emplace(path);
-    ranges = write_layout(*file, file_size_bound(global, fields.size()), fields, [&](hid_t layout) {
-      write_coordinates(layout, global);
-      reserve_fields(layout, global, fields);
-      write_root_attributes(layout, global);
-    });
-  }));
-  MPI_Bcast(ranges.data(), static_cast<int>(ranges.size() * sizeof(ReservedRange)), MPI_BYTE, 0, comm);
-  run_agreed(comm, as_io_error([&] {
-    if (rank == 0) {
-      write_block_rows([&](const void* data, std::size_t size, off_t offset) { file->write_at(data, size, offset); },
-                       global, block, i_offset, k_offset, fields, ranges);
-      file->sync_and_close();
-      return;
+namespace {
+
+/// `action`, with a FileFailure reported as the I/O Error naming `path`.
+std::function<void()> as_io_error(const fs::path& path, std::function<void()> action) {
+  return [path, action = std::move(action)] {
+    try {
+      action();
+    } catch (const FileFailure& failure) {
+      throw Error(ExitCode::io, path.string(), failure.what());
     }
-    ExistingFileWriter rows(unfinished_path(path));
-    write_block_rows([&](const void* data, std::size_t size, off_t offset) { rows.write_at(data, size, offset); },
-                     global, block, i_offset, k_offset, fields, ranges);
-    rows.sync_and_close();
-  }));
-  run_on_root_agreed(comm, as_io_error([&] { file->publish(Replace::never); }));
+  };
+}
+
+}  // namespace
+
+SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const SnapshotBlock& block,
+                             const std::vector<std::string>& fields, MPI_Comm comm)
+    : path_(std::move(path)), comm_(comm) {
+  check_fields(path_, fields, 0);
+  check_dimensions(path_, global);
+  check_block(path_, global, block);
+  MPI_Comm_rank(comm_, &rank_);
+  std::vector<ReservedRange> ranges(fields.size());
+  run_on_root_agreed(comm_, as_io_error(path_, [&] {
+                       file_.emplace(path_);
+                       ranges = write_layout(*file_, file_size_bound(global, fields.size()), fields, [&](hid_t layout) {
+                         write_coordinates(layout, global);
+                         reserve_fields(layout, global, fields);
+                         write_root_attributes(layout, global);
+                       });
+                     }));
+  MPI_Bcast(ranges.data(), static_cast<int>(ranges.size() * sizeof(ReservedRange)), MPI_BYTE, 0, comm_);
+  // The rows, on a thread of their own: plain writes to a file no other thread touches, no HDF5.
+  // The block is released once they are written; the sync that follows needs only the file.
+  rows_written_ = rows_released_.get_future();
+  written_ = std::async(std::launch::async, [this, global_nx = global.nx, block, fields, ranges] {
+    const auto start = std::chrono::steady_clock::now();
+    bool block_released = false;
+    const auto released = [&](auto&& sync) {
+      rows_released_.set_value();
+      block_released = true;
+      sync();
+    };
+    try {
+      if (rank_ == 0) {
+        write_block_rows([&](const void* data, std::size_t size, off_t offset) { file_->write_at(data, size, offset); },
+                         global_nx, block, fields, ranges);
+        released([&] { file_->sync_and_close(); });
+      } else {
+        ExistingFileWriter rows(unfinished_path(path_));
+        write_block_rows([&](const void* data, std::size_t size, off_t offset) { rows.write_at(data, size, offset); },
+                         global_nx, block, fields, ranges);
+        released([&] { rows.sync_and_close(); });
+      }
+    } catch (...) {
+      if (!block_released) rows_released_.set_value();
+      throw;
+    }
+    thread_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+}
+
+SnapshotWrite::~SnapshotWrite() {
+  if (written_.valid()) written_.wait();  // an unfinished file is then removed with file_
+}
+
+double SnapshotWrite::release_block() {
+  const auto start = std::chrono::steady_clock::now();
+  rows_written_.wait();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void SnapshotWrite::finish() {
+  const auto start = std::chrono::steady_clock::now();
+  run_agreed(comm_, as_io_error(path_, [&] { written_.get(); }));
+  waited_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run_on_root_agreed(comm_, as_io_error(path_, [&] { file_->publish(Replace::never); }));
+}
+
+void write_snapshot_blocks(const fs::path& path, const Snapshot& global, const SnapshotBlock& block,
+                           const std::vector<std::string>& fields, MPI_Comm comm) {
+  SnapshotWrite(path, global, block, fields, comm).finish();
 }
 
 std::vector<double> read_dataset(const fs::path& path, const std::string& name) {

@@ -13,8 +13,13 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <future>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
+
+#include "io/files/new_file.hpp"
 
 namespace simapp::io {
 
@@ -30,6 +35,15 @@ struct Snapshot {
   std::vector<double> state;  ///< prognostic variables [var][k][i], var = dens, umom, wmom, rhot; nx*nz each
   std::vector<double> density_cell;  ///< ρ̄_c(k), k = 0..nz-1 (interior rows only)
   std::vector<double> rho_theta_cell;  ///< ρ̄θ̄_c(k), k = 0..nz-1
+};
+
+/// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).
+struct SnapshotBlock {
+  int nx = 0, nz = 0;  ///< this rank's cells
+  int i_offset = 0, k_offset = 0;  ///< its first cell in the whole grid
+  std::span<const double> state;  ///< prognostic variables [var][k][i], nx*nz each
+  std::span<const double> density_cell;  ///< ρ̄_c of rows k_offset .. k_offset + nz - 1
+  std::span<const double> rho_theta_cell;  ///< ρ̄θ̄_c of the same rows
 };
 
 /// A field a snapshot can hold.
@@ -60,15 +74,52 @@ void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot,
 
 /// Collective over `comm`: writes `path`, a new file holding the same datasets and attributes
 /// as write_snapshot of the whole grid (uncompressed), without gathering it. Every rank passes
-/// its block (`block`: its own nx, nz, interior state and background rows, placed at global
-/// cell (i_offset, k_offset)) and `global` (the whole grid's nx, nz, dx, dz, time, step and
-/// texts; its arrays unused). Rank 0 lays the file out (HDF5 builds its metadata in memory,
-/// with the fields' storage reserved), every rank writes its rows of each field into the
-/// unfinished file, and the ranks agree on the outcome before rank 0 publishes it. No HDF5
+/// its block and `global` (the whole grid's nx, nz, dx, dz, time, step and texts; its arrays
+/// unused). Rank 0 lays the file out (HDF5 builds its metadata in memory, with the fields'
+/// storage reserved), every rank computes its rows of each field a few MiB at a time and writes
+/// them into the unfinished file, and the ranks agree on the outcome before rank 0 publishes
+/// it. Memory: one buffer of a few MiB besides the block. No HDF5
 /// call touches the disk and no collective call can be left waiting: a failure on any rank is
 /// the same I/O Error on every rank (ErrorReach::every_rank), and no file is left behind.
-void write_snapshot_blocks(const std::filesystem::path& path, const Snapshot& global, const Snapshot& block,
-                           int i_offset, int k_offset, const std::vector<std::string>& fields, MPI_Comm comm);
+void write_snapshot_blocks(const std::filesystem::path& path, const Snapshot& global, const SnapshotBlock& block,
+                           const std::vector<std::string>& fields, MPI_Comm comm);
+
+/// write_snapshot_blocks in parts, so that the rows reach the disk while the caller goes on
+/// (the run loop: while the device steps). The constructor (collective) lays the file out as
+/// write_snapshot_blocks does and starts a thread that computes and writes this rank's rows,
+/// then syncs them. `block`'s arrays must stay unchanged until release_block() returns (the
+/// rows are written; the sync may still run) or the object is finished or destroyed.
+/// finish() (collective) waits for the thread, agrees on the outcome and publishes the file,
+/// or throws the same I/O Error on every rank. Destroyed unfinished, it waits for the thread
+/// and leaves no file behind.
+class SnapshotWrite {
+ public:
+  SnapshotWrite(std::filesystem::path path, const Snapshot& global, const SnapshotBlock& block,
+                const std::vector<std::string>& fields, MPI_Comm comm);
+  SnapshotWrite(const SnapshotWrite&) = delete;
+  SnapshotWrite& operator=(const SnapshotWrite&) = delete;
+  ~SnapshotWrite();
+
+  /// Waits until the block is no longer read (this rank only); returns the seconds it waited.
+  double release_block();
+  void finish();
+  const std::filesystem::path& path() const { return path_; }
+  /// Seconds the thread took to write and sync this rank's rows (valid after finish()).
+  double thread_seconds() const { return thread_seconds_; }
+  /// Seconds finish() waited for the thread.
+  double waited_seconds() const { return waited_seconds_; }
+
+ private:
+  std::filesystem::path path_;
+  MPI_Comm comm_;
+  int rank_ = 0;
+  std::optional<NewFile> file_;  ///< rank 0's; removed unless published
+  std::promise<void> rows_released_;
+  std::future<void> rows_written_;
+  std::future<void> written_;
+  double thread_seconds_ = 0.0;
+  double waited_seconds_ = 0.0;
+};
 
 /// Reads dataset `name` of a snapshot file (for tests and tools): all its values as doubles,
 /// row-major (nz*nx for a field). Throws an I/O Error when the file or dataset cannot be read.

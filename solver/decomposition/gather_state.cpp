@@ -1,15 +1,22 @@
 #include "solver/decomposition/gather_state.hpp"
 
+#include <algorithm>
+
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
 
-std::vector<double> interior_of(const FieldShape& shape, const std::vector<double>& padded) {
-  std::vector<double> interior;
-  interior.reserve(static_cast<std::size_t>(shape.nx) * shape.nz * shape.num_vars);
+void copy_interior(const FieldShape& shape, std::span<const double> padded, std::vector<double>& interior) {
+  const auto row = static_cast<std::size_t>(shape.nx);
+  interior.resize(row * static_cast<std::size_t>(shape.nz) * static_cast<std::size_t>(shape.num_vars));
+  double* out = interior.data();
   for (int v = 0; v < shape.num_vars; ++v)
-    for (int k = 0; k < shape.nz; ++k)
-      for (int i = 0; i < shape.nx; ++i) interior.push_back(padded[shape.offset(v, k, i)]);
+    for (int k = 0; k < shape.nz; ++k, out += row) std::copy_n(padded.data() + shape.offset(v, k, 0), row, out);
+}
+
+std::vector<double> interior_of(const FieldShape& shape, std::span<const double> padded) {
+  std::vector<double> interior;
+  copy_interior(shape, padded, interior);
   return interior;
 }
 

@@ -2,6 +2,7 @@
 /// Assembling the global interior state on rank 0, in a fixed layout [var][k][i] over the
 /// global nx × nz cells, whatever the decomposition.
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "kernels/backend/field_view.hpp"
@@ -10,7 +11,10 @@
 namespace simapp {
 
 /// This rank's interior cells [var][k][i] of a padded state of shape `shape`.
-std::vector<double> interior_of(const FieldShape& shape, const std::vector<double>& padded);
+std::vector<double> interior_of(const FieldShape& shape, std::span<const double> padded);
+
+/// The same into `interior`, whose storage is kept when it is large enough (no new pages).
+void copy_interior(const FieldShape& shape, std::span<const double> padded, std::vector<double>& interior);
 
 /// The most doubles one MPI message of a gather carries (its count is an int).
 inline constexpr std::size_t max_message_values = std::size_t{1} << 26;

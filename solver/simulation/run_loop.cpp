@@ -20,11 +20,27 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double progress_interval_seconds = 2.0;
 
-/// The diagnostics are reduced over every rank, so every rank knows the outcome.
-void check_finite(const Diagnostics& diagnostics, long step) {
-  if (!std::isfinite(diagnostics.mass) || !std::isfinite(diagnostics.total_energy))
-    throw Error(ExitCode::numerical, "step " + std::to_string(step),
-                "the solution is no longer finite (mass or total energy is NaN/Inf)", ErrorReach::every_rank);
+/// Completes every output still being written on a thread (collective), adding the time it
+/// took the host here, and the threads' time, to `result`.
+void finish_outputs(const std::vector<ScheduledOutput>& outputs, RunResult& result) {
+  const Clock::time_point begin = Clock::now();
+  for (const ScheduledOutput& output : outputs)
+    if (output.finish) {
+      const ThreadedWriteTimes times = output.finish();
+      result.output_thread_seconds += times.thread_seconds;
+      result.output_waited_seconds += times.waited_seconds;
+    }
+  result.output_seconds += seconds_since(begin);
+}
+
+/// The diagnostics are reduced over every rank, so every rank knows the outcome; the outputs
+/// still being written are completed before the error.
+void check_finite(const Diagnostics& diagnostics, long step, const std::vector<ScheduledOutput>& outputs,
+                  RunResult& result) {
+  if (std::isfinite(diagnostics.mass) && std::isfinite(diagnostics.total_energy)) return;
+  finish_outputs(outputs, result);
+  throw Error(ExitCode::numerical, "step " + std::to_string(step),
+              "the solution is no longer finite (mass or total energy is NaN/Inf)", ErrorReach::every_rank);
 }
 
 /// The outputs due at `step`.
@@ -73,22 +89,40 @@ bool failure_seen(const Simulation& simulation) {
   return seen != 0;
 }
 
-/// Writes the outputs queued at pending.step of `state`, the state copied there (it must be finite).
-void write_outputs(const Simulation& simulation, PendingOutput& pending, const std::vector<double>& state) {
+/// The state copy begun last, once no output reads the previous one any more.
+const std::vector<double>& collect_state(Simulation& simulation, const std::vector<ScheduledOutput>& outputs,
+                                         RunResult& result) {
+  const Clock::time_point begin = Clock::now();
+  for (const ScheduledOutput& output : outputs)
+    if (output.release) result.output_waited_seconds += output.release();
+  result.output_seconds += seconds_since(begin);
+  return simulation.finish_state_copy();
+}
+
+/// Writes the outputs queued at pending.step of `state`, the state copied there (it must be
+/// finite). An output written at once (a checkpoint) waits until every earlier one is complete,
+/// so it never replaces what an unfinished output might still fail to keep.
+void write_outputs(const Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
+                   const std::vector<double>& state, RunResult& result) {
   require_finite_state(state, simulation.decomposition(), pending.step, pending.time);
-  for (const ScheduledOutput* output : pending.outputs) output->write(pending.step, pending.time, state);
+  for (const ScheduledOutput* output : pending.outputs) {
+    if (!output->finish) finish_outputs(outputs, result);
+    output->write(pending.step, pending.time, state);
+  }
   pending = {};
 }
 
 /// Ends the run after a failed health check (collective): the outputs queued before the
 /// failed check are written, the state where the run stands is saved, and the error names
 /// the check's step, what it found and where.
-[[noreturn]] void stop_unhealthy(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed) {
+[[noreturn]] void stop_unhealthy(Simulation& simulation, const std::vector<ScheduledOutput>& outputs,
+                                 PendingOutput& pending, const FailedStateWriter& failed, RunResult& result) {
   const HealthFinding failure = agreed_failure(simulation);
   if (!pending.outputs.empty() && pending.step < failure.step)
-    write_outputs(simulation, pending, simulation.finish_state_copy());
+    write_outputs(simulation, outputs, pending, collect_state(simulation, outputs, result), result);
+  finish_outputs(outputs, result);
   simulation.begin_state_copy();
-  const std::vector<double> state = simulation.finish_state_copy();
+  const std::vector<double>& state = simulation.finish_state_copy();
   const std::string written = failed ? failed(simulation.step(), simulation.time(), state) : std::string();
   const std::string where = written.empty() ? "no snapshot written (the run writes no results)"
                                             : fmt::format("the state at step {} is in {}", simulation.step(), written);
@@ -100,20 +134,22 @@ void write_outputs(const Simulation& simulation, PendingOutput& pending, const s
 }
 
 /// Ends the run when a health check has failed on some rank, as far as the hosts see now.
-void stop_if_unhealthy(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed) {
-  if (failure_seen(simulation)) stop_unhealthy(simulation, pending, failed);
+void stop_if_unhealthy(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
+                       const FailedStateWriter& failed, RunResult& result) {
+  if (failure_seen(simulation)) stop_unhealthy(simulation, outputs, pending, failed, result);
 }
 
 /// Writes the outputs queued at pending.step once the state copy is done; by then every check
 /// up to that step has reached the host, and a failed one ends the run instead. Counts the
 /// writes and their host time into `result`.
-void write_pending(Simulation& simulation, PendingOutput& pending, const FailedStateWriter& failed, RunResult& result) {
+void write_pending(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
+                   const FailedStateWriter& failed, RunResult& result) {
   if (pending.outputs.empty()) return;
-  const std::vector<double> state = simulation.finish_state_copy();
-  stop_if_unhealthy(simulation, pending, failed);
+  const std::vector<double>& state = collect_state(simulation, outputs, result);
+  stop_if_unhealthy(simulation, outputs, pending, failed, result);
   const Clock::time_point begin = Clock::now();
   result.outputs_written += static_cast<long>(pending.outputs.size());
-  write_outputs(simulation, pending, state);
+  write_outputs(simulation, outputs, pending, state, result);
   result.output_seconds += seconds_since(begin);
 }
 
@@ -134,10 +170,12 @@ bool stop_agreed(const StopRequest& stop, const Simulation& simulation) {
 }
 
 /// Saves the state at the current step for a restart.
-void save_for_restart(Simulation& simulation, const StopRequest& stop) {
+void save_for_restart(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, const StopRequest& stop,
+                      RunResult& result) {
+  finish_outputs(outputs, result);
   if (!stop.save) return;
   simulation.begin_state_copy();
-  const std::vector<double> state = simulation.finish_state_copy();
+  const std::vector<double>& state = simulation.finish_state_copy();
   require_finite_state(state, simulation.decomposition(), simulation.step(), simulation.time());
   stop.save(simulation.step(), simulation.time(), state);
 }
@@ -174,8 +212,8 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     const long to_progress = progress_every > 0 ? progress_every - previous % progress_every
                                                 : std::numeric_limits<long>::max();
     simulation.advance_chunk(std::min(steps_to_next_output(outputs, previous), to_progress));
-    stop_if_unhealthy(simulation, pending, failed);
-    write_pending(simulation, pending, failed, result);  // while the chunk just queued runs
+    stop_if_unhealthy(simulation, outputs, pending, failed, result);
+    write_pending(simulation, outputs, pending, failed, result);  // while the chunk just queued runs
     queue_due_outputs(simulation, outputs, pending);
     const long step = simulation.step();
     // Reporting is collective: rank 0's clock decides for every rank.
@@ -184,8 +222,8 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     if (progress_every == 0) MPI_Bcast(&due, 1, MPI_INT, 0, simulation.decomposition().comm());
     if (due && !simulation.finished()) {
       const Diagnostics now = simulation.diagnostics();
-      stop_if_unhealthy(simulation, pending, failed);
-      check_finite(now, step);
+      stop_if_unhealthy(simulation, outputs, pending, failed, result);
+      check_finite(now, step, outputs, result);
       const double wall = seconds_since(start);
       last_report = wall;
       const double rate = wall / static_cast<double>(step - first_step);
@@ -193,19 +231,20 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
                    rate * static_cast<double>(num_steps - step)});
     }
     if (!simulation.finished() && stop_agreed(stop, simulation)) {
-      write_pending(simulation, pending, failed, result);
-      save_for_restart(simulation, stop);
+      write_pending(simulation, outputs, pending, failed, result);
+      save_for_restart(simulation, outputs, stop, result);
       result.stopped = true;
       break;
     }
   }
   simulation.synchronize();
-  stop_if_unhealthy(simulation, pending, failed);
-  write_pending(simulation, pending, failed, result);
+  stop_if_unhealthy(simulation, outputs, pending, failed, result);
+  write_pending(simulation, outputs, pending, failed, result);
+  finish_outputs(outputs, result);
   result.wall_seconds = seconds_since(start);
   result.steps = simulation.step() - first_step;
   result.final = simulation.diagnostics();
-  check_finite(result.final, simulation.step());
+  check_finite(result.final, simulation.step(), outputs, result);
   result.change = relative_change(result.initial, result.final);
   return result;
 }

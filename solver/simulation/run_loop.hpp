@@ -26,6 +26,8 @@ struct RunResult {
   double wall_seconds = 0.0;  ///< from the first step to the final synchronization, output included
   double output_seconds = 0.0;  ///< of wall_seconds, the host's time writing outputs (snapshots, checkpoints)
   long outputs_written = 0;     ///< output files written in that time
+  double output_thread_seconds = 0.0;  ///< outputs' time on writer threads, while the steps went on
+  double output_waited_seconds = 0.0;  ///< of output_seconds, the time spent waiting for those threads
   bool stopped = false;       ///< ended early on a stop request, at simulation.step()
   ExecutorStats prepared;     ///< the executor's work before the first step (captures, instantiations)
 };
@@ -36,11 +38,25 @@ using FailedStateWriter = std::function<std::string(long step, double time, cons
 
 using ProgressCallback = std::function<void(const ProgressReport&)>;
 
+/// Time an output spent on a writer thread, and how much of it the caller waited for.
+struct ThreadedWriteTimes {
+  double thread_seconds = 0.0;
+  double waited_seconds = 0.0;
+};
+
 /// Output taken at chosen steps (step 0 included when listed).
 struct ScheduledOutput {
   std::vector<long> steps;  ///< ascending
   /// Called on every rank (it may be collective) with this rank's interior state [var][k][i].
+  /// It may leave the output unfinished (being written on a thread, from `interior`, which
+  /// stays unchanged until `release` is called).
   std::function<void(long step, double time, const std::vector<double>& interior)> write;
+  /// When set: completes what `write` left unfinished (collective) and says how long that took
+  /// a thread. The loop calls it before an output written at once, on stopping, and at the end.
+  std::function<ThreadedWriteTimes()> finish;
+  /// When set: waits until what `write` left unfinished no longer reads `interior` (this rank
+  /// only), returning the seconds it waited. The loop calls it before the state copy changes.
+  std::function<double()> release;
 };
 
 /// A request to end the run early (a batch system's SIGTERM, say), asked at every chunk end.
@@ -56,7 +72,8 @@ struct StopRequest {
 /// every remaining step. Progress is reported at chunk ends:
 /// progress_every > 0: when a multiple of that many steps is passed; 0: about every 2 s of
 /// wall time. Chunks end at output steps; there the state is copied out without stopping the
-/// device, and written while the next chunk runs; the state is checked to be finite before
+/// device, and written while the next chunk runs (and, for outputs that leave their writing to a
+/// thread, while further chunks run, until the next output step); the state is checked to be finite before
 /// anything is written (require_finite_state). At every chunk end the health check's host
 /// mirror is looked at without waiting; when a check failed on any rank, the outputs of the
 /// steps before it are written, `failed` saves the state where the run stands, and

@@ -131,10 +131,10 @@ void Simulation::begin_state_copy() {
   device::record_event(stream_.get(), state_copied_);
 }
 
-std::vector<double> Simulation::finish_state_copy() {
+const std::vector<double>& Simulation::finish_state_copy() {
   device::wait_for_event(state_copied_);
-  return interior_of(grid_.cell_shape(),
-                     std::vector<double>(state_copy_.data(), state_copy_.data() + state_copy_.size()));
+  copy_interior(grid_.cell_shape(), {state_copy_.data(), state_copy_.size()}, interior_copy_);
+  return interior_copy_;
 }
 
 void Simulation::reset() {

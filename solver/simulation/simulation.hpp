@@ -104,8 +104,9 @@ class Simulation {
   /// Queues a copy of the current state to host memory without waiting: chunks queued
   /// afterwards run while the host later collects it with finish_state_copy().
   void begin_state_copy();
-  /// Waits for the copy begun last: this rank's interior state [var][k][i].
-  std::vector<double> finish_state_copy();
+  /// Waits for the copy begun last: this rank's interior state [var][k][i], valid until the
+  /// next call (its storage is reused, so repeated outputs touch no new memory).
+  const std::vector<double>& finish_state_copy();
 
   /// Diagnostics of the current state (collective; waits for queued work).
   Diagnostics diagnostics() const;
@@ -158,6 +159,7 @@ class Simulation {
   std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;
   PinnedBuffer<double> state_copy_;  ///< begin/finish_state_copy's host copy
+  std::vector<double> interior_copy_;  ///< finish_state_copy's interior cells of it
   CUevent_st* state_copied_;
   long step_ = 0;
 };

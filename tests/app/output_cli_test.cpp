@@ -213,7 +213,8 @@ TEST_F(OutputCliTest, TheSummarySeparatesOutputFromStepping) {
   ASSERT_EQ(with_output.exit_code, 0) << with_output.err;
   // Snapshots at steps 0, 4, 8 and 12.
   EXPECT_TRUE(std::regex_search(with_output.out,
-                                std::regex(R"(\noutput: 4 files in [0-9.]+ s of it; stepping alone [0-9.]+ ms/step\n)")))
+                                std::regex(R"(\noutput: 4 files in [0-9.]+ s of it \([0-9.]+ s waiting for the writer thread, )"
+                                           R"(which wrote for [0-9.]+ s\); stepping alone [0-9.]+ ms/step\n)")))
       << with_output.out;
   const testing::Outcome without = simapp("--set time.sim_time=" + sim_time(12));
   ASSERT_EQ(without.exit_code, 0) << without.err;

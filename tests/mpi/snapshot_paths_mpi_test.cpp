@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <span>
 #include <vector>
 
 #include "io/hdf5/snapshot_writer.hpp"
@@ -67,12 +68,11 @@ TEST(SnapshotPathsMpiTest, BlockAndGatheredWritesGiveTheSameDatasets) {
   }
   io::Snapshot global{12, 34.5, nx, nz, 100.0, 100.0, "thermal", "case: thermal\n", "0.1.0", "abc", {}, density,
                       rho_theta};
-  io::Snapshot block = global;
-  block.nx = box.nx;
-  block.nz = box.nz;
-  block.state = interior;
-  block.density_cell.assign(density.begin() + box.k_offset, density.begin() + box.k_offset + box.nz);
-  block.rho_theta_cell.assign(rho_theta.begin() + box.k_offset, rho_theta.begin() + box.k_offset + box.nz);
+  const auto rows = [&](const std::vector<double>& column) {
+    return std::span<const double>(column).subspan(static_cast<std::size_t>(box.k_offset),
+                                                  static_cast<std::size_t>(box.nz));
+  };
+  const io::SnapshotBlock block{box.nx, box.nz, box.i_offset, box.k_offset, interior, rows(density), rows(rho_theta)};
 
   const fs::path directory = testing::job_scratch_directory("simapp_snapshot_paths_mpi_test");
   if (decomposition.rank() == 0) {
@@ -83,7 +83,7 @@ TEST(SnapshotPathsMpiTest, BlockAndGatheredWritesGiveTheSameDatasets) {
   const std::vector<std::string> fields{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"};
   const fs::path blocks = directory / "blocks.h5";
   const fs::path gathered = directory / "gathered.h5";
-  io::write_snapshot_blocks(blocks, global, block, box.i_offset, box.k_offset, fields, decomposition.comm());
+  io::write_snapshot_blocks(blocks, global, block, fields, decomposition.comm());
   io::Snapshot whole = global;
   whole.state = gather_interior(decomposition, interior);
   if (decomposition.rank() == 0) io::write_snapshot(gathered, whole, fields, 0);

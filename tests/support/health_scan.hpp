@@ -157,7 +157,7 @@ inline void expect_unstable_step_caught(Backend backend, ExecutionMode mode) {
   SerialSimulation simulation(spec, backend, mode);
   std::map<long, std::vector<double>> outputs;
   const std::vector<ScheduledOutput> scheduled{
-      {output_steps, [&outputs](long step, double, const std::vector<double>& state) { outputs[step] = state; }}};
+      {output_steps, [&outputs](long step, double, const std::vector<double>& state) { outputs[step] = state; }, nullptr, nullptr}};
   const std::string error = run_error(*simulation, scheduled, {});
   EXPECT_EQ(error, failure_text(*simulation, failed_step, *expected) +
                        "; no snapshot written (the run writes no results)");
