@@ -103,7 +103,6 @@ class SnapshotWrite {
   /// Waits until the block is no longer read (this rank only); returns the seconds it waited.
   double release_block();
   void finish();
-  const std::filesystem::path& path() const { return path_; }
   /// Seconds the thread took to write and sync this rank's rows (valid after finish()).
   double thread_seconds() const { return thread_seconds_; }
   /// Seconds finish() waited for the thread.
