@@ -86,7 +86,7 @@ void require_memory(const Setup& setup, const Decomposition& decomposition) {
                           ? (app::node_local_size() + device::device_count() - 1) / device::device_count()
                           : app::node_local_size();
   run_agreed(decomposition.comm(), [&] {
-    const double needed = static_cast<double>(memory_needed(setup.config.spec, decomposition)) * sharing;
+    const double needed = static_cast<double>(memory_needed(setup.config.spec, setup.backend, decomposition)) * sharing;
     const double available = static_cast<double>(device::available_memory(setup.backend));
     if (needed > available)
       throw Error(ExitCode::bad_input, "grid",

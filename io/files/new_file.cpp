@@ -57,6 +57,17 @@ void write_fully(int descriptor, const char* data, std::size_t size, off_t offse
   }
 }
 
+/// Writes `size` bytes at `offset` and, for a large write, starts the disk writing them now
+/// (Linux's sync_file_range): a long file is then on its way while its later parts are still
+/// being computed, and the sync at its end waits for little. Failures of that early start
+/// surface at the sync.
+void write_and_start_writeback(int descriptor, const char* data, std::size_t size, off_t offset,
+                               const fs::path& path) {
+  write_fully(descriptor, data, size, offset, path);
+  constexpr std::size_t large = std::size_t{1} << 20;
+  if (size >= large) ::sync_file_range(descriptor, offset, static_cast<off_t>(size), SYNC_FILE_RANGE_WRITE);
+}
+
 void sync_and_close_descriptor(int& descriptor, const fs::path& path) {
   const int open = std::exchange(descriptor, -1);
   if (::fsync(open) != 0) {
@@ -127,8 +138,12 @@ void NewFile::write(const std::string& bytes) {
 }
 
 void NewFile::write_at(const void* data, std::size_t size, off_t offset) {
-  write_fully(descriptor_, static_cast<const char*>(data), size, offset, temporary_);
-  end_ = std::max(end_, offset + static_cast<off_t>(size));
+  write_and_start_writeback(descriptor_, static_cast<const char*>(data), size, offset, temporary_);
+  const off_t end = offset + static_cast<off_t>(size);
+  off_t seen = end_.load();
+  while (seen < end && !end_.compare_exchange_weak(seen, end)) {
+    // `seen` now holds the end another thread set; try again while ours is further.
+  }
 }
 
 void NewFile::resize(off_t size) {
@@ -156,7 +171,7 @@ ExistingFileWriter::~ExistingFileWriter() {
 }
 
 void ExistingFileWriter::write_at(const void* data, std::size_t size, off_t offset) {
-  write_fully(descriptor_, static_cast<const char*>(data), size, offset, path_);
+  write_and_start_writeback(descriptor_, static_cast<const char*>(data), size, offset, path_);
 }
 
 void ExistingFileWriter::sync_and_close() { sync_and_close_descriptor(descriptor_, path_); }

@@ -6,6 +6,7 @@
 /// where the next run clears them; nothing outside the output directory is ever touched.
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <stdexcept>
@@ -52,7 +53,8 @@ class NewFile {
 
   /// Appends `bytes`.
   void write(const std::string& bytes);
-  /// Writes `size` bytes at `offset`.
+  /// Writes `size` bytes at `offset`; the disk starts writing a large range (≥ 1 MiB) at once.
+  /// Several threads may write distinct ranges at the same time.
   void write_at(const void* data, std::size_t size, off_t offset);
   /// Sets the file's size (a sparse extension reads as zeros).
   void resize(off_t size);
@@ -65,7 +67,7 @@ class NewFile {
   std::filesystem::path target_;
   std::filesystem::path temporary_;
   int descriptor_ = -1;
-  off_t end_ = 0;
+  std::atomic<off_t> end_ = 0;  ///< where write() appends
   bool published_ = false;
 };
 

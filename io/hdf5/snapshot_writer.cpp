@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <exception>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -12,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 #include <utility>
 
 #include "io/hdf5/hdf5_file.hpp"
@@ -275,28 +277,59 @@ using RowSink = std::function<void(const void* data, std::size_t size, off_t off
 /// any size is written through one small buffer that stays in cache.
 constexpr std::size_t row_buffer_bytes = std::size_t{4} << 20;
 
-/// Writes this rank's block of every field into its reserved range of a [nz][nx] dataset,
+/// Writes this rank's block of one field into its reserved range of a [nz][nx] dataset,
 /// computing the values a few rows at a time.
-void write_block_rows(const RowSink& sink, int global_nx, const SnapshotBlock& block,
-                      const std::vector<std::string>& fields, const std::vector<ReservedRange>& ranges) {
+void write_field_rows(const RowSink& sink, int global_nx, const SnapshotBlock& block, RowValues row,
+                      const ReservedRange& range) {
   static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian doubles");
   const CellValues cells(block);
   const std::size_t row_bytes = cells.nx * sizeof(double);
   const bool whole_rows = block.nx == global_nx;
   const std::size_t rows_at_once = whole_rows ? std::max<std::size_t>(1, row_buffer_bytes / row_bytes) : 1;
   std::vector<double> buffer(std::min(rows_at_once, cells.nz) * cells.nx);
-  for (std::size_t f = 0; f < fields.size(); ++f) {
-    const RowValues row = find_field(fields[f])->row;
-    const auto first = static_cast<off_t>(ranges[f].offset) +
-                       static_cast<off_t>((static_cast<long long>(block.k_offset) * global_nx + block.i_offset) *
-                                          static_cast<long long>(sizeof(double)));
-    for (std::size_t k = 0; k < cells.nz; k += rows_at_once) {
-      const std::size_t rows = std::min(rows_at_once, cells.nz - k);
-      for (std::size_t r = 0; r < rows; ++r) row(cells, k + r, buffer.data() + r * cells.nx);
-      sink(buffer.data(), rows * row_bytes,
-           first + static_cast<off_t>(static_cast<long long>(k) * global_nx * static_cast<long long>(sizeof(double))));
+  const auto first = static_cast<off_t>(range.offset) +
+                     static_cast<off_t>((static_cast<long long>(block.k_offset) * global_nx + block.i_offset) *
+                                        static_cast<long long>(sizeof(double)));
+  for (std::size_t k = 0; k < cells.nz; k += rows_at_once) {
+    const std::size_t rows = std::min(rows_at_once, cells.nz - k);
+    for (std::size_t r = 0; r < rows; ++r) row(cells, k + r, buffer.data() + r * cells.nx);
+    sink(buffer.data(), rows * row_bytes,
+         first + static_cast<off_t>(static_cast<long long>(k) * global_nx * static_cast<long long>(sizeof(double))));
+  }
+}
+
+/// How many fields are written at the same time: one a thread, on at most half the
+/// processor's hardware threads (the rest step, or serve other ranks), at least one.
+std::size_t concurrent_fields(std::size_t fields) {
+  const std::size_t half = std::max(1u, std::thread::hardware_concurrency() / 2);
+  return std::clamp<std::size_t>(half, 1, std::max<std::size_t>(fields, 1));
+}
+
+/// Writes this rank's block of every field into its reserved range, several fields at once
+/// where the processor has the threads (the sink must accept writes from several threads).
+void write_block_rows(const RowSink& sink, int global_nx, const SnapshotBlock& block,
+                      const std::vector<std::string>& fields, const std::vector<ReservedRange>& ranges) {
+  const std::size_t lanes = concurrent_fields(fields.size());
+  const auto write_lane = [&](std::size_t lane) {
+    for (std::size_t f = lane; f < fields.size(); f += lanes)
+      write_field_rows(sink, global_nx, block, find_field(fields[f])->row, ranges[f]);
+  };
+  std::vector<std::future<void>> others;
+  for (std::size_t lane = 1; lane < lanes; ++lane) others.push_back(std::async(std::launch::async, write_lane, lane));
+  std::exception_ptr failure;
+  try {
+    write_lane(0);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  for (std::future<void>& other : others) {
+    try {
+      other.get();
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
     }
   }
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace

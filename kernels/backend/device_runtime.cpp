@@ -208,6 +208,12 @@ void wait_for_event([[maybe_unused]] CUevent_st* event) {
 #endif
 }
 
+void stream_wait_event([[maybe_unused]] const Stream& stream, [[maybe_unused]] CUevent_st* event) {
+#if SIMAPP_USE_CUDA
+  if (event != nullptr) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(stream.cuda_stream, event, 0));
+#endif
+}
+
 Stream create_stream(Backend backend) {
   Stream stream{backend, nullptr, nullptr};
 #if SIMAPP_USE_CUDA

@@ -55,6 +55,9 @@ void destroy_event(CUevent_st* event) noexcept;
 void record_event(const Stream& stream, CUevent_st* event);
 /// Waits until the work queued before the event's latest recording has finished.
 void wait_for_event(CUevent_st* event);
+/// Makes the work queued on `stream` from now on wait until the work queued before the event's
+/// latest recording has finished (at once when it was never recorded; no-op on the host).
+void stream_wait_event(const Stream& stream, CUevent_st* event);
 
 /// A new stream for `backend` (on CUDA: a non-blocking stream on the current device, so that
 /// nothing on the legacy default stream can join a capture).

@@ -57,10 +57,11 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
 
 }  // namespace
 
-std::size_t memory_needed(const RunSpec& spec, const Decomposition& decomposition) {
+std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposition& decomposition) {
   const Grid grid(spec.grid, decomposition.box());
   const StepFields fields = step_field_shapes(grid, spec.execution.granularity);
   std::size_t values = grid.cell_shape().size();  // the state copy for output
+  if (backend == Backend::cuda) values += grid.cell_shape().size();  // and its staging copy on the GPU
   for (const FieldView<double>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux,
                                         &fields.face_value, &fields.face_d3, &fields.tendency})
     values += view->shape.size();
@@ -92,7 +93,11 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, grid_.cell_shape().size()),
-      state_copied_(device::create_event(backend)) {
+      state_copied_(device::create_event(backend)),
+      staged_state_(backend == Backend::cuda ? DeviceBuffer<double>(backend, grid_.cell_shape().size())
+                                             : DeviceBuffer<double>()),
+      copy_stream_(backend),
+      state_staged_(device::create_event(backend)) {
   require_mode_can_run(mode, spec, backend, decomposition);
   const TimeSchedule schedule{time_plan_.dt(), time_plan_.dt_of(time_plan_.num_steps()), time_plan_.num_steps(),
                               grid_.dx(), grid_.dz(), spec.physics};
@@ -109,7 +114,10 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
   reset();
 }
 
-Simulation::~Simulation() { device::destroy_event(state_copied_); }
+Simulation::~Simulation() {
+  device::destroy_event(state_staged_);
+  device::destroy_event(state_copied_);
+}
 
 void Simulation::restore(long step, const std::vector<double>& interior) {
   const FieldShape shape = grid_.cell_shape();
@@ -126,9 +134,22 @@ void Simulation::restore(long step, const std::vector<double>& interior) {
 }
 
 void Simulation::begin_state_copy() {
-  device::copy_async(stream_.get(), state_copy_.data(), workspace_.fields().state.data,
-                     state_copy_.size() * sizeof(double), device::CopyDirection::device_to_host);
-  device::record_event(stream_.get(), state_copied_);
+  const std::size_t bytes = state_copy_.size() * sizeof(double);
+  if (backend() != Backend::cuda) {
+    device::copy_async(stream_.get(), state_copy_.data(), workspace_.fields().state.data, bytes,
+                       device::CopyDirection::device_to_host);
+    device::record_event(stream_.get(), state_copied_);
+    return;
+  }
+  // The staging buffer is overwritten only once the previous copy to the host has read it.
+  device::stream_wait_event(stream_.get(), state_copied_);
+  device::copy_async(stream_.get(), staged_state_.data(), workspace_.fields().state.data, bytes,
+                     device::CopyDirection::device_to_device);
+  device::record_event(stream_.get(), state_staged_);
+  device::stream_wait_event(copy_stream_.get(), state_staged_);
+  device::copy_async(copy_stream_.get(), state_copy_.data(), staged_state_.data(), bytes,
+                     device::CopyDirection::device_to_host);
+  device::record_event(copy_stream_.get(), state_copied_);
 }
 
 const std::vector<double>& Simulation::finish_state_copy() {

@@ -15,6 +15,7 @@
 #include "solver/executor/step_executor.hpp"
 #include "kernels/stage/persistent_steps.hpp"
 #include "solver/grid/grid.hpp"
+#include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
@@ -42,8 +43,8 @@ class OwnedStream {
   Stream stream_;
 };
 
-/// Bytes the arrays of a Simulation of `spec` take on this rank (small ones aside).
-std::size_t memory_needed(const RunSpec& spec, const Decomposition& decomposition);
+/// Bytes the arrays of a Simulation of `spec` on `backend` take on this rank (small ones aside).
+std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposition& decomposition);
 
 class Simulation {
  public:
@@ -161,6 +162,11 @@ class Simulation {
   PinnedBuffer<double> state_copy_;  ///< begin/finish_state_copy's host copy
   std::vector<double> interior_copy_;  ///< finish_state_copy's interior cells of it
   CUevent_st* state_copied_;
+  /// CUDA: the state copied on the device first (a fraction of a millisecond), so that the
+  /// copy to the host runs on copy_stream_ beside the steps that follow instead of before them.
+  DeviceBuffer<double> staged_state_;
+  OwnedStream copy_stream_;
+  CUevent_st* state_staged_;
   long step_ = 0;
 };
 
