@@ -222,17 +222,14 @@ std::vector<io::ResultEntry> replaced_results(const fs::path& directory, Existin
   return replaced;
 }
 
-/// Writes the checkpoint of `interior` at `step`, gathered to rank 0 (collective).
+/// Writes the checkpoint of `interior`, this rank's block, at `step` (collective).
 void write_checkpoint_of(const io::LoadedConfig& config, const Decomposition& decomposition,
                          const Diagnostics& reference, long step, double time, const std::vector<double>& interior) {
-  const std::vector<double> state = gather_interior(decomposition, interior);
-  run_on_root_agreed(decomposition.comm(), [&] {
-    const GridSpec& grid = config.spec.grid;
-    io::write_checkpoint(config.spec.output.dir,
-                         {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
-                          reference.total_energy, std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen},
-                         state, config.resolved_yaml);
-  });
+  const GridSpec& grid = config.spec.grid;
+  io::write_checkpoint(config.spec.output.dir,
+                       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
+                        reference.total_energy, std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen},
+                       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
 }
 
 }  // namespace

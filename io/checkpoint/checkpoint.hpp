@@ -1,20 +1,26 @@
 #pragma once
 /// Checkpoints: the full prognostic state of the whole grid with its step, time and a hash of
 /// the configuration that decides the physics, so a run can continue bit for bit, on any
-/// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 2):
-///   /state  [4][nz][nx] 64-bit IEEE floats (dens, umom, wmom, rhot), chunked
-///           [1][rows][nx] (rows: all of nz, or as many as keep a chunk under 64 MiB), each
-///           chunk with HDF5's Fletcher-32 checksum, so damaged data fails to read
-///   root attributes: format_version (int32, 2), step (int64), time (double, s),
+/// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 3):
+///   /state            [4][nz][nx] 64-bit IEEE floats (dens, umom, wmom, rhot), contiguous
+///   /state_checksums  [4][nz][segments] uint64: for each row of each variable and each segment
+///                     of 4096 columns, the sum modulo 2^64 of a 64-bit mix of every value's bits
+///                     with its column, so damaged data fails to read, and every rank can add
+///                     its part of a segment without the others' values
+///   root attributes: format_version (int32, 3), step (int64), time (double, s),
 ///                    config_hash (uint64), case (string), nx, nz (int32), xlen, zlen (double, m),
 ///                    initial_mass, initial_total_energy (double: the run's t = 0 diagnostics,
 ///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
 ///                    input_yaml (string: the configuration, for people; not read back)
-/// Written under a temporary name, synced and renamed (io/hdf5/hdf5_file.hpp), then read back;
-/// older checkpoints are removed only after that, so a crash never leaves the run without a
-/// complete checkpoint. Reading verifies every type, shape and checksum and refuses values
-/// that are not finite; a checkpoint of the format before (no checksums) is refused.
+/// Written as snapshots are, without gathering the state: rank 0 lays the file out under a
+/// temporary name, every rank writes its rows, the checksums are summed to rank 0, the ranks
+/// agree, the file is synced and renamed, then read back; older checkpoints are removed only
+/// after that, so a crash never leaves the run without a complete checkpoint. The file's bytes
+/// do not depend on the rank count. Reading verifies every type, shape and checksum and
+/// refuses values that are not finite; a checkpoint of an earlier format is refused.
+#include <mpi.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -39,19 +45,32 @@ struct CheckpointHeader {
   double xlen = 0.0, zlen = 0.0;
 };
 
+/// Columns one checksum of /state_checksums covers (the last segment of a row may be shorter).
+inline constexpr int checksum_columns = 4096;
+
+/// What a value at global column `column` adds (modulo 2^64) to its segment's checksum: its
+/// bits mixed with the column, so the sum adds up from the parts different ranks hold and any
+/// change of a value or of its place changes it. For tools that edit a checkpoint.
+std::uint64_t checksum_share(double value, std::uint64_t column);
+
 /// FNV-1a hash of what a checkpoint's state depends on: the case and the grid.
 std::uint64_t physics_hash(const RunSpec& spec);
 
 /// The file name of the checkpoint at `step`.
 std::filesystem::path checkpoint_path(const std::filesystem::path& directory, long step);
 
-/// Writes the checkpoint of `global_state` [var][k][i] (rank 0's gathered state), reads it
-/// back, then removes the other checkpoints in `directory`: only regular files (no links,
-/// pipes or directories) named checkpoint_<step>.h5 that is_simapp_checkpoint() recognizes.
-/// A state or t = 0 diagnostics that are not finite are not written (a numerical Error naming
-/// the first such value; earlier checkpoints kept). Throws an I/O Error on any other failure
-/// (earlier checkpoints kept); an internal Error when the header's case, grid and domain do not
-/// give its config_hash.
+/// Collective over `comm`: writes the checkpoint of the state whose cells [var][k][i] over `box`
+/// each rank passes in `block`, reads it back, then removes the other checkpoints in
+/// `directory`: only regular files (no links, pipes or directories) named checkpoint_<step>.h5
+/// that is_simapp_checkpoint() recognizes. No rank holds more than its own block. A state or
+/// t = 0 diagnostics that are not finite are not written (a numerical Error naming the first
+/// such value; earlier checkpoints kept). Throws an I/O Error, the same on every rank, on any
+/// other failure (earlier checkpoints kept, no file left); an internal Error when the header's
+/// case, grid and domain do not give its config_hash.
+void write_checkpoint(const std::filesystem::path& directory, const CheckpointHeader& header, const RankBox& box,
+                      const std::vector<double>& block, const std::string& input_yaml, MPI_Comm comm);
+
+/// The same by one process holding the whole grid's state [var][k][i].
 void write_checkpoint(const std::filesystem::path& directory, const CheckpointHeader& header,
                       const std::vector<double>& global_state, const std::string& input_yaml);
 

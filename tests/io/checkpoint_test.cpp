@@ -5,8 +5,10 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -105,22 +107,61 @@ TEST_F(CheckpointTest, WrittenCheckpointReadsBackExactly) {
 
 // 1. Checksums.
 
-TEST_F(CheckpointTest, StateIsStoredInChunksWithChecksums) {
-  const fs::path path = write(1);
+/// Reads all of dataset `name` as `memory_type` into `values`, returning its shape.
+template <class T>
+std::vector<hsize_t> read_all(const fs::path& path, const char* name, hid_t memory_type, std::vector<T>& values) {
   const FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-  const DatasetHandle dataset(H5Dopen2(file.get(), "state", H5P_DEFAULT));
-  const PropertyListHandle creation(H5Dget_create_plist(dataset.get()));
-  ASSERT_EQ(H5Pget_layout(creation.get()), H5D_CHUNKED);
-  hsize_t chunk[3] = {};
-  ASSERT_EQ(H5Pget_chunk(creation.get(), 3, chunk), 3);
-  EXPECT_EQ(chunk[0], 1u);
-  EXPECT_EQ(chunk[1], static_cast<hsize_t>(nz));
-  EXPECT_EQ(chunk[2], static_cast<hsize_t>(nx));
-  unsigned flags = 0;
-  std::size_t count = 0;
-  unsigned config = 0;
-  EXPECT_GE(H5Pget_filter_by_id2(creation.get(), H5Z_FILTER_FLETCHER32, &flags, &count, nullptr, 0, nullptr, &config),
-            0);
+  const DatasetHandle dataset(H5Dopen2(file.get(), name, H5P_DEFAULT));
+  const DataspaceHandle space(H5Dget_space(dataset.get()));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(0, H5Sget_simple_extent_ndims(space.get()))));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  values.resize(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get())));
+  EXPECT_GE(H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0) << name;
+  return dims;
+}
+
+TEST_F(CheckpointTest, StateIsStoredWithChecksumsOfEveryRowSegment) {
+  const fs::path path = write(1);
+  std::vector<double> stored;
+  std::vector<std::uint64_t> sums;
+  EXPECT_EQ(read_all(path, "state", H5T_NATIVE_DOUBLE, stored), (std::vector<hsize_t>{4, nz, nx}));
+  EXPECT_EQ(read_all(path, "state_checksums", H5T_NATIVE_UINT64, sums), (std::vector<hsize_t>{4, nz, 1}));
+  // Each row's checksum, summed here over the row in one go, as no writer does.
+  for (std::size_t row = 0; row < sums.size(); ++row) {
+    std::uint64_t sum = 0;
+    for (int i = 0; i < nx; ++i) sum += checksum_share(stored[row * nx + i], static_cast<std::uint64_t>(i));
+    EXPECT_EQ(sums[row], sum) << "row " << row;
+  }
+}
+
+/// A grid wider than a checksum segment: blocks that cross segments read back, and damage in a
+/// later segment is found by a rank reading only there.
+TEST_F(CheckpointTest, BlocksAcrossChecksumSegmentsReadBackAndDamageIsFoundInEach) {
+  constexpr int wide = 2 * checksum_columns + 300, rows = 2;
+  RunSpec wide_spec = spec();
+  wide_spec.grid.nx = wide;
+  wide_spec.grid.nz = rows;
+  std::vector<double> values(var::count * rows * static_cast<std::size_t>(wide));
+  for (std::size_t n = 0; n < values.size(); ++n) values[n] = std::sin(0.001 * static_cast<double>(n));
+  write_checkpoint(directory_,
+                   {3, 7.5, physics_hash(wide_spec), wide, rows, 1.0, 2.0, "thermal", wide_spec.grid.xlen,
+                    wide_spec.grid.zlen},
+                   values, "");
+  const fs::path path = checkpoint_path(directory_, 3);
+  const RankBox across{400, 1, checksum_columns - 200, 1};
+  const std::vector<double> block = read_checkpoint_block(path, across);
+  for (int v = 0; v < var::count; ++v)
+    for (int i = 0; i < across.nx; ++i)
+      ASSERT_EQ(block[static_cast<std::size_t>(v) * across.nx + i],
+                values[(static_cast<std::size_t>(v) * rows + 1) * wide + across.i_offset + i]);
+  std::vector<std::uint64_t> sums;
+  EXPECT_EQ(read_all(path, "state_checksums", H5T_NATIVE_UINT64, sums), (std::vector<hsize_t>{4, rows, 3}));
+  // Damage in the last segment: a rank reading there refuses, one reading the first does not.
+  testing::change_bytes(path, testing::stored_state_bytes(path).offset + (wide - 10) * sizeof(double), 1,
+                        [](unsigned char byte) { return byte ^ 0x10u; });
+  EXPECT_TRUE(std::regex_search(refusal([&] { read_checkpoint_block(path, RankBox{100, 1, wide - 100, 0}); }),
+                                std::regex(R"(/state fails its checksum \(corrupted\))")));
+  EXPECT_EQ(read_checkpoint_block(path, RankBox{100, rows, 0, 0}).size(), 4u * 100u * rows);
 }
 
 TEST_F(CheckpointTest, FlippedBitInTheStateFailsTheChecksum) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 
 namespace simapp::testing {
@@ -129,15 +130,33 @@ inline void retype_attribute(const std::filesystem::path& path, const char* name
 
 /// Writes `value` into the state of variable `var` at cell (i, k); HDF5 recomputes the
 /// stored checksum, so only the value is wrong.
-inline void set_state_value(const std::filesystem::path& path, int var, int k, int i, double value) {
-  const io::FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
-  const io::DatasetHandle dataset(H5Dopen2(file.get(), "state", H5P_DEFAULT));
+/// Reads (`write` false) or writes one element at `start` of dataset `name` as `memory_type`.
+inline void access_element(hid_t file, const char* name, const hsize_t (&start)[3], hid_t memory_type, void* value,
+                           bool write) {
+  const io::DatasetHandle dataset(H5Dopen2(file, name, H5P_DEFAULT));
   const io::DataspaceHandle space(H5Dget_space(dataset.get()));
-  const hsize_t start[3] = {static_cast<hsize_t>(var), static_cast<hsize_t>(k), static_cast<hsize_t>(i)};
   const hsize_t one[3] = {1, 1, 1};
   ASSERT_GE(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, one, nullptr), 0);
   const io::DataspaceHandle memory(H5Screate_simple(3, one, nullptr));
-  ASSERT_GE(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, &value), 0);
+  ASSERT_GE(write ? H5Dwrite(dataset.get(), memory_type, memory.get(), space.get(), H5P_DEFAULT, value)
+                  : H5Dread(dataset.get(), memory_type, memory.get(), space.get(), H5P_DEFAULT, value),
+            0);
+}
+
+/// Sets one value of /state and its segment's checksum to match: the file stays intact, as a
+/// writer that wrote that value would have left it.
+inline void set_state_value(const std::filesystem::path& path, int var, int k, int i, double value) {
+  const io::FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+  const hsize_t cell[3] = {static_cast<hsize_t>(var), static_cast<hsize_t>(k), static_cast<hsize_t>(i)};
+  const hsize_t segment[3] = {cell[0], cell[1], static_cast<hsize_t>(i / io::checksum_columns)};
+  double old_value = 0.0;
+  std::uint64_t sum = 0;
+  access_element(file.get(), "state", cell, H5T_NATIVE_DOUBLE, &old_value, false);
+  access_element(file.get(), "state_checksums", segment, H5T_NATIVE_UINT64, &sum, false);
+  sum += io::checksum_share(value, static_cast<std::uint64_t>(i)) -
+         io::checksum_share(old_value, static_cast<std::uint64_t>(i));
+  access_element(file.get(), "state", cell, H5T_NATIVE_DOUBLE, &value, true);
+  access_element(file.get(), "state_checksums", segment, H5T_NATIVE_UINT64, &sum, true);
 }
 
 /// Rewrites the checkpoint `path` as simapp wrote checkpoints before they carried checksums:
