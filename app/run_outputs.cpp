@@ -63,7 +63,7 @@ class SnapshotFiles {
   /// uncompressed one is left writing on a thread (`interior` must stay unchanged until it is
   /// finished); a compressed one is gathered and written at once, and nullptr returned.
   std::unique_ptr<io::SnapshotWrite> start(const fs::path& path, long step, double time,
-                                           const std::vector<double>& interior) const {
+                                           std::span<const double> interior) const {
     const MPI_Comm comm = decomposition_.comm();
     io::Snapshot snapshot = whole_grid_;
     snapshot.step = step;
@@ -84,7 +84,7 @@ class SnapshotFiles {
   }
 
   /// Writes the snapshot of this rank's interior state at `step` to `path` (collective).
-  void write(const fs::path& path, long step, double time, const std::vector<double>& interior) const {
+  void write(const fs::path& path, long step, double time, std::span<const double> interior) const {
     if (const auto started = start(path, step, time, interior)) started->finish();
   }
 
@@ -113,7 +113,7 @@ class SnapshotSeries {
 
   /// Starts the snapshot at `step` (collective), and publishes the one before it (whose sync
   /// ran meanwhile); the new one is published, and indexed, by the next write or finish().
-  void write(long step, double time, const std::vector<double>& interior) {
+  void write(long step, double time, std::span<const double> interior) {
     const fs::path path = snapshot_path(directory_, step);
     auto started = files_.start(path, step, time, interior);
     const ThreadedWriteTimes previous = finish();
@@ -224,7 +224,7 @@ std::vector<io::ResultEntry> replaced_results(const fs::path& directory, Existin
 
 /// Writes the checkpoint of `interior`, this rank's block, at `step` (collective).
 void write_checkpoint_of(const io::LoadedConfig& config, const Decomposition& decomposition,
-                         const Diagnostics& reference, long step, double time, const std::vector<double>& interior) {
+                         const Diagnostics& reference, long step, double time, std::span<const double> interior) {
   const GridSpec& grid = config.spec.grid;
   io::write_checkpoint(config.spec.output.dir,
                        {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
@@ -313,7 +313,7 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
   if (spec.output.every > 0.0) {
     auto series = std::make_shared<SnapshotSeries>(config, simulation);
     outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
-                       [series](long step, double time, const std::vector<double>& state) {
+                       [series](long step, double time, std::span<const double> state) {
                          series->write(step, time, state);
                        },
                        [series] { return series->finish(); }, [series] { return series->release(); }});
@@ -321,7 +321,7 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
   if (spec.output.checkpoint_every > 0.0) {
     const Decomposition& decomposition = simulation.decomposition();
     outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.checkpoint_every, false), now),
-                       [&config, &decomposition, reference](long step, double time, const std::vector<double>& interior) {
+                       [&config, &decomposition, reference](long step, double time, std::span<const double> interior) {
                          write_checkpoint_of(config, decomposition, reference, step, time, interior);
                        },
                        nullptr, nullptr});
@@ -331,18 +331,18 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
 
 FailedStateWriter failed_state_writer(const io::LoadedConfig& config, const Simulation& simulation) {
   if (!writes_results(config.spec)) return nullptr;
-  return [&config, &simulation](long step, double time, const std::vector<double>& interior) {
+  return [&config, &simulation](long step, double time, std::span<const double> interior) {
     const fs::path path = failed_snapshot_path(config.spec.output.dir, step);
     SnapshotFiles(config, simulation).write(path, step, time, interior);  // made only when a run fails
     return path.string();
   };
 }
 
-std::function<void(long, double, const std::vector<double>&)> checkpoint_saver(const io::LoadedConfig& config,
-                                                                               const Simulation& simulation,
-                                                                               const Diagnostics& reference) {
+std::function<void(long, double, std::span<const double>)> checkpoint_saver(const io::LoadedConfig& config,
+                                                                            const Simulation& simulation,
+                                                                            const Diagnostics& reference) {
   const Decomposition& decomposition = simulation.decomposition();
-  return [&config, &decomposition, reference](long step, double time, const std::vector<double>& interior) {
+  return [&config, &decomposition, reference](long step, double time, std::span<const double> interior) {
     int written = 0;
     if (decomposition.rank() == 0)
       written = fs::exists(io::checkpoint_path(config.spec.output.dir, step)) ? 1 : 0;

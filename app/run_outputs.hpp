@@ -66,7 +66,7 @@ FailedStateWriter failed_state_writer(const io::LoadedConfig& config, const Simu
 
 /// Writes a checkpoint of the state it is given unless one of that step is there already
 /// (collective): what a run that is asked to stop saves.
-std::function<void(long step, double time, const std::vector<double>& interior)> checkpoint_saver(
+std::function<void(long step, double time, std::span<const double> interior)> checkpoint_saver(
     const io::LoadedConfig& config, const Simulation& simulation, const Diagnostics& reference);
 
 }  // namespace simapp::app

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <system_error>
 
@@ -217,7 +218,7 @@ std::string header_problem(const CheckpointHeader& header) {
 }
 
 /// Where the first value of `values` [var][k][i] over `box` that is not finite is; "" when all are.
-std::string first_non_finite(const std::vector<double>& values, const RankBox& box) {
+std::string first_non_finite(std::span<const double> values, const RankBox& box) {
   const auto found = std::ranges::find_if(values, [](double value) { return !std::isfinite(value); });
   if (found == values.end()) return "";
   const auto index = static_cast<std::size_t>(found - values.begin());
@@ -233,7 +234,7 @@ int segments_of(int nx) { return (nx + checksum_columns - 1) / checksum_columns;
 
 /// The checksums [var][k][segment] over the whole grid of what `block` (this rank's cells
 /// [var][k][i] over `box`) contributes: zero for segments it has no cell of.
-std::vector<std::uint64_t> checksums_of(const std::vector<double>& block, const RankBox& box, int nx, int nz) {
+std::vector<std::uint64_t> checksums_of(std::span<const double> block, const RankBox& box, int nx, int nz) {
   const auto segments = static_cast<std::size_t>(segments_of(nx));
   std::vector<std::uint64_t> sums(var::count * static_cast<std::size_t>(nz) * segments, 0);
   std::size_t n = 0;
@@ -291,7 +292,7 @@ long long checkpoint_size_bound(const CheckpointHeader& header, const std::strin
 
 /// Writes this rank's cells [var][k][i] over `box` into /state's bytes, which start at `first`.
 template <class Sink>
-void write_state_rows(const Sink& write_at, const std::vector<double>& block, const RankBox& box,
+void write_state_rows(const Sink& write_at, std::span<const double> block, const RankBox& box,
                       const CheckpointHeader& header, long long first) {
   const auto row_bytes = static_cast<std::size_t>(box.nx) * sizeof(double);
   const bool whole_rows = box.nx == header.nx;
@@ -349,7 +350,7 @@ fs::path checkpoint_path(const fs::path& directory, long step) {
 }
 
 void write_checkpoint(const fs::path& directory, const CheckpointHeader& header, const RankBox& box,
-                      const std::vector<double>& block, const std::string& input_yaml, MPI_Comm comm) {
+                      std::span<const double> block, const std::string& input_yaml, MPI_Comm comm) {
   const fs::path path = checkpoint_path(directory, header.step);
   if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen) != header.config_hash)
     throw Error(ExitCode::internal, path.string(),

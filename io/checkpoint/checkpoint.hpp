@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,7 +69,7 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& directory, lo
 /// other failure (earlier checkpoints kept, no file left); an internal Error when the header's
 /// case, grid and domain do not give its config_hash.
 void write_checkpoint(const std::filesystem::path& directory, const CheckpointHeader& header, const RankBox& box,
-                      const std::vector<double>& block, const std::string& input_yaml, MPI_Comm comm);
+                      std::span<const double> block, const std::string& input_yaml, MPI_Comm comm);
 
 /// The same by one process holding the whole grid's state [var][k][i].
 void write_checkpoint(const std::filesystem::path& directory, const CheckpointHeader& header,

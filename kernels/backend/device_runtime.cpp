@@ -172,6 +172,31 @@ void copy_async(const Stream& stream, void* destination, const void* source, std
   std::memcpy(destination, source, bytes);
 }
 
+void copy_rows_async(const Stream& stream, void* destination, std::size_t destination_pitch, const void* source,
+                     std::size_t source_pitch, std::size_t row_bytes, std::size_t rows,
+                     [[maybe_unused]] CopyDirection direction) {
+#if SIMAPP_USE_CUDA
+  if (stream.backend == Backend::cuda) {
+    const cudaMemcpyKind kind = direction == CopyDirection::host_to_device   ? cudaMemcpyHostToDevice
+                                : direction == CopyDirection::device_to_host ? cudaMemcpyDeviceToHost
+                                                                             : cudaMemcpyDeviceToDevice;
+    SIMAPP_CUDA_CHECK(cudaMemcpy2DAsync(destination, destination_pitch, source, source_pitch, row_bytes, rows, kind,
+                                        stream.cuda_stream));
+    return;
+  }
+#endif
+  const auto copy = [=] {
+    for (std::size_t row = 0; row < rows; ++row)
+      std::memcpy(static_cast<char*>(destination) + row * destination_pitch,
+                  static_cast<const char*>(source) + row * source_pitch, row_bytes);
+  };
+  if (stream.recorder != nullptr) {
+    stream.recorder->record(copy);
+    return;
+  }
+  copy();
+}
+
 CUevent_st* create_event([[maybe_unused]] Backend backend) {
 #if SIMAPP_USE_CUDA
   if (backend == Backend::cuda) {

@@ -47,6 +47,11 @@ enum class CopyDirection { host_to_device, device_to_host, device_to_device };
 void copy_async(const Stream& stream, void* destination, const void* source, std::size_t bytes,
                 CopyDirection direction);
 
+/// Copies `rows` rows of `row_bytes` each, `source_pitch` bytes apart, to rows
+/// `destination_pitch` bytes apart, in stream order (cudaMemcpy2DAsync on the CUDA backend).
+void copy_rows_async(const Stream& stream, void* destination, std::size_t destination_pitch, const void* source,
+                     std::size_t source_pitch, std::size_t row_bytes, std::size_t rows, CopyDirection direction);
+
 /// An event the host can wait on (nullptr on the host backend, where work is done when queued).
 CUevent_st* create_event(Backend backend);
 void destroy_event(CUevent_st* event) noexcept;

@@ -6,17 +6,12 @@
 
 namespace simapp {
 
-void copy_interior(const FieldShape& shape, std::span<const double> padded, std::vector<double>& interior) {
+std::vector<double> interior_of(const FieldShape& shape, std::span<const double> padded) {
   const auto row = static_cast<std::size_t>(shape.nx);
-  interior.resize(row * static_cast<std::size_t>(shape.nz) * static_cast<std::size_t>(shape.num_vars));
+  std::vector<double> interior(row * static_cast<std::size_t>(shape.nz) * static_cast<std::size_t>(shape.num_vars));
   double* out = interior.data();
   for (int v = 0; v < shape.num_vars; ++v)
     for (int k = 0; k < shape.nz; ++k, out += row) std::copy_n(padded.data() + shape.offset(v, k, 0), row, out);
-}
-
-std::vector<double> interior_of(const FieldShape& shape, std::span<const double> padded) {
-  std::vector<double> interior;
-  copy_interior(shape, padded, interior);
   return interior;
 }
 
@@ -45,7 +40,7 @@ void place_block(const RankBox& box, const double* block, int nx, int nz, std::v
 
 }  // namespace
 
-std::vector<double> gather_interior(const Decomposition& decomposition, const std::vector<double>& interior,
+std::vector<double> gather_interior(const Decomposition& decomposition, std::span<const double> interior,
                                     std::size_t largest_message) {
   const MPI_Comm comm = decomposition.comm();
   if (decomposition.rank() != 0) {

@@ -13,9 +13,6 @@ namespace simapp {
 /// This rank's interior cells [var][k][i] of a padded state of shape `shape`.
 std::vector<double> interior_of(const FieldShape& shape, std::span<const double> padded);
 
-/// The same into `interior`, whose storage is kept when it is large enough (no new pages).
-void copy_interior(const FieldShape& shape, std::span<const double> padded, std::vector<double>& interior);
-
 /// The most doubles one MPI message of a gather carries (its count is an int).
 inline constexpr std::size_t max_message_values = std::size_t{1} << 26;
 
@@ -26,7 +23,7 @@ std::vector<int> message_sizes(std::size_t values, std::size_t largest = max_mes
 /// Collective. `interior` is this rank's interior state [var][k][i]; rank 0 gets the global
 /// interior state, other ranks an empty vector. Rank 0 receives one rank's block at a time, in
 /// messages of message_sizes(block): no count overflows an int, however large the grid.
-std::vector<double> gather_interior(const Decomposition& decomposition, const std::vector<double>& interior,
+std::vector<double> gather_interior(const Decomposition& decomposition, std::span<const double> interior,
                                     std::size_t largest_message = max_message_values);
 
 }  // namespace simapp

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
@@ -20,7 +21,7 @@ constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
 
 /// Whether every value is finite: a branch-free test of the exponent bits (all ones for Inf
 /// and NaN) that the compiler vectorises, so the common case costs one pass at memory speed.
-bool all_finite(const std::vector<double>& values) {
+bool all_finite(std::span<const double> values) {
   constexpr std::uint64_t exponent = 0x7ff0000000000000ULL;
   std::uint64_t non_finite = 0;
   for (const double value : values) non_finite |= (std::bit_cast<std::uint64_t>(value) & exponent) == exponent;
@@ -28,7 +29,7 @@ bool all_finite(const std::vector<double>& values) {
 }
 
 /// The global index (variable, row, column) of this rank's first non-finite value; `none`.
-std::int64_t first_non_finite(const std::vector<double>& interior, const RankBox& box, std::int64_t global_nx,
+std::int64_t first_non_finite(std::span<const double> interior, const RankBox& box, std::int64_t global_nx,
                               std::int64_t global_nz) {
   if (all_finite(interior)) return none;
   std::size_t n = 0;
@@ -42,7 +43,7 @@ std::int64_t first_non_finite(const std::vector<double>& interior, const RankBox
 
 }  // namespace
 
-void require_finite_state(const std::vector<double>& interior, const Decomposition& decomposition, long step,
+void require_finite_state(std::span<const double> interior, const Decomposition& decomposition, long step,
                           double time) {
   const auto global_nx = static_cast<std::int64_t>(decomposition.global().nx);
   const auto global_nz = static_cast<std::int64_t>(decomposition.global().nz);

@@ -89,13 +89,24 @@ bool failure_seen(const Simulation& simulation) {
   return seen != 0;
 }
 
-/// The state copy begun last, once no output reads the previous one any more.
-const std::vector<double>& collect_state(Simulation& simulation, const std::vector<ScheduledOutput>& outputs,
-                                         RunResult& result) {
+/// Waits until no output reads the state copy collected last.
+void release_state(const std::vector<ScheduledOutput>& outputs, RunResult& result) {
   const Clock::time_point begin = Clock::now();
   for (const ScheduledOutput& output : outputs)
     if (output.release) result.output_waited_seconds += output.release();
   result.output_seconds += seconds_since(begin);
+}
+
+/// Takes a copy of the state now, once no output reads the one it would overwrite.
+void begin_copy(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, RunResult& result) {
+  if (simulation.copy_overwrites_collected_state()) release_state(outputs, result);
+  simulation.begin_state_copy();
+}
+
+/// The state copy begun last, once no output reads the previous one any more.
+std::span<const double> collect_state(Simulation& simulation, const std::vector<ScheduledOutput>& outputs,
+                                      RunResult& result) {
+  release_state(outputs, result);
   return simulation.finish_state_copy();
 }
 
@@ -103,7 +114,7 @@ const std::vector<double>& collect_state(Simulation& simulation, const std::vect
 /// finite). An output written at once (a checkpoint) waits until every earlier one is complete,
 /// so it never replaces what an unfinished output might still fail to keep.
 void write_outputs(const Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
-                   const std::vector<double>& state, RunResult& result) {
+                   std::span<const double> state, RunResult& result) {
   require_finite_state(state, simulation.decomposition(), pending.step, pending.time);
   for (const ScheduledOutput* output : pending.outputs) {
     if (!output->finish) finish_outputs(outputs, result);
@@ -122,7 +133,7 @@ void write_outputs(const Simulation& simulation, const std::vector<ScheduledOutp
     write_outputs(simulation, outputs, pending, collect_state(simulation, outputs, result), result);
   finish_outputs(outputs, result);
   simulation.begin_state_copy();
-  const std::vector<double>& state = simulation.finish_state_copy();
+  const std::span<const double> state = simulation.finish_state_copy();
   const std::string written = failed ? failed(simulation.step(), simulation.time(), state) : std::string();
   const std::string where = written.empty() ? "no snapshot written (the run writes no results)"
                                             : fmt::format("the state at step {} is in {}", simulation.step(), written);
@@ -145,7 +156,7 @@ void stop_if_unhealthy(Simulation& simulation, const std::vector<ScheduledOutput
 void write_pending(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
                    const FailedStateWriter& failed, RunResult& result) {
   if (pending.outputs.empty()) return;
-  const std::vector<double>& state = collect_state(simulation, outputs, result);
+  const std::span<const double> state = collect_state(simulation, outputs, result);
   stop_if_unhealthy(simulation, outputs, pending, failed, result);
   const Clock::time_point begin = Clock::now();
   result.outputs_written += static_cast<long>(pending.outputs.size());
@@ -153,10 +164,11 @@ void write_pending(Simulation& simulation, const std::vector<ScheduledOutput>& o
   result.output_seconds += seconds_since(begin);
 }
 
-void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending) {
+void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
+                       RunResult& result) {
   std::vector<const ScheduledOutput*> due = due_at(outputs, simulation.step());
   if (due.empty()) return;
-  simulation.begin_state_copy();
+  begin_copy(simulation, outputs, result);
   pending = {simulation.step(), simulation.time(), std::move(due)};
 }
 
@@ -175,7 +187,7 @@ void save_for_restart(Simulation& simulation, const std::vector<ScheduledOutput>
   finish_outputs(outputs, result);
   if (!stop.save) return;
   simulation.begin_state_copy();
-  const std::vector<double>& state = simulation.finish_state_copy();
+  const std::span<const double> state = simulation.finish_state_copy();
   require_finite_state(state, simulation.decomposition(), simulation.step(), simulation.time());
   stop.save(simulation.step(), simulation.time(), state);
 }
@@ -203,7 +215,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   const Clock::time_point start = Clock::now();
   double last_report = 0.0;
   PendingOutput pending;
-  queue_due_outputs(simulation, outputs, pending);
+  queue_due_outputs(simulation, outputs, pending, result);
 
   while (!simulation.finished()) {
     const long previous = simulation.step();
@@ -214,7 +226,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     simulation.advance_chunk(std::min(steps_to_next_output(outputs, previous), to_progress));
     stop_if_unhealthy(simulation, outputs, pending, failed, result);
     write_pending(simulation, outputs, pending, failed, result);  // while the chunk just queued runs
-    queue_due_outputs(simulation, outputs, pending);
+    queue_due_outputs(simulation, outputs, pending, result);
     const long step = simulation.step();
     // Reporting is collective: rank 0's clock decides for every rank.
     int due = progress_every > 0 ? step / progress_every > previous / progress_every

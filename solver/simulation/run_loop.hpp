@@ -3,6 +3,7 @@
 /// (every N steps, or about every 2 s of wall time) and checking the solution stays finite.
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "solver/simulation/simulation.hpp"
@@ -34,7 +35,7 @@ struct RunResult {
 
 /// Writes the state where a failed health check stopped the run, for inspection (collective);
 /// returns what it wrote, for the error message ("" when nothing).
-using FailedStateWriter = std::function<std::string(long step, double time, const std::vector<double>& interior)>;
+using FailedStateWriter = std::function<std::string(long step, double time, std::span<const double> interior)>;
 
 using ProgressCallback = std::function<void(const ProgressReport&)>;
 
@@ -50,7 +51,7 @@ struct ScheduledOutput {
   /// Called on every rank (it may be collective) with this rank's interior state [var][k][i].
   /// It may leave the output unfinished (being written on a thread, from `interior`, which
   /// stays unchanged until `release` is called).
-  std::function<void(long step, double time, const std::vector<double>& interior)> write;
+  std::function<void(long step, double time, std::span<const double> interior)> write;
   /// When set: completes what `write` left unfinished (collective) and says how long that took
   /// a thread. The loop calls it before an output written at once, on stopping, and at the end.
   std::function<ThreadedWriteTimes()> finish;
@@ -65,7 +66,7 @@ struct StopRequest {
   std::function<bool()> requested;
   /// Called on every rank (it may be collective) with this rank's interior state at the step
   /// where the run stops, after the outputs due there: to save it for a restart.
-  std::function<void(long step, double time, const std::vector<double>& interior)> save;
+  std::function<void(long step, double time, std::span<const double> interior)> save;
 };
 
 /// Prepares (captures every graph the run will use, knowing where its chunks end) and runs

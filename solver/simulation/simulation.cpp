@@ -55,13 +55,18 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
   return std::make_unique<HaloExchange>(decomposition, direction, grid.cell_shape(), backend, path, nccl);
 }
 
+/// The interior cells' values of a state of `shape`.
+std::size_t interior_values(const FieldShape& shape) {
+  return static_cast<std::size_t>(shape.nx) * static_cast<std::size_t>(shape.nz) * static_cast<std::size_t>(shape.num_vars);
+}
+
 }  // namespace
 
 std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposition& decomposition) {
   const Grid grid(spec.grid, decomposition.box());
   const StepFields fields = step_field_shapes(grid, spec.execution.granularity);
-  std::size_t values = grid.cell_shape().size();  // the state copy for output
-  if (backend == Backend::cuda) values += grid.cell_shape().size();  // and its staging copy on the GPU
+  std::size_t values = interior_values(grid.cell_shape());  // the state copy for output
+  if (backend == Backend::cuda) values += interior_values(grid.cell_shape());  // and its staging copy on the GPU
   for (const FieldView<double>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux,
                                         &fields.face_value, &fields.face_d3, &fields.tendency})
     values += view->shape.size();
@@ -92,9 +97,9 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
                                health_.ops())),
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
-      state_copy_(backend, grid_.cell_shape().size()),
+      state_copy_(backend, interior_values(grid_.cell_shape())),
       state_copied_(device::create_event(backend)),
-      staged_state_(backend == Backend::cuda ? DeviceBuffer<double>(backend, grid_.cell_shape().size())
+      staged_state_(backend == Backend::cuda ? DeviceBuffer<double>(backend, interior_values(grid_.cell_shape()))
                                              : DeviceBuffer<double>()),
       copy_stream_(backend),
       state_staged_(device::create_event(backend)) {
@@ -134,28 +139,28 @@ void Simulation::restore(long step, const std::vector<double>& interior) {
 }
 
 void Simulation::begin_state_copy() {
-  const std::size_t bytes = state_copy_.size() * sizeof(double);
-  if (backend() != Backend::cuda) {
-    device::copy_async(stream_.get(), state_copy_.data(), workspace_.fields().state.data, bytes,
-                       device::CopyDirection::device_to_host);
-    device::record_event(stream_.get(), state_copied_);
-    return;
-  }
-  // The staging buffer is overwritten only once the previous copy to the host has read it.
-  device::stream_wait_event(stream_.get(), state_copied_);
-  device::copy_async(stream_.get(), staged_state_.data(), workspace_.fields().state.data, bytes,
-                     device::CopyDirection::device_to_device);
-  device::record_event(stream_.get(), state_staged_);
-  device::stream_wait_event(copy_stream_.get(), state_staged_);
-  device::copy_async(copy_stream_.get(), state_copy_.data(), staged_state_.data(), bytes,
-                     device::CopyDirection::device_to_host);
-  device::record_event(copy_stream_.get(), state_copied_);
+  const FieldShape shape = grid_.cell_shape();
+  const std::size_t row_bytes = static_cast<std::size_t>(shape.nx) * sizeof(double);
+  const std::size_t padded_row_bytes = static_cast<std::size_t>(shape.padded_nx()) * sizeof(double);
+  const bool on_device = backend() == Backend::cuda;
+  double* into = on_device ? staged_state_.data() : state_copy_.data();
+  for (int v = 0; v < shape.num_vars; ++v)
+    device::copy_rows_async(stream_.get(), into + static_cast<std::size_t>(v) * shape.nz * shape.nx, row_bytes,
+                            workspace_.fields().state.data + shape.offset(v, 0, 0), padded_row_bytes, row_bytes,
+                            static_cast<std::size_t>(shape.nz),
+                            on_device ? device::CopyDirection::device_to_device : device::CopyDirection::device_to_host);
+  device::record_event(stream_.get(), on_device ? state_staged_ : state_copied_);
 }
 
-const std::vector<double>& Simulation::finish_state_copy() {
+std::span<const double> Simulation::finish_state_copy() {
+  if (backend() == Backend::cuda) {
+    device::stream_wait_event(copy_stream_.get(), state_staged_);
+    device::copy_async(copy_stream_.get(), state_copy_.data(), staged_state_.data(),
+                       state_copy_.size() * sizeof(double), device::CopyDirection::device_to_host);
+    device::record_event(copy_stream_.get(), state_copied_);
+  }
   device::wait_for_event(state_copied_);
-  copy_interior(grid_.cell_shape(), {state_copy_.data(), state_copy_.size()}, interior_copy_);
-  return interior_copy_;
+  return {state_copy_.data(), state_copy_.size()};
 }
 
 void Simulation::reset() {

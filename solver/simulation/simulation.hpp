@@ -4,6 +4,7 @@
 /// executor. Reporting and output are the caller's (see run_loop.hpp).
 #include <limits>
 #include <map>
+#include <span>
 #include <tuple>
 #include <memory>
 #include <utility>
@@ -102,12 +103,20 @@ class Simulation {
   /// persistent mode the step count becomes the device's, which a failed check stops early).
   std::optional<HealthFinding> health_failure();
 
-  /// Queues a copy of the current state to host memory without waiting: chunks queued
-  /// afterwards run while the host later collects it with finish_state_copy().
+  /// Takes a copy of this rank's interior state [var][k][i] without waiting: chunks queued
+  /// afterwards run while the host later collects it with finish_state_copy(). On CUDA the
+  /// copy is taken on the device (a fraction of a millisecond); on the host backend it is taken
+  /// at once into the buffer finish_state_copy() returns, so whoever still reads that buffer
+  /// must be done before (copy_overwrites_collected_state()).
   void begin_state_copy();
-  /// Waits for the copy begun last: this rank's interior state [var][k][i], valid until the
-  /// next call (its storage is reused, so repeated outputs touch no new memory).
-  const std::vector<double>& finish_state_copy();
+  /// Waits for the copy begun last and brings it to host memory: this rank's interior state
+  /// [var][k][i], in one buffer kept for the run (the only host copy of the state outputs
+  /// use), valid until the next begin_state_copy() on the host backend, the next
+  /// finish_state_copy() on CUDA.
+  std::span<const double> finish_state_copy();
+  /// Whether begin_state_copy() writes the buffer finish_state_copy() returned (the host
+  /// backend) rather than only the next finish_state_copy() (CUDA).
+  bool copy_overwrites_collected_state() const { return backend() != Backend::cuda; }
 
   /// Diagnostics of the current state (collective; waits for queued work).
   Diagnostics diagnostics() const;
@@ -159,11 +168,10 @@ class Simulation {
   std::unique_ptr<StepExecutor> executor_;
   std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;
-  PinnedBuffer<double> state_copy_;  ///< begin/finish_state_copy's host copy
-  std::vector<double> interior_copy_;  ///< finish_state_copy's interior cells of it
+  PinnedBuffer<double> state_copy_;  ///< the interior state [var][k][i] on the host, for outputs
   CUevent_st* state_copied_;
-  /// CUDA: the state copied on the device first (a fraction of a millisecond), so that the
-  /// copy to the host runs on copy_stream_ beside the steps that follow instead of before them.
+  /// CUDA: the interior state copied on the device at begin_state_copy(), so that the steps
+  /// queued after it run at once; copy_stream_ brings it to state_copy_ at finish_state_copy().
   DeviceBuffer<double> staged_state_;
   OwnedStream copy_stream_;
   CUevent_st* state_staged_;

@@ -120,7 +120,7 @@ inline void expect_nan_caught_at_next_check(Backend backend, ExecutionMode mode)
   advance_to(*simulation, fault_step);
   write_nan(*simulation, var::rhot, i, k);
   long saved = -1;
-  const std::string error = run_error(*simulation, {}, [&saved](long step, double, const std::vector<double>& state) {
+  const std::string error = run_error(*simulation, {}, [&saved](long step, double, std::span<const double> state) {
     EXPECT_FALSE(std::ranges::all_of(state, [](double value) { return std::isfinite(value); }));
     saved = step;
     return std::string("saved.h5");
@@ -157,7 +157,7 @@ inline void expect_unstable_step_caught(Backend backend, ExecutionMode mode) {
   SerialSimulation simulation(spec, backend, mode);
   std::map<long, std::vector<double>> outputs;
   const std::vector<ScheduledOutput> scheduled{
-      {output_steps, [&outputs](long step, double, const std::vector<double>& state) { outputs[step] = state; }, nullptr, nullptr}};
+      {output_steps, [&outputs](long step, double, std::span<const double> state) { outputs[step].assign(state.begin(), state.end()); }, nullptr, nullptr}};
   const std::string error = run_error(*simulation, scheduled, {});
   EXPECT_EQ(error, failure_text(*simulation, failed_step, *expected) +
                        "; no snapshot written (the run writes no results)");
