@@ -1,16 +1,74 @@
 #!/usr/bin/env bash
-# Installs missing dependencies, then configures and builds simapp in ./build (Release).
-# The CUDA backend is built when nvcc is found (SIMAPP_ENABLE_CUDA=AUTO); extra arguments go
-# to cmake's configure step, e.g. scripts/build.sh -DSIMAPP_ENABLE_CUDA=OFF.
+# Configures and builds simapp in ./build (Release) with the libraries this machine has, as CMake
+# finds them (CMAKE_PREFIX_PATH and environment modules are honoured; serial or parallel HDF5;
+# Ninja or Make), and installs only what is missing, only where it can: when CMake cannot
+# configure, scripts/install_dependencies.sh apt-gets the missing Debian/Ubuntu packages (as root
+# or through sudo, from a reachable package registry), then CMake configures again. Says in one
+# line what it found and what it installed.
+# Usage: scripts/build.sh [--no-install] [cmake configure arguments...]
+#   --no-install   never install: stop, naming what CMake did not find, instead
+# The CUDA backend is built when nvcc is found (SIMAPP_ENABLE_CUDA=AUTO), e.g.
+#   scripts/build.sh -DSIMAPP_ENABLE_CUDA=OFF
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install_dependencies.sh
-
+install=yes
+cmake_args=()
+for argument in "$@"; do
+  if [[ $argument == --no-install ]]; then install=no; else cmake_args+=("$argument"); fi
+done
 build_dir=${SIMAPP_BUILD_DIR:-build}
 warnings_as_errors=OFF
 [[ "${CI:-}" == "true" ]] && warnings_as_errors=ON
+mkdir -p "$build_dir"
+log="$build_dir/configure.log"
 
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DSIMAPP_WARNINGS_AS_ERRORS=$warnings_as_errors "$@"
+# The build directory's generator when it has one, else Ninja where there is one, else Make.
+generator() {
+  local cached
+  cached=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build_dir/CMakeCache.txt" 2> /dev/null || true)
+  if [[ -n $cached ]]; then
+    echo "$cached"
+  elif command -v ninja > /dev/null; then
+    echo Ninja
+  else
+    echo "Unix Makefiles"
+  fi
+}
+
+configure() {
+  if ! command -v cmake > /dev/null; then
+    echo "CMake Error: cmake is not installed" > "$log"
+    return 1
+  fi
+  cmake -S . -B "$build_dir" -G "$(generator)" -DCMAKE_BUILD_TYPE=Release \
+    -DSIMAPP_WARNINGS_AS_ERRORS=$warnings_as_errors "${cmake_args[@]}" > "$log" 2>&1
+}
+
+# What stopped CMake: its first error, up to the call stack.
+cmake_problem() {
+  sed -n '/CMake Error/,/^Call Stack\|^$/p' "$log" | grep -v '^Call Stack\|^$' | head -6 | sed 's/^ */  /'
+}
+
+installed=nothing
+if ! configure; then
+  if [[ $install == no ]]; then
+    echo "build.sh: cannot configure with what this machine has, and --no-install forbids installing:" >&2
+    cmake_problem >&2
+    echo "  (the whole log: $log; point CMAKE_PREFIX_PATH at libraries installed elsewhere)" >&2
+    exit 1
+  fi
+  echo "build.sh: cannot configure with what this machine has; installing what is missing:"
+  cmake_problem
+  scripts/install_dependencies.sh
+  installed="the packages listed above"
+  if ! configure; then
+    echo "build.sh: CMake still cannot configure:" >&2
+    cmake_problem >&2
+    echo "  (the whole log: $log)" >&2
+    exit 1
+  fi
+fi
+sed -n '/^--   found /d; s/^-- \(simapp .* configuration:\)/\1/p; s/^--   /  /p' "$log"
+echo "build.sh: found $(sed -n 's/^--   found *//p' "$log"); installed: $installed"
 cmake --build "$build_dir" -j "$(nproc)"
