@@ -18,6 +18,7 @@
 #include "kernels/physics/variables.hpp"
 #include "tests/support/binary_test.hpp"
 #include "tests/support/checkpoint_files.hpp"
+#include "tests/support/launch_environment.hpp"
 
 namespace simapp {
 namespace {
@@ -45,8 +46,9 @@ class CheckpointCliTest : public testing::BinaryTest {
         ranks == 1
             ? "OMP_NUM_THREADS=1 timeout 20 "
             : "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-              "OMPI_MCA_rmaps_base_oversubscribe=1 timeout 60 " +
-                  std::string(SIMAPP_MPIEXEC) + " -n " + std::to_string(ranks) + " ";
+              "OMPI_MCA_rmaps_base_oversubscribe=1 " +
+                  testing::launch_environment + "timeout 60 " + std::string(SIMAPP_MPIEXEC) + " -n " +
+                  std::to_string(ranks) + " ";
     return run(launcher + SIMAPP_BINARY + " " + config + " --backend host " + arguments);
   }
 

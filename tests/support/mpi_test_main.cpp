@@ -4,8 +4,38 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "tests/support/launch_environment.hpp"
+
+extern char** environ;
+
+namespace simapp::testing {
+
+std::string launch_environment;
+
+namespace {
+
+/// The OMPI_MCA_* and PMIX_MCA_* variables of `variables`, as NAME='value' assignments.
+std::string mpi_settings(char** variables) {
+  std::string settings;
+  for (char** variable = variables; *variable != nullptr; ++variable) {
+    const std::string_view entry(*variable);
+    const std::size_t equals = entry.find('=');
+    if (equals == std::string_view::npos || !(entry.starts_with("OMPI_MCA_") || entry.starts_with("PMIX_MCA_"))) continue;
+    std::string value;
+    for (const char c : entry.substr(equals + 1)) value += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    settings += std::string(entry.substr(0, equals)) + "='" + value + "' ";
+  }
+  return settings;
+}
+
+}  // namespace
+}  // namespace simapp::testing
 
 int main(int argc, char** argv) {
+  simapp::testing::launch_environment = simapp::testing::mpi_settings(environ);
   setenv("OMPI_MCA_io", "romio321", 0);  // as simapp does (app/mpi_session.cpp)
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);

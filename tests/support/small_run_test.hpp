@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tests/support/binary_test.hpp"
+#include "tests/support/launch_environment.hpp"
 
 namespace simapp::testing {
 
@@ -28,13 +29,12 @@ class SmallRunTest : public BinaryTest {
   static std::string launcher(int ranks, const std::string& environment = "") {
     // A clean environment (this test process is an MPI singleton whose variables would confuse
     // a nested mpiexec); Open MPI allowed to run as root (CI does) and more ranks than cores.
-    // A machine's choice of remote launcher (some set it for single-node jobs) is kept.
+    // The machine's own Open MPI and PMIx settings (plm=isolated where there is no rsh agent,
+    // say) are kept.
     if (ranks == 1) return "env OMP_NUM_THREADS=1 " + environment;
-    const char* rsh_agent = std::getenv("OMPI_MCA_plm_rsh_agent");
     return "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
            "OMPI_MCA_rmaps_base_oversubscribe=1 " +
-           (rsh_agent != nullptr ? "OMPI_MCA_plm_rsh_agent='" + std::string(rsh_agent) + "' " : std::string()) +
-           environment + std::string(SIMAPP_MPIEXEC) + " -n " + std::to_string(ranks) + " ";
+           launch_environment + environment + std::string(SIMAPP_MPIEXEC) + " -n " + std::to_string(ranks) + " ";
   }
 
   /// The simapp binary under test: SIMAPP_TEST_BINARY when set (to run these tests against
