@@ -56,6 +56,7 @@ std::vector<std::string> execution_mode_choices() {
 struct Setup {
   io::LoadedConfig config;
   Backend backend = Backend::host;
+  std::string halo_reason;  ///< why parallel.halo is what it is (auto made concrete, or as configured)
 };
 
 /// Loads the configuration and picks the backend; errors here are the same on every rank.
@@ -63,7 +64,7 @@ Setup set_up(const CommandLine& command_line) {
   std::vector<std::string> overrides = command_line.overrides;
   if (!command_line.backend.empty()) overrides.push_back("execution.backend=" + command_line.backend);
   if (!command_line.mode.empty()) overrides.push_back("execution.mode=" + command_line.mode);
-  Setup setup{io::load_config(command_line.config_path, overrides), Backend::host};
+  Setup setup{io::load_config(command_line.config_path, overrides), Backend::host, {}};
   if (!command_line.restart.empty() && setup.config.spec.execution.mode == ExecutionMode::compare)
     throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
   setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
@@ -77,6 +78,17 @@ void bind_devices(const Setup& setup, const Decomposition& decomposition) {
   device::select_device(app::node_local_rank() % device::device_count());
   if (setup.config.spec.parallel.halo == HaloTransport::nccl && decomposition.size() > 1)
     require_one_gpu_per_rank(decomposition.comm());
+}
+
+/// Makes parallel.halo concrete (auto: NCCL where the build has it, the backend is CUDA and
+/// every rank has a GPU of its own, on every node; MPI otherwise) and keeps why, for the header.
+void choose_halos(Setup& setup, const Decomposition& decomposition) {
+  int own_gpu = setup.backend == Backend::cuda && app::node_local_size() <= device::device_count() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &own_gpu, 1, MPI_INT, MPI_MIN, decomposition.comm());
+  HaloChoice choice = choose_halo_transport(setup.config.spec.parallel.halo, setup.backend, decomposition.size(),
+                                            own_gpu != 0);
+  setup.config.spec.parallel.halo = choice.transport;
+  setup.halo_reason = std::move(choice.reason);
 }
 
 /// Refuses a grid whose arrays do not fit in the memory of the processor each rank runs on
@@ -132,7 +144,7 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
       fmt::print("no checkpoint in '{}' to restart from: starting at step 0\n", spec.output.dir);
   }
   app::take_over_output(spec, start, decomposition.comm());
-  app::print_header(stdout, simulation, setup.config.source_path);
+  app::print_header(stdout, simulation, setup.config.source_path, setup.halo_reason);
   const bool writes_results = app::writes_results(spec);
   const StopRequest stop{app::stop_requested,
                          writes_results ? app::checkpoint_saver(setup.config, simulation, reference) : nullptr};
@@ -219,6 +231,7 @@ int run(const app::MpiSession& mpi, const CommandLine& command_line) {
   try {
     setup = set_up(command_line);
     decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel);
+    choose_halos(*setup, *decomposition);
     if (const ExecutionMode mode = setup->config.spec.execution.mode; mode != ExecutionMode::compare)
       require_mode_can_run(mode, setup->config.spec, setup->backend, *decomposition);
     if (!command_line.plan_only) {

@@ -37,7 +37,8 @@ std::vector<Placement> gather_placements(const Simulation& simulation) {
 
 }  // namespace
 
-void print_header(std::FILE* out, const Simulation& simulation, const std::string& config_path) {
+void print_header(std::FILE* out, const Simulation& simulation, const std::string& config_path,
+                  const std::string& halo_reason) {
   const std::vector<Placement> placements = gather_placements(simulation);
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
@@ -65,7 +66,7 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
              decomposition.pz(),
              decomposition.size() == 1
                  ? std::string()
-                 : fmt::format(", {}", describe(simulation.halo_path(), simulation.backend())));
+                 : fmt::format(", {} ({})", describe(simulation.halo_path(), simulation.backend()), halo_reason));
   for (int r = 0; r < decomposition.size() && decomposition.size() > 1; ++r) {
     const RankBox box = decomposition.box_of(r);
     fmt::print(out, "    rank {:>3} -> {} -> {}  cells [{}, {}) x [{}, {})\n", r, placements[r].host,

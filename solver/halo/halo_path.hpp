@@ -1,5 +1,6 @@
 #pragma once
 /// How a run's halo messages travel between ranks (parallel.halo, parallel.cuda_aware_mpi).
+#include <string>
 #include <string_view>
 
 #include "kernels/backend/backend_kind.hpp"
@@ -16,7 +17,18 @@ enum class HaloPath {
 /// True when this binary was built with NCCL halo exchanges.
 bool nccl_compiled();
 
-/// The path a run on `backend` takes. Throws a bad-input Error (alike on every rank) when
+/// What carries a run's halos, and why.
+struct HaloChoice {
+  HaloTransport transport = HaloTransport::mpi;
+  std::string reason;  ///< for the header: "as configured", or what decided parallel.halo: auto
+};
+
+/// parallel.halo `asked` made concrete for a run of `ranks` ranks on `backend`; for auto, NCCL
+/// where this build has it, the backend is CUDA and every rank has a GPU of its own
+/// (`one_gpu_per_rank`), MPI otherwise.
+HaloChoice choose_halo_transport(HaloTransport asked, Backend backend, int ranks, bool one_gpu_per_rank);
+
+/// The path a run on `backend` takes (parallel.halo made concrete first). Throws a bad-input Error (alike on every rank) when
 /// parallel.halo asks for NCCL and this build or backend cannot give it.
 HaloPath halo_path(Backend backend, const ParallelSpec& parallel);
 

@@ -56,10 +56,12 @@ inline constexpr std::array<std::pair<HaloOverlap, std::string_view>, 2> halo_ov
     {HaloOverlap::off, "off"},
 }};
 
-/// parallel.halo: what carries halo messages between ranks.
-enum class HaloTransport { mpi, nccl };
+/// parallel.halo: what carries halo messages between ranks (automatic: chosen at start-up,
+/// choose_halo_transport()).
+enum class HaloTransport { automatic, mpi, nccl };
 
-inline constexpr std::array<std::pair<HaloTransport, std::string_view>, 2> halo_transport_names{{
+inline constexpr std::array<std::pair<HaloTransport, std::string_view>, 3> halo_transport_names{{
+    {HaloTransport::automatic, "auto"},
     {HaloTransport::mpi, "mpi"},
     {HaloTransport::nccl, "nccl"},
 }};
@@ -68,7 +70,7 @@ constexpr std::string_view to_string(HaloTransport transport) { return name_in(h
 
 struct ParallelSpec {
   std::array<int, 2> ranks{0, 0};  ///< MPI ranks along x and z (0: chosen by MPI_Dims_create)
-  HaloTransport halo = HaloTransport::mpi;
+  HaloTransport halo = HaloTransport::automatic;
   CudaAwareMpi cuda_aware_mpi = CudaAwareMpi::automatic;
   HaloOverlap overlap = HaloOverlap::on;
 };

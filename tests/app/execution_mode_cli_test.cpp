@@ -104,5 +104,18 @@ TEST_F(ExecutionModeTest, PersistentOnTwoRanksIsAnInputError) {
   EXPECT_FALSE(std::filesystem::exists(out()));
 }
 
+/// parallel.halo: auto is the default; the header says what it chose and why, and an explicit
+/// choice is marked as configured.
+TEST_F(ExecutionModeTest, TheHeaderSaysWhichHaloTransportAutoChoseAndWhy) {
+  const Outcome chosen = simapp("", 2);
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  EXPECT_TRUE(std::regex_search(chosen.out, std::regex(R"(ranks +2 as 2 x 1 .*, halos by MPI from host memory \(auto: the host backend\)\n)")))
+      << chosen.out;
+  const Outcome configured = simapp("--set parallel.halo=mpi", 2);
+  ASSERT_EQ(configured.exit_code, 0) << configured.err;
+  EXPECT_TRUE(std::regex_search(configured.out, std::regex(R"(halos by MPI from host memory \(as configured\)\n)")))
+      << configured.out;
+}
+
 }  // namespace
 }  // namespace simapp
