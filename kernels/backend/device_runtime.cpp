@@ -154,14 +154,26 @@ void deallocate_pinned(Backend backend, void* pointer) noexcept {
   std::free(pointer);
 }
 
+#if SIMAPP_USE_CUDA
+namespace {
+
+cudaMemcpyKind memcpy_kind(CopyDirection direction) {
+  switch (direction) {
+    case CopyDirection::host_to_device: return cudaMemcpyHostToDevice;
+    case CopyDirection::device_to_host: return cudaMemcpyDeviceToHost;
+    case CopyDirection::device_to_device: break;
+  }
+  return cudaMemcpyDeviceToDevice;
+}
+
+}  // namespace
+#endif
+
 void copy_async(const Stream& stream, void* destination, const void* source, std::size_t bytes,
                 [[maybe_unused]] CopyDirection direction) {
 #if SIMAPP_USE_CUDA
   if (stream.backend == Backend::cuda) {
-    const cudaMemcpyKind kind = direction == CopyDirection::host_to_device   ? cudaMemcpyHostToDevice
-                                : direction == CopyDirection::device_to_host ? cudaMemcpyDeviceToHost
-                                                                             : cudaMemcpyDeviceToDevice;
-    SIMAPP_CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, kind, stream.cuda_stream));
+    SIMAPP_CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, memcpy_kind(direction), stream.cuda_stream));
     return;
   }
 #endif
@@ -177,11 +189,8 @@ void copy_rows_async(const Stream& stream, void* destination, std::size_t destin
                      [[maybe_unused]] CopyDirection direction) {
 #if SIMAPP_USE_CUDA
   if (stream.backend == Backend::cuda) {
-    const cudaMemcpyKind kind = direction == CopyDirection::host_to_device   ? cudaMemcpyHostToDevice
-                                : direction == CopyDirection::device_to_host ? cudaMemcpyDeviceToHost
-                                                                             : cudaMemcpyDeviceToDevice;
-    SIMAPP_CUDA_CHECK(cudaMemcpy2DAsync(destination, destination_pitch, source, source_pitch, row_bytes, rows, kind,
-                                        stream.cuda_stream));
+    SIMAPP_CUDA_CHECK(cudaMemcpy2DAsync(destination, destination_pitch, source, source_pitch, row_bytes, rows,
+                                        memcpy_kind(direction), stream.cuda_stream));
     return;
   }
 #endif
