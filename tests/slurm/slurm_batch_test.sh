@@ -81,6 +81,8 @@ sinfo -h -o %T | grep -q idle || fail "the node did not become idle: $(sinfo 2>&
 echo "slurm test: slurmctld and slurmd up on $host (ports $port, $((port + 1)))"
 
 cd "$source_dir"
+# Two cores here: one OpenMP thread a task, waiting passively, or tasks spin against each other.
+export OMP_WAIT_POLICY=PASSIVE
 run_args=(inputs/case.yaml --overwrite --set time.sim_time=4 --set output.every=2)
 
 # 1. The CPU script, 2 ranks, against a direct mpirun.
@@ -98,7 +100,7 @@ done
 echo "slurm test: cpu.sbatch (2 ranks, srun --mpi=pmix) equals mpirun bit for bit ($(ls "$work"/direct/fields_*.h5 | wc -l) snapshots)"
 
 # 2. The timing sweep's CPU job array, two tasks.
-SIMAPP_BINARY=$binary sbatch --wait --quiet --array=0-1 --chdir="$source_dir" --output="$work/array-%a.out" \
+SIMAPP_BINARY=$binary sbatch --wait --quiet --array=0-1 --cpus-per-task=1 --chdir="$source_dir" --output="$work/array-%a.out" \
   --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep" scripts/slurm/timing_sweep_array_cpu.sbatch ||
   fail "the CPU job array did not complete"
 for grid in 64x32 128x64; do
