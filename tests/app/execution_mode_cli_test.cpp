@@ -117,5 +117,36 @@ TEST_F(ExecutionModeTest, TheHeaderSaysWhichHaloTransportAutoChoseAndWhy) {
       << configured.out;
 }
 
+/// The number after `label` in `text` (-1 when absent).
+long number_after(const std::string& text, const std::string& label) {
+  std::smatch found;
+  if (!std::regex_search(text, found, std::regex(label + R"( *([0-9]+))"))) return -1;
+  return std::stol(found[1]);
+}
+
+/// `--plan` describes the step the run then takes: its kernels per step, host operations and
+/// graphs are what the run's summary counts, for every granularity and on 1 and 2 ranks.
+TEST_F(ExecutionModeTest, ThePlanCountsWhatTheRunDoes) {
+  for (const char* granularity : {"fine", "fused", "stage"})
+    for (const int ranks : {1, 2}) {
+      SCOPED_TRACE(std::string(granularity) + ", " + std::to_string(ranks) + " rank(s)");
+      const std::string arguments = std::string("--set execution.granularity=") + granularity +
+                                    " --set time.sim_time=" + sim_time(7) + "";
+      const Outcome plan = simapp("--plan " + arguments, ranks);
+      ASSERT_EQ(plan.exit_code, 0) << plan.err;
+      const Outcome run = simapp(arguments, ranks);
+      ASSERT_EQ(run.exit_code, 0) << run.err;
+      const long kernels = number_after(plan.out, "kernels per step:");
+      EXPECT_GT(kernels, 0) << plan.out;
+      EXPECT_EQ(number_after(run.out, R"(timing: 7 steps in [0-9.]+ s, [0-9.]+ ms/step,)"), kernels) << run.out;
+      const long graphs = number_after(plan.out, "graphs to capture:");
+      EXPECT_GT(graphs, 0) << plan.out;
+      EXPECT_EQ(number_after(run.out, "graphs:"), graphs) << plan.out << run.out;
+      const long host_ops = number_after(plan.out, "host ops per step:");
+      EXPECT_EQ(host_ops > 0, ranks > 1) << plan.out;
+      EXPECT_EQ(host_ops, ranks == 1 ? 0 : number_after(run.out, R"(graph launches, )") / 7) << plan.out << run.out;
+    }
+}
+
 }  // namespace
 }  // namespace simapp
