@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "app/case_report.hpp"
 #include "app/comparison_report.hpp"
@@ -23,9 +23,9 @@
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/error.hpp"
 #include "simapp_version.hpp"
-#include "solver/halo/halo_path.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/executor/step_executor.hpp"
+#include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/mode_support.hpp"
 #include "solver/simulation/step_profile.hpp"
@@ -85,8 +85,8 @@ void bind_devices(const Setup& setup, const Decomposition& decomposition) {
 void choose_halos(Setup& setup, const Decomposition& decomposition) {
   int own_gpu = setup.backend == Backend::cuda && app::node_local_size() <= device::device_count() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &own_gpu, 1, MPI_INT, MPI_MIN, decomposition.comm());
-  HaloChoice choice = choose_halo_transport(setup.config.spec.parallel.halo, setup.backend, decomposition.size(),
-                                            own_gpu != 0);
+  HaloChoice choice =
+      choose_halo_transport(setup.config.spec.parallel.halo, setup.backend, decomposition.size(), own_gpu != 0);
   setup.config.spec.parallel.halo = choice.transport;
   setup.halo_reason = std::move(choice.reason);
 }
@@ -162,8 +162,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   }
   if (root)
     fmt::print("stopped by {} at step {} of {} (t = {} s); {}\n",
-               *app::stop_signal_name() != '\0' ? app::stop_signal_name() : "a signal to another rank", simulation.step(),
-               simulation.time_plan().num_steps(), simulation.time(),
+               *app::stop_signal_name() != '\0' ? app::stop_signal_name() : "a signal to another rank",
+               simulation.step(), simulation.time_plan().num_steps(), simulation.time(),
                writes_results ? fmt::format("checkpoint in '{}': continue with --restart latest", spec.output.dir)
                               : std::string("no checkpoint written (the run writes no results)"));
   return static_cast<int>(ExitCode::interrupted);
@@ -171,7 +171,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
 
 /// Where and on what a timed run ran, for its report.
 io::TimingContext timing_context(const Setup& setup, const Decomposition& decomposition, const std::string& processor) {
-  return {std::string(to_string(setup.backend)), processor, decomposition.size(), {decomposition.px(), decomposition.pz()}};
+  return {
+      std::string(to_string(setup.backend)), processor, decomposition.size(), {decomposition.px(), decomposition.pz()}};
 }
 
 /// Writes a report made by `make` on rank 0 (its failure known to every rank) and says so.
@@ -190,11 +191,12 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   run_on_root_agreed(decomposition.comm(), [&] { io::check_result_path(timing_path, overwrite); });
   const std::string processor = device::processor_name(setup.backend);
   if (root)
-    fmt::print("simapp {} compare: case {}, {} x {} cells, granularity {}, backend {} ({}), {} rank(s) as {} x {}, "
-               "halos by {}\n",
-               build_info::version, to_string(spec.case_name), spec.grid.nx, spec.grid.nz,
-               to_string(spec.execution.granularity), to_string(setup.backend), processor, decomposition.size(),
-               decomposition.px(), decomposition.pz(), to_string(spec.parallel.halo));
+    fmt::print(
+        "simapp {} compare: case {}, {} x {} cells, granularity {}, backend {} ({}), {} rank(s) as {} x {}, "
+        "halos by {}\n",
+        build_info::version, to_string(spec.case_name), spec.grid.nx, spec.grid.nz,
+        to_string(spec.execution.granularity), to_string(setup.backend), processor, decomposition.size(),
+        decomposition.px(), decomposition.pz(), to_string(spec.parallel.halo));
   const ModeComparison comparison = compare_modes(spec, setup.backend, decomposition, [root](ExecutionMode mode) {
     if (!root) return;
     fmt::print("running {} ...\n", to_string(mode));
@@ -281,7 +283,7 @@ int main(int argc, char** argv) {
   cli.add_flag("--plan", command_line.plan_only,
                "Print the step program (ops, kernels per step, segments, graphs) and exit");
   auto* overwrite = cli.add_flag("--overwrite", command_line.overwrite,
-                                  "Replace results an earlier run left in output.dir (only files simapp wrote)");
+                                 "Replace results an earlier run left in output.dir (only files simapp wrote)");
   cli.add_option("--restart", command_line.restart,
                  "Continue from a checkpoint: its path, or 'latest' (the newest in output.dir; none: start at step 0)")
       ->type_name("PATH|latest")

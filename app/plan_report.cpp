@@ -31,15 +31,15 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
              to_string(spec.execution.mode));
   fmt::print(out, "ranks: {} as {} x {}; rank 0 holds {} x {} cells{}\n", decomposition.size(), decomposition.px(),
              decomposition.pz(), decomposition.box().nx, decomposition.box().nz,
-             decomposition.size() == 1
-                 ? std::string()
-                 : fmt::format("; {} ({} ops)", describe(path, backend), exchanges_on_host(path) ? "host" : "transfer"));
+             decomposition.size() == 1 ? std::string()
+                                       : fmt::format("; {} ({} ops)", describe(path, backend),
+                                                     exchanges_on_host(path) ? "host" : "transfer"));
   fmt::print(out, "\none step (odd steps: x pass then z; even steps: z then x): {} ops\n", plan.step.ops().size());
   fmt::print(out, "  {:>4}  {:<8}  {:>4}  {}\n", "#", "kind", "lane", "name");
   for (std::size_t n = 0; n < plan.step.ops().size(); ++n) {
     const StepOp& op = plan.step.ops()[n];
-    fmt::print(out, "  {:4}  {:<8}  {:>4}  {}\n", n + 1, kind_name(op.kind), op.kind == OpKind::join ? "all" : std::to_string(op.lane),
-               op.name);
+    fmt::print(out, "  {:4}  {:<8}  {:>4}  {}\n", n + 1, kind_name(op.kind),
+               op.kind == OpKind::join ? "all" : std::to_string(op.lane), op.name);
   }
 
   const auto segments = plan.chunk.segments();
@@ -60,9 +60,10 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
              plan.distinct_chunks * static_cast<int>(segments.size()));
   fmt::print(out, "graphs per step:       {:.3f}\n", static_cast<double>(segments.size()) / plan.steps_per_graph);
   const double k = plan.steps_per_graph;
-  fmt::print(out, "launches per step:     eager {:.3f} ({} kernels + {} transfers + 1/{} StepParams refresh), graph {:.3f}\n",
-             static_cast<double>(kernels + transfers) + 1.0 / k, kernels, transfers, plan.steps_per_graph,
-             static_cast<double>(segments.size()) / k);
+  fmt::print(
+      out, "launches per step:     eager {:.3f} ({} kernels + {} transfers + 1/{} StepParams refresh), graph {:.3f}\n",
+      static_cast<double>(kernels + transfers) + 1.0 / k, kernels, transfers, plan.steps_per_graph,
+      static_cast<double>(segments.size()) / k);
 }
 
 }  // namespace simapp::app

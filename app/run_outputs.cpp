@@ -27,7 +27,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path snapshot_path(const fs::path& directory, long step) { return directory / fmt::format("fields_{:06}.h5", step); }
+fs::path snapshot_path(const fs::path& directory, long step) {
+  return directory / fmt::format("fields_{:06}.h5", step);
+}
 
 fs::path failed_snapshot_path(const fs::path& directory, long step) {
   return directory / fmt::format("fields_{:06}_failed.h5", step);
@@ -44,9 +46,19 @@ io::Snapshot whole_grid_snapshot(const io::LoadedConfig& config) {
   const auto interior = [&](const std::vector<double>& padded) {
     return std::vector<double>(padded.begin() + numerics::halo_width, padded.end() - numerics::halo_width);
   };
-  return {0, 0.0, grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz,
-          std::string(to_string(config.spec.case_name)), config.resolved_yaml, build_info::version,
-          build_info::git_hash, {}, interior(columns.density_cell), interior(columns.rho_theta_cell)};
+  return {0,
+          0.0,
+          grid.nx,
+          grid.nz,
+          grid.xlen / grid.nx,
+          grid.zlen / grid.nz,
+          std::string(to_string(config.spec.case_name)),
+          config.resolved_yaml,
+          build_info::version,
+          build_info::git_hash,
+          {},
+          interior(columns.density_cell),
+          interior(columns.rho_theta_cell)};
 }
 
 namespace {
@@ -56,7 +68,9 @@ namespace {
 class SnapshotFiles {
  public:
   SnapshotFiles(const io::LoadedConfig& config, const Simulation& simulation)
-      : config_(config), decomposition_(simulation.decomposition()), fields_(config.spec.output.variables),
+      : config_(config),
+        decomposition_(simulation.decomposition()),
+        fields_(config.spec.output.variables),
         whole_grid_(whole_grid_snapshot(config)) {}
 
   /// Starts the snapshot of this rank's interior state at `step` to `path` (collective): an
@@ -72,10 +86,15 @@ class SnapshotFiles {
       const RankBox box = decomposition_.box();
       const auto rows = [&](const std::vector<double>& column) {
         return std::span<const double>(column).subspan(static_cast<std::size_t>(box.k_offset),
-                                                      static_cast<std::size_t>(box.nz));
+                                                       static_cast<std::size_t>(box.nz));
       };
-      const io::SnapshotBlock block{box.nx, box.nz, box.i_offset, box.k_offset, interior,
-                                    rows(whole_grid_.density_cell), rows(whole_grid_.rho_theta_cell)};
+      const io::SnapshotBlock block{box.nx,
+                                    box.nz,
+                                    box.i_offset,
+                                    box.k_offset,
+                                    interior,
+                                    rows(whole_grid_.density_cell),
+                                    rows(whole_grid_.rho_theta_cell)};
       return std::make_unique<io::SnapshotWrite>(path, snapshot, block, fields_, comm);
     }
     snapshot.state = gather_interior(decomposition_, interior);
@@ -101,13 +120,16 @@ class SnapshotFiles {
 class SnapshotSeries {
  public:
   SnapshotSeries(const io::LoadedConfig& config, const Simulation& simulation)
-      : config_(config), files_(config, simulation), directory_(config.spec.output.dir),
+      : config_(config),
+        files_(config, simulation),
+        directory_(config.spec.output.dir),
         comm_(simulation.decomposition().comm()) {
     // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
     // again at once (the snapshots after it were replaced).
     for (long step : output_steps(simulation.time_plan(), config.spec.output.every, true))
       if (step <= simulation.step() && simulation.step() > 0 && fs::exists(snapshot_path(directory_, step)))
-        entries_.push_back({snapshot_path(directory_, step).filename().string(), simulation.time_plan().time_after(step)});
+        entries_.push_back(
+            {snapshot_path(directory_, step).filename().string(), simulation.time_plan().time_after(step)});
     if (!entries_.empty()) write_index();
   }
 
@@ -142,12 +164,10 @@ class SnapshotSeries {
  private:
   void write_index() const {
     const GridSpec& grid = config_.spec.grid;
-    run_on_root_agreed(comm_,
-                       [&] {
-                         io::write_xdmf(directory_ / "fields.xmf",
-                                        {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz}, files_.fields(),
-                                        entries_);
-                       });
+    run_on_root_agreed(comm_, [&] {
+      io::write_xdmf(directory_ / "fields.xmf", {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz},
+                     files_.fields(), entries_);
+    });
   }
 
   void publish_entry() {
@@ -159,7 +179,7 @@ class SnapshotSeries {
   SnapshotFiles files_;
   fs::path directory_;
   MPI_Comm comm_;
-  std::vector<io::XdmfEntry> entries_;  ///< the published snapshots
+  std::vector<io::XdmfEntry> entries_;            ///< the published snapshots
   std::unique_ptr<io::SnapshotWrite> in_flight_;  ///< the snapshot being written, if any
   io::XdmfEntry in_flight_entry_;
   ThreadedWriteTimes times_;  ///< of snapshots published by write(), not yet reported
@@ -201,10 +221,11 @@ std::vector<io::ResultEntry> replaced_results(const fs::path& directory, Existin
                                               const OutputStart& start, const std::set<std::string>& written) {
   const std::vector<io::ResultEntry> earlier = io::result_entries(directory);
   if (policy == ExistingResults::refuse && !earlier.empty())
-    throw Error(ExitCode::bad_input, "output.dir",
-                fmt::format("'{}' holds results of an earlier run ({}{}); pass --overwrite to replace them or "
-                            "--restart latest to continue it",
-                            directory.string(), earlier.front().path.filename().string(), earlier.size() > 1 ? ", ..." : ""));
+    throw Error(
+        ExitCode::bad_input, "output.dir",
+        fmt::format("'{}' holds results of an earlier run ({}{}); pass --overwrite to replace them or "
+                    "--restart latest to continue it",
+                    directory.string(), earlier.front().path.filename().string(), earlier.size() > 1 ? ", ..." : ""));
   if (policy == ExistingResults::replace) {
     io::require_written_by_simapp(earlier);
     return earlier;
@@ -263,8 +284,8 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
     try {
       io::probe_directory(directory, longest_result_name(time_plan));
     } catch (const io::FileFailure& failure) {
-      throw Error(ExitCode::bad_input, "output.dir", fmt::format("cannot write to '{}': {}", directory.string(),
-                                                                 failure.what()));
+      throw Error(ExitCode::bad_input, "output.dir",
+                  fmt::format("cannot write to '{}': {}", directory.string(), failure.what()));
     }
     const long first_written = start.checkpoint ? start.step : -1;  // the step 0 snapshot too, from the start
     start.replaced = replaced_results(directory, policy, start, names_written_after(first_written, spec, time_plan));
@@ -312,11 +333,10 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
   const long now = simulation.step();
   if (spec.output.every > 0.0) {
     auto series = std::make_shared<SnapshotSeries>(config, simulation);
-    outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
-                       [series](long step, double time, std::span<const double> state) {
-                         series->write(step, time, state);
-                       },
-                       [series] { return series->finish(); }, [series] { return series->release(); }});
+    outputs.push_back(
+        {after(output_steps(simulation.time_plan(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
+         [series](long step, double time, std::span<const double> state) { series->write(step, time, state); },
+         [series] { return series->finish(); }, [series] { return series->release(); }});
   }
   if (spec.output.checkpoint_every > 0.0) {
     const Decomposition& decomposition = simulation.decomposition();
@@ -344,8 +364,7 @@ std::function<void(long, double, std::span<const double>)> checkpoint_saver(cons
   const Decomposition& decomposition = simulation.decomposition();
   return [&config, &decomposition, reference](long step, double time, std::span<const double> interior) {
     int written = 0;
-    if (decomposition.rank() == 0)
-      written = fs::exists(io::checkpoint_path(config.spec.output.dir, step)) ? 1 : 0;
+    if (decomposition.rank() == 0) written = fs::exists(io::checkpoint_path(config.spec.output.dir, step)) ? 1 : 0;
     MPI_Bcast(&written, 1, MPI_INT, 0, decomposition.comm());
     if (written == 0) write_checkpoint_of(config, decomposition, reference, step, time, interior);
   };

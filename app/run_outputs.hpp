@@ -32,10 +32,10 @@ enum class ExistingResults { refuse, replace, continue_run };
 /// Where a run starts, decided before any work.
 struct OutputStart {
   std::optional<std::filesystem::path> checkpoint;  ///< the checkpoint a restart continues from
-  long step = 0;          ///< the step the run continues after (the checkpoint's)
-  bool finished = false;  ///< the checkpoint is the run's last step: nothing is left to do
-  std::vector<io::ResultEntry> replaced;  ///< rank 0: results the run replaces, all written by simapp
-  TimeOrigin origin;      ///< where the steps start: 0, or a checkpoint off the run's step grid
+  long step = 0;                                    ///< the step the run continues after (the checkpoint's)
+  bool finished = false;                            ///< the checkpoint is the run's last step: nothing is left to do
+  std::vector<io::ResultEntry> replaced;            ///< rank 0: results the run replaces, all written by simapp
+  TimeOrigin origin;  ///< where the steps start: 0, or a checkpoint off the run's step grid
 };
 
 /// Before any work (collective; errors are bad input, agreed): for a restart, the checkpoint

@@ -47,8 +47,8 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   fmt::print(out, "simapp {} (git {}): dry compressible atmosphere\n", build_info::version, build_info::git_hash);
   fmt::print(out, "  config    {}\n", config_path);
   fmt::print(out, "  case      {}\n", to_string(simulation.spec().case_name));
-  fmt::print(out, "  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m\n", grid.nx,
-             grid.nz, simulation.grid().dx(), simulation.grid().dz(), grid.xlen, grid.zlen);
+  fmt::print(out, "  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m\n", grid.nx, grid.nz,
+             simulation.grid().dx(), simulation.grid().dz(), grid.xlen, grid.zlen);
   const RunSpec& spec = simulation.spec();
   const double nu = spec.physics.viscosity;
   const bool diffusive = diffusion_limits_time_step(simulation.grid().dx(), simulation.grid().dz(), spec.time.cfl, nu);
@@ -81,10 +81,11 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
                output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off"));
   if (simulation.mode() == ExecutionMode::persistent) {
     const PersistentGrid& launch = simulation.persistent_launch();
-    fmt::print(out,
-               "  steps     mode persistent: one cooperative kernel a launch, {} blocks of {} threads, a grid barrier a "
-               "{}\n",
-               launch.blocks, launch.block_threads, launch.barrier_a_pass ? "pass (3 stages a tile)" : "stage");
+    fmt::print(
+        out,
+        "  steps     mode persistent: one cooperative kernel a launch, {} blocks of {} threads, a grid barrier a "
+        "{}\n",
+        launch.blocks, launch.block_threads, launch.barrier_a_pass ? "pass (3 stages a tile)" : "stage");
   } else {
     fmt::print(out, "  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph\n",
                to_string(simulation.mode()), to_string(simulation.spec().execution.granularity),
@@ -120,9 +121,8 @@ void print_result(std::FILE* out, const Simulation& simulation, const RunResult&
   if (decomposition.size() > 1)
     fmt::print(out, "ranks: stepping wall time min {:.3f} s, avg {:.3f} s, max {:.3f} s over {} ranks\n", wall_min,
                wall_sum / decomposition.size(), wall_max, decomposition.size());
-  fmt::print(out, "timing: {} steps in {:.3f} s, {:.3f} ms/step, {} kernels/step, {:.3e} cell-steps/s\n",
-             result.steps, wall_max, per_step * 1e3, simulation.kernels_per_step(),
-             per_step > 0 ? cells / per_step : 0.0);
+  fmt::print(out, "timing: {} steps in {:.3f} s, {:.3f} ms/step, {} kernels/step, {:.3e} cell-steps/s\n", result.steps,
+             wall_max, per_step * 1e3, simulation.kernels_per_step(), per_step > 0 ? cells / per_step : 0.0);
   if (result.outputs_written > 0) {
     fmt::print(out, "output: {} files in {:.3f} s of it{}; stepping alone {:.3f} ms/step\n", result.outputs_written,
                output_max,

@@ -677,7 +677,8 @@ Json measure_grid_barrier(const Bench& bench) {
       });
     });
   };
-  fmt::print("\n5. grid-wide barrier (cooperative launch, {} threads a block, {} barriers a kernel)\n", threads, barriers);
+  fmt::print("\n5. grid-wide barrier (cooperative launch, {} threads a block, {} barriers a kernel)\n", threads,
+             barriers);
   Json rows = Json::array();
   for (const int blocks : {16, 48, 80, multiprocessors, 4 * multiprocessors}) {
     if (blocks > per_multiprocessor * multiprocessors) continue;

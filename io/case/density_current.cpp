@@ -37,7 +37,9 @@ DensityCurrentMeasures density_current_measures(const Snapshot& snapshot) {
 }
 
 nlohmann::json density_current_json(const DensityCurrentMeasures& measures) {
-  const auto number = [](double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); };
+  const auto number = [](double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+  };
   return {{"time_s", measures.time},
           {"front_m", number(measures.front)},
           {"front_isotherm_K", front_isotherm},

@@ -9,9 +9,9 @@
 namespace simapp::io {
 
 struct DensityCurrentMeasures {
-  double time = 0.0;         ///< s
-  double front = 0.0;        ///< m from the bubble's centre; NaN when no cell is below −1 K
-  double theta_min = 0.0;    ///< θ′, K
+  double time = 0.0;       ///< s
+  double front = 0.0;      ///< m from the bubble's centre; NaN when no cell is below −1 K
+  double theta_min = 0.0;  ///< θ′, K
   double theta_max = 0.0;
   double u_min = 0.0, u_max = 0.0;  ///< m s⁻¹
   double w_min = 0.0, w_max = 0.0;

@@ -298,15 +298,17 @@ void write_state_rows(const Sink& write_at, std::span<const double> block, const
   const bool whole_rows = box.nx == header.nx;
   for (int v = 0; v < var::count; ++v) {
     const double* values = block.data() + static_cast<std::size_t>(v) * box.nz * box.nx;
-    const long long start = first + ((static_cast<long long>(v) * header.nz + box.k_offset) * header.nx + box.i_offset) *
-                                        static_cast<long long>(sizeof(double));
+    const long long start =
+        first + ((static_cast<long long>(v) * header.nz + box.k_offset) * header.nx + box.i_offset) *
+                    static_cast<long long>(sizeof(double));
     if (whole_rows) {
       write_at(values, row_bytes * static_cast<std::size_t>(box.nz), static_cast<off_t>(start));
       continue;
     }
     for (int k = 0; k < box.nz; ++k)
-      write_at(values + static_cast<std::size_t>(k) * box.nx, row_bytes,
-               static_cast<off_t>(start + static_cast<long long>(k) * header.nx * static_cast<long long>(sizeof(double))));
+      write_at(
+          values + static_cast<std::size_t>(k) * box.nx, row_bytes,
+          static_cast<off_t>(start + static_cast<long long>(k) * header.nx * static_cast<long long>(sizeof(double))));
   }
 }
 
@@ -384,27 +386,27 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
   run_on_root_agreed(comm, as_io_error([&] {
                        const QuietHdf5Errors quiet;
                        file.emplace(path);
-                       ranges = write_layout(*file, checkpoint_size_bound(header, input_yaml),
-                                             {"state", "state_checksums"},
-                                             [&](hid_t layout) { lay_out_checkpoint(layout, header, input_yaml); });
+                       ranges =
+                           write_layout(*file, checkpoint_size_bound(header, input_yaml), {"state", "state_checksums"},
+                                        [&](hid_t layout) { lay_out_checkpoint(layout, header, input_yaml); });
                      }));
   MPI_Bcast(ranges.data(), static_cast<int>(ranges.size() * sizeof(ReservedRange)), MPI_BYTE, 0, comm);
-  run_agreed(comm, as_io_error([&] {
-               if (rank == 0) {
-                 const auto write_at = [&](const void* data, std::size_t size, off_t offset) {
-                   file->write_at(data, size, offset);
-                 };
-                 write_state_rows(write_at, block, box, header, ranges[0].offset);
-                 write_at(checksums.data(), checksums.size() * sizeof(std::uint64_t),
-                          static_cast<off_t>(ranges[1].offset));
-                 file->sync_and_close();
-                 return;
-               }
-               ExistingFileWriter rows(unfinished_path(path));
-               write_state_rows([&](const void* data, std::size_t size, off_t offset) { rows.write_at(data, size, offset); },
-                                block, box, header, ranges[0].offset);
-               rows.sync_and_close();
-             }));
+  run_agreed(
+      comm, as_io_error([&] {
+        if (rank == 0) {
+          const auto write_at = [&](const void* data, std::size_t size, off_t offset) {
+            file->write_at(data, size, offset);
+          };
+          write_state_rows(write_at, block, box, header, ranges[0].offset);
+          write_at(checksums.data(), checksums.size() * sizeof(std::uint64_t), static_cast<off_t>(ranges[1].offset));
+          file->sync_and_close();
+          return;
+        }
+        ExistingFileWriter rows(unfinished_path(path));
+        write_state_rows([&](const void* data, std::size_t size, off_t offset) { rows.write_at(data, size, offset); },
+                         block, box, header, ranges[0].offset);
+        rows.sync_and_close();
+      }));
   run_on_root_agreed(comm, [&] {
     try {
       file->publish(Replace::never);
@@ -424,8 +426,8 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
   });
 }
 
-void write_checkpoint(const fs::path& directory, const CheckpointHeader& header, const std::vector<double>& global_state,
-                      const std::string& input_yaml) {
+void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
+                      const std::vector<double>& global_state, const std::string& input_yaml) {
   write_checkpoint(directory, header, RankBox{header.nx, header.nz, 0, 0}, global_state, input_yaml, MPI_COMM_SELF);
 }
 
@@ -528,7 +530,8 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
   const hsize_t first_segment = static_cast<hsize_t>(box.i_offset / checksum_columns);
   const hsize_t last_segment = static_cast<hsize_t>((box.i_offset + box.nx - 1) / checksum_columns);
   const hsize_t column0 = first_segment * checksum_columns;
-  const hsize_t columns = std::min<hsize_t>((last_segment + 1) * checksum_columns, static_cast<hsize_t>(header.nx)) - column0;
+  const hsize_t columns =
+      std::min<hsize_t>((last_segment + 1) * checksum_columns, static_cast<hsize_t>(header.nx)) - column0;
   const hsize_t rows = static_cast<hsize_t>(box.nz);
   std::vector<double> stored(rows * columns);
   std::vector<std::uint64_t> stored_sums(rows * (last_segment - first_segment + 1));
@@ -587,9 +590,10 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
                                       "configuration's {:016x}, although case, grid and domain match",
                                       header.config_hash, physics_hash(spec)));
   if (header.time >= plan.sim_time() && restart_origin(header, plan).step != 0)
-    throw bad_input(path, fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps: it is at or past "
-                                      "the run's sim_time = {} s",
-                                      header.step, header.time, plan.num_steps(), plan.sim_time()));
+    throw bad_input(path,
+                    fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps: it is at or past "
+                                "the run's sim_time = {} s",
+                                header.step, header.time, plan.num_steps(), plan.sim_time()));
 }
 
 TimeOrigin restart_origin(const CheckpointHeader& header, const TimePlan& plan) {

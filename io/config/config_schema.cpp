@@ -46,7 +46,13 @@ constexpr ValueType value_type_of() {
 template <class Field>
 ConfigKey value_key(std::string_view path, std::string_view unit, Range range, std::string_view doc, Field field) {
   using T = std::remove_cvref_t<std::invoke_result_t<Field&, RunSpec&>>;
-  return {path, value_type_of<T>(), unit, range.minimum, range.maximum, {}, doc,
+  return {path,
+          value_type_of<T>(),
+          unit,
+          range.minimum,
+          range.maximum,
+          {},
+          doc,
           [field](RunSpec& spec, const ConfigValue& value) { field(spec) = std::get<T>(value); },
           [field](const RunSpec& spec) { return ConfigValue{field(spec)}; }};
 }
@@ -58,7 +64,13 @@ ConfigKey enum_key(std::string_view path, std::string_view doc,
   using Entry = std::pair<Enum, std::string_view>;
   std::vector<std::string_view> allowed;
   for (const auto& [value, name] : names) allowed.push_back(name);
-  return {path, ValueType::enumeration, "", std::nullopt, std::nullopt, std::move(allowed), doc,
+  return {path,
+          ValueType::enumeration,
+          "",
+          std::nullopt,
+          std::nullopt,
+          std::move(allowed),
+          doc,
           [field, names](RunSpec& spec, const ConfigValue& value) {
             const std::string_view name = std::get<std::string>(value);
             field(spec) = std::ranges::find(names, name, &Entry::second)->first;
@@ -72,7 +84,13 @@ ConfigKey enum_key(std::string_view path, std::string_view doc,
 template <class Field>
 ConfigKey name_list_key(std::string_view path, std::string_view doc, std::vector<std::string_view> allowed,
                         Field field) {
-  return {path, ValueType::name_list, "", std::nullopt, std::nullopt, std::move(allowed), doc,
+  return {path,
+          ValueType::name_list,
+          "",
+          std::nullopt,
+          std::nullopt,
+          std::move(allowed),
+          doc,
           [field](RunSpec& spec, const ConfigValue& value) { field(spec) = std::get<NameList>(value); },
           [field](const RunSpec& spec) { return ConfigValue{field(spec)}; }};
 }
@@ -82,7 +100,13 @@ template <class Enum, std::size_t N, class Field>
 ConfigKey enum_list_key(std::string_view path, std::string_view doc, std::vector<std::string_view> allowed,
                         const std::array<std::pair<Enum, std::string_view>, N>& names, Field field) {
   using Entry = std::pair<Enum, std::string_view>;
-  return {path, ValueType::name_list, "", std::nullopt, std::nullopt, std::move(allowed), doc,
+  return {path,
+          ValueType::name_list,
+          "",
+          std::nullopt,
+          std::nullopt,
+          std::move(allowed),
+          doc,
           [field, names](RunSpec& spec, const ConfigValue& value) {
             field(spec).clear();
             for (const std::string& name : std::get<NameList>(value))
@@ -90,7 +114,8 @@ ConfigKey enum_list_key(std::string_view path, std::string_view doc, std::vector
           },
           [field, names](const RunSpec& spec) {
             NameList list;
-            for (const Enum item : field(spec)) list.emplace_back(std::ranges::find(names, item, &Entry::first)->second);
+            for (const Enum item : field(spec))
+              list.emplace_back(std::ranges::find(names, item, &Entry::first)->second);
             return ConfigValue{list};
           }};
 }
@@ -111,72 +136,94 @@ std::vector<std::string_view> snapshot_field_names() {
 
 const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> keys{
-      enum_key("case", "initial state: one of the model's test cases", case_names,
-               [](auto& spec) -> auto& { return spec.case_name; }),
-      value_key("grid.nx", "", between(4, max_cells_per_direction), "cells in x",
-                [](auto& spec) -> auto& { return spec.grid.nx; }),
-      value_key("grid.nz", "", between(4, max_cells_per_direction), "cells in z",
-                [](auto& spec) -> auto& { return spec.grid.nz; }),
-      value_key("grid.xlen", "m", above(0), "domain width",
-                [](auto& spec) -> auto& { return spec.grid.xlen; }),
-      value_key("grid.zlen", "m", above(0), "domain height",
-                [](auto& spec) -> auto& { return spec.grid.zlen; }),
-      value_key("time.sim_time", "s", above(0), "simulated time",
-                [](auto& spec) -> auto& { return spec.time.sim_time; }),
-      value_key("time.cfl", "", above(0), "Courant number: dt = cfl · min(dx, dz) / 450 m/s",
-                [](auto& spec) -> auto& { return spec.time.cfl; }),
-      value_key("physics.viscosity", "m² s⁻¹", at_least(0),
-                "ν of the physical diffusion ν∇² of u, w and θ; 0: none (dt then also respects 0.25 min(dx, dz)² / ν)",
-                [](auto& spec) -> auto& { return spec.physics.viscosity; }),
-      value_key("physics.hyperviscosity", "", at_least(0),
-                "β of the fourth-order hyperviscosity that keeps the scheme stable; 0: none",
-                [](auto& spec) -> auto& { return spec.physics.hyperviscosity; }),
-      value_key("output.dir", "", any_value, "directory for results",
-                [](auto& spec) -> auto& { return spec.output.dir; }),
-      value_key("output.every", "s", at_least(0), "interval between snapshots; 0: no snapshots",
-                [](auto& spec) -> auto& { return spec.output.every; }),
-      name_list_key("output.variables", "snapshot fields, comma-separated, each once; or all", snapshot_field_names(),
-                    [](auto& spec) -> auto& { return spec.output.variables; }),
-      value_key("output.compression", "", between(0, 9), "deflate level 1..9 of snapshot datasets; 0: none",
-                [](auto& spec) -> auto& { return spec.output.compression; }),
-      value_key("output.checkpoint_every", "s", at_least(0),
-                "interval between checkpoints (full state for --restart); 0: none",
-                [](auto& spec) -> auto& { return spec.output.checkpoint_every; }),
-      value_key("output.progress_every", "steps", at_least(0),
-                "steps between progress lines; 0: a line about every 2 s of wall time",
-                [](auto& spec) -> auto& { return spec.output.progress_every; }),
-      enum_key("execution.backend", "processor that runs the kernels; auto: CUDA when a GPU is visible, else host",
-               backend_choices, [](auto& spec) -> auto& { return spec.execution.backend; }),
-      enum_key("execution.mode",
-               "eager_sync, eager (one launch per kernel), eager_streams (eager, each lane on a stream of its own; CUDA), "
-               "graph (captured segments replayed), graph_loop (one launch of a graph with a WHILE node runs every step between "
-               "outputs; CUDA), persistent (one cooperative kernel runs every step between outputs, grid barriers between "
-               "stages; CUDA, one rank, granularity stage) or compare (those of execution.compare, timed)",
-               execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
-      enum_key("execution.granularity", "fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one kernel per stage",
-               granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),
-      value_key("execution.steps_per_graph", "steps", at_least(0),
-                "steps captured into one graph; 0: chosen so a graph holds a few hundred kernels",
-                [](auto& spec) -> auto& { return spec.execution.steps_per_graph; }),
-      value_key("execution.check_every", "steps", at_least(0),
-                "steps between health checks on the device (non-finite values, signal speed above 450 m/s); "
-                "0: none",
-                [](auto& spec) -> auto& { return spec.execution.check_every; }),
-      enum_list_key("execution.compare",
-                    "modes that compare times, comma-separated, each once; or all (those the case cannot run are "
-                    "skipped, with the reason)",
-                    timed_mode_names(), execution_mode_names, [](auto& spec) -> auto& { return spec.execution.compare; }),
-      value_key("parallel.ranks", "", at_least(0),
-                "MPI ranks along x and z, [px, pz]; 0: chosen by MPI_Dims_create",
-                [](auto& spec) -> auto& { return spec.parallel.ranks; }),
-      enum_key("parallel.halo",
-               "what carries halo messages: mpi (a host op between graphs) or nccl (on the stream, inside graphs)",
-               halo_transport_names, [](auto& spec) -> auto& { return spec.parallel.halo; }),
-      enum_key("parallel.cuda_aware_mpi",
-               "pass device buffers to MPI directly: auto (when the library reports CUDA support), on, off",
-               cuda_aware_mpi_names, [](auto& spec) -> auto& { return spec.parallel.cuda_aware_mpi; }),
-      enum_key("parallel.overlap", "compute interior cells while halos travel (fused and stage granularity, MPI halos)",
-               halo_overlap_names, [](auto& spec) -> auto& { return spec.parallel.overlap; }),
+      enum_key(
+          "case", "initial state: one of the model's test cases", case_names,
+          [](auto& spec) -> auto& { return spec.case_name; }),
+      value_key(
+          "grid.nx", "", between(4, max_cells_per_direction), "cells in x",
+          [](auto& spec) -> auto& { return spec.grid.nx; }),
+      value_key(
+          "grid.nz", "", between(4, max_cells_per_direction), "cells in z",
+          [](auto& spec) -> auto& { return spec.grid.nz; }),
+      value_key(
+          "grid.xlen", "m", above(0), "domain width", [](auto& spec) -> auto& { return spec.grid.xlen; }),
+      value_key(
+          "grid.zlen", "m", above(0), "domain height", [](auto& spec) -> auto& { return spec.grid.zlen; }),
+      value_key(
+          "time.sim_time", "s", above(0), "simulated time", [](auto& spec) -> auto& { return spec.time.sim_time; }),
+      value_key(
+          "time.cfl", "", above(0), "Courant number: dt = cfl · min(dx, dz) / 450 m/s",
+          [](auto& spec) -> auto& { return spec.time.cfl; }),
+      value_key(
+          "physics.viscosity", "m² s⁻¹", at_least(0),
+          "ν of the physical diffusion ν∇² of u, w and θ; 0: none (dt then also respects 0.25 min(dx, dz)² / ν)",
+          [](auto& spec) -> auto& { return spec.physics.viscosity; }),
+      value_key(
+          "physics.hyperviscosity", "", at_least(0),
+          "β of the fourth-order hyperviscosity that keeps the scheme stable; 0: none",
+          [](auto& spec) -> auto& { return spec.physics.hyperviscosity; }),
+      value_key(
+          "output.dir", "", any_value, "directory for results", [](auto& spec) -> auto& { return spec.output.dir; }),
+      value_key(
+          "output.every", "s", at_least(0), "interval between snapshots; 0: no snapshots",
+          [](auto& spec) -> auto& { return spec.output.every; }),
+      name_list_key(
+          "output.variables", "snapshot fields, comma-separated, each once; or all", snapshot_field_names(),
+          [](auto& spec) -> auto& { return spec.output.variables; }),
+      value_key(
+          "output.compression", "", between(0, 9), "deflate level 1..9 of snapshot datasets; 0: none",
+          [](auto& spec) -> auto& { return spec.output.compression; }),
+      value_key(
+          "output.checkpoint_every", "s", at_least(0),
+          "interval between checkpoints (full state for --restart); 0: none",
+          [](auto& spec) -> auto& { return spec.output.checkpoint_every; }),
+      value_key(
+          "output.progress_every", "steps", at_least(0),
+          "steps between progress lines; 0: a line about every 2 s of wall time",
+          [](auto& spec) -> auto& { return spec.output.progress_every; }),
+      enum_key(
+          "execution.backend", "processor that runs the kernels; auto: CUDA when a GPU is visible, else host",
+          backend_choices, [](auto& spec) -> auto& { return spec.execution.backend; }),
+      enum_key(
+          "execution.mode",
+          "eager_sync, eager (one launch per kernel), eager_streams (eager, each lane on a stream of its own; CUDA), "
+          "graph (captured segments replayed), graph_loop (one launch of a graph with a WHILE node runs every step "
+          "between "
+          "outputs; CUDA), persistent (one cooperative kernel runs every step between outputs, grid barriers between "
+          "stages; CUDA, one rank, granularity stage) or compare (those of execution.compare, timed)",
+          execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
+      enum_key(
+          "execution.granularity",
+          "fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one kernel per stage",
+          granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),
+      value_key(
+          "execution.steps_per_graph", "steps", at_least(0),
+          "steps captured into one graph; 0: chosen so a graph holds a few hundred kernels",
+          [](auto& spec) -> auto& { return spec.execution.steps_per_graph; }),
+      value_key(
+          "execution.check_every", "steps", at_least(0),
+          "steps between health checks on the device (non-finite values, signal speed above 450 m/s); "
+          "0: none",
+          [](auto& spec) -> auto& { return spec.execution.check_every; }),
+      enum_list_key(
+          "execution.compare",
+          "modes that compare times, comma-separated, each once; or all (those the case cannot run are "
+          "skipped, with the reason)",
+          timed_mode_names(), execution_mode_names, [](auto& spec) -> auto& { return spec.execution.compare; }),
+      value_key(
+          "parallel.ranks", "", at_least(0), "MPI ranks along x and z, [px, pz]; 0: chosen by MPI_Dims_create",
+          [](auto& spec) -> auto& { return spec.parallel.ranks; }),
+      enum_key(
+          "parallel.halo",
+          "what carries halo messages: mpi (a host op between graphs) or nccl (on the stream, inside graphs)",
+          halo_transport_names, [](auto& spec) -> auto& { return spec.parallel.halo; }),
+      enum_key(
+          "parallel.cuda_aware_mpi",
+          "pass device buffers to MPI directly: auto (when the library reports CUDA support), on, off",
+          cuda_aware_mpi_names, [](auto& spec) -> auto& { return spec.parallel.cuda_aware_mpi; }),
+      enum_key(
+          "parallel.overlap", "compute interior cells while halos travel (fused and stage granularity, MPI halos)",
+          halo_overlap_names, [](auto& spec) -> auto& { return spec.parallel.overlap; }),
   };
   return keys;
 }

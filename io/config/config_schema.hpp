@@ -1,11 +1,11 @@
 #pragma once
 /// The configuration keys as data: one table entry per key drives parsing, validation,
 /// the resolved YAML and the reference in inputs/README.md.
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <array>
 #include <variant>
 #include <vector>
 
@@ -15,12 +15,12 @@ namespace simapp::io {
 
 /// The type a key's value must have.
 enum class ValueType {
-  integer,      ///< a decimal integer
-  real,         ///< a finite number
-  string,       ///< non-empty text
-  enumeration,  ///< one of the key's allowed names
-  integer_pair, ///< two integers: [a, b] in YAML, "a,b" in an override; the bound applies to each
-  name_list,    ///< comma-separated names from the key's allowed names, each at most once; "all": every one
+  integer,       ///< a decimal integer
+  real,          ///< a finite number
+  string,        ///< non-empty text
+  enumeration,   ///< one of the key's allowed names
+  integer_pair,  ///< two integers: [a, b] in YAML, "a,b" in an override; the bound applies to each
+  name_list,     ///< comma-separated names from the key's allowed names, each at most once; "all": every one
 };
 
 /// Whether the bound itself is an allowed value.
@@ -40,13 +40,13 @@ using ConfigValue = std::variant<int, double, std::string, IntegerPair, NameList
 
 /// One configuration key: what it accepts, what it means, and where it goes in RunSpec.
 struct ConfigKey {
-  std::string_view path;                   ///< dotted path, e.g. "grid.nx"
-  ValueType type;                          ///< the type its value must have
-  std::string_view unit;                   ///< SI unit or counted thing; empty when none
-  std::optional<LowerBound> minimum;       ///< integer and real keys only
-  std::optional<double> maximum;           ///< the largest value allowed; integer and real keys only
-  std::vector<std::string_view> allowed;   ///< enumeration and name_list keys only, in documentation order
-  std::string_view doc;                    ///< one-line meaning
+  std::string_view path;                  ///< dotted path, e.g. "grid.nx"
+  ValueType type;                         ///< the type its value must have
+  std::string_view unit;                  ///< SI unit or counted thing; empty when none
+  std::optional<LowerBound> minimum;      ///< integer and real keys only
+  std::optional<double> maximum;          ///< the largest value allowed; integer and real keys only
+  std::vector<std::string_view> allowed;  ///< enumeration and name_list keys only, in documentation order
+  std::string_view doc;                   ///< one-line meaning
   std::function<void(RunSpec&, const ConfigValue&)> set;  ///< stores a checked value
   std::function<ConfigValue(const RunSpec&)> get;         ///< reads it back; RunSpec{} gives the default
 };

@@ -5,8 +5,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -192,7 +192,8 @@ void collect_section(const YAML::Node& map, const std::string& prefix, const std
     } else if (value.IsMap()) {
       collect_section(value, path, file, settings, first_lines);
     } else if (!value.IsNull()) {
-      throw bad_input(at_line(file, value.Mark()), fmt::format("{}: expected a map of keys, got {}", path, describe(value)));
+      throw bad_input(at_line(file, value.Mark()),
+                      fmt::format("{}: expected a map of keys, got {}", path, describe(value)));
     }
   }
 }
@@ -394,11 +395,11 @@ std::vector<DocumentMarks::Document> scan_documents(const std::string& path, con
     const auto& documents = marks.documents();
     const YAML::Mark& start = documents.back().start;
     if (documents.size() > 1 && documents[documents.size() - 2].start.pos == start.pos)
-      throw bad_input(at_line(path, start),
-                      fmt::format("invalid YAML: unexpected {}",
-                                  start.pos >= 0 && static_cast<std::size_t>(start.pos) < text.size()
-                                      ? quoted(text.substr(static_cast<std::size_t>(start.pos), 1))
-                                      : std::string("end")));
+      throw bad_input(
+          at_line(path, start),
+          fmt::format("invalid YAML: unexpected {}", start.pos >= 0 && static_cast<std::size_t>(start.pos) < text.size()
+                                                         ? quoted(text.substr(static_cast<std::size_t>(start.pos), 1))
+                                                         : std::string("end")));
   }
   return marks.documents();
 }

@@ -15,7 +15,7 @@ namespace {
 
 /// The first of `paths` that was given, with its place.
 std::optional<std::pair<std::string_view, std::string>> first_given(const KeyPlaces& places,
-                                                                  std::initializer_list<std::string_view> paths) {
+                                                                    std::initializer_list<std::string_view> paths) {
   for (const std::string_view path : paths)
     if (const auto found = places.find(path); found != places.end()) return std::pair{path, found->second};
   return std::nullopt;
@@ -83,8 +83,8 @@ void check_interval(std::string_view path, double every, std::string_view output
 void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
   check_cell_count(spec.grid, places, file);
   check_step_count(spec, places, file);
-  const double dt = time_step(spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
-                              spec.physics.viscosity);
+  const double dt =
+      time_step(spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl, spec.physics.viscosity);
   check_interval("output.every", spec.output.every, "snapshots", dt, places, file);
   check_interval("output.checkpoint_every", spec.output.checkpoint_every, "checkpoints", dt, places, file);
 }

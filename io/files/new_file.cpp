@@ -61,8 +61,7 @@ void write_fully(int descriptor, const char* data, std::size_t size, off_t offse
 /// (Linux's sync_file_range): a long file is then on its way while its later parts are still
 /// being computed, and the sync at its end waits for little. Failures of that early start
 /// surface at the sync.
-void write_and_start_writeback(int descriptor, const char* data, std::size_t size, off_t offset,
-                               const fs::path& path) {
+void write_and_start_writeback(int descriptor, const char* data, std::size_t size, off_t offset, const fs::path& path) {
   write_fully(descriptor, data, size, offset, path);
   constexpr std::size_t large = std::size_t{1} << 20;
   if (size >= large) ::sync_file_range(descriptor, offset, static_cast<off_t>(size), SYNC_FILE_RANGE_WRITE);
@@ -116,8 +115,7 @@ void clear_unfinished(const fs::path& directory) {
   remove_if_empty(folder);
 }
 
-NewFile::NewFile(fs::path target)
-    : target_(std::move(target)), temporary_(unfinished_path(target_)) {
+NewFile::NewFile(fs::path target) : target_(std::move(target)), temporary_(unfinished_path(target_)) {
   make_unfinished_folder(temporary_.parent_path());
   try {
     descriptor_ = create_exclusively(temporary_);
@@ -133,9 +131,7 @@ NewFile::~NewFile() {
   remove_if_empty(temporary_.parent_path());
 }
 
-void NewFile::write(const std::string& bytes) {
-  write_at(bytes.data(), bytes.size(), end_);
-}
+void NewFile::write(const std::string& bytes) { write_at(bytes.data(), bytes.size(), end_); }
 
 void NewFile::write_at(const void* data, std::size_t size, off_t offset) {
   write_and_start_writeback(descriptor_, static_cast<const char*>(data), size, offset, temporary_);

@@ -42,9 +42,9 @@ DatatypeHandle utf8_string_type() {
 void write_scalar_attribute(hid_t object, const std::string& name, hid_t file_type, hid_t memory_type,
                             const void* value) {
   const DataspaceHandle space(checked(H5Screate(H5S_SCALAR), "cannot create a scalar dataspace"));
-  const AttributeHandle attribute(checked(
-      H5Acreate2(object, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-      "cannot create attribute " + name));
+  const AttributeHandle attribute(
+      checked(H5Acreate2(object, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+              "cannot create attribute " + name));
   check(H5Awrite(attribute.get(), memory_type, value), "cannot write attribute " + name);
 }
 
@@ -54,8 +54,8 @@ void write_scalar_attribute(hid_t object, const std::string& name, hid_t file_ty
 FileHandle create_memory_file(const std::string& name, std::size_t bytes) {
   const PropertyListHandle access(checked(H5Pcreate(H5P_FILE_ACCESS), "cannot create file access properties"));
   check(H5Pset_fapl_core(access.get(), bytes, false), "cannot select the in-memory file driver");
-  return FileHandle(checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
-                            "cannot create the in-memory file"));
+  return FileHandle(
+      checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), "cannot create the in-memory file"));
 }
 
 /// The bytes of the finished file.
@@ -116,7 +116,8 @@ class ScratchFile {
 void copy_range(const ScratchFile& from, NewFile& to, long long begin, long long end) {
   std::string buffer(std::size_t{1} << 22, '\0');
   for (long long position = begin; position < end;) {
-    const auto wanted = static_cast<std::size_t>(std::min<long long>(end - position, static_cast<long long>(buffer.size())));
+    const auto wanted =
+        static_cast<std::size_t>(std::min<long long>(end - position, static_cast<long long>(buffer.size())));
     const ssize_t count = ::pread(from.descriptor(), buffer.data(), wanted, position);
     if (count < 0 && errno == EINTR) continue;
     if (count <= 0) fail_system("cannot read the file layout");

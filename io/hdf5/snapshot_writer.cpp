@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
-#include <exception>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <optional>
-#include <span>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -46,15 +46,21 @@ bool arrays_match(const Snapshot& snapshot) {
 /// The cells a field's values come from: a whole snapshot or a rank's block of one, viewed.
 struct CellValues {
   std::size_t nx = 0, nz = 0;
-  std::span<const double> state;  ///< [var][k][i]
+  std::span<const double> state;                         ///< [var][k][i]
   std::span<const double> density_cell, rho_theta_cell;  ///< ρ̄_c(k), ρ̄θ̄_c(k) of these rows
 
   explicit CellValues(const Snapshot& snapshot)
-      : nx(static_cast<std::size_t>(snapshot.nx)), nz(static_cast<std::size_t>(snapshot.nz)), state(snapshot.state),
-        density_cell(snapshot.density_cell), rho_theta_cell(snapshot.rho_theta_cell) {}
+      : nx(static_cast<std::size_t>(snapshot.nx)),
+        nz(static_cast<std::size_t>(snapshot.nz)),
+        state(snapshot.state),
+        density_cell(snapshot.density_cell),
+        rho_theta_cell(snapshot.rho_theta_cell) {}
   explicit CellValues(const SnapshotBlock& block)
-      : nx(static_cast<std::size_t>(block.nx)), nz(static_cast<std::size_t>(block.nz)), state(block.state),
-        density_cell(block.density_cell), rho_theta_cell(block.rho_theta_cell) {}
+      : nx(static_cast<std::size_t>(block.nx)),
+        nz(static_cast<std::size_t>(block.nz)),
+        state(block.state),
+        density_cell(block.density_cell),
+        rho_theta_cell(block.rho_theta_cell) {}
 
   std::size_t cells() const { return nx * nz; }
   /// Row k of `variable`.
@@ -124,7 +130,8 @@ const FieldDefinition* find_field(const std::string& name) {
 std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name) {
   const FieldDefinition* field = find_field(name);
   if (field == nullptr) throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
-  if (!arrays_match(snapshot)) throw Error(ExitCode::internal, "snapshot_field", "snapshot arrays do not match its grid");
+  if (!arrays_match(snapshot))
+    throw Error(ExitCode::internal, "snapshot_field", "snapshot arrays do not match its grid");
   return all_rows(CellValues(snapshot), field->row);
 }
 
@@ -145,7 +152,8 @@ void check_fields(const fs::path& path, const std::vector<std::string>& fields, 
   std::set<std::string> seen;
   for (const std::string& name : fields) {
     if (!find_field(name))
-      throw Error(ExitCode::bad_input, path.string(), "unknown field '" + name + "' (known: " + known_field_names() + ")");
+      throw Error(ExitCode::bad_input, path.string(),
+                  "unknown field '" + name + "' (known: " + known_field_names() + ")");
     if (!seen.insert(name).second) throw Error(ExitCode::bad_input, path.string(), "field '" + name + "' listed twice");
   }
 }
@@ -173,7 +181,8 @@ void check_block(const fs::path& path, const Snapshot& global, const SnapshotBlo
 /// the coordinates and the input YAML, and room for the metadata (measured: 8 to 10 KiB for
 /// 1 to 8 fields; allowed: 16 KiB and 512 bytes a dataset).
 long long file_size_bound(const Snapshot& snapshot, std::size_t field_count) {
-  const auto values = static_cast<long long>(field_count * cell_count(snapshot)) + 2LL * (snapshot.nx + snapshot.nz + 2);
+  const auto values =
+      static_cast<long long>(field_count * cell_count(snapshot)) + 2LL * (snapshot.nx + snapshot.nz + 2);
   const auto datasets = static_cast<long long>(field_count) + 4;
   return values * static_cast<long long>(sizeof(double)) + static_cast<long long>(snapshot.input_yaml.size()) +
          (16LL << 10) + 512 * datasets;
@@ -199,9 +208,9 @@ void write_dataset(hid_t file, const FieldInfo& info, const std::vector<hsize_t>
                    const std::vector<double>& values, hid_t creation_properties) {
   const DataspaceHandle space(checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                                       "cannot create the dataspace of " + info.name));
-  DatasetHandle dataset(checked(H5Dcreate2(file, info.name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                           creation_properties, H5P_DEFAULT),
-                                "cannot create dataset " + info.name));
+  DatasetHandle dataset(checked(
+      H5Dcreate2(file, info.name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation_properties, H5P_DEFAULT),
+      "cannot create dataset " + info.name));
   check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
         "cannot write dataset " + info.name);
   write_attribute(dataset.get(), "units", info.unit);
@@ -229,8 +238,7 @@ void write_coordinates(hid_t file, const Snapshot& snapshot) {
   write_coordinate(file, {"z_nodes", "m", "cell edges in z"}, coordinates(snapshot.nz + 1, snapshot.dz, 0.0));
 }
 
-void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields,
-                  int compression_level) {
+void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields, int compression_level) {
   const PropertyListHandle creation = field_creation_properties(snapshot, compression_level);
   const std::vector<hsize_t> dims{static_cast<hsize_t>(snapshot.nz), static_cast<hsize_t>(snapshot.nx)};
   for (const std::string& name : fields) {
@@ -260,9 +268,9 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
   for (const std::string& name : fields) {
     const FieldDefinition& field = *find_field(name);
     const DataspaceHandle space(checked(H5Screate_simple(2, dims, nullptr), "cannot create the dataspace of " + name));
-    DatasetHandle dataset(checked(
-        H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
-        "cannot create dataset " + name));
+    DatasetHandle dataset(
+        checked(H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
+                "cannot create dataset " + name));
     write_attribute(dataset.get(), "units", field.info.unit);
     write_attribute(dataset.get(), "description", field.info.description);
     check(dataset.close(), "cannot close dataset " + name);

@@ -26,23 +26,23 @@ namespace simapp::io {
 /// One output time of the whole (global) grid, as rank 0 holds it after gathering.
 struct Snapshot {
   long step = 0;
-  double time = 0.0;  ///< s
-  int nx = 0, nz = 0;  ///< global cells
+  double time = 0.0;          ///< s
+  int nx = 0, nz = 0;         ///< global cells
   double dx = 0.0, dz = 0.0;  ///< m
   std::string case_name;
   std::string input_yaml;  ///< the configuration as resolved
   std::string version, git_hash;
-  std::vector<double> state;  ///< prognostic variables [var][k][i], var = dens, umom, wmom, rhot; nx*nz each
-  std::vector<double> density_cell;  ///< ρ̄_c(k), k = 0..nz-1 (interior rows only)
+  std::vector<double> state;           ///< prognostic variables [var][k][i], var = dens, umom, wmom, rhot; nx*nz each
+  std::vector<double> density_cell;    ///< ρ̄_c(k), k = 0..nz-1 (interior rows only)
   std::vector<double> rho_theta_cell;  ///< ρ̄θ̄_c(k), k = 0..nz-1
 };
 
 /// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).
 struct SnapshotBlock {
-  int nx = 0, nz = 0;  ///< this rank's cells
-  int i_offset = 0, k_offset = 0;  ///< its first cell in the whole grid
-  std::span<const double> state;  ///< prognostic variables [var][k][i], nx*nz each
-  std::span<const double> density_cell;  ///< ρ̄_c of rows k_offset .. k_offset + nz - 1
+  int nx = 0, nz = 0;                      ///< this rank's cells
+  int i_offset = 0, k_offset = 0;          ///< its first cell in the whole grid
+  std::span<const double> state;           ///< prognostic variables [var][k][i], nx*nz each
+  std::span<const double> density_cell;    ///< ρ̄_c of rows k_offset .. k_offset + nz - 1
   std::span<const double> rho_theta_cell;  ///< ρ̄θ̄_c of the same rows
 };
 
@@ -69,8 +69,8 @@ std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& 
 /// unknown or repeated field or a level outside 0..9, an internal Error for a snapshot whose
 /// arrays do not match its grid, and an I/O Error when `path` exists or writing fails; on
 /// failure neither `path` nor the temporary file is left behind.
-void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot,
-                    const std::vector<std::string>& fields, int compression_level);
+void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot, const std::vector<std::string>& fields,
+                    int compression_level);
 
 /// Collective over `comm`: writes `path`, a new file holding the same datasets and attributes
 /// as write_snapshot of the whole grid (uncompressed), without gathering it. Every rank passes

@@ -46,7 +46,8 @@ std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   if (const auto step = numbered_name_step(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
   if (const auto step = numbered_name_step(name, "fields_", "_failed.h5"))
     return ResultEntry{path, ResultKind::snapshot, *step};
-  if (const auto step = numbered_name_step(name, "checkpoint_")) return ResultEntry{path, ResultKind::checkpoint, *step};
+  if (const auto step = numbered_name_step(name, "checkpoint_"))
+    return ResultEntry{path, ResultKind::checkpoint, *step};
   return std::nullopt;
 }
 

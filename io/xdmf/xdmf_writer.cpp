@@ -15,7 +15,8 @@ namespace {
 /// The mark that tells simapp's index from a user's file of the same name; indexes of earlier
 /// versions are known by their collection's name.
 constexpr std::string_view mark = "<Information Name=\"written_by\" Value=\"simapp\"/>";
-constexpr std::string_view earlier_mark = "<Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">";
+constexpr std::string_view earlier_mark =
+    "<Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">";
 
 /// `text` with XML's special characters escaped, for attribute values and element text.
 std::string xml_escaped(const std::string& text) {
@@ -44,23 +45,26 @@ std::string data_item(const std::string& dimensions, const std::string& file, co
 std::string attribute_xml(int nx, int nz, const std::string& file, const std::string& field) {
   return fmt::format("        <Attribute Name=\"{}\" AttributeType=\"Scalar\" Center=\"Cell\">\n", xml_escaped(field)) +
          fmt::format("        <DataItem ItemType=\"Function\" Function=\"$0\" Dimensions=\"1 {} {}\">\n", nz, nx) +
-         "  " + data_item(fmt::format("{} {}", nz, nx), file, field) + "        </DataItem>\n" + "        </Attribute>\n";
+         "  " + data_item(fmt::format("{} {}", nz, nx), file, field) + "        </DataItem>\n" +
+         "        </Attribute>\n";
 }
 
 /// A DataItem holding `values` in the XML itself.
 std::string inline_item(const std::string& values) {
-  return fmt::format("          <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">{}</DataItem>\n",
-                     values);
+  return fmt::format(
+      "          <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">{}</DataItem>\n",
+      values);
 }
 
 /// One output time: the mesh of cell edges and the cell-centred fields.
 std::string grid_xml(const XdmfMesh& mesh, const std::vector<std::string>& fields, const XdmfEntry& entry) {
-  std::string xml =
-      fmt::format("      <Grid Name=\"{}\" GridType=\"Uniform\">\n", xml_escaped(std::filesystem::path(entry.file).stem().string())) +
-      fmt::format("        <Time Value=\"{}\"/>\n", entry.time) +
-      fmt::format("        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"2 {} {}\"/>\n", mesh.nz + 1, mesh.nx + 1) +
-      "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n" + inline_item("0 0 0") +
-      inline_item(fmt::format("0 {} {}", mesh.dz, mesh.dx)) + "        </Geometry>\n";
+  std::string xml = fmt::format("      <Grid Name=\"{}\" GridType=\"Uniform\">\n",
+                                xml_escaped(std::filesystem::path(entry.file).stem().string())) +
+                    fmt::format("        <Time Value=\"{}\"/>\n", entry.time) +
+                    fmt::format("        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"2 {} {}\"/>\n",
+                                mesh.nz + 1, mesh.nx + 1) +
+                    "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n" + inline_item("0 0 0") +
+                    inline_item(fmt::format("0 {} {}", mesh.dz, mesh.dx)) + "        </Geometry>\n";
   for (const std::string& field : fields) xml += attribute_xml(mesh.nx, mesh.nz, entry.file, field);
   return xml + "      </Grid>\n";
 }
@@ -75,7 +79,9 @@ void write_xdmf(const std::filesystem::path& path, const XdmfMesh& mesh, const s
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<Xdmf Version=\"3.0\">\n"
       "  <Domain>\n"
-      "    " + std::string(mark) + "\n"
+      "    " +
+      std::string(mark) +
+      "\n"
       "    <Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   for (const XdmfEntry& entry : entries) xml += grid_xml(mesh, fields, entry);
   xml +=

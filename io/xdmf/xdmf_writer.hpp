@@ -8,7 +8,7 @@ namespace simapp::io {
 
 /// One output time of the series.
 struct XdmfEntry {
-  std::string file;  ///< the snapshot, relative to the .xmf
+  std::string file;   ///< the snapshot, relative to the .xmf
   double time = 0.0;  ///< s
 };
 

@@ -10,9 +10,7 @@ enum class Backend { host, cuda };
 /// The backend a user asks for: `automatic` is CUDA when a GPU is visible, else host.
 enum class BackendChoice { automatic, cuda, host };
 
-constexpr std::string_view to_string(Backend backend) {
-  return backend == Backend::cuda ? "cuda" : "host";
-}
+constexpr std::string_view to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "host"; }
 
 constexpr std::string_view to_string(BackendChoice choice) {
   switch (choice) {

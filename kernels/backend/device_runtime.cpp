@@ -67,8 +67,7 @@ Backend resolve_backend(BackendChoice choice) {
     case BackendChoice::automatic: return device_count() > 0 ? Backend::cuda : Backend::host;
     case BackendChoice::cuda:
       if (!cuda_compiled())
-        throw Error(ExitCode::bad_input, "execution.backend",
-                    "cuda requested but this simapp was built without CUDA");
+        throw Error(ExitCode::bad_input, "execution.backend", "cuda requested but this simapp was built without CUDA");
       if (device_count() == 0)
         throw Error(ExitCode::bad_input, "execution.backend", "cuda requested but no GPU is visible");
       return Backend::cuda;
@@ -251,7 +250,8 @@ void stream_wait_event([[maybe_unused]] const Stream& stream, [[maybe_unused]] C
 Stream create_stream(Backend backend) {
   Stream stream{backend, nullptr, nullptr};
 #if SIMAPP_USE_CUDA
-  if (backend == Backend::cuda) SIMAPP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream.cuda_stream, cudaStreamNonBlocking));
+  if (backend == Backend::cuda)
+    SIMAPP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream.cuda_stream, cudaStreamNonBlocking));
 #endif
   return stream;
 }

@@ -10,11 +10,11 @@ namespace simapp {
 /// Process exit codes; a small fixed set so batch scripts can act on them.
 enum class ExitCode : int {
   success = 0,
-  internal = 1,    ///< a bug or an unexpected system failure
-  bad_input = 2,   ///< configuration, command line or input files
-  io = 3,          ///< reading or writing results failed
-  numerical = 4,   ///< the solution blew up (NaN/Inf or CFL violation)
-  interrupted = 5, ///< stopped by SIGTERM or SIGINT after writing a checkpoint; continue with --restart
+  internal = 1,     ///< a bug or an unexpected system failure
+  bad_input = 2,    ///< configuration, command line or input files
+  io = 3,           ///< reading or writing results failed
+  numerical = 4,    ///< the solution blew up (NaN/Inf or CFL violation)
+  interrupted = 5,  ///< stopped by SIGTERM or SIGINT after writing a checkpoint; continue with --restart
 };
 
 /// Which ranks of an MPI job know of an error: the one that met it, or every rank (the ranks

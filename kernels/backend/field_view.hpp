@@ -17,9 +17,7 @@ struct FieldShape {
 
   SIMAPP_HOST_DEVICE int padded_nx() const { return nx + 2 * halo; }
   SIMAPP_HOST_DEVICE int padded_nz() const { return nz + 2 * halo; }
-  SIMAPP_HOST_DEVICE std::size_t var_stride() const {
-    return static_cast<std::size_t>(padded_nx()) * padded_nz();
-  }
+  SIMAPP_HOST_DEVICE std::size_t var_stride() const { return static_cast<std::size_t>(padded_nx()) * padded_nz(); }
   SIMAPP_HOST_DEVICE std::size_t size() const { return var_stride() * num_vars; }
   SIMAPP_HOST_DEVICE std::size_t offset(int var, int k, int i) const {
     return var * var_stride() + static_cast<std::size_t>(k + halo) * padded_nx() + (i + halo);
@@ -31,9 +29,7 @@ struct FieldView {
   T* data = nullptr;
   FieldShape shape;
 
-  SIMAPP_HOST_DEVICE T& operator()(int var, int k, int i) const {
-    return data[shape.offset(var, k, i)];
-  }
+  SIMAPP_HOST_DEVICE T& operator()(int var, int k, int i) const { return data[shape.offset(var, k, i)]; }
 
   /// A read-only view of the same data.
   template <class U = T, std::enable_if_t<!std::is_const_v<U>, int> = 0>

@@ -31,11 +31,11 @@ __device__ void run_tile_in_block(const Kernel& kernel, typename Kernel::Tile& t
 }
 
 template <class Kernel>
-__global__ void __launch_bounds__(tile_threads_x<Kernel> * tile_threads_z<Kernel>, Kernel::min_blocks_per_sm)
+__global__ void __launch_bounds__(tile_threads_x<Kernel>* tile_threads_z<Kernel>, Kernel::min_blocks_per_sm)
     parallel_for_tiles_kernel(IndexBox cells, Kernel kernel) {
   __shared__ typename Kernel::Tile tile;
-  const TileOrigin origin = tile_origin(cells, static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y),
-                                        Kernel::tile_x, Kernel::tile_z);
+  const TileOrigin origin =
+      tile_origin(cells, static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y), Kernel::tile_x, Kernel::tile_z);
   run_tile_in_block(kernel, tile, origin, static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y));
 }
 

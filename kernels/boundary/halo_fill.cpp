@@ -10,26 +10,28 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRan
   const int halo = state.shape.halo;
   const int nx = state.shape.nx;
   const IndexBox ghost_columns{0, 2 * halo, 0, state.shape.nz};
-  parallel_for("fill_periodic_x_halos", stream, ghost_columns, SIMAPP_LAMBDA(int g, int k) {
-    const int i = g < halo ? g - halo : nx + g - halo;
-    const int source = periodic_source(i, nx);
-    for (int v = vars.first; v < vars.last; ++v) state(v, k, i) = state(v, k, source);
-  });
+  parallel_for(
+      "fill_periodic_x_halos", stream, ghost_columns, SIMAPP_LAMBDA(int g, int k) {
+        const int i = g < halo ? g - halo : nx + g - halo;
+        const int source = periodic_source(i, nx);
+        for (int v = vars.first; v < vars.last; ++v) state(v, k, i) = state(v, k, source);
+      });
 }
 
-void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange vars,
-                       HydrostaticView background, HaloSides walls) {
+void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange vars, HydrostaticView background,
+                       HaloSides walls) {
   const int halo = state.shape.halo;
   const int nz = state.shape.nz;
   const IndexBox ghost_rows{-halo, state.shape.nx + halo, 0, 2 * halo};
-  parallel_for("fill_wall_z_halos", stream, ghost_rows, SIMAPP_LAMBDA(int i, int g) {
-    if (g < halo ? !walls.low : !walls.high) return;
-    const int k = g < halo ? g - halo : nz + g - halo;
-    const int adjacent = g < halo ? 0 : nz - 1;
-    for (int v = vars.first; v < vars.last; ++v)
-      state(v, k, i) =
-          wall_ghost(v, state(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
-  });
+  parallel_for(
+      "fill_wall_z_halos", stream, ghost_rows, SIMAPP_LAMBDA(int i, int g) {
+        if (g < halo ? !walls.low : !walls.high) return;
+        const int k = g < halo ? g - halo : nz + g - halo;
+        const int adjacent = g < halo ? 0 : nz - 1;
+        for (int v = vars.first; v < vars.last; ++v)
+          state(v, k, i) =
+              wall_ghost(v, state(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
+      });
 }
 
 void apply_injection_inflow(const Stream& stream, FieldView<double> state, HydrostaticView background,
@@ -37,14 +39,15 @@ void apply_injection_inflow(const Stream& stream, FieldView<double> state, Hydro
   if (geometry.i_offset != 0) return;  // only the rank at the global left boundary
   const int halo = state.shape.halo;
   const IndexBox left_ghosts{-halo, 0, 0, state.shape.nz};
-  parallel_for("apply_injection_inflow", stream, left_ghosts, SIMAPP_LAMBDA(int i, int k) {
-    if (!InjectionInflow::applies(geometry.z_center(k), geometry.zlen)) return;
-    double q[var::count];
-    for (int v = 0; v < var::count; ++v) q[v] = state(v, k, i);
-    apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k));
-    state(var::umom, k, i) = q[var::umom];
-    state(var::rhot, k, i) = q[var::rhot];
-  });
+  parallel_for(
+      "apply_injection_inflow", stream, left_ghosts, SIMAPP_LAMBDA(int i, int k) {
+        if (!InjectionInflow::applies(geometry.z_center(k), geometry.zlen)) return;
+        double q[var::count];
+        for (int v = 0; v < var::count; ++v) q[v] = state(v, k, i);
+        apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k));
+        state(var::umom, k, i) = q[var::umom];
+        state(var::rhot, k, i) = q[var::rhot];
+      });
 }
 
 }  // namespace simapp

@@ -36,8 +36,9 @@ SIMAPP_HOST_DEVICE inline int health_finding_at(const FieldView<const double>& s
 
 /// Checks cell (i, k) of this rank and latches what it finds into `record` as check number
 /// record->checks_run: the first failed check keeps its record; within it, the first cell.
-SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double>& state, const HydrostaticView& background,
-                                                 const CellGeometry& geometry, HealthRecord* record, int k, int i) {
+SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double>& state,
+                                                 const HydrostaticView& background, const CellGeometry& geometry,
+                                                 HealthRecord* record, int k, int i) {
   const int finding = health_finding_at(state, background, k, i);
   if (finding < 0) return;
   const std::int64_t check = record->checks_run;

@@ -7,15 +7,17 @@ namespace simapp {
 
 void check_health(const Stream& stream, FieldView<const double> state, HydrostaticView background,
                   const CellGeometry& geometry, HealthRecord* record) {
-  parallel_for("check_health", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz},
-               SIMAPP_LAMBDA(int i, int k) { check_cell_health(state, background, geometry, record, k, i); });
+  parallel_for(
+      "check_health", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz},
+      SIMAPP_LAMBDA(int i, int k) { check_cell_health(state, background, geometry, record, k, i); });
 }
 
 void count_health_check(const Stream& stream, HealthRecord* record, HealthRecord* mirror) {
-  parallel_for("count_health_check", stream, IndexBox{0, 1, 0, 1}, SIMAPP_LAMBDA(int, int) {
-    record->checks_run += 1;
-    *mirror = *record;
-  });
+  parallel_for(
+      "count_health_check", stream, IndexBox{0, 1, 0, 1}, SIMAPP_LAMBDA(int, int) {
+        record->checks_run += 1;
+        *mirror = *record;
+      });
 }
 
 }  // namespace simapp

@@ -20,9 +20,9 @@ namespace simapp {
 /// What the checks found so far.
 struct HealthRecord {
   static constexpr std::uint64_t no_cell = ~std::uint64_t{0};
-  std::int64_t failed_check = -1;         ///< sequence number of the first check that failed; -1: none
-  std::uint64_t first_cell = no_cell;     ///< in that check: v·NX·NZ + k·NX + i (global k, i); v = 4: speed
-  std::int64_t checks_run = 0;            ///< checks counted so far
+  std::int64_t failed_check = -1;      ///< sequence number of the first check that failed; -1: none
+  std::uint64_t first_cell = no_cell;  ///< in that check: v·NX·NZ + k·NX + i (global k, i); v = 4: speed
+  std::int64_t checks_run = 0;         ///< checks counted so far
 };
 
 /// The finding code of a speed beyond the bound, in place of a variable index.

@@ -14,8 +14,8 @@ namespace simapp {
 /// One reciprocal 1/ρ serves u, w and θ. p takes ρθ = q_f((ρθ)′) + ρ̄θ̄ directly rather than
 /// ρ·θ: the same value without the round-off of dividing and multiplying back.
 SIMAPP_HOST_DEVICE inline void x_face_flux(const double q[var::count], const double d3[var::count],
-                                           double background_density, double background_rho_theta,
-                                           double k_hyper, double flux[var::count]) {
+                                           double background_density, double background_rho_theta, double k_hyper,
+                                           double flux[var::count]) {
   const double r = q[var::dens] + background_density;
   const double inv_r = 1.0 / r;
   const double m = q[var::umom];
@@ -65,8 +65,8 @@ SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[var::count], const do
   } else {
     const int global_k = geometry.k_offset + k;
     const bool at_wall = global_k == 0 || global_k == geometry.global_nz;
-    z_face_flux(q, d3, background.density_face[k], background.rho_theta_face[k], background.pressure_face[k],
-                at_wall, context.stage_params().k_hyper_z, flux);
+    z_face_flux(q, d3, background.density_face[k], background.rho_theta_face[k], background.pressure_face[k], at_wall,
+                context.stage_params().k_hyper_z, flux);
   }
 }
 

@@ -24,9 +24,8 @@ enum class FaceRegion { all, interior, boundary };
 
 /// flux(v) for v ∈ vars, on the faces of `region`, from the state `forcing` (whose ghosts
 /// must be filled for boundary faces), reconstructing inline.
-void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                    FieldView<double> flux, VarRange vars, const FluxContext& context,
-                    FaceRegion region = FaceRegion::all);
+void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double> forcing, FieldView<double> flux,
+                    VarRange vars, const FluxContext& context, FaceRegion region = FaceRegion::all);
 
 /// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face, for v ∈ vars.
 void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,

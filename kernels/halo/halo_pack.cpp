@@ -31,14 +31,15 @@ void pack_halos(const Stream& stream, Direction direction, FieldView<const doubl
   const std::size_t side_size = halo_side_size(direction, field.shape);
   const bool x_pass = direction == Direction::x;
   const int nx = field.shape.nx, nz = field.shape.nz, halo = field.shape.halo, vars = field.shape.num_vars;
-  parallel_for(x_pass ? "pack_halos_x" : "pack_halos_z", stream, box, SIMAPP_LAMBDA(int g, int r) {
-    for (int side = 0; side < 2; ++side) {
-      // Low side sends the first `halo` interior columns/rows, high side the last.
-      const int i = x_pass ? (side == 0 ? g : nx - halo + g) : g;
-      const int k = x_pass ? r : (side == 0 ? r : nz - halo + r);
-      for (int v = 0; v < vars; ++v) buffer[buffer_index(box, side_size, side, v, g, r)] = field(v, k, i);
-    }
-  });
+  parallel_for(
+      x_pass ? "pack_halos_x" : "pack_halos_z", stream, box, SIMAPP_LAMBDA(int g, int r) {
+        for (int side = 0; side < 2; ++side) {
+          // Low side sends the first `halo` interior columns/rows, high side the last.
+          const int i = x_pass ? (side == 0 ? g : nx - halo + g) : g;
+          const int k = x_pass ? r : (side == 0 ? r : nz - halo + r);
+          for (int v = 0; v < vars; ++v) buffer[buffer_index(box, side_size, side, v, g, r)] = field(v, k, i);
+        }
+      });
 }
 
 void unpack_halos(const Stream& stream, Direction direction, FieldView<double> field, const double* buffer,
@@ -47,15 +48,16 @@ void unpack_halos(const Stream& stream, Direction direction, FieldView<double> f
   const std::size_t side_size = halo_side_size(direction, field.shape);
   const bool x_pass = direction == Direction::x;
   const int nx = field.shape.nx, nz = field.shape.nz, halo = field.shape.halo, vars = field.shape.num_vars;
-  parallel_for(x_pass ? "unpack_halos_x" : "unpack_halos_z", stream, box, SIMAPP_LAMBDA(int g, int r) {
-    for (int side = 0; side < 2; ++side) {
-      if (side == 0 ? !sides.low : !sides.high) continue;
-      // The low side's ghosts come from the low neighbour's high-side message, and so on.
-      const int i = x_pass ? (side == 0 ? g - halo : nx + g) : g;
-      const int k = x_pass ? r : (side == 0 ? r - halo : nz + r);
-      for (int v = 0; v < vars; ++v) field(v, k, i) = buffer[buffer_index(box, side_size, side, v, g, r)];
-    }
-  });
+  parallel_for(
+      x_pass ? "unpack_halos_x" : "unpack_halos_z", stream, box, SIMAPP_LAMBDA(int g, int r) {
+        for (int side = 0; side < 2; ++side) {
+          if (side == 0 ? !sides.low : !sides.high) continue;
+          // The low side's ghosts come from the low neighbour's high-side message, and so on.
+          const int i = x_pass ? (side == 0 ? g - halo : nx + g) : g;
+          const int k = x_pass ? r : (side == 0 ? r - halo : nz + r);
+          for (int v = 0; v < vars; ++v) field(v, k, i) = buffer[buffer_index(box, side_size, side, v, g, r)];
+        }
+      });
 }
 
 }  // namespace simapp

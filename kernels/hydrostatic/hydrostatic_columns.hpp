@@ -12,9 +12,9 @@ namespace simapp {
 
 /// Writable background arrays, laid out as in HydrostaticView.
 struct HydrostaticArrays {
-  double* density_cell = nullptr;    ///< nz + 2·halo entries
+  double* density_cell = nullptr;  ///< nz + 2·halo entries
   double* rho_theta_cell = nullptr;
-  double* density_face = nullptr;    ///< nz + 1 entries
+  double* density_face = nullptr;  ///< nz + 1 entries
   double* rho_theta_face = nullptr;
   double* pressure_face = nullptr;
 };

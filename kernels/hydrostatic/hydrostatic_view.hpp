@@ -7,11 +7,11 @@
 namespace simapp {
 
 struct HydrostaticView {
-  const double* density_cell = nullptr;     ///< ρ̄_c, nz + 2·halo entries
-  const double* rho_theta_cell = nullptr;   ///< ρ̄θ̄_c
-  const double* density_face = nullptr;     ///< ρ̄_i at z = k·dz, nz + 1 entries
-  const double* rho_theta_face = nullptr;   ///< ρ̄θ̄_i
-  const double* pressure_face = nullptr;    ///< p̄_i = C₀ (ρ̄θ̄_i)^γ
+  const double* density_cell = nullptr;    ///< ρ̄_c, nz + 2·halo entries
+  const double* rho_theta_cell = nullptr;  ///< ρ̄θ̄_c
+  const double* density_face = nullptr;    ///< ρ̄_i at z = k·dz, nz + 1 entries
+  const double* rho_theta_face = nullptr;  ///< ρ̄θ̄_i
+  const double* pressure_face = nullptr;   ///< p̄_i = C₀ (ρ̄θ̄_i)^γ
 
   SIMAPP_HOST_DEVICE double cell_density(int k) const { return density_cell[k + numerics::halo_width]; }
   SIMAPP_HOST_DEVICE double cell_rho_theta(int k) const { return rho_theta_cell[k + numerics::halo_width]; }

@@ -43,13 +43,11 @@ SIMAPP_HOST_DEVICE inline HydrostaticBackground case_background(CaseName name) {
   return HydrostaticBackground{name == CaseName::gravity_waves ? 0.02 : 0.0};
 }
 
-SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z,
-                                                              double xlen) {
+SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z, double xlen) {
   switch (name) {
     case CaseName::thermal: return {Bump{3.0, xlen / 2, 2000.0, 2000.0, 2000.0}(x, z), 0.0, 0.0};
     case CaseName::collision:
-      return {Bump{20.0, xlen / 2, 2000.0, 2000.0, 2000.0}(x, z) +
-                  Bump{-20.0, xlen / 2, 8000.0, 2000.0, 2000.0}(x, z),
+      return {Bump{20.0, xlen / 2, 2000.0, 2000.0, 2000.0}(x, z) + Bump{-20.0, xlen / 2, 8000.0, 2000.0, 2000.0}(x, z),
               0.0, 0.0};
     case CaseName::gravity_waves: return {0.0, 15.0, 0.0};
     case CaseName::density_current: return {Bump{-20.0, xlen / 2, 5000.0, 4000.0, 2000.0}(x, z), 0.0, 0.0};

@@ -9,7 +9,6 @@ namespace simapp {
 
 /// Each cell is the 3×3 Gauss–Legendre average of the point state
 ///   ρ′ = 0, ρu = ρ̄(z) u, ρw = ρ̄(z) w, (ρθ)′ = ρ̄(z) θ′.
-void set_initial_state(const Stream& stream, FieldView<double> state, CaseName name,
-                       const CellGeometry& geometry);
+void set_initial_state(const Stream& stream, FieldView<double> state, CaseName name, const CellGeometry& geometry);
 
 }  // namespace simapp

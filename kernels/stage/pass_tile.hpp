@@ -30,11 +30,11 @@ namespace simapp {
 template <Direction D, int Threads>
 struct PassTile {
   static constexpr bool x_pass = D == Direction::x;
-  static constexpr int margin = 6;                               ///< cells loaded beyond the tile on each side
-  static constexpr int lines = x_pass ? 4 : Threads / 16;        ///< rows (x) or columns (z) of a tile
-  static constexpr int cells = x_pass ? Threads / 4 - 9 : 7;     ///< cells of a line computed into the output
-  static constexpr int span = cells + 2 * margin;                ///< cells of a line loaded
-  static constexpr int max_faces = cells + 9;                    ///< faces of a line in the first stage
+  static constexpr int margin = 6;                            ///< cells loaded beyond the tile on each side
+  static constexpr int lines = x_pass ? 4 : Threads / 16;     ///< rows (x) or columns (z) of a tile
+  static constexpr int cells = x_pass ? Threads / 4 - 9 : 7;  ///< cells of a line computed into the output
+  static constexpr int span = cells + 2 * margin;             ///< cells of a line loaded
+  static constexpr int max_faces = cells + 9;                 ///< faces of a line in the first stage
 
   struct Tile {
     double q[rk_stages][var::count][lines][span];  ///< qⁿ, q*, q** by position along the line

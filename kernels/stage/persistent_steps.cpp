@@ -95,8 +95,10 @@ void make_stages(const PersistentSteps& p, int slot, StageKernel<D, Threads> (&s
   const FieldView<double> output[rk_stages] = {p.stage1, p.stage2, p.state};
   const GhostRules ghosts{true, HaloSides{true, true}, p.injection};
   for (int s = 0; s < rk_stages; ++s)
-    stages[s] = {{p.state, input[s], output[s]}, FluxContext{p.geometry, p.background, p.params + slot, s},
-                 p.wave_source, ghosts};
+    stages[s] = {{p.state, input[s], output[s]},
+                 FluxContext{p.geometry, p.background, p.params + slot, s},
+                 p.wave_source,
+                 ghosts};
 }
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
@@ -309,7 +311,8 @@ PersistentGrid persistent_grid(const PersistentSteps& steps) {
   }
   grid.block_threads = largest_block;
   for (const int threads : block_sizes) {
-    const int tiles = with_block_threads(threads, [&](auto t) { return tiles_of_larger_pass<decltype(t)::value>(nx, nz); });
+    const int tiles =
+        with_block_threads(threads, [&](auto t) { return tiles_of_larger_pass<decltype(t)::value>(nx, nz); });
     if (tiles <= grid.multiprocessors) {
       grid.block_threads = threads;
       break;

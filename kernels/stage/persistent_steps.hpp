@@ -30,20 +30,20 @@ struct PersistentSteps {
   CellGeometry geometry;
   HydrostaticView background;
   Bump wave_source;
-  bool injection = false;         ///< the inflow rows of the left boundary
-  TimeSchedule schedule;          ///< dt of every step
-  StepParams* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
-  LoopClock* clock = nullptr;     ///< steps completed: the kernel starts after them and adds its own
-  int check_every = 0;            ///< execution.check_every; 0: no checks
+  bool injection = false;        ///< the inflow rows of the left boundary
+  TimeSchedule schedule;         ///< dt of every step
+  StepParams* params = nullptr;  ///< two slots: odd steps read the first, even steps the second
+  LoopClock* clock = nullptr;    ///< steps completed: the kernel starts after them and adds its own
+  int check_every = 0;           ///< execution.check_every; 0: no checks
   HealthRecord* record = nullptr;
-  HealthRecord* mirror = nullptr; ///< pinned host memory
+  HealthRecord* mirror = nullptr;  ///< pinned host memory
 };
 
 /// How the kernel is launched on this device: a block per tile at most, no more than fit on
 /// the device at once (a grid barrier needs every block resident).
 struct PersistentGrid {
-  bool barrier_a_pass = false;        ///< the three stages of a pass in one tile (kernels/stage/pass_tile.hpp)
-  int block_threads = 0;              ///< 64, 128 or 256: the tile size (small grids, small tiles)
+  bool barrier_a_pass = false;  ///< the three stages of a pass in one tile (kernels/stage/pass_tile.hpp)
+  int block_threads = 0;        ///< 64, 128 or 256: the tile size (small grids, small tiles)
   int blocks = 0;
   int blocks_per_multiprocessor = 0;  ///< that fit at once, by registers and shared memory
   int multiprocessors = 0;

@@ -25,7 +25,9 @@ int cells_along(Direction direction, int nx, int nz) { return direction == Direc
 
 void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext& context,
                  const Bump& wave_source, const GhostRules& ghosts, const IndexBox& cells) {
-  with_direction(direction, [&](auto d) { launch_stage<decltype(d)::value>(stream, arrays, context, wave_source, ghosts, cells); });
+  with_direction(direction, [&](auto d) {
+    launch_stage<decltype(d)::value>(stream, arrays, context, wave_source, ghosts, cells);
+  });
 }
 
 IndexBox stage_interior_cells(Direction direction, int nx, int nz) {

@@ -19,9 +19,9 @@ namespace simapp {
 /// How the stage kernel gets the ghost cells of its pass: made by rule as it loads a tile,
 /// or read from memory where a halo exchange put them.
 struct GhostRules {
-  bool periodic_x = true;          ///< x ghosts wrap around (this rank holds the whole of x)
-  HaloSides z_walls{true, true};   ///< z sides that are walls; the others come from memory
-  bool inflow = false;             ///< injection: the inflow rows of the global left boundary
+  bool periodic_x = true;         ///< x ghosts wrap around (this rank holds the whole of x)
+  HaloSides z_walls{true, true};  ///< z sides that are walls; the others come from memory
+  bool inflow = false;            ///< injection: the inflow rows of the global left boundary
 };
 
 /// The arrays of one stage. `out` may be `init`; it must not be `forcing`.

@@ -11,37 +11,44 @@ constexpr IndexBox one_thread{0, 1, 0, 1};
 }  // namespace
 
 void set_loop_clock(const Stream& stream, LoopClock* clock, std::int64_t steps) {
-  parallel_for("set_loop_clock", stream, one_thread, SIMAPP_LAMBDA(int, int) { *clock = LoopClock{steps, steps}; });
+  parallel_for(
+      "set_loop_clock", stream, one_thread, SIMAPP_LAMBDA(int, int) {
+        *clock = LoopClock{steps, steps};
+      });
 }
 
 void set_loop_target(const Stream& stream, LoopClock* clock, std::int64_t steps) {
-  parallel_for("set_loop_target", stream, one_thread,
-               SIMAPP_LAMBDA(int, int) { clock->target = clock->completed + steps; });
+  parallel_for(
+      "set_loop_target", stream, one_thread, SIMAPP_LAMBDA(int, int) { clock->target = clock->completed + steps; });
 }
 
 void add_completed_steps(const Stream& stream, LoopClock* clock, int steps) {
-  parallel_for("add_completed_steps", stream, one_thread, SIMAPP_LAMBDA(int, int) { clock->completed += steps; });
+  parallel_for(
+      "add_completed_steps", stream, one_thread, SIMAPP_LAMBDA(int, int) { clock->completed += steps; });
 }
 
 void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams* slots, int count,
                          const TimeSchedule& schedule) {
-  parallel_for("advance_step_params", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
-    slots[j] = step_params(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dz, schedule.dissipation);
-  });
+  parallel_for(
+      "advance_step_params", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
+        slots[j] =
+            step_params(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dz, schedule.dissipation);
+      });
 }
 
 void count_loop_steps(const Stream& stream, LoopClock* clock, int steps, const HealthRecord* health,
                       std::uint64_t condition) {
-  parallel_for("count_loop_steps", stream, one_thread, SIMAPP_LAMBDA(int, int) {
-    clock->completed += steps;
-    const bool go_on = clock->completed < clock->target && (health == nullptr || health->failed_check < 0);
+  parallel_for(
+      "count_loop_steps", stream, one_thread, SIMAPP_LAMBDA(int, int) {
+        clock->completed += steps;
+        const bool go_on = clock->completed < clock->target && (health == nullptr || health->failed_check < 0);
 #if defined(__CUDA_ARCH__)
-    cudaGraphSetConditional(static_cast<cudaGraphConditionalHandle>(condition), go_on ? 1u : 0u);
+        cudaGraphSetConditional(static_cast<cudaGraphConditionalHandle>(condition), go_on ? 1u : 0u);
 #else
     (void)go_on;
     (void)condition;
 #endif
-  });
+      });
 }
 
 }  // namespace simapp

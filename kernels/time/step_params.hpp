@@ -14,7 +14,7 @@ SIMAPP_HOST_DEVICE constexpr double rk_stage_divisor(int stage) { return stage =
 
 /// The run's dissipation (physics.viscosity, physics.hyperviscosity).
 struct Dissipation {
-  double viscosity = 0.0;                                ///< ν of ν∇²(u, w, θ), m² s⁻¹
+  double viscosity = 0.0;                                 ///< ν of ν∇²(u, w, θ), m² s⁻¹
   double hyperviscosity = numerics::hyperviscosity_beta;  ///< β of the hyperviscosity, dimensionless
 };
 
@@ -31,9 +31,9 @@ struct StageParams {
 };
 
 struct StepParams {
-  double dt = 0.0;  ///< this step's time step, s (shorter on a final partial step)
-  double inv_dx = 0.0;  ///< 1 / dx, m⁻¹
-  double inv_dz = 0.0;  ///< 1 / dz, m⁻¹
+  double dt = 0.0;           ///< this step's time step, s (shorter on a final partial step)
+  double inv_dx = 0.0;       ///< 1 / dx, m⁻¹
+  double inv_dz = 0.0;       ///< 1 / dz, m⁻¹
   double viscosity_x = 0.0;  ///< ν / dx, m s⁻¹ (0: no diffusion)
   double viscosity_z = 0.0;  ///< ν / dz, m s⁻¹
   StageParams stage[rk_stages];

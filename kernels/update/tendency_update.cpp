@@ -26,47 +26,55 @@ void launch_tendency_update(const Stream& stream, const StageFields& fields, Var
   const auto forcing = fields.forcing;
   const auto flux = fields.flux;
   const auto out = fields.out;
-  parallel_for(D == Direction::x ? "apply_tendency_update_x" : "apply_tendency_update_z", stream, interior(out.shape),
-               SIMAPP_LAMBDA(int i, int k) {
-    const StageFactors factors = stage_factors<D>(context);
-    const double source = momentum_source(k, i, context, wave_source);
-    for (int v = vars.first; v < vars.last; ++v)
-      out(v, k, i) = stage_update(init(v, k, i), tendency_at<D>(v, k, i, forcing, flux, source, factors), factors.dt);
-  });
+  parallel_for(
+      D == Direction::x ? "apply_tendency_update_x" : "apply_tendency_update_z", stream, interior(out.shape),
+      SIMAPP_LAMBDA(int i, int k) {
+        const StageFactors factors = stage_factors<D>(context);
+        const double source = momentum_source(k, i, context, wave_source);
+        for (int v = vars.first; v < vars.last; ++v)
+          out(v, k, i) =
+              stage_update(init(v, k, i), tendency_at<D>(v, k, i, forcing, flux, source, factors), factors.dt);
+      });
 }
 
 template <Direction D>
 void launch_tendencies(const Stream& stream, FieldView<const double> forcing, FieldView<const double> flux,
                        FieldView<double> tendency, VarRange vars, const FluxContext& context, const Bump& wave_source) {
-  parallel_for(D == Direction::x ? "compute_tendencies_x" : "compute_tendencies_z", stream, interior(tendency.shape),
-               SIMAPP_LAMBDA(int i, int k) {
-    const StageFactors factors = stage_factors<D>(context);
-    const double source = momentum_source(k, i, context, wave_source);
-    for (int v = vars.first; v < vars.last; ++v)
-      tendency(v, k, i) = tendency_at<D>(v, k, i, forcing, flux, source, factors);
-  });
+  parallel_for(
+      D == Direction::x ? "compute_tendencies_x" : "compute_tendencies_z", stream, interior(tendency.shape),
+      SIMAPP_LAMBDA(int i, int k) {
+        const StageFactors factors = stage_factors<D>(context);
+        const double source = momentum_source(k, i, context, wave_source);
+        for (int v = vars.first; v < vars.last; ++v)
+          tendency(v, k, i) = tendency_at<D>(v, k, i, forcing, flux, source, factors);
+      });
 }
 
 }  // namespace
 
 void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields, VarRange vars,
                            const FluxContext& context, const Bump& wave_source) {
-  with_direction(direction, [&](auto d) { launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, wave_source); });
+  with_direction(direction, [&](auto d) {
+    launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, wave_source);
+  });
 }
 
 void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double> forcing,
                         FieldView<const double> flux, FieldView<double> tendency, VarRange vars,
                         const FluxContext& context, const Bump& wave_source) {
-  with_direction(direction,
-                 [&](auto d) { launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source); });
+  with_direction(direction, [&](auto d) {
+    launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source);
+  });
 }
 
 void apply_updates(const Stream& stream, FieldView<const double> init, FieldView<const double> tendency,
                    FieldView<double> out, VarRange vars, const FluxContext& context) {
-  parallel_for("apply_updates", stream, interior(out.shape), SIMAPP_LAMBDA(int i, int k) {
-    const double dt_stage = context.stage_params().dt;
-    for (int v = vars.first; v < vars.last; ++v) out(v, k, i) = stage_update(init(v, k, i), tendency(v, k, i), dt_stage);
-  });
+  parallel_for(
+      "apply_updates", stream, interior(out.shape), SIMAPP_LAMBDA(int i, int k) {
+        const double dt_stage = context.stage_params().dt;
+        for (int v = vars.first; v < vars.last; ++v)
+          out(v, k, i) = stage_update(init(v, k, i), tendency(v, k, i), dt_stage);
+      });
 }
 
 }  // namespace simapp

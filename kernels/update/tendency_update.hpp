@@ -18,8 +18,8 @@ struct StageFields {
   FieldView<double> out;
 };
 
-void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields,
-                           VarRange vars, const FluxContext& context, const Bump& wave_source);
+void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields, VarRange vars,
+                           const FluxContext& context, const Bump& wave_source);
 
 /// tendency(v) = R(v) over the interior, for v ∈ vars.
 void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double> forcing,

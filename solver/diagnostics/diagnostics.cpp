@@ -10,8 +10,8 @@ DiagnosticsChange relative_change(const Diagnostics& start, const Diagnostics& n
   return {(now.mass - start.mass) / start.mass, (now.total_energy - start.total_energy) / start.total_energy};
 }
 
-Diagnostics DiagnosticsReducer::compute(const Stream& stream, FieldView<const double> state,
-                                        HydrostaticView background, const CellGeometry& geometry) const {
+Diagnostics DiagnosticsReducer::compute(const Stream& stream, FieldView<const double> state, HydrostaticView background,
+                                        const CellGeometry& geometry) const {
   sum_mass_energy_rows(stream, state, background, row_sums_.data());
   const std::vector<ExactSum> rows = row_sums_.copy_to_host(stream);
   const std::size_t nz = rows.size() / 2;

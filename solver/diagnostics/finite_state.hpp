@@ -12,7 +12,6 @@ namespace simapp {
 /// variable and global cell (i, k) of the first value of the global state (by variable, then
 /// row, then column) that is NaN or infinite; returns when there is none. `interior` is this
 /// rank's interior state [var][k][i]. Collective over the decomposition's ranks.
-void require_finite_state(std::span<const double> interior, const Decomposition& decomposition, long step,
-                          double time);
+void require_finite_state(std::span<const double> interior, const Decomposition& decomposition, long step, double time);
 
 }  // namespace simapp

@@ -73,7 +73,8 @@ cudaGraph_t record_graph(const StepProgram& program, const Segment& segment, con
   cudaGraph_t graph = nullptr;
   const cudaError_t ended = cudaStreamEndCapture(cuda_stream, &graph);
   if (ended != cudaSuccess)
-    throw capture_error(program.ops()[segment.last - 1].name, std::string("ending the capture: ") + cudaGetErrorString(ended));
+    throw capture_error(program.ops()[segment.last - 1].name,
+                        std::string("ending the capture: ") + cudaGetErrorString(ended));
   return graph;
 }
 
@@ -88,7 +89,8 @@ void capture_into_cuda_graph(const StepProgram& program, const Segment& segment,
   cudaGraph_t captured = nullptr;
   const cudaError_t ended = cudaStreamEndCapture(cuda_stream, &captured);
   if (ended != cudaSuccess)
-    throw capture_error(program.ops()[segment.last - 1].name, std::string("ending the capture: ") + cudaGetErrorString(ended));
+    throw capture_error(program.ops()[segment.last - 1].name,
+                        std::string("ending the capture: ") + cudaGetErrorString(ended));
 }
 
 namespace {

@@ -33,9 +33,9 @@ inline constexpr std::array<std::pair<ExecutionMode, std::string_view>, 7> execu
 }};
 
 /// The modes execution.mode compare can time, in the order it runs them.
-inline constexpr std::array<ExecutionMode, 6> timed_modes{ExecutionMode::eager_sync, ExecutionMode::eager,
+inline constexpr std::array<ExecutionMode, 6> timed_modes{ExecutionMode::eager_sync,    ExecutionMode::eager,
                                                           ExecutionMode::eager_streams, ExecutionMode::graph,
-                                                          ExecutionMode::graph_loop, ExecutionMode::persistent};
+                                                          ExecutionMode::graph_loop,    ExecutionMode::persistent};
 
 inline constexpr std::array<std::pair<Granularity, std::string_view>, 3> granularity_names{{
     {Granularity::fine, "fine"},

@@ -47,7 +47,8 @@ GraphLoop::GraphLoop(const StepProgram& body, LoopControl& control, const Stream
   const cudaError_t made = cudaGraphInstantiateWithParams(&exec_, graph, &instantiate);
   cudaGraphDestroy(graph);
   if (made != cudaSuccess || instantiate.result_out != cudaGraphInstantiateSuccess)
-    throw Error(ExitCode::internal, "graph_loop", std::string("instantiating the loop graph: ") + cudaGetErrorString(made));
+    throw Error(ExitCode::internal, "graph_loop",
+                std::string("instantiating the loop graph: ") + cudaGetErrorString(made));
   SIMAPP_CUDA_CHECK(cudaStreamSynchronize(stream.cuda_stream));  // the upload
   timing.instantiate_seconds = seconds_since(start);
 }

@@ -9,7 +9,8 @@ LaneStreams::LaneStreams(cudaStream_t origin) : origin_(origin) {
   int lowest = 0, highest = 0;
   SIMAPP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
   for (int lane = 0; lane < max_lanes; ++lane) {
-    SIMAPP_CUDA_CHECK(cudaStreamCreateWithPriority(&streams_[lane], cudaStreamNonBlocking, lane == 0 ? highest : lowest));
+    SIMAPP_CUDA_CHECK(
+        cudaStreamCreateWithPriority(&streams_[lane], cudaStreamNonBlocking, lane == 0 ? highest : lowest));
     SIMAPP_CUDA_CHECK(cudaEventCreateWithFlags(&events_[lane], cudaEventDisableTiming));
   }
   SIMAPP_CUDA_CHECK(cudaEventCreateWithFlags(&origin_event_, cudaEventDisableTiming));

@@ -12,12 +12,12 @@ namespace simapp {
 
 /// What an executor has done so far.
 struct ExecutorStats {
-  std::int64_t launches = 0;          ///< kernel and transfer launches (eager) or graph launches (graph)
-  std::int64_t host_ops = 0;          ///< Host ops performed
-  std::int64_t captures = 0;          ///< segments captured
-  std::int64_t instantiations = 0;    ///< executable graphs made
-  double capture_seconds = 0.0;       ///< host time spent capturing
-  double instantiate_seconds = 0.0;   ///< host time spent instantiating (and uploading)
+  std::int64_t launches = 0;                 ///< kernel and transfer launches (eager) or graph launches (graph)
+  std::int64_t host_ops = 0;                 ///< Host ops performed
+  std::int64_t captures = 0;                 ///< segments captured
+  std::int64_t instantiations = 0;           ///< executable graphs made
+  double capture_seconds = 0.0;              ///< host time spent capturing
+  double instantiate_seconds = 0.0;          ///< host time spent instantiating (and uploading)
   std::vector<std::size_t> nodes_per_graph;  ///< of every captured segment, in capture order
 };
 

@@ -10,8 +10,7 @@ StreamsExecutor::StreamsExecutor() = default;
 StreamsExecutor::~StreamsExecutor() = default;
 
 void StreamsExecutor::run(const StepProgram& program, const Stream& stream) {
-  if (stream.backend != Backend::cuda)
-    throw Error(ExitCode::internal, "eager_streams", "needs the CUDA backend");
+  if (stream.backend != Backend::cuda) throw Error(ExitCode::internal, "eager_streams", "needs the CUDA backend");
   if (!lanes_) lanes_ = std::make_unique<LaneStreams>(stream.cuda_stream);
   if (lanes_->origin() != stream.cuda_stream)
     throw Error(ExitCode::internal, "eager_streams", "a program run on another stream than the first");

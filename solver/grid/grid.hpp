@@ -19,8 +19,8 @@ class Grid {
   const RankBox& box() const { return box_; }
   double dx() const { return spec_.xlen / spec_.nx; }  ///< m
   double dz() const { return spec_.zlen / spec_.nz; }  ///< m
-  int nx() const { return box_.nx; }  ///< this rank's interior cells in x
-  int nz() const { return box_.nz; }  ///< this rank's interior cells in z
+  int nx() const { return box_.nx; }                   ///< this rank's interior cells in x
+  int nz() const { return box_.nz; }                   ///< this rank's interior cells in z
 
   CellGeometry geometry() const {
     return CellGeometry{dx(), dz(), spec_.xlen, spec_.zlen, spec_.nx, spec_.nz, box_.i_offset, box_.k_offset};

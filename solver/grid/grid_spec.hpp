@@ -8,10 +8,10 @@
 namespace simapp {
 
 struct GridSpec {
-  int nx = 400;          ///< cells in x
-  int nz = 200;          ///< cells in z
-  double xlen = 2.0e4;   ///< domain width, m
-  double zlen = 1.0e4;   ///< domain height, m
+  int nx = 400;         ///< cells in x
+  int nz = 200;         ///< cells in z
+  double xlen = 2.0e4;  ///< domain width, m
+  double zlen = 1.0e4;  ///< domain height, m
 };
 
 /// The most cells along x or z: the cells plus the halo on both sides are indexed with an int.

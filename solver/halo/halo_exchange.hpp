@@ -55,9 +55,9 @@ class HaloExchange {
   std::size_t side_size_;
   HaloPath path_;
   const NcclCommunicator* nccl_;
-  DeviceBuffer<double> send_, receive_;              ///< both sides: [low | high]
-  PinnedBuffer<double> host_send_, host_receive_;    ///< staging copies (mpi_staged only)
-  CUevent_st* ready_;                                ///< recorded once the send buffer is filled (MPI paths)
+  DeviceBuffer<double> send_, receive_;            ///< both sides: [low | high]
+  PinnedBuffer<double> host_send_, host_receive_;  ///< staging copies (mpi_staged only)
+  CUevent_st* ready_;                              ///< recorded once the send buffer is filled (MPI paths)
 };
 
 }  // namespace simapp

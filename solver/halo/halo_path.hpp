@@ -28,8 +28,8 @@ struct HaloChoice {
 /// (`one_gpu_per_rank`), MPI otherwise.
 HaloChoice choose_halo_transport(HaloTransport asked, Backend backend, int ranks, bool one_gpu_per_rank);
 
-/// The path a run on `backend` takes (parallel.halo made concrete first). Throws a bad-input Error (alike on every rank) when
-/// parallel.halo asks for NCCL and this build or backend cannot give it.
+/// The path a run on `backend` takes (parallel.halo made concrete first). Throws a bad-input Error (alike on every
+/// rank) when parallel.halo asks for NCCL and this build or backend cannot give it.
 HaloPath halo_path(Backend backend, const ParallelSpec& parallel);
 
 /// A Host op carries the exchange (so each exchange ends a graph).

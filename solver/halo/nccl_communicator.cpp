@@ -97,9 +97,7 @@ void NcclCommunicator::exchange(const Stream& stream, const double* send, double
 #else  // a build without NCCL: halo_path() refuses parallel.halo: nccl before anything here is reached
 
 namespace {
-Error not_built() {
-  return Error(ExitCode::bad_input, "parallel.halo", "this simapp was built without NCCL");
-}
+Error not_built() { return Error(ExitCode::bad_input, "parallel.halo", "this simapp was built without NCCL"); }
 }  // namespace
 
 void require_one_gpu_per_rank(MPI_Comm) { throw not_built(); }

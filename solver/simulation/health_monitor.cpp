@@ -7,7 +7,8 @@
 namespace simapp {
 
 std::string describe_finding(int finding) {
-  if (finding == speed_finding) return "a signal speed |u| + c or |w| + c exceeds 450 m/s (the Courant number exceeds time.cfl)";
+  if (finding == speed_finding)
+    return "a signal speed |u| + c or |w| + c exceeds 450 m/s (the Courant number exceeds time.cfl)";
   return fmt::format("{} is not finite", variable_names[finding]);
 }
 
@@ -32,7 +33,8 @@ std::optional<HealthFinding> HealthMonitor::failure() const {
 
 void HealthMonitor::reset(const Stream& stream) {
   *mirror_.data() = HealthRecord{};
-  device::copy_async(stream, record_.data(), mirror_.data(), sizeof(HealthRecord), device::CopyDirection::host_to_device);
+  device::copy_async(stream, record_.data(), mirror_.data(), sizeof(HealthRecord),
+                     device::CopyDirection::host_to_device);
   checked_steps_.clear();
 }
 

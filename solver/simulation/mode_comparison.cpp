@@ -84,8 +84,8 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
     } else if (const std::string difference = first_difference(state, reference, simulation.grid().cell_shape());
                !difference.empty() && comparison.identical) {
       comparison.identical = false;
-      comparison.difference = std::string(to_string(mode)) + " vs " + std::string(to_string(reference_mode)) + " on rank " +
-                              std::to_string(decomposition.rank()) + ": " + difference;
+      comparison.difference = std::string(to_string(mode)) + " vs " + std::string(to_string(reference_mode)) +
+                              " on rank " + std::to_string(decomposition.rank()) + ": " + difference;
     }
   }
   int identical_everywhere = comparison.identical ? 1 : 0;

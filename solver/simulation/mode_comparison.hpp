@@ -16,7 +16,7 @@ namespace simapp {
 struct ModeTiming {
   ExecutionMode mode = ExecutionMode::eager;
   long steps = 0;
-  double seconds = 0.0;            ///< the timed run (CUDA events on the GPU)
+  double seconds = 0.0;  ///< the timed run (CUDA events on the GPU)
   double kernels_per_step = 0.0;
   double launches_per_step = 0.0;  ///< eager: kernels and copies; graph: graph launches
   ExecutorStats stats;             ///< captures, instantiation and graph sizes (whole lifetime)
@@ -36,8 +36,8 @@ struct ModeComparison {
   std::vector<SkippedMode> skipped;
   int steps_per_graph = 0;
   long warmup_steps = 0;
-  bool identical = false;         ///< final states equal bit for bit, on every rank (to the first mode's)
-  std::string difference;         ///< where they first differ, when not identical
+  bool identical = false;  ///< final states equal bit for bit, on every rank (to the first mode's)
+  std::string difference;  ///< where they first differ, when not identical
 };
 
 /// Runs the comparison (collective over the decomposition's ranks; times are the slowest

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -221,8 +221,8 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     const long previous = simulation.step();
     // A chunk ends at the next output step and, when progress is asked every N steps, at
     // the next multiple of N, so that the line shows that step.
-    const long to_progress = progress_every > 0 ? progress_every - previous % progress_every
-                                                : std::numeric_limits<long>::max();
+    const long to_progress =
+        progress_every > 0 ? progress_every - previous % progress_every : std::numeric_limits<long>::max();
     simulation.advance_chunk(std::min(steps_to_next_output(outputs, previous), to_progress));
     stop_if_unhealthy(simulation, outputs, pending, failed, result);
     write_pending(simulation, outputs, pending, failed, result);  // while the chunk just queued runs

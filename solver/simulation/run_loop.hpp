@@ -24,13 +24,13 @@ struct RunResult {
   Diagnostics final;
   DiagnosticsChange change;
   long steps = 0;
-  double wall_seconds = 0.0;  ///< from the first step to the final synchronization, output included
-  double output_seconds = 0.0;  ///< of wall_seconds, the host's time writing outputs (snapshots, checkpoints)
-  long outputs_written = 0;     ///< output files written in that time
+  double wall_seconds = 0.0;           ///< from the first step to the final synchronization, output included
+  double output_seconds = 0.0;         ///< of wall_seconds, the host's time writing outputs (snapshots, checkpoints)
+  long outputs_written = 0;            ///< output files written in that time
   double output_thread_seconds = 0.0;  ///< outputs' time on writer threads, while the steps went on
   double output_waited_seconds = 0.0;  ///< of output_seconds, the time spent waiting for those threads
-  bool stopped = false;       ///< ended early on a stop request, at simulation.step()
-  ExecutorStats prepared;     ///< the executor's work before the first step (captures, instantiations)
+  bool stopped = false;                ///< ended early on a stop request, at simulation.step()
+  ExecutorStats prepared;              ///< the executor's work before the first step (captures, instantiations)
 };
 
 /// Writes the state where a failed health check stopped the run, for inspection (collective);

@@ -17,7 +17,7 @@
 namespace simapp {
 
 struct TimeSpec {
-  double sim_time = 1000.0;  ///< simulated time, s
+  double sim_time = 1000.0;            ///< simulated time, s
   double cfl = numerics::default_cfl;  ///< Courant number: dt = cfl · min(dx, dz) / 450 m/s
 };
 
@@ -26,7 +26,7 @@ struct OutputSpec {
   double every = 0.0;          ///< snapshot interval, s (0: none)
   int progress_every = 0;      ///< progress line every N steps (0: about every 2 s of wall time)
   std::vector<std::string> variables{"rho_prime", "u", "w", "theta_prime"};  ///< snapshot fields, each once
-  int compression = 0;         ///< deflate level of snapshot datasets, 0..9 (0: none)
+  int compression = 0;            ///< deflate level of snapshot datasets, 0..9 (0: none)
   double checkpoint_every = 0.0;  ///< checkpoint interval, s (0: none)
 };
 

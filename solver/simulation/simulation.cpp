@@ -57,7 +57,8 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
 
 /// The interior cells' values of a state of `shape`.
 std::size_t interior_values(const FieldShape& shape) {
-  return static_cast<std::size_t>(shape.nx) * static_cast<std::size_t>(shape.nz) * static_cast<std::size_t>(shape.num_vars);
+  return static_cast<std::size_t>(shape.nx) * static_cast<std::size_t>(shape.nz) *
+         static_cast<std::size_t>(shape.num_vars);
 }
 
 }  // namespace
@@ -65,10 +66,10 @@ std::size_t interior_values(const FieldShape& shape) {
 std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposition& decomposition) {
   const Grid grid(spec.grid, decomposition.box());
   const StepFields fields = step_field_shapes(grid, spec.execution.granularity);
-  std::size_t values = interior_values(grid.cell_shape());  // the state copy for output
+  std::size_t values = interior_values(grid.cell_shape());                     // the state copy for output
   if (backend == Backend::cuda) values += interior_values(grid.cell_shape());  // and its staging copy on the GPU
-  for (const FieldView<double>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux,
-                                        &fields.face_value, &fields.face_d3, &fields.tendency})
+  for (const FieldView<double>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux, &fields.face_value,
+                                        &fields.face_d3, &fields.tendency})
     values += view->shape.size();
   return values * sizeof(double);
 }
@@ -87,8 +88,10 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       plan_(plan_steps(spec, decomposition, halo_path_)),
       params_(stream_.get(), step_params_slots(mode, plan_.steps_per_graph)),
       nccl_(nccl_communicator_if(halo_path_, decomposition)),
-      halo_x_(exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
-      halo_z_(exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
+      halo_x_(
+          exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
+      halo_z_(
+          exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
       health_(backend, spec.execution.check_every, spec.grid.nx, spec.grid.nz),
       loop_body_steps_(loop_body_steps(plan_.steps_per_graph)),
       loop_clock_(backend, 1),
@@ -104,15 +107,25 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       copy_stream_(backend),
       state_staged_(device::create_event(backend)) {
   require_mode_can_run(mode, spec, backend, decomposition);
-  const TimeSchedule schedule{time_plan_.dt(), time_plan_.dt_of(time_plan_.num_steps()), time_plan_.num_steps(),
-                              grid_.dx(), grid_.dz(), spec.physics};
+  const TimeSchedule schedule{
+      time_plan_.dt(), time_plan_.dt_of(time_plan_.num_steps()), time_plan_.num_steps(), grid_.dx(), grid_.dz(),
+      spec.physics};
   for (LoopControl& control : loop_control_) control = {loop_clock_.data(), schedule, 0};
   if (mode == ExecutionMode::persistent) {
     const StepFields& fields = workspace_.fields();
     const HealthCheckOps health = health_.ops();
-    persistent_ = {fields.state, fields.stage1, fields.stage2, grid_.geometry(), background_.view(),
-                   gravity_wave_source(spec.case_name, grid_.geometry().xlen), spec.case_name == CaseName::injection,
-                   schedule, params_.writable_device_slots(), loop_clock_.data(), health.every, health.record,
+    persistent_ = {fields.state,
+                   fields.stage1,
+                   fields.stage2,
+                   grid_.geometry(),
+                   background_.view(),
+                   gravity_wave_source(spec.case_name, grid_.geometry().xlen),
+                   spec.case_name == CaseName::injection,
+                   schedule,
+                   params_.writable_device_slots(),
+                   loop_clock_.data(),
+                   health.every,
+                   health.record,
                    health.mirror};
     persistent_grid_ = persistent_grid(persistent_);
   }
@@ -145,10 +158,11 @@ void Simulation::begin_state_copy() {
   const bool on_device = backend() == Backend::cuda;
   double* into = on_device ? staged_state_.data() : state_copy_.data();
   for (int v = 0; v < shape.num_vars; ++v)
-    device::copy_rows_async(stream_.get(), into + static_cast<std::size_t>(v) * shape.nz * shape.nx, row_bytes,
-                            workspace_.fields().state.data + shape.offset(v, 0, 0), padded_row_bytes, row_bytes,
-                            static_cast<std::size_t>(shape.nz),
-                            on_device ? device::CopyDirection::device_to_device : device::CopyDirection::device_to_host);
+    device::copy_rows_async(
+        stream_.get(), into + static_cast<std::size_t>(v) * shape.nz * shape.nx, row_bytes,
+        workspace_.fields().state.data + shape.offset(v, 0, 0), padded_row_bytes, row_bytes,
+        static_cast<std::size_t>(shape.nz),
+        on_device ? device::CopyDirection::device_to_device : device::CopyDirection::device_to_host);
   device::record_event(stream_.get(), on_device ? state_staged_ : state_copied_);
 }
 
@@ -279,7 +293,8 @@ void Simulation::prepare(const std::vector<long>& chunk_ends) {
 
 void Simulation::stage_step_params(int steps) {
   std::vector<StepParams> params(static_cast<std::size_t>(steps));
-  for (int j = 0; j < steps; ++j) params[j] = step_params(time_plan_.dt_of(step_ + 1 + j), grid_.dx(), grid_.dz(), spec_.physics);
+  for (int j = 0; j < steps; ++j)
+    params[j] = step_params(time_plan_.dt_of(step_ + 1 + j), grid_.dx(), grid_.dz(), spec_.physics);
   params_.stage(params);
 }
 

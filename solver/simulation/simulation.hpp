@@ -4,20 +4,20 @@
 /// executor. Reporting and output are the caller's (see run_loop.hpp).
 #include <limits>
 #include <map>
+#include <memory>
 #include <span>
 #include <tuple>
-#include <memory>
 #include <utility>
 #include <vector>
 
+#include "kernels/backend/device_buffer.hpp"
+#include "kernels/backend/pinned_buffer.hpp"
+#include "kernels/stage/persistent_steps.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/diagnostics/diagnostics.hpp"
 #include "solver/executor/graph_loop.hpp"
 #include "solver/executor/step_executor.hpp"
-#include "kernels/stage/persistent_steps.hpp"
 #include "solver/grid/grid.hpp"
-#include "kernels/backend/device_buffer.hpp"
-#include "kernels/backend/pinned_buffer.hpp"
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/health_monitor.hpp"
@@ -88,9 +88,9 @@ class Simulation {
   /// body) and a chunk for the rest; in persistent mode min(steps left, max_steps) in one
   /// launch of the persistent kernel. Returns the steps run.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
-  /// Runs the next step (without the health check) op by op, each timed on the stream (CUDA events on the device, the host
-  /// clock on the host) inside a profiler range of its name; returns the step's ops (joins
-  /// left out) with their seconds.
+  /// Runs the next step (without the health check) op by op, each timed on the stream (CUDA events on the device, the
+  /// host clock on the host) inside a profiler range of its name; returns the step's ops (joins left out) with their
+  /// seconds.
   std::vector<std::pair<const StepOp*, double>> time_next_step();
   /// Back to the initial state at step 0; captured graphs are kept.
   void reset();
@@ -151,19 +151,19 @@ class Simulation {
   HydrostaticProfile background_;
   Workspace workspace_;
   HaloPath halo_path_;
-  StepPlan plan_;     ///< the step's shape: kernels per step, steps per graph
+  StepPlan plan_;  ///< the step's shape: kernels per step, steps per graph
   StepParamsBlock params_;
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   HealthMonitor health_;
-  int loop_body_steps_;                   ///< graph_loop: steps in one pass of the WHILE body (even)
-  DeviceBuffer<LoopClock> loop_clock_;    ///< graph_loop: the device's step count
-  LoopControl loop_control_[2];           ///< graph_loop: per body parity (odd, even)
+  int loop_body_steps_;                 ///< graph_loop: steps in one pass of the WHILE body (even)
+  DeviceBuffer<LoopClock> loop_clock_;  ///< graph_loop: the device's step count
+  LoopControl loop_control_[2];         ///< graph_loop: per body parity (odd, even)
   std::map<StepParity, StepProgram> loop_bodies_;
   std::map<StepParity, std::unique_ptr<GraphLoop>> loops_;
-  ExecutorStats loop_stats_;              ///< graph_loop's loop graphs and persistent's kernels: captures, launches
-  PersistentSteps persistent_;            ///< persistent: the kernel's arguments
-  PersistentGrid persistent_grid_;        ///< persistent: its launch shape
+  ExecutorStats loop_stats_;        ///< graph_loop's loop graphs and persistent's kernels: captures, launches
+  PersistentSteps persistent_;      ///< persistent: the kernel's arguments
+  PersistentGrid persistent_grid_;  ///< persistent: its launch shape
   StepResources resources_;
   std::unique_ptr<StepExecutor> executor_;
   std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor

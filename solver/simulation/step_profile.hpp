@@ -12,18 +12,18 @@
 namespace simapp {
 
 struct OpProfile {
-  std::string name;        ///< the op's name in the step program
+  std::string name;  ///< the op's name in the step program
   OpKind kind = OpKind::kernel;
-  double seconds = 0.0;    ///< median over the measured steps
-  std::size_t bytes = 0;   ///< what it must move; 0 where not counted (halo exchange ops)
+  double seconds = 0.0;   ///< median over the measured steps
+  std::size_t bytes = 0;  ///< what it must move; 0 where not counted (halo exchange ops)
 };
 
 struct StepProfile {
-  std::vector<OpProfile> ops;     ///< in program order
-  double step_seconds = 0.0;      ///< the ops' medians summed
-  std::size_t step_bytes = 0;     ///< the kernels' bytes summed
-  double copy_bandwidth = 0.0;    ///< bytes read and written a second by a device-to-device copy
-  long cells = 0;                 ///< this rank's interior cells
+  std::vector<OpProfile> ops;   ///< in program order
+  double step_seconds = 0.0;    ///< the ops' medians summed
+  std::size_t step_bytes = 0;   ///< the kernels' bytes summed
+  double copy_bandwidth = 0.0;  ///< bytes read and written a second by a device-to-device copy
+  long cells = 0;               ///< this rank's interior cells
   int measured_steps = 0;
 };
 

@@ -22,7 +22,7 @@ struct Stage {
   FieldView<double> init;
   FieldView<double> forcing;  ///< the stage's input, whose halos are filled
   FieldView<double> out;
-  StepFields fields;          ///< flux and the fine-granularity scratch arrays
+  StepFields fields;  ///< flux and the fine-granularity scratch arrays
   FluxContext context;
   Bump wave_source;
   bool injection = false;
@@ -124,9 +124,10 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
                       const PassShape& pass, Launch launch) {
   for (int v = 0; v < var::count; ++v) {
     const VarRange one{v, v + 1};
-    program.add(
-               OpKind::kernel, prefix + operation + "." + variable_names[v],
-               [launch, one](const Stream& stream) { launch(stream, one); }, v)
+    program
+        .add(
+            OpKind::kernel, prefix + operation + "." + variable_names[v],
+            [launch, one](const Stream& stream) { launch(stream, one); }, v)
         .bytes = fine_bytes(op, pass, v);
   }
 }
@@ -150,22 +151,25 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
     program.add_join(prefix + "join_inflow");
   }
   const StepFields& f = stage.fields;
-  add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
-    reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
-  });
+  add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(),
+                   [stage, f](const Stream& stream, VarRange one) {
+                     reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
+                   });
   program.add_join(prefix + "join_faces");
   add_per_variable(program, prefix, "flux", FineOp::flux, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
     compute_fluxes_from_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, f.flux, one,
                               stage.context);
   });
   program.add_join(prefix + "join_fluxes");
-  add_per_variable(program, prefix, "tendency", FineOp::tendency, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
-    compute_tendencies(stream, stage.direction, stage.forcing, f.flux, f.tendency, one, stage.context,
-                       stage.wave_source);
-  });
-  add_per_variable(program, prefix, "update", FineOp::update, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
-    apply_updates(stream, stage.init, f.tendency, stage.out, one, stage.context);
-  });
+  add_per_variable(program, prefix, "tendency", FineOp::tendency, stage.pass(),
+                   [stage, f](const Stream& stream, VarRange one) {
+                     compute_tendencies(stream, stage.direction, stage.forcing, f.flux, f.tendency, one, stage.context,
+                                        stage.wave_source);
+                   });
+  add_per_variable(program, prefix, "update", FineOp::update, stage.pass(),
+                   [stage, f](const Stream& stream, VarRange one) {
+                     apply_updates(stream, stage.init, f.tendency, stage.out, one, stage.context);
+                   });
 }
 
 /// How the stage kernel makes this rank's ghost cells: by rule where the rank fills them itself.
@@ -251,9 +255,8 @@ void add_health_check(StepProgram& program, const std::string& prefix, const Ste
              check_health(stream, state, background, geometry, health.record);
            })
       .bytes = health_check_bytes(state.shape.nx, state.shape.nz);
-  program.add(OpKind::kernel, prefix + "count_health_check", [health](const Stream& stream) {
-    count_health_check(stream, health.record, health.mirror);
-  });
+  program.add(OpKind::kernel, prefix + "count_health_check",
+              [health](const Stream& stream) { count_health_check(stream, health.record, health.mirror); });
 }
 
 }  // namespace

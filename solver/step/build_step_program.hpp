@@ -8,11 +8,11 @@
 ///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (20 kernels a stage)
 ///   stage: one kernel, ghost cells made inside it                       (1 kernel a stage)
 #include "kernels/diagnostics/health_check.hpp"
+#include "kernels/halo/halo_pack.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/loop_clock.hpp"
-#include "kernels/halo/halo_pack.hpp"
 #include "solver/executor/execution_mode.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/state/workspace.hpp"

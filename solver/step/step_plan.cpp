@@ -14,18 +14,25 @@ namespace simapp {
 namespace {
 
 StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
-  const StepResources resources{step_field_shapes(grid, spec.execution.granularity), grid.geometry(), {}, nullptr,
-                                spec.case_name, spec.execution.granularity, halo,
+  const StepResources resources{step_field_shapes(grid, spec.execution.granularity),
+                                grid.geometry(),
+                                {},
+                                nullptr,
+                                spec.case_name,
+                                spec.execution.granularity,
+                                halo,
                                 HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
   StepPlan plan;
   plan.step = build_step_program(resources, StepParity::odd, 0);
-  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step.count(OpKind::kernel), plan.step.count(OpKind::host));
+  plan.steps_per_graph =
+      steps_per_graph(spec.execution, plan.step.count(OpKind::kernel), plan.step.count(OpKind::host));
   plan.chunk = build_chunk_program(resources, StepParity::odd, plan.steps_per_graph);
-  plan.num_steps = TimePlan(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl, spec.physics.viscosity).num_steps();
+  plan.num_steps =
+      TimePlan(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl, spec.physics.viscosity).num_steps();
   plan.full_chunks = plan.num_steps / plan.steps_per_graph;
   plan.remainder_steps = static_cast<int>(plan.num_steps % plan.steps_per_graph);
-  const long full_variants = plan.steps_per_graph % 2 == 0 ? std::min(plan.full_chunks, 1L)
-                                                            : std::min(plan.full_chunks, 2L);
+  const long full_variants =
+      plan.steps_per_graph % 2 == 0 ? std::min(plan.full_chunks, 1L) : std::min(plan.full_chunks, 2L);
   plan.distinct_chunks = static_cast<int>(full_variants) + (plan.remainder_steps > 0 ? 1 : 0);
   return plan;
 }
@@ -35,8 +42,13 @@ StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
 StepPlan plan_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid), HaloPlan{}); }
 
 HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
-  return {decomposition.splits_x(), decomposition.splits_z(), {decomposition.at_bottom(), decomposition.at_top()},
-          path, spec.parallel.overlap == HaloOverlap::on, nullptr, nullptr};
+  return {decomposition.splits_x(),
+          decomposition.splits_z(),
+          {decomposition.at_bottom(), decomposition.at_top()},
+          path,
+          spec.parallel.overlap == HaloOverlap::on,
+          nullptr,
+          nullptr};
 }
 
 StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
@@ -57,10 +69,9 @@ std::size_t critical_path_kernels(const StepProgram& program) {
 }
 
 std::size_t device_ops(const StepProgram& program, const Segment& segment) {
-  return static_cast<std::size_t>(
-      std::count_if(program.ops().begin() + static_cast<long>(segment.first),
-                    program.ops().begin() + static_cast<long>(segment.last),
-                    [](const StepOp& op) { return op.kind == OpKind::kernel || op.kind == OpKind::transfer; }));
+  return static_cast<std::size_t>(std::count_if(
+      program.ops().begin() + static_cast<long>(segment.first), program.ops().begin() + static_cast<long>(segment.last),
+      [](const StepOp& op) { return op.kind == OpKind::kernel || op.kind == OpKind::transfer; }));
 }
 
 }  // namespace simapp

@@ -10,13 +10,13 @@
 namespace simapp {
 
 struct StepPlan {
-  StepProgram step;          ///< one odd step (even steps run the passes in the other order)
-  StepProgram chunk;         ///< a full chunk: the StepParams refresh, then steps_per_graph steps
+  StepProgram step;   ///< one odd step (even steps run the passes in the other order)
+  StepProgram chunk;  ///< a full chunk: the StepParams refresh, then steps_per_graph steps
   int steps_per_graph = 0;
   long num_steps = 0;
-  long full_chunks = 0;      ///< chunks of steps_per_graph steps
-  int remainder_steps = 0;   ///< steps of the final shorter chunk (0: none)
-  int distinct_chunks = 0;   ///< chunk programs the run uses (each captured once in graph mode)
+  long full_chunks = 0;     ///< chunks of steps_per_graph steps
+  int remainder_steps = 0;  ///< steps of the final shorter chunk (0: none)
+  int distinct_chunks = 0;  ///< chunk programs the run uses (each captured once in graph mode)
 };
 
 /// The plan on a single rank.

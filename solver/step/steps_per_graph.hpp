@@ -15,10 +15,12 @@ inline constexpr std::size_t automatic_kernels_per_graph = 250;
 
 /// K: as configured, else 1 when a step has Host ops (a graph cannot span them, so more
 /// steps per chunk only add graphs), else about automatic_kernels_per_graph kernels.
-inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_per_step, std::size_t host_ops_per_step) {
+inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_per_step,
+                           std::size_t host_ops_per_step) {
   if (execution.steps_per_graph > 0) return execution.steps_per_graph;
   if (host_ops_per_step > 0) return 1;
-  const double steps = std::round(static_cast<double>(automatic_kernels_per_graph) / static_cast<double>(kernels_per_step));
+  const double steps =
+      std::round(static_cast<double>(automatic_kernels_per_graph) / static_cast<double>(kernels_per_step));
   return std::max(1, static_cast<int>(steps));
 }
 

@@ -39,7 +39,7 @@ class TimePlan {
   /// dt from origin.time, the last shortened to land on sim_time (origin.time < sim_time).
   TimePlan(double sim_time, double dx, double dz, double cfl, double viscosity = 0.0, TimeOrigin origin = {});
 
-  double dt() const { return dt_; }              ///< s
+  double dt() const { return dt_; }  ///< s
   long num_steps() const { return num_steps_; }
   double dt_last() const { return dt_last_; }    ///< s
   double sim_time() const { return sim_time_; }  ///< s

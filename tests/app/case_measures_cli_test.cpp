@@ -47,7 +47,8 @@ TEST_F(CaseMeasuresTest, AUsersDiagnosticsFileIsNeverReplaced) {
   std::ofstream(out() / "diagnostics.json") << "my notes\n";
   const Outcome outcome = simapp(straka() + " --overwrite");
   EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
-  EXPECT_TRUE(std::regex_search(outcome.err, std::regex("diagnostics\\.json: named like a result but not written by simapp")))
+  EXPECT_TRUE(
+      std::regex_search(outcome.err, std::regex("diagnostics\\.json: named like a result but not written by simapp")))
       << outcome.err;
   EXPECT_EQ(testing::read_text(out() / "diagnostics.json"), "my notes\n");
 }

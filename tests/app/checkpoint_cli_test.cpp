@@ -109,8 +109,9 @@ TEST_F(CheckpointCliTest, ALongerRunContinuesFromAShortenedLastStepWithItsDt) {
   ASSERT_TRUE(fs::exists(out() / "checkpoint_000007.h5"));
   const Outcome outcome = simapp("--set time.sim_time=20 --set output.checkpoint_every=5 --restart latest");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(restarting from out/checkpoint_000007\.h5 at step 7 \(t = 11 s\); )"
-                                                        R"(that time is not on this run's step grid)")))
+  EXPECT_TRUE(
+      std::regex_search(outcome.out, std::regex(R"(restarting from out/checkpoint_000007\.h5 at step 7 \(t = 11 s\); )"
+                                                R"(that time is not on this run's step grid)")))
       << outcome.out;
   // 9 s left: 6 steps of 5/3 s, the last 2/3 s, ending on 20 s.
   EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(timing: 6 steps in )"))) << outcome.out;

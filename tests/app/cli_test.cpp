@@ -62,9 +62,7 @@ TEST_F(CliTest, DuplicateKeyIsAnError) {
   expect_input_error(simapp("case.yaml"), R"(case\.yaml:3: grid\.nx: duplicate key)");
 }
 
-TEST_F(CliTest, MissingFileIsAnInputError) {
-  expect_input_error(simapp("no_such_file.yaml"), R"(no_such_file\.yaml)");
-}
+TEST_F(CliTest, MissingFileIsAnInputError) { expect_input_error(simapp("no_such_file.yaml"), R"(no_such_file\.yaml)"); }
 
 TEST_F(CliTest, BadOverrideNamesTheOverride) {
   write_config("case: thermal\n");
@@ -128,8 +126,9 @@ TEST_F(CliTest, PlanForAnUnavailableBackendIsAnInputError) {
 
 TEST_F(CliTest, LaneStreamsOnTheHostAreAnInputError) {
   write_config("grid:\n  nx: 40\n  nz: 20\ntime:\n  sim_time: 1\n");
-  expect_input_error(simapp("case.yaml --backend host --mode eager_streams"),
-                     R"(^simapp: error: execution\.mode: eager_streams needs the CUDA backend, but this run uses host)");
+  expect_input_error(
+      simapp("case.yaml --backend host --mode eager_streams"),
+      R"(^simapp: error: execution\.mode: eager_streams needs the CUDA backend, but this run uses host)");
   expect_input_error(simapp("case.yaml --backend host --mode eager_streams --validate"),
                      R"(execution\.mode: eager_streams needs the CUDA backend)");
 }
@@ -150,8 +149,9 @@ TEST_F(CliTest, CudaBackendWithoutGpuIsAnInputError) {
 TEST_F(CliTest, NcclHalosOnTheHostBackendAreAnInputError) {
   write_config("grid:\n  nx: 40\n  nz: 20\nparallel:\n  halo: nccl\n");
   // Refused whichever way this build lacks: NCCL itself, or (with NCCL) a GPU backend.
-  expect_input_error(simapp("case.yaml --backend host"),
-                     R"(^simapp: error: parallel\.halo: nccl (needs the CUDA backend|requested but this simapp was built without NCCL))");
+  expect_input_error(
+      simapp("case.yaml --backend host"),
+      R"(^simapp: error: parallel\.halo: nccl (needs the CUDA backend|requested but this simapp was built without NCCL))");
 }
 
 TEST_F(CliTest, UnknownHaloTransportListsTheChoices) {

@@ -15,8 +15,9 @@ namespace {
 using testing::Outcome;
 
 /// Runs on 40 x 20 cells that blow up at step 150 (gravity waves in a 40 km high domain).
-const std::string blow_up = "--set case=gravity_waves --set grid.zlen=40000 --set time.sim_time=600 "
-                            "--set output.every=50 --set output.dir=out";
+const std::string blow_up =
+    "--set case=gravity_waves --set grid.zlen=40000 --set time.sim_time=600 "
+    "--set output.every=50 --set output.dir=out";
 
 long count_of(const std::string& text, const std::string& what) {
   long count = 0;
@@ -36,11 +37,13 @@ TEST_F(ErrorReportTest, AnErrorDuringTheRunIsOneLineOnOneRank) {
 }
 
 TEST_P(ErrorReportTest, AFailedHealthCheckNamesTheSameCellOnAnyRankCountAndKeepsTheFailedState) {
-  const std::string unstable = "--set time.cfl=2 --set time.sim_time=300 --set output.every=10 --set output.dir=out "
-                               "--set execution.check_every=1";
+  const std::string unstable =
+      "--set time.cfl=2 --set time.sim_time=300 --set output.every=10 --set output.dir=out "
+      "--set execution.check_every=1";
   const Outcome serial = simapp(unstable);
-  const std::regex line(R"(simapp: error: step (\d+) \(t = [^)]+\): the health check failed: [^\n]+ at cell \(i, k\) = )"
-                        R"(\(\d+, \d+\); the state at step (\d+) is in out/fields_0*(\d+)_failed\.h5\n)");
+  const std::regex line(
+      R"(simapp: error: step (\d+) \(t = [^)]+\): the health check failed: [^\n]+ at cell \(i, k\) = )"
+      R"(\(\d+, \d+\); the state at step (\d+) is in out/fields_0*(\d+)_failed\.h5\n)");
   std::smatch parts;
   ASSERT_EQ(serial.exit_code, 4) << serial.err;
   ASSERT_TRUE(std::regex_match(serial.err, parts, line)) << serial.err;
@@ -71,9 +74,9 @@ TEST_F(ErrorReportTest, ControlCharactersInEchoedValuesAreEscaped) {
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_TRUE(std::regex_match(outcome.err, std::regex(R"(simapp: error: [^\n]*therm\\x1b\[31m\\nal\\t[^\n]*\n)")))
       << outcome.err;
-  EXPECT_TRUE(std::none_of(outcome.err.begin(), outcome.err.end() - 1,
-                           [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
-      << "no control character but the final newline";
+  EXPECT_TRUE(std::none_of(outcome.err.begin(), outcome.err.end() - 1, [](char c) {
+    return static_cast<unsigned char>(c) < 0x20;
+  })) << "no control character but the final newline";
 }
 
 }  // namespace

@@ -27,8 +27,9 @@ class ExecutionModeTest : public testing::SmallRunTest {
 };
 
 TEST_F(ExecutionModeTest, TimesTheModesAskedForInTheirOrderAndSaysWhyOthersAreSkipped) {
-  const Outcome outcome = simapp("--mode compare --set execution.compare=graph,eager,persistent --set time.sim_time=" +
-                                 sim_time(12) + " --set output.dir=out");
+  const Outcome outcome =
+      simapp("--mode compare --set execution.compare=graph,eager,persistent --set time.sim_time=" + sim_time(12) +
+             " --set output.dir=out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(\npersistent +skipped: persistent needs the CUDA backend)")))
       << outcome.out;
@@ -69,9 +70,10 @@ TEST_F(ExecutionModeTest, EveryGraphIsCapturedBeforeTheFirstStepEvenWhereOutputs
              " --set output.progress_every=5 --set time.sim_time=" + sim_time(14) + " --set output.dir=out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   std::smatch graphs;
-  ASSERT_TRUE(std::regex_search(outcome.out, graphs,
-                                std::regex(R"(graphs: (\d+) captured and \d+ instantiated before stepping \(\d+ to \d+ nodes\), )"
-                                           R"((\d+) captured while stepping)")))
+  ASSERT_TRUE(std::regex_search(
+      outcome.out, graphs,
+      std::regex(R"(graphs: (\d+) captured and \d+ instantiated before stepping \(\d+ to \d+ nodes\), )"
+                 R"((\d+) captured while stepping)")))
       << outcome.out;
   EXPECT_GE(std::stoi(graphs[1]), 4);  // chunks of 1, 2, 3 and 4 steps at least
   EXPECT_EQ(graphs[2], "0");
@@ -80,13 +82,15 @@ TEST_F(ExecutionModeTest, EveryGraphIsCapturedBeforeTheFirstStepEvenWhereOutputs
 TEST_F(ExecutionModeTest, AnUnknownModeInTheSubsetIsAnInputError) {
   const Outcome outcome = simapp("--mode compare --set execution.compare=graph,persistant");
   EXPECT_EQ(outcome.exit_code, 2);
-  EXPECT_TRUE(std::regex_match(outcome.err, std::regex(R"(simapp: error: [^\n]*execution\.compare[^\n]*'persistent'[^\n]*\n)")))
+  EXPECT_TRUE(
+      std::regex_match(outcome.err, std::regex(R"(simapp: error: [^\n]*execution\.compare[^\n]*'persistent'[^\n]*\n)")))
       << outcome.err;
 }
 
 TEST_F(ExecutionModeTest, PersistentNeedsStageGranularity) {
-  expect_one_line_error(simapp("--mode persistent --set execution.granularity=fused"),
-                        R"(persistent runs the stage kernel's tiles, [^\n]*needs execution\.granularity: stage, not fused)");
+  expect_one_line_error(
+      simapp("--mode persistent --set execution.granularity=fused"),
+      R"(persistent runs the stage kernel's tiles, [^\n]*needs execution\.granularity: stage, not fused)");
 }
 
 TEST_F(ExecutionModeTest, PersistentOnTheHostIsAnInputError) {
@@ -97,9 +101,10 @@ TEST_F(ExecutionModeTest, PersistentOnTwoRanksIsAnInputError) {
   const Outcome outcome = simapp("--mode persistent", 2);
   EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
   // One line for the job (mpiexec adds its own note about the exit code).
-  EXPECT_TRUE(std::regex_search(outcome.err, std::regex("^simapp: error: execution\\.mode: persistent runs on one rank: "
-                                                        "halos between ranks would have to travel inside the kernel[^\n]*\n"
-                                                        "(?!simapp: error)")))
+  EXPECT_TRUE(
+      std::regex_search(outcome.err, std::regex("^simapp: error: execution\\.mode: persistent runs on one rank: "
+                                                "halos between ranks would have to travel inside the kernel[^\n]*\n"
+                                                "(?!simapp: error)")))
       << outcome.err;
   EXPECT_FALSE(std::filesystem::exists(out()));
 }
@@ -109,7 +114,8 @@ TEST_F(ExecutionModeTest, PersistentOnTwoRanksIsAnInputError) {
 TEST_F(ExecutionModeTest, TheHeaderSaysWhichHaloTransportAutoChoseAndWhy) {
   const Outcome chosen = simapp("", 2);
   ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
-  EXPECT_TRUE(std::regex_search(chosen.out, std::regex(R"(ranks +2 as 2 x 1 .*, halos by MPI from host memory \(auto: the host backend\)\n)")))
+  EXPECT_TRUE(std::regex_search(
+      chosen.out, std::regex(R"(ranks +2 as 2 x 1 .*, halos by MPI from host memory \(auto: the host backend\)\n)")))
       << chosen.out;
   const Outcome configured = simapp("--set parallel.halo=mpi", 2);
   ASSERT_EQ(configured.exit_code, 0) << configured.err;
@@ -130,8 +136,8 @@ TEST_F(ExecutionModeTest, ThePlanCountsWhatTheRunDoes) {
   for (const char* granularity : {"fine", "fused", "stage"})
     for (const int ranks : {1, 2}) {
       SCOPED_TRACE(std::string(granularity) + ", " + std::to_string(ranks) + " rank(s)");
-      const std::string arguments = std::string("--set execution.granularity=") + granularity +
-                                    " --set time.sim_time=" + sim_time(7) + "";
+      const std::string arguments =
+          std::string("--set execution.granularity=") + granularity + " --set time.sim_time=" + sim_time(7) + "";
       const Outcome plan = simapp("--plan " + arguments, ranks);
       ASSERT_EQ(plan.exit_code, 0) << plan.err;
       const Outcome run = simapp(arguments, ranks);

@@ -39,7 +39,8 @@ void expect_same_snapshots(const fs::path& reference, const fs::path& other) {
   for (const std::string& name : snapshots) {
     ASSERT_TRUE(fs::exists(other / name)) << name;
     for (const char* field : {"rho_prime", "u", "w", "theta_prime"}) {
-      const std::vector<double> a = io::read_dataset(reference / name, field), b = io::read_dataset(other / name, field);
+      const std::vector<double> a = io::read_dataset(reference / name, field),
+                                b = io::read_dataset(other / name, field);
       ASSERT_EQ(a.size(), b.size()) << name << " " << field;
       ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << name << " " << field;
     }
@@ -97,15 +98,18 @@ TEST_F(InterruptedRunTest, SigtermStopsWithACheckpointAndTheInterruptedCode) {
   ASSERT_EQ(simapp(long_run() + " --set output.dir=reference").exit_code, 0);
   // Stop once the run is well under way (its snapshot at step 90 exists).
   std::string script = command(long_run() + " --set output.dir=out");
-  script += " > first.out 2> first.err & pid=$!; while [ ! -e out/fields_000090.h5 ] && kill -0 $pid 2> /dev/null; "
-            "do sleep 0.01; done; kill -TERM $pid; wait $pid; echo $? > first.status";
+  script +=
+      " > first.out 2> first.err & pid=$!; while [ ! -e out/fields_000090.h5 ] && kill -0 $pid 2> /dev/null; "
+      "do sleep 0.01; done; kill -TERM $pid; wait $pid; echo $? > first.status";
   run("(" + script + ")");
-  EXPECT_EQ(std::stoi(testing::read_text(directory_ / "first.status")), 5) << testing::read_text(directory_ / "first.err");
+  EXPECT_EQ(std::stoi(testing::read_text(directory_ / "first.status")), 5)
+      << testing::read_text(directory_ / "first.err");
   EXPECT_EQ(testing::read_text(directory_ / "first.err"), "");
   const std::string said = testing::read_text(directory_ / "first.out");
   std::smatch stopped;
-  ASSERT_TRUE(std::regex_search(said, stopped, std::regex(R"(stopped by SIGTERM at step (\d+) of 300 \(t = [0-9.e+]+ s\); )"
-                                                         R"(checkpoint in 'out': continue with --restart latest)")))
+  ASSERT_TRUE(std::regex_search(said, stopped,
+                                std::regex(R"(stopped by SIGTERM at step (\d+) of 300 \(t = [0-9.e+]+ s\); )"
+                                           R"(checkpoint in 'out': continue with --restart latest)")))
       << said;
   const long step = std::stol(stopped[1]);
   EXPECT_GE(step, 90);
@@ -121,7 +125,8 @@ TEST_F(InterruptedRunTest, SigtermStopsWithACheckpointAndTheInterruptedCode) {
 }
 
 TEST_F(InterruptedRunTest, RestartOfAFinishedRunHasNothingToDo) {
-  const std::string arguments = "--set time.sim_time=" + sim_time(6) + " --set output.dir=out --set output.checkpoint_every=" + every(3);
+  const std::string arguments =
+      "--set time.sim_time=" + sim_time(6) + " --set output.dir=out --set output.checkpoint_every=" + every(3);
   ASSERT_EQ(simapp(arguments).exit_code, 0);
   const Outcome again = simapp(arguments + " --restart latest");
   EXPECT_EQ(again.exit_code, 0) << again.err;
@@ -132,13 +137,15 @@ TEST_F(InterruptedRunTest, BlowUpStopsBeforeAnyNonFiniteResultIsWritten) {
   // Gravity waves in a 40 km high domain on 40 x 20 cells go unstable between steps 120 and 150;
   // without the health check (which stops the run at step 10) the state is refused at the
   // first output that is not finite.
-  const Outcome outcome = simapp("--set case=gravity_waves --set grid.zlen=40000 --set time.sim_time=600 "
-                                 "--set output.every=50 --set output.checkpoint_every=50 --set output.dir=out "
-                                 "--set execution.check_every=0");
+  const Outcome outcome = simapp(
+      "--set case=gravity_waves --set grid.zlen=40000 --set time.sim_time=600 "
+      "--set output.every=50 --set output.checkpoint_every=50 --set output.dir=out "
+      "--set execution.check_every=0");
   EXPECT_EQ(outcome.exit_code, 4);
-  EXPECT_TRUE(std::regex_match(outcome.err, std::regex(R"(simapp: error: step 150 \(t = 250 s\): the solution is no )"
-                                                       R"(longer finite: (dens|umom|wmom|rhot) is not finite at cell )"
-                                                       R"(\(i, k\) = \(\d+, \d+\); nothing was written at this step\n)")))
+  EXPECT_TRUE(
+      std::regex_match(outcome.err, std::regex(R"(simapp: error: step 150 \(t = 250 s\): the solution is no )"
+                                               R"(longer finite: (dens|umom|wmom|rhot) is not finite at cell )"
+                                               R"(\(i, k\) = \(\d+, \d+\); nothing was written at this step\n)")))
       << outcome.err;
   EXPECT_FALSE(fs::exists(out() / "fields_000150.h5"));
   ASSERT_TRUE(fs::exists(out() / "checkpoint_000120.h5")) << "the last good checkpoint is kept";

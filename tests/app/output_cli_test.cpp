@@ -16,8 +16,8 @@
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "solver/simulation/run_loop.hpp"
-#include "tests/support/small_run_test.hpp"
 #include "tests/support/small_case.hpp"
+#include "tests/support/small_run_test.hpp"
 
 namespace simapp {
 namespace {
@@ -40,11 +40,13 @@ class SnapshotRanksTest : public OutputCliTest, public ::testing::WithParamInter
 
 /// On 1 rank and on 4 (cells gathered to rank 0, which writes).
 TEST_P(SnapshotRanksTest, SnapshotsHoldTheStateAnInProcessRunComputes) {
-  const Outcome outcome = simapp("--set time.sim_time=" + sim_time(10) + " --set output.dir=out --set output.every=" +
-                                     every(4) + " --set output.variables=all",
-                                 GetParam());
+  const Outcome outcome =
+      simapp("--set time.sim_time=" + sim_time(10) + " --set output.dir=out --set output.every=" + every(4) +
+                 " --set output.variables=all",
+             GetParam());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  for (const char* file : {"fields_000000.h5", "fields_000004.h5", "fields_000008.h5", "fields_000010.h5", "fields.xmf"})
+  for (const char* file :
+       {"fields_000000.h5", "fields_000004.h5", "fields_000008.h5", "fields_000010.h5", "fields.xmf"})
     EXPECT_TRUE(fs::exists(out() / file)) << file;
   const std::vector<double> state = in_process_state(10);
   const std::size_t cells = 40 * 20;
@@ -64,7 +66,8 @@ TEST_F(OutputCliTest, EarlierResultsAreNotOverwrittenUnasked) {
   const auto written = fs::last_write_time(out() / "fields_000000.h5");
   const Outcome again = simapp(arguments);
   EXPECT_EQ(again.exit_code, 2);
-  EXPECT_TRUE(std::regex_search(again.err, std::regex(R"(output\.dir: .* holds results of an earlier run)"))) << again.err;
+  EXPECT_TRUE(std::regex_search(again.err, std::regex(R"(output\.dir: .* holds results of an earlier run)")))
+      << again.err;
   EXPECT_EQ(fs::last_write_time(out() / "fields_000000.h5"), written);
   EXPECT_EQ(simapp(arguments + " --overwrite").exit_code, 0);
 }
@@ -79,12 +82,13 @@ TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
   // A file-size limit of 28 KiB lets the one-field snapshot (15 KiB) through and fails the
   // checkpoint (31 KiB); the limit is an I/O error, not a kill (SIGXFSZ).
   const Outcome outcome = run(command_with_file_limit("--set time.sim_time=" + sim_time(4) +
-                                                         " --set output.dir=out --set output.variables=rho_prime"
-                                                         " --set output.every=" + every(2) +
-                                                         " --set output.checkpoint_every=" + every(2),
-                                                     1, 28));
+                                                          " --set output.dir=out --set output.variables=rho_prime"
+                                                          " --set output.every=" +
+                                                          every(2) + " --set output.checkpoint_every=" + every(2),
+                                                      1, 28));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
-  EXPECT_TRUE(std::regex_match(outcome.err, std::regex(R"(simapp: error: out/checkpoint_000002\.h5: [^\n]*File too large\n)")))
+  EXPECT_TRUE(
+      std::regex_match(outcome.err, std::regex(R"(simapp: error: out/checkpoint_000002\.h5: [^\n]*File too large\n)")))
       << outcome.err;
   EXPECT_EQ(io::read_dataset(out() / "fields_000000.h5", "rho_prime").size(), 40u * 20u);
   EXPECT_FALSE(fs::exists(out() / "checkpoint_000002.h5"));
@@ -95,8 +99,8 @@ TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
 TEST_F(OutputCliTest, RestartWithoutOutputsContinuesOnEveryRank) {
   const std::string run = "--set time.sim_time=" + sim_time(6) + " --set output.dir=out";
   ASSERT_EQ(simapp(run + " --set output.checkpoint_every=" + every(3), 2).exit_code, 0);
-  const Outcome restarted =
-      this->run("timeout 60 " + command(run + " --restart out/checkpoint_000006.h5 --set time.sim_time=" + sim_time(9), 2));
+  const Outcome restarted = this->run(
+      "timeout 60 " + command(run + " --restart out/checkpoint_000006.h5 --set time.sim_time=" + sim_time(9), 2));
   EXPECT_EQ(restarted.exit_code, 0) << restarted.err;
   EXPECT_TRUE(std::regex_search(restarted.out, std::regex(R"(restarting from out/checkpoint_000006\.h5 at step 6)")))
       << restarted.out;
@@ -118,8 +122,8 @@ TEST_F(OutputCliTest, ProfileTimesEveryKernelAndWritesProfileJson) {
 }
 
 TEST_F(OutputCliTest, RestartContinuesAndRefusesAnotherConfiguration) {
-  const std::string run = "--set time.sim_time=" + sim_time(6) + " --set output.dir=out --set output.checkpoint_every=" +
-                          text(3 * 1.5 * 500.0 / 450.0);
+  const std::string run = "--set time.sim_time=" + sim_time(6) +
+                          " --set output.dir=out --set output.checkpoint_every=" + text(3 * 1.5 * 500.0 / 450.0);
   ASSERT_EQ(simapp(run).exit_code, 0);
   EXPECT_TRUE(fs::exists(out() / "checkpoint_000006.h5"));
   EXPECT_FALSE(fs::exists(out() / "checkpoint_000003.h5")) << "older checkpoints go once a newer one is complete";
@@ -141,21 +145,23 @@ class FailedSnapshotWriteTest : public OutputCliTest, public ::testing::WithPara
 
 TEST_P(FailedSnapshotWriteTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) {
   const WriteFailure failure = GetParam();
-  const std::string outputs = " --set output.dir=out --set output.every=" + every(2) +
-                              " --set output.checkpoint_every=" + every(2);
+  const std::string outputs =
+      " --set output.dir=out --set output.every=" + every(2) + " --set output.checkpoint_every=" + every(2);
   ASSERT_EQ(simapp("--set time.sim_time=" + sim_time(4) + outputs, failure.ranks).exit_code, 0);
   const std::vector<double> before = io::read_dataset(out() / "fields_000004.h5", "theta_prime");
   // Continued to step 8 under a limit of 20 KiB a file: the snapshot of step 6 (35 KiB) fails.
   const auto start = std::chrono::steady_clock::now();
-  const Outcome outcome = run("timeout 60 " + command_with_file_limit("--set time.sim_time=" + sim_time(8) + outputs +
-                                                                          " --restart latest",
-                                                                      failure.ranks, 20, failure.limited_rank));
+  const Outcome outcome =
+      run("timeout 60 " + command_with_file_limit("--set time.sim_time=" + sim_time(8) + outputs + " --restart latest",
+                                                  failure.ranks, 20, failure.limited_rank));
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30)) << "ended at once";
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
   std::smatch line;
-  EXPECT_TRUE(std::regex_search(outcome.err, line, std::regex(R"(simapp: error: [^\n]*fields_000006\.h5: [^\n]*File too large\n)")))
+  EXPECT_TRUE(std::regex_search(outcome.err, line,
+                                std::regex(R"(simapp: error: [^\n]*fields_000006\.h5: [^\n]*File too large\n)")))
       << outcome.err;
-  EXPECT_EQ(std::regex_search(line.suffix().str(), std::regex("simapp: error:")), false) << "one error line: " << outcome.err;
+  EXPECT_EQ(std::regex_search(line.suffix().str(), std::regex("simapp: error:")), false)
+      << "one error line: " << outcome.err;
   const std::vector<double> after = io::read_dataset(out() / "fields_000004.h5", "theta_prime");
   EXPECT_EQ(std::memcmp(before.data(), after.data(), before.size() * sizeof(double)), 0);
   for (const char* file : {"fields_000000.h5", "fields_000002.h5", "checkpoint_000004.h5"})
@@ -189,12 +195,14 @@ class FullDiskTest : public OutputCliTest, public ::testing::WithParamInterface<
 
 TEST_P(FullDiskTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) {
   const Outcome outcome = run("timeout 60 " + command("--set time.sim_time=" + sim_time(24) +
-                                                      " --set output.dir=out --set output.every=" + every(3),
+                                                          " --set output.dir=out --set output.every=" + every(3),
                                                       GetParam()));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
-  EXPECT_TRUE(std::regex_search(outcome.err, std::regex(R"(simapp: error: out/fields_\d+\.h5: [^\n]*No space left on device\n)")))
+  EXPECT_TRUE(std::regex_search(outcome.err,
+                                std::regex(R"(simapp: error: out/fields_\d+\.h5: [^\n]*No space left on device\n)")))
       << outcome.err;
-  EXPECT_EQ(std::regex_search(outcome.err, std::regex("simapp: error:[^\n]*\n[^]*simapp: error:")), false) << outcome.err;
+  EXPECT_EQ(std::regex_search(outcome.err, std::regex("simapp: error:[^\n]*\n[^]*simapp: error:")), false)
+      << outcome.err;
   int written = 0;
   for (const auto& entry : fs::directory_iterator(out())) {
     if (entry.path().extension() != ".h5") continue;
@@ -212,9 +220,9 @@ TEST_F(OutputCliTest, TheSummarySeparatesOutputFromStepping) {
       simapp("--set time.sim_time=" + sim_time(12) + " --set output.every=" + every(4) + " --set output.dir=out");
   ASSERT_EQ(with_output.exit_code, 0) << with_output.err;
   // Snapshots at steps 0, 4, 8 and 12.
-  EXPECT_TRUE(std::regex_search(with_output.out,
-                                std::regex(R"(\noutput: 4 files in [0-9.]+ s of it \([0-9.]+ s waiting for the writer thread, )"
-                                           R"(which wrote for [0-9.]+ s\); stepping alone [0-9.]+ ms/step\n)")))
+  EXPECT_TRUE(std::regex_search(
+      with_output.out, std::regex(R"(\noutput: 4 files in [0-9.]+ s of it \([0-9.]+ s waiting for the writer thread, )"
+                                  R"(which wrote for [0-9.]+ s\); stepping alone [0-9.]+ ms/step\n)")))
       << with_output.out;
   const testing::Outcome without = simapp("--set time.sim_time=" + sim_time(12));
   ASSERT_EQ(without.exit_code, 0) << without.err;

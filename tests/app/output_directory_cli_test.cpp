@@ -23,8 +23,8 @@ class OutputDirectoryTest : public testing::SmallRunTest {
  protected:
   /// A short run writing snapshots and checkpoints into `directory`.
   static std::string short_run(const std::string& directory = "out") {
-    return "--set time.sim_time=" + sim_time(12) + " --set output.dir=" + directory + " --set output.every=" +
-           every(3) + " --set output.checkpoint_every=" + every(3);
+    return "--set time.sim_time=" + sim_time(12) + " --set output.dir=" + directory +
+           " --set output.every=" + every(3) + " --set output.checkpoint_every=" + every(3);
   }
 
   /// Expects exit code `code` and exactly one error line on stderr matching `pattern`.
@@ -36,16 +36,19 @@ class OutputDirectoryTest : public testing::SmallRunTest {
 };
 
 TEST_F(OutputDirectoryTest, ConflictingFlagsAreErrors) {
-  expect_one_line(simapp("--mode compare --restart latest"), 2, R"(--restart: cannot be combined with execution\.mode compare)");
+  expect_one_line(simapp("--mode compare --restart latest"), 2,
+                  R"(--restart: cannot be combined with execution\.mode compare)");
   expect_one_line(simapp("--set execution.mode=compare --restart latest"), 2, R"(--restart: cannot be combined)");
-  expect_one_line(simapp("--overwrite --restart latest"), 2, R"(--restart excludes --overwrite|--overwrite excludes --restart)");
+  expect_one_line(simapp("--overwrite --restart latest"), 2,
+                  R"(--restart excludes --overwrite|--overwrite excludes --restart)");
   expect_one_line(simapp("--restart ''"), 2, R"(--restart: expects a checkpoint path or 'latest')");
 }
 
 TEST_F(OutputDirectoryTest, GridBeyondMemoryIsRefusedBeforeAnythingIsRemoved) {
   ASSERT_EQ(simapp(short_run()).exit_code, 0);
   const std::string huge = " --set grid.nx=1000000000";
-  expect_one_line(simapp(short_run() + huge + " --validate"), 2, R"(grid: 1000000000 x 20 cells need [0-9.e+]+ GB of host memory)");
+  expect_one_line(simapp(short_run() + huge + " --validate"), 2,
+                  R"(grid: 1000000000 x 20 cells need [0-9.e+]+ GB of host memory)");
   expect_one_line(simapp(short_run() + huge + " --overwrite"), 2, R"(grid: 1000000000 x 20 cells need)");
   for (const char* file : {"fields_000000.h5", "fields_000012.h5", "checkpoint_000012.h5", "fields.xmf"})
     EXPECT_TRUE(fs::exists(out() / file)) << file << ": nothing is removed before the run can start";

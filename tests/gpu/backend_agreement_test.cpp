@@ -49,7 +49,8 @@ TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
 
 TEST(CudaRestTest, RestStaysExactlyAtRestOnTheGpu) {
   if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-  testing::SerialSimulation simulation(testing::small_case(CaseName::rest, 64, 32, 100.0), Backend::cuda, ExecutionMode::graph);
+  testing::SerialSimulation simulation(testing::small_case(CaseName::rest, 64, 32, 100.0), Backend::cuda,
+                                       ExecutionMode::graph);
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   const testing::HostState state = testing::state_of(*simulation);
   for (int v = 0; v < var::count; ++v)

@@ -35,7 +35,8 @@ TEST_F(CudaGraphTest, GraphReplayAndLaneStreamsEqualEagerBitForBitForAnyStepsPer
     const std::vector<double> eager = final_state(shortened_case(granularity, 1), ExecutionMode::eager);
     for (int k : {1, 2, 3, 8}) {
       const RunSpec spec = shortened_case(granularity, k);
-      EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::graph), eager)) << to_string(granularity) << " K=" << k;
+      EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::graph), eager))
+          << to_string(granularity) << " K=" << k;
       EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::eager_sync), eager)) << to_string(granularity);
       EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::eager_streams), eager)) << to_string(granularity);
     }
@@ -47,8 +48,12 @@ std::vector<std::vector<double>> states_at_outputs(const RunSpec& spec, Executio
   testing::SerialSimulation simulation(spec, Backend::cuda, mode);
   std::vector<std::vector<double>> states;
   const std::vector<ScheduledOutput> outputs{
-      {{5, 11, 17}, [&states](long, double, std::span<const double> state) { states.emplace_back(state.begin(), state.end()); }, nullptr, nullptr}};
-  run_to_end(*simulation, 0, [](const ProgressReport&) {}, outputs);
+      {{5, 11, 17},
+       [&states](long, double, std::span<const double> state) { states.emplace_back(state.begin(), state.end()); },
+       nullptr,
+       nullptr}};
+  run_to_end(
+      *simulation, 0, [](const ProgressReport&) {}, outputs);
   states.push_back(simulation->gathered_state());
   if (stats != nullptr) *stats = simulation->executor_stats();
   return states;
@@ -56,7 +61,8 @@ std::vector<std::vector<double>> states_at_outputs(const RunSpec& spec, Executio
 
 TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfAnyLength) {
   for (Granularity granularity : {Granularity::fine, Granularity::stage}) {
-    const std::vector<std::vector<double>> eager = states_at_outputs(shortened_case(granularity, 1), ExecutionMode::eager, nullptr);
+    const std::vector<std::vector<double>> eager =
+        states_at_outputs(shortened_case(granularity, 1), ExecutionMode::eager, nullptr);
     for (int k : {1, 3, 8}) {
       ExecutorStats stats;
       const std::vector<std::vector<double>> loop =
@@ -91,15 +97,15 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
 /// (a barrier a stage), a barrier a pass for thermal at the smaller.
 TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
   for (const auto& [nx, nz] : {std::pair{96, 48}, std::pair{1200, 600}}) {
-    for (const auto& [name, granularity] : {std::pair{CaseName::injection, Granularity::fine},
-                                            std::pair{CaseName::injection, Granularity::stage},
-                                            std::pair{CaseName::thermal, Granularity::stage}}) {
+    for (const auto& [name, granularity] :
+         {std::pair{CaseName::injection, Granularity::fine}, std::pair{CaseName::injection, Granularity::stage},
+          std::pair{CaseName::thermal, Granularity::stage}}) {
       RunSpec spec = testing::shortened_case(name, nx, nz, granularity, 3);
       spec.time.sim_time = 9.5 * TimePlan(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
       const Decomposition decomposition(MPI_COMM_SELF, spec.grid, spec.parallel);
       const ModeComparison comparison = compare_modes(spec, Backend::cuda, decomposition, [](ExecutionMode) {});
-      EXPECT_TRUE(comparison.identical) << to_string(name) << " " << nx << " x " << nz << " "
-                                        << to_string(granularity) << ": " << comparison.difference;
+      EXPECT_TRUE(comparison.identical) << to_string(name) << " " << nx << " x " << nz << " " << to_string(granularity)
+                                        << ": " << comparison.difference;
       const std::size_t expected = granularity == Granularity::stage ? 6 : 5;  // persistent: stage only
       EXPECT_EQ(comparison.modes.size(), expected) << to_string(granularity);
       EXPECT_EQ(comparison.modes.size() + comparison.skipped.size(), 6u);
@@ -127,7 +133,7 @@ TEST_F(CudaGraphTest, GraphsAreCapturedOncePerDistinctChunk) {
   testing::SerialSimulation simulation(shortened_case(Granularity::fine, 5), Backend::cuda, ExecutionMode::graph);
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   const ExecutorStats& stats = simulation->executor_stats();
-  EXPECT_EQ(stats.captures, 3);        // (odd, 5), (even, 5), (odd, 4)
+  EXPECT_EQ(stats.captures, 3);  // (odd, 5), (even, 5), (odd, 4)
   EXPECT_EQ(stats.instantiations, 3);
   EXPECT_EQ(stats.launches, 5);
   // 123 kernels per step for injection (fine), the StepParams copy node, and the health check

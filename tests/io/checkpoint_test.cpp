@@ -143,10 +143,10 @@ TEST_F(CheckpointTest, BlocksAcrossChecksumSegmentsReadBackAndDamageIsFoundInEac
   wide_spec.grid.nz = rows;
   std::vector<double> values(var::count * rows * static_cast<std::size_t>(wide));
   for (std::size_t n = 0; n < values.size(); ++n) values[n] = std::sin(0.001 * static_cast<double>(n));
-  write_checkpoint(directory_,
-                   {3, 7.5, physics_hash(wide_spec), wide, rows, 1.0, 2.0, "thermal", wide_spec.grid.xlen,
-                    wide_spec.grid.zlen},
-                   values, "");
+  write_checkpoint(
+      directory_,
+      {3, 7.5, physics_hash(wide_spec), wide, rows, 1.0, 2.0, "thermal", wide_spec.grid.xlen, wide_spec.grid.zlen},
+      values, "");
   const fs::path path = checkpoint_path(directory_, 3);
   const RankBox across{400, 1, checksum_columns - 200, 1};
   const std::vector<double> block = read_checkpoint_block(path, across);
@@ -159,7 +159,9 @@ TEST_F(CheckpointTest, BlocksAcrossChecksumSegmentsReadBackAndDamageIsFoundInEac
   // Damage in the last segment: a rank reading there refuses, one reading the first does not.
   testing::change_bytes(path, testing::stored_state_bytes(path).offset + (wide - 10) * sizeof(double), 1,
                         [](unsigned char byte) { return byte ^ 0x10u; });
-  EXPECT_TRUE(std::regex_search(refusal([&] { read_checkpoint_block(path, RankBox{100, 1, wide - 100, 0}); }),
+  EXPECT_TRUE(std::regex_search(refusal([&] {
+                                  read_checkpoint_block(path, RankBox{100, 1, wide - 100, 0});
+                                }),
                                 std::regex(R"(/state fails its checksum \(corrupted\))")));
   EXPECT_EQ(read_checkpoint_block(path, RankBox{100, rows, 0, 0}).size(), 4u * 100u * rows);
 }

@@ -30,8 +30,8 @@ class ConfigTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("simapp_config_test_" + std::to_string(::getpid()) + "_" + test_name);
+    dir_ =
+        std::filesystem::temp_directory_path() / ("simapp_config_test_" + std::to_string(::getpid()) + "_" + test_name);
     std::filesystem::create_directories(dir_);
   }
 
@@ -133,8 +133,8 @@ ConfigValue value_of(const ConfigKey& key, const std::string& text) {
 
 void expect_same_spec(const RunSpec& actual, const RunSpec& expected) {
   for (const ConfigKey& key : config_keys())
-    EXPECT_EQ(key.get(actual), key.get(expected)) << key.path << ": " << show(key.get(actual)) << " vs "
-                                                  << show(key.get(expected));
+    EXPECT_EQ(key.get(actual), key.get(expected))
+        << key.path << ": " << show(key.get(actual)) << " vs " << show(key.get(expected));
 }
 
 TEST_F(ConfigTest, AbsentKeysTakeTheirDefaults) {
@@ -342,8 +342,7 @@ TEST_F(ConfigTest, BadOverridesNameTheArgument) {
                    "grid.nxx: unknown key (did you mean 'grid.nx'?)");
   expect_bad_input(load_error(path, {"gird.nx=5"}), "--set gird.nx=5",
                    "gird.nx: unknown key (did you mean 'grid.nx'?)");
-  expect_bad_input(load_error(path, {"grid.nx=abc"}), "--set grid.nx=abc",
-                   "grid.nx: expected an integer, got 'abc'");
+  expect_bad_input(load_error(path, {"grid.nx=abc"}), "--set grid.nx=abc", "grid.nx: expected an integer, got 'abc'");
   expect_bad_input(load_error(path, {"grid.nx=2"}), "--set grid.nx=2", "grid.nx: must be >= 4, got 2");
   expect_bad_input(load_error(path, {"case=thermo"}), "--set case=thermo",
                    "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
@@ -371,9 +370,10 @@ TEST_F(ConfigTest, EveryNumberKeyRejectsValuesBelowItsRange) {
       EXPECT_TRUE(std::string(error.what()).starts_with(std::string(key.path) + ": must be "))
           << key.path << ": " << error.what();
     }
-    const std::string lowest = key.type == ValueType::integer        ? std::to_string(static_cast<int>(bound) + 1)
-                               : key.type == ValueType::integer_pair ? "[1, " + std::to_string(static_cast<int>(bound) + 1) + "]"
-                                                                     : std::to_string(bound + 0.5);
+    const std::string lowest = key.type == ValueType::integer ? std::to_string(static_cast<int>(bound) + 1)
+                               : key.type == ValueType::integer_pair
+                                   ? "[1, " + std::to_string(static_cast<int>(bound) + 1) + "]"
+                                   : std::to_string(bound + 0.5);
     EXPECT_NO_THROW(load_config(path, {std::string(key.path) + "=" + lowest})) << key.path;
   }
 }
@@ -382,7 +382,8 @@ TEST_F(ConfigTest, IntegerPairsComeAsAYamlListOrAnOverride) {
   EXPECT_EQ(load_config(write("parallel:\n  ranks: [3, 2]\n"), {}).spec.parallel.ranks, (IntegerPair{3, 2}));
   EXPECT_EQ(load_config(write("case: rest\n"), {"parallel.ranks=4,1"}).spec.parallel.ranks, (IntegerPair{4, 1}));
   const std::string one_item = write("parallel:\n  ranks: [3]\n");
-  expect_bad_input(load_error(one_item), one_item + ":2", "parallel.ranks: expected two integers [a, b], got 1 item(s)");
+  expect_bad_input(load_error(one_item), one_item + ":2",
+                   "parallel.ranks: expected two integers [a, b], got 1 item(s)");
   const std::string not_a_number = write("parallel:\n  ranks: [2, x]\n");
   expect_bad_input(load_error(not_a_number), not_a_number + ":2",
                    "parallel.ranks: expected two integers [a, b], got a list");
@@ -638,8 +639,7 @@ TEST_F(ConfigTest, GarbageIsAlwaysAnInputError) {
 TEST_F(ConfigTest, SchemaPathsAreUniqueAndFound) {
   for (const ConfigKey& key : config_keys()) {
     EXPECT_EQ(find_config_key(key.path), &key) << key.path;
-    EXPECT_EQ(key.type == ValueType::enumeration || key.type == ValueType::name_list, !key.allowed.empty())
-        << key.path;
+    EXPECT_EQ(key.type == ValueType::enumeration || key.type == ValueType::name_list, !key.allowed.empty()) << key.path;
     EXPECT_TRUE(!key.maximum || key.type == ValueType::integer || key.type == ValueType::real) << key.path;
   }
   EXPECT_EQ(find_config_key("grid"), nullptr);

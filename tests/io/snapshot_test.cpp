@@ -86,9 +86,10 @@ double expected_value(const Snapshot& snapshot, const std::string& field, int k,
   const double rho = snapshot.density_cell[k] + dens;
   const double rho_theta = snapshot.rho_theta_cell[k];
   const std::map<std::string, double> values{
-      {"rho_prime", dens}, {"u", umom / rho}, {"w", wmom / rho},
-      {"theta_prime", (rho_theta + rhot) / rho - rho_theta / snapshot.density_cell[k]},
-      {"dens", dens}, {"umom", umom}, {"wmom", wmom}, {"rhot", rhot}};
+      {"rho_prime", dens}, {"u", umom / rho},
+      {"w", wmom / rho},   {"theta_prime", (rho_theta + rhot) / rho - rho_theta / snapshot.density_cell[k]},
+      {"dens", dens},      {"umom", umom},
+      {"wmom", wmom},      {"rhot", rhot}};
   return values.at(field);
 }
 
@@ -221,9 +222,9 @@ std::string contents(const fs::path& path) {
 // ---- snapshot contents ----------------------------------------------------------------------
 
 TEST_F(SnapshotTest, ListsTheDocumentedFieldsWithUnits) {
-  const std::map<std::string, std::string> units{
-      {"rho_prime", "kg m-3"}, {"u", "m s-1"}, {"w", "m s-1"}, {"theta_prime", "K"},
-      {"dens", "kg m-3"}, {"umom", "kg m-2 s-1"}, {"wmom", "kg m-2 s-1"}, {"rhot", "kg m-3 K"}};
+  const std::map<std::string, std::string> units{{"rho_prime", "kg m-3"}, {"u", "m s-1"},      {"w", "m s-1"},
+                                                 {"theta_prime", "K"},    {"dens", "kg m-3"},  {"umom", "kg m-2 s-1"},
+                                                 {"wmom", "kg m-2 s-1"},  {"rhot", "kg m-3 K"}};
   std::vector<std::string> names;
   for (const FieldInfo& field : snapshot_fields()) {
     names.push_back(field.name);

@@ -107,15 +107,14 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
     const Outcome sequential = run(without_overlap, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
     RunSpec by_mpi = spec;
     by_mpi.parallel.halo = HaloTransport::mpi;
-    const Outcome mpi_halos = variant.halo == HaloTransport::mpi ? graph
-                                                                  : run(by_mpi, variant.backend, ExecutionMode::graph,
-                                                                        MPI_COMM_WORLD);
+    const Outcome mpi_halos =
+        variant.halo == HaloTransport::mpi ? graph : run(by_mpi, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
     // graph_loop where steps need no host op (NCCL halos, or one rank).
     const bool loop_possible = variant.backend == Backend::cuda && (variant.halo == HaloTransport::nccl || ranks == 1);
     const Outcome loop = loop_possible ? run(spec, variant.backend, ExecutionMode::graph_loop, MPI_COMM_WORLD) : graph;
     if (rank != 0) continue;
-    const Outcome serial = run(spec_for(variant.name, variant.granularity, {1, 1}), variant.backend,
-                               ExecutionMode::graph, MPI_COMM_SELF);
+    const Outcome serial =
+        run(spec_for(variant.name, variant.granularity, {1, 1}), variant.backend, ExecutionMode::graph, MPI_COMM_SELF);
     EXPECT_TRUE(bitwise_equal(loop.state, graph.state)) << where_of(ranks, layout) << ": graph_loop vs graph";
     if (variant.backend == Backend::cuda && variant.granularity == Granularity::stage) {  // one rank only
       const Outcome persistent = run(spec_for(variant.name, variant.granularity, {1, 1}), variant.backend,
@@ -129,10 +128,10 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
     EXPECT_TRUE(bitwise_equal(sequential.state, graph.state)) << where << ": overlap off vs on";
     EXPECT_TRUE(bitwise_equal(mpi_halos.state, graph.state)) << where << ": halos by MPI vs by NCCL";
     if (variant.granularity != Granularity::fused) {
-      const Outcome fused = run(spec_for(variant.name, Granularity::fused, {1, 1}), variant.backend,
-                                ExecutionMode::graph, MPI_COMM_SELF);
-      EXPECT_TRUE(bitwise_equal(graph.state, fused.state)) << where << ": " << to_string(variant.granularity)
-                                                           << " vs fused";
+      const Outcome fused =
+          run(spec_for(variant.name, Granularity::fused, {1, 1}), variant.backend, ExecutionMode::graph, MPI_COMM_SELF);
+      EXPECT_TRUE(bitwise_equal(graph.state, fused.state))
+          << where << ": " << to_string(variant.granularity) << " vs fused";
     }
     EXPECT_TRUE(same_bits(graph.result.change.mass, serial.result.change.mass)) << where;
     EXPECT_TRUE(same_bits(graph.result.change.total_energy, serial.result.change.total_energy)) << where;

@@ -42,8 +42,7 @@ struct Variant {
 
 /// Every ghost cell holds the encoded value of the global cell it mirrors (x periodic); rows
 /// beyond a wall are untouched.
-void expect_ghosts_hold_their_neighbours_values(const Decomposition& decomposition,
-                                                FieldView<const double> exchanged) {
+void expect_ghosts_hold_their_neighbours_values(const Decomposition& decomposition, FieldView<const double> exchanged) {
   const RankBox box = decomposition.box();
   const int halo = exchanged.shape.halo;
   int checked = 0;
@@ -56,8 +55,8 @@ void expect_ghosts_hold_their_neighbours_values(const Decomposition& decompositi
         const int global_i = ((box.i_offset + i) % nx + nx) % nx;
         const double expected = global_k < 0 || global_k >= nz ? untouched  // beyond a wall
                                                                : encode(decomposition, v, global_k, global_i);
-        ASSERT_EQ(exchanged(v, k, i), expected) << "rank " << decomposition.rank() << " var " << v << " ghost (k=" << k
-                                            << ", i=" << i << ")";
+        ASSERT_EQ(exchanged(v, k, i), expected)
+            << "rank " << decomposition.rank() << " var " << v << " ghost (k=" << k << ", i=" << i << ")";
         ++checked;
       }
   EXPECT_GT(checked, 0);
@@ -101,8 +100,8 @@ TEST_P(HaloExchangeMpiTest, EveryGhostCellHoldsItsNeighboursValue) {
   if (px * pz != ranks) GTEST_SKIP() << px << " x " << pz << " needs " << px * pz << " ranks";
   if (path == HaloPath::nccl) {
     if (!nccl_compiled()) GTEST_SKIP() << "built without NCCL";
-    if (device::device_count() < ranks) GTEST_SKIP() << "NCCL needs a GPU per rank: " << ranks << " ranks, "
-                                                     << device::device_count() << " GPU(s)";
+    if (device::device_count() < ranks)
+      GTEST_SKIP() << "NCCL needs a GPU per rank: " << ranks << " ranks, " << device::device_count() << " GPU(s)";
     device::select_device(rank);
   }
 

@@ -72,8 +72,8 @@ TEST(RestartMpiTest, InterruptedRunContinuesBitForBitOnAnyRankCount) {
     EXPECT_EQ(file_bytes(io::checkpoint_path(again, header.step)), file_bytes(checkpoint))
         << decomposition.size() << " rank(s): the file written by blocks differs";
   }
-  const RunResult second_result = run_to_end(second, 0, [](const ProgressReport&) {}, {},
-                                             Diagnostics{header.initial_mass, header.initial_total_energy});
+  const RunResult second_result = run_to_end(
+      second, 0, [](const ProgressReport&) {}, {}, Diagnostics{header.initial_mass, header.initial_total_energy});
   const std::vector<double> restarted = second.gathered_state();
 
   if (rank == 0) {

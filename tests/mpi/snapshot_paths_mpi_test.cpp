@@ -70,10 +70,10 @@ struct RankSnapshot {
   io::SnapshotBlock block() const {
     const auto rows = [&](const std::vector<double>& column) {
       return std::span<const double>(column).subspan(static_cast<std::size_t>(box.k_offset),
-                                                    static_cast<std::size_t>(box.nz));
+                                                     static_cast<std::size_t>(box.nz));
     };
-    return {box.nx, box.nz, box.i_offset, box.k_offset, interior, rows(global.density_cell),
-            rows(global.rho_theta_cell)};
+    return {
+        box.nx, box.nz, box.i_offset, box.k_offset, interior, rows(global.density_cell), rows(global.rho_theta_cell)};
   }
 
   RankBox box;
@@ -136,7 +136,10 @@ TEST(SnapshotPathsMpiTest, AThreadedWriteReadsItsBlockOnlyUntilReleased) {
     threaded.finish();
     EXPECT_GE(threaded.thread_seconds(), 0.0);
   }
-  { const io::SnapshotWrite abandoned(directory / "abandoned.h5", mine.global, mine.block(), fields, decomposition.comm()); }
+  {
+    const io::SnapshotWrite abandoned(directory / "abandoned.h5", mine.global, mine.block(), fields,
+                                      decomposition.comm());
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   if (decomposition.rank() == 0) {
     for (const std::string& name : fields) {

@@ -15,16 +15,19 @@ namespace simapp {
 namespace {
 
 constexpr double pi = 3.14159265358979323846;
-constexpr double density = 1.1;       // kg m⁻³, uniform
-constexpr double rho_theta = 330.0;   // background ρθ (θ = 300 K)
-constexpr double viscosity = 75.0;    // m² s⁻¹, Straka's
+constexpr double density = 1.1;      // kg m⁻³, uniform
+constexpr double rho_theta = 330.0;  // background ρθ (θ = 300 K)
+constexpr double viscosity = 75.0;   // m² s⁻¹, Straka's
 constexpr double amplitude = 0.5;
 
 /// A uniform background over n rows (with the two halo rows on each side).
 struct UniformBackground {
   explicit UniformBackground(int n)
-      : density_cell(n + 4, density), rho_theta_cell(n + 4, rho_theta), density_face(n + 1, density),
-        rho_theta_face(n + 1, rho_theta), pressure_face(n + 1, 0.0) {}
+      : density_cell(n + 4, density),
+        rho_theta_cell(n + 4, rho_theta),
+        density_face(n + 1, density),
+        rho_theta_face(n + 1, rho_theta),
+        pressure_face(n + 1, 0.0) {}
   HydrostaticView view() const {
     return {density_cell.data(), rho_theta_cell.data(), density_face.data(), rho_theta_face.data(),
             pressure_face.data()};

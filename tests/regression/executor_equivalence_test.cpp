@@ -3,7 +3,6 @@
 /// the equivalence on the CUDA backend).
 #include <gtest/gtest.h>
 
-
 #include "kernels/backend/launch_counter.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "solver/step/step_plan.hpp"

@@ -33,9 +33,9 @@ double difference(const std::vector<double>& coarse, const std::vector<double>& 
   double sum = 0.0;
   for (int k = 0; k < nz; ++k)
     for (int i = 0; i < nx; ++i) {
-      const double restricted = 0.25 * (at(fine, 2 * nx, 2 * nz, v, 2 * k, 2 * i) + at(fine, 2 * nx, 2 * nz, v, 2 * k, 2 * i + 1) +
-                                        at(fine, 2 * nx, 2 * nz, v, 2 * k + 1, 2 * i) +
-                                        at(fine, 2 * nx, 2 * nz, v, 2 * k + 1, 2 * i + 1));
+      const double restricted =
+          0.25 * (at(fine, 2 * nx, 2 * nz, v, 2 * k, 2 * i) + at(fine, 2 * nx, 2 * nz, v, 2 * k, 2 * i + 1) +
+                  at(fine, 2 * nx, 2 * nz, v, 2 * k + 1, 2 * i) + at(fine, 2 * nx, 2 * nz, v, 2 * k + 1, 2 * i + 1));
       const double d = at(coarse, nx, nz, v, k, i) - restricted;
       sum += d * d;
     }

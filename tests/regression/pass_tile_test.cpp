@@ -62,7 +62,8 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
       fused(grid.cell_shape());
   set_initial_state(host, q0.view, name, grid.geometry());
   perturb(q0);
-  const StepParams params = step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{});
+  const StepParams params =
+      step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{});
   const Bump wave_source = gravity_wave_source(name, spec.xlen);
   const GhostRules ghosts{true, HaloSides{true, true}, false};
   FluxContext context[rk_stages];
@@ -79,8 +80,8 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   for (int t = 0; t < pass.tile_count(); ++t) pass.run(*tile, t, 0, 1, [] {});
 
   EXPECT_EQ(first_difference(fused, q3), "")
-      << to_string(name) << " " << nx << " x " << nz << (D == Direction::x ? " x pass" : " z pass") << ", "
-      << Threads << " threads";
+      << to_string(name) << " " << nx << " x " << nz << (D == Direction::x ? " x pass" : " z pass") << ", " << Threads
+      << " threads";
 }
 
 class PassTileTest : public ::testing::TestWithParam<CaseName> {};

@@ -31,10 +31,10 @@ class BinaryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     // Named after the test and this process, so that two test runs never share it.
-    directory_ = std::filesystem::temp_directory_path() /
-                 ("simapp_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) +
-                  "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
-                  std::to_string(::getpid()));
+    directory_ =
+        std::filesystem::temp_directory_path() /
+        ("simapp_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) + "_" +
+         ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + std::to_string(::getpid()));
     std::filesystem::remove_all(directory_);
     std::filesystem::create_directories(directory_);
   }

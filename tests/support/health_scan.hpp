@@ -19,8 +19,8 @@
 #include "kernels/physics/equation_of_state.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/gather_state.hpp"
-#include "solver/simulation/simulation.hpp"
 #include "solver/simulation/run_loop.hpp"
+#include "solver/simulation/simulation.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "tests/support/small_case.hpp"
 
@@ -39,11 +39,13 @@ struct HostFinding {
 inline std::optional<HostFinding> first_unhealthy_cell(const Simulation& simulation) {
   const Stream host{Backend::host, nullptr, nullptr};
   const FieldShape shape = simulation.grid().cell_shape();
-  const HydrostaticColumns columns = HydrostaticProfile(host, case_background(simulation.spec().case_name),
-                                                        simulation.grid().geometry(), shape.nz)
-                                         .to_host(host);
+  const HydrostaticColumns columns =
+      HydrostaticProfile(host, case_background(simulation.spec().case_name), simulation.grid().geometry(), shape.nz)
+          .to_host(host);
   const std::vector<double> state = interior_of(shape, simulation.state_on_host());
-  const auto at = [&](int v, int k, int i) { return state[(static_cast<std::size_t>(v) * shape.nz + k) * shape.nx + i]; };
+  const auto at = [&](int v, int k, int i) {
+    return state[(static_cast<std::size_t>(v) * shape.nz + k) * shape.nx + i];
+  };
   std::optional<HostFinding> first;
   for (int k = 0; k < shape.nz; ++k)
     for (int i = 0; i < shape.nx; ++i) {
@@ -87,7 +89,8 @@ inline void advance_to(Simulation& simulation, long step) {
 inline std::string run_error(Simulation& simulation, const std::vector<ScheduledOutput>& outputs,
                              const FailedStateWriter& failed) {
   try {
-    run_to_end(simulation, 0, [](const ProgressReport&) {}, outputs, std::nullopt, {}, failed);
+    run_to_end(
+        simulation, 0, [](const ProgressReport&) {}, outputs, std::nullopt, {}, failed);
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ExitCode::numerical);
     return error.where() + ": " + error.what();
@@ -156,11 +159,14 @@ inline void expect_unstable_step_caught(Backend backend, ExecutionMode mode) {
 
   SerialSimulation simulation(spec, backend, mode);
   std::map<long, std::vector<double>> outputs;
-  const std::vector<ScheduledOutput> scheduled{
-      {output_steps, [&outputs](long step, double, std::span<const double> state) { outputs[step].assign(state.begin(), state.end()); }, nullptr, nullptr}};
+  const std::vector<ScheduledOutput> scheduled{{output_steps,
+                                                [&outputs](long step, double, std::span<const double> state) {
+                                                  outputs[step].assign(state.begin(), state.end());
+                                                },
+                                                nullptr, nullptr}};
   const std::string error = run_error(*simulation, scheduled, {});
-  EXPECT_EQ(error, failure_text(*simulation, failed_step, *expected) +
-                       "; no snapshot written (the run writes no results)");
+  EXPECT_EQ(error,
+            failure_text(*simulation, failed_step, *expected) + "; no snapshot written (the run writes no results)");
   for (long step : output_steps) {
     if (step >= failed_step) {
       EXPECT_FALSE(outputs.contains(step)) << step;

@@ -23,7 +23,8 @@ std::string mpi_settings(char** variables) {
   for (char** variable = variables; *variable != nullptr; ++variable) {
     const std::string_view entry(*variable);
     const std::size_t equals = entry.find('=');
-    if (equals == std::string_view::npos || !(entry.starts_with("OMPI_MCA_") || entry.starts_with("PMIX_MCA_"))) continue;
+    if (equals == std::string_view::npos || !(entry.starts_with("OMPI_MCA_") || entry.starts_with("PMIX_MCA_")))
+      continue;
     std::string value;
     for (const char c : entry.substr(equals + 1)) value += c == '\'' ? std::string("'\\''") : std::string(1, c);
     settings += std::string(entry.substr(0, equals)) + "='" + value + "' ";
@@ -41,8 +42,9 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) delete ::testing::UnitTest::GetInstance()->listeners().Release(
-      ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  if (rank != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
   const int failed = RUN_ALL_TESTS();
   int any_failed = 0;
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

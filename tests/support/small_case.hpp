@@ -8,9 +8,9 @@
 
 #include "kernels/backend/field_view.hpp"
 #include "kernels/physics/variables.hpp"
+#include "solver/decomposition/decomposition.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "solver/simulation/run_spec.hpp"
-#include "solver/decomposition/decomposition.hpp"
 #include "solver/simulation/simulation.hpp"
 
 namespace simapp::testing {

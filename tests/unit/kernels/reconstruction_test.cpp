@@ -37,8 +37,8 @@ TEST(ReconstructionTest, ThirdDifferenceVanishesForQuadraticsAndIsConstantForCub
   auto quadratic = [](double x) { return x * x * x / 3 + x; };  // f = x² + 1
   auto cubic = [](double x) { return x * x * x * x / 4; };      // f = x³ → d3 = Δ³ = 3! = 6
   for (double c : {-3.0, 0.0, 7.0}) {
-    const double q[4] = {cell_average(quadratic, c), cell_average(quadratic, c + 1),
-                         cell_average(quadratic, c + 2), cell_average(quadratic, c + 3)};
+    const double q[4] = {cell_average(quadratic, c), cell_average(quadratic, c + 1), cell_average(quadratic, c + 2),
+                         cell_average(quadratic, c + 3)};
     EXPECT_NEAR(third_difference(q[0], q[1], q[2], q[3]), 0.0, 1e-12);
     const double r[4] = {cell_average(cubic, c), cell_average(cubic, c + 1), cell_average(cubic, c + 2),
                          cell_average(cubic, c + 3)};

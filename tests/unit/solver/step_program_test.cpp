@@ -50,8 +50,14 @@ RunSpec plan_spec(Granularity granularity, CaseName name = CaseName::thermal) {
 
 TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
-  const StepResources resources{step_field_shapes(grid, Granularity::fused), grid.geometry(), {}, nullptr,
-                                CaseName::thermal, Granularity::fused, HaloPlan{}, HealthCheckOps{}};
+  const StepResources resources{step_field_shapes(grid, Granularity::fused),
+                                grid.geometry(),
+                                {},
+                                nullptr,
+                                CaseName::thermal,
+                                Granularity::fused,
+                                HaloPlan{},
+                                HealthCheckOps{}};
   const StepProgram odd = build_step_program(resources, StepParity::odd, 0);
   const StepProgram even = build_step_program(resources, StepParity::even, 0);
   EXPECT_EQ(odd.ops().front().name, "x.stage1.fill_halos");
@@ -138,8 +144,14 @@ TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
 StepProgram interior_rank_step(HaloPath path, Granularity granularity) {
   const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
   const HaloPlan halo{true, true, {false, false}, path, /*overlap=*/true, nullptr, nullptr};
-  const StepResources resources{step_field_shapes(grid, granularity), grid.geometry(), {}, nullptr,
-                                CaseName::thermal, granularity, halo, HealthCheckOps{}};
+  const StepResources resources{step_field_shapes(grid, granularity),
+                                grid.geometry(),
+                                {},
+                                nullptr,
+                                CaseName::thermal,
+                                granularity,
+                                halo,
+                                HealthCheckOps{}};
   return build_step_program(resources, StepParity::odd, 0);
 }
 
