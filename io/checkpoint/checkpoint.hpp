@@ -16,8 +16,8 @@
 /// Written as snapshots are, without gathering the state: rank 0 lays the file out under a
 /// temporary name, every rank writes its rows, the checksums are summed to rank 0, the ranks
 /// agree, the file is synced and renamed, then read back; older checkpoints are removed only
-/// after that, so a crash never leaves the run without a complete checkpoint. The file's bytes
-/// do not depend on the rank count. Reading verifies every type, shape and checksum and
+/// after that, so a crash never leaves the run without a complete checkpoint. Its header and
+/// state do not depend on the rank count. Reading verifies every type, shape and checksum and
 /// refuses values that are not finite; a checkpoint of an earlier format is refused.
 #include <mpi.h>
 
