@@ -6,7 +6,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -14,10 +13,10 @@
 
 #include <fmt/core.h>
 
-#include "io/files/new_file.hpp"
 #include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
+#include "io/hdf5/rank_written_file.hpp"
 #include "kernels/backend/error.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/error_agreement.hpp"
@@ -291,25 +290,15 @@ long long checkpoint_size_bound(const CheckpointHeader& header, const std::strin
 }
 
 /// Writes this rank's cells [var][k][i] over `box` into /state's bytes, which start at `first`.
-template <class Sink>
-void write_state_rows(const Sink& write_at, std::span<const double> block, const RankBox& box,
+void write_state_rows(const RowSink& sink, std::span<const double> block, const RankBox& box,
                       const CheckpointHeader& header, long long first) {
-  const auto row_bytes = static_cast<std::size_t>(box.nx) * sizeof(double);
-  const bool whole_rows = box.nx == header.nx;
-  for (int v = 0; v < var::count; ++v) {
-    const double* values = block.data() + static_cast<std::size_t>(v) * box.nz * box.nx;
-    const long long start =
-        first + ((static_cast<long long>(v) * header.nz + box.k_offset) * header.nx + box.i_offset) *
-                    static_cast<long long>(sizeof(double));
-    if (whole_rows) {
-      write_at(values, row_bytes * static_cast<std::size_t>(box.nz), static_cast<off_t>(start));
-      continue;
-    }
-    for (int k = 0; k < box.nz; ++k)
-      write_at(
-          values + static_cast<std::size_t>(k) * box.nx, row_bytes,
-          static_cast<off_t>(start + static_cast<long long>(k) * header.nx * static_cast<long long>(sizeof(double))));
-  }
+  constexpr auto value_bytes = static_cast<long long>(sizeof(double));
+  const auto rows = static_cast<std::size_t>(box.nz), row_values = static_cast<std::size_t>(box.nx);
+  for (int v = 0; v < var::count; ++v)
+    write_rows(
+        sink, block.data() + static_cast<std::size_t>(v) * rows * row_values, row_values, rows,
+        static_cast<std::size_t>(header.nx),
+        first + ((static_cast<long long>(v) * header.nz + box.k_offset) * header.nx + box.i_offset) * value_bytes);
 }
 
 /// Sums `values` over the ranks into rank 0's, in messages whose counts fit an int.
@@ -372,47 +361,18 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
   sum_to_root(checksums, comm);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  const auto as_io_error = [&path](const std::function<void()>& action) {
-    return [&path, action] {
-      try {
-        action();
-      } catch (const FileFailure& failure) {
-        throw io_error(path, failure.what());
-      }
-    };
-  };
-  std::optional<NewFile> file;  // rank 0's; removed again unless published
-  std::vector<ReservedRange> ranges(2);
-  run_on_root_agreed(comm, as_io_error([&] {
-                       const QuietHdf5Errors quiet;
-                       file.emplace(path);
-                       ranges =
-                           write_layout(*file, checkpoint_size_bound(header, input_yaml), {"state", "state_checksums"},
-                                        [&](hid_t layout) { lay_out_checkpoint(layout, header, input_yaml); });
-                     }));
-  MPI_Bcast(ranges.data(), static_cast<int>(ranges.size() * sizeof(ReservedRange)), MPI_BYTE, 0, comm);
-  run_agreed(
-      comm, as_io_error([&] {
-        if (rank == 0) {
-          const auto write_at = [&](const void* data, std::size_t size, off_t offset) {
-            file->write_at(data, size, offset);
-          };
-          write_state_rows(write_at, block, box, header, ranges[0].offset);
-          write_at(checksums.data(), checksums.size() * sizeof(std::uint64_t), static_cast<off_t>(ranges[1].offset));
-          file->sync_and_close();
-          return;
-        }
-        ExistingFileWriter rows(unfinished_path(path));
-        write_state_rows([&](const void* data, std::size_t size, off_t offset) { rows.write_at(data, size, offset); },
-                         block, box, header, ranges[0].offset);
-        rows.sync_and_close();
-      }));
+  RankWrittenFile file(
+      path, checkpoint_size_bound(header, input_yaml), {"state", "state_checksums"},
+      [&](hid_t layout) { lay_out_checkpoint(layout, header, input_yaml); }, comm);
+  run_agreed(comm, [&] {
+    file.write_part([&](const RowSink& sink) {
+      write_state_rows(sink, block, box, header, file.ranges()[0].offset);
+      if (rank == 0)
+        sink(checksums.data(), checksums.size() * sizeof(std::uint64_t), static_cast<off_t>(file.ranges()[1].offset));
+    });
+  });
   run_on_root_agreed(comm, [&] {
-    try {
-      file->publish(Replace::never);
-    } catch (const FileFailure& failure) {
-      throw io_error(path, failure.what());
-    }
+    file.publish();
     // Read back before trusting it; only then are older checkpoints removed.
     try {
       const CheckpointHeader written = read_checkpoint_header(path);

@@ -18,6 +18,7 @@
 
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
+#include "io/hdf5/rank_written_file.hpp"
 #include "kernels/backend/error.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 
@@ -277,10 +278,6 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
   }
 }
 
-/// A file open for writing a rank's rows into the reserved ranges: rank 0's own new file, or
-/// the one rank 0 created, opened by another rank.
-using RowSink = std::function<void(const void* data, std::size_t size, off_t offset)>;
-
 /// The most bytes of field values computed before they are written: a few MiB, so a block of
 /// any size is written through one small buffer that stays in cache.
 constexpr std::size_t row_buffer_bytes = std::size_t{4} << 20;
@@ -291,18 +288,17 @@ void write_field_rows(const RowSink& sink, int global_nx, const SnapshotBlock& b
                       const ReservedRange& range) {
   static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian doubles");
   const CellValues cells(block);
-  const std::size_t row_bytes = cells.nx * sizeof(double);
-  const bool whole_rows = block.nx == global_nx;
-  const std::size_t rows_at_once = whole_rows ? std::max<std::size_t>(1, row_buffer_bytes / row_bytes) : 1;
+  const auto file_nx = static_cast<std::size_t>(global_nx);
+  const std::size_t rows_at_once =
+      cells.nx == file_nx ? std::max<std::size_t>(1, row_buffer_bytes / (cells.nx * sizeof(double))) : 1;
   std::vector<double> buffer(std::min(rows_at_once, cells.nz) * cells.nx);
-  const auto first = static_cast<off_t>(range.offset) +
-                     static_cast<off_t>((static_cast<long long>(block.k_offset) * global_nx + block.i_offset) *
-                                        static_cast<long long>(sizeof(double)));
+  constexpr auto value_bytes = static_cast<long long>(sizeof(double));
+  const long long first =
+      range.offset + (static_cast<long long>(block.k_offset) * global_nx + block.i_offset) * value_bytes;
   for (std::size_t k = 0; k < cells.nz; k += rows_at_once) {
     const std::size_t rows = std::min(rows_at_once, cells.nz - k);
     for (std::size_t r = 0; r < rows; ++r) row(cells, k + r, buffer.data() + r * cells.nx);
-    sink(buffer.data(), rows * row_bytes,
-         first + static_cast<off_t>(static_cast<long long>(k) * global_nx * static_cast<long long>(sizeof(double))));
+    write_rows(sink, buffer.data(), cells.nx, rows, file_nx, first + static_cast<long long>(k * file_nx) * value_bytes);
   }
 }
 
@@ -367,60 +363,32 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
   }
 }
 
-namespace {
-
-/// `action`, with a FileFailure reported as the I/O Error naming `path`.
-std::function<void()> as_io_error(const fs::path& path, std::function<void()> action) {
-  return [path, action = std::move(action)] {
-    try {
-      action();
-    } catch (const FileFailure& failure) {
-      throw Error(ExitCode::io, path.string(), failure.what());
-    }
-  };
-}
-
-}  // namespace
-
 SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const SnapshotBlock& block,
                              const std::vector<std::string>& fields, MPI_Comm comm)
-    : path_(std::move(path)), comm_(comm) {
-  check_fields(path_, fields, 0);
-  check_dimensions(path_, global);
-  check_block(path_, global, block);
-  MPI_Comm_rank(comm_, &rank_);
-  std::vector<ReservedRange> ranges(fields.size());
-  run_on_root_agreed(comm_, as_io_error(path_, [&] {
-                       file_.emplace(path_);
-                       ranges = write_layout(*file_, file_size_bound(global, fields.size()), fields, [&](hid_t layout) {
-                         write_coordinates(layout, global);
-                         reserve_fields(layout, global, fields);
-                         write_root_attributes(layout, global);
-                       });
-                     }));
-  MPI_Bcast(ranges.data(), static_cast<int>(ranges.size() * sizeof(ReservedRange)), MPI_BYTE, 0, comm_);
+    : comm_(comm) {
+  check_fields(path, fields, 0);
+  check_dimensions(path, global);
+  check_block(path, global, block);
+  file_ = std::make_unique<RankWrittenFile>(
+      std::move(path), file_size_bound(global, fields.size()), fields,
+      [&](hid_t layout) {
+        write_coordinates(layout, global);
+        reserve_fields(layout, global, fields);
+        write_root_attributes(layout, global);
+      },
+      comm_);
   // The rows, on a thread of their own: plain writes to a file no other thread touches, no HDF5.
   // The block is released once they are written; the sync that follows needs only the file.
   rows_written_ = rows_released_.get_future();
-  written_ = std::async(std::launch::async, [this, global_nx = global.nx, block, fields, ranges] {
+  written_ = std::async(std::launch::async, [this, global_nx = global.nx, block, fields] {
     const auto start = std::chrono::steady_clock::now();
     bool block_released = false;
-    const auto released = [&](auto&& sync) {
-      rows_released_.set_value();
-      block_released = true;
-      sync();
-    };
     try {
-      if (rank_ == 0) {
-        write_block_rows([&](const void* data, std::size_t size, off_t offset) { file_->write_at(data, size, offset); },
-                         global_nx, block, fields, ranges);
-        released([&] { file_->sync_and_close(); });
-      } else {
-        ExistingFileWriter rows(unfinished_path(path_));
-        write_block_rows([&](const void* data, std::size_t size, off_t offset) { rows.write_at(data, size, offset); },
-                         global_nx, block, fields, ranges);
-        released([&] { rows.sync_and_close(); });
-      }
+      file_->write_part([&](const RowSink& sink) { write_block_rows(sink, global_nx, block, fields, file_->ranges()); },
+                        [&] {
+                          rows_released_.set_value();
+                          block_released = true;
+                        });
     } catch (...) {
       if (!block_released) rows_released_.set_value();
       throw;
@@ -441,9 +409,9 @@ double SnapshotWrite::release_block() {
 
 void SnapshotWrite::finish() {
   const auto start = std::chrono::steady_clock::now();
-  run_agreed(comm_, as_io_error(path_, [&] { written_.get(); }));
+  run_agreed(comm_, [&] { written_.get(); });
   waited_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run_on_root_agreed(comm_, as_io_error(path_, [&] { file_->publish(Replace::never); }));
+  run_on_root_agreed(comm_, [&] { file_->publish(); });
 }
 
 void write_snapshot_blocks(const fs::path& path, const Snapshot& global, const SnapshotBlock& block,

@@ -14,14 +14,14 @@
 
 #include <filesystem>
 #include <future>
-#include <optional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "io/files/new_file.hpp"
-
 namespace simapp::io {
+
+class RankWrittenFile;
 
 /// One output time of the whole (global) grid, as rank 0 holds it after gathering.
 struct Snapshot {
@@ -109,10 +109,8 @@ class SnapshotWrite {
   double waited_seconds() const { return waited_seconds_; }
 
  private:
-  std::filesystem::path path_;
   MPI_Comm comm_;
-  int rank_ = 0;
-  std::optional<NewFile> file_;  ///< rank 0's; removed unless published
+  std::unique_ptr<RankWrittenFile> file_;
   std::promise<void> rows_released_;
   std::future<void> rows_written_;
   std::future<void> written_;

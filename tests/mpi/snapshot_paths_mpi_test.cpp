@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "io/files/new_file.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/decomposition.hpp"
