@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "kernels/backend/gpu_topology.hpp"
 #include "simapp_version.hpp"
 #include "solver/halo/halo_path.hpp"
 
@@ -17,11 +19,19 @@ namespace simapp::app {
 
 namespace {
 
+/// What sharing a GPU without MPS costs, as measured (docs/performance.md, "Ranks sharing a GPU").
+constexpr const char* gpu_sharing_advice =
+    "on an H200 four ranks of the default case stepped 10x faster under MPS (scripts/with_mps.sh) and one rank 39x "
+    "faster (docs/performance.md)";
+
 /// One rank's placement, as gathered for the header.
 struct Placement {
   char host[64];
   char processor[96];
-  int device;
+  char pci_bus_id[32];
+  int device;     // -1 on the host backend
+  int numa_node;  // of the GPU; -1 where the machine reports none
+  bool mps;       // an MPS control daemon serves this rank
 };
 
 std::vector<Placement> gather_placements(const Simulation& simulation) {
@@ -29,10 +39,39 @@ std::vector<Placement> gather_placements(const Simulation& simulation) {
   gethostname(mine.host, sizeof mine.host - 1);
   std::snprintf(mine.processor, sizeof mine.processor, "%s", device::processor_name(simulation.backend()).c_str());
   mine.device = simulation.backend() == Backend::cuda ? device::current_device() : -1;
+  mine.numa_node = -1;
+  if (mine.device >= 0) {
+    const std::string bus_id = device::pci_bus_id(mine.device);
+    std::snprintf(mine.pci_bus_id, sizeof mine.pci_bus_id, "%s", bus_id.c_str());
+    mine.numa_node = device::numa_node_of_pci_device(bus_id);
+    mine.mps = !device::mps_control_pipe().empty();
+  }
   const Decomposition& decomposition = simulation.decomposition();
   std::vector<Placement> all(decomposition.rank() == 0 ? decomposition.size() : 0);
   MPI_Gather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, 0, decomposition.comm());
   return all;
+}
+
+std::string describe_processor(const Placement& placement) {
+  if (placement.device < 0) return "CPU";
+  std::string text = fmt::format("GPU {} ({}", placement.device, placement.pci_bus_id);
+  if (placement.numa_node >= 0) text += fmt::format(", NUMA node {}", placement.numa_node);
+  return text + ")";
+}
+
+/// When ranks share a GPU, says which and what it costs: without MPS the GPU runs one
+/// process's kernels at a time, so the ranks' microsecond kernels take turns.
+void print_gpu_sharing(std::FILE* out, const std::vector<Placement>& placements) {
+  std::map<std::pair<std::string, int>, std::vector<int>> ranks_of_gpu;
+  for (int r = 0; r < static_cast<int>(placements.size()); ++r)
+    if (placements[r].device >= 0) ranks_of_gpu[{placements[r].host, placements[r].device}].push_back(r);
+  const auto most = std::ranges::max_element(ranks_of_gpu, {}, [](const auto& gpu) { return gpu.second.size(); });
+  if (most == ranks_of_gpu.end() || most->second.size() < 2) return;
+  const bool mps = std::ranges::all_of(placements, [](const Placement& p) { return p.mps; });
+  fmt::print(out, "  sharing   {} ranks on GPU {} of {} (ranks {}); {}\n", most->second.size(), most->first.second,
+             most->first.first, fmt::join(most->second, ", "),
+             mps ? "an MPS daemon runs their kernels side by side"
+                 : fmt::format("no MPS daemon, so their kernels take turns: {}", gpu_sharing_advice));
 }
 
 }  // namespace
@@ -67,12 +106,14 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
              decomposition.size() == 1
                  ? std::string()
                  : fmt::format(", {} ({})", describe(simulation.halo_path(), simulation.backend()), halo_reason));
-  for (int r = 0; r < decomposition.size() && decomposition.size() > 1; ++r) {
+  const bool show_placement = decomposition.size() > 1 || simulation.backend() == Backend::cuda;
+  for (int r = 0; r < decomposition.size() && show_placement; ++r) {
     const RankBox box = decomposition.box_of(r);
     fmt::print(out, "    rank {:>3} -> {} -> {}  cells [{}, {}) x [{}, {})\n", r, placements[r].host,
-               placements[r].device >= 0 ? fmt::format("GPU {}", placements[r].device) : std::string("CPU"),
-               box.i_offset, box.i_offset + box.nx, box.k_offset, box.k_offset + box.nz);
+               describe_processor(placements[r]), box.i_offset, box.i_offset + box.nx, box.k_offset,
+               box.k_offset + box.nz);
   }
+  print_gpu_sharing(out, placements);
   const OutputSpec& output = simulation.spec().output;
   if (output.every > 0 || output.checkpoint_every > 0)
     fmt::print(out, "  output    {}: snapshots {}, checkpoints {}\n", output.dir,
