@@ -21,7 +21,7 @@ namespace {
 
 /// What sharing a GPU without MPS costs, as measured (docs/performance.md, "Ranks sharing a GPU").
 constexpr const char* gpu_sharing_advice =
-    "on an H200 four ranks of the default case stepped 10x faster under MPS (scripts/with_mps.sh) and one rank 39x "
+    "on an H200 four ranks of the default case stepped 11x faster under MPS (scripts/with_mps.sh) and one rank 100x "
     "faster (docs/performance.md)";
 
 /// One rank's placement, as gathered for the header.

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -47,6 +48,13 @@ class SmallRunTest : public BinaryTest {
   /// The command line of simapp on the small case with `arguments`.
   static std::string command(const std::string& arguments, int ranks = 1) {
     return launcher(ranks) + binary() + " case.yaml --backend host " + arguments;
+  }
+
+  /// `err` without the notices Open MPI's helper processes print when a signal reaches them
+  /// ("(null): Forwarding signal 25 to job", where a singleton's daemon meets a file-size limit).
+  static std::string without_launcher_notices(const std::string& err) {
+    static const std::regex notice(R"(^[^\n]*: Forwarding signal \d+ to job\n)", std::regex::multiline);
+    return std::regex_replace(err, notice, "");
   }
 
   /// `command(arguments, ranks)` under a file-size limit of `kib` KiB on rank `limited_rank`
