@@ -7,3 +7,5 @@ set_property(CACHE SIMAPP_ENABLE_NCCL PROPERTY STRINGS AUTO ON OFF)
 option(SIMAPP_ENABLE_TESTS "Build the GoogleTest suite" ON)
 option(SIMAPP_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
 option(SIMAPP_NATIVE "Tune host code for the build machine's processor (-march=native); OFF for portable binaries" ON)
+option(SIMAPP_SANITIZE "Build host code with AddressSanitizer and UndefinedBehaviorSanitizer (with SIMAPP_ENABLE_CUDA OFF)"
+       OFF)

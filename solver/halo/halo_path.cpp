@@ -10,8 +10,8 @@ bool nccl_compiled() { return SIMAPP_USE_NCCL != 0; }
 HaloChoice choose_halo_transport(HaloTransport asked, Backend backend, int ranks, bool one_gpu_per_rank) {
   if (asked != HaloTransport::automatic) return {asked, "as configured"};
   if (ranks == 1) return {HaloTransport::mpi, "auto: one rank, no halos between ranks"};
-  if (!nccl_compiled()) return {HaloTransport::mpi, "auto: this simapp was built without NCCL"};
   if (backend != Backend::cuda) return {HaloTransport::mpi, "auto: the host backend"};
+  if (!nccl_compiled()) return {HaloTransport::mpi, "auto: this simapp was built without NCCL"};
   if (!one_gpu_per_rank) return {HaloTransport::mpi, "auto: ranks share a GPU, and NCCL needs one each"};
   return {HaloTransport::nccl, "auto: a build with NCCL, the CUDA backend and a GPU for every rank"};
 }

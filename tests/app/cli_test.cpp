@@ -194,9 +194,9 @@ TEST_F(CliTest, OutputIntervalLongerThanTheRunWritesTheStartAndTheEnd) {
 }
 
 TEST_F(CliTest, DevicesAreRefusedWithoutReadingThem) {
-  // A bounded address space too, so that a regression fails instead of exhausting memory.
+  // Bounded memory too, so that a regression fails instead of exhausting the machine.
   for (const std::string device : {"/dev/urandom", "/dev/zero"})
-    expect_input_error(run("ulimit -v 4000000; timeout 20 " SIMAPP_BINARY " " + device + " --validate"),
+    expect_input_error(run(memory_bound() + "timeout 20 " SIMAPP_BINARY " " + device + " --validate"),
                        "^simapp: error: " + device + ": is a device, not a configuration file\n");
   expect_input_error(simapp(". --validate"), R"(^simapp: error: \.: is a directory, not a configuration file)");
 }
@@ -206,8 +206,8 @@ TEST_F(CliTest, PipesAreReadButBoundedToOneMebibyte) {
   const Outcome piped = run("timeout 20 bash -c 'exec " SIMAPP_BINARY " <(cat case.yaml) --validate'");
   EXPECT_EQ(piped.exit_code, 0) << piped.err;
   EXPECT_NE(piped.out.find("configuration is valid"), std::string::npos) << piped.out;
-  expect_input_error(run("ulimit -v 4000000; timeout 20 bash -c 'exec " SIMAPP_BINARY
-                         " <(cat case.yaml; yes \"# comment\") --validate'"),
+  expect_input_error(run(memory_bound() + "timeout 20 bash -c 'exec " SIMAPP_BINARY
+                                          " <(cat case.yaml; yes \"# comment\") --validate'"),
                      R"(^simapp: error: /dev/fd/\d+: configuration file is larger than 1 MiB\n)");
 }
 
@@ -222,8 +222,8 @@ TEST_F(CliTest, UnopenablePathsAreOneLineInputErrors) {
 
 TEST_F(CliTest, StrayCommaIsAOneLineInputError) {
   write_config(",case: rest\n");
-  // A bounded address space: yaml-cpp 0.7's LoadAll allocates without end on this input.
-  expect_input_error(run("ulimit -v 4000000; timeout 20 " SIMAPP_BINARY " case.yaml --validate"),
+  // Bounded memory: yaml-cpp 0.7's LoadAll allocates without end on this input.
+  expect_input_error(run(memory_bound() + "timeout 20 " SIMAPP_BINARY " case.yaml --validate"),
                      R"(^simapp: error: case\.yaml:1: invalid YAML: unexpected ','\n)");
 }
 
@@ -235,7 +235,7 @@ TEST_F(CliTest, BinaryGarbageIsAnInputError) {
     c = static_cast<char>(state >> 16);
   }
   std::ofstream(directory_ / "garbage.yaml", std::ios::binary) << garbage;
-  const Outcome outcome = run("ulimit -v 4000000; timeout 20 " SIMAPP_BINARY " garbage.yaml --validate");
+  const Outcome outcome = run(memory_bound() + "timeout 20 " SIMAPP_BINARY " garbage.yaml --validate");
   EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
   EXPECT_TRUE(outcome.err.starts_with("simapp: error: garbage.yaml")) << outcome.err;
 }

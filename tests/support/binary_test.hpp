@@ -48,6 +48,18 @@ class BinaryTest : public ::testing::Test {
             read_text(directory_ / "stderr.txt")};
   }
 
+  /// A shell prefix that bounds the memory of the commands after it to 4 GB, so that a
+  /// regression that allocates without end fails instead of exhausting the machine: an
+  /// address-space limit, or under AddressSanitizer (which reserves terabytes of address space
+  /// for its shadow memory) its own limit on resident memory.
+  static std::string memory_bound() {
+#if defined(__SANITIZE_ADDRESS__)
+    return "export ASAN_OPTIONS=hard_rss_limit_mb=4000; ";
+#else
+    return "ulimit -v 4000000; ";
+#endif
+  }
+
   std::filesystem::path directory_;
 };
 
