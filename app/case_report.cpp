@@ -7,7 +7,7 @@
 
 #include "app/run_outputs.hpp"
 #include "io/case/density_current.hpp"
-#include "io/output/result_file.hpp"
+#include "io/files/result_file.hpp"
 #include "simapp_version.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 

@@ -18,7 +18,7 @@
 #include "app/run_report.hpp"
 #include "app/stop_signals.hpp"
 #include "io/config/load_config.hpp"
-#include "io/output/result_file.hpp"
+#include "io/files/result_file.hpp"
 #include "io/timing/timing_report.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/error.hpp"

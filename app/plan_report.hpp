@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "solver/decomposition/decomposition.hpp"
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp::app {
 

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "solver/grid/rank_box.hpp"
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 #include "solver/time/time_plan.hpp"
 
 namespace simapp::io {

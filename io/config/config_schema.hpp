@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp::io {
 

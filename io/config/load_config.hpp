@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp::io {
 

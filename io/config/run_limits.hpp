@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp::io {
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string_view>
 
-#include "io/output/result_file.hpp"
+#include "io/files/result_file.hpp"
 #include "kernels/backend/error.hpp"
 
 namespace simapp::io {

@@ -1,9 +1,9 @@
 #include "kernels/hydrostatic/hydrostatic_columns.hpp"
 
 #include "kernels/backend/parallel_for.hpp"
-#include "kernels/initial_conditions/gauss_legendre.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/equation_of_state.hpp"
+#include "kernels/quadrature/gauss_legendre.hpp"
 
 namespace simapp {
 

@@ -2,8 +2,8 @@
 
 #include "kernels/backend/parallel_for.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
-#include "kernels/initial_conditions/gauss_legendre.hpp"
 #include "kernels/physics/variables.hpp"
+#include "kernels/quadrature/gauss_legendre.hpp"
 
 namespace simapp {
 

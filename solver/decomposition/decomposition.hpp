@@ -8,7 +8,7 @@
 
 #include "solver/grid/grid_spec.hpp"
 #include "solver/grid/rank_box.hpp"
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp {
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "solver/executor/execution_mode.hpp"
+#include "solver/spec/execution_mode.hpp"
 #include "solver/step/step_program.hpp"
 
 namespace simapp {

@@ -45,44 +45,28 @@ void HaloExchange::exchange_messages() const {
   MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
 }
 
-void HaloExchange::add_ops(StepProgram& program, const std::string& prefix, Direction direction,
-                           FieldView<double> field, const HaloExchange* exchange, HaloPath path) {
-  add_send_ops(program, prefix, direction, field, exchange, path);
-  add_receive_ops(program, prefix, direction, field, exchange, path);
+void HaloExchange::pack(const Stream& stream, FieldView<const double> field) const {
+  pack_halos(stream, direction_, field, send_.data());
 }
 
-void HaloExchange::add_send_ops(StepProgram& program, const std::string& prefix, Direction direction,
-                                FieldView<double> field, const HaloExchange* exchange, HaloPath path) {
-  program.add(OpKind::kernel, prefix + "pack_halos", [exchange, direction, field](const Stream& stream) {
-    pack_halos(stream, direction, field, exchange->send_.data());
-  });
-  if (path == HaloPath::mpi_staged)
-    program.add(OpKind::transfer, prefix + "copy_halos_to_host", [exchange](const Stream& stream) {
-      device::copy_async(stream, exchange->host_send_.data(), exchange->send_.data(),
-                         exchange->send_.size() * sizeof(double), device::CopyDirection::device_to_host);
-    });
-  if (exchanges_on_host(path))
-    program.add(OpKind::transfer, prefix + "signal_halos_ready",
-                [exchange](const Stream& stream) { device::record_event(stream, exchange->ready_); });
+void HaloExchange::copy_to_host(const Stream& stream) const {
+  device::copy_async(stream, host_send_.data(), send_.data(), send_.size() * sizeof(double),
+                     device::CopyDirection::device_to_host);
 }
 
-void HaloExchange::add_receive_ops(StepProgram& program, const std::string& prefix, Direction direction,
-                                   FieldView<double> field, const HaloExchange* exchange, HaloPath path) {
-  if (path == HaloPath::nccl)
-    program.add(OpKind::transfer, prefix + "exchange_halos", [exchange](const Stream& stream) {
-      exchange->nccl_->exchange(stream, exchange->send_.data(), exchange->receive_.data(), exchange->side_size_,
-                                exchange->low_neighbour_, exchange->high_neighbour_);
-    });
-  else
-    program.add(OpKind::host, prefix + "exchange_halos", [exchange](const Stream&) { exchange->exchange_messages(); });
-  if (path == HaloPath::mpi_staged)
-    program.add(OpKind::transfer, prefix + "copy_halos_to_device", [exchange](const Stream& stream) {
-      device::copy_async(stream, exchange->receive_.data(), exchange->host_receive_.data(),
-                         exchange->receive_.size() * sizeof(double), device::CopyDirection::host_to_device);
-    });
-  program.add(OpKind::kernel, prefix + "unpack_halos", [exchange, direction, field](const Stream& stream) {
-    unpack_halos(stream, direction, field, exchange->receive_.data(), exchange->sides_);
-  });
+void HaloExchange::signal_ready(const Stream& stream) const { device::record_event(stream, ready_); }
+
+void HaloExchange::exchange_on_stream(const Stream& stream) const {
+  nccl_->exchange(stream, send_.data(), receive_.data(), side_size_, low_neighbour_, high_neighbour_);
+}
+
+void HaloExchange::copy_to_device(const Stream& stream) const {
+  device::copy_async(stream, receive_.data(), host_receive_.data(), receive_.size() * sizeof(double),
+                     device::CopyDirection::host_to_device);
+}
+
+void HaloExchange::unpack(const Stream& stream, FieldView<double> field) const {
+  unpack_halos(stream, direction_, field, receive_.data(), sides_);
 }
 
 }  // namespace simapp

@@ -1,17 +1,15 @@
 #pragma once
-/// The halo exchange of one direction between neighbour ranks, as StepProgram ops. By path:
-///   mpi_staged: pack (kernel) → device-to-host copy into pinned memory (transfer) → signal
-///               → MPI_Irecv/MPI_Isend/MPI_Waitall (host op: a graph boundary)
-///               → host-to-device copy (transfer) → unpack (kernel);
+/// The halo exchange of one direction between neighbour ranks: the packing buffers, the
+/// messages and the pieces of work one exchange is made of. By path:
+///   mpi_staged: pack → copy_to_host (into pinned memory) → signal_ready
+///               → exchange_messages (MPI_Irecv/MPI_Isend/MPI_Waitall, on the host)
+///               → copy_to_device → unpack;
 ///   mpi:        the same without the copies (MPI reads and writes the packing buffers);
-///   nccl:       pack (kernel) → ncclRecv/ncclSend on the stream (transfer) → unpack (kernel),
-///               all device work, so the exchange sits inside the step's graph.
-/// On the MPI paths the send ops end by recording an event; the host op waits for that event
-/// only, so device work queued between the send ops and the host op (interior fluxes) runs
-/// while the messages travel.
+///   nccl:       pack → exchange_on_stream (ncclRecv/ncclSend) → unpack, all device work.
+/// exchange_messages waits for the event signal_ready records only, so device work queued
+/// between the two (interior fluxes) runs while the messages travel. The step program puts
+/// these pieces in order as its ops (solver/step/halo_ops.hpp).
 #include <mpi.h>
-
-#include <string>
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
@@ -19,7 +17,6 @@
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
-#include "solver/step/step_program.hpp"
 
 namespace simapp {
 
@@ -32,22 +29,22 @@ class HaloExchange {
   HaloExchange& operator=(const HaloExchange&) = delete;
   ~HaloExchange();
 
-  /// Adds the exchange of `field`'s halos to `program`, on lane 0: add_send_ops (pack and, on
-  /// the MPI paths, copy out and record the ready event) then add_receive_ops (the messages,
-  /// copy in, unpack). `exchange` may be null for a program that is only described (its ops
-  /// must then never run).
-  static void add_send_ops(StepProgram& program, const std::string& prefix, Direction direction,
-                           FieldView<double> field, const HaloExchange* exchange, HaloPath path);
-  static void add_receive_ops(StepProgram& program, const std::string& prefix, Direction direction,
-                              FieldView<double> field, const HaloExchange* exchange, HaloPath path);
-  /// Both, with nothing between them.
-  static void add_ops(StepProgram& program, const std::string& prefix, Direction direction, FieldView<double> field,
-                      const HaloExchange* exchange, HaloPath path);
+  /// Send buffer ← the interior cells of `field` next to each side (a kernel).
+  void pack(const Stream& stream, FieldView<const double> field) const;
+  /// Pinned send buffer ← send buffer (mpi_staged).
+  void copy_to_host(const Stream& stream) const;
+  /// Records the event exchange_messages waits for (MPI paths).
+  void signal_ready(const Stream& stream) const;
+  /// The MPI messages with both neighbours, from the host, once signal_ready's event has fired.
+  void exchange_messages() const;
+  /// The NCCL messages with both neighbours, queued on `stream` (nccl).
+  void exchange_on_stream(const Stream& stream) const;
+  /// Receive buffer ← pinned receive buffer (mpi_staged).
+  void copy_to_device(const Stream& stream) const;
+  /// The ghost cells of `field` on each side with a neighbour ← receive buffer (a kernel).
+  void unpack(const Stream& stream, FieldView<double> field) const;
 
  private:
-  /// The MPI part: waits for the ready event, then exchanges both sides with the neighbours.
-  void exchange_messages() const;
-
   MPI_Comm comm_;
   Direction direction_;
   int low_neighbour_, high_neighbour_;

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "kernels/backend/backend_kind.hpp"
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/simulation/run_spec.hpp"
 #include "solver/simulation/simulation.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp {
 

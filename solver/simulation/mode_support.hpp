@@ -4,8 +4,8 @@
 #include <string>
 
 #include "solver/decomposition/decomposition.hpp"
-#include "solver/executor/execution_mode.hpp"
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/execution_mode.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp {
 

@@ -21,7 +21,7 @@
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/health_monitor.hpp"
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"

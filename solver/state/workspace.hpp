@@ -3,8 +3,8 @@
 /// a step (and so a captured step is replayable).
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/field_view.hpp"
-#include "solver/executor/execution_mode.hpp"
 #include "solver/grid/grid.hpp"
+#include "solver/spec/execution_mode.hpp"
 
 namespace simapp {
 

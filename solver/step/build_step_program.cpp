@@ -7,7 +7,7 @@
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/tendency_update.hpp"
-#include "solver/halo/halo_exchange.hpp"
+#include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
 
 namespace simapp {
@@ -69,7 +69,7 @@ bool exchanges(const Stage& stage) {
 
 void add_exchange(StepProgram& program, const std::string& prefix, const Stage& stage) {
   const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
-  HaloExchange::add_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
+  add_halo_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
 }
 
 void add_fluxes(StepProgram& program, const std::string& name, const Stage& stage, FaceRegion region, int lane) {
@@ -98,9 +98,9 @@ void add_fused_stage(StepProgram& program, const std::string& prefix, const Stag
   if (overlaps(stage)) {
     const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
     program.add_join(prefix + "join_before_exchange");
-    HaloExchange::add_send_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
+    add_halo_send_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
     add_fluxes(program, prefix + "fluxes_interior", stage, FaceRegion::interior, 1);
-    HaloExchange::add_receive_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
+    add_halo_receive_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
     add_inflow(program, prefix + "inflow", stage);
     add_fluxes(program, prefix + "fluxes_boundary", stage, FaceRegion::boundary, 0);
     program.add_join(prefix + "join_fluxes");  // the update reads the interior fluxes too
@@ -205,9 +205,9 @@ void add_single_kernel_stage(StepProgram& program, const std::string& prefix, co
   }
   const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
   program.add_join(prefix + "join_before_exchange");
-  HaloExchange::add_send_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
+  add_halo_send_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
   add_stage_kernel(program, prefix + "stage_interior", stage, stage_interior_cells(stage.direction, nx, nz), 1);
-  HaloExchange::add_receive_ops(program, prefix, stage.direction, stage.forcing, exchange, stage.halo.path);
+  add_halo_receive_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
   add_stage_kernel(program, prefix + "stage_low", stage, stage_low_cells(stage.direction, nx, nz), 0);
   add_stage_kernel(program, prefix + "stage_high", stage, stage_high_cells(stage.direction, nx, nz), 0);
   program.add_join(prefix + "join_stage");

@@ -3,7 +3,7 @@
 /// (what `simapp --plan` prints).
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/halo/halo_path.hpp"
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_program.hpp"
 

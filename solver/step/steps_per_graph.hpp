@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "solver/simulation/run_spec.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp {
 

@@ -13,6 +13,7 @@
 #include "kernels/physics/constants.hpp"
 #include "solver/executor/step_executor.hpp"
 #include "solver/halo/halo_exchange.hpp"
+#include "solver/step/halo_ops.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
@@ -81,8 +82,8 @@ void exchange_halos(const Decomposition& decomposition, const FieldShape& shape,
     const HaloExchange x(decomposition, Direction::x, shape, backend, path, nccl.get());
     const HaloExchange z(decomposition, Direction::z, shape, backend, path, nccl.get());
     StepProgram program;
-    HaloExchange::add_ops(program, "x.", Direction::x, field, &x, path);
-    HaloExchange::add_ops(program, "z.", Direction::z, field, &z, path);
+    add_halo_ops(program, "x.", field, &x, path);
+    add_halo_ops(program, "z.", field, &z, path);
     const std::unique_ptr<StepExecutor> executor = make_executor(mode, backend);
     executor->run(program, stream);
     if (mode == ExecutionMode::graph) executor->run(program, stream);

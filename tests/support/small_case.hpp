@@ -10,8 +10,8 @@
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/simulation/run_loop.hpp"
-#include "solver/simulation/run_spec.hpp"
 #include "solver/simulation/simulation.hpp"
+#include "solver/spec/run_spec.hpp"
 
 namespace simapp::testing {
 

@@ -1,4 +1,4 @@
-#include "kernels/initial_conditions/gauss_legendre.hpp"
+#include "kernels/quadrature/gauss_legendre.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "io/output/result_file.hpp"
+#include "io/files/result_file.hpp"
 
 #include <system_error>
 

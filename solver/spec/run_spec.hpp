@@ -11,8 +11,8 @@
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/time/step_params.hpp"
-#include "solver/executor/execution_mode.hpp"
 #include "solver/grid/grid_spec.hpp"
+#include "solver/spec/execution_mode.hpp"
 
 namespace simapp {
 
