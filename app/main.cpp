@@ -85,7 +85,7 @@ void bind_devices(const Setup& setup, const Decomposition& decomposition) {
 void choose_halos(Setup& setup, const Decomposition& decomposition) {
   int own_gpu = setup.backend == Backend::cuda && app::node_local_size() <= device::device_count() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &own_gpu, 1, MPI_INT, MPI_MIN, decomposition.comm());
-  HaloChoice choice =
+  HaloTransportChoice choice =
       choose_halo_transport(setup.config.spec.parallel.halo, setup.backend, decomposition.size(), own_gpu != 0);
   setup.config.spec.parallel.halo = choice.transport;
   setup.halo_reason = std::move(choice.reason);
@@ -163,7 +163,7 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   if (root)
     fmt::print("stopped by {} at step {} of {} (t = {} s); {}\n",
                *app::stop_signal_name() != '\0' ? app::stop_signal_name() : "a signal to another rank",
-               simulation.step(), simulation.time_plan().num_steps(), simulation.time(),
+               simulation.step(), simulation.time_stepping().num_steps(), simulation.time(),
                writes_results ? fmt::format("checkpoint in '{}': continue with --restart latest", spec.output.dir)
                               : std::string("no checkpoint written (the run writes no results)"));
   return static_cast<int>(ExitCode::interrupted);

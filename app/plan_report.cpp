@@ -3,7 +3,7 @@
 #include <fmt/core.h>
 
 #include "solver/halo/halo_path.hpp"
-#include "solver/step/step_plan.hpp"
+#include "solver/step/step_outline.hpp"
 
 namespace simapp::app {
 
@@ -23,7 +23,7 @@ std::string_view kind_name(OpKind kind) {
 
 void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition, Backend backend) {
   const HaloPath path = halo_path(backend, spec.parallel);
-  const StepPlan plan = plan_steps(spec, decomposition, path);
+  const StepOutline plan = outline_steps(spec, decomposition, path);
   const std::size_t kernels = plan.step.count(OpKind::kernel);
   const std::size_t transfers = plan.step.count(OpKind::transfer);
   fmt::print(out, "plan: case {}, {} x {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),

@@ -126,10 +126,10 @@ class SnapshotSeries {
         comm_(simulation.decomposition().comm()) {
     // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
     // again at once (the snapshots after it were replaced).
-    for (long step : output_steps(simulation.time_plan(), config.spec.output.every, true))
+    for (long step : output_steps(simulation.time_stepping(), config.spec.output.every, true))
       if (step <= simulation.step() && simulation.step() > 0 && fs::exists(snapshot_path(directory_, step)))
         entries_.push_back(
-            {snapshot_path(directory_, step).filename().string(), simulation.time_plan().time_after(step)});
+            {snapshot_path(directory_, step).filename().string(), simulation.time_stepping().time_after(step)});
     if (!entries_.empty()) write_index();
   }
 
@@ -192,8 +192,8 @@ std::vector<long> after(std::vector<long> steps, long step) {
 }
 
 /// The longest file name the run writes: its last checkpoint's.
-std::string longest_result_name(const TimePlan& time_plan) {
-  return io::checkpoint_path(".", time_plan.num_steps()).filename().string();
+std::string longest_result_name(const TimeStepping& time_stepping) {
+  return io::checkpoint_path(".", time_stepping.num_steps()).filename().string();
 }
 
 /// The checkpoint `which` names ("latest": the newest in `directory`, if any).
@@ -203,13 +203,13 @@ std::optional<fs::path> checkpoint_named(const std::string& which, const fs::pat
 }
 
 /// The names of the snapshots and checkpoints a run writes after `step`.
-std::set<std::string> names_written_after(long step, const RunSpec& spec, const TimePlan& time_plan) {
+std::set<std::string> names_written_after(long step, const RunSpec& spec, const TimeStepping& time_stepping) {
   std::set<std::string> names;
   if (spec.output.every > 0.0)
-    for (long s : after(output_steps(time_plan, spec.output.every, true), step))
+    for (long s : after(output_steps(time_stepping, spec.output.every, true), step))
       names.insert(snapshot_path(".", s).filename().string());
   if (spec.output.checkpoint_every > 0.0)
-    for (long s : after(output_steps(time_plan, spec.output.checkpoint_every, false), step))
+    for (long s : after(output_steps(time_stepping, spec.output.checkpoint_every, false), step))
       names.insert(io::checkpoint_path(".", s).filename().string());
   return names;
 }
@@ -255,16 +255,16 @@ void write_checkpoint_of(const io::LoadedConfig& config, const Decomposition& de
 
 }  // namespace
 
-TimePlan run_time_plan(const RunSpec& spec, TimeOrigin origin) {
-  return TimePlan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
-                  spec.physics.viscosity, origin);
+TimeStepping run_time_stepping(const RunSpec& spec, TimeOrigin origin) {
+  return TimeStepping(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
+                      spec.physics.viscosity, origin);
 }
 
 bool writes_results(const RunSpec& spec) { return spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0; }
 
 OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
   OutputStart start;
-  const TimePlan step_grid = run_time_plan(spec);
+  const TimeStepping step_grid = run_time_stepping(spec);
   std::string checkpoint;
   run_on_root_agreed(comm, [&] {
     const fs::path directory(spec.output.dir);
@@ -278,17 +278,18 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
         checkpoint = start.checkpoint->string();
       }
     }
-    const TimePlan time_plan = run_time_plan(spec, start.origin);
-    start.finished = start.checkpoint && start.step == time_plan.num_steps();
+    const TimeStepping time_stepping = run_time_stepping(spec, start.origin);
+    start.finished = start.checkpoint && start.step == time_stepping.num_steps();
     if (!writes_results(spec) || start.finished) return;
     try {
-      io::probe_directory(directory, longest_result_name(time_plan));
+      io::probe_directory(directory, longest_result_name(time_stepping));
     } catch (const io::FileFailure& failure) {
       throw Error(ExitCode::bad_input, "output.dir",
                   fmt::format("cannot write to '{}': {}", directory.string(), failure.what()));
     }
     const long first_written = start.checkpoint ? start.step : -1;  // the step 0 snapshot too, from the start
-    start.replaced = replaced_results(directory, policy, start, names_written_after(first_written, spec, time_plan));
+    start.replaced =
+        replaced_results(directory, policy, start, names_written_after(first_written, spec, time_stepping));
   });
   // Every rank reads its block of the checkpoint: they all need its name and step.
   checkpoint = broadcast_text(checkpoint, 0, comm);
@@ -334,13 +335,13 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
   if (spec.output.every > 0.0) {
     auto series = std::make_shared<SnapshotSeries>(config, simulation);
     outputs.push_back(
-        {after(output_steps(simulation.time_plan(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
+        {after(output_steps(simulation.time_stepping(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
          [series](long step, double time, std::span<const double> state) { series->write(step, time, state); },
          [series] { return series->finish(); }, [series] { return series->release(); }});
   }
   if (spec.output.checkpoint_every > 0.0) {
     const Decomposition& decomposition = simulation.decomposition();
-    outputs.push_back({after(output_steps(simulation.time_plan(), spec.output.checkpoint_every, false), now),
+    outputs.push_back({after(output_steps(simulation.time_stepping(), spec.output.checkpoint_every, false), now),
                        [&config, &decomposition, reference](long step, double time, std::span<const double> interior) {
                          write_checkpoint_of(config, decomposition, reference, step, time, interior);
                        },

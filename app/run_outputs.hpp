@@ -20,8 +20,8 @@ namespace simapp::app {
 /// A snapshot of the whole grid without its state: grid, texts and the background rows.
 io::Snapshot whole_grid_snapshot(const io::LoadedConfig& config);
 
-/// The time plan of a run of `spec` whose steps start at `origin`.
-TimePlan run_time_plan(const RunSpec& spec, TimeOrigin origin = {});
+/// The time stepping of a run of `spec` whose steps start at `origin`.
+TimeStepping run_time_stepping(const RunSpec& spec, TimeOrigin origin = {});
 
 /// Whether a run of `spec` writes results (snapshots or checkpoints) into output.dir.
 bool writes_results(const RunSpec& spec);

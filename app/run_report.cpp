@@ -82,7 +82,7 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
   const GridSpec& grid = decomposition.global();
-  const TimePlan& plan = simulation.time_plan();
+  const TimeStepping& plan = simulation.time_stepping();
   fmt::print(out, "simapp {} (git {}): dry compressible atmosphere\n", build_info::version, build_info::git_hash);
   fmt::print(out, "  config    {}\n", config_path);
   fmt::print(out, "  case      {}\n", to_string(simulation.spec().case_name));

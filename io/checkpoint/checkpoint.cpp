@@ -527,7 +527,7 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
 }
 
 void check_restart_compatible(const fs::path& path, const CheckpointHeader& header, const RunSpec& spec,
-                              const TimePlan& plan) {
+                              const TimeStepping& plan) {
   const std::string_view case_name = to_string(spec.case_name);
   const GridSpec& grid = spec.grid;
   std::string differences;
@@ -556,7 +556,7 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
                                 header.step, header.time, plan.num_steps(), plan.sim_time()));
 }
 
-TimeOrigin restart_origin(const CheckpointHeader& header, const TimePlan& plan) {
+TimeOrigin restart_origin(const CheckpointHeader& header, const TimeStepping& plan) {
   if (header.step <= plan.num_steps() && plan.time_after(header.step) == header.time) return {};
   return {header.step, header.time};
 }

@@ -30,7 +30,7 @@
 
 #include "solver/grid/rank_box.hpp"
 #include "solver/spec/run_spec.hpp"
-#include "solver/time/time_plan.hpp"
+#include "solver/time/time_stepping.hpp"
 
 namespace simapp::io {
 
@@ -98,14 +98,14 @@ CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 std::vector<double> read_checkpoint_block(const std::filesystem::path& path, const RankBox& box);
 
 /// Refuses (a bad-input Error naming what differs) a checkpoint a run of `spec` with `plan`
-/// cannot continue: another case, grid, domain or config hash, or a time at or past the plan's
-/// sim_time that is not the plan's last step (a finished run is its last step).
+/// cannot continue: another case, grid, domain or config hash, or a time at or past the time stepping's
+/// sim_time that is not its last step (a finished run is its last step).
 void check_restart_compatible(const std::filesystem::path& path, const CheckpointHeader& header, const RunSpec& spec,
-                              const TimePlan& plan);
+                              const TimeStepping& plan);
 
 /// Where a run continuing from `header` starts its steps: at 0, when the checkpoint's step and
-/// time are the plan's (the continuation is bit-identical to a run without the restart); else
+/// time are the time stepping's (the continuation is bit-identical to a run without the restart); else
 /// (a longer sim_time after a shortened last step, say) at the checkpoint's step and time.
-TimeOrigin restart_origin(const CheckpointHeader& header, const TimePlan& plan);
+TimeOrigin restart_origin(const CheckpointHeader& header, const TimeStepping& plan);
 
 }  // namespace simapp::io

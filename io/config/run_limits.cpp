@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "kernels/backend/error.hpp"
-#include "solver/time/time_plan.hpp"
+#include "solver/time/time_stepping.hpp"
 
 namespace simapp::io {
 namespace {

@@ -14,7 +14,7 @@ namespace simapp::io {
 using KeyPlaces = std::map<std::string_view, std::string, std::less<>>;
 
 /// Checks what no single key's range expresses: at most max_grid_cells cells, at most
-/// max_time_steps steps of dt (solver/time/time_plan.hpp), and snapshot and checkpoint
+/// max_time_steps steps of dt (solver/time/time_stepping.hpp), and snapshot and checkpoint
 /// intervals of 0 or at least dt. Throws simapp::Error(ExitCode::bad_input) at the place of
 /// the key to change (`file` when none of the keys involved was given), with a message that
 /// starts with that key's path.

@@ -19,7 +19,7 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRan
 }
 
 void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange vars, HydrostaticView background,
-                       HaloSides walls) {
+                       SideFlags walls) {
   const int halo = state.shape.halo;
   const int nz = state.shape.nz;
   const IndexBox ghost_rows{-halo, state.shape.nx + halo, 0, 2 * halo};

@@ -17,7 +17,7 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRan
 /// interior row a:  ρw = 0;  ρu = ρu(a) / ρ̄_c(a) · ρ̄_c(k);  ρ′, (ρθ)′ copied.
 /// Only the sides in `walls` are filled (the others come from a neighbour rank).
 void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange vars, HydrostaticView background,
-                       HaloSides walls);
+                       SideFlags walls);
 
 /// injection: left-boundary ghost columns of rows with |z − 3 zlen/4| ≤ zlen/16 carry the
 /// inflow  ρu = (ρ′ + ρ̄_c) · 50 m/s,  (ρθ)′ = (ρ′ + ρ̄_c) · 298 K − ρ̄θ̄_c.

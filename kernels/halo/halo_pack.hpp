@@ -13,7 +13,7 @@
 namespace simapp {
 
 /// Which sides of a pass have a neighbour rank (unpack only writes those).
-struct HaloSides {
+struct SideFlags {
   bool low = true;
   bool high = true;
 };
@@ -26,6 +26,6 @@ void pack_halos(const Stream& stream, Direction direction, FieldView<const doubl
 
 /// The ghost cells of each side in `sides` ← buffer[side].
 void unpack_halos(const Stream& stream, Direction direction, FieldView<double> field, const double* buffer,
-                  HaloSides sides);
+                  SideFlags sides);
 
 }  // namespace simapp

@@ -93,7 +93,7 @@ template <Direction D, int Threads>
 void make_stages(const PersistentSteps& p, int slot, StageKernel<D, Threads> (&stages)[rk_stages]) {
   const FieldView<double> input[rk_stages] = {p.state, p.stage1, p.stage2};
   const FieldView<double> output[rk_stages] = {p.stage1, p.stage2, p.state};
-  const GhostRules ghosts{true, HaloSides{true, true}, p.injection};
+  const GhostRules ghosts{true, SideFlags{true, true}, p.injection};
   for (int s = 0; s < rk_stages; ++s)
     stages[s] = {{p.state, input[s], output[s]},
                  FluxContext{p.geometry, p.background, p.params + slot, s},

@@ -20,7 +20,7 @@ namespace simapp {
 /// or read from memory where a halo exchange put them.
 struct GhostRules {
   bool periodic_x = true;         ///< x ghosts wrap around (this rank holds the whole of x)
-  HaloSides z_walls{true, true};  ///< z sides that are walls; the others come from memory
+  SideFlags z_walls{true, true};  ///< z sides that are walls; the others come from memory
   bool inflow = false;            ///< injection: the inflow rows of the global left boundary
 };
 

@@ -17,7 +17,7 @@ struct LoopClock {
   std::int64_t target = 0;
 };
 
-/// dt of step n (1-based): dt, except dt_last for the run's last step (TimePlan::dt_of).
+/// dt of step n (1-based): dt, except dt_last for the run's last step (TimeStepping::dt_of).
 struct TimeSchedule {
   double dt = 0.0;
   double dt_last = 0.0;

@@ -7,7 +7,7 @@ namespace simapp {
 
 bool nccl_compiled() { return SIMAPP_USE_NCCL != 0; }
 
-HaloChoice choose_halo_transport(HaloTransport asked, Backend backend, int ranks, bool one_gpu_per_rank) {
+HaloTransportChoice choose_halo_transport(HaloTransport asked, Backend backend, int ranks, bool one_gpu_per_rank) {
   if (asked != HaloTransport::automatic) return {asked, "as configured"};
   if (ranks == 1) return {HaloTransport::mpi, "auto: one rank, no halos between ranks"};
   if (backend != Backend::cuda) return {HaloTransport::mpi, "auto: the host backend"};

@@ -18,7 +18,7 @@ enum class HaloPath {
 bool nccl_compiled();
 
 /// What carries a run's halos, and why.
-struct HaloChoice {
+struct HaloTransportChoice {
   HaloTransport transport = HaloTransport::mpi;
   std::string reason;  ///< for the header: "as configured", or what decided parallel.halo: auto
 };
@@ -26,7 +26,7 @@ struct HaloChoice {
 /// parallel.halo `asked` made concrete for a run of `ranks` ranks on `backend`; for auto, NCCL
 /// where this build has it, the backend is CUDA and every rank has a GPU of its own
 /// (`one_gpu_per_rank`), MPI otherwise.
-HaloChoice choose_halo_transport(HaloTransport asked, Backend backend, int ranks, bool one_gpu_per_rank);
+HaloTransportChoice choose_halo_transport(HaloTransport asked, Backend backend, int ranks, bool one_gpu_per_rank);
 
 /// The path a run on `backend` takes (parallel.halo made concrete first). Throws a bad-input Error (alike on every
 /// rank) when parallel.halo asks for NCCL and this build or backend cannot give it.

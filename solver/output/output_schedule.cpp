@@ -5,7 +5,7 @@
 
 namespace simapp {
 
-std::vector<long> output_steps(const TimePlan& plan, double every, bool ends) {
+std::vector<long> output_steps(const TimeStepping& plan, double every, bool ends) {
   std::vector<long> steps;
   if (ends) steps.push_back(0);
   if (every > 0.0 && every < plan.dt()) {

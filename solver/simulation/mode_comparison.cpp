@@ -54,7 +54,7 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
     const Diagnostics initial = simulation.diagnostics();
 
     // Warm-up: a few chunks (clocks, caches, lazy module loading), then back to the start.
-    comparison.warmup_steps = std::min<long>(simulation.time_plan().num_steps(), 4L * simulation.steps_per_graph());
+    comparison.warmup_steps = std::min<long>(simulation.time_stepping().num_steps(), 4L * simulation.steps_per_graph());
     while (simulation.step() < comparison.warmup_steps) simulation.advance_chunk();
     simulation.synchronize();
     simulation.reset();

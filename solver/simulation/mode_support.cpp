@@ -1,7 +1,7 @@
 #include "solver/simulation/mode_support.hpp"
 
 #include "kernels/backend/error.hpp"
-#include "solver/step/step_plan.hpp"
+#include "solver/step/step_outline.hpp"
 
 namespace simapp {
 
@@ -20,7 +20,7 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
            "device-initiated communication, which simapp does not use); use graph_loop with parallel.halo: nccl";
   if (!mode_runs_on(mode, backend)) return name + " needs the CUDA backend, but this run uses host";
   if (mode == ExecutionMode::graph_loop &&
-      plan_steps(spec, decomposition, halo_path(backend, spec.parallel)).step.count(OpKind::host) > 0)
+      exchanges_halos_on_host(ghost_fill(spec, decomposition, halo_path(backend, spec.parallel))))
     return name +
            " needs steps without host operations: one rank, or parallel.halo: nccl (MPI halos are exchanged "
            "by the host every stage)";

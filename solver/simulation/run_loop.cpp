@@ -138,7 +138,7 @@ void write_outputs(const Simulation& simulation, const std::vector<ScheduledOutp
   const std::string where = written.empty() ? "no snapshot written (the run writes no results)"
                                             : fmt::format("the state at step {} is in {}", simulation.step(), written);
   throw Error(ExitCode::numerical,
-              fmt::format("step {} (t = {} s)", failure.step, simulation.time_plan().time_after(failure.step)),
+              fmt::format("step {} (t = {} s)", failure.step, simulation.time_stepping().time_after(failure.step)),
               fmt::format("the health check failed: {} at cell (i, k) = ({}, {}); {}",
                           describe_finding(failure.where.variable), failure.where.i, failure.where.k, where),
               ErrorReach::every_rank);
@@ -207,11 +207,11 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
                      const std::vector<ScheduledOutput>& outputs, const std::optional<Diagnostics>& reference,
                      const StopRequest& stop, const FailedStateWriter& failed) {
   RunResult result;
-  simulation.prepare(chunk_ends(outputs, progress_every, simulation.time_plan().num_steps()));
+  simulation.prepare(chunk_ends(outputs, progress_every, simulation.time_stepping().num_steps()));
   result.prepared = simulation.executor_stats();
   result.initial = reference ? *reference : simulation.diagnostics();
   const long first_step = simulation.step();
-  const long num_steps = simulation.time_plan().num_steps();
+  const long num_steps = simulation.time_stepping().num_steps();
   const Clock::time_point start = Clock::now();
   double last_report = 0.0;
   PendingOutput pending;

@@ -16,15 +16,15 @@ namespace simapp {
 namespace {
 
 StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFields& fields,
-                            const HydrostaticView& background, const StepParamsBlock* params, const HaloPlan& halo,
+                            const HydrostaticView& background, const StepParamsBlock* params, const GhostFill& halo,
                             const HealthCheckOps& health) {
   return {fields, grid.geometry(), background, params, spec.case_name, spec.execution.granularity, halo, health};
 }
 
-/// The rank's halo plan with the exchanges that carry it out.
-HaloPlan halo_plan_with(const RunSpec& spec, const Decomposition& decomposition, HaloPath path, const HaloExchange* x,
-                        const HaloExchange* z) {
-  HaloPlan plan = halo_plan(spec, decomposition, path);
+/// How the rank fills its ghost cells, with the exchanges that carry it out.
+GhostFill ghost_fill_with(const RunSpec& spec, const Decomposition& decomposition, HaloPath path, const HaloExchange* x,
+                          const HaloExchange* z) {
+  GhostFill plan = ghost_fill(spec, decomposition, path);
   plan.x = x;
   plan.z = z;
   return plan;
@@ -80,12 +80,12 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       mode_(mode),
       decomposition_(decomposition),
       grid_(spec.grid, decomposition.box()),
-      time_plan_(spec.time.sim_time, grid_.dx(), grid_.dz(), spec.time.cfl, spec.physics.viscosity, origin),
+      time_stepping_(spec.time.sim_time, grid_.dx(), grid_.dz(), spec.time.cfl, spec.physics.viscosity, origin),
       stream_(backend),
       background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
       workspace_(backend, grid_, spec.execution.granularity),
       halo_path_(simapp::halo_path(backend, spec.parallel)),
-      plan_(plan_steps(spec, decomposition, halo_path_)),
+      plan_(outline_steps(spec, decomposition, halo_path_)),
       params_(stream_.get(), step_params_slots(mode, plan_.steps_per_graph)),
       nccl_(nccl_communicator_if(halo_path_, decomposition)),
       halo_x_(
@@ -96,7 +96,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       loop_body_steps_(loop_body_steps(plan_.steps_per_graph)),
       loop_clock_(backend, 1),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
-                               halo_plan_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()),
+                               ghost_fill_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()),
                                health_.ops())),
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
@@ -107,9 +107,12 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       copy_stream_(backend),
       state_staged_(device::create_event(backend)) {
   require_mode_can_run(mode, spec, backend, decomposition);
-  const TimeSchedule schedule{
-      time_plan_.dt(), time_plan_.dt_of(time_plan_.num_steps()), time_plan_.num_steps(), grid_.dx(), grid_.dz(),
-      spec.physics};
+  const TimeSchedule schedule{time_stepping_.dt(),
+                              time_stepping_.dt_of(time_stepping_.num_steps()),
+                              time_stepping_.num_steps(),
+                              grid_.dx(),
+                              grid_.dz(),
+                              spec.physics};
   for (LoopControl& control : loop_control_) control = {loop_clock_.data(), schedule, 0};
   if (mode == ExecutionMode::persistent) {
     const StepFields& fields = workspace_.fields();
@@ -186,7 +189,7 @@ void Simulation::reset() {
 }
 
 int Simulation::chunk_steps(long completed) const {
-  return static_cast<int>(std::min<long>(plan_.steps_per_graph, time_plan_.num_steps() - completed));
+  return static_cast<int>(std::min<long>(plan_.steps_per_graph, time_stepping_.num_steps() - completed));
 }
 
 const StepProgram& Simulation::chunk_program(StepParity first, int steps, bool checked) {
@@ -271,10 +274,11 @@ void Simulation::prepare(const std::vector<long>& chunk_ends) {
     loop_graph(StepParity::even);
   }
   // The chunks advance_chunk will run, as the run loop cuts them: at most up to the next end.
-  for (long at = step_; at < time_plan_.num_steps();) {
+  for (long at = step_; at < time_stepping_.num_steps();) {
     const auto next_end = std::ranges::upper_bound(chunk_ends, at);
     const long span =
-        (next_end == chunk_ends.end() ? time_plan_.num_steps() : std::min(*next_end, time_plan_.num_steps())) - at;
+        (next_end == chunk_ends.end() ? time_stepping_.num_steps() : std::min(*next_end, time_stepping_.num_steps())) -
+        at;
     if (mode_ == ExecutionMode::graph_loop) {
       at += span / loop_body_steps_ * loop_body_steps_;  // whole passes of the loop body
       for (long rest = span % loop_body_steps_; rest > 0;) {
@@ -294,13 +298,13 @@ void Simulation::prepare(const std::vector<long>& chunk_ends) {
 void Simulation::stage_step_params(int steps) {
   std::vector<StepParams> params(static_cast<std::size_t>(steps));
   for (int j = 0; j < steps; ++j)
-    params[j] = step_params(time_plan_.dt_of(step_ + 1 + j), grid_.dx(), grid_.dz(), spec_.physics);
+    params[j] = step_params(time_stepping_.dt_of(step_ + 1 + j), grid_.dx(), grid_.dz(), spec_.physics);
   params_.stage(params);
 }
 
 long Simulation::advance_chunk(long max_steps) {
   if (mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent) {
-    const long steps = std::min(time_plan_.num_steps() - step_, max_steps);
+    const long steps = std::min(time_stepping_.num_steps() - step_, max_steps);
     if (steps <= 0) return 0;
     if (mode_ == ExecutionMode::graph_loop)
       advance_in_loop(steps);

@@ -25,9 +25,9 @@
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
+#include "solver/step/step_outline.hpp"
 #include "solver/step/step_params_block.hpp"
-#include "solver/step/step_plan.hpp"
-#include "solver/time/time_plan.hpp"
+#include "solver/time/time_stepping.hpp"
 
 namespace simapp {
 
@@ -53,7 +53,7 @@ class Simulation {
   Simulation& operator=(const Simulation&) = delete;
   ~Simulation();
   /// `mode`: how steps are launched (not compare); a bad_input Error when it cannot run this
-  /// case (require_mode_can_run). `origin`: where the time plan's steps start (a restart off
+  /// case (require_mode_can_run). `origin`: where the time stepping's steps start (a restart off
   /// the step grid; restore() then continues from that step). Collective over the decomposition's
   /// ranks, which must outlive the simulation.
   Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition,
@@ -64,7 +64,7 @@ class Simulation {
   const Decomposition& decomposition() const { return decomposition_; }
   /// How halo messages travel between ranks.
   HaloPath halo_path() const { return halo_path_; }
-  const TimePlan& time_plan() const { return time_plan_; }
+  const TimeStepping& time_stepping() const { return time_stepping_; }
   Backend backend() const { return stream_.get().backend; }
   const Stream& stream() const { return stream_.get(); }
   ExecutionMode mode() const { return mode_; }
@@ -75,9 +75,9 @@ class Simulation {
   /// What the executor did, with graph_loop's loop graphs counted as graphs.
   ExecutorStats executor_stats() const;
 
-  long step() const { return step_; }                           ///< steps completed
-  double time() const { return time_plan_.time_after(step_); }  ///< s
-  bool finished() const { return step_ >= time_plan_.num_steps(); }
+  long step() const { return step_; }                               ///< steps completed
+  double time() const { return time_stepping_.time_after(step_); }  ///< s
+  bool finished() const { return step_ >= time_stepping_.num_steps(); }
 
   /// Captures every graph the rest of the run uses (graph and graph_loop modes) when its
   /// chunks also end after each step in `chunk_ends` (ascending: output steps, progress
@@ -146,12 +146,12 @@ class Simulation {
   ExecutionMode mode_;
   const Decomposition& decomposition_;
   Grid grid_;
-  TimePlan time_plan_;
+  TimeStepping time_stepping_;
   OwnedStream stream_;
   HydrostaticProfile background_;
   Workspace workspace_;
   HaloPath halo_path_;
-  StepPlan plan_;  ///< the step's shape: kernels per step, steps per graph
+  StepOutline plan_;  ///< the step's shape: kernels per step, steps per graph
   StepParamsBlock params_;
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;

@@ -26,7 +26,7 @@ struct Stage {
   FluxContext context;
   Bump wave_source;
   bool injection = false;
-  HaloPlan halo;
+  GhostFill halo;
 
   StageFields stage_fields() const { return {init, forcing, fields.flux, out}; }
   PassShape pass() const { return {direction, forcing.shape.nx, forcing.shape.nz, forcing.shape.halo}; }

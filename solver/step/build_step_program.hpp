@@ -29,15 +29,21 @@ inline StepParity parity_of(long step) { return step % 2 == 1 ? StepParity::odd 
 class HaloExchange;
 
 /// How this rank fills its ghost cells.
-struct HaloPlan {
+struct GhostFill {
   bool exchange_x = false;          ///< x ghosts come from neighbour ranks (else a periodic copy)
   bool exchange_z = false;          ///< some z ghosts come from neighbour ranks
-  HaloSides z_walls{true, true};    ///< z sides that are physical walls
+  SideFlags z_walls{true, true};    ///< z sides that are physical walls
   HaloPath path = HaloPath::mpi;    ///< how halo messages travel
   bool overlap = false;             ///< interior fluxes run while halos travel (fused)
   const HaloExchange* x = nullptr;  ///< null in programs that are only described
   const HaloExchange* z = nullptr;
 };
+
+/// Whether the steps of a rank that fills its ghosts so have Host ops: halo messages that the
+/// host exchanges (MPI), in a direction split between ranks.
+inline bool exchanges_halos_on_host(const GhostFill& fill) {
+  return exchanges_on_host(fill.path) && (fill.exchange_x || fill.exchange_z);
+}
 
 /// The health check the chunks carry (execution.check_every).
 struct HealthCheckOps {
@@ -63,7 +69,7 @@ struct StepResources {
   const StepParamsBlock* params = nullptr;
   CaseName case_name = CaseName::thermal;
   Granularity granularity = Granularity::fused;
-  HaloPlan halo;
+  GhostFill halo;
   HealthCheckOps health;
 };
 

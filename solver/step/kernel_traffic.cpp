@@ -14,7 +14,7 @@ std::size_t values(long a, long b, int vars) {
 
 }  // namespace
 
-std::size_t halo_fill_bytes(const PassShape& pass, int vars, HaloSides walls) {
+std::size_t halo_fill_bytes(const PassShape& pass, int vars, SideFlags walls) {
   if (pass.direction == Direction::x) return 2 * values(2L * pass.halo, pass.nz, vars);  // copied: read + written
   const long sides = (walls.low ? 1 : 0) + (walls.high ? 1 : 0);
   const long width = pass.nx + 2L * pass.halo;

@@ -22,7 +22,7 @@ struct PassShape {
 };
 
 /// Ghost cells of `vars` variables filled by the rank: periodic columns (x) or wall rows (z).
-std::size_t halo_fill_bytes(const PassShape& pass, int vars, HaloSides walls);
+std::size_t halo_fill_bytes(const PassShape& pass, int vars, SideFlags walls);
 /// The injection inflow: ρ′ read, ρu and (ρθ)′ written in the left ghost columns.
 std::size_t inflow_bytes(const PassShape& pass);
 /// Face fluxes of `vars` variables from the stage input (fused), on the faces of `region`.

@@ -25,11 +25,11 @@ TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
   RunSpec spec = testing::small_case(GetParam(), 128, 64, 1.0);
   if (GetParam() == CaseName::straka) spec.physics.viscosity = 75.0;  // diffusion on the GPU too
   testing::SerialSimulation probe(spec, Backend::host, ExecutionMode::graph);
-  spec.time.sim_time = probe->time_plan().dt() * 100;  // exactly 100 steps
+  spec.time.sim_time = probe->time_stepping().dt() * 100;  // exactly 100 steps
 
   testing::SerialSimulation host(spec, Backend::host, ExecutionMode::graph);
   testing::SerialSimulation cuda(spec, Backend::cuda, ExecutionMode::graph);
-  ASSERT_EQ(host->time_plan().num_steps(), 100);
+  ASSERT_EQ(host->time_stepping().num_steps(), 100);
   const RunResult host_result = run_to_end(*host, 0, [](const ProgressReport&) {});
   const RunResult cuda_result = run_to_end(*cuda, 0, [](const ProgressReport&) {});
 

@@ -101,7 +101,7 @@ TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
          {std::pair{CaseName::injection, Granularity::fine}, std::pair{CaseName::injection, Granularity::stage},
           std::pair{CaseName::thermal, Granularity::stage}}) {
       RunSpec spec = testing::shortened_case(name, nx, nz, granularity, 3);
-      spec.time.sim_time = 9.5 * TimePlan(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
+      spec.time.sim_time = 9.5 * TimeStepping(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
       const Decomposition decomposition(MPI_COMM_SELF, spec.grid, spec.parallel);
       const ModeComparison comparison = compare_modes(spec, Backend::cuda, decomposition, [](ExecutionMode) {});
       EXPECT_TRUE(comparison.identical) << to_string(name) << " " << nx << " x " << nz << " " << to_string(granularity)

@@ -293,7 +293,7 @@ TEST_F(CheckpointTest, IncompatibleConfigurationIsRefusedNamingWhatDiffers) {
   EXPECT_EQ(header.xlen, 20000.0);
   EXPECT_EQ(header.zlen, 10000.0);
   const auto plan_of = [](const RunSpec& run) {
-    return TimePlan(1000.0, run.grid.xlen / run.grid.nx, run.grid.zlen / run.grid.nz, run.time.cfl);
+    return TimeStepping(1000.0, run.grid.xlen / run.grid.nx, run.grid.zlen / run.grid.nz, run.time.cfl);
   };
   header.time = plan_of(spec()).time_after(header.step);  // a step of this run
   const auto refusal_for = [&](const RunSpec& other) {
@@ -322,7 +322,7 @@ TEST_F(CheckpointTest, IncompatibleConfigurationIsRefusedNamingWhatDiffers) {
   EXPECT_TRUE(std::regex_search(message, std::regex("checkpoint of an incompatible configuration: its config_hash")))
       << message;
   // A step the run does not reach.
-  const TimePlan short_run(3.0, 1.0, 1.0, 1.5);
+  const TimeStepping short_run(3.0, 1.0, 1.0, 1.5);
   EXPECT_TRUE(std::regex_search(refusal([&] { check_restart_compatible(path, header, spec(), short_run); }),
                                 std::regex("checkpoint at step 10 .* does not fit this run's")));
 }

@@ -39,7 +39,7 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 /// A case with a shortened last step, on an odd-sized grid so splits are uneven.
 RunSpec spec_for(CaseName name, Granularity granularity, std::array<int, 2> ranks) {
   RunSpec spec = testing::small_case(name, 61, 30, 1.0);
-  spec.time.sim_time = 20.5 * TimePlan(1.0, spec.grid.xlen / 61, spec.grid.zlen / 30, spec.time.cfl).dt();
+  spec.time.sim_time = 20.5 * TimeStepping(1.0, spec.grid.xlen / 61, spec.grid.zlen / 30, spec.time.cfl).dt();
   spec.execution.granularity = granularity;
   spec.parallel.ranks = ranks;
   if (name == CaseName::straka) spec.physics.viscosity = 2000.0;  // diffusion across rank boundaries too

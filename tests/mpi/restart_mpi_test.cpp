@@ -23,7 +23,8 @@ TEST(RestartMpiTest, InterruptedRunContinuesBitForBitOnAnyRankCount) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   RunSpec spec = testing::small_case(CaseName::injection, 41, 22, 1.0);
-  spec.time.sim_time = 17.5 * TimePlan(1.0, spec.grid.xlen / 41, spec.grid.zlen / 22, spec.time.cfl).dt();  // 18 steps
+  spec.time.sim_time =
+      17.5 * TimeStepping(1.0, spec.grid.xlen / 41, spec.grid.zlen / 22, spec.time.cfl).dt();  // 18 steps
   const fs::path directory = testing::job_scratch_directory("simapp_restart_mpi_test");
 
   // Rank 0 alone: the uninterrupted run, and the first half with its checkpoint.

@@ -5,7 +5,7 @@
 
 #include "kernels/backend/launch_counter.hpp"
 #include "solver/simulation/run_loop.hpp"
-#include "solver/step/step_plan.hpp"
+#include "solver/step/step_outline.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
@@ -23,7 +23,8 @@ std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
 
 TEST(ShortenedCaseTest, LastStepIsShorter) {
   const RunSpec spec = shortened_case(CaseName::thermal, Granularity::fused, 1);
-  const TimePlan plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl);
+  const TimeStepping plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz,
+                          spec.time.cfl);
   EXPECT_EQ(plan.num_steps(), 24);
   EXPECT_NEAR(plan.dt_last(), plan.dt() / 2, 1e-12);
 }
@@ -82,21 +83,21 @@ TEST(GraphExecutorTest, CapturesEachDistinctChunkOnceAndReplaysIt) {
   // 24 steps at K = 5: chunks of 5 starting odd, even, odd, even, then a remainder of 4.
   RunSpec spec = shortened_case(CaseName::thermal, Granularity::fused, 5);
   testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::graph);
-  ASSERT_EQ(simulation->time_plan().num_steps(), 24);
+  ASSERT_EQ(simulation->time_stepping().num_steps(), 24);
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   const ExecutorStats& stats = simulation->executor_stats();
   EXPECT_EQ(stats.captures, 3);  // (odd, 5), (even, 5), (odd, 4)
   EXPECT_EQ(stats.launches, 5);  // one replay per chunk
   // The refresh, K steps of 18 kernels, the health check and its count after the last step.
   EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 18 + 2, 1 + 5 * 18 + 2, 1 + 4 * 18 + 2}));
-  EXPECT_EQ(plan_steps(spec).distinct_chunks, 3);
+  EXPECT_EQ(outline_steps(spec).distinct_chunks, 3);
 }
 
 TEST(PlanTest, PlanCountsTheKernelsTheEagerExecutorLaunches) {
   for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
     for (CaseName name : {CaseName::thermal, CaseName::injection}) {
       RunSpec spec = shortened_case(name, granularity, 1);
-      const StepPlan plan = plan_steps(spec);
+      const StepOutline plan = outline_steps(spec);
       testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::eager);
       const std::int64_t before = kernel_launches_so_far();
       simulation->advance_chunk();  // one step

@@ -65,7 +65,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   const StepParams params =
       step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{});
   const Bump wave_source = gravity_wave_source(name, spec.xlen);
-  const GhostRules ghosts{true, HaloSides{true, true}, false};
+  const GhostRules ghosts{true, SideFlags{true, true}, false};
   FluxContext context[rk_stages];
   for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry(), background.view(), &params, s};
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "solver/simulation/run_loop.hpp"
-#include "solver/time/time_plan.hpp"
+#include "solver/time/time_stepping.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
@@ -114,7 +114,8 @@ EndOfRun end_of(const RunSpec& spec) {
 /// terms). Kernels that stepped by dt, or skipped the short step, give 1 or 0.
 TEST(PhysicsFactsTest, ShortenedLastStepLandsOnSimTimeWithTheShorterDt) {
   RunSpec spec = small_case(CaseName::thermal, 40, 20, 10.3);
-  const TimePlan plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl);
+  const TimeStepping plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz,
+                          spec.time.cfl);
   ASSERT_LT(plan.dt_last(), 0.9 * plan.dt()) << "the case must end on a clearly shorter step";
   const EndOfRun shortened = end_of(spec);
   EXPECT_EQ(shortened.time, 10.3);

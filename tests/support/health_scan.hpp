@@ -77,7 +77,8 @@ inline void write_nan(Simulation& simulation, int v, int i, int k) {
 /// The text the run's error gives for a finding after `step`.
 inline std::string failure_text(const Simulation& simulation, long step, const HostFinding& finding) {
   return fmt::format("step {} (t = {} s): the health check failed: {} at cell (i, k) = ({}, {})", step,
-                     simulation.time_plan().time_after(step), describe_finding(finding.finding), finding.i, finding.k);
+                     simulation.time_stepping().time_after(step), describe_finding(finding.finding), finding.i,
+                     finding.k);
 }
 
 /// The state of `simulation` after `step` steps, run chunk by chunk.
@@ -103,7 +104,7 @@ inline std::string run_error(Simulation& simulation, const std::vector<Scheduled
 /// of the cell: 3 stages of a ±2-cell stencil in each pass).
 inline void expect_nan_caught_at_next_check(Backend backend, ExecutionMode mode) {
   RunSpec spec = small_case(CaseName::thermal, 40, 20, 1.0);
-  spec.time.sim_time = 30 * TimePlan(1.0, 500.0, 500.0, spec.time.cfl).dt();
+  spec.time.sim_time = 30 * TimeStepping(1.0, 500.0, 500.0, spec.time.cfl).dt();
   spec.execution.check_every = 1;
   spec.execution.steps_per_graph = 4;
   const long fault_step = 6;

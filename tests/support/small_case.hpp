@@ -41,7 +41,7 @@ class SerialSimulation {
 /// `name` on nx × nz for 23.5 dt: 24 steps, the last one shortened to dt/2.
 inline RunSpec shortened_case(CaseName name, int nx, int nz, Granularity granularity, int steps_per_graph) {
   RunSpec spec = small_case(name, nx, nz, 1.0);
-  spec.time.sim_time = 23.5 * TimePlan(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
+  spec.time.sim_time = 23.5 * TimeStepping(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
   spec.execution.granularity = granularity;
   spec.execution.steps_per_graph = steps_per_graph;
   return spec;

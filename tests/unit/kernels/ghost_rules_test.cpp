@@ -132,7 +132,7 @@ TEST_F(HaloFillTest, WallFillMakesBothGhostRowsOfEveryColumnFromTheAdjacentRow) 
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < nz; ++k)
       for (int i : {-2, -1, nx, nx + 1}) field_(v, k, i) = cell_value(v, k, i);
-  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), HaloSides{});
+  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), SideFlags{});
   for (int i = -halo; i < nx + halo; ++i)
     for (int k : {-2, -1, nz, nz + 1}) {
       const int a = k < 0 ? 0 : nz - 1;  // the adjacent interior row
@@ -153,7 +153,7 @@ TEST_F(HaloFillTest, WallFillMakesBothGhostRowsOfEveryColumnFromTheAdjacentRow) 
 }
 
 TEST_F(HaloFillTest, WallFillSkipsASideThatHasANeighbour) {
-  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), HaloSides{true, false});
+  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), SideFlags{true, false});
   for (int v = 0; v < var::count; ++v)
     for (int i = -halo; i < nx + halo; ++i) {
       EXPECT_EQ(field_(v, nz, i), sentinel);
@@ -162,7 +162,7 @@ TEST_F(HaloFillTest, WallFillSkipsASideThatHasANeighbour) {
   EXPECT_EQ(field_(var::dens, -1, 2), cell_value(var::dens, 0, 2));
   EXPECT_EQ(field_(var::wmom, -2, 2), 0.0);
 
-  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), HaloSides{false, true});
+  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), SideFlags{false, true});
   EXPECT_EQ(field_(var::rhot, nz, 1), cell_value(var::rhot, nz - 1, 1));
   EXPECT_EQ(field_(var::wmom, nz + 1, 1), 0.0);
 }

@@ -9,7 +9,7 @@ namespace {
 
 TEST(HaloChoiceTest, AnExplicitTransportIsKeptAsConfigured) {
   for (const HaloTransport asked : {HaloTransport::mpi, HaloTransport::nccl}) {
-    const HaloChoice choice = choose_halo_transport(asked, Backend::host, 4, false);
+    const HaloTransportChoice choice = choose_halo_transport(asked, Backend::host, 4, false);
     EXPECT_EQ(choice.transport, asked);
     EXPECT_EQ(choice.reason, "as configured");
   }
@@ -17,7 +17,7 @@ TEST(HaloChoiceTest, AnExplicitTransportIsKeptAsConfigured) {
 
 TEST(HaloChoiceTest, AutoTakesMpiWheneverNcclCannotCarryTheHalos) {
   const auto mpi_because = [](Backend backend, int ranks, bool own_gpu, const std::string& reason) {
-    const HaloChoice choice = choose_halo_transport(HaloTransport::automatic, backend, ranks, own_gpu);
+    const HaloTransportChoice choice = choose_halo_transport(HaloTransport::automatic, backend, ranks, own_gpu);
     EXPECT_EQ(choice.transport, HaloTransport::mpi) << reason;
     EXPECT_EQ(choice.reason, reason);
   };
@@ -32,7 +32,7 @@ TEST(HaloChoiceTest, AutoTakesMpiWheneverNcclCannotCarryTheHalos) {
 
 TEST(HaloChoiceTest, AutoTakesNcclForSeveralRanksWithAGpuEach) {
   if (!nccl_compiled()) GTEST_SKIP() << "this build has no NCCL";
-  const HaloChoice choice = choose_halo_transport(HaloTransport::automatic, Backend::cuda, 2, true);
+  const HaloTransportChoice choice = choose_halo_transport(HaloTransport::automatic, Backend::cuda, 2, true);
   EXPECT_EQ(choice.transport, HaloTransport::nccl);
   EXPECT_EQ(choice.reason, "auto: a build with NCCL, the CUDA backend and a GPU for every rank");
 }

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "solver/step/build_step_program.hpp"
-#include "solver/step/step_plan.hpp"
+#include "solver/step/step_outline.hpp"
 #include "solver/step/steps_per_graph.hpp"
 
 namespace simapp {
@@ -56,7 +56,7 @@ TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
                                 nullptr,
                                 CaseName::thermal,
                                 Granularity::fused,
-                                HaloPlan{},
+                                GhostFill{},
                                 HealthCheckOps{}};
   const StepProgram odd = build_step_program(resources, StepParity::odd, 0);
   const StepProgram even = build_step_program(resources, StepParity::even, 0);
@@ -71,16 +71,16 @@ TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
 TEST(StepProgramTest, GranularityDecidesKernelsPerStep) {
   // fused: 2 passes × 3 stages × (halo fill, fluxes, update);
   // fine: 2 × 3 × 4 variables × (halo fill, reconstruct, flux, tendency, update).
-  EXPECT_EQ(plan_steps(plan_spec(Granularity::fused)).step.count(OpKind::kernel), 18u);
-  EXPECT_EQ(plan_steps(plan_spec(Granularity::fine)).step.count(OpKind::kernel), 120u);
+  EXPECT_EQ(outline_steps(plan_spec(Granularity::fused)).step.count(OpKind::kernel), 18u);
+  EXPECT_EQ(outline_steps(plan_spec(Granularity::fine)).step.count(OpKind::kernel), 120u);
   // injection adds its inflow kernel to each of the 3 stages of the x pass.
-  EXPECT_EQ(plan_steps(plan_spec(Granularity::fine, CaseName::injection)).step.count(OpKind::kernel), 123u);
+  EXPECT_EQ(outline_steps(plan_spec(Granularity::fine, CaseName::injection)).step.count(OpKind::kernel), 123u);
 }
 
 TEST(StepProgramTest, ChunkHoldsKStepsOfAlternatingParityBehindOneRefresh) {
   RunSpec spec = plan_spec(Granularity::fused);
   spec.execution.steps_per_graph = 3;
-  const StepPlan plan = plan_steps(spec);
+  const StepOutline plan = outline_steps(spec);
   // The refresh, 3 steps, and the health check after the chunk's last step (every 10 steps).
   ASSERT_EQ(plan.chunk.ops().size(), 1u + 3u * 18u + 2u);
   EXPECT_EQ(plan.chunk.ops()[0].kind, OpKind::transfer);
@@ -100,20 +100,20 @@ TEST(StepProgramTest, ChunkChecksHealthEveryNStepsAndAfterItsLastStep) {
   RunSpec spec = plan_spec(Granularity::stage);
   spec.execution.steps_per_graph = 5;
   spec.execution.check_every = 2;
-  const StepPlan checked = plan_steps(spec);
+  const StepOutline checked = outline_steps(spec);
   std::vector<std::string> checks;
   for (const StepOp& op : checked.chunk.ops())
     if (op.name.ends_with("check_health")) checks.push_back(op.name);
   EXPECT_EQ(checks, (std::vector<std::string>{"step2/check_health", "step4/check_health", "step5/check_health"}));
   spec.execution.check_every = 0;
-  const StepPlan unchecked = plan_steps(spec);
+  const StepOutline unchecked = outline_steps(spec);
   for (const StepOp& op : unchecked.chunk.ops()) EXPECT_EQ(op.name.find("health"), std::string::npos) << op.name;
 }
 
 TEST(StepProgramTest, ChecksFollowEveryLaneOfTheStep) {
   RunSpec spec = plan_spec(Granularity::fine);
   spec.execution.steps_per_graph = 1;
-  const StepPlan plan = plan_steps(spec);
+  const StepOutline plan = outline_steps(spec);
   const std::vector<StepOp>& ops = plan.chunk.ops();
   ASSERT_GE(ops.size(), 3u);
   EXPECT_EQ(ops[ops.size() - 3].kind, OpKind::join);  // the fine step ends on four lanes
@@ -121,38 +121,43 @@ TEST(StepProgramTest, ChecksFollowEveryLaneOfTheStep) {
 }
 
 TEST(StepProgramTest, FineStepRunsVariablesOnParallelLanes) {
-  const StepPlan fine = plan_steps(plan_spec(Granularity::fine));
+  const StepOutline fine = outline_steps(plan_spec(Granularity::fine));
   EXPECT_TRUE(fine.step.uses_lanes());
   // Per stage: fill + reconstruct | join | flux | join | tendency + update, on each of 4 lanes.
   EXPECT_EQ(critical_path_kernels(fine.step), 6u * 5u);
   EXPECT_EQ(fine.step.count(OpKind::join), 6u * 2u);
-  const StepPlan fused = plan_steps(plan_spec(Granularity::fused));
+  const StepOutline fused = outline_steps(plan_spec(Granularity::fused));
   EXPECT_FALSE(fused.step.uses_lanes());
   EXPECT_EQ(critical_path_kernels(fused.step), 18u);
 }
 
 TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
   for (Granularity granularity : {Granularity::fine, Granularity::fused}) {
-    const StepPlan plan = plan_steps(plan_spec(granularity));
+    const StepOutline plan = outline_steps(plan_spec(granularity));
     const std::size_t kernels = plan.chunk.count(OpKind::kernel);
     EXPECT_GE(kernels, 150u) << to_string(granularity);
     EXPECT_LE(kernels, 400u) << to_string(granularity);
   }
 }
 
+/// The resources of a 16 x 16 rank that fills its ghosts as `fill` says, with no buffers (a
+/// program that is only described).
+StepResources described_resources(Granularity granularity, const GhostFill& fill) {
+  const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
+  return {step_field_shapes(grid, granularity),
+          grid.geometry(),
+          {},
+          nullptr,
+          CaseName::thermal,
+          granularity,
+          fill,
+          HealthCheckOps{}};
+}
+
 /// A rank inside a 3 x 3 layout: neighbours on all four sides, no wall.
 StepProgram interior_rank_step(HaloPath path, Granularity granularity) {
-  const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
-  const HaloPlan halo{true, true, {false, false}, path, /*overlap=*/true, nullptr, nullptr};
-  const StepResources resources{step_field_shapes(grid, granularity),
-                                grid.geometry(),
-                                {},
-                                nullptr,
-                                CaseName::thermal,
-                                granularity,
-                                halo,
-                                HealthCheckOps{}};
-  return build_step_program(resources, StepParity::odd, 0);
+  const GhostFill fill{true, true, {false, false}, path, /*overlap=*/true, nullptr, nullptr};
+  return build_step_program(described_resources(granularity, fill), StepParity::odd, 0);
 }
 
 std::size_t ops_named(const StepProgram& program, OpKind kind, const std::string& suffix) {
@@ -160,6 +165,25 @@ std::size_t ops_named(const StepProgram& program, OpKind kind, const std::string
   for (const StepOp& op : program.ops())
     if (op.kind == kind && op.name.ends_with(suffix)) ++count;
   return count;
+}
+
+TEST(StepProgramTest, HostOpsAreExactlyTheHostExchangedHalos) {
+  for (HaloPath path : {HaloPath::mpi, HaloPath::mpi_staged, HaloPath::nccl})
+    for (bool x : {false, true})
+      for (bool z : {false, true}) {
+        GhostFill fill;
+        fill.exchange_x = x;
+        fill.exchange_z = z;
+        fill.z_walls = {!z, !z};
+        fill.path = path;
+        const bool expected = path != HaloPath::nccl && (x || z);
+        EXPECT_EQ(exchanges_halos_on_host(fill), expected);
+        for (Granularity granularity : {Granularity::fine, Granularity::fused, Granularity::stage}) {
+          const StepProgram step = build_step_program(described_resources(granularity, fill), StepParity::odd, 0);
+          EXPECT_EQ(step.count(OpKind::host) > 0, expected)
+              << "path " << static_cast<int>(path) << ", x " << x << ", z " << z << ", " << to_string(granularity);
+        }
+      }
 }
 
 TEST(StepProgramTest, NcclHalosKeepTheWholeStepInOneSegment) {

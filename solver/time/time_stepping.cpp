@@ -1,4 +1,4 @@
-#include "solver/time/time_plan.hpp"
+#include "solver/time/time_stepping.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -32,12 +32,12 @@ bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosi
 
 double step_count(double sim_time, double dt) { return std::max(1.0, std::ceil(sim_time / dt - tolerance)); }
 
-TimePlan::TimePlan(double sim_time, double dx, double dz, double cfl, double viscosity, TimeOrigin origin)
+TimeStepping::TimeStepping(double sim_time, double dx, double dz, double cfl, double viscosity, TimeOrigin origin)
     : sim_time_(sim_time), origin_(origin), dt_(time_step(dx, dz, cfl, viscosity)) {
   const double remaining = sim_time - origin.time;
   const double steps = static_cast<double>(origin.step) + step_count(remaining, dt_);
   if (!(steps <= static_cast<double>(max_time_steps)))
-    throw Error(ExitCode::internal, "time plan",
+    throw Error(ExitCode::internal, "time stepping",
                 "more than " + std::to_string(max_time_steps) + " steps (the configuration check refuses these)");
   num_steps_ = static_cast<long>(steps);
   const double last = static_cast<double>(num_steps_ - origin.step);
@@ -45,12 +45,12 @@ TimePlan::TimePlan(double sim_time, double dx, double dz, double cfl, double vis
   dt_last_ = whole_multiple ? dt_ : remaining - (last - 1) * dt_;
 }
 
-double TimePlan::time_after(long step) const {
+double TimeStepping::time_after(long step) const {
   if (step >= num_steps_) return sim_time_;
   return origin_.time + static_cast<double>(step - origin_.step) * dt_;
 }
 
-double TimePlan::first_step_reaching(double time) const {
+double TimeStepping::first_step_reaching(double time) const {
   const double step = static_cast<double>(origin_.step) + std::ceil((time - origin_.time) / dt_ - tolerance);
   return std::min(step, static_cast<double>(num_steps_));
 }

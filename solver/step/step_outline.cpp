@@ -1,4 +1,4 @@
-#include "solver/step/step_plan.hpp"
+#include "solver/step/step_outline.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,13 +7,13 @@
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/steps_per_graph.hpp"
-#include "solver/time/time_plan.hpp"
+#include "solver/time/time_stepping.hpp"
 
 namespace simapp {
 
 namespace {
 
-StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
+StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo) {
   const StepResources resources{step_field_shapes(grid, spec.execution.granularity),
                                 grid.geometry(),
                                 {},
@@ -22,13 +22,13 @@ StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
                                 spec.execution.granularity,
                                 halo,
                                 HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
-  StepPlan plan;
+  StepOutline plan;
   plan.step = build_step_program(resources, StepParity::odd, 0);
   plan.steps_per_graph =
       steps_per_graph(spec.execution, plan.step.count(OpKind::kernel), plan.step.count(OpKind::host));
   plan.chunk = build_chunk_program(resources, StepParity::odd, plan.steps_per_graph);
   plan.num_steps =
-      TimePlan(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl, spec.physics.viscosity).num_steps();
+      TimeStepping(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl, spec.physics.viscosity).num_steps();
   plan.full_chunks = plan.num_steps / plan.steps_per_graph;
   plan.remainder_steps = static_cast<int>(plan.num_steps % plan.steps_per_graph);
   const long full_variants =
@@ -39,9 +39,9 @@ StepPlan plan_on(const RunSpec& spec, const Grid& grid, const HaloPlan& halo) {
 
 }  // namespace
 
-StepPlan plan_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid), HaloPlan{}); }
+StepOutline outline_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid), GhostFill{}); }
 
-HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
+GhostFill ghost_fill(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
   return {decomposition.splits_x(),
           decomposition.splits_z(),
           {decomposition.at_bottom(), decomposition.at_top()},
@@ -51,8 +51,8 @@ HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, Halo
           nullptr};
 }
 
-StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
-  return plan_on(spec, Grid(spec.grid, decomposition.box()), halo_plan(spec, decomposition, path));
+StepOutline outline_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
+  return plan_on(spec, Grid(spec.grid, decomposition.box()), ghost_fill(spec, decomposition, path));
 }
 
 std::size_t critical_path_kernels(const StepProgram& program) {

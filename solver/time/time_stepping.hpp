@@ -32,12 +32,12 @@ struct TimeOrigin {
   double time = 0.0;  ///< s
 };
 
-class TimePlan {
+class TimeStepping {
  public:
   /// Needs step_count(sim_time, time_step(dx, dz, cfl)) ≤ max_time_steps (load_config checks
   /// it); throws an internal Error otherwise. With an origin, steps origin.step + 1, … take
   /// dt from origin.time, the last shortened to land on sim_time (origin.time < sim_time).
-  TimePlan(double sim_time, double dx, double dz, double cfl, double viscosity = 0.0, TimeOrigin origin = {});
+  TimeStepping(double sim_time, double dx, double dz, double cfl, double viscosity = 0.0, TimeOrigin origin = {});
 
   double dt() const { return dt_; }  ///< s
   long num_steps() const { return num_steps_; }

@@ -9,7 +9,7 @@
 
 namespace simapp {
 
-struct StepPlan {
+struct StepOutline {
   StepProgram step;   ///< one odd step (even steps run the passes in the other order)
   StepProgram chunk;  ///< a full chunk: the StepParams refresh, then steps_per_graph steps
   int steps_per_graph = 0;
@@ -19,15 +19,15 @@ struct StepPlan {
   int distinct_chunks = 0;  ///< chunk programs the run uses (each captured once in graph mode)
 };
 
-/// The plan on a single rank.
-StepPlan plan_steps(const RunSpec& spec);
+/// The outline on a single rank.
+StepOutline outline_steps(const RunSpec& spec);
 
 /// How this rank of a decomposition fills its ghost cells, halo messages taking `path`; the
 /// exchanges themselves are left null (a description, until a simulation supplies them).
-HaloPlan halo_plan(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
+GhostFill ghost_fill(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
 
-/// The plan of this rank of a decomposition whose halo messages take `path`.
-StepPlan plan_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
+/// The outline of this rank of a decomposition whose halo messages take `path`.
+StepOutline outline_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
 
 /// Kernels on the longest chain of dependent kernels: per stretch between joins, the most
 /// kernels any one lane holds, summed over stretches.
