@@ -5,9 +5,9 @@
 
 #include <fmt/core.h>
 
-#include "app/run_outputs.hpp"
 #include "io/case/density_current.hpp"
 #include "io/files/result_file.hpp"
+#include "io/output/run_outputs.hpp"
 #include "simapp_version.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 
@@ -30,7 +30,7 @@ void report_case_measures(std::FILE* out, const io::LoadedConfig& config, const 
                io::front_isotherm, m.theta_min, m.theta_max, m.u_min, m.u_max, m.w_min, m.w_max);
     std::fflush(out);
   }
-  if (!writes_results(config.spec)) return;
+  if (!io::writes_results(config.spec)) return;
   const std::filesystem::path path = std::filesystem::path(config.spec.output.dir) / "diagnostics.json";
   run_on_root_agreed(comm, [&] {
     nlohmann::json report = io::density_current_json(m);

@@ -15,10 +15,10 @@
 #include "io/output/result_files.hpp"
 #include "solver/simulation/run_loop.hpp"
 
-namespace simapp::app {
+namespace simapp::io {
 
 /// A snapshot of the whole grid without its state: grid, texts and the background rows.
-io::Snapshot whole_grid_snapshot(const io::LoadedConfig& config);
+Snapshot whole_grid_snapshot(const LoadedConfig& config);
 
 /// The time stepping of a run of `spec` whose steps start at `origin`.
 TimeStepping run_time_stepping(const RunSpec& spec, TimeOrigin origin = {});
@@ -34,7 +34,7 @@ struct OutputStart {
   std::optional<std::filesystem::path> checkpoint;  ///< the checkpoint a restart continues from
   long step = 0;                                    ///< the step the run continues after (the checkpoint's)
   bool finished = false;                            ///< the checkpoint is the run's last step: nothing is left to do
-  std::vector<io::ResultEntry> replaced;            ///< rank 0: results the run replaces, all written by simapp
+  std::vector<ResultEntry> replaced;            ///< rank 0: results the run replaces, all written by simapp
   TimeOrigin origin;  ///< where the steps start: 0, or a checkpoint off the run's step grid
 };
 
@@ -57,16 +57,16 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
 
 /// The snapshot and checkpoint writers for the steps after the simulation's current one;
 /// checkpoints record `reference`, the run's t = 0 diagnostics.
-std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation,
+std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simulation& simulation,
                                           const Diagnostics& reference);
 
 /// Writes the state where a failed health check stopped the run as fields_<step>_failed.h5 (a
 /// snapshot outside the XDMF index), when the run writes results at all.
-FailedStateWriter failed_state_writer(const io::LoadedConfig& config, const Simulation& simulation);
+FailedStateWriter failed_state_writer(const LoadedConfig& config, const Simulation& simulation);
 
 /// Writes a checkpoint of the state it is given unless one of that step is there already
 /// (collective): what a run that is asked to stop saves.
 std::function<void(long step, double time, std::span<const double> interior)> checkpoint_saver(
-    const io::LoadedConfig& config, const Simulation& simulation, const Diagnostics& reference);
+    const LoadedConfig& config, const Simulation& simulation, const Diagnostics& reference);
 
-}  // namespace simapp::app
+}  // namespace simapp::io

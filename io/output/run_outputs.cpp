@@ -1,4 +1,4 @@
-#include "app/run_outputs.hpp"
+#include "io/output/run_outputs.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -21,7 +21,7 @@
 #include "solver/output/output_schedule.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 
-namespace simapp::app {
+namespace simapp::io {
 
 namespace fs = std::filesystem;
 
@@ -37,7 +37,7 @@ fs::path failed_snapshot_path(const fs::path& directory, long step) {
 
 }  // namespace
 
-io::Snapshot whole_grid_snapshot(const io::LoadedConfig& config) {
+Snapshot whole_grid_snapshot(const LoadedConfig& config) {
   const GridSpec& grid = config.spec.grid;
   const Stream host{Backend::host, nullptr, nullptr};
   const CellGeometry geometry{grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
@@ -67,7 +67,7 @@ namespace {
 /// rank, each its own block; compressed ones by rank 0 from the gathered grid.
 class SnapshotFiles {
  public:
-  SnapshotFiles(const io::LoadedConfig& config, const Simulation& simulation)
+  SnapshotFiles(const LoadedConfig& config, const Simulation& simulation)
       : config_(config),
         decomposition_(simulation.decomposition()),
         fields_(config.spec.output.variables),
@@ -79,7 +79,7 @@ class SnapshotFiles {
   std::unique_ptr<io::SnapshotWrite> start(const fs::path& path, long step, double time,
                                            std::span<const double> interior) const {
     const MPI_Comm comm = decomposition_.comm();
-    io::Snapshot snapshot = whole_grid_;
+    Snapshot snapshot = whole_grid_;
     snapshot.step = step;
     snapshot.time = time;
     if (config_.spec.output.compression == 0) {
@@ -110,16 +110,16 @@ class SnapshotFiles {
   const std::vector<std::string>& fields() const { return fields_; }
 
  private:
-  const io::LoadedConfig& config_;
+  const LoadedConfig& config_;
   const Decomposition& decomposition_;
   std::vector<std::string> fields_;
-  io::Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
+  Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
 };
 
 /// Writes a snapshot at each due step and rewrites fields.xmf to index every one so far.
 class SnapshotSeries {
  public:
-  SnapshotSeries(const io::LoadedConfig& config, const Simulation& simulation)
+  SnapshotSeries(const LoadedConfig& config, const Simulation& simulation)
       : config_(config),
         files_(config, simulation),
         directory_(config.spec.output.dir),
@@ -175,7 +175,7 @@ class SnapshotSeries {
     write_index();
   }
 
-  const io::LoadedConfig& config_;
+  const LoadedConfig& config_;
   SnapshotFiles files_;
   fs::path directory_;
   MPI_Comm comm_;
@@ -217,9 +217,9 @@ std::set<std::string> names_written_after(long step, const RunSpec& spec, const 
 /// The results in `directory` that a run starting as `start` replaces: with --overwrite all
 /// of them, which must all be simapp's; on a restart the snapshots and checkpoints simapp wrote
 /// after its step, refusing a file of another kind under a name the run writes.
-std::vector<io::ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy,
+std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy,
                                               const OutputStart& start, const std::set<std::string>& written) {
-  const std::vector<io::ResultEntry> earlier = io::result_entries(directory);
+  const std::vector<ResultEntry> earlier = io::result_entries(directory);
   if (policy == ExistingResults::refuse && !earlier.empty())
     throw Error(
         ExitCode::bad_input, "output.dir",
@@ -230,8 +230,8 @@ std::vector<io::ResultEntry> replaced_results(const fs::path& directory, Existin
     io::require_written_by_simapp(earlier);
     return earlier;
   }
-  std::vector<io::ResultEntry> replaced, in_the_way;
-  for (const io::ResultEntry& entry : earlier) {
+  std::vector<ResultEntry> replaced, in_the_way;
+  for (const ResultEntry& entry : earlier) {
     const bool numbered = entry.kind == io::ResultKind::snapshot || entry.kind == io::ResultKind::checkpoint;
     if (!numbered || entry.step < 0 || (start.checkpoint && entry.step <= start.step)) continue;
     if (io::written_by_simapp(entry))
@@ -244,7 +244,7 @@ std::vector<io::ResultEntry> replaced_results(const fs::path& directory, Existin
 }
 
 /// Writes the checkpoint of `interior`, this rank's block, at `step` (collective).
-void write_checkpoint_of(const io::LoadedConfig& config, const Decomposition& decomposition,
+void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomposition,
                          const Diagnostics& reference, long step, double time, std::span<const double> interior) {
   const GridSpec& grid = config.spec.grid;
   io::write_checkpoint(config.spec.output.dir,
@@ -327,7 +327,7 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
   return reference;
 }
 
-std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const Simulation& simulation,
+std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simulation& simulation,
                                           const Diagnostics& reference) {
   const RunSpec& spec = config.spec;
   std::vector<ScheduledOutput> outputs;
@@ -350,7 +350,7 @@ std::vector<ScheduledOutput> make_outputs(const io::LoadedConfig& config, const 
   return outputs;
 }
 
-FailedStateWriter failed_state_writer(const io::LoadedConfig& config, const Simulation& simulation) {
+FailedStateWriter failed_state_writer(const LoadedConfig& config, const Simulation& simulation) {
   if (!writes_results(config.spec)) return nullptr;
   return [&config, &simulation](long step, double time, std::span<const double> interior) {
     const fs::path path = failed_snapshot_path(config.spec.output.dir, step);
@@ -359,7 +359,7 @@ FailedStateWriter failed_state_writer(const io::LoadedConfig& config, const Simu
   };
 }
 
-std::function<void(long, double, std::span<const double>)> checkpoint_saver(const io::LoadedConfig& config,
+std::function<void(long, double, std::span<const double>)> checkpoint_saver(const LoadedConfig& config,
                                                                             const Simulation& simulation,
                                                                             const Diagnostics& reference) {
   const Decomposition& decomposition = simulation.decomposition();
@@ -371,4 +371,4 @@ std::function<void(long, double, std::span<const double>)> checkpoint_saver(cons
   };
 }
 
-}  // namespace simapp::app
+}  // namespace simapp::io

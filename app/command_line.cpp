@@ -1,0 +1,66 @@
+#include "app/command_line.hpp"
+
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "kernels/backend/error.hpp"
+#include "simapp_version.hpp"
+#include "solver/spec/execution_mode.hpp"
+
+namespace simapp::app {
+
+namespace {
+
+std::vector<std::string> execution_mode_choices() {
+  std::vector<std::string> names;
+  for (const auto& [mode, name] : execution_mode_names) names.emplace_back(name);
+  return names;
+}
+
+}  // namespace
+
+std::variant<CommandLine, int> parse_command_line(int argc, char** argv, const MpiSession& mpi) {
+  CLI::App cli{"simapp: dry compressible atmosphere (stencil time stepping) on CPU or GPU"};
+  CommandLine command_line;
+  cli.add_option("config", command_line.config_path, "YAML configuration file (see inputs/README.md)");
+  cli.add_option("--set", command_line.overrides, "Override a configuration key: --set grid.nx=200")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  cli.add_option("--backend", command_line.backend, "Same as --set execution.backend=B")
+      ->check(CLI::IsMember({"auto", "cuda", "host"}));
+  cli.add_option("--mode", command_line.mode, "Same as --set execution.mode=M")
+      ->check(CLI::IsMember(execution_mode_choices()));
+  cli.add_flag("--validate", command_line.validate_only, "Check the configuration and exit");
+  auto* profile_flag = cli.add_flag("--profile", command_line.profile,
+                                    "Time a few steps kernel by kernel against the device's copy bandwidth "
+                                    "(table, and profile.json in output.dir)");
+  cli.add_flag("--plan", command_line.plan_only,
+               "Print the step program (ops, kernels per step, segments, graphs) and exit");
+  auto* overwrite = cli.add_flag("--overwrite", command_line.overwrite,
+                                 "Replace results an earlier run left in output.dir (only files simapp wrote)");
+  cli.add_option("--restart", command_line.restart,
+                 "Continue from a checkpoint: its path, or 'latest' (the newest in output.dir; none: start at step 0)")
+      ->type_name("PATH|latest")
+      ->excludes(overwrite)
+      ->excludes(profile_flag);
+  cli.set_version_flag("--version", fmt::format("simapp {} (git {}, CUDA backend {})", build_info::version,
+                                                build_info::git_hash, build_info::cuda ? "built" : "not built"));
+  try {
+    cli.parse(argc, argv);
+    if (command_line.config_path.empty()) throw CLI::RequiredError("config");
+    if (command_line.restart.empty() && cli.count("--restart") > 0)
+      throw CLI::ValidationError("--restart", "expects a checkpoint path or 'latest'");
+  } catch (const CLI::CallForHelp& e) {
+    return mpi.root() ? cli.exit(e) : 0;
+  } catch (const CLI::CallForVersion& e) {
+    return mpi.root() ? cli.exit(e) : 0;
+  } catch (const CLI::ParseError& e) {
+    return mpi.uniform_error(Error(ExitCode::bad_input, "command line", e.what()));
+  }
+  return command_line;
+}
+
+}  // namespace simapp::app

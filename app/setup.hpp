@@ -1,0 +1,39 @@
+#pragma once
+/// What every rank agrees on before any work: the configuration, the backend, how halos
+/// travel and why, the GPU each rank takes, and that the grid fits in memory. Errors here are
+/// the same on every rank (bad input).
+#include <string>
+
+#include "app/command_line.hpp"
+#include "io/config/load_config.hpp"
+#include "io/output/run_outputs.hpp"
+#include "solver/decomposition/decomposition.hpp"
+
+namespace simapp::app {
+
+/// What set-up produced: everything every rank agrees on before any work.
+struct Setup {
+  io::LoadedConfig config;
+  Backend backend = Backend::host;
+  std::string halo_reason;  ///< why parallel.halo is what it is (auto made concrete, or as configured)
+};
+
+/// Loads the configuration (with the command line's overrides) and picks the backend.
+Setup set_up(const CommandLine& command_line);
+
+/// Makes parallel.halo concrete (auto: NCCL where the build has it, the backend is CUDA and
+/// every rank has a GPU of its own, on every node; MPI otherwise) and keeps why, for the header.
+void choose_halos(Setup& setup, const Decomposition& decomposition);
+
+/// Each rank takes GPU (node-local rank mod GPUs on the node); NCCL halos need them distinct.
+void bind_devices(const Setup& setup, const Decomposition& decomposition);
+
+/// Refuses a grid whose arrays do not fit in the memory of the processor each rank runs on
+/// (shared by the ranks of a node, or of a GPU), before anything is allocated.
+void require_memory(const Setup& setup, const Decomposition& decomposition);
+
+/// What the run may do with results an earlier run left: continue (--restart), replace
+/// (--overwrite), or refuse.
+io::ExistingResults existing_results(const CommandLine& command_line);
+
+}  // namespace simapp::app
