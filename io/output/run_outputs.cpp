@@ -217,8 +217,8 @@ std::set<std::string> names_written_after(long step, const RunSpec& spec, const 
 /// The results in `directory` that a run starting as `start` replaces: with --overwrite all
 /// of them, which must all be simapp's; on a restart the snapshots and checkpoints simapp wrote
 /// after its step, refusing a file of another kind under a name the run writes.
-std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy,
-                                              const OutputStart& start, const std::set<std::string>& written) {
+std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy, const OutputStart& start,
+                                          const std::set<std::string>& written) {
   const std::vector<ResultEntry> earlier = io::result_entries(directory);
   if (policy == ExistingResults::refuse && !earlier.empty())
     throw Error(
@@ -244,8 +244,8 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
 }
 
 /// Writes the checkpoint of `interior`, this rank's block, at `step` (collective).
-void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomposition,
-                         const Diagnostics& reference, long step, double time, std::span<const double> interior) {
+void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomposition, const Diagnostics& reference,
+                         long step, double time, std::span<const double> interior) {
   const GridSpec& grid = config.spec.grid;
   io::write_checkpoint(config.spec.output.dir,
                        {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,

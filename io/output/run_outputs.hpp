@@ -34,7 +34,7 @@ struct OutputStart {
   std::optional<std::filesystem::path> checkpoint;  ///< the checkpoint a restart continues from
   long step = 0;                                    ///< the step the run continues after (the checkpoint's)
   bool finished = false;                            ///< the checkpoint is the run's last step: nothing is left to do
-  std::vector<ResultEntry> replaced;            ///< rank 0: results the run replaces, all written by simapp
+  std::vector<ResultEntry> replaced;                ///< rank 0: results the run replaces, all written by simapp
   TimeOrigin origin;  ///< where the steps start: 0, or a checkpoint off the run's step grid
 };
 

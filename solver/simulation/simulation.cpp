@@ -10,6 +10,8 @@
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/decomposition/gather_state.hpp"
 #include "solver/simulation/mode_support.hpp"
+#include "solver/step/step_outline.hpp"
+#include "solver/step/steps_per_graph.hpp"
 
 namespace simapp {
 
@@ -24,10 +26,10 @@ StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFie
 /// How the rank fills its ghost cells, with the exchanges that carry it out.
 GhostFill ghost_fill_with(const RunSpec& spec, const Decomposition& decomposition, HaloPath path, const HaloExchange* x,
                           const HaloExchange* z) {
-  GhostFill plan = ghost_fill(spec, decomposition, path);
-  plan.x = x;
-  plan.z = z;
-  return plan;
+  GhostFill fill = ghost_fill(spec, decomposition, path);
+  fill.x = x;
+  fill.z = z;
+  return fill;
 }
 
 std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Decomposition& decomposition) {
@@ -46,6 +48,21 @@ int step_params_slots(ExecutionMode mode, int steps_per_graph) {
   if (mode == ExecutionMode::graph_loop) return loop_body_steps(steps_per_graph);
   if (mode == ExecutionMode::persistent) return std::max(2, steps_per_graph);
   return steps_per_graph;
+}
+
+/// Slots for any K the run may choose, known before its step is built (the step's kernels
+/// read their slots through pointers fixed when it is built): K as configured, or at most
+/// automatic_kernels_per_graph (a step has at least one kernel); graph_loop's body at most
+/// twice that. Some 50 KB at most.
+int step_params_capacity(ExecutionMode mode, const ExecutionSpec& execution) {
+  const int most =
+      execution.steps_per_graph > 0 ? execution.steps_per_graph : static_cast<int>(automatic_kernels_per_graph);
+  return mode == ExecutionMode::graph_loop ? 2 * most : step_params_slots(mode, most);
+}
+
+/// K for a run whose steps are like `step` (execution.steps_per_graph, or automatic).
+int steps_per_graph_of(const ExecutionSpec& execution, const StepProgram& step) {
+  return steps_per_graph(execution, step.count(OpKind::kernel), step.count(OpKind::host));
 }
 
 std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& decomposition, Direction direction,
@@ -85,19 +102,20 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
       workspace_(backend, grid_, spec.execution.granularity),
       halo_path_(simapp::halo_path(backend, spec.parallel)),
-      plan_(outline_steps(spec, decomposition, halo_path_)),
-      params_(stream_.get(), step_params_slots(mode, plan_.steps_per_graph)),
+      params_(stream_.get(), step_params_capacity(mode, spec.execution)),
       nccl_(nccl_communicator_if(halo_path_, decomposition)),
       halo_x_(
           exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
       halo_z_(
           exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
       health_(backend, spec.execution.check_every, spec.grid.nx, spec.grid.nz),
-      loop_body_steps_(loop_body_steps(plan_.steps_per_graph)),
       loop_clock_(backend, 1),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
                                ghost_fill_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()),
                                health_.ops())),
+      first_step_(build_step_program(resources_, StepParity::odd, 0)),
+      steps_per_graph_(steps_per_graph_of(spec.execution, first_step_)),
+      loop_body_steps_(loop_body_steps(steps_per_graph_)),
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, interior_values(grid_.cell_shape())),
@@ -189,7 +207,7 @@ void Simulation::reset() {
 }
 
 int Simulation::chunk_steps(long completed) const {
-  return static_cast<int>(std::min<long>(plan_.steps_per_graph, time_stepping_.num_steps() - completed));
+  return static_cast<int>(std::min<long>(steps_per_graph_, time_stepping_.num_steps() - completed));
 }
 
 const StepProgram& Simulation::chunk_program(StepParity first, int steps, bool checked) {
@@ -244,7 +262,7 @@ void Simulation::advance_in_loop(long steps) {
   }
   const int rest = static_cast<int>(steps % loop_body_steps_);
   for (int done = 0; done < rest;) {
-    const int chunk = std::min(rest - done, plan_.steps_per_graph);
+    const int chunk = std::min(rest - done, steps_per_graph_);
     stage_step_params(chunk);
     executor_->run(chunk_program(parity_of(step_ + 1), chunk), stream_.get());
     add_completed_steps(stream_.get(), loop_clock_.data(), chunk);
@@ -282,13 +300,13 @@ void Simulation::prepare(const std::vector<long>& chunk_ends) {
     if (mode_ == ExecutionMode::graph_loop) {
       at += span / loop_body_steps_ * loop_body_steps_;  // whole passes of the loop body
       for (long rest = span % loop_body_steps_; rest > 0;) {
-        const int chunk = static_cast<int>(std::min<long>(rest, plan_.steps_per_graph));
+        const int chunk = static_cast<int>(std::min<long>(rest, steps_per_graph_));
         executor_->prepare(chunk_program(parity_of(at + 1), chunk), stream_.get());
         at += chunk;
         rest -= chunk;
       }
     } else {
-      const int chunk = static_cast<int>(std::min<long>(span, plan_.steps_per_graph));
+      const int chunk = static_cast<int>(std::min<long>(span, steps_per_graph_));
       executor_->prepare(chunk_program(parity_of(at + 1), chunk), stream_.get());
       at += chunk;
     }

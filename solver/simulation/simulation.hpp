@@ -25,7 +25,6 @@
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
-#include "solver/step/step_outline.hpp"
 #include "solver/step/step_params_block.hpp"
 #include "solver/time/time_stepping.hpp"
 
@@ -68,10 +67,10 @@ class Simulation {
   Backend backend() const { return stream_.get().backend; }
   const Stream& stream() const { return stream_.get(); }
   ExecutionMode mode() const { return mode_; }
-  int steps_per_graph() const { return plan_.steps_per_graph; }
+  int steps_per_graph() const { return steps_per_graph_; }
   /// persistent: how its kernel is launched.
   const PersistentGrid& persistent_launch() const { return persistent_grid_; }
-  std::size_t kernels_per_step() const { return plan_.step.count(OpKind::kernel); }
+  std::size_t kernels_per_step() const { return first_step_.count(OpKind::kernel); }
   /// What the executor did, with graph_loop's loop graphs counted as graphs.
   ExecutorStats executor_stats() const;
 
@@ -151,12 +150,10 @@ class Simulation {
   HydrostaticProfile background_;
   Workspace workspace_;
   HaloPath halo_path_;
-  StepOutline plan_;  ///< the step's shape: kernels per step, steps per graph
-  StepParamsBlock params_;
+  StepParamsBlock params_;                  ///< as many slots as any K the run may choose (step_params_capacity)
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   HealthMonitor health_;
-  int loop_body_steps_;                 ///< graph_loop: steps in one pass of the WHILE body (even)
   DeviceBuffer<LoopClock> loop_clock_;  ///< graph_loop: the device's step count
   LoopControl loop_control_[2];         ///< graph_loop: per body parity (odd, even)
   std::map<StepParity, StepProgram> loop_bodies_;
@@ -165,6 +162,9 @@ class Simulation {
   PersistentSteps persistent_;      ///< persistent: the kernel's arguments
   PersistentGrid persistent_grid_;  ///< persistent: its launch shape
   StepResources resources_;
+  StepProgram first_step_;  ///< the run's first step, built with its buffers and counted
+  int steps_per_graph_;     ///< K, from first_step_'s kernels and host ops
+  int loop_body_steps_;     ///< graph_loop: steps in one pass of the WHILE body (even)
   std::unique_ptr<StepExecutor> executor_;
   std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;
