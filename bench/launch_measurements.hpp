@@ -1,0 +1,46 @@
+#pragma once
+/// The measurements of simapp-bench on the current device: eager launches, stream sync round
+/// trips, CUDA-graph capture, instantiation and replay, and grid-wide barriers;
+/// docs/benchmarks.md explains every number. Each number is a median: of config.repeat runs,
+/// or of config.single_samples single launches.
+#include <memory>
+#include <vector>
+
+#include "bench/command_line.hpp"
+#include "bench/launch_results.hpp"
+#include "bench/launch_sizes.hpp"
+
+namespace simapp::bench {
+
+struct Bench;
+
+/// Runs the measurements on a stream, events and buffers of its own.
+class LaunchBench {
+ public:
+  /// Creates the stream, the timing events and the scale kernel's buffers.
+  explicit LaunchBench(const Config& config);
+  ~LaunchBench();
+
+  /// Launches both kernels and a graph until lazy module loading and clocks have settled.
+  void warm_up() const;
+  /// Checks that the scale kernel writes y = a*x (guards against numbers of a kernel that never ran).
+  void verify_scale_kernel() const;
+
+  /// 1. Empty kernel: event time, sync round trip, host enqueue cost.
+  EmptyKernelTimes empty_kernel() const;
+  /// 2. Short kernel (scale 500k floats): eager with and without overlap, as a graph, and its own duration.
+  ShortKernelTimes short_kernel() const;
+  /// 3. One point of the sweep over graph sizes: capture, instantiate and replay costs of a
+  /// chain of `nodes` launches of `kernel`.
+  SweepPoint graph(KernelKind kernel, int nodes) const;
+  /// 5. The grids of the grid-barrier measurement: from a few blocks to as many as fit (a
+  /// cooperative launch needs every block resident at once).
+  std::vector<int> grid_barrier_blocks() const;
+  /// 5. Grid-wide barriers (cooperative launch): µs per barrier in a grid of `blocks` blocks.
+  double grid_barrier_us(int blocks) const;
+
+ private:
+  std::unique_ptr<const Bench> bench_;
+};
+
+}  // namespace simapp::bench
