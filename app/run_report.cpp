@@ -82,7 +82,7 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
   const GridSpec& grid = decomposition.global();
-  const TimeStepping& plan = simulation.time_stepping();
+  const TimeStepping& stepping = simulation.time_stepping();
   fmt::print(out, "simapp {} (git {}): dry compressible atmosphere\n", build_info::version, build_info::git_hash);
   fmt::print(out, "  config    {}\n", config_path);
   fmt::print(out, "  case      {}\n", to_string(simulation.spec().case_name));
@@ -91,11 +91,11 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
   const RunSpec& spec = simulation.spec();
   const double nu = spec.physics.viscosity;
   const bool diffusive = diffusion_limits_time_step(simulation.grid().dx(), simulation.grid().dz(), spec.time.cfl, nu);
-  fmt::print(out, "  time      sim_time = {:g} s, dt = {:.6g} s ({}), {} steps", plan.sim_time(), plan.dt(),
+  fmt::print(out, "  time      sim_time = {:g} s, dt = {:.6g} s ({}), {} steps", stepping.sim_time(), stepping.dt(),
              diffusive ? fmt::format("diffusion: {:g} min(dx, dz)^2 / nu", diffusion_number)
                        : fmt::format("cfl {:g}{}", spec.time.cfl, nu > 0 ? ", below the diffusive bound" : ""),
-             plan.num_steps());
-  if (plan.dt_last() != plan.dt()) fmt::print(out, " (last step dt = {:.6g} s)", plan.dt_last());
+             stepping.num_steps());
+  if (stepping.dt_last() != stepping.dt()) fmt::print(out, " (last step dt = {:.6g} s)", stepping.dt_last());
   fmt::print(out, "\n");
   fmt::print(out, "  physics   viscosity {}, hyperviscosity beta = {:g}\n",
              nu > 0 ? fmt::format("nu = {:g} m^2/s on u, w, theta", nu) : std::string("off"),

@@ -527,7 +527,7 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
 }
 
 void check_restart_compatible(const fs::path& path, const CheckpointHeader& header, const RunSpec& spec,
-                              const TimeStepping& plan) {
+                              const TimeStepping& stepping) {
   const std::string_view case_name = to_string(spec.case_name);
   const GridSpec& grid = spec.grid;
   std::string differences;
@@ -549,15 +549,15 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
     throw bad_input(path, fmt::format("checkpoint of an incompatible configuration: its config_hash {:016x} is not the "
                                       "configuration's {:016x}, although case, grid and domain match",
                                       header.config_hash, physics_hash(spec)));
-  if (header.time >= plan.sim_time() && restart_origin(header, plan).step != 0)
+  if (header.time >= stepping.sim_time() && restart_origin(header, stepping).step != 0)
     throw bad_input(path,
                     fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps: it is at or past "
                                 "the run's sim_time = {} s",
-                                header.step, header.time, plan.num_steps(), plan.sim_time()));
+                                header.step, header.time, stepping.num_steps(), stepping.sim_time()));
 }
 
-TimeOrigin restart_origin(const CheckpointHeader& header, const TimeStepping& plan) {
-  if (header.step <= plan.num_steps() && plan.time_after(header.step) == header.time) return {};
+TimeOrigin restart_origin(const CheckpointHeader& header, const TimeStepping& stepping) {
+  if (header.step <= stepping.num_steps() && stepping.time_after(header.step) == header.time) return {};
   return {header.step, header.time};
 }
 

@@ -97,15 +97,16 @@ CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 /// finite (naming the variable and the global cell (i, k) of the first).
 std::vector<double> read_checkpoint_block(const std::filesystem::path& path, const RankBox& box);
 
-/// Refuses (a bad-input Error naming what differs) a checkpoint a run of `spec` with `plan`
-/// cannot continue: another case, grid, domain or config hash, or a time at or past the time stepping's
-/// sim_time that is not its last step (a finished run is its last step).
+/// Refuses (a bad-input Error naming what differs) a checkpoint a run of `spec` with `stepping`
+/// cannot continue: another case, grid, domain or config hash, or a time at or past sim_time
+/// that is not the run's last step (a finished run is its last step).
 void check_restart_compatible(const std::filesystem::path& path, const CheckpointHeader& header, const RunSpec& spec,
-                              const TimeStepping& plan);
+                              const TimeStepping& stepping);
 
 /// Where a run continuing from `header` starts its steps: at 0, when the checkpoint's step and
-/// time are the time stepping's (the continuation is bit-identical to a run without the restart); else
-/// (a longer sim_time after a shortened last step, say) at the checkpoint's step and time.
-TimeOrigin restart_origin(const CheckpointHeader& header, const TimeStepping& plan);
+/// time are on `stepping`'s grid (the continuation is bit-identical to a run without the
+/// restart); else (a longer sim_time after a shortened last step, say) at the checkpoint's step
+/// and time.
+TimeOrigin restart_origin(const CheckpointHeader& header, const TimeStepping& stepping);
 
 }  // namespace simapp::io

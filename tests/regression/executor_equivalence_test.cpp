@@ -23,10 +23,10 @@ std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
 
 TEST(ShortenedCaseTest, LastStepIsShorter) {
   const RunSpec spec = shortened_case(CaseName::thermal, Granularity::fused, 1);
-  const TimeStepping plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz,
-                          spec.time.cfl);
-  EXPECT_EQ(plan.num_steps(), 24);
-  EXPECT_NEAR(plan.dt_last(), plan.dt() / 2, 1e-12);
+  const TimeStepping stepping(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz,
+                              spec.time.cfl);
+  EXPECT_EQ(stepping.num_steps(), 24);
+  EXPECT_NEAR(stepping.dt_last(), stepping.dt() / 2, 1e-12);
 }
 
 class GraphEquivalenceTest : public ::testing::TestWithParam<int> {};

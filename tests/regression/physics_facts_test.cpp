@@ -114,18 +114,18 @@ EndOfRun end_of(const RunSpec& spec) {
 /// terms). Kernels that stepped by dt, or skipped the short step, give 1 or 0.
 TEST(PhysicsFactsTest, ShortenedLastStepLandsOnSimTimeWithTheShorterDt) {
   RunSpec spec = small_case(CaseName::thermal, 40, 20, 10.3);
-  const TimeStepping plan(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz,
-                          spec.time.cfl);
-  ASSERT_LT(plan.dt_last(), 0.9 * plan.dt()) << "the case must end on a clearly shorter step";
+  const TimeStepping stepping(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz,
+                              spec.time.cfl);
+  ASSERT_LT(stepping.dt_last(), 0.9 * stepping.dt()) << "the case must end on a clearly shorter step";
   const EndOfRun shortened = end_of(spec);
   EXPECT_EQ(shortened.time, 10.3);
-  EXPECT_EQ(shortened.step, plan.num_steps());
-  spec.time.sim_time = plan.time_after(plan.num_steps() - 1);
+  EXPECT_EQ(shortened.step, stepping.num_steps());
+  spec.time.sim_time = stepping.time_after(stepping.num_steps() - 1);
   const EndOfRun before = end_of(spec);
-  ASSERT_EQ(before.step, plan.num_steps() - 1);
-  spec.time.sim_time = plan.time_after(plan.num_steps() - 1) + plan.dt();
+  ASSERT_EQ(before.step, stepping.num_steps() - 1);
+  spec.time.sim_time = stepping.time_after(stepping.num_steps() - 1) + stepping.dt();
   const EndOfRun full = end_of(spec);
-  ASSERT_EQ(full.step, plan.num_steps());
+  ASSERT_EQ(full.step, stepping.num_steps());
   double along = 0.0, full_norm = 0.0, short_norm = 0.0;
   for (std::size_t n = 0; n < before.state.size(); ++n) {
     const double a = shortened.state[n] - before.state[n], b = full.state[n] - before.state[n];
@@ -135,9 +135,10 @@ TEST(PhysicsFactsTest, ShortenedLastStepLandsOnSimTimeWithTheShorterDt) {
   }
   ASSERT_GT(full_norm, 0.0);
   const double ratio = along / full_norm;  // A − C projected on B − C
-  EXPECT_NEAR(ratio, plan.dt_last() / plan.dt(), 0.1 * plan.dt_last() / plan.dt())
-      << "dt_last / dt = " << plan.dt_last() / plan.dt();
-  EXPECT_NEAR(std::sqrt(short_norm / full_norm), plan.dt_last() / plan.dt(), 0.1 * plan.dt_last() / plan.dt());
+  EXPECT_NEAR(ratio, stepping.dt_last() / stepping.dt(), 0.1 * stepping.dt_last() / stepping.dt())
+      << "dt_last / dt = " << stepping.dt_last() / stepping.dt();
+  EXPECT_NEAR(std::sqrt(short_norm / full_norm), stepping.dt_last() / stepping.dt(),
+              0.1 * stepping.dt_last() / stepping.dt());
 }
 
 }  // namespace

@@ -54,7 +54,9 @@ echo "ok: exit status 3 passed through, daemon stopped"
 
 # 3. SIGTERM (a job's time limit) reaches the command, and the daemon is stopped.
 : >"$JOURNAL"
-"$with_mps" bash -c 'trap "exit 42" TERM; touch "$TMPDIR/../running"; while :; do sleep 0.05; done' 2>/dev/null &
+# The command ends by itself after 20 s, so that a wrapper that fails to pass the signal on
+# leaves nothing running.
+"$with_mps" bash -c 'trap "exit 42" TERM; touch "$TMPDIR/../running"; for _ in $(seq 400); do sleep 0.05; done' 2>/dev/null &
 wrapper=$!
 for _ in $(seq 200); do [[ -e $work/running ]] && break; sleep 0.05; done
 [[ -e $work/running ]] || fail "the command never started"

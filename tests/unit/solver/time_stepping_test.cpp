@@ -7,28 +7,28 @@ namespace {
 
 TEST(TimeSteppingTest, WholeMultipleHasNoShortenedStep) {
   // dx = dz = 200 m: dt = 1.5 · 200 / 450 = 2/3 s; 400 s is 600 steps.
-  const TimeStepping plan(400.0, 200.0, 200.0, 1.5);
-  EXPECT_DOUBLE_EQ(plan.dt(), 2.0 / 3.0);
-  EXPECT_EQ(plan.num_steps(), 600);
-  EXPECT_EQ(plan.dt_last(), plan.dt());
-  EXPECT_EQ(plan.time_after(600), 400.0);
+  const TimeStepping stepping(400.0, 200.0, 200.0, 1.5);
+  EXPECT_DOUBLE_EQ(stepping.dt(), 2.0 / 3.0);
+  EXPECT_EQ(stepping.num_steps(), 600);
+  EXPECT_EQ(stepping.dt_last(), stepping.dt());
+  EXPECT_EQ(stepping.time_after(600), 400.0);
 }
 
 TEST(TimeSteppingTest, LastStepIsShortenedToLandOnSimTime) {
-  const TimeStepping plan(10.1, 300.0, 300.0, 1.5);  // dt = 1 s
-  EXPECT_EQ(plan.num_steps(), 11);
-  EXPECT_NEAR(plan.dt_last(), 0.1, 1e-12);
-  EXPECT_EQ(plan.dt_of(10), 1.0);
-  EXPECT_EQ(plan.dt_of(11), plan.dt_last());
-  EXPECT_EQ(plan.time_after(11), 10.1);
-  EXPECT_EQ(plan.time_after(5), 5.0);
+  const TimeStepping stepping(10.1, 300.0, 300.0, 1.5);  // dt = 1 s
+  EXPECT_EQ(stepping.num_steps(), 11);
+  EXPECT_NEAR(stepping.dt_last(), 0.1, 1e-12);
+  EXPECT_EQ(stepping.dt_of(10), 1.0);
+  EXPECT_EQ(stepping.dt_of(11), stepping.dt_last());
+  EXPECT_EQ(stepping.time_after(11), 10.1);
+  EXPECT_EQ(stepping.time_after(5), 5.0);
 }
 
 TEST(TimeSteppingTest, RoundingNeverAddsAStep) {
   // 1000 s at dt = 1/6 s is 6000 steps even though 1000 / (1/6) rounds above 6000.
-  const TimeStepping plan(1000.0, 50.0, 50.0, 1.5);
-  EXPECT_EQ(plan.num_steps(), 6000);
-  EXPECT_EQ(plan.dt_last(), plan.dt());
+  const TimeStepping stepping(1000.0, 50.0, 50.0, 1.5);
+  EXPECT_EQ(stepping.num_steps(), 6000);
+  EXPECT_EQ(stepping.dt_last(), stepping.dt());
 }
 
 TEST(TimeSteppingTest, UsesTheSmallerSpacing) {
