@@ -42,27 +42,17 @@ std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Deco
 /// the same parity.
 int loop_body_steps(int steps_per_graph) { return steps_per_graph % 2 == 0 ? steps_per_graph : 2 * steps_per_graph; }
 
-/// StepParams slots a run needs: one per step of a chunk; graph_loop's body has its own
-/// count; the persistent kernel alternates between two.
-int step_params_slots(ExecutionMode mode, int steps_per_graph) {
-  if (mode == ExecutionMode::graph_loop) return loop_body_steps(steps_per_graph);
-  if (mode == ExecutionMode::persistent) return std::max(2, steps_per_graph);
-  return steps_per_graph;
-}
-
-/// Slots for any K the run may choose, known before its step is built (the step's kernels
-/// read their slots through pointers fixed when it is built): K as configured, or at most
-/// automatic_kernels_per_graph (a step has at least one kernel); graph_loop's body at most
-/// twice that. Some 50 KB at most.
+/// StepParams slots for any K the run may choose, known before its step is built (the step's
+/// kernels read their slots through pointers fixed when it is built). K is as configured, or at
+/// most automatic_kernels_per_graph (a step has at least one kernel). A chunk needs one slot a
+/// step; graph_loop's body, K made even, at most twice that; the persistent kernel alternates
+/// between two. Some 50 KB at most.
 int step_params_capacity(ExecutionMode mode, const ExecutionSpec& execution) {
   const int most =
       execution.steps_per_graph > 0 ? execution.steps_per_graph : static_cast<int>(automatic_kernels_per_graph);
-  return mode == ExecutionMode::graph_loop ? 2 * most : step_params_slots(mode, most);
-}
-
-/// K for a run whose steps are like `step` (execution.steps_per_graph, or automatic).
-int steps_per_graph_of(const ExecutionSpec& execution, const StepProgram& step) {
-  return steps_per_graph(execution, step.count(OpKind::kernel), step.count(OpKind::host));
+  if (mode == ExecutionMode::graph_loop) return 2 * most;
+  if (mode == ExecutionMode::persistent) return std::max(2, most);
+  return most;
 }
 
 std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& decomposition, Direction direction,
@@ -114,7 +104,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
                                ghost_fill_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()),
                                health_.ops())),
       first_step_(build_step_program(resources_, StepParity::odd, 0)),
-      steps_per_graph_(steps_per_graph_of(spec.execution, first_step_)),
+      steps_per_graph_(simapp::steps_per_graph(spec.execution, first_step_)),
       loop_body_steps_(loop_body_steps(steps_per_graph_)),
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),

@@ -24,8 +24,7 @@ StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo
                                 HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
   StepOutline plan;
   plan.step = build_step_program(resources, StepParity::odd, 0);
-  plan.steps_per_graph =
-      steps_per_graph(spec.execution, plan.step.count(OpKind::kernel), plan.step.count(OpKind::host));
+  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step);
   plan.chunk = build_chunk_program(resources, StepParity::odd, plan.steps_per_graph);
   plan.num_steps =
       TimeStepping(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl, spec.physics.viscosity).num_steps();

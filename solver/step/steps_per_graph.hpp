@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "solver/spec/run_spec.hpp"
+#include "solver/step/step_program.hpp"
 
 namespace simapp {
 
@@ -22,6 +23,11 @@ inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_p
   const double steps =
       std::round(static_cast<double>(automatic_kernels_per_graph) / static_cast<double>(kernels_per_step));
   return std::max(1, static_cast<int>(steps));
+}
+
+/// K for a run whose steps are like `step`.
+inline int steps_per_graph(const ExecutionSpec& execution, const StepProgram& step) {
+  return steps_per_graph(execution, step.count(OpKind::kernel), step.count(OpKind::host));
 }
 
 }  // namespace simapp
