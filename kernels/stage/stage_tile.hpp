@@ -14,15 +14,20 @@ namespace simapp {
 
 /// The stage as a tiled kernel. Tiles are long along x (coalesced rows); the x pass loads two
 /// ghost columns each side, the z pass two ghost rows. A tile has one face for each of a
-/// block's `Threads` threads: with 256, 63 × 4 cells (64 × 4 faces) for x, 32 × 7 (32 × 8)
-/// for z; with 128, 31 × 4 and 32 × 3; with 64, 15 × 4 and 32 × 1.
-template <Direction D, int Threads = 256>
+/// block's `Threads` threads: with 384 (the stage kernels), 95 × 4 cells (96 × 4 faces) for x,
+/// 32 × 11 (32 × 12) for z; with 256, 63 × 4 and 32 × 7; with 128, 31 × 4 and 32 × 3; with 64,
+/// 15 × 4 and 32 × 1.
+template <Direction D, int Threads = 384>
 struct StageKernel {
   static_assert(Threads % 32 == 0 && Threads >= 64, "whole warps, 64 threads or more");
   static constexpr bool x_pass = D == Direction::x;
   static constexpr int tile_x = x_pass ? Threads / 4 - 1 : 32;
   static constexpr int tile_z = x_pass ? 4 : Threads / 32 - 1;
-  static constexpr int min_blocks_per_sm = 4;  // 64 registers: measured 3298 vs 3777 µs a step at 4096 x 2048 with 2
+  /// Registers for 1152 threads a multiprocessor with 384-thread blocks (56 a thread, no spills),
+  /// 1024 with 256 (64). Measured on an H200 at 4096 × 2048 and 1024 × 512 (docs/performance.md):
+  /// 384 × 3 is 6 % faster than 256 × 4; 256 × 5 (48 registers) spills, 384 × 2 (72) and
+  /// 512 × 2 (64) are slower, as 256 × 2 was (3777 against 3298 µs).
+  static constexpr int min_blocks_per_sm = Threads == 384 ? 3 : 4;
   static constexpr int halo_x = x_pass ? 2 : 0;
   static constexpr int halo_z = x_pass ? 0 : 2;
   static constexpr int faces_x = x_pass ? 1 : 0;
