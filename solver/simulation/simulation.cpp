@@ -106,6 +106,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       first_step_(build_step_program(resources_, StepParity::odd, 0)),
       steps_per_graph_(simapp::steps_per_graph(spec.execution, first_step_)),
       loop_body_steps_(loop_body_steps(steps_per_graph_)),
+      pacing_(stream_.get(), decomposition.comm(), mode == ExecutionMode::graph_loop ? loop_body_steps_ : 1),
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, interior_values(grid_.cell_shape())),
@@ -312,12 +313,15 @@ void Simulation::stage_step_params(int steps) {
 
 long Simulation::advance_chunk(long max_steps) {
   if (mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent) {
-    const long steps = std::min(time_stepping_.num_steps() - step_, max_steps);
-    if (steps <= 0) return 0;
+    const long left = std::min(time_stepping_.num_steps() - step_, max_steps);
+    if (left <= 0) return 0;
+    const long steps = pacing_.next_launch(left);
+    pacing_.launch_starts();
     if (mode_ == ExecutionMode::graph_loop)
       advance_in_loop(steps);
     else
       advance_persistent(steps);
+    pacing_.launch_ends();
     return steps;
   }
   const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), max_steps));

@@ -1,6 +1,7 @@
 /// CUDA graphs replay exactly what eager launching computes (label gpu; skipped without a GPU).
 #include <gtest/gtest.h>
 
+#include <string>
 #include <utility>
 
 #include "kernels/backend/device_runtime.hpp"
@@ -89,6 +90,40 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
     EXPECT_EQ(stats.captures, 0);
     testing::SerialSimulation simulation(spec, Backend::cuda, ExecutionMode::persistent);
     EXPECT_EQ(simulation->persistent_launch().barrier_a_pass, name != CaseName::injection) << to_string(name);
+  }
+}
+
+/// graph_loop and persistent between outputs far apart: launches paced to about half a second
+/// (LaunchPacing), so a stop request is seen after the first launches rather than at the end,
+/// and the paced run equals eager bit for bit.
+TEST_F(CudaGraphTest, LoopModesPaceTheirLaunchesSoAStopRequestIsSeenEarly) {
+  for (const auto& [mode, k] : {std::pair{ExecutionMode::graph_loop, 1}, std::pair{ExecutionMode::graph_loop, 0},
+                                std::pair{ExecutionMode::persistent, 0}}) {
+    RunSpec spec = shortened_case(Granularity::stage, k);
+    spec.time.sim_time = 2000.5 * TimeStepping(1.0, spec.grid.xlen / 96, spec.grid.zlen / 48, spec.time.cfl).dt();
+    const std::string what = std::string(to_string(mode)) + " K=" + std::to_string(k);
+
+    ExecutorStats stats;
+    {
+      testing::SerialSimulation simulation(spec, Backend::cuda, mode);
+      run_to_end(*simulation, 0, [](const ProgressReport&) {});
+      stats = simulation->executor_stats();
+      EXPECT_TRUE(bitwise_equal(simulation->gathered_state(), final_state(spec, ExecutionMode::eager))) << what;
+    }
+    // 2001 steps of some microseconds each: launches of 16 (or a pass of the loop body), the
+    // same again, then eight times as many each time; never one launch for the whole run.
+    EXPECT_GE(stats.launches, 4) << what;
+
+    testing::SerialSimulation simulation(spec, Backend::cuda, mode);
+    long saved_at = -1;
+    const StopRequest stop{[] { return true; },
+                           [&saved_at](long step, double, std::span<const double>) { saved_at = step; }};
+    const RunResult result = run_to_end(
+        *simulation, 0, [](const ProgressReport&) {}, {}, std::nullopt, stop);
+    EXPECT_TRUE(result.stopped) << what;
+    EXPECT_EQ(saved_at, simulation->step()) << what;
+    EXPECT_GT(saved_at, 0) << what;
+    EXPECT_LE(saved_at, 100) << what << ": the stop waited for more than the first launch";
   }
 }
 
