@@ -208,6 +208,18 @@ TEST_F(CheckpointCliTest, CheckpointOfAnotherDomainIsRefusedNamingBoth) {
                             R"(domain 30000 x 10000 m vs 20000 x 10000 m \(checkpoint vs configuration\))");
 }
 
+TEST_F(CheckpointCliTest, CheckpointOfOtherPhysicsIsRefusedNamingBoth) {
+  const Outcome viscous = simapp(steps(6) + " --set physics.viscosity=10 --set physics.hyperviscosity=0.1");
+  ASSERT_EQ(viscous.exit_code, 0) << viscous.err;
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: checkpoint of an incompatible configuration: )"
+                            R"(physics\.viscosity 10 vs 0 m²/s; physics\.hyperviscosity 0\.1 vs 0\.05 )"
+                            R"(\(checkpoint vs configuration\))");
+  // The same physics continues.
+  const Outcome same =
+      simapp(steps(9) + " --restart latest --set physics.viscosity=10 --set physics.hyperviscosity=0.1");
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+}
+
 TEST_F(CheckpointCliTest, CheckpointOfTheOlderFormatIsRefused) {
   testing::rewrite_in_older_format(checkpointed_run());
   expect_refused(restart(),

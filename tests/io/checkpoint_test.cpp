@@ -286,6 +286,13 @@ TEST_F(CheckpointTest, CheckpointOfTheOlderFormatIsRefused) {
       << message;
 }
 
+TEST_F(CheckpointTest, CheckpointOfAnEarlierFormatVersionIsRefusedNamingBoth) {
+  const fs::path path = write(8);
+  testing::set_attribute(path, "format_version", 3.0);  // format 3 had no physics attributes
+  EXPECT_EQ(refusal([&] { read_checkpoint_header(path); }),
+            path.string() + ": checkpoint format 3; this simapp reads format 4");
+}
+
 TEST_F(CheckpointTest, IncompatibleConfigurationIsRefusedNamingWhatDiffers) {
   const fs::path path = write(10);
   CheckpointHeader header = read_checkpoint_header(path);
@@ -315,6 +322,15 @@ TEST_F(CheckpointTest, IncompatibleConfigurationIsRefusedNamingWhatDiffers) {
   EXPECT_EQ(refusal_for(other), path.string() +
                                     ": checkpoint of an incompatible configuration: domain 20000 x 10000 m vs 20000 x "
                                     "12500.5 m (checkpoint vs configuration)");
+  other = spec();
+  other.physics.viscosity = 75.0;
+  EXPECT_EQ(refusal_for(other), path.string() +
+                                    ": checkpoint of an incompatible configuration: physics.viscosity 0 vs 75 m²/s "
+                                    "(checkpoint vs configuration)");
+  other.physics.hyperviscosity = 0.0;
+  EXPECT_EQ(refusal_for(other), path.string() +
+                                    ": checkpoint of an incompatible configuration: physics.viscosity 0 vs 75 m²/s; "
+                                    "physics.hyperviscosity 0.05 vs 0 (checkpoint vs configuration)");
   // The config hash alone (a checkpoint of a simapp that hashes more of the configuration).
   CheckpointHeader rehashed = header;
   rehashed.config_hash += 1;
