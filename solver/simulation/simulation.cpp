@@ -160,6 +160,7 @@ void Simulation::restore(long step, const std::vector<double>& interior) {
                      device::CopyDirection::host_to_device);
   set_loop_clock(stream_.get(), loop_clock_.data(), step);
   device::synchronize(stream_.get());
+  if (batch_left_ > 0) end_batch();
   step_ = step;
 }
 
@@ -190,6 +191,7 @@ std::span<const double> Simulation::finish_state_copy() {
 }
 
 void Simulation::reset() {
+  if (batch_left_ > 0) end_batch();
   set_initial_state(stream_.get(), workspace_.fields().state, spec_.case_name, grid_.geometry());
   health_.reset(stream_.get());
   set_loop_clock(stream_.get(), loop_clock_.data(), 0);
@@ -312,25 +314,37 @@ void Simulation::stage_step_params(int steps) {
 }
 
 long Simulation::advance_chunk(long max_steps) {
-  if (mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent) {
-    const long left = std::min(time_stepping_.num_steps() - step_, max_steps);
-    if (left <= 0) return 0;
-    const long steps = pacing_.next_launch(left);
-    pacing_.launch_starts();
-    if (mode_ == ExecutionMode::graph_loop)
-      advance_in_loop(steps);
-    else
-      advance_persistent(steps);
-    pacing_.launch_ends();
-    return steps;
+  const long left = std::min(time_stepping_.num_steps() - step_, max_steps);
+  if (left <= 0) return 0;
+  const bool one_launch = mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent;
+  if (batch_left_ == 0) {
+    batch_left_ = pacing_.next_batch(one_launch ? left : time_stepping_.num_steps() - step_);
+    pacing_.batch_starts();
   }
-  const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), max_steps));
-  if (steps <= 0) return 0;
-  stage_step_params(steps);
-  executor_->run(chunk_program(parity_of(step_ + 1), steps), stream_.get());
-  health_.note_chunk(step_, steps);
-  step_ += steps;
+  const long first = step_;
+  if (one_launch) {
+    if (mode_ == ExecutionMode::graph_loop)
+      advance_in_loop(batch_left_);
+    else
+      advance_persistent(batch_left_);
+  } else {
+    const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), left));
+    stage_step_params(steps);
+    executor_->run(chunk_program(parity_of(step_ + 1), steps), stream_.get());
+    health_.note_chunk(step_, steps);
+    step_ += steps;
+  }
+  const long steps = step_ - first;
+  batch_steps_ += steps;
+  batch_left_ = std::max(0L, batch_left_ - steps);
+  if (batch_left_ == 0 || finished()) end_batch();
   return steps;
+}
+
+void Simulation::end_batch() {
+  pacing_.batch_ends(batch_steps_);
+  batch_left_ = 0;
+  batch_steps_ = 0;
 }
 
 std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {

@@ -21,7 +21,7 @@
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/health_monitor.hpp"
-#include "solver/simulation/launch_pacing.hpp"
+#include "solver/simulation/queue_pacing.hpp"
 #include "solver/spec/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/state/workspace.hpp"
@@ -84,10 +84,11 @@ class Simulation {
   /// lines), so that nothing is captured while stepping; runs nothing.
   void prepare(const std::vector<long>& chunk_ends = {});
   /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps; in graph_loop
-  /// mode min(steps left, max_steps, the launch pace), as one launch of the loop graph (whole
-  /// passes of its body) and a chunk for the rest; in persistent mode min(steps left,
-  /// max_steps, the launch pace) in one launch of the persistent kernel (LaunchPacing: about
-  /// half a second of device time; collective there). Returns the steps run.
+  /// mode min(steps left, max_steps, the pace), as one launch of the loop graph (whole passes
+  /// of its body) and a chunk for the rest; in persistent mode min(steps left, max_steps, the
+  /// pace) in one launch of the persistent kernel. Chunks are queued in batches of about half
+  /// a second of device time, at most two ahead of the device (QueuePacing: the host may wait
+  /// here; collective when a batch starts). Returns the steps run.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
   /// Runs the next step (without the health check) op by op, each timed on the stream (CUDA events on the device, the
   /// host clock on the host) inside a profiler range of its name; returns the step's ops (joins left out) with their
@@ -142,6 +143,8 @@ class Simulation {
   void advance_in_loop(long steps);
   /// persistent: runs `steps` steps in one launch of the persistent kernel.
   void advance_persistent(long steps);
+  /// Closes the batch of chunks being queued (QueuePacing).
+  void end_batch();
 
   RunSpec spec_;
   ExecutionMode mode_;
@@ -167,7 +170,9 @@ class Simulation {
   StepProgram first_step_;  ///< the run's first step, built with its buffers and counted
   int steps_per_graph_;     ///< K, from first_step_'s kernels and host ops
   int loop_body_steps_;     ///< graph_loop: steps in one pass of the WHILE body (even)
-  LaunchPacing pacing_;     ///< graph_loop and persistent: steps a launch
+  QueuePacing pacing_;      ///< how far the host queues ahead: batches of steps
+  long batch_left_ = 0;     ///< steps the batch being queued still takes (0: none open)
+  long batch_steps_ = 0;    ///< steps queued in it so far
   std::unique_ptr<StepExecutor> executor_;
   std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;

@@ -93,12 +93,12 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
   }
 }
 
-/// graph_loop and persistent between outputs far apart: launches paced to about half a second
-/// (LaunchPacing), so a stop request is seen after the first launches rather than at the end,
-/// and the paced run equals eager bit for bit.
-TEST_F(CudaGraphTest, LoopModesPaceTheirLaunchesSoAStopRequestIsSeenEarly) {
+/// Between outputs far apart the host queues steps in paced batches (QueuePacing): a stop
+/// request is seen after the first ones rather than at the end, and the batched run equals
+/// eager bit for bit. graph_loop and persistent make each batch one launch.
+TEST_F(CudaGraphTest, BatchesArePacedSoAStopRequestIsSeenEarly) {
   for (const auto& [mode, k] : {std::pair{ExecutionMode::graph_loop, 1}, std::pair{ExecutionMode::graph_loop, 0},
-                                std::pair{ExecutionMode::persistent, 0}}) {
+                                std::pair{ExecutionMode::persistent, 0}, std::pair{ExecutionMode::graph, 1}}) {
     RunSpec spec = shortened_case(Granularity::stage, k);
     spec.time.sim_time = 2000.5 * TimeStepping(1.0, spec.grid.xlen / 96, spec.grid.zlen / 48, spec.time.cfl).dt();
     const std::string what = std::string(to_string(mode)) + " K=" + std::to_string(k);
@@ -110,7 +110,7 @@ TEST_F(CudaGraphTest, LoopModesPaceTheirLaunchesSoAStopRequestIsSeenEarly) {
       stats = simulation->executor_stats();
       EXPECT_TRUE(bitwise_equal(simulation->gathered_state(), final_state(spec, ExecutionMode::eager))) << what;
     }
-    // 2001 steps of some microseconds each: launches of 16 (or a pass of the loop body), the
+    // 2001 steps of some microseconds each: batches of 16 (or a pass of the loop body), the
     // same again, then eight times as many each time; never one launch for the whole run.
     EXPECT_GE(stats.launches, 4) << what;
 
@@ -123,7 +123,7 @@ TEST_F(CudaGraphTest, LoopModesPaceTheirLaunchesSoAStopRequestIsSeenEarly) {
     EXPECT_TRUE(result.stopped) << what;
     EXPECT_EQ(saved_at, simulation->step()) << what;
     EXPECT_GT(saved_at, 0) << what;
-    EXPECT_LE(saved_at, 100) << what << ": the stop waited for more than the first launch";
+    EXPECT_LE(saved_at, 100) << what << ": the stop waited for more than the first batch";
   }
 }
 

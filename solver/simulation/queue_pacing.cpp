@@ -1,4 +1,4 @@
-#include "solver/simulation/launch_pacing.hpp"
+#include "solver/simulation/queue_pacing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,34 +7,33 @@ namespace simapp {
 
 long next_pace(long steps, double seconds, long granule) {
   const double per_step = seconds / static_cast<double>(std::max(steps, 1L));
-  const double wanted = per_step > 0.0 ? launch_seconds / per_step : 8.0 * static_cast<double>(steps);
+  const double wanted = per_step > 0.0 ? batch_seconds / per_step : 8.0 * static_cast<double>(steps);
   const double capped = std::min(wanted, 8.0 * static_cast<double>(steps));
   const long granules = static_cast<long>(std::floor(capped / static_cast<double>(granule)));
   return std::max(granules, 1L) * granule;
 }
 
-LaunchPacing::LaunchPacing(const Stream& stream, MPI_Comm comm, long granule)
+QueuePacing::QueuePacing(const Stream& stream, MPI_Comm comm, long granule)
     : comm_(comm),
       granule_(granule),
-      pace_((first_launch_steps + granule - 1) / granule * granule),
+      pace_((first_batch_steps + granule - 1) / granule * granule),
       timers_{StreamTimer(stream), StreamTimer(stream)} {}
 
-long LaunchPacing::next_launch(long steps_left) {
-  // The timer to reuse measured the launch before last: wait for it, learn from it.
+long QueuePacing::next_batch(long steps_left) {
+  // The timer to reuse measured the batch before last: wait for it, learn from it.
   if (timed_steps_[current_] > 0) {
     pace_ = next_pace(timed_steps_[current_], timers_[current_].seconds(), granule_);
     MPI_Bcast(&pace_, 1, MPI_LONG, 0, comm_);
     timed_steps_[current_] = 0;
   }
-  const long steps = std::min(pace_, steps_left);
-  timed_steps_[current_] = steps;
-  return steps;
+  return std::min(pace_, steps_left);
 }
 
-void LaunchPacing::launch_starts() { timers_[current_].start(); }
+void QueuePacing::batch_starts() { timers_[current_].start(); }
 
-void LaunchPacing::launch_ends() {
+void QueuePacing::batch_ends(long steps) {
   timers_[current_].stop();
+  timed_steps_[current_] = steps;
   current_ = 1 - current_;
 }
 
