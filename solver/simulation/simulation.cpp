@@ -316,13 +316,12 @@ void Simulation::stage_step_params(int steps) {
 long Simulation::advance_chunk(long max_steps) {
   const long left = std::min(time_stepping_.num_steps() - step_, max_steps);
   if (left <= 0) return 0;
-  const bool one_launch = mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent;
   if (batch_left_ == 0) {
-    batch_left_ = pacing_.next_batch(one_launch ? left : time_stepping_.num_steps() - step_);
+    batch_left_ = pacing_.next_batch(loops_on_device() ? left : time_stepping_.num_steps() - step_);
     pacing_.batch_starts();
   }
   const long first = step_;
-  if (one_launch) {
+  if (loops_on_device()) {
     if (mode_ == ExecutionMode::graph_loop)
       advance_in_loop(batch_left_);
     else
@@ -366,8 +365,7 @@ std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
 
 std::optional<HealthFinding> Simulation::health_failure() {
   synchronize();
-  if (mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent)
-    step_ = loop_clock_.copy_to_host(stream_.get()).front().completed;
+  if (loops_on_device()) step_ = loop_clock_.copy_to_host(stream_.get()).front().completed;
   return health_.failure();
 }
 

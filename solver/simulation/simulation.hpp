@@ -145,6 +145,8 @@ class Simulation {
   void advance_persistent(long steps);
   /// Closes the batch of chunks being queued (QueuePacing).
   void end_batch();
+  /// graph_loop and persistent: one launch runs many steps, counted on the device (the loop clock).
+  bool loops_on_device() const { return mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent; }
 
   RunSpec spec_;
   ExecutionMode mode_;

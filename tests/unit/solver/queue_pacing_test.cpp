@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <vector>
+
 #include "kernels/backend/device_runtime.hpp"
 
 namespace simapp {
