@@ -36,6 +36,7 @@ struct StageKernel {
   struct Tile {
     double q[var::count][tile_z + 2 * halo_z][tile_x + 2 * halo_x];  ///< stage input, ghosts included
     double flux[var::count][tile_z + faces_z][tile_x + faces_x];
+    double init[var::count][tile_z][tile_x];  ///< the step's initial state at the tile's cells
   };
 
   StageArrays arrays;
@@ -84,6 +85,10 @@ struct StageKernel {
     }
   }
 
+  /// Whether the step's initial state is the stage input (a first stage): then the tile's
+  /// loaded points hold it.
+  SIMAPP_HOST_DEVICE bool init_is_input() const { return arrays.init.data == arrays.forcing.data; }
+
   SIMAPP_HOST_DEVICE void load(Tile& tile, const TileOrigin& origin, int a, int b) const {
     const int i = origin.i0 - halo_x + a, k = origin.k0 - halo_z + b;
     if (needs_rules(origin)) {
@@ -95,6 +100,17 @@ struct StageKernel {
       const std::size_t stride = arrays.forcing.shape.var_stride();
       for (int v = 0; v < var::count; ++v) tile.q[v][b][a] = cell[v * stride];
     }
+    load_init(tile, origin, a - halo_x, b - halo_z);
+  }
+
+  /// The step's initial state at the tile's cell (ca, cb), read with the stage input: read in
+  /// the update, after two barriers, its loads had nothing left to hide their latency behind
+  /// (the later stages waited on them: docs/performance.md, "The initial state read early").
+  SIMAPP_HOST_DEVICE void load_init(Tile& tile, const TileOrigin& origin, int ca, int cb) const {
+    if (init_is_input() || ca < 0 || ca >= origin.ni || cb < 0 || cb >= origin.nk) return;
+    const double* cell = &arrays.init(0, origin.k0 + cb, origin.i0 + ca);
+    const std::size_t stride = arrays.init.shape.var_stride();
+    for (int v = 0; v < var::count; ++v) tile.init[v][cb][ca] = cell[v * stride];
   }
 
   /// Face a (x) or b (z) of the tile lies between its cells a − 1 and a (b − 1 and b), so its
@@ -122,9 +138,8 @@ struct StageKernel {
   SIMAPP_HOST_DEVICE void cell(const Tile& tile, const TileOrigin& origin, int a, int b) const {
     const int i = origin.i0 + a, k = origin.k0 + b;
     const int qa = a + halo_x, qb = b + halo_z;  // the cell's place among the loaded points
-    const bool init_is_input = arrays.init.data == arrays.forcing.data;
-    const std::size_t init_stride = arrays.init.shape.var_stride(), out_stride = arrays.out.shape.var_stride();
-    const double* init = &arrays.init(0, k, i);
+    const bool init_is_input = this->init_is_input();
+    const std::size_t out_stride = arrays.out.shape.var_stride();
     double* out = &arrays.out(0, k, i);
     const StageFactors factors = stage_factors<D>(context);
     const double source = momentum_source(k, i, context, wave_source);
@@ -132,8 +147,7 @@ struct StageKernel {
       const double high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
       const double density_perturbation = !x_pass && v == var::wmom ? tile.q[var::dens][qb][qa] : 0.0;
       const double tendency = stage_tendency<D>(v, tile.flux[v][b][a], high, density_perturbation, source, factors);
-      out[v * out_stride] =
-          stage_update(init_is_input ? tile.q[v][qb][qa] : init[v * init_stride], tendency, factors.dt);
+      out[v * out_stride] = stage_update(init_is_input ? tile.q[v][qb][qa] : tile.init[v][b][a], tendency, factors.dt);
     }
   }
 };
