@@ -2,7 +2,8 @@
 /// parallel_for_tiles(label, stream, cells, kernel): a stencil kernel run tile by tile in
 /// three phases, with each tile's data kept on chip between them (shared memory on CUDA; on
 /// the host a buffer on the stack, small enough for the L1 cache):
-///   kernel.load(tile, origin, a, b)  for every cell of the tile grown by the kernel's halo,
+///   kernel.load(tile, origin, a, b)  for every cell of the tile grown by the kernel's halo
+///                                    (copy_into_tile for what it copies from memory as it is),
 ///   kernel.face(tile, origin, a, b)  for every face of the tile in the kernel's direction,
 ///   kernel.cell(tile, origin, a, b)  for every cell of the tile,
 /// where (a, b) are indices along x and z from the tile's first point in that phase. A Kernel

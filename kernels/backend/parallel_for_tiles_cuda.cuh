@@ -7,6 +7,7 @@
 
 #include "kernels/backend/cuda_check.hpp"
 #include "kernels/backend/index_box.hpp"
+#include "kernels/backend/tile_copy.hpp"
 #include "kernels/backend/tile_origin.hpp"
 
 namespace simapp {
@@ -23,6 +24,7 @@ __device__ void run_tile_in_block(const Kernel& kernel, typename Kernel::Tile& t
                                   int b0) {
   for (int b = b0; b < origin.nk + 2 * Kernel::halo_z; b += tile_threads_z<Kernel>)
     for (int a = a0; a < origin.ni + 2 * Kernel::halo_x; a += tile_threads_x<Kernel>) kernel.load(tile, origin, a, b);
+  wait_for_tile_copies();
   __syncthreads();
   if (a0 < origin.ni + Kernel::faces_x && b0 < origin.nk + Kernel::faces_z) kernel.face(tile, origin, a0, b0);
   __syncthreads();

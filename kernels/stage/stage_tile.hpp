@@ -2,6 +2,7 @@
 /// The stage kernel's work on one tile (kernels/stage/stage_kernel.hpp), in the three phases
 /// parallel_for_tiles runs: shared by the stage kernels and the persistent kernel.
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
+#include "kernels/backend/tile_copy.hpp"
 #include "kernels/backend/tile_origin.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/flux/diffusive_flux.hpp"
@@ -98,7 +99,7 @@ struct StageKernel {
     } else {
       const double* cell = &arrays.forcing(0, k, i);
       const std::size_t stride = arrays.forcing.shape.var_stride();
-      for (int v = 0; v < var::count; ++v) tile.q[v][b][a] = cell[v * stride];
+      for (int v = 0; v < var::count; ++v) copy_into_tile(tile.q[v][b][a], cell[v * stride]);
     }
     load_init(tile, origin, a - halo_x, b - halo_z);
   }
@@ -110,7 +111,7 @@ struct StageKernel {
     if (init_is_input() || ca < 0 || ca >= origin.ni || cb < 0 || cb >= origin.nk) return;
     const double* cell = &arrays.init(0, origin.k0 + cb, origin.i0 + ca);
     const std::size_t stride = arrays.init.shape.var_stride();
-    for (int v = 0; v < var::count; ++v) tile.init[v][cb][ca] = cell[v * stride];
+    for (int v = 0; v < var::count; ++v) copy_into_tile(tile.init[v][cb][ca], cell[v * stride]);
   }
 
   /// Face a (x) or b (z) of the tile lies between its cells a − 1 and a (b − 1 and b), so its
