@@ -21,6 +21,8 @@ void compute_hydrostatic_columns(const Stream& stream, const HydrostaticBackgrou
         }
         arrays.density_cell[k + halo] = density;
         arrays.rho_theta_cell[k + halo] = rho_theta;
+        arrays.inv_rho_theta_cell[k + halo] = 1.0 / rho_theta;
+        arrays.pressure_cell[k + halo] = physics::pressure(rho_theta);
       });
   parallel_for(
       "hydrostatic_interfaces", stream, IndexBox{0, 1, 0, nz + 1}, SIMAPP_LAMBDA(int, int k) {
@@ -29,6 +31,7 @@ void compute_hydrostatic_columns(const Stream& stream, const HydrostaticBackgrou
         arrays.density_face[k] = point.density;
         arrays.rho_theta_face[k] = rho_theta;
         arrays.pressure_face[k] = physics::pressure(rho_theta);
+        arrays.inv_rho_theta_face[k] = 1.0 / rho_theta;
       });
 }
 

@@ -3,7 +3,8 @@
 /// run's backend, so that p̄_i comes from the same pow() the flux kernels use and a state at
 /// rest has p′ = C₀(ρ̄θ̄_i)^γ − p̄_i = 0 exactly on every backend:
 ///   ρ̄_c(k), ρ̄θ̄_c(k): 3-point Gauss–Legendre averages over cell rows k ∈ [−halo, nz + halo);
-///   ρ̄_i(k), ρ̄θ̄_i(k), p̄_i(k) = C₀(ρ̄θ̄_i)^γ at the interfaces z = k dz, k ∈ [0, nz].
+///   ρ̄_i(k), ρ̄θ̄_i(k), p̄_i(k) = C₀(ρ̄θ̄_i)^γ at the interfaces z = k dz, k ∈ [0, nz];
+/// and for pressures near them (physics::pressure_change) 1/ρ̄θ̄_c, C₀(ρ̄θ̄_c)^γ and 1/ρ̄θ̄_i.
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
 #include "kernels/physics/cell_geometry.hpp"
@@ -17,6 +18,9 @@ struct HydrostaticArrays {
   double* density_face = nullptr;  ///< nz + 1 entries
   double* rho_theta_face = nullptr;
   double* pressure_face = nullptr;
+  double* inv_rho_theta_cell = nullptr;  ///< nz + 2·halo entries
+  double* pressure_cell = nullptr;
+  double* inv_rho_theta_face = nullptr;  ///< nz + 1 entries
 };
 
 void compute_hydrostatic_columns(const Stream& stream, const HydrostaticBackground& background,

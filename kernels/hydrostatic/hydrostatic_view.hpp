@@ -3,18 +3,30 @@
 /// cell averages for rows k ∈ [−halo, nz + halo) and interface values for k ∈ [0, nz].
 #include "kernels/backend/host_device.hpp"
 #include "kernels/physics/constants.hpp"
+#include "kernels/physics/equation_of_state.hpp"
 
 namespace simapp {
 
 struct HydrostaticView {
-  const double* density_cell = nullptr;    ///< ρ̄_c, nz + 2·halo entries
-  const double* rho_theta_cell = nullptr;  ///< ρ̄θ̄_c
-  const double* density_face = nullptr;    ///< ρ̄_i at z = k·dz, nz + 1 entries
-  const double* rho_theta_face = nullptr;  ///< ρ̄θ̄_i
-  const double* pressure_face = nullptr;   ///< p̄_i = C₀ (ρ̄θ̄_i)^γ
+  const double* density_cell = nullptr;        ///< ρ̄_c, nz + 2·halo entries
+  const double* rho_theta_cell = nullptr;      ///< ρ̄θ̄_c
+  const double* density_face = nullptr;        ///< ρ̄_i at z = k·dz, nz + 1 entries
+  const double* rho_theta_face = nullptr;      ///< ρ̄θ̄_i
+  const double* pressure_face = nullptr;       ///< p̄_i = C₀ (ρ̄θ̄_i)^γ
+  const double* inv_rho_theta_cell = nullptr;  ///< 1/ρ̄θ̄_c
+  const double* pressure_cell = nullptr;       ///< C₀ (ρ̄θ̄_c)^γ
+  const double* inv_rho_theta_face = nullptr;  ///< 1/ρ̄θ̄_i
 
   SIMAPP_HOST_DEVICE double cell_density(int k) const { return density_cell[k + numerics::halo_width]; }
   SIMAPP_HOST_DEVICE double cell_rho_theta(int k) const { return rho_theta_cell[k + numerics::halo_width]; }
+  /// The reference for pressures in cell row k (x faces) and at interface k (z faces).
+  SIMAPP_HOST_DEVICE physics::PressureReference cell_reference(int k) const {
+    const int row = k + numerics::halo_width;
+    return {rho_theta_cell[row], inv_rho_theta_cell[row], pressure_cell[row]};
+  }
+  SIMAPP_HOST_DEVICE physics::PressureReference face_reference(int k) const {
+    return {rho_theta_face[k], inv_rho_theta_face[k], pressure_face[k]};
+  }
 };
 
 }  // namespace simapp

@@ -14,6 +14,7 @@ namespace simapp {
 struct HydrostaticColumns {
   std::vector<double> density_cell, rho_theta_cell;
   std::vector<double> density_face, rho_theta_face, pressure_face;
+  std::vector<double> inv_rho_theta_cell, pressure_cell, inv_rho_theta_face;
 };
 
 class HydrostaticProfile {
@@ -29,6 +30,7 @@ class HydrostaticProfile {
  private:
   DeviceBuffer<double> density_cell_, rho_theta_cell_;
   DeviceBuffer<double> density_face_, rho_theta_face_, pressure_face_;
+  DeviceBuffer<double> inv_rho_theta_cell_, pressure_cell_, inv_rho_theta_face_;
 };
 
 }  // namespace simapp

@@ -27,12 +27,16 @@ struct UniformBackground {
         rho_theta_cell(n + 4, rho_theta),
         density_face(n + 1, density),
         rho_theta_face(n + 1, rho_theta),
-        pressure_face(n + 1, 0.0) {}
+        pressure_face(n + 1, physics::pressure(rho_theta)),
+        inv_rho_theta_cell(n + 4, 1.0 / rho_theta),
+        pressure_cell(n + 4, physics::pressure(rho_theta)),
+        inv_rho_theta_face(n + 1, 1.0 / rho_theta) {}
   HydrostaticView view() const {
-    return {density_cell.data(), rho_theta_cell.data(), density_face.data(), rho_theta_face.data(),
-            pressure_face.data()};
+    return {density_cell.data(),  rho_theta_cell.data(),     density_face.data(),  rho_theta_face.data(),
+            pressure_face.data(), inv_rho_theta_cell.data(), pressure_cell.data(), inv_rho_theta_face.data()};
   }
   std::vector<double> density_cell, rho_theta_cell, density_face, rho_theta_face, pressure_face;
+  std::vector<double> inv_rho_theta_cell, pressure_cell, inv_rho_theta_face;
 };
 
 /// The stored values of a cell where u, w and θ′ are `phi` (ρ′ = 0).
