@@ -106,7 +106,7 @@ struct StageKernel {
 
   /// The step's initial state at the tile's cell (ca, cb), read with the stage input: read in
   /// the update, after two barriers, its loads had nothing left to hide their latency behind
-  /// (the later stages waited on them: docs/performance.md, "The initial state read early").
+  /// (the later stages waited on them: docs/performance.md, "Loads").
   SIMAPP_HOST_DEVICE void load_init(Tile& tile, const TileOrigin& origin, int ca, int cb) const {
     if (init_is_input() || ca < 0 || ca >= origin.ni || cb < 0 || cb >= origin.nk) return;
     const double* cell = &arrays.init(0, origin.k0 + cb, origin.i0 + ca);
