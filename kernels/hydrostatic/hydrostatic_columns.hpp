@@ -1,7 +1,7 @@
 #pragma once
 /// Computes the discrete background arrays (docs/model.md, "Hydrostatic backgrounds") on the
-/// run's backend, so that p̄_i comes from the same pow() the flux kernels use and a state at
-/// rest has p′ = C₀(ρ̄θ̄_i)^γ − p̄_i = 0 exactly on every backend:
+/// run's backend, the pressures with the same physics::pressure the flux kernels use where a
+/// face is far from its background (physics::pressure_change; at rest p′ = 0 exactly):
 ///   ρ̄_c(k), ρ̄θ̄_c(k): 3-point Gauss–Legendre averages over cell rows k ∈ [−halo, nz + halo);
 ///   ρ̄_i(k), ρ̄θ̄_i(k), p̄_i(k) = C₀(ρ̄θ̄_i)^γ at the interfaces z = k dz, k ∈ [0, nz];
 /// and for pressures near them (physics::pressure_change) 1/ρ̄θ̄_c, C₀(ρ̄θ̄_c)^γ and 1/ρ̄θ̄_i.
