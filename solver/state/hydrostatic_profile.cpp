@@ -27,10 +27,8 @@ HydrostaticView HydrostaticProfile::view() const {
 }
 
 HydrostaticColumns HydrostaticProfile::to_host(const Stream& stream) const {
-  return {density_cell_.copy_to_host(stream),  rho_theta_cell_.copy_to_host(stream),
-          density_face_.copy_to_host(stream),  rho_theta_face_.copy_to_host(stream),
-          pressure_face_.copy_to_host(stream), inv_rho_theta_cell_.copy_to_host(stream),
-          pressure_cell_.copy_to_host(stream), inv_rho_theta_face_.copy_to_host(stream)};
+  return {density_cell_.copy_to_host(stream), rho_theta_cell_.copy_to_host(stream), density_face_.copy_to_host(stream),
+          rho_theta_face_.copy_to_host(stream), pressure_face_.copy_to_host(stream)};
 }
 
 }  // namespace simapp

@@ -10,11 +10,11 @@
 
 namespace simapp {
 
-/// Host copies of the arrays, in the order of HydrostaticView.
+/// Host copies of the background itself (the first five arrays of HydrostaticView; the others
+/// are derived from them for the flux kernels).
 struct HydrostaticColumns {
   std::vector<double> density_cell, rho_theta_cell;
   std::vector<double> density_face, rho_theta_face, pressure_face;
-  std::vector<double> inv_rho_theta_cell, pressure_cell, inv_rho_theta_face;
 };
 
 class HydrostaticProfile {
