@@ -28,10 +28,14 @@ struct HealthRecord {
 /// The finding code of a speed beyond the bound, in place of a variable index.
 inline constexpr int speed_finding = 4;
 
-/// Whether step j (0-based) of a chunk of `steps` steps is followed by a health check: every
-/// `every`-th step of the chunk, and its last, so that each chunk's outcome reaches the host.
-SIMAPP_HOST_DEVICE inline bool checks_after(int j, int steps, int every) {
-  return every > 0 && ((j + 1) % every == 0 || j + 1 == steps);
+/// Whether the health check looks at the state after step `step` (1-based, the run's own
+/// numbering) of a run of `num_steps` steps: after every multiple of `every` and after the last
+/// step, nowhere else; `every` 0: never. The rule names global steps, never steps of a chunk,
+/// so that the step and the cell a failed check names do not depend on how the run is cut into
+/// chunks (steps_per_graph, which the rank count decides through MPI halos, outputs, progress
+/// lines, the mode; issue 26); every program that carries the check follows it.
+SIMAPP_HOST_DEVICE inline bool checks_after_step(std::int64_t step, std::int64_t num_steps, int every) {
+  return every > 0 && (step % every == 0 || step == num_steps);
 }
 
 /// Checks the interior cells of `state` (this rank's, at global offsets geometry.i_offset,

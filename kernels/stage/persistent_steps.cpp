@@ -165,7 +165,7 @@ __device__ void run_steps(const PersistentSteps& p, int steps, cg::grid_group& g
     if (grid.thread_rank() == 0 && done + 1 < steps) write_step_params(p, step + 1);
     step_body(slot_of(step));
     ++done;
-    if (checks_after(done - 1, steps, p.check_every) && health_check_failed(p, grid)) break;
+    if (checks_after_step(step, p.schedule.num_steps, p.check_every) && health_check_failed(p, grid)) break;
   }
   if (grid.thread_rank() == 0) p.clock->completed = completed + done;
 }

@@ -7,7 +7,8 @@
 ///   for each step n: one thread writes the StepParams of step n + 1 into the other slot, then
 ///     pass 1 (x on odd n, z on even n): stage 1 | stage 2 | stage 3 |
 ///     pass 2:                           stage 1 | stage 2 | stage 3 |
-///     the health check where checks_after says: check every cell | count it, stop if failed
+///     the health check where checks_after_step says of step n (global, against the
+///     schedule's num_steps): check every cell | count it, stop if failed
 /// where | is a grid-wide barrier; StepParams come from the device step counter (dt of step
 /// n), never from the host. The stage kernels' arguments reach the kernel as one constant
 /// parameter, as they reach the stage kernels. The ghost cells are made by rule (periodic x,

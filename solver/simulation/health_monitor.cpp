@@ -12,12 +12,17 @@ std::string describe_finding(int finding) {
   return fmt::format("{} is not finite", variable_names[finding]);
 }
 
-HealthMonitor::HealthMonitor(Backend backend, int check_every, int global_nx, int global_nz)
-    : every_(check_every), global_nx_(global_nx), global_nz_(global_nz), record_(backend, 1), mirror_(backend, 1) {}
+HealthMonitor::HealthMonitor(Backend backend, int check_every, long num_steps, int global_nx, int global_nz)
+    : every_(check_every),
+      num_steps_(num_steps),
+      global_nx_(global_nx),
+      global_nz_(global_nz),
+      record_(backend, 1),
+      mirror_(backend, 1) {}
 
-void HealthMonitor::note_chunk(long completed, int steps) {
-  for (int j = 0; j < steps; ++j)
-    if (checks_after(j, steps, every_)) checked_steps_.push_back(completed + j + 1);
+void HealthMonitor::note_steps(long completed, long steps) {
+  for (long step = completed + 1; step <= completed + steps; ++step)
+    if (checks_after_step(step, num_steps_, every_)) checked_steps_.push_back(step);
 }
 
 bool HealthMonitor::failure_seen() const {

@@ -27,16 +27,17 @@ std::string describe_finding(int finding);
 
 class HealthMonitor {
  public:
-  /// `check_every`: steps between checks (0: none); global_nx, global_nz decode the cells.
-  HealthMonitor(Backend backend, int check_every, int global_nx, int global_nz);
+  /// Checks after the multiples of `check_every` and the last of `num_steps` steps
+  /// (checks_after_step; 0: none); global_nx, global_nz decode the cells.
+  HealthMonitor(Backend backend, int check_every, long num_steps, int global_nx, int global_nz);
 
   /// What the chunk programs need to carry the check.
   HealthCheckOps ops() const { return {every_, record_.data(), mirror_.data()}; }
   int check_every() const { return every_; }
 
-  /// Notes the checks of a chunk of `steps` steps that follows step `completed`, in the order
-  /// chunks are queued.
-  void note_chunk(long completed, int steps);
+  /// Notes the checks that follow the `steps` steps after step `completed`, which every
+  /// program places by the same rule, in the order the steps are queued.
+  void note_steps(long completed, long steps);
   /// Whether a failed check has reached the host mirror, read without waiting for the device
   /// (the mirror may be behind the device, never ahead of it).
   bool failure_seen() const;
@@ -48,6 +49,7 @@ class HealthMonitor {
 
  private:
   int every_;
+  long num_steps_;
   std::int64_t global_nx_, global_nz_;
   DeviceBuffer<HealthRecord> record_;
   PinnedBuffer<HealthRecord> mirror_;

@@ -38,19 +38,16 @@ std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Deco
   return std::make_unique<NcclCommunicator>(decomposition.comm());
 }
 
-/// Steps in a pass of graph_loop's WHILE body: K, made even so that every pass starts with
-/// the same parity.
-int loop_body_steps(int steps_per_graph) { return steps_per_graph % 2 == 0 ? steps_per_graph : 2 * steps_per_graph; }
-
 /// StepParams slots for any K the run may choose, known before its step is built (the step's
 /// kernels read their slots through pointers fixed when it is built). K is as configured, or at
 /// most automatic_kernels_per_graph (a step has at least one kernel). A chunk needs one slot a
-/// step; graph_loop's body, K made even, at most twice that; the persistent kernel alternates
-/// between two. Some 50 KB at most.
+/// step; graph_loop's body and the chunks beside it one a step of the body (loop_body: K made
+/// even, or a multiple of check_every of at most max_checked_loop_body_kernels kernels); the
+/// persistent kernel alternates between two. 112 bytes a slot: some 560 KB at most.
 int step_params_capacity(ExecutionMode mode, const ExecutionSpec& execution) {
   const int most =
       execution.steps_per_graph > 0 ? execution.steps_per_graph : static_cast<int>(automatic_kernels_per_graph);
-  if (mode == ExecutionMode::graph_loop) return 2 * most;
+  if (mode == ExecutionMode::graph_loop) return std::max(2 * most, static_cast<int>(max_checked_loop_body_kernels));
   if (mode == ExecutionMode::persistent) return std::max(2, most);
   return most;
 }
@@ -98,15 +95,15 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
           exchange_if(decomposition.splits_x(), decomposition, Direction::x, grid_, backend, halo_path_, nccl_.get())),
       halo_z_(
           exchange_if(decomposition.splits_z(), decomposition, Direction::z, grid_, backend, halo_path_, nccl_.get())),
-      health_(backend, spec.execution.check_every, spec.grid.nx, spec.grid.nz),
+      health_(backend, spec.execution.check_every, time_stepping_.num_steps(), spec.grid.nx, spec.grid.nz),
       loop_clock_(backend, 1),
       resources_(resources_for(spec, grid_, workspace_.fields(), background_.view(), &params_,
                                ghost_fill_with(spec, decomposition, halo_path_, halo_x_.get(), halo_z_.get()),
                                health_.ops())),
       first_step_(build_step_program(resources_, StepParity::odd, 0)),
       steps_per_graph_(simapp::steps_per_graph(spec.execution, first_step_)),
-      loop_body_steps_(loop_body_steps(steps_per_graph_)),
-      pacing_(stream_.get(), decomposition.comm(), mode == ExecutionMode::graph_loop ? loop_body_steps_ : 1),
+      loop_body_(loop_body(steps_per_graph_, spec.execution.check_every, first_step_.count(OpKind::kernel))),
+      pacing_(stream_.get(), decomposition.comm(), mode == ExecutionMode::graph_loop ? loop_body_.steps : 1),
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
       state_copy_(backend, interior_values(grid_.cell_shape())),
@@ -203,14 +200,13 @@ int Simulation::chunk_steps(long completed) const {
   return static_cast<int>(std::min<long>(steps_per_graph_, time_stepping_.num_steps() - completed));
 }
 
-const StepProgram& Simulation::chunk_program(StepParity first, int steps, bool checked) {
-  const auto key = std::make_tuple(first, steps, checked);
-  auto found = chunks_.find(key);
-  if (found == chunks_.end()) {
-    StepResources resources = resources_;
-    if (!checked) resources.health.every = 0;
-    found = chunks_.emplace(key, build_chunk_program(resources, first, steps)).first;
-  }
+ChunkLayout Simulation::layout_after(long completed, int steps) const {
+  return chunk_layout(completed, steps, time_stepping_.num_steps(), spec_.execution.check_every);
+}
+
+const StepProgram& Simulation::chunk_program(const ChunkLayout& layout) {
+  auto found = chunks_.find(layout);
+  if (found == chunks_.end()) found = chunks_.emplace(layout, build_chunk_program(resources_, layout)).first;
   return found->second;
 }
 
@@ -218,9 +214,13 @@ const GraphLoop& Simulation::loop_graph(StepParity first) {
   auto found = loops_.find(first);
   if (found != loops_.end()) return *found->second;
   LoopControl& control = loop_control_[first == StepParity::odd ? 0 : 1];
+  // A checked body starts on a multiple of check_every: its checks follow its steps j with
+  // (j + 1) mod check_every = 0.
+  ChunkLayout layout{first, loop_body_.steps, {}};
+  for (int j = 0; loop_body_.checked && j < loop_body_.steps; ++j)
+    if ((j + 1) % spec_.execution.check_every == 0) layout.checked.push_back(j);
   const StepProgram& body =
-      loop_bodies_.try_emplace(first, build_loop_body_program(resources_, first, loop_body_steps_, &control))
-          .first->second;
+      loop_bodies_.try_emplace(first, build_loop_body_program(resources_, layout, &control)).first->second;
   CaptureTiming timing;
   auto loop = std::make_unique<GraphLoop>(body, control, stream_.get(), timing);
   ++loop_stats_.captures;
@@ -236,34 +236,34 @@ void Simulation::advance_persistent(long steps) {
     const int launch = static_cast<int>(std::min<long>(steps - done, std::numeric_limits<int>::max()));
     run_persistent_steps(stream_.get(), persistent_, persistent_grid_, launch);
     ++loop_stats_.launches;
-    health_.note_chunk(step_, launch);
+    health_.note_steps(step_, launch);
     step_ += launch;
     done += launch;
   }
 }
 
-void Simulation::advance_in_loop(long steps) {
-  const long passes = steps / loop_body_steps_;
-  if (passes > 0) {
-    set_loop_target(stream_.get(), loop_clock_.data(), passes * loop_body_steps_);
+void Simulation::advance_in_loop(const LoopLaunch& launch) {
+  run_chunk_beside_loop(launch.lead_in);
+  if (launch.passes > 0) {
+    const long steps = launch.passes * loop_body_.steps;
+    set_loop_target(stream_.get(), loop_clock_.data(), steps);
     loop_graph(parity_of(step_ + 1)).launch(stream_.get());
     loop_stats_.launches += 2;  // the target kernel and the loop graph
-    for (long p = 0; p < passes; ++p) {
-      health_.note_chunk(step_, loop_body_steps_);
-      step_ += loop_body_steps_;
-    }
+    health_.note_steps(step_, steps);
+    step_ += steps;
   }
-  const int rest = static_cast<int>(steps % loop_body_steps_);
-  for (int done = 0; done < rest;) {
-    const int chunk = std::min(rest - done, steps_per_graph_);
-    stage_step_params(chunk);
-    executor_->run(chunk_program(parity_of(step_ + 1), chunk), stream_.get());
-    add_completed_steps(stream_.get(), loop_clock_.data(), chunk);
-    ++loop_stats_.launches;  // the count kernel
-    health_.note_chunk(step_, chunk);
-    step_ += chunk;
-    done += chunk;
-  }
+  run_chunk_beside_loop(launch.rest);
+}
+
+void Simulation::run_chunk_beside_loop(long steps) {
+  if (steps == 0) return;
+  const int chunk = static_cast<int>(steps);
+  stage_step_params(chunk);
+  executor_->run(chunk_program(layout_after(step_, chunk)), stream_.get());
+  add_completed_steps(stream_.get(), loop_clock_.data(), chunk);
+  ++loop_stats_.launches;  // the count kernel
+  health_.note_steps(step_, chunk);
+  step_ += chunk;
 }
 
 ExecutorStats Simulation::executor_stats() const {
@@ -278,30 +278,27 @@ ExecutorStats Simulation::executor_stats() const {
   return stats;
 }
 
+long Simulation::prepare_chunk(long completed, long steps) {
+  if (steps > 0) executor_->prepare(chunk_program(layout_after(completed, static_cast<int>(steps))), stream_.get());
+  return completed + steps;
+}
+
 void Simulation::prepare(const std::vector<long>& chunk_ends) {
   if (mode_ != ExecutionMode::graph && mode_ != ExecutionMode::graph_loop) return;  // nothing to capture
-  if (mode_ == ExecutionMode::graph_loop) {
-    loop_graph(StepParity::odd);
-    loop_graph(StepParity::even);
-  }
   // The chunks advance_chunk will run, as the run loop cuts them: at most up to the next end.
   for (long at = step_; at < time_stepping_.num_steps();) {
     const auto next_end = std::ranges::upper_bound(chunk_ends, at);
     const long span =
         (next_end == chunk_ends.end() ? time_stepping_.num_steps() : std::min(*next_end, time_stepping_.num_steps())) -
         at;
-    if (mode_ == ExecutionMode::graph_loop) {
-      at += span / loop_body_steps_ * loop_body_steps_;  // whole passes of the loop body
-      for (long rest = span % loop_body_steps_; rest > 0;) {
-        const int chunk = static_cast<int>(std::min<long>(rest, steps_per_graph_));
-        executor_->prepare(chunk_program(parity_of(at + 1), chunk), stream_.get());
-        at += chunk;
-        rest -= chunk;
-      }
+    if (mode_ == ExecutionMode::graph_loop) {  // as one launch of the whole span: the same chunks
+      const LoopLaunch launch =
+          plan_loop_launch(loop_body_, at, span, span, time_stepping_.num_steps(), spec_.execution.check_every);
+      at = prepare_chunk(at, launch.lead_in);
+      if (launch.passes > 0) loop_graph(parity_of(at + 1));
+      at = prepare_chunk(at + launch.passes * loop_body_.steps, launch.rest);
     } else {
-      const int chunk = static_cast<int>(std::min<long>(span, steps_per_graph_));
-      executor_->prepare(chunk_program(parity_of(at + 1), chunk), stream_.get());
-      at += chunk;
+      at = prepare_chunk(at, std::min<long>(span, steps_per_graph_));
     }
   }
 }
@@ -321,21 +318,23 @@ long Simulation::advance_chunk(long max_steps) {
     pacing_.batch_starts();
   }
   const long first = step_;
-  if (loops_on_device()) {
-    if (mode_ == ExecutionMode::graph_loop)
-      advance_in_loop(batch_left_);
-    else
-      advance_persistent(batch_left_);
+  if (mode_ == ExecutionMode::graph_loop) {
+    advance_in_loop(plan_loop_launch(loop_body_, step_, batch_left_, left, time_stepping_.num_steps(),
+                                     spec_.execution.check_every));
+  } else if (mode_ == ExecutionMode::persistent) {
+    advance_persistent(batch_left_);
   } else {
     const int steps = static_cast<int>(std::min<long>(chunk_steps(step_), left));
     stage_step_params(steps);
-    executor_->run(chunk_program(parity_of(step_ + 1), steps), stream_.get());
-    health_.note_chunk(step_, steps);
+    executor_->run(chunk_program(layout_after(step_, steps)), stream_.get());
+    health_.note_steps(step_, steps);
     step_ += steps;
   }
   const long steps = step_ - first;
   batch_steps_ += steps;
-  batch_left_ = std::max(0L, batch_left_ - steps);
+  // In graph_loop and persistent a batch is one launch; graph_loop's, short of the span's end,
+  // ends after its last whole pass, at times a few steps short of the pace.
+  batch_left_ = loops_on_device() ? 0 : std::max(0L, batch_left_ - steps);
   if (batch_left_ == 0 || finished()) end_batch();
   return steps;
 }
@@ -350,7 +349,7 @@ std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
   stage_step_params(1);
   std::vector<std::pair<const StepOp*, double>> timings;
   StreamTimer timer(stream_.get());
-  for (const StepOp& op : chunk_program(parity_of(step_ + 1), 1, /*checked=*/false).ops()) {
+  for (const StepOp& op : chunk_program(ChunkLayout{parity_of(step_ + 1), 1, {}}).ops()) {
     if (op.kind == OpKind::join) continue;
     const TraceRange range(op.name.c_str());
     timer.start();

@@ -6,7 +6,6 @@
 #include <map>
 #include <memory>
 #include <span>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -84,9 +83,10 @@ class Simulation {
   /// lines), so that nothing is captured while stepping; runs nothing.
   void prepare(const std::vector<long>& chunk_ends = {});
   /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps; in graph_loop
-  /// mode min(steps left, max_steps, the pace), as one launch of the loop graph (whole passes
-  /// of its body) and a chunk for the rest; in persistent mode min(steps left, max_steps, the
-  /// pace) in one launch of the persistent kernel. Chunks are queued in batches of about half
+  /// mode up to min(steps left, max_steps, the pace), as a chunk up to a multiple of
+  /// check_every, one launch of the loop graph (whole passes of its body) and a chunk for the
+  /// rest (plan_loop_launch); in persistent mode min(steps left, max_steps, the pace) in one
+  /// launch of the persistent kernel. Chunks are queued in batches of about half
   /// a second of device time, at most two ahead of the device (QueuePacing: the host may wait
   /// here; collective when a batch starts). Returns the steps run.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
@@ -130,17 +130,24 @@ class Simulation {
   void synchronize() const { device::synchronize(stream_.get()); }
 
  private:
-  /// The chunk program of `steps` steps from parity `first`; `checked`: with the health check
-  /// of execution.check_every.
-  const StepProgram& chunk_program(StepParity first, int steps, bool checked = true);
+  /// The chunk program of `layout` (built on first use).
+  const StepProgram& chunk_program(const ChunkLayout& layout);
+  /// The layout of the `steps` steps after step `completed`, checked as the run checks them.
+  ChunkLayout layout_after(long completed, int steps) const;
   /// Makes the StepParams slots of the next `steps` steps hold their values.
   void stage_step_params(int steps);
   /// Steps in the chunk that starts after `completed` steps.
   int chunk_steps(long completed) const;
   /// graph_loop: the loop graph whose body starts with parity `first` (captured on first use).
   const GraphLoop& loop_graph(StepParity first);
-  /// graph_loop: runs `steps` steps as whole passes of the loop body, then a chunk for the rest.
-  void advance_in_loop(long steps);
+  /// graph_loop: runs `launch` from the current step.
+  void advance_in_loop(const LoopLaunch& launch);
+  /// graph_loop: runs the next `steps` steps (none, or at most a pass of the body) as one
+  /// chunk, counting them on the loop clock.
+  void run_chunk_beside_loop(long steps);
+  /// graph and graph_loop: captures the chunk of the `steps` steps after step `completed`
+  /// (none when 0); returns the step after them.
+  long prepare_chunk(long completed, long steps);
   /// persistent: runs `steps` steps in one launch of the persistent kernel.
   void advance_persistent(long steps);
   /// Closes the batch of chunks being queued (QueuePacing).
@@ -171,12 +178,12 @@ class Simulation {
   StepResources resources_;
   StepProgram first_step_;  ///< the run's first step, built with its buffers and counted
   int steps_per_graph_;     ///< K, from first_step_'s kernels and host ops
-  int loop_body_steps_;     ///< graph_loop: steps in one pass of the WHILE body (even)
+  LoopBody loop_body_;      ///< graph_loop: one pass of the WHILE body
   QueuePacing pacing_;      ///< how far the host queues ahead: batches of steps
   long batch_left_ = 0;     ///< steps the batch being queued still takes (0: none open)
   long batch_steps_ = 0;    ///< steps queued in it so far
   std::unique_ptr<StepExecutor> executor_;
-  std::map<std::tuple<StepParity, int, bool>, StepProgram> chunks_;  ///< stable addresses for the executor
+  std::map<ChunkLayout, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;
   PinnedBuffer<double> state_copy_;  ///< the interior state [var][k][i] on the host, for outputs
   CUevent_st* state_copied_;

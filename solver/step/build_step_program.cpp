@@ -269,39 +269,52 @@ StepProgram build_step_program(const StepResources& resources, StepParity parity
   return program;
 }
 
+ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every) {
+  ChunkLayout layout{parity_of(completed + 1), steps, {}};
+  for (int j = 0; j < steps; ++j)
+    if (checks_after_step(completed + 1 + j, num_steps, check_every)) layout.checked.push_back(j);
+  return layout;
+}
+
 namespace {
 
-/// Appends `steps` steps from parity `first`, step j reading slot j, each followed by the
-/// health check where checks_after says.
-void add_steps(StepProgram& chunk, const StepResources& resources, StepParity first, int steps) {
-  for (int j = 0; j < steps; ++j) {
-    const StepParity parity = (j % 2 == 0) == (first == StepParity::odd) ? StepParity::odd : StepParity::even;
-    const StepProgram step = build_step_program(resources, parity, j);
+/// Appends the steps of `layout`, step j reading slot j, followed by the health check where
+/// layout.checked holds j.
+void add_steps(StepProgram& chunk, const StepResources& resources, const ChunkLayout& layout) {
+  auto next_check = layout.checked.begin();
+  for (int j = 0; j < layout.steps; ++j) {
+    const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
+    const StepProgram step = build_step_program(resources, odd ? StepParity::odd : StepParity::even, j);
     const std::string prefix = "step" + std::to_string(j + 1) + "/";
     chunk.append(step, prefix);
-    if (checks_after(j, steps, resources.health.every)) add_health_check(chunk, prefix, resources, step.uses_lanes());
+    if (next_check != layout.checked.end() && *next_check == j) {
+      add_health_check(chunk, prefix, resources, step.uses_lanes());
+      ++next_check;
+    }
   }
 }
 
 }  // namespace
 
-StepProgram build_chunk_program(const StepResources& resources, StepParity first, int steps) {
+StepProgram build_chunk_program(const StepResources& resources, const ChunkLayout& layout) {
   StepProgram chunk;
   const StepParamsBlock* params = resources.params;
+  const int steps = layout.steps;
   chunk.add(OpKind::transfer, "refresh_step_params",
             [params, steps](const Stream& stream) { params->enqueue_refresh(stream, steps); });
-  add_steps(chunk, resources, first, steps);
+  add_steps(chunk, resources, layout);
   return chunk;
 }
 
-StepProgram build_loop_body_program(const StepResources& resources, StepParity first, int steps,
+StepProgram build_loop_body_program(const StepResources& resources, const ChunkLayout& layout,
                                     const LoopControl* loop) {
   StepProgram body;
   StepParams* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
+  const int steps = layout.steps;
   body.add(OpKind::kernel, "advance_step_params", [loop, slots, steps](const Stream& stream) {
     advance_step_params(stream, loop->clock, slots, steps, loop->schedule);
   });
-  add_steps(body, resources, first, steps);
+  add_steps(body, resources, layout);
   const HealthRecord* health = resources.health.every > 0 ? resources.health.record : nullptr;
   body.add(OpKind::kernel, "count_loop_steps", [loop, steps, health](const Stream& stream) {
     count_loop_steps(stream, loop->clock, steps, health, loop->condition);

@@ -7,6 +7,9 @@
 ///   fused: fill_halos, fluxes, update                                   (3 kernels a stage)
 ///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (20 kernels a stage)
 ///   stage: one kernel, ghost cells made inside it                       (1 kernel a stage)
+#include <compare>
+#include <vector>
+
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/halo/halo_pack.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
@@ -45,9 +48,9 @@ inline bool exchanges_halos_on_host(const GhostFill& fill) {
   return exchanges_on_host(fill.path) && (fill.exchange_x || fill.exchange_z);
 }
 
-/// The health check the chunks carry (execution.check_every).
+/// The health check the programs carry where their layouts say (execution.check_every).
 struct HealthCheckOps {
-  int every = 0;                   ///< steps between checks; 0: no checks
+  int every = 0;                   ///< checks after the multiples of `every` and the last step; 0: none
   HealthRecord* record = nullptr;  ///< device memory; null in a program that is only described
   HealthRecord* mirror = nullptr;  ///< pinned host memory the host reads without waiting
 };
@@ -73,19 +76,33 @@ struct StepResources {
   HealthCheckOps health;
 };
 
-/// The body of a graph_loop WHILE node: `steps` steps from parity `first` like a chunk, its
-/// StepParams computed on the device from the step counter (no copy from the host), ending
-/// with the kernel that counts the steps and sets the loop's condition (`loop` is read when the
-/// program runs, so its condition may be set after the program is built).
-StepProgram build_loop_body_program(const StepResources& resources, StepParity first, int steps,
-                                    const LoopControl* loop);
+/// What tells chunk programs apart: the parity of the first step, the number of steps and
+/// those of them (0-based, ascending) the health check follows. Chunks of one layout are one
+/// program, so one set of graphs in graph mode, wherever in the run they start.
+struct ChunkLayout {
+  StepParity first = StepParity::odd;
+  int steps = 0;
+  std::vector<int> checked;
+
+  auto operator<=>(const ChunkLayout&) const = default;
+};
+
+/// The layout of the `steps` steps after step `completed` of a run of `num_steps` steps checked
+/// every `check_every` steps: checked where checks_after_step says.
+ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every);
+
+/// The body of a graph_loop WHILE node: the steps of `layout` like a chunk, its StepParams
+/// computed on the device from the step counter (no copy from the host), ending with the kernel
+/// that counts the steps and sets the loop's condition (`loop` is read when the program runs,
+/// so its condition may be set after the program is built).
+StepProgram build_loop_body_program(const StepResources& resources, const ChunkLayout& layout, const LoopControl* loop);
 
 /// One step whose kernels read StepParams slot `slot`.
 StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot);
 
-/// A chunk of `steps` consecutive steps starting with parity `first`: a Transfer op that
-/// refreshes StepParams slots [0, steps), then step j reading slot j, each followed by the
-/// health check where checks_after says. Op names are prefixed "stepJ/" (J = 1..steps).
-StepProgram build_chunk_program(const StepResources& resources, StepParity first, int steps);
+/// A chunk of layout.steps consecutive steps starting with parity layout.first: a Transfer op
+/// that refreshes StepParams slots [0, steps), then step j reading slot j, followed by the
+/// health check where layout.checked holds j. Op names are prefixed "stepJ/" (J = 1..steps).
+StepProgram build_chunk_program(const StepResources& resources, const ChunkLayout& layout);
 
 }  // namespace simapp

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
+#include <set>
 
 #include "solver/grid/grid.hpp"
 #include "solver/state/workspace.hpp"
@@ -25,18 +27,45 @@ StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo
   StepOutline plan;
   plan.step = build_step_program(resources, StepParity::odd, 0);
   plan.steps_per_graph = steps_per_graph(spec.execution, plan.step);
-  plan.chunk = build_chunk_program(resources, StepParity::odd, plan.steps_per_graph);
   plan.num_steps =
       TimeStepping(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl, spec.physics.viscosity).num_steps();
+  const int every = spec.execution.check_every;
+  const int first_chunk = static_cast<int>(std::min<long>(plan.steps_per_graph, plan.num_steps));
+  plan.chunk = build_chunk_program(resources, chunk_layout(0, first_chunk, plan.num_steps, every));
   plan.full_chunks = plan.num_steps / plan.steps_per_graph;
   plan.remainder_steps = static_cast<int>(plan.num_steps % plan.steps_per_graph);
-  const long full_variants =
-      plan.steps_per_graph % 2 == 0 ? std::min(plan.full_chunks, 1L) : std::min(plan.full_chunks, 2L);
-  plan.distinct_chunks = static_cast<int>(full_variants) + (plan.remainder_steps > 0 ? 1 : 0);
+  plan.distinct_chunks = distinct_chunk_layouts(plan.num_steps, plan.steps_per_graph, every);
   return plan;
 }
 
 }  // namespace
+
+int distinct_chunk_layouts(long num_steps, int steps_per_graph, int check_every) {
+  const long k = steps_per_graph;
+  const long chunks = (num_steps + k - 1) / k;
+  // The chunks before the last hold k steps and take their layout from their first step modulo
+  // lcm(2, check_every) alone (the parity, the checks), so one period of them shows every layout.
+  const long modulus = check_every > 0 ? std::lcm(2L, static_cast<long>(check_every)) : 2;
+  const long before_last = std::min(chunks - 1, modulus / std::gcd(k, modulus));
+  std::set<ChunkLayout> layouts;
+  for (long n = 0; n < before_last;) {
+    const ChunkLayout layout = chunk_layout(n * k, steps_per_graph, num_steps, check_every);
+    layouts.insert(layout);
+    if (!layout.checked.empty()) {
+      ++n;
+      continue;
+    }
+    // No check: nor in the chunks up to the one that holds the next multiple of check_every;
+    // they alternate in parity (one parity when k is even).
+    const long checked_chunk = check_every > 0 ? ((n * k / check_every + 1) * check_every - 1) / k : before_last;
+    const long next = std::min(checked_chunk, before_last);
+    if (next - n >= 2) layouts.insert(chunk_layout((n + 1) * k, steps_per_graph, num_steps, check_every));
+    n = next;
+  }
+  const long last = (chunks - 1) * k;
+  layouts.insert(chunk_layout(last, static_cast<int>(num_steps - last), num_steps, check_every));
+  return static_cast<int>(layouts.size());
+}
 
 StepOutline outline_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid), GhostFill{}); }
 

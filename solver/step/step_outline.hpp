@@ -10,14 +10,24 @@
 namespace simapp {
 
 struct StepOutline {
-  StepProgram step;   ///< one odd step (even steps run the passes in the other order)
-  StepProgram chunk;  ///< a full chunk: the StepParams refresh, then steps_per_graph steps
+  StepProgram step;  ///< one odd step (even steps run the passes in the other order)
+  /// The run's first chunk: the StepParams refresh, then steps_per_graph steps (fewer in a
+  /// shorter run), with the health check after those that are multiples of check_every or the
+  /// run's last; later chunks hold theirs where their own steps fall, or none.
+  StepProgram chunk;
   int steps_per_graph = 0;
   long num_steps = 0;
   long full_chunks = 0;     ///< chunks of steps_per_graph steps
   int remainder_steps = 0;  ///< steps of the final shorter chunk (0: none)
-  int distinct_chunks = 0;  ///< chunk programs the run uses (each captured once in graph mode)
+  /// Chunk programs the run uses without outputs or progress lines (each captured once in
+  /// graph mode): one for each layout (ChunkLayout) its chunks take.
+  int distinct_chunks = 0;
 };
+
+/// The chunk layouts a run of `num_steps` steps in chunks of `steps_per_graph`, checked every
+/// `check_every` steps, takes without outputs or progress lines (at most a few per step of a
+/// chunk: found without visiting every chunk).
+int distinct_chunk_layouts(long num_steps, int steps_per_graph, int check_every);
 
 /// The outline on a single rank.
 StepOutline outline_steps(const RunSpec& spec);

@@ -69,6 +69,37 @@ TEST_P(ErrorReportTest, AnErrorEveryRankMeetsIsPrintedOnce) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, ErrorReportTest, ::testing::Values(2, 4));
 
+/// The health check follows the steps that are multiples of execution.check_every (and the
+/// run's last) whatever cuts the run into chunks: one rank takes 42 steps a graph, three ranks
+/// (halos through the host) one, and outputs end chunks too (every 7 steps here, 0: none). The
+/// state is the same on any rank count, so the failed check is too (issue 26).
+class CheckCadenceTest : public testing::SmallRunTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(CheckCadenceTest, AFailedCheckNamesTheSameStepAndCellOnOneAndThreeRanks) {
+  const double unstable_dt = 2.0 * 500.0 / 450.0;  // the small case's at time.cfl = 2
+  const int output_every = GetParam();
+  const std::string unstable =
+      "--set time.cfl=2 --set execution.check_every=10 --set time.sim_time=" + text(100 * unstable_dt) +
+      (output_every > 0 ? " --set output.dir=out --set output.every=" + text(output_every * unstable_dt) : "");
+  const std::regex line(
+      R"(simapp: error: step (\d+) \(t = [^)]+\): the health check failed: [^\n]+ at cell \(i, k\) = )"
+      R"(\(\d+, \d+\); [^\n]+\n)");
+  const Outcome serial = simapp(unstable);
+  std::smatch parts;
+  ASSERT_EQ(serial.exit_code, 4) << serial.err;
+  ASSERT_TRUE(std::regex_match(serial.err, parts, line)) << serial.err;
+  const long step = std::stol(parts[1]);
+  EXPECT_TRUE(step % 10 == 0 || step == 100) << serial.err;
+  const std::string failed_check = serial.err.substr(0, serial.err.find("; "));
+
+  std::filesystem::remove_all(out());
+  const Outcome parallel = simapp(unstable, 3);
+  EXPECT_EQ(parallel.exit_code, 4) << parallel.err;
+  EXPECT_EQ(parallel.err.substr(0, parallel.err.find("; ")), failed_check) << parallel.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Outputs, CheckCadenceTest, ::testing::Values(0, 7));
+
 TEST_F(ErrorReportTest, ControlCharactersInEchoedValuesAreEscaped) {
   const Outcome outcome = simapp("--set \"case=therm$(printf '\\033[31m\\nal\\t')\"");
   EXPECT_EQ(outcome.exit_code, 2);

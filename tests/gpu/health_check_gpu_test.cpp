@@ -23,6 +23,17 @@ TEST_P(CudaHealthCheckTest, UnstableTimeStepStopsTheRunWhereTheHostFindsItUnstab
   testing::expect_unstable_step_caught(Backend::cuda, GetParam());
 }
 
+/// The same step and cell as the host backend in every mode, for chunks that check_every does
+/// not divide, with outputs and without: graph_loop's loop body holding the checks (check_every
+/// 10 and 3, bodies of 10 and 6 steps; without outputs the failing check is the body's) or not
+/// (1000: a body that long would be too large a graph, so a chunk checks the last step), the
+/// persistent kernel placing them by its global step count.
+TEST_P(CudaHealthCheckTest, EveryModeNamesTheStepAndCellOfTheGlobalCadence) {
+  for (const testing::CheckCadence cadence :
+       {testing::CheckCadence{10, 4}, testing::CheckCadence{3, 4}, testing::CheckCadence{1000, 3}})
+    testing::expect_check_at_global_multiples(Backend::cuda, GetParam(), Granularity::stage, cadence);
+}
+
 INSTANTIATE_TEST_SUITE_P(CudaModes, CudaHealthCheckTest,
                          ::testing::Values(ExecutionMode::eager_sync, ExecutionMode::eager,
                                            ExecutionMode::eager_streams, ExecutionMode::graph,

@@ -86,10 +86,12 @@ TEST(GraphExecutorTest, CapturesEachDistinctChunkOnceAndReplaysIt) {
   ASSERT_EQ(simulation->time_stepping().num_steps(), 24);
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   const ExecutorStats& stats = simulation->executor_stats();
-  EXPECT_EQ(stats.captures, 3);  // (odd, 5), (even, 5), (odd, 4)
+  // (odd, 5, unchecked), (even, 5, checked after step 10 and 20), (odd, 4, checked after the run's last step)
+  EXPECT_EQ(stats.captures, 3);
   EXPECT_EQ(stats.launches, 5);  // one replay per chunk
-  // The refresh, K steps of 18 kernels, the health check and its count after the last step.
-  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 18 + 2, 1 + 5 * 18 + 2, 1 + 4 * 18 + 2}));
+  // The refresh, K steps of 18 kernels, and the health check and its count after a step that is a
+  // multiple of check_every (10) or the run's last.
+  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 18, 1 + 5 * 18 + 2, 1 + 4 * 18 + 2}));
   EXPECT_EQ(outline_steps(spec).distinct_chunks, 3);
 }
 
@@ -97,11 +99,12 @@ TEST(PlanTest, PlanCountsTheKernelsTheEagerExecutorLaunches) {
   for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
     for (CaseName name : {CaseName::thermal, CaseName::injection}) {
       RunSpec spec = shortened_case(name, granularity, 1);
+      spec.execution.check_every = 1;
       const StepOutline plan = outline_steps(spec);
       testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::eager);
       const std::int64_t before = kernel_launches_so_far();
       simulation->advance_chunk();  // one step
-      // The step's kernels, then the health check and its count (a chunk's last step is checked).
+      // The step's kernels, then the health check and its count (every step is checked).
       EXPECT_EQ(kernel_launches_so_far() - before, static_cast<std::int64_t>(plan.step.count(OpKind::kernel)) + 2)
           << to_string(name) << " " << to_string(granularity);
       EXPECT_EQ(plan.chunk.count(OpKind::kernel), plan.step.count(OpKind::kernel) + 2);

@@ -178,4 +178,54 @@ inline void expect_unstable_step_caught(Backend backend, ExecutionMode mode) {
   }
 }
 
+/// How often the unstable case of expect_check_at_global_multiples is checked, in chunks of
+/// how many steps, for how long.
+struct CheckCadence {
+  int check_every = 10;
+  int steps_per_graph = 4;
+  long num_steps = 70;  ///< the case blows up near step 56
+};
+
+/// A time step twice the stable one, checked and cut into chunks as `cadence` says, without
+/// outputs and with outputs after steps that end chunks off either cadence: the failed check
+/// names the first multiple of check_every (or the run's last step) at or after the step where
+/// the host backend first finds a cell unhealthy, and the cell the host finds first after it,
+/// whatever the backend, mode and granularity (issue 26: the check followed the chunks, so the
+/// step depended on them). Without outputs graph_loop's failing check is one inside its body.
+inline void expect_check_at_global_multiples(Backend backend, ExecutionMode mode, Granularity granularity,
+                                             const CheckCadence& cadence) {
+  RunSpec spec = small_case(CaseName::thermal, 40, 20, 1.0);
+  spec.time.cfl = 2.0;
+  spec.time.sim_time = static_cast<double>(cadence.num_steps) * TimeStepping(1.0, 500.0, 500.0, spec.time.cfl).dt();
+  spec.execution.granularity = granularity;
+  spec.execution.steps_per_graph = cadence.steps_per_graph;
+  spec.execution.check_every = cadence.check_every;
+  const std::string what = fmt::format("{} {} check_every {} K {}", to_string(mode), to_string(granularity),
+                                       cadence.check_every, cadence.steps_per_graph);
+
+  RunSpec unchecked = spec;
+  unchecked.execution.check_every = 0;
+  SerialSimulation reference(unchecked, Backend::host, ExecutionMode::eager_sync);
+  ASSERT_EQ(reference->time_stepping().num_steps(), cadence.num_steps);
+  while (!reference->finished() && !first_unhealthy_cell(*reference)) reference->advance_chunk(1);
+  ASSERT_TRUE(first_unhealthy_cell(*reference)) << "the case should blow up";
+  const long unhealthy_step = reference->step();
+  const long checked_step = std::min(
+      cadence.num_steps, (unhealthy_step + cadence.check_every - 1) / cadence.check_every * cadence.check_every);
+  advance_to(*reference, checked_step);
+  const std::optional<HostFinding> expected = first_unhealthy_cell(*reference);
+  ASSERT_TRUE(expected);
+
+  // Outputs only while the state is still finite (a state that is not is refused, not written).
+  for (const std::vector<long>& output_steps : {std::vector<long>{}, std::vector<long>{7, 23, 41, 53, 57, 59, 61}}) {
+    SerialSimulation simulation(spec, backend, mode);
+    const std::vector<ScheduledOutput> outputs{
+        {output_steps, [](long, double, std::span<const double>) {}, nullptr, nullptr}};
+    EXPECT_EQ(run_error(*simulation, outputs, {}),
+              failure_text(*simulation, checked_step, *expected) + "; no snapshot written (the run writes no results)")
+        << what << (output_steps.empty() ? ", no outputs" : ", outputs") << "; the host finds the first unhealthy "
+        << "cell after step " << unhealthy_step;
+  }
+}
+
 }  // namespace simapp::testing

@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "solver/executor/graph_loop.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_outline.hpp"
 #include "solver/step/steps_per_graph.hpp"
@@ -81,22 +85,23 @@ TEST(StepProgramTest, ChunkHoldsKStepsOfAlternatingParityBehindOneRefresh) {
   RunSpec spec = plan_spec(Granularity::fused);
   spec.execution.steps_per_graph = 3;
   const StepOutline plan = outline_steps(spec);
-  // The refresh, 3 steps, and the health check after the chunk's last step (every 10 steps).
-  ASSERT_EQ(plan.chunk.ops().size(), 1u + 3u * 18u + 2u);
+  // The refresh and 3 steps: the run's first chunk, before the first check (after step 10).
+  ASSERT_EQ(plan.chunk.ops().size(), 1u + 3u * 18u);
   EXPECT_EQ(plan.chunk.ops()[0].kind, OpKind::transfer);
-  EXPECT_EQ(plan.chunk.ops()[1 + 54].name, "step3/check_health");
-  EXPECT_EQ(plan.chunk.ops()[1 + 55].name, "step3/count_health_check");
   EXPECT_EQ(plan.chunk.ops()[1].name, "step1/x.stage1.fill_halos");
   EXPECT_EQ(plan.chunk.ops()[1 + 18].name, "step2/z.stage1.fill_halos");
   EXPECT_EQ(plan.chunk.ops()[1 + 36].name, "step3/x.stage1.fill_halos");
   EXPECT_EQ(plan.chunk.segments().size(), 1u);
-  // 6000 steps = 2000 chunks of 3, odd K: chunks start on both parities.
+  // 6000 steps = 2000 chunks of 3, odd K: chunks start on both parities. Those that start on
+  // an odd step hold a check after their step 2 (steps 9 to 11, say) or none; those that start
+  // on an even step a check after their step 1 (10 to 12) or 3 (8 to 10), or none: 5 programs,
+  // the run's last chunk (5998 to 6000) among them.
   EXPECT_EQ(plan.full_chunks, 2000);
   EXPECT_EQ(plan.remainder_steps, 0);
-  EXPECT_EQ(plan.distinct_chunks, 2);
+  EXPECT_EQ(plan.distinct_chunks, 5);
 }
 
-TEST(StepProgramTest, ChunkChecksHealthEveryNStepsAndAfterItsLastStep) {
+TEST(StepProgramTest, ChunkChecksHealthAfterTheMultiplesOfNOnly) {
   RunSpec spec = plan_spec(Granularity::stage);
   spec.execution.steps_per_graph = 5;
   spec.execution.check_every = 2;
@@ -104,15 +109,162 @@ TEST(StepProgramTest, ChunkChecksHealthEveryNStepsAndAfterItsLastStep) {
   std::vector<std::string> checks;
   for (const StepOp& op : checked.chunk.ops())
     if (op.name.ends_with("check_health")) checks.push_back(op.name);
-  EXPECT_EQ(checks, (std::vector<std::string>{"step2/check_health", "step4/check_health", "step5/check_health"}));
+  // The run's first chunk, steps 1 to 5: its last step is no multiple of 2 nor the run's last.
+  EXPECT_EQ(checks, (std::vector<std::string>{"step2/check_health", "step4/check_health"}));
   spec.execution.check_every = 0;
   const StepOutline unchecked = outline_steps(spec);
   for (const StepOp& op : unchecked.chunk.ops()) EXPECT_EQ(op.name.find("health"), std::string::npos) << op.name;
 }
 
+/// The global steps (1-based) the health check follows in the chunk program of the `steps`
+/// steps after step `completed`, read off its op names.
+std::vector<long> checked_steps_of_chunk(long completed, int steps, long num_steps, int check_every) {
+  const Grid grid(GridSpec{8, 8, 800.0, 800.0});
+  const StepResources resources{step_field_shapes(grid, Granularity::stage),
+                                grid.geometry(),
+                                {},
+                                nullptr,
+                                CaseName::thermal,
+                                Granularity::stage,
+                                GhostFill{},
+                                HealthCheckOps{check_every, nullptr, nullptr}};
+  const ChunkLayout layout = chunk_layout(completed, steps, num_steps, check_every);
+  EXPECT_EQ(layout.first, parity_of(completed + 1));
+  const StepProgram chunk = build_chunk_program(resources, layout);
+  std::vector<long> checked;
+  for (const StepOp& op : chunk.ops())
+    if (op.name.ends_with("/check_health")) checked.push_back(completed + std::stol(op.name.substr(4)));
+  return checked;
+}
+
+/// The steps after which a run of `num_steps` steps is checked: the multiples of check_every
+/// and the last.
+std::vector<long> multiples_and_last(long num_steps, int check_every) {
+  std::vector<long> steps;
+  for (long step = check_every; step < num_steps; step += check_every) steps.push_back(step);
+  steps.push_back(num_steps);
+  return steps;
+}
+
+TEST(StepProgramTest, ChunksCheckAfterTheGlobalMultiplesOfCheckEveryAndTheLastStepWhereverTheyStart) {
+  for (const int check_every : {1, 2, 3, 10})
+    for (const int k : {1, 2, 4, 5, 7})
+      for (const long num_steps : {24L, 30L, 31L}) {
+        // Chunks of K, also cut where outputs would be (steps 7, 13 and 20).
+        std::vector<long> checked;
+        for (long at = 0; at < num_steps;) {
+          const long cut = at < 7 ? 7 : at < 13 ? 13 : at < 20 ? 20 : num_steps;
+          const int steps = static_cast<int>(std::min<long>({k, cut - at, num_steps - at}));
+          const std::vector<long> in_chunk = checked_steps_of_chunk(at, steps, num_steps, check_every);
+          checked.insert(checked.end(), in_chunk.begin(), in_chunk.end());
+          at += steps;
+        }
+        EXPECT_EQ(checked, multiples_and_last(num_steps, check_every))
+            << "check_every " << check_every << ", K " << k << ", " << num_steps << " steps";
+      }
+  EXPECT_TRUE(checked_steps_of_chunk(0, 24, 24, 0).empty());
+  EXPECT_EQ(checked_steps_of_chunk(5, 7, 100, 10), (std::vector<long>{10}));
+  EXPECT_EQ(checked_steps_of_chunk(5, 7, 12, 10), (std::vector<long>{10, 12}));
+}
+
+TEST(StepProgramTest, DistinctChunkLayoutsAreTheLayoutsOfEveryChunk) {
+  for (const int check_every : {0, 1, 2, 3, 7, 10, 25, 1000})
+    for (const int k : {1, 2, 3, 4, 5, 6, 14, 42})
+      for (const long num_steps : {1L, 5L, 41L, 42L, 100L, 997L}) {
+        std::set<ChunkLayout> layouts;
+        for (long at = 0; at < num_steps; at += k)
+          layouts.insert(chunk_layout(at, static_cast<int>(std::min<long>(k, num_steps - at)), num_steps, check_every));
+        EXPECT_EQ(distinct_chunk_layouts(num_steps, k, check_every), static_cast<int>(layouts.size()))
+            << "check_every " << check_every << ", K " << k << ", " << num_steps << " steps";
+      }
+  // Large counts are found without visiting each chunk: a check every 10 steps of one-step chunks
+  // gives both parities unchecked, and checked after odd steps (multiples of 10 are even) but
+  // for the last.
+  EXPECT_EQ(distinct_chunk_layouts(2147483647L, 1, 10), 4);
+  EXPECT_EQ(distinct_chunk_layouts(2147483647L, 1, 2147483647), 3);
+}
+
+TEST(StepProgramTest, LoopBodyCarriesTheChecksWhenItStaysAboutAsLargeAsAGraph) {
+  const auto body = [](int k, int check_every, std::size_t kernels) {
+    const LoopBody found = loop_body(k, check_every, kernels);
+    return std::pair{found.steps, found.checked};
+  };
+  // Automatic K at stage, fused and fine granularity (6, 18, 120 kernels a step), check_every 10.
+  EXPECT_EQ(body(42, 10, 6), std::pair(40, true));
+  EXPECT_EQ(body(14, 10, 18), std::pair(10, true));
+  EXPECT_EQ(body(2, 10, 120), std::pair(10, true));
+  // Odd check_every: whole intervals of both parities.
+  EXPECT_EQ(body(4, 3, 6), std::pair(6, true));
+  EXPECT_EQ(body(13, 3, 6), std::pair(12, true));
+  // A configured K that is already a multiple, however large.
+  EXPECT_EQ(body(100, 10, 120), std::pair(100, true));
+  // Without checks, K made even; with checks too far apart for a graph, the same and no checks.
+  EXPECT_EQ(body(3, 0, 6), std::pair(6, false));
+  EXPECT_EQ(body(3, 1000, 6), std::pair(6, false));
+  EXPECT_EQ(body(2, 50, 120), std::pair(2, false));
+  EXPECT_EQ(body(2, 40, 120), std::pair(40, true));  // 4800 kernels: within the bound
+}
+
+/// How a graph_loop run of `num_steps` steps with a state needed after each step of `ends`
+/// runs, queued `pace` steps at a time: the chunks beside the loop as (first step, steps) and
+/// the steps each pass of the body starts after.
+struct LoopSchedule {
+  std::vector<std::pair<long, long>> chunks;
+  std::vector<long> pass_starts;
+};
+
+LoopSchedule schedule_loop(const LoopBody& body, long num_steps, int check_every, const std::vector<long>& ends,
+                           long pace) {
+  LoopSchedule schedule;
+  for (long at = 0; at < num_steps;) {
+    const auto next_end = std::ranges::upper_bound(ends, at);
+    const long span = (next_end == ends.end() ? num_steps : std::min(*next_end, num_steps)) - at;
+    const long batch = std::min(pace, span);
+    const LoopLaunch launch = plan_loop_launch(body, at, batch, span, num_steps, check_every);
+    const long steps = launch.lead_in + launch.passes * body.steps + launch.rest;
+    EXPECT_GT(steps, 0) << "at " << at;
+    EXPECT_LE(steps, span) << "at " << at;
+    EXPECT_LE(launch.lead_in, body.steps) << "at " << at;  // one chunk, in the body's StepParams slots
+    EXPECT_LE(launch.rest, body.steps) << "at " << at;
+    if (launch.lead_in > 0) schedule.chunks.emplace_back(at, launch.lead_in);
+    for (long p = 0; p < launch.passes; ++p) schedule.pass_starts.push_back(at + launch.lead_in + p * body.steps);
+    if (launch.rest > 0) schedule.chunks.emplace_back(at + steps - launch.rest, launch.rest);
+    at += steps;
+  }
+  return schedule;
+}
+
+TEST(StepProgramTest, LoopLaunchesKeepTheChecksOnTheGlobalMultiplesAndTheirChunksFixed) {
+  const std::vector<long> ends{7, 23, 100, 101, 163, 250};
+  for (const int check_every : {0, 3, 10, 1000})
+    for (const int k : {1, 2, 3, 4, 5, 42})
+      for (const std::size_t kernels : {6u, 120u}) {
+        const LoopBody body = loop_body(k, check_every, kernels);
+        const long num_steps = 301;
+        const std::string what = "check_every " + std::to_string(check_every) + ", K " + std::to_string(k) + ", " +
+                                 std::to_string(kernels) + " kernels";
+        // The chunks of a span as prepare() sees them (the whole span in one launch) ...
+        const LoopSchedule prepared = schedule_loop(body, num_steps, check_every, ends, num_steps);
+        for (const long pace : {1L, 2L, 3L, 8L}) {
+          const LoopSchedule run = schedule_loop(body, num_steps, check_every, ends, pace * body.steps);
+          // ... are the chunks of the run, however the queue's pace cuts it into launches.
+          EXPECT_EQ(run.chunks, prepared.chunks) << what << ", pace " << pace;
+          for (const long start : run.pass_starts) {
+            if (body.checked) {
+              EXPECT_EQ(start % check_every, 0) << what << ": a pass after step " << start;
+              continue;
+            }
+            for (long step = start + 1; step <= start + body.steps; ++step)
+              EXPECT_FALSE(checks_after_step(step, num_steps, check_every)) << what << ": step " << step;
+          }
+        }
+      }
+}
+
 TEST(StepProgramTest, ChecksFollowEveryLaneOfTheStep) {
   RunSpec spec = plan_spec(Granularity::fine);
   spec.execution.steps_per_graph = 1;
+  spec.execution.check_every = 1;
   const StepOutline plan = outline_steps(spec);
   const std::vector<StepOp>& ops = plan.chunk.ops();
   ASSERT_GE(ops.size(), 3u);
