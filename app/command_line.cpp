@@ -29,10 +29,14 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv, const M
   cli.add_option("--set", command_line.overrides, "Override a configuration key: --set grid.nx=200")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  cli.add_option("--backend", command_line.backend, "Same as --set execution.backend=B")
-      ->check(CLI::IsMember({"auto", "cuda", "host"}));
-  cli.add_option("--mode", command_line.mode, "Same as --set execution.mode=M")
-      ->check(CLI::IsMember(execution_mode_choices()));
+  // A later --backend or --mode replaces an earlier one, so that a wrapper's fixed options can
+  // come before its user's (scripts/slurm/*.sbatch pass --backend before "$@").
+  cli.add_option("--backend", command_line.backend, "Same as --set execution.backend=B; the last one given wins")
+      ->check(CLI::IsMember({"auto", "cuda", "host"}))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  cli.add_option("--mode", command_line.mode, "Same as --set execution.mode=M; the last one given wins")
+      ->check(CLI::IsMember(execution_mode_choices()))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cli.add_flag("--validate", command_line.validate_only, "Check the configuration and exit");
   auto* profile_flag = cli.add_flag("--profile", command_line.profile,
                                     "Time a few steps kernel by kernel against the device's copy bandwidth "

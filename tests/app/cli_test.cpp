@@ -76,6 +76,22 @@ TEST_F(CliTest, BadBackendAndMissingConfigAreCommandLineErrors) {
   expect_input_error(simapp(""), R"(command line: .*config)");
 }
 
+TEST_F(CliTest, ALaterBackendOrModeWins) {
+  // A batch script passes its --backend before its user's options, which must replace it
+  // (before, CLI11 refused the second one: "--backend: At Most 1 required but received 2").
+  write_config("case: thermal\ngrid:\n  nx: 40\n  nz: 20\n");
+  const Outcome host = simapp("case.yaml --backend cuda --backend host --validate");
+  EXPECT_EQ(host.exit_code, 0) << host.err;
+  EXPECT_NE(host.out.find("configuration is valid"), std::string::npos) << host.out;
+  // That the host backend was taken shows on any machine in what it refuses.
+  expect_input_error(simapp("case.yaml --backend cuda --backend host --mode eager_streams --validate"),
+                     R"(execution\.mode: eager_streams needs the CUDA backend, but this run uses host)");
+  const Outcome mode = simapp("case.yaml --backend host --mode eager_streams --mode eager --validate");
+  EXPECT_EQ(mode.exit_code, 0) << mode.err;
+  expect_input_error(simapp("case.yaml --backend host --mode eager --mode eager_streams --validate"),
+                     R"(execution\.mode: eager_streams needs the CUDA backend)");
+}
+
 TEST_F(CliTest, ValidateChecksAndExitsWithoutRunning) {
   write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\n");
   const Outcome outcome = simapp("case.yaml --validate");

@@ -2,23 +2,38 @@
 # The batch scripts under a real Slurm: starts munged, slurmctld and slurmd on this machine
 # with a slurm.conf of its own (SLURM_CONF, ports of its own, one node that declares 64 CPUs and
 # 4 GPUs, stand-ins that jobs asking for GPUs can be scheduled on), then
-#   1. submits scripts/slurm/cpu.sbatch (2 ranks, srun --mpi=pmix) with `sbatch --wait` and
-#      checks its snapshots equal those of the same run started directly with mpirun, bit for bit;
-#   2. submits the timing sweep's CPU job array (2 tasks) and checks each wrote its CSV rows,
-#      every mode bit-identical;
-#   3. checks every GPU script passes `sbatch --test-only` against the GPU-declaring node;
+#   1. checks every script in scripts/slurm/ with `bash -n`, that Slurm reads all of its #SBATCH
+#      lines (none below a command) and that it asks for --signal=TERM@120 or says why not, and
+#      that chain.sh refuses a bad N, a missing script and --overwrite;
+#   2. runs the GPU scripts (one_node_4gpus.sbatch, multi_node.sbatch on one node) for real with a
+#      stand-in srun first on PATH, which records its arguments and hands them to the real srun
+#      with --backend host appended (a later --backend wins), and checks they wrote results, passed
+#      the user's options after their own and gave simapp the wall limit left in the job;
+#   3. at once: cpu.sbatch on one rank in a job of 2 minutes, which its --signal=TERM@120 stops
+#      (SIGTERM to the rank, a checkpoint, exit 5); the timing sweep's CPU job array (2 tasks) and
+#      one task of the GPU array (auto backend: the host here), each writing its CSV rows, every
+#      mode bit-identical;
+#   4. a run of cpu.sbatch (2 ranks, srun --mpi=pmix) as a chain of three jobs (chain.sh), each cut
+#      by execution.wall_limit (0.6 of the time the uncut run takes here, so that one job cannot
+#      finish it and three can) and continued with --restart latest, against the same run started
+#      once directly with mpirun: every snapshot of that run present and equal bit for bit, and a
+#      --restart latest after the chain finds the run complete;
 # and stops the daemons. Skipped (exit 77) without root or without slurm-wlm and munge.
 # usage: slurm_batch_test.sh SIMAPP_SOURCE_DIR SIMAPP_BINARY MPIEXEC
 set -euo pipefail
+shopt -s extglob
 source_dir=$1 binary=$2 mpiexec=$3
-for tool in munged slurmctld slurmd sbatch sinfo; do
+for tool in munged slurmctld slurmd sbatch sinfo srun scontrol; do
   command -v "$tool" > /dev/null || { echo "slurm test: no $tool (Debian: slurm-wlm, munge): skipped"; exit 77; }
 done
 [[ $(id -u) -eq 0 ]] || { echo "slurm test: the daemons need root here: skipped"; exit 77; }
+started=$SECONDS
 
 work=$(mktemp -d /tmp/simapp-slurm-XXXXXX)
 export SLURM_CONF=$work/slurm.conf
 stop() {
+  # Jobs a failure left, in this test's own cluster.
+  [[ -f $work/slurmctld.pid ]] && scancel --quiet --user=root 2> /dev/null || true
   for daemon in slurmd slurmctld munged; do
     [[ -f $work/$daemon.pid ]] && kill "$(cat "$work/$daemon.pid")" 2> /dev/null || true
   done
@@ -69,6 +84,34 @@ CONF
 # slurmd counts a node's GPUs by their device files: four harmless ones stand in for them.
 printf 'Name=gpu File=%s\n' /dev/null /dev/zero /dev/full /dev/urandom > "$work/gres.conf"
 
+cd "$source_dir"
+scripts=(scripts/slurm/*)
+
+# 1. Every script parses; Slurm reads every #SBATCH line (it stops at the first command); each
+#    batch script asks for the signal or says why not; chain.sh refuses what it must.
+for script in "${scripts[@]}"; do
+  bash -n "$script" || fail "$script: bash -n"
+  awk '!/^[[:space:]]*(#|$)/ && !command { command = FNR }
+       /^#SBATCH/ && command { print FILENAME ":" FNR ": #SBATCH below the command of line " command; bad = 1 }
+       END { exit bad }' "$script" > "$work/directives.out" || fail "$(head -n 1 "$work/directives.out")"
+  [[ $script == *.sbatch ]] || continue
+  grep -q '^#SBATCH --signal=TERM@120$' "$script" || grep -q '^# No --signal' "$script" ||
+    fail "$script neither asks for --signal=TERM@120 nor says why not"
+done
+chain_refuses() {  # WHAT ARGUMENTS...
+  local what=$1
+  shift
+  if scripts/slurm/chain.sh "$@" > "$work/chain-refusal.out" 2>&1; then fail "chain.sh accepted $what"; fi
+  [[ $(wc -l < "$work/chain-refusal.out") -eq 1 ]] && grep -q '^chain: error: ' "$work/chain-refusal.out" ||
+    fail "chain.sh refused $what without a one-line error: $(cat "$work/chain-refusal.out")"
+}
+chain_refuses "N = 0" 0 scripts/slurm/cpu.sbatch
+chain_refuses "N = x" x scripts/slurm/cpu.sbatch
+chain_refuses "a missing script" 3 scripts/slurm/no_such.sbatch
+chain_refuses "--overwrite" 3 scripts/slurm/cpu.sbatch inputs/case.yaml --overwrite
+scripts/slurm/chain.sh --help | grep -q '^usage: ' || fail "chain.sh --help prints no usage"
+echo "slurm test: ${#scripts[@]} scripts parse and keep their #SBATCH lines first; chain.sh refuses bad arguments"
+
 munged --socket="$work/munge.socket" --key-file="$work/munge.key" --pid-file="$work/munged.pid" \
   --log-file="$work/munged.log" --seed-file="$work/munge.seed" --force || fail "munged did not start"
 slurmctld -i || fail "slurmctld did not start"
@@ -80,42 +123,150 @@ done
 sinfo -h -o %T | grep -q idle || fail "the node did not become idle: $(sinfo 2>&1)"
 echo "slurm test: slurmctld and slurmd up on $host (ports $port, $((port + 1)))"
 
-cd "$source_dir"
 # Two cores here: one OpenMP thread a task, waiting passively, or tasks spin against each other.
-export OMP_WAIT_POLICY=PASSIVE
-run_args=(inputs/case.yaml --overwrite --set time.sim_time=4 --set output.every=2)
+export OMP_WAIT_POLICY=PASSIVE SIMAPP_BINARY=$binary
+job_field() {  # JOB FIELD: the field of `scontrol show job`
+  scontrol -o show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+wait_for_jobs() {  # SECONDS JOB...: until every job has ended
+  local deadline=$((SECONDS + $1)) job
+  shift
+  for job in "$@"; do
+    while [[ $(job_field "$job" JobState) =~ ^(PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED)$ ]]; do
+      ((SECONDS < deadline)) || fail "job $job has not ended in time ($(job_field "$job" JobState))"
+      sleep 0.5
+    done
+  done
+}
 
-# 1. The CPU script, 2 ranks, against a direct mpirun.
-SIMAPP_BINARY=$binary sbatch --wait --quiet --ntasks=2 --chdir="$source_dir" --output="$work/cpu.out" \
-  scripts/slurm/cpu.sbatch "${run_args[@]}" --set output.dir="$work/batch" ||
-  fail "cpu.sbatch did not complete"
-grep -q "^d_te:" "$work/cpu.out" || fail "cpu.sbatch printed no summary"
-OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-  "$mpiexec" -n 2 "$binary" "${run_args[@]}" --backend host --set output.dir="$work/direct" > "$work/direct.out" 2>&1 ||
-  fail "the direct mpirun failed"
-for snapshot in "$work"/direct/fields_*.h5; do
-  /usr/bin/python3 scripts/compare_fields.py "$snapshot" "$work/batch/$(basename "$snapshot")" ||
-    fail "$(basename "$snapshot") differs between the batch job and mpirun"
+# 2. The GPU scripts, for real with the host backend: a stand-in srun (and nvidia-smi, where no
+#    GPU answers, for a script that would ask it) first on PATH.
+mkdir -p "$work/bin"
+cat > "$work/bin/srun" << STANDIN
+#!/bin/bash
+# stand-in srun: records its arguments, one a line, and runs them under the real srun with the
+# host backend (a later --backend wins)
+printf '%s\n' "\$@" > "$work/srun-\$SLURM_JOB_ID.args"
+exec $(command -v srun) "\$@" --backend host
+STANDIN
+if ! nvidia-smi -L > /dev/null 2>&1; then
+  printf '%s\n' '#!/bin/sh' '# stand-in nvidia-smi: the four GPUs the node declares' \
+    'for i in 0 1 2 3; do echo "GPU $i: stand-in"; done' > "$work/bin/nvidia-smi"
+fi
+chmod +x "$work/bin/"*
+user_options=(--set grid.nx=100 --set grid.nz=50 --set time.sim_time=20 --set output.every=10)
+declare -A gpu_job
+for script in one_node_4gpus multi_node; do
+  gpu_job[$script]=$(PATH=$work/bin:$PATH sbatch --parsable --nodes=1 --ntasks-per-node=2 --cpus-per-task=1 \
+    --chdir="$source_dir" --output="$work/$script.out" "scripts/slurm/$script.sbatch" inputs/case.yaml \
+    "${user_options[@]}" --set output.dir="$work/$script")
 done
-echo "slurm test: cpu.sbatch (2 ranks, srun --mpi=pmix) equals mpirun bit for bit ($(ls "$work"/direct/fields_*.h5 | wc -l) snapshots)"
+wait_for_jobs 120 "${gpu_job[@]}"
+for script in one_node_4gpus multi_node; do
+  out=$work/$script
+  [[ $(job_field "${gpu_job[$script]}" ExitCode) == 0:0 ]] && grep -q "^d_te:" "$out.out" ||
+    fail "$script.sbatch did not complete"
+  snapshots=$(ls "$out"/fields_*.h5 2> /dev/null | wc -l)
+  ((snapshots == 3)) || fail "$script.sbatch wrote $snapshots snapshots, not 3"
+  args=$(grep -lx -- "output.dir=$out" "$work"/srun-*.args) || fail "$script.sbatch did not call srun"
+  limit=$(sed -n 's/^execution\.wall_limit=//p' "$args")
+  expected=" $binary inputs/case.yaml --backend cuda --set execution.wall_limit=$limit ${user_options[*]}"
+  [[ $(tr '\n' ' ' < "$args") == "--mpi=pmix "*"$expected --set output.dir=$out " ]] ||
+    fail "$script.sbatch ran: srun $(tr '\n' ' ' < "$args")"
+  time_limit=$(($(sed -n 's/^#SBATCH --time=0*\([0-9]*\):00:00$/\1/p' "scripts/slurm/$script.sbatch") * 3600))
+  ((limit > time_limit - 120 && limit <= time_limit - 60)) ||
+    fail "$script.sbatch: execution.wall_limit=$limit in a job of $time_limit s"
+  grep -q "^  limit .* $limit s" "$out.out" || fail "$script.sbatch: simapp's header shows no wall limit of $limit s"
+  echo "slurm test: $script.sbatch (stand-in srun): $snapshots snapshots; srun got the script's options (wall limit" \
+    "$limit s) and then the user's"
+done
 
-# 2. The timing sweep's CPU job array, two tasks.
-SIMAPP_BINARY=$binary sbatch --wait --quiet --array=0-1 --cpus-per-task=1 --chdir="$source_dir" --output="$work/array-%a.out" \
-  --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep" scripts/slurm/timing_sweep_array_cpu.sbatch ||
-  fail "the CPU job array did not complete"
-for grid in 64x32 128x64; do
-  csv=$work/sweep/$grid.csv
-  [[ -s $csv ]] || fail "array task for $grid wrote no $csv"
+# 3. A signal, and the timing sweeps' job arrays, at once. The user's --backend host repeats the
+#    script's own (simapp once refused a second --backend).
+signal_job=$(sbatch --parsable --ntasks=1 --time=2 --chdir="$source_dir" --output="$work/signal.out" \
+  scripts/slurm/cpu.sbatch inputs/case.yaml --backend host --set grid.nx=100 --set grid.nz=50 --set time.sim_time=1e6 \
+  --set output.every=1e6 --set output.checkpoint_every=1e6 --set output.dir="$work/signal")
+cpu_array=$(sbatch --parsable --array=0-1 --cpus-per-task=1 --chdir="$source_dir" --output="$work/array-%a.out" \
+  --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep" scripts/slurm/timing_sweep_array_cpu.sbatch)
+gpu_array=$(PATH=$work/bin:$PATH sbatch --parsable --array=0 --cpus-per-task=1 --chdir="$source_dir" \
+  --output="$work/gpu-array-%a.out" --export=ALL,SIMAPP_SWEEP_OUT="$work/gpu-sweep" \
+  scripts/slurm/timing_sweep_array.sbatch)
+wait_for_jobs 150 "$signal_job" "${cpu_array}_0" "${cpu_array}_1" "${gpu_array}_0"
+grep -q "^stopped by SIGTERM at step" "$work/signal.out" ||
+  fail "cpu.sbatch's --signal=TERM@120 did not stop the rank: $(grep "^stopped" "$work/signal.out")"
+# Exit code 5 from the batch shell itself (FAILED, not TIMEOUT: before the end of the job's time).
+[[ $(job_field "$signal_job" JobState) == FAILED && $(job_field "$signal_job" ExitCode) == 5:0 ]] ||
+  fail "the signalled job ended $(job_field "$signal_job" JobState) with $(job_field "$signal_job" ExitCode)"
+ls "$work"/signal/checkpoint_*.h5 > /dev/null 2>&1 || fail "the signalled run wrote no checkpoint"
+signal_limit=$(sed -n 's/^simapp: the job ends in [0-9]* s: execution.wall_limit=//p' "$work/signal.out")
+[[ -n $signal_limit ]] && grep -q "^  limit .* $signal_limit s" "$work/signal.out" ||
+  fail "cpu.sbatch gave simapp no wall limit in a job of 2 minutes"
+stopped_at=$(sed -n 's/^stopped by SIGTERM at \(step [0-9]*\).*/\1/p' "$work/signal.out")
+echo "slurm test: cpu.sbatch in a job of 2 minutes: SIGTERM from --signal=TERM@120 stopped the rank after" \
+  "$(job_field "$signal_job" RunTime) at $stopped_at with a checkpoint, exit 5 (its wall limit: $signal_limit s)"
+for csv in "$work"/sweep/64x32.csv "$work"/sweep/128x64.csv "$work"/gpu-sweep/64x32.csv; do
+  [[ -s $csv ]] || fail "an array task wrote no $csv"
   rows=$(tail -n +2 "$csv" | wc -l)
   ((rows > 0)) || fail "$csv has no rows"
   tail -n +2 "$csv" | grep -qv ",True," && fail "$csv: some mode is not bit-identical"
-  echo "slurm test: array task $grid: $rows rows, every mode bit-identical"
+  echo "slurm test: array task ${csv#"$work"/}: $rows rows, every mode bit-identical"
 done
 
-# 3. The GPU scripts against a node that declares GPUs.
-for script in scripts/slurm/one_node_4gpus.sbatch scripts/slurm/timing_sweep_array.sbatch; do
-  sbatch --test-only "$script" > "$work/test-only.out" 2>&1 || fail "$script: $(cat "$work/test-only.out")"
+# 4. A chain of three cpu.sbatch jobs, each cut by execution.wall_limit, against one uncut run.
+run_args=(inputs/case.yaml --set time.sim_time=600 --set output.every=100 --set output.checkpoint_every=100)
+begin=$SECONDS
+OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+  "$mpiexec" -n 2 "$binary" "${run_args[@]}" --backend host --set output.dir="$work/direct" > "$work/direct.out" 2>&1 ||
+  fail "the direct mpirun failed"
+uncut=$((SECONDS - begin))
+wall_limit=$(((uncut * 6 + 9) / 10))
+((wall_limit >= 5)) || wall_limit=5
+SBATCH_TIMELIMIT=5 scripts/slurm/chain.sh 3 --ntasks=2 --chdir="$source_dir" --output="$work/chain-%j.out" -- \
+  scripts/slurm/cpu.sbatch "${run_args[@]}" --set output.dir="$work/chain" --set execution.wall_limit="$wall_limit" \
+  > "$work/chain.ids" || fail "chain.sh failed: $(cat "$work/chain.ids")"
+mapfile -t jobs < "$work/chain.ids"
+((${#jobs[@]} == 3)) || fail "chain.sh printed ${#jobs[@]} job ids, not 3"
+for n in 1 2; do
+  [[ $(job_field "${jobs[n]}" Dependency) == "afterany:${jobs[n - 1]}"* ]] ||
+    fail "job ${jobs[n]} depends on '$(job_field "${jobs[n]}" Dependency)', not afterany:${jobs[n - 1]}"
 done
-sbatch --test-only --nodes=1 scripts/slurm/multi_node.sbatch > "$work/test-only.out" 2>&1 ||
-  fail "multi_node.sbatch: $(cat "$work/test-only.out")"
-echo "slurm test: the GPU scripts pass sbatch --test-only (multi_node.sbatch with --nodes=1: one node here)"
+wait_for_jobs $((3 * wall_limit + 120)) "${jobs[@]}"
+grep -q "no checkpoint in .* starting at step 0" "$work/chain-${jobs[0]}.out" ||
+  fail "the first job did not start at step 0"
+finished=
+summary=
+for n in 0 1 2; do
+  out=$work/chain-${jobs[n]}.out exit_code=$(job_field "${jobs[n]}" ExitCode)
+  if [[ -z $finished ]] && grep -q "^stopped by the wall-clock limit" "$out"; then
+    [[ $exit_code == 5:0 ]] || fail "job $((n + 1)) stopped at the wall limit but ended with $exit_code"
+    step=$(sed -n 's/^stopped by the wall-clock limit .* at \(step [0-9]*\) .*/\1/p' "$out")
+    summary+=" job $((n + 1)): $step, exit 5;"
+  elif [[ -z $finished ]] && grep -q "^d_te:" "$out"; then
+    [[ $exit_code == 0:0 ]] || fail "job $((n + 1)) finished the run but ended with $exit_code"
+    finished=$((n + 1))
+    summary+=" job $((n + 1)): finished the run;"
+  elif [[ -n $finished ]] && grep -q "the run is complete" "$out"; then
+    [[ $exit_code == 0:0 ]] || fail "job $((n + 1)) found the run complete but ended with $exit_code"
+    summary+=" job $((n + 1)): the run is complete;"
+  else
+    fail "job $((n + 1)) of the chain neither stopped at its wall limit nor finished the run: $(tail -n 3 "$out")"
+  fi
+done
+[[ -n $finished ]] || fail "three jobs of $wall_limit s did not finish the run"
+((finished > 1)) || fail "one job of $wall_limit s finished a run that took $uncut s uncut"
+grep -q "^  limit .* $wall_limit s" "$work/chain-${jobs[0]}.out" ||
+  fail "the user's --set execution.wall_limit did not win over the script's"
+for snapshot in "$work"/direct/fields_*.h5; do
+  /usr/bin/python3 scripts/compare_fields.py "$snapshot" "$work/chain/$(basename "$snapshot")" > /dev/null ||
+    fail "$(basename "$snapshot") differs between the chain of jobs and the uncut mpirun"
+done
+[[ $(cd "$work/direct" && ls fields_*.h5) == "$(cd "$work/chain" && ls fields_*.h5)" ]] ||
+  fail "the chain wrote other snapshots than the uncut run"
+# A job after the last one finds the run complete (exit 0) whichever job finished it.
+OMP_NUM_THREADS=1 "$binary" "${run_args[@]}" --backend host --set output.dir="$work/chain" --restart latest \
+  > "$work/after-chain.out" 2>&1 || fail "--restart latest after the chain failed: $(cat "$work/after-chain.out")"
+grep -q "the run is complete" "$work/after-chain.out" ||
+  fail "the chain's run is not complete: $(cat "$work/after-chain.out")"
+echo "slurm test: chain.sh 3 cpu.sbatch (2 ranks, wall limit $wall_limit s; uncut: $uncut s):$summary" \
+  "$(ls "$work"/direct/fields_*.h5 | wc -l) snapshots equal the uncut mpirun's bit for bit"
+echo "slurm test: passed in $((SECONDS - started)) s"
