@@ -1,6 +1,8 @@
 /// simapp: dry compressible atmosphere on CPU or GPU, driven by a YAML file; MPI across ranks.
 /// The composition root: parses the command line, sets the run up, and hands it to the command
 /// it asks for.
+#include <chrono>
+#include <new>
 #include <optional>
 #include <variant>
 
@@ -11,9 +13,12 @@
 #include "app/plan_report.hpp"
 #include "app/run_command.hpp"
 #include "app/setup.hpp"
+#include "app/standard_output.hpp"
 #include "app/stop_signals.hpp"
 #include "app/timed_commands.hpp"
+#include "io/output/run_outputs.hpp"
 #include "kernels/backend/error.hpp"
+#include "solver/decomposition/error_agreement.hpp"
 #include "solver/simulation/mode_support.hpp"
 
 namespace {
@@ -21,24 +26,36 @@ namespace {
 using namespace simapp;
 using namespace simapp::app;
 
-int run(const MpiSession& mpi, const CommandLine& command_line) {
+int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::steady_clock::time_point started) {
   std::optional<Setup> setup;
   std::optional<Decomposition> decomposition;
   try {
-    setup = set_up(command_line);
-    decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel);
+    setup = set_up(command_line, started);
+    // Its checks depend on what every rank holds alike, so every rank throws before MPI_Cart_create, or none.
+    run_agreed(MPI_COMM_WORLD,
+               [&] { decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel); });
     choose_halos(*setup, *decomposition);
     if (const ExecutionMode mode = setup->config.spec.execution.mode; mode != ExecutionMode::compare)
-      require_mode_can_run(mode, setup->config.spec, setup->backend, *decomposition);
+      run_agreed(decomposition->comm(),
+                 [&] { require_mode_can_run(mode, setup->config.spec, setup->backend, *decomposition); });
     if (!command_line.plan_only) {
       bind_devices(*setup, *decomposition);
       require_memory(*setup, *decomposition);
     }
   } catch (const Error& e) {
-    return mpi.uniform_error(e);
+    return mpi.report(e);  // agreed, so printed once; any other ends the job
+  } catch (const std::bad_alloc&) {
+    return mpi.report(out_of_memory_error());
   }
   if (command_line.validate_only) {
-    if (mpi.root()) fmt::print("{}: configuration is valid\n", command_line.config_path);
+    std::string restart;
+    try {
+      if (!command_line.restart.empty())
+        restart = "; " + io::check_restart(setup->config.spec, command_line.restart, *decomposition);
+    } catch (const Error& e) {
+      return mpi.report(e);
+    }
+    if (mpi.root()) fmt::print("{}: configuration is valid{}\n", command_line.config_path, restart);
     return 0;
   }
   if (command_line.plan_only) {
@@ -52,6 +69,8 @@ int run(const MpiSession& mpi, const CommandLine& command_line) {
     return run_case(*setup, *decomposition, command_line);
   } catch (const Error& e) {
     return mpi.report(e);
+  } catch (const std::bad_alloc&) {
+    return mpi.report(out_of_memory_error());
   } catch (const std::exception& e) {
     return mpi.report(Error(ExitCode::internal, "internal", e.what()));
   }
@@ -60,9 +79,12 @@ int run(const MpiSession& mpi, const CommandLine& command_line) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const auto started = std::chrono::steady_clock::now();
   install_signal_handlers();  // before MPI starts: a SIGTERM from then on stops the run cleanly
+  keep_running_when_stdout_closes();
   MpiSession mpi(argc, argv);
-  const std::variant<CommandLine, int> parsed = parse_command_line(argc, argv, mpi);
+  JobArguments arguments(mpi, argc, argv);
+  const std::variant<CommandLine, int> parsed = parse_command_line(arguments.argc(), arguments.argv(), mpi);
   if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
-  return run(mpi, std::get<CommandLine>(parsed));
+  return run(mpi, std::get<CommandLine>(parsed), started);
 }

@@ -8,6 +8,8 @@
 
 #include <fmt/core.h>
 
+#include "solver/decomposition/error_agreement.hpp"
+
 namespace simapp::app {
 
 MpiSession::MpiSession(int& argc, char**& argv) {
@@ -18,6 +20,15 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 }
 
 MpiSession::~MpiSession() { MPI_Finalize(); }
+
+JobArguments::JobArguments(const MpiSession& mpi, int argc, char** argv) {
+  int count = argc;
+  MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  for (int n = 0; n < count; ++n)
+    arguments_.push_back(broadcast_text(mpi.root() ? std::string(argv[n]) : std::string(), 0, MPI_COMM_WORLD));
+  for (std::string& argument : arguments_) pointers_.push_back(argument.data());
+  pointers_.push_back(nullptr);
+}
 
 namespace {
 

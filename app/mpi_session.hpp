@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 #include "kernels/backend/error.hpp"
 
@@ -33,6 +34,24 @@ class MpiSession {
  private:
   int rank_ = 0;
   int size_ = 1;
+};
+
+/// The job's command line: rank 0's `argv`, on every rank. mpirun gives every rank the same
+/// arguments, but a job whose ranks act on different input hangs or writes wrong results, so
+/// no rank acts on its own.
+class JobArguments {
+ public:
+  /// Collective over MPI_COMM_WORLD.
+  JobArguments(const MpiSession& mpi, int argc, char** argv);
+  JobArguments(const JobArguments&) = delete;
+  JobArguments& operator=(const JobArguments&) = delete;
+
+  int argc() const { return static_cast<int>(arguments_.size()); }
+  char** argv() { return pointers_.data(); }
+
+ private:
+  std::vector<std::string> arguments_;
+  std::vector<char*> pointers_;  ///< into arguments_, then nullptr, as main's argv
 };
 
 /// `simapp: error: [rank N: ]<where>: <what>` with control characters escaped (\n, \t, \xNN).

@@ -1,6 +1,7 @@
 #include "app/run_command.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include <fmt/core.h>
@@ -8,6 +9,7 @@
 #include "app/case_report.hpp"
 #include "app/run_report.hpp"
 #include "app/stop_signals.hpp"
+#include "io/output/output_directory.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/error.hpp"
 #include "solver/simulation/run_loop.hpp"
@@ -18,6 +20,8 @@ namespace simapp::app {
 int run_case(const Setup& setup, const Decomposition& decomposition, const CommandLine& command_line) {
   const RunSpec& spec = setup.config.spec;
   const bool root = decomposition.rank() == 0;
+  std::optional<io::OwnedOutputDirectory> owned;  // before anything in it is read or removed
+  if (io::writes_results(spec)) owned.emplace(spec.output.dir, decomposition.comm());
   const io::OutputStart start =
       io::plan_output(spec, existing_results(command_line), command_line.restart, decomposition.comm());
   if (start.finished) {
@@ -46,7 +50,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   print_header(stdout, simulation, setup.config.source_path, setup.halo_reason);
   const bool writes_results = io::writes_results(spec);
   const StopRequest stop{stop_requested,
-                         writes_results ? io::checkpoint_saver(setup.config, simulation, reference) : nullptr};
+                         writes_results ? io::checkpoint_saver(setup.config, simulation, reference) : nullptr,
+                         WallClockLimit(setup.started, spec.execution.wall_limit)};
   const RunResult result = run_to_end(
       simulation, spec.output.progress_every,
       [root](const ProgressReport& report) {
@@ -59,9 +64,12 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
     report_case_measures(stdout, setup.config, simulation);
     return 0;
   }
+  const std::string cause =
+      result.stopped_at_wall_limit
+          ? fmt::format("the wall-clock limit (execution.wall_limit {:g} s)", spec.execution.wall_limit)
+          : std::string(*stop_signal_name() != '\0' ? stop_signal_name() : "a signal to another rank");
   if (root)
-    fmt::print("stopped by {} at step {} of {} (t = {} s); {}\n",
-               *stop_signal_name() != '\0' ? stop_signal_name() : "a signal to another rank", simulation.step(),
+    fmt::print("stopped by {} at step {} of {} (t = {} s); {}\n", cause, simulation.step(),
                simulation.time_stepping().num_steps(), simulation.time(),
                writes_results ? fmt::format("checkpoint in '{}': continue with --restart latest", spec.output.dir)
                               : std::string("no checkpoint written (the run writes no results)"));

@@ -120,6 +120,8 @@ void print_header(std::FILE* out, const Simulation& simulation, const std::strin
                output.every > 0 ? fmt::format("every {:g} s ({})", output.every, fmt::join(output.variables, ","))
                                 : std::string("off"),
                output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off"));
+  if (const double limit = simulation.spec().execution.wall_limit; limit > 0)
+    fmt::print(out, "  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it\n", limit);
   if (simulation.mode() == ExecutionMode::persistent) {
     const PersistentGrid& launch = simulation.persistent_launch();
     fmt::print(

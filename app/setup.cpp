@@ -7,8 +7,11 @@
 #include <fmt/core.h>
 
 #include "app/mpi_session.hpp"
+#include "io/config/config_text.hpp"
+#include "io/hdf5/snapshot_writer.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/error.hpp"
+#include "kernels/backend/host_memory.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
@@ -16,21 +19,46 @@
 
 namespace simapp::app {
 
-Setup set_up(const CommandLine& command_line) {
+namespace {
+
+/// Refuses a job whose ranks chose different backends (auto on nodes with and without a GPU),
+/// the same on every rank.
+void require_same_backend(Backend backend) {
+  int mine = static_cast<int>(backend), lowest = mine, highest = mine;
+  MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (lowest != highest)
+    throw Error(ExitCode::bad_input, "execution.backend",
+                "auto chose cuda on some ranks and host on others (not every node has a GPU); set cuda or host",
+                ErrorReach::every_rank);
+}
+
+}  // namespace
+
+Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started) {
   std::vector<std::string> overrides = command_line.overrides;
   if (!command_line.backend.empty()) overrides.push_back("execution.backend=" + command_line.backend);
   if (!command_line.mode.empty()) overrides.push_back("execution.mode=" + command_line.mode);
-  Setup setup{io::load_config(command_line.config_path, overrides), Backend::host, {}};
-  if (!command_line.restart.empty() && setup.config.spec.execution.mode == ExecutionMode::compare)
-    throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
-  setup.backend = device::resolve_backend(setup.config.spec.execution.backend);
-  halo_path(setup.backend, setup.config.spec.parallel);  // refuses nccl where it cannot run
+  // Rank 0 reads the file (stdin, say, reaches it alone); every rank reads the same text.
+  std::string text;
+  run_on_root_agreed(MPI_COMM_WORLD, [&] { text = io::read_config_text(command_line.config_path); });
+  text = broadcast_text(text, 0, MPI_COMM_WORLD);
+  Setup setup{started, {}, Backend::host, {}};
+  run_agreed(MPI_COMM_WORLD, [&] {
+    setup.config = io::load_config_text(command_line.config_path, text, overrides);
+    if (!command_line.restart.empty() && setup.config.spec.execution.mode == ExecutionMode::compare)
+      throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
+  });
+  run_agreed(MPI_COMM_WORLD, [&] { setup.backend = device::resolve_backend(setup.config.spec.execution.backend); });
+  require_same_backend(setup.backend);
+  run_agreed(MPI_COMM_WORLD,
+             [&] { halo_path(setup.backend, setup.config.spec.parallel); });  // refuses nccl where it cannot run
   return setup;
 }
 
 void bind_devices(const Setup& setup, const Decomposition& decomposition) {
   if (setup.backend != Backend::cuda) return;
-  device::select_device(node_local_rank() % device::device_count());
+  run_agreed(decomposition.comm(), [] { device::select_device(node_local_rank() % device::device_count()); });
   if (setup.config.spec.parallel.halo == HaloTransport::nccl && decomposition.size() > 1)
     require_one_gpu_per_rank(decomposition.comm());
 }
@@ -49,16 +77,31 @@ void require_memory(const Setup& setup, const Decomposition& decomposition) {
                           ? (node_local_size() + device::device_count() - 1) / device::device_count()
                           : node_local_size();
   run_agreed(decomposition.comm(), [&] {
-    const double needed = static_cast<double>(memory_needed(setup.config.spec, setup.backend, decomposition)) * sharing;
+    const double per_rank = static_cast<double>(memory_needed(setup.config.spec, setup.backend, decomposition));
+    const double needed = per_rank * sharing;
     const double available = static_cast<double>(device::available_memory(setup.backend));
+    const GridSpec& grid = setup.config.spec.grid;
     if (needed > available)
       throw Error(ExitCode::bad_input, "grid",
                   fmt::format("{} x {} cells need {:.3g} GB of {} memory{}, but {:.3g} GB are available (use more "
                               "ranks or a smaller grid)",
-                              setup.config.spec.grid.nx, setup.config.spec.grid.nz, needed / 1e9,
-                              setup.backend == Backend::cuda ? "GPU" : "host",
+                              grid.nx, grid.nz, needed / 1e9, setup.backend == Backend::cuda ? "GPU" : "host",
                               sharing > 1 ? fmt::format(" for the {} ranks sharing it", sharing) : std::string(),
                               available / 1e9));
+    // A process's address-space limit also counts the threads it starts.
+    const OutputSpec& output = setup.config.spec.output;
+    const std::size_t threads =
+        static_cast<std::size_t>(device::host_compute_threads()) +
+        (output.every > 0 && output.compression == 0 ? io::snapshot_writer_threads(output.variables.size()) : 0);
+    const double mapped = per_rank + static_cast<double>(threads * device::address_space_per_thread());
+    const double process_room = static_cast<double>(device::host_memory_room().process);
+    if (setup.backend == Backend::host && mapped > process_room)
+      throw Error(ExitCode::bad_input, "grid",
+                  fmt::format("{} x {} cells need {:.3g} GB of host memory a rank ({:.3g} GB with the stacks and "
+                              "heaps of its {} threads), but the address-space limit of the process (ulimit -v, a "
+                              "batch system's memory limit) leaves {:.3g} GB (use more ranks, a smaller grid or a "
+                              "higher limit)",
+                              grid.nx, grid.nz, per_rank / 1e9, mapped / 1e9, threads, process_room / 1e9));
   });
 }
 

@@ -2,6 +2,7 @@
 /// What every rank agrees on before any work: the configuration, the backend, how halos
 /// travel and why, the GPU each rank takes, and that the grid fits in memory. Errors here are
 /// the same on every rank (bad input).
+#include <chrono>
 #include <string>
 
 #include "app/command_line.hpp"
@@ -13,13 +14,15 @@ namespace simapp::app {
 
 /// What set-up produced: everything every rank agrees on before any work.
 struct Setup {
+  std::chrono::steady_clock::time_point started;  ///< when the process started: execution.wall_limit counts from it
   io::LoadedConfig config;
   Backend backend = Backend::host;
   std::string halo_reason;  ///< why parallel.halo is what it is (auto made concrete, or as configured)
 };
 
-/// Loads the configuration (with the command line's overrides) and picks the backend.
-Setup set_up(const CommandLine& command_line);
+/// Loads the configuration (with the command line's overrides) and picks the backend, for a
+/// process that started at `started`.
+Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started);
 
 /// Makes parallel.halo concrete (auto: NCCL where the build has it, the backend is CUDA and
 /// every rank has a GPU of its own, on every node; MPI otherwise) and keeps why, for the header.

@@ -24,7 +24,9 @@ void install_signal_handlers() {
   // SA_RESETHAND: the second signal finds the default action and ends the process.
   handle(SIGTERM, on_stop_signal, SA_RESTART | SA_RESETHAND);
   handle(SIGINT, on_stop_signal, SA_RESTART | SA_RESETHAND);
+  handle(SIGHUP, on_stop_signal, SA_RESTART | SA_RESETHAND);
   handle(SIGXFSZ, SIG_IGN, 0);
+  handle(SIGPIPE, SIG_IGN, 0);
 }
 
 bool stop_requested() { return received != 0; }
@@ -33,6 +35,7 @@ const char* stop_signal_name() {
   switch (received) {
     case SIGTERM: return "SIGTERM";
     case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
     default: return "";
   }
 }

@@ -10,6 +10,7 @@
 
 #include "app/comparison_report.hpp"
 #include "app/profile_report.hpp"
+#include "io/output/output_directory.hpp"
 #include "io/timing/timing_report.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "simapp_version.hpp"
@@ -43,6 +44,7 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   const RunSpec& spec = setup.config.spec;
   const bool root = decomposition.rank() == 0;
   const std::filesystem::path timing_path = std::filesystem::path(spec.output.dir) / "timing.json";
+  const io::OwnedOutputDirectory owned(spec.output.dir, decomposition.comm());
   run_on_root_agreed(decomposition.comm(), [&] { io::check_result_path(timing_path, overwrite); });
   const std::string processor = device::processor_name(setup.backend);
   if (root)
@@ -66,6 +68,7 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
 int profile(const Setup& setup, const Decomposition& decomposition, io::Overwrite overwrite) {
   const RunSpec& spec = setup.config.spec;
   const std::filesystem::path path = std::filesystem::path(spec.output.dir) / "profile.json";
+  const io::OwnedOutputDirectory owned(spec.output.dir, decomposition.comm());
   run_on_root_agreed(decomposition.comm(), [&] { io::check_result_path(path, overwrite); });
   Simulation simulation(spec, setup.backend, ExecutionMode::eager, decomposition);
   const StepProfile step = profile_steps(simulation, 2, 10);

@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The layout described in checkpoint.hpp; files without format_version are the format before.
-constexpr int format_version = 4;
+constexpr int format_version = 5;
 
 Error io_error(const fs::path& path, const std::string& what) { return Error(ExitCode::io, path.string(), what); }
 Error bad_input(const fs::path& path, const std::string& what) {
@@ -43,9 +43,9 @@ std::uint64_t fnv1a(std::string_view bytes) {
 }
 
 std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xlen, double zlen,
-                           const Dissipation& physics) {
-  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a}", case_name, nx,
-                           nz, xlen, zlen, physics.viscosity, physics.hyperviscosity));
+                           const Dissipation& physics, double cfl) {
+  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}",
+                           case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl));
 }
 
 std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
@@ -54,10 +54,11 @@ std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
 std::uint64_t header_checksum(const CheckpointHeader& header) {
   return fnv1a(fmt::format(
       "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
-      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x}",
+      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}",
       format_version, header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name,
       header.nx, header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass),
-      bits(header.initial_total_energy), bits(header.physics.viscosity), bits(header.physics.hyperviscosity)));
+      bits(header.initial_total_energy), bits(header.physics.viscosity), bits(header.physics.hyperviscosity),
+      bits(header.cfl)));
 }
 
 /// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
@@ -209,7 +210,8 @@ std::string header_problem(const CheckpointHeader& header) {
   for (const auto& [name, value] :
        {std::pair{"time", header.time}, std::pair{"xlen", header.xlen}, std::pair{"zlen", header.zlen},
         std::pair{"initial_mass", header.initial_mass}, std::pair{"initial_total_energy", header.initial_total_energy},
-        std::pair{"viscosity", header.physics.viscosity}, std::pair{"hyperviscosity", header.physics.hyperviscosity}})
+        std::pair{"viscosity", header.physics.viscosity}, std::pair{"hyperviscosity", header.physics.hyperviscosity},
+        std::pair{"cfl", header.cfl}})
     if (!std::isfinite(value)) return fmt::format("attribute {} is not finite ({})", name, value);
   if (header.step < 0) return fmt::format("attribute step is {}; expected a step >= 0", header.step);
   for (const auto& [name, value] : {std::pair{"nx", header.nx}, std::pair{"nz", header.nz}})
@@ -219,6 +221,7 @@ std::string header_problem(const CheckpointHeader& header) {
   for (const auto& [name, value] :
        {std::pair{"viscosity", header.physics.viscosity}, std::pair{"hyperviscosity", header.physics.hyperviscosity}})
     if (value < 0.0) return fmt::format("attribute {} is {}; expected a value >= 0", name, value);
+  if (header.cfl <= 0.0) return fmt::format("attribute cfl is {}; expected a Courant number > 0", header.cfl);
   return "";
 }
 
@@ -285,6 +288,7 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
   write_attribute(file, "initial_total_energy", header.initial_total_energy);
   write_attribute(file, "viscosity", header.physics.viscosity);
   write_attribute(file, "hyperviscosity", header.physics.hyperviscosity);
+  write_attribute(file, "cfl", header.cfl);
   write_attribute(file, "header_checksum", static_cast<unsigned long>(header_checksum(header)));
   write_attribute(file, "input_yaml", input_yaml);
 }
@@ -342,7 +346,7 @@ std::uint64_t checksum_share(double value, std::uint64_t column) {
 
 std::uint64_t physics_hash(const RunSpec& spec) {
   return physics_hash(to_string(spec.case_name), spec.grid.nx, spec.grid.nz, spec.grid.xlen, spec.grid.zlen,
-                      spec.physics);
+                      spec.physics, spec.time.cfl);
 }
 
 fs::path checkpoint_path(const fs::path& directory, long step) {
@@ -352,10 +356,10 @@ fs::path checkpoint_path(const fs::path& directory, long step) {
 void write_checkpoint(const fs::path& directory, const CheckpointHeader& header, const RankBox& box,
                       std::span<const double> block, const std::string& input_yaml, MPI_Comm comm) {
   const fs::path path = checkpoint_path(directory, header.step);
-  if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen, header.physics) !=
+  if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen, header.physics, header.cfl) !=
       header.config_hash)
     throw Error(ExitCode::internal, path.string(),
-                "the checkpoint's case, grid, domain and physics do not give its config_hash");
+                "the checkpoint's case, grid, domain, physics and cfl do not give its config_hash");
   if (box.nx <= 0 || box.nz <= 0 || box.i_offset < 0 || box.k_offset < 0 || box.i_offset + box.nx > header.nx ||
       box.k_offset + box.nz > header.nz ||
       block.size() != var::count * static_cast<std::size_t>(box.nz) * static_cast<std::size_t>(box.nx))
@@ -454,6 +458,7 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.physics.viscosity = attributes.number<double>("viscosity", AttributeType::float64, H5T_NATIVE_DOUBLE);
   header.physics.hyperviscosity =
       attributes.number<double>("hyperviscosity", AttributeType::float64, H5T_NATIVE_DOUBLE);
+  header.cfl = attributes.number<double>("cfl", AttributeType::float64, H5T_NATIVE_DOUBLE);
   const auto checksum = attributes.number<std::uint64_t>("header_checksum", AttributeType::uint64, H5T_NATIVE_UINT64);
   // Values that cannot be right are named before the checksum, which they also fail.
   if (const std::string problem = header_problem(header); !problem.empty()) throw bad_input(path, problem);
@@ -555,6 +560,7 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
     add(fmt::format("physics.viscosity {} vs {} m²/s", header.physics.viscosity, spec.physics.viscosity));
   if (header.physics.hyperviscosity != spec.physics.hyperviscosity)
     add(fmt::format("physics.hyperviscosity {} vs {}", header.physics.hyperviscosity, spec.physics.hyperviscosity));
+  if (header.cfl != spec.time.cfl) add(fmt::format("time.cfl {} vs {}", header.cfl, spec.time.cfl));
   if (!differences.empty()) differences += " (checkpoint vs configuration)";
   if (header.case_name != case_name) {
     const std::string what =
@@ -564,7 +570,7 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
   if (!differences.empty()) throw bad_input(path, "checkpoint of an incompatible configuration: " + differences);
   if (header.config_hash != physics_hash(spec))
     throw bad_input(path, fmt::format("checkpoint of an incompatible configuration: its config_hash {:016x} is not the "
-                                      "configuration's {:016x}, although case, grid, domain and physics match",
+                                      "configuration's {:016x}, although case, grid, domain, physics and cfl match",
                                       header.config_hash, physics_hash(spec)));
   if (header.time >= stepping.sim_time() && restart_origin(header, stepping).step != 0)
     throw bad_input(path,

@@ -1,17 +1,18 @@
 #pragma once
 /// Checkpoints: the full prognostic state of the whole grid with its step, time and a hash of
 /// the configuration that decides the physics, so a run can continue bit for bit, on any
-/// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 4):
+/// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 5):
 ///   /state            [4][nz][nx] 64-bit IEEE floats (dens, umom, wmom, rhot), contiguous
 ///   /state_checksums  [4][nz][segments] uint64: for each row of each variable and each segment
 ///                     of 4096 columns, the sum modulo 2^64 of a 64-bit mix of every value's bits
 ///                     with its column, so damaged data fails to read, and every rank can add
 ///                     its part of a segment without the others' values
-///   root attributes: format_version (int32, 4), step (int64), time (double, s),
+///   root attributes: format_version (int32, 5), step (int64), time (double, s),
 ///                    config_hash (uint64), case (string), nx, nz (int32), xlen, zlen (double, m),
 ///                    initial_mass, initial_total_energy (double: the run's t = 0 diagnostics,
 ///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
-///                    viscosity (double, m²/s), hyperviscosity (double: β),
+///                    viscosity (double, m²/s), hyperviscosity (double: β), cfl (double: time.cfl,
+///                    which with the grid and the viscosity makes dt),
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
 ///                    input_yaml (string: the configuration, for people; not read back)
 /// Written as snapshots are, without gathering the state: rank 0 lays the file out under a
@@ -47,6 +48,8 @@ struct CheckpointHeader {
   double xlen = 0.0, zlen = 0.0;
   /// The configuration's physics.viscosity and physics.hyperviscosity.
   Dissipation physics{};
+  /// The configuration's time.cfl: with the grid and the viscosity it makes dt, so the steps.
+  double cfl = numerics::default_cfl;
 };
 
 /// Columns one checksum of /state_checksums covers (the last segment of a row may be shorter).
@@ -57,8 +60,8 @@ inline constexpr int checksum_columns = 4096;
 /// change of a value or of its place changes it. For tools that edit a checkpoint.
 std::uint64_t checksum_share(double value, std::uint64_t column);
 
-/// FNV-1a hash of what a checkpoint's state depends on: the case, the grid and domain, and the
-/// physics (viscosity, hyperviscosity).
+/// FNV-1a hash of what a checkpoint's state depends on: the case, the grid and domain, the
+/// physics (viscosity, hyperviscosity) and time.cfl.
 std::uint64_t physics_hash(const RunSpec& spec);
 
 /// The file name of the checkpoint at `step`.
@@ -102,8 +105,8 @@ CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 std::vector<double> read_checkpoint_block(const std::filesystem::path& path, const RankBox& box);
 
 /// Refuses (a bad-input Error naming what differs) a checkpoint a run of `spec` with `stepping`
-/// cannot continue: another case, grid, domain, physics (viscosity, hyperviscosity: the
-/// continuation would not be the run it continues) or config hash, or a time at or past sim_time
+/// cannot continue: another case, grid, domain, physics (viscosity, hyperviscosity), time.cfl
+/// (the continuation would not be the run it continues: other steps) or config hash, or a time at or past sim_time
 /// that is not the run's last step (a finished run is its last step).
 void check_restart_compatible(const std::filesystem::path& path, const CheckpointHeader& header, const RunSpec& spec,
                               const TimeStepping& stepping);

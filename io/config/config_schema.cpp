@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "io/hdf5/snapshot_writer.hpp"
+#include "solver/step/steps_per_graph.hpp"
 
 namespace simapp::io {
 namespace {
@@ -197,7 +198,7 @@ const std::vector<ConfigKey>& config_keys() {
           "fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one kernel per stage",
           granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),
       value_key(
-          "execution.steps_per_graph", "steps", at_least(0),
+          "execution.steps_per_graph", "steps", between(0, max_steps_per_graph),
           "steps captured into one graph; 0: chosen so a graph holds a few hundred kernels",
           [](auto& spec) -> auto& { return spec.execution.steps_per_graph; }),
       value_key(
@@ -205,6 +206,11 @@ const std::vector<ConfigKey>& config_keys() {
           "steps between health checks on the device (non-finite values, signal speed above 450 m/s); "
           "0: none",
           [](auto& spec) -> auto& { return spec.execution.check_every; }),
+      value_key(
+          "execution.wall_limit", "s", at_least(0),
+          "wall-clock time the run may take, from its start (seconds, or H:MM:SS); before it, leaving the measured "
+          "time a checkpoint takes, the run writes one and stops with exit code 5; 0: none",
+          [](auto& spec) -> auto& { return spec.execution.wall_limit; }),
       enum_list_key(
           "execution.compare",
           "modes that compare times, comma-separated, each once; or all (those the case cannot run are "

@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string_view>
 #include <type_traits>
@@ -68,8 +69,12 @@ std::string describe(const YAML::Node& node) {
   }
 }
 
-std::string_view type_name(ValueType type) {
-  switch (type) {
+/// Whether a key's values may also be written as a clock time, [D-]H:MM:SS: numbers of seconds.
+bool takes_clock_time(const ConfigKey& key) { return key.type == ValueType::real && key.unit == "s"; }
+
+std::string_view type_name(const ConfigKey& key) {
+  if (takes_clock_time(key)) return "a number of seconds or H:MM:SS";
+  switch (key.type) {
     case ValueType::integer: return "an integer";
     case ValueType::real: return "a number";
     case ValueType::string: return "a string";
@@ -235,6 +240,16 @@ std::optional<long long> parse_integer(const std::string& text) {
   return value;
 }
 
+/// Seconds written as a clock time: H:MM:SS or D-HH:MM:SS (as Slurm writes a time limit), with
+/// minutes and seconds of two digits below 60; nullopt for any other text.
+std::optional<double> parse_clock_time(const std::string& text) {
+  static const std::regex clock(R"((?:(\d+)-)?(\d+):([0-5]\d):([0-5]\d))");
+  std::smatch parts;
+  if (!std::regex_match(text, parts, clock)) return std::nullopt;
+  const auto number = [&](int part) { return parts[part].matched ? std::stod(parts[part].str()) : 0.0; };
+  return ((number(1) * 24 + number(2)) * 60 + number(3)) * 60 + number(4);
+}
+
 /// The two integers of an integer_pair: a YAML list of two, or override text "a,b" / "[a, b]".
 template <class Fail, class WrongType, class CheckInteger>
 ConfigValue checked_pair(const Setting& setting, const Fail& fail, const WrongType& wrong_type,
@@ -297,7 +312,7 @@ ConfigValue checked_value(const Setting& setting) {
     return bad_input(setting.where, fmt::format("{}: {}", key.path, problem));
   };
   const auto wrong_type = [&] {
-    return fail(fmt::format("expected {}, got {}", type_name(key.type), describe(setting.value)));
+    return fail(fmt::format("expected {}, got {}", type_name(key), describe(setting.value)));
   };
   const auto check_range = [&](double value, const std::string& text, std::optional<double> maximum) {
     if (key.minimum) {
@@ -323,7 +338,8 @@ ConfigValue checked_value(const Setting& setting) {
   switch (key.type) {
     case ValueType::integer: return check_integer(text);
     case ValueType::real: {
-      const auto number = parse_number<double>(text);
+      auto number = parse_number<double>(text);
+      if (!number && takes_clock_time(key)) number = parse_clock_time(text);
       if (!number || !std::isfinite(*number)) throw wrong_type();
       check_range(*number, text, key.maximum);
       return *number;
@@ -470,10 +486,15 @@ std::string resolved_yaml(const RunSpec& spec) {
 }  // namespace
 
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_config_text(path, read_config_text(path), overrides);
+}
+
+LoadedConfig load_config_text(const std::string& path, const std::string& text,
+                              const std::vector<std::string>& overrides) {
   std::vector<Setting> settings;
   std::map<std::string, int> first_lines;
-  collect_section(parse_config(path, read_config_text(path)), "", path, settings, first_lines);
-  for (const std::string& text : overrides) collect_override(text, settings);
+  collect_section(parse_config(path, text), "", path, settings, first_lines);
+  for (const std::string& override_text : overrides) collect_override(override_text, settings);
 
   // Every setting is checked, also one that a later one replaces: a broken file is reported
   // even when --set covers it.

@@ -19,4 +19,9 @@ struct LoadedConfig {
 /// where is FILE:LINE (or `--set TEXT`) and whose what starts with the key path.
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
 
+/// The same for `text`, the configuration read from `path` (read_config_text): so that the
+/// ranks of a job act on the one text that rank 0 read.
+LoadedConfig load_config_text(const std::string& path, const std::string& text,
+                              const std::vector<std::string>& overrides);
+
 }  // namespace simapp::io

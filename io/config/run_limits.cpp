@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <utility>
 
 #include "kernels/backend/error.hpp"
+#include "kernels/hydrostatic/hydrostatic_state.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/physics/constants.hpp"
 #include "solver/time/time_stepping.hpp"
 
 namespace simapp::io {
@@ -78,10 +82,42 @@ void check_interval(std::string_view path, double every, std::string_view output
                           every, dt, outputs));
 }
 
+/// The place of `path` when it was given, else the file.
+std::string place_of(std::string_view path, const KeyPlaces& places, const std::string& file) {
+  const auto place = places.find(path);
+  return place != places.end() ? place->second : file;
+}
+
+/// A domain the case's atmosphere fills, whose totals are numbers: the background must stand
+/// at the top (a neutral one ends where its Exner function reaches 0, at z = c_p θ₀ / g ≈ 30.7
+/// km, a stratified one lower), and the mass and energy of the whole domain, bounded by those of
+/// its densest row with the fastest signal the time step allows, must not overflow.
+void check_domain(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
+  const GridSpec& grid = spec.grid;
+  const HydrostaticBackground background = case_background(spec.case_name);
+  const HydrostaticPoint top = background.at(grid.zlen);
+  if (!(top.pressure > 0.0 && std::isfinite(top.density) && top.density > 0.0))
+    throw Error(ExitCode::bad_input, place_of("grid.zlen", places, file),
+                fmt::format("grid.zlen: {:g} m is above the top of the {} case's atmosphere (its hydrostatic pressure "
+                            "falls to 0 below that height); use a lower domain",
+                            grid.zlen, to_string(spec.case_name)));
+  const HydrostaticPoint ground = background.at(0.0);
+  const double temperature = ground.pressure / (ground.density * physics::rd);
+  const double energy_density =
+      ground.density * (physics::cv * temperature + numerics::max_speed * numerics::max_speed);
+  if (std::isfinite(energy_density * grid.xlen * grid.zlen)) return;
+  const std::string_view key = grid.xlen >= grid.zlen ? "grid.xlen" : "grid.zlen";
+  throw Error(ExitCode::bad_input, place_of(key, places, file),
+              fmt::format("{}: a domain of {:g} m x {:g} m holds more mass and energy than a double can count; use a "
+                          "smaller domain",
+                          key, grid.xlen, grid.zlen));
+}
+
 }  // namespace
 
 void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
   check_cell_count(spec.grid, places, file);
+  check_domain(spec, places, file);
   check_step_count(spec, places, file);
   const double dt =
       time_step(spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl, spec.physics.viscosity);

@@ -363,6 +363,8 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
   }
 }
 
+std::size_t snapshot_writer_threads(std::size_t fields) { return concurrent_fields(fields); }
+
 SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const SnapshotBlock& block,
                              const std::vector<std::string>& fields, MPI_Comm comm)
     : comm_(comm) {

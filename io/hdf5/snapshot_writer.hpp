@@ -84,6 +84,10 @@ void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot,
 void write_snapshot_blocks(const std::filesystem::path& path, const Snapshot& global, const SnapshotBlock& block,
                            const std::vector<std::string>& fields, MPI_Comm comm);
 
+/// The threads that write an uncompressed snapshot of `fields` fields (SnapshotWrite): its
+/// writer thread and the ones it starts, for the memory they take.
+std::size_t snapshot_writer_threads(std::size_t fields);
+
 /// write_snapshot_blocks in parts, so that the rows reach the disk while the caller goes on
 /// (the run loop: while the device steps). The constructor (collective) lays the file out as
 /// write_snapshot_blocks does and starts a thread that computes and writes this rank's rows,

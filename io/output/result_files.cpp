@@ -1,8 +1,10 @@
 #include "io/output/result_files.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <string>
 #include <system_error>
 
@@ -82,8 +84,29 @@ void require_written_by_simapp(const std::vector<ResultEntry>& entries) {
                               describe_type(entry.path)));
 }
 
+void require_removable(const std::vector<ResultEntry>& entries) {
+  for (const ResultEntry& entry : entries) {
+    const fs::path directory = entry.path.has_parent_path() ? entry.path.parent_path() : fs::path(".");
+    const auto refuse = [&](const std::string& why) {
+      throw Error(ExitCode::bad_input, entry.path.string(),
+                  fmt::format("cannot be removed ({}), so the run would stop after removing other results: nothing "
+                              "was removed",
+                              why));
+    };
+    if (::access(directory.c_str(), W_OK | X_OK) != 0)
+      refuse(fmt::format("'{}': {}", directory.string(), std::generic_category().message(errno)));
+    struct stat folder {
+    }, file{};
+    if (::geteuid() == 0 || ::stat(directory.c_str(), &folder) != 0 || (folder.st_mode & S_ISVTX) == 0) continue;
+    if (::lstat(entry.path.c_str(), &file) == 0 && file.st_uid != ::geteuid() && folder.st_uid != ::geteuid())
+      refuse(fmt::format("'{}' is a shared directory (sticky) and the file belongs to user {}", directory.string(),
+                         file.st_uid));
+  }
+}
+
 void remove_results(const std::vector<ResultEntry>& entries) {
   require_written_by_simapp(entries);
+  require_removable(entries);
   for (const ResultEntry& entry : entries) {
     std::error_code error;
     fs::remove(entry.path, error);

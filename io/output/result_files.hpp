@@ -31,8 +31,13 @@ bool written_by_simapp(const ResultEntry& entry);
 /// Throws a bad-input Error naming the first of `entries` that simapp did not write.
 void require_written_by_simapp(const std::vector<ResultEntry>& entries);
 
+/// Throws a bad-input Error naming the first of `entries` this process may not remove: it
+/// needs write and search permission on the file's directory and, in a sticky directory (a
+/// shared one, like /tmp), to own the file or the directory.
+void require_removable(const std::vector<ResultEntry>& entries);
+
 /// Removes `entries` from the disk; first throws a bad-input Error naming any of them that
-/// simapp did not write, so either all go or none does.
+/// simapp did not write or that may not be removed, so either all go or none does.
 void remove_results(const std::vector<ResultEntry>& entries);
 
 }  // namespace simapp::io

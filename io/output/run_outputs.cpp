@@ -137,7 +137,21 @@ class SnapshotSeries {
   /// ran meanwhile); the new one is published, and indexed, by the next write or finish().
   void write(long step, double time, std::span<const double> interior) {
     const fs::path path = snapshot_path(directory_, step);
-    auto started = files_.start(path, step, time, interior);
+    std::unique_ptr<io::SnapshotWrite> started;
+    try {
+      started = files_.start(path, step, time, interior);
+    } catch (const Error& error) {
+      // A failure every rank met leaves them all here: the snapshot before, written meanwhile,
+      // is still published where it can be; the failure reported is this one.
+      if (error.reach() == ErrorReach::every_rank) {
+        try {
+          finish();
+        } catch (const Error& also) {
+          if (also.reach() != ErrorReach::every_rank) throw;
+        }
+      }
+      throw;
+    }
     const ThreadedWriteTimes previous = finish();
     in_flight_ = std::move(started);
     in_flight_entry_ = {path.filename().string(), time};
@@ -228,10 +242,15 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
                     directory.string(), earlier.front().path.filename().string(), earlier.size() > 1 ? ", ..." : ""));
   if (policy == ExistingResults::replace) {
     io::require_written_by_simapp(earlier);
+    io::require_removable(earlier);
     return earlier;
   }
-  std::vector<ResultEntry> replaced, in_the_way;
+  std::vector<ResultEntry> replaced, in_the_way, replaced_later;
   for (const ResultEntry& entry : earlier) {
+    // The index is rewritten and the checkpoints give way to newer ones as the run goes on.
+    if ((entry.kind == io::ResultKind::xdmf_index || entry.kind == io::ResultKind::checkpoint) &&
+        io::written_by_simapp(entry))
+      replaced_later.push_back(entry);
     const bool numbered = entry.kind == io::ResultKind::snapshot || entry.kind == io::ResultKind::checkpoint;
     if (!numbered || entry.step < 0 || (start.checkpoint && entry.step <= start.step)) continue;
     if (io::written_by_simapp(entry))
@@ -240,6 +259,8 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
       in_the_way.push_back(entry);
   }
   io::require_written_by_simapp(in_the_way);
+  io::require_removable(replaced);
+  io::require_removable(replaced_later);
   return replaced;
 }
 
@@ -250,7 +271,7 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
   io::write_checkpoint(
       config.spec.output.dir,
       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
-       std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics},
+       std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl},
       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
 }
 
@@ -263,25 +284,51 @@ TimeStepping run_time_stepping(const RunSpec& spec, TimeOrigin origin) {
 
 bool writes_results(const RunSpec& spec) { return spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0; }
 
+namespace {
+
+/// The checkpoint a restart continues from ("latest": the newest in output.dir), found and
+/// checked on rank 0, known to every rank; none for a fresh run, or when there is no checkpoint.
+struct RestartPoint {
+  std::optional<fs::path> checkpoint;
+  long step = 0;
+  TimeOrigin origin;
+  bool finished = false;  ///< the checkpoint is the run's last step
+};
+
+/// Collective; errors are bad input, agreed.
+RestartPoint restart_point(const RunSpec& spec, const std::string& restart, MPI_Comm comm) {
+  RestartPoint point;
+  run_on_root_agreed(comm, [&] {
+    if (restart.empty()) return;
+    point.checkpoint = checkpoint_named(restart, spec.output.dir);
+    if (!point.checkpoint) return;
+    const TimeStepping step_grid = run_time_stepping(spec);
+    const io::CheckpointHeader header = io::read_checkpoint_header(*point.checkpoint);
+    io::check_restart_compatible(*point.checkpoint, header, spec, step_grid);
+    point.step = header.step;
+    point.origin = io::restart_origin(header, step_grid);
+    point.finished = point.step == run_time_stepping(spec, point.origin).num_steps();
+  });
+  const std::string checkpoint = broadcast_text(point.checkpoint ? point.checkpoint->string() : "", 0, comm);
+  if (!checkpoint.empty()) point.checkpoint = fs::path(checkpoint);
+  MPI_Bcast(&point.step, 1, MPI_LONG, 0, comm);
+  MPI_Bcast(&point.origin.step, 1, MPI_LONG, 0, comm);
+  MPI_Bcast(&point.origin.time, 1, MPI_DOUBLE, 0, comm);
+  int finished = point.finished ? 1 : 0;
+  MPI_Bcast(&finished, 1, MPI_INT, 0, comm);
+  point.finished = finished != 0;
+  return point;
+}
+
+}  // namespace
+
 OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
-  OutputStart start;
-  const TimeStepping step_grid = run_time_stepping(spec);
-  std::string checkpoint;
+  const RestartPoint point = restart_point(spec, restart, comm);
+  OutputStart start{point.checkpoint, point.step, point.finished, {}, point.origin};
+  if (!writes_results(spec) || start.finished) return start;
   run_on_root_agreed(comm, [&] {
     const fs::path directory(spec.output.dir);
-    if (!restart.empty()) {
-      start.checkpoint = checkpoint_named(restart, directory);
-      if (start.checkpoint) {
-        const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
-        io::check_restart_compatible(*start.checkpoint, header, spec, step_grid);
-        start.step = header.step;
-        start.origin = io::restart_origin(header, step_grid);
-        checkpoint = start.checkpoint->string();
-      }
-    }
     const TimeStepping time_stepping = run_time_stepping(spec, start.origin);
-    start.finished = start.checkpoint && start.step == time_stepping.num_steps();
-    if (!writes_results(spec) || start.finished) return;
     try {
       io::probe_directory(directory, longest_result_name(time_stepping));
     } catch (const io::FileFailure& failure) {
@@ -292,16 +339,18 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
     start.replaced =
         replaced_results(directory, policy, start, names_written_after(first_written, spec, time_stepping));
   });
-  // Every rank reads its block of the checkpoint: they all need its name and step.
-  checkpoint = broadcast_text(checkpoint, 0, comm);
-  if (!checkpoint.empty()) start.checkpoint = fs::path(checkpoint);
-  MPI_Bcast(&start.step, 1, MPI_LONG, 0, comm);
-  MPI_Bcast(&start.origin.step, 1, MPI_LONG, 0, comm);
-  MPI_Bcast(&start.origin.time, 1, MPI_DOUBLE, 0, comm);
-  int finished = start.finished ? 1 : 0;
-  MPI_Bcast(&finished, 1, MPI_INT, 0, comm);
-  start.finished = finished != 0;
   return start;
+}
+
+std::string check_restart(const RunSpec& spec, const std::string& restart, const Decomposition& decomposition) {
+  const RestartPoint point = restart_point(spec, restart, decomposition.comm());
+  if (!point.checkpoint) return fmt::format("no checkpoint in '{}': a restart starts at step 0", spec.output.dir);
+  run_agreed(decomposition.comm(), [&] { io::read_checkpoint_block(*point.checkpoint, decomposition.box()); });
+  if (point.finished)
+    return fmt::format("{} is the run's last step ({}): a restart has nothing to do", point.checkpoint->string(),
+                       point.step);
+  return fmt::format("a restart continues from {} at step {} of {}", point.checkpoint->string(), point.step,
+                     run_time_stepping(spec, point.origin).num_steps());
 }
 
 void take_over_output(const RunSpec& spec, const OutputStart& start, MPI_Comm comm) {
@@ -346,7 +395,7 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
                        [&config, &decomposition, reference](long step, double time, std::span<const double> interior) {
                          write_checkpoint_of(config, decomposition, reference, step, time, interior);
                        },
-                       nullptr, nullptr});
+                       nullptr, nullptr, /*checkpoint=*/true});
   }
   return outputs;
 }

@@ -47,6 +47,11 @@ struct OutputStart {
 /// result that simapp did not write among those it would replace. Removes nothing.
 OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm);
 
+/// What --validate --restart checks and says (collective; errors are bad input, agreed): the
+/// checkpoint a restart would continue from, as the run would choose and check it, every rank
+/// reading and verifying its block; the line describes where the restart would start.
+std::string check_restart(const RunSpec& spec, const std::string& restart, const Decomposition& decomposition);
+
 /// Once the run is known to start (collective): removes the results it replaces and what
 /// interrupted runs left unfinished.
 void take_over_output(const RunSpec& spec, const OutputStart& start, MPI_Comm comm);

@@ -1,17 +1,14 @@
 #include "kernels/backend/device_runtime.hpp"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <limits>
 #include <new>
 #include <thread>
 
 #include <omp.h>
 
 #include "kernels/backend/error.hpp"
+#include "kernels/backend/host_memory.hpp"
 #include "kernels/backend/launch_recorder.hpp"
 
 #if SIMAPP_USE_CUDA
@@ -98,13 +95,7 @@ std::size_t available_memory(Backend backend) {
   }
 #endif
   (void)backend;
-  std::ifstream meminfo("/proc/meminfo");
-  for (std::string name; meminfo >> name;) {
-    std::size_t kilobytes = 0;
-    if (name == "MemAvailable:" && meminfo >> kilobytes) return kilobytes * 1024;
-    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-  }
-  return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return host_memory_room().node;
 }
 
 void* allocate(Backend backend, std::size_t bytes) {

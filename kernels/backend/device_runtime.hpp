@@ -29,8 +29,8 @@ Backend resolve_backend(BackendChoice choice);
 /// A human-readable name of the processor that runs `backend` (GPU model or CPU threads).
 std::string processor_name(Backend backend);
 
-/// Bytes of memory `backend` can still allocate: the current GPU's free memory, or the host's
-/// available memory (MemAvailable).
+/// Bytes of memory `backend` can still allocate: the current GPU's free memory, or what the
+/// node's memory and the process's control group leave (host_memory_room().node).
 std::size_t available_memory(Backend backend);
 
 /// Memory that kernels of `backend` can read and write.

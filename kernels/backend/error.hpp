@@ -38,4 +38,13 @@ class Error : public std::runtime_error {
   ErrorReach reach_;
 };
 
+/// What an allocation that failed (std::bad_alloc) is reported as: bad input, since the run
+/// asked for more memory than the process may take.
+inline Error out_of_memory_error(ErrorReach reach = ErrorReach::this_rank) {
+  return Error(ExitCode::bad_input, "memory",
+               "an allocation failed: the run needs more memory than this process may take (the node's memory, "
+               "ulimit -v, or a batch system's memory limit): use more ranks or a smaller grid",
+               reach);
+}
+
 }  // namespace simapp

@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <exception>
+#include <new>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,8 @@ std::optional<Error> failure_of(const std::function<void()>& action) {
     action();
   } catch (const Error& error) {
     return error;
+  } catch (const std::bad_alloc&) {
+    return out_of_memory_error();
   } catch (const std::exception& error) {
     return Error(ExitCode::internal, "internal", error.what());
   }

@@ -111,11 +111,17 @@ std::span<const double> collect_state(Simulation& simulation, const std::vector<
 }
 
 /// Writes the outputs queued at pending.step of `state`, the state copied there (it must be
-/// finite). An output written at once (a checkpoint) waits until every earlier one is complete,
-/// so it never replaces what an unfinished output might still fail to keep.
+/// finite; when it is not, the outputs still being written of earlier steps are completed
+/// before the error, so that nothing written finite is lost). An output written at once (a checkpoint) waits until
+/// every earlier one is complete, so it never replaces what an unfinished output might still fail to keep.
 void write_outputs(const Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
                    std::span<const double> state, RunResult& result) {
-  require_finite_state(state, simulation.decomposition(), pending.step, pending.time);
+  try {
+    require_finite_state(state, simulation.decomposition(), pending.step, pending.time);
+  } catch (const Error&) {  // agreed: every rank completes what earlier outputs wrote, finite, before the error
+    finish_outputs(outputs, result);
+    throw;
+  }
   for (const ScheduledOutput* output : pending.outputs) {
     if (!output->finish) finish_outputs(outputs, result);
     output->write(pending.step, pending.time, state);
@@ -172,16 +178,50 @@ void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput
   pending = {simulation.step(), simulation.time(), std::move(due)};
 }
 
-/// Whether the ranks stop now: when any of them was asked to (collective).
-bool stop_agreed(const StopRequest& stop, const Simulation& simulation) {
-  if (!stop.requested) return false;
-  int asked = stop.requested() ? 1 : 0;
+/// Why the ranks stop now, as bits: asked_to_stop when any of them was asked to, near_wall_limit
+/// when rank 0's clock says so (collective).
+constexpr int asked_to_stop = 1, near_wall_limit = 2;
+int stop_agreed(const StopRequest& stop, const WallClockLimit& limit, const Simulation& simulation) {
+  if (!stop.requested && !limit.active()) return 0;
+  int why = stop.requested && stop.requested() ? asked_to_stop : 0;
+  if (simulation.decomposition().rank() == 0 && limit.due(Clock::now())) why |= near_wall_limit;
   if (simulation.decomposition().size() > 1)
-    MPI_Allreduce(MPI_IN_PLACE, &asked, 1, MPI_INT, MPI_MAX, simulation.decomposition().comm());
-  return asked != 0;
+    MPI_Allreduce(MPI_IN_PLACE, &why, 1, MPI_INT, MPI_BOR, simulation.decomposition().comm());
+  return why;
 }
 
-/// Saves the state at the current step for a restart.
+/// `outputs` with the time of each checkpoint write, and of each output written on a thread,
+/// noted into `limit`.
+std::vector<ScheduledOutput> timed_into(WallClockLimit& limit, std::vector<ScheduledOutput> outputs) {
+  for (ScheduledOutput& output : outputs) {
+    if (output.checkpoint)
+      output.write = [&limit, write = output.write](long step, double time, std::span<const double> interior) {
+        const Clock::time_point begin = Clock::now();
+        write(step, time, interior);
+        limit.note_checkpoint(seconds_since(begin));
+      };
+    if (output.finish)
+      output.finish = [&limit, finish = output.finish] {
+        const ThreadedWriteTimes times = finish();
+        limit.note_output_wait(times.thread_seconds);
+        return times;
+      };
+  }
+  return outputs;
+}
+
+/// `stop` with the time of its save noted into `limit`.
+StopRequest timed_into(WallClockLimit& limit, StopRequest stop) {
+  if (stop.save)
+    stop.save = [&limit, save = stop.save](long step, double time, std::span<const double> interior) {
+      const Clock::time_point begin = Clock::now();
+      save(step, time, interior);
+      limit.note_checkpoint(seconds_since(begin));
+    };
+  return stop;
+}
+
+/// Saves the state at the current step for a restart, its host time counted as output.
 void save_for_restart(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, const StopRequest& stop,
                       RunResult& result) {
   finish_outputs(outputs, result);
@@ -189,7 +229,9 @@ void save_for_restart(Simulation& simulation, const std::vector<ScheduledOutput>
   simulation.begin_state_copy();
   const std::span<const double> state = simulation.finish_state_copy();
   require_finite_state(state, simulation.decomposition(), simulation.step(), simulation.time());
+  const Clock::time_point begin = Clock::now();
   stop.save(simulation.step(), simulation.time(), state);
+  result.output_seconds += seconds_since(begin);
 }
 
 /// The steps after which the loop ends a chunk: output steps, and multiples of progress_every.
@@ -204,8 +246,11 @@ std::vector<long> chunk_ends(const std::vector<ScheduledOutput>& outputs, int pr
 }  // namespace
 
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
-                     const std::vector<ScheduledOutput>& outputs, const std::optional<Diagnostics>& reference,
-                     const StopRequest& stop, const FailedStateWriter& failed) {
+                     const std::vector<ScheduledOutput>& scheduled, const std::optional<Diagnostics>& reference,
+                     const StopRequest& requested_stop, const FailedStateWriter& failed) {
+  WallClockLimit limit = requested_stop.limit;
+  const std::vector<ScheduledOutput> outputs = limit.active() ? timed_into(limit, scheduled) : scheduled;
+  const StopRequest stop = limit.active() ? timed_into(limit, requested_stop) : requested_stop;
   RunResult result;
   simulation.prepare(chunk_ends(outputs, progress_every, simulation.time_stepping().num_steps()));
   result.prepared = simulation.executor_stats();
@@ -216,6 +261,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   double last_report = 0.0;
   PendingOutput pending;
   queue_due_outputs(simulation, outputs, pending, result);
+  limit.note_chunks_start(Clock::now());
 
   while (!simulation.finished()) {
     const long previous = simulation.step();
@@ -242,16 +288,24 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
       on_progress({step, num_steps, simulation.time(), relative_change(result.initial, now), wall,
                    rate * static_cast<double>(num_steps - step)});
     }
-    if (!simulation.finished() && stop_agreed(stop, simulation)) {
+    if (simulation.finished()) continue;
+    limit.note_chunk_end(Clock::now());
+    // What a stop costs is measured before the limit can be near: a checkpoint written now
+    // (the same condition on every rank).
+    if (limit.active() && stop.save && !limit.checkpoint_measured() && pending.outputs.empty())
+      save_for_restart(simulation, outputs, stop, result);
+    if (const int why = stop_agreed(stop, limit, simulation); why != 0) {
       write_pending(simulation, outputs, pending, failed, result);
       save_for_restart(simulation, outputs, stop, result);
       result.stopped = true;
+      result.stopped_at_wall_limit = (why & asked_to_stop) == 0;
       break;
     }
   }
   simulation.synchronize();
   stop_if_unhealthy(simulation, outputs, pending, failed, result);
   write_pending(simulation, outputs, pending, failed, result);
+  if (!result.stopped && stop.save) save_for_restart(simulation, outputs, stop, result);
   finish_outputs(outputs, result);
   result.wall_seconds = seconds_since(start);
   result.steps = simulation.step() - first_step;

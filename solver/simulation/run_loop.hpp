@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "solver/simulation/simulation.hpp"
+#include "solver/simulation/wall_clock_limit.hpp"
 
 namespace simapp {
 
@@ -29,7 +30,8 @@ struct RunResult {
   long outputs_written = 0;            ///< output files written in that time
   double output_thread_seconds = 0.0;  ///< outputs' time on writer threads, while the steps went on
   double output_waited_seconds = 0.0;  ///< of output_seconds, the time spent waiting for those threads
-  bool stopped = false;                ///< ended early on a stop request, at simulation.step()
+  bool stopped = false;                ///< ended early, at simulation.step(): asked to, or at the wall limit
+  bool stopped_at_wall_limit = false;  ///< of those, ended by execution.wall_limit
   ExecutorStats prepared;              ///< the executor's work before the first step (captures, instantiations)
 };
 
@@ -58,15 +60,23 @@ struct ScheduledOutput {
   /// When set: waits until what `write` left unfinished no longer reads `interior` (this rank
   /// only), returning the seconds it waited. The loop calls it before the state copy changes.
   std::function<double()> release;
+  /// Whether this output is a checkpoint: what a stop writes, so its time is what stopping costs.
+  bool checkpoint = false;
 };
 
-/// A request to end the run early (a batch system's SIGTERM, say), asked at every chunk end.
+/// When to end the run early, asked at every chunk end: on request (a batch system's SIGTERM,
+/// say), or before a wall-clock limit.
 struct StopRequest {
   /// Whether this rank was asked to stop; the ranks stop together when any of them was.
   std::function<bool()> requested;
   /// Called on every rank (it may be collective) with this rank's interior state at the step
-  /// where the run stops, after the outputs due there: to save it for a restart.
+  /// where the run stops, after the outputs due there: to save it for a restart. Also at the
+  /// run's last step, so that the run's own state says it is complete (`--restart latest` then
+  /// has nothing to do), and, unless a checkpoint output has been timed by then, after the first
+  /// chunk, to measure what a stop costs (`limit` active only).
   std::function<void(long step, double time, std::span<const double> interior)> save;
+  /// The wall-clock limit (rank 0's clock decides for every rank).
+  WallClockLimit limit;
 };
 
 /// Prepares (captures every graph the run will use, knowing where its chunks end) and runs
@@ -80,7 +90,8 @@ struct StopRequest {
 /// steps before it are written, `failed` saves the state where the run stands, and
 /// Error(ExitCode::numerical) names the check's step and finding. Throws that error too when
 /// the state, mass or energy stops being finite. On a stop request the loop ends after the chunk
-/// that is running, writes what is due, saves the state and returns with `stopped` set.
+/// that is running, writes what is due, saves the state and returns with `stopped` set; likewise
+/// when the wall-clock limit is near (`stopped_at_wall_limit` set too).
 /// `reference`: the diagnostics changes are relative to (default: the current state's; a
 /// restarted run passes its original t = 0 values).
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,

@@ -14,6 +14,11 @@ namespace simapp {
 /// further; a few hundred keeps instantiation (µs per node) and memory small.
 inline constexpr std::size_t automatic_kernels_per_graph = 250;
 
+/// The most steps one graph may hold (execution.steps_per_graph): a graph's replay costs the
+/// same per node from a few hundred nodes up, while each of its steps takes nodes, capture and
+/// instantiation time, and a StepParams slot.
+inline constexpr int max_steps_per_graph = 1024;
+
 /// K: as configured, else 1 when a step has Host ops (a graph cannot span them, so more
 /// steps per chunk only add graphs), else about automatic_kernels_per_graph kernels.
 inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_per_step,

@@ -220,6 +220,38 @@ TEST_F(CheckpointCliTest, CheckpointOfOtherPhysicsIsRefusedNamingBoth) {
   EXPECT_EQ(same.exit_code, 0) << same.err;
 }
 
+TEST_F(CheckpointCliTest, CheckpointOfAnotherCourantNumberIsRefusedNamingBoth) {
+  // Another time.cfl makes another dt: the continuation's step numbers would not match t / dt.
+  const Outcome other = simapp(steps(6) + " --set time.cfl=1");
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  expect_refused(restart(), R"(out/checkpoint_\d+\.h5: checkpoint of an incompatible configuration: )"
+                            R"(time\.cfl 1 vs 1\.5 \(checkpoint vs configuration\))");
+}
+
+TEST_F(CheckpointCliTest, ValidateWithRestartReadsAndVerifiesTheCheckpoint) {
+  checkpointed_run();
+  for (const int ranks : {1, 2}) {
+    const Outcome valid = simapp(steps(9) + " --validate --restart latest", ranks);
+    EXPECT_EQ(valid.exit_code, 0) << valid.err;
+    EXPECT_EQ(valid.out,
+              "case.yaml: configuration is valid; a restart continues from out/checkpoint_000006.h5 at step 6 of 9\n");
+  }
+  const Outcome finished = simapp(steps(6) + " --validate --restart latest");
+  EXPECT_EQ(finished.out,
+            "case.yaml: configuration is valid; out/checkpoint_000006.h5 is the run's last step (6): a "
+            "restart has nothing to do\n")
+      << finished.err;
+  testing::flip_state_bit(checkpoint());
+  expect_refused(simapp(steps(9) + " --validate --restart latest"),
+                 R"(out/checkpoint_000006\.h5: /state fails its checksum \(corrupted\))");
+  // On two ranks too, each reading its own block (mpirun adds its own lines).
+  const Outcome parallel = simapp(steps(9) + " --validate --restart latest", 2);
+  EXPECT_EQ(parallel.exit_code, 2) << parallel.err;
+  EXPECT_TRUE(std::regex_search(parallel.err, std::regex(R"(^simapp: error: out/checkpoint_000006\.h5: /state fails )"
+                                                         R"(its checksum \(corrupted\)\n)")))
+      << parallel.err;
+}
+
 TEST_F(CheckpointCliTest, CheckpointOfTheOlderFormatIsRefused) {
   testing::rewrite_in_older_format(checkpointed_run());
   expect_refused(restart(),

@@ -4,7 +4,11 @@
 /// ends cleanly with a checkpoint, and a non-finite state is never written.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <regex>
@@ -94,13 +98,17 @@ TEST_F(InterruptedRunTest, RestartAfterAKillAtAnyMomentEndsAsAnUninterruptedRun)
   }
 }
 
-TEST_F(InterruptedRunTest, SigtermStopsWithACheckpointAndTheInterruptedCode) {
+class StopSignalTest : public InterruptedRunTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(StopSignalTest, StopsWithACheckpointAndTheInterruptedCode) {
+  const std::string signal = GetParam();
   ASSERT_EQ(simapp(long_run() + " --set output.dir=reference").exit_code, 0);
   // Stop once the run is well under way (its snapshot at step 90 exists).
   std::string script = command(long_run() + " --set output.dir=out");
   script +=
       " > first.out 2> first.err & pid=$!; while [ ! -e out/fields_000090.h5 ] && kill -0 $pid 2> /dev/null; "
-      "do sleep 0.01; done; kill -TERM $pid; wait $pid; echo $? > first.status";
+      "do sleep 0.01; done; kill -" +
+      signal + " $pid; wait $pid; echo $? > first.status";
   run("(" + script + ")");
   EXPECT_EQ(std::stoi(testing::read_text(directory_ / "first.status")), 5)
       << testing::read_text(directory_ / "first.err");
@@ -108,7 +116,8 @@ TEST_F(InterruptedRunTest, SigtermStopsWithACheckpointAndTheInterruptedCode) {
   const std::string said = testing::read_text(directory_ / "first.out");
   std::smatch stopped;
   ASSERT_TRUE(std::regex_search(said, stopped,
-                                std::regex(R"(stopped by SIGTERM at step (\d+) of 300 \(t = [0-9.e+]+ s\); )"
+                                std::regex("stopped by SIG" + signal +
+                                           R"( at step (\d+) of 300 \(t = [0-9.e+]+ s\); )"
                                            R"(checkpoint in 'out': continue with --restart latest)")))
       << said;
   const long step = std::stol(stopped[1]);
@@ -122,6 +131,80 @@ TEST_F(InterruptedRunTest, SigtermStopsWithACheckpointAndTheInterruptedCode) {
   EXPECT_TRUE(std::regex_search(restarted.out, std::regex("restarting from out/" + std::string(checkpoint))))
       << restarted.out;
   expect_same_snapshots(directory_ / "reference", out());
+}
+
+// SIGTERM: what Slurm and mpirun send before a kill; SIGHUP: a closed terminal or ssh session;
+// SIGINT: Ctrl-C.
+INSTANTIATE_TEST_SUITE_P(Signals, StopSignalTest, ::testing::Values("TERM", "HUP", "INT"));
+
+TEST_F(InterruptedRunTest, AWallLimitStopsTheRunWithACheckpointBeforeItAndARestartContinuesIt) {
+  // A run far longer than its limit: it stops at some step S, wherever the machine's speed puts it.
+  const double limit = 2.0;
+  const auto started = std::chrono::steady_clock::now();
+  const Outcome cut =
+      simapp("--set time.sim_time=" + sim_time(1000000) + " --set output.checkpoint_every=" + sim_time(1000000) +
+             " --set output.dir=out --set execution.wall_limit=" + text(limit));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(cut.exit_code, 5) << cut.out << cut.err;
+  EXPECT_LT(seconds, limit + 1.0) << "it ends before the limit, but for the process's own ending";
+  std::smatch stopped;
+  ASSERT_TRUE(
+      std::regex_search(cut.out, stopped,
+                        std::regex(R"(stopped by the wall-clock limit \(execution.wall_limit 2 s\) at step )"
+                                   R"((\d+) of 1000000 .*; checkpoint in 'out': continue with --restart latest)")))
+      << cut.out;
+  const int step = std::stoi(stopped[1]);
+  char checkpoint[64];
+  std::snprintf(checkpoint, sizeof checkpoint, "checkpoint_%06d.h5", step);
+  EXPECT_TRUE(fs::exists(out() / checkpoint)) << cut.out;
+
+  // Continued to step S + 30 it ends as a run of S + 30 steps without the cut, bit for bit.
+  const std::string rest = "--set time.sim_time=" + sim_time(step + 30) + " --set output.every=" + every(step + 30);
+  const Outcome continued = simapp(rest + " --set output.dir=out --restart latest");
+  ASSERT_EQ(continued.exit_code, 0) << continued.err;
+  ASSERT_EQ(simapp(rest + " --set output.dir=reference").exit_code, 0);
+  fs::remove(directory_ / "reference" / "fields_000000.h5");  // the restart writes the snapshots after S only
+  expect_same_snapshots(directory_ / "reference", out());
+  // The continuation leaves the checkpoint of its last step: the run says it is complete.
+  const Outcome again = simapp(rest + " --set output.dir=out --restart latest");
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_TRUE(std::regex_search(again.out, std::regex(R"(the run is complete)"))) << again.out;
+}
+
+TEST_F(InterruptedRunTest, AClosedStandardOutputStopsThePrintingNotTheRun) {
+  // `simapp … | head -1`: the reader goes after the first line; the run ends as it would have.
+  std::string script = command(long_run() + " --set output.dir=out");
+  script += " 2> run.err; echo $? > run.status";
+  const Outcome outcome = run("(" + script + ") | head -1");
+  EXPECT_EQ(std::stoi(testing::read_text(directory_ / "run.status")), 0) << testing::read_text(directory_ / "run.err");
+  EXPECT_TRUE(outcome.out.starts_with("simapp ")) << outcome.out;
+  EXPECT_TRUE(fs::exists(out() / "fields_000300.h5")) << "the run went on to its end";
+  EXPECT_EQ(testing::read_text(directory_ / "run.err"),
+            "simapp: warning: standard output was closed by its reader; the run goes on without printing\n");
+}
+
+TEST_F(InterruptedRunTest, ASnapshotWrittenBeforeAFailedOutputIsKept) {
+  // Too long a time step and no health check: an output finds the state no longer finite. The
+  // snapshot of the output before it, written while the steps went on, is still published.
+  const double every_seconds = 10.0;
+  const Outcome outcome = simapp(
+      "--set time.cfl=2 --set execution.check_every=0 --set time.sim_time=300 "
+      "--set output.dir=out --set output.every=" +
+      text(every_seconds));
+  ASSERT_EQ(outcome.exit_code, 4) << outcome.err;
+  std::smatch failed;
+  ASSERT_TRUE(std::regex_search(outcome.err, failed, std::regex(R"(^simapp: error: step (\d+) .*no longer finite)")))
+      << outcome.err;
+  const long failed_step = std::stol(failed[1]);
+  const double dt_at_cfl_2 = 2.0 * 500.0 / 450.0;
+  long newest = -1;
+  for (const std::string& name : h5_files(out())) newest = std::max(newest, std::stol(name.substr(7, 6)));
+  EXPECT_GE(newest, failed_step - static_cast<long>(std::ceil(every_seconds / dt_at_cfl_2)))
+      << "the snapshot of the output before step " << failed_step << " is there";
+  char name[32];
+  std::snprintf(name, sizeof name, "fields_%06ld.h5", newest);
+  EXPECT_NE(testing::read_text(out() / "fields.xmf").find(name), std::string::npos) << "and indexed";
+  EXPECT_TRUE(std::isfinite(io::read_dataset(out() / name, "theta_prime").front()));
 }
 
 TEST_F(InterruptedRunTest, RestartOfAFinishedRunHasNothingToDo) {

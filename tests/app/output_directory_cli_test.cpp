@@ -3,12 +3,14 @@
 /// errors; only files simapp wrote are ever removed, and nothing outside output.dir is touched;
 /// the directory is probed for the longest name a run writes before any work.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "io/hdf5/snapshot_writer.hpp"
 #include "tests/support/small_run_test.hpp"
@@ -109,8 +111,111 @@ TEST_F(OutputDirectoryTest, UnfinishedFilesNeverFollowLinks) {
 
 TEST_F(OutputDirectoryTest, CompareChecksThatTimingJsonCanBeWrittenBeforeTimingAnything) {
   const Outcome outcome = simapp("--mode compare --set time.sim_time=" + sim_time(4) + " --set output.dir=/proc/self");
-  expect_one_line(outcome, 2, R"(/proc/self/timing\.json: cannot be written: )");
+  expect_one_line(outcome, 2, R"(output\.dir: cannot write to '/proc/self': )");
   EXPECT_EQ(outcome.out.find("running"), std::string::npos) << outcome.out;
+}
+
+TEST_F(OutputDirectoryTest, ASecondRunInTheSameDirectoryIsRefusedAtOnceNamingTheFirst) {
+  // The first runs until it is told to stop; meanwhile every kind of second run tries the directory.
+  std::string first =
+      command("--set time.sim_time=" + sim_time(1000000) + " --set output.dir=out --set output.every=" + every(50) +
+              " --set output.checkpoint_every=" + every(200));
+  first +=
+      " > first.out 2> first.err & pid=$!; echo $pid > first.pid; "
+      "while [ ! -e out/fields_000050.h5 ] && kill -0 $pid 2> /dev/null; do sleep 0.01; done";
+  ASSERT_EQ(run("(" + first + ")").exit_code, 0);
+  const std::string pid = testing::read_text(directory_ / "first.pid");
+  const std::string holder = R"(simapp: error: out: in use by another simapp run \(host \S+ pid )" +
+                             pid.substr(0, pid.find('\n')) +
+                             R"( since [0-9-]+ [0-9:]+ UTC\); one run at a time per output directory\n)";
+  for (const char* second : {"", " --overwrite", " --restart latest", " --mode compare"}) {
+    SCOPED_TRACE(std::string("second run:") + second);
+    const Outcome refused = run("timeout 60 " + command("--set time.sim_time=" + sim_time(400) +
+                                                        " --set output.dir=out --set output.every=" + every(50) +
+                                                        " --set output.checkpoint_every=" + every(200) + second));
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_TRUE(std::regex_match(refused.err, std::regex(holder))) << refused.err;
+  }
+  ASSERT_EQ(
+      run("kill -TERM $(cat first.pid); while kill -0 $(cat first.pid) 2> /dev/null; do sleep 0.01; done").exit_code,
+      0);
+  EXPECT_EQ(testing::read_text(directory_ / "first.err"), "") << "the first run is undisturbed";
+  EXPECT_TRUE(std::regex_search(testing::read_text(directory_ / "first.out"), std::regex("stopped by SIGTERM")));
+  // Every snapshot the index lists is there, and the checkpoint it stopped with.
+  const std::string index = testing::read_text(out() / "fields.xmf");
+  std::smatch listed;
+  for (std::string rest = index; std::regex_search(rest, listed, std::regex(R"((fields_\d+\.h5):)"));
+       rest = listed.suffix())
+    EXPECT_TRUE(fs::exists(out() / listed[1].str())) << listed[1];
+  const Outcome continued =
+      simapp("--set time.sim_time=" + sim_time(1000000) + " --set output.dir=out --set output.every=" + every(50) +
+             " --set output.checkpoint_every=" + every(200) + " --validate --restart latest");
+  EXPECT_TRUE(std::regex_search(continued.out, std::regex("a restart continues from out/checkpoint_")))
+      << continued.out << continued.err;
+}
+
+TEST_F(OutputDirectoryTest, AnOutputDirectoryInsideAFolderForUnfinishedFilesIsRefused) {
+  for (const char* directory : {"out/.simapp_tmp", "out/.simapp_tmp/deeper", "./out/x/../.simapp_tmp/"}) {
+    SCOPED_TRACE(directory);
+    expect_one_line(simapp(short_run(directory)), 2,
+                    R"(output\.dir: '[^']*' lies inside a \.simapp_tmp folder, where simapp keeps unfinished files)");
+  }
+  EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "nothing was created";
+}
+
+TEST_F(OutputDirectoryTest, AnAddressSpaceLimitIsFoundBeforeAnythingIsRemoved) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no address-space limit can hold";
+#endif
+  ASSERT_EQ(simapp(short_run()).exit_code, 0);
+  // 2000 x 1000 cells need some 0.3 GB: less than the limit, not with the threads' stacks and heaps.
+  const std::string larger = short_run() + " --set grid.nx=2000 --set grid.nz=1000 --set time.sim_time=" + sim_time(2);
+  for (const char* flags : {" --validate", " --overwrite"}) {
+    SCOPED_TRACE(flags);
+    expect_one_line(run("ulimit -v 500000; " + command(larger + flags)), 2,
+                    R"(grid: 2000 x 1000 cells need [0-9.]+ GB of host memory a rank \([0-9.]+ GB with the stacks )"
+                    R"(and heaps of its \d+ threads\), but the address-space limit of the process)");
+  }
+  for (const char* file : {"fields_000000.h5", "fields_000012.h5", "checkpoint_000012.h5", "fields.xmf"})
+    EXPECT_TRUE(fs::exists(out() / file)) << file << ": nothing is removed before the run can start";
+}
+
+TEST_F(OutputDirectoryTest, OverwriteChecksItMayRemoveEveryFileBeforeRemovingAny) {
+  // A shared directory (sticky, like /tmp) that two users wrote results into: one may remove only
+  // their own files there.
+  if (::geteuid() != 0 || run("command -v setpriv").exit_code != 0)
+    GTEST_SKIP() << "needs root and setpriv to act as two other users";
+  const std::string as_first = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  const std::string as_second = "setpriv --reuid=65533 --regid=65533 --clear-groups ";
+  if (run(as_first + "test -x " + binary()).exit_code != 0)
+    GTEST_SKIP() << "the simapp binary cannot be run by another user from where it was built";
+  fs::permissions(directory_, fs::perms::all);
+  fs::create_directory(out());
+  fs::permissions(out(), fs::perms::all | fs::perms::sticky_bit);
+  // The first user's run, then the second user's timing report beside it.
+  ASSERT_EQ(run(as_first + command(short_run())).exit_code, 0);
+  ASSERT_EQ(run(as_second + command("--mode compare --set execution.compare=eager --set output.dir=out "
+                                    "--set time.sim_time=" +
+                                    sim_time(2)))
+                .exit_code,
+            0);
+  const auto listing = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(out())) names.push_back(entry.path().filename().string());
+    std::ranges::sort(names);
+    return names;
+  };
+  const std::vector<std::string> before = listing();
+  ASSERT_TRUE(std::ranges::find(before, "timing.json") != before.end());
+  const std::string refused = R"(: cannot be removed \('[^']*out' is a shared directory \(sticky\) and the file )"
+                              R"(belongs to user 655\d\d\), so the run would stop after removing other results: )"
+                              R"(nothing was removed)";
+  expect_one_line(run(as_first + command(short_run() + " --overwrite")), 2, "out/timing\\.json" + refused);
+  EXPECT_EQ(listing(), before);
+  // Nor does the second user continue the first one's run: it would replace their index.
+  expect_one_line(run(as_second + command(short_run() + " --set time.sim_time=" + sim_time(18) + " --restart latest")),
+                  2, "out/[a-z_0-9]+\\.(h5|xmf)" + refused);
+  EXPECT_EQ(listing(), before);
 }
 
 TEST_F(OutputDirectoryTest, DirectoryIsProbedForTheLongestNameTheRunWrites) {

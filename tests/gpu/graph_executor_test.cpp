@@ -66,8 +66,11 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
         states_at_outputs(shortened_case(granularity, 1), ExecutionMode::eager, nullptr);
     for (int k : {1, 3, 8}) {
       ExecutorStats stats;
-      const std::vector<std::vector<double>> loop =
-          states_at_outputs(shortened_case(granularity, k), ExecutionMode::graph_loop, &stats);
+      // Without health checks the loop body is K steps made even: shorter than the intervals, so
+      // each interval runs passes of it (with checks every 10 steps a body holds 10).
+      RunSpec looped = shortened_case(granularity, k);
+      looped.execution.check_every = 0;
+      const std::vector<std::vector<double>> loop = states_at_outputs(looped, ExecutionMode::graph_loop, &stats);
       ASSERT_EQ(loop.size(), eager.size());
       for (std::size_t n = 0; n < loop.size(); ++n)
         EXPECT_TRUE(bitwise_equal(loop[n], eager[n])) << to_string(granularity) << " K=" << k << " output " << n;
@@ -117,7 +120,8 @@ TEST_F(CudaGraphTest, BatchesArePacedSoAStopRequestIsSeenEarly) {
     testing::SerialSimulation simulation(spec, Backend::cuda, mode);
     long saved_at = -1;
     const StopRequest stop{[] { return true; },
-                           [&saved_at](long step, double, std::span<const double>) { saved_at = step; }};
+                           [&saved_at](long step, double, std::span<const double>) { saved_at = step; },
+                           WallClockLimit()};
     const RunResult result = run_to_end(
         *simulation, 0, [](const ProgressReport&) {}, {}, std::nullopt, stop);
     EXPECT_TRUE(result.stopped) << what;
@@ -168,12 +172,13 @@ TEST_F(CudaGraphTest, GraphsAreCapturedOncePerDistinctChunk) {
   testing::SerialSimulation simulation(shortened_case(Granularity::fine, 5), Backend::cuda, ExecutionMode::graph);
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   const ExecutorStats& stats = simulation->executor_stats();
-  EXPECT_EQ(stats.captures, 3);  // (odd, 5), (even, 5), (odd, 4)
+  // (odd, 5, unchecked), (even, 5, checked after steps 10 and 20), (odd, 4, checked after the run's last step)
+  EXPECT_EQ(stats.captures, 3);
   EXPECT_EQ(stats.instantiations, 3);
   EXPECT_EQ(stats.launches, 5);
   // 123 kernels per step for injection (fine), the StepParams copy node, and the health check
-  // and its count after the chunk's last step.
-  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 123 + 2, 1 + 5 * 123 + 2, 1 + 4 * 123 + 2}));
+  // and its count after a step that is a multiple of check_every (10) or the run's last.
+  EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 123, 1 + 5 * 123 + 2, 1 + 4 * 123 + 2}));
 }
 
 TEST_F(CudaGraphTest, CaptureFailureNamesTheOpAndNeverFallsBackToEager) {

@@ -288,9 +288,9 @@ TEST_F(CheckpointTest, CheckpointOfTheOlderFormatIsRefused) {
 
 TEST_F(CheckpointTest, CheckpointOfAnEarlierFormatVersionIsRefusedNamingBoth) {
   const fs::path path = write(8);
-  testing::set_attribute(path, "format_version", 3.0);  // format 3 had no physics attributes
+  testing::set_attribute(path, "format_version", 4.0);  // format 4 had no cfl attribute
   EXPECT_EQ(refusal([&] { read_checkpoint_header(path); }),
-            path.string() + ": checkpoint format 3; this simapp reads format 4");
+            path.string() + ": checkpoint format 4; this simapp reads format 5");
 }
 
 TEST_F(CheckpointTest, IncompatibleConfigurationIsRefusedNamingWhatDiffers) {
@@ -331,6 +331,12 @@ TEST_F(CheckpointTest, IncompatibleConfigurationIsRefusedNamingWhatDiffers) {
   EXPECT_EQ(refusal_for(other), path.string() +
                                     ": checkpoint of an incompatible configuration: physics.viscosity 0 vs 75 m²/s; "
                                     "physics.hyperviscosity 0.05 vs 0 (checkpoint vs configuration)");
+  // Another Courant number makes other steps: the step numbers would stop matching t / dt.
+  other = spec();
+  other.time.cfl = 2.0;
+  EXPECT_EQ(refusal_for(other), path.string() +
+                                    ": checkpoint of an incompatible configuration: time.cfl 1.5 vs 2 (checkpoint vs "
+                                    "configuration)");
   // The config hash alone (a checkpoint of a simapp that hashes more of the configuration).
   CheckpointHeader rehashed = header;
   rehashed.config_hash += 1;

@@ -271,7 +271,7 @@ TEST_F(ConfigTest, WrongTypesAreRejected) {
       {"grid:\n  nx: [1, 2]\n", 2, "grid.nx: expected an integer, got a list"},
       {"case: thermal\ngrid:\n  nx:\n  nz: 8\n", 3, "grid.nx: expected an integer, got nothing"},
       {"grid:\n  xlen: wide\n", 2, "grid.xlen: expected a number, got 'wide'"},
-      {"time:\n  sim_time: .inf\n", 2, "time.sim_time: expected a number, got '.inf'"},
+      {"time:\n  sim_time: .inf\n", 2, "time.sim_time: expected a number of seconds or H:MM:SS, got '.inf'"},
       {"output:\n  dir: {a: 1}\n", 2, "output.dir: expected a string, got a map"},
       {"case:\n  - thermal\n", 2, "case: expected a name, got a list"},
       {"case: thermal\ngrid: 5\n", 2, "grid: expected a map of keys, got '5'"},
@@ -376,6 +376,39 @@ TEST_F(ConfigTest, EveryNumberKeyRejectsValuesBelowItsRange) {
                                    : std::to_string(bound + 0.5);
     EXPECT_NO_THROW(load_config(path, {std::string(key.path) + "=" + lowest})) << key.path;
   }
+}
+
+TEST_F(ConfigTest, SecondsMayBeWrittenAsAClockTime) {
+  const std::string path = write("execution:\n  wall_limit: 1:30:00\n");
+  EXPECT_EQ(load_config(path, {}).spec.execution.wall_limit, 5400.0);
+  EXPECT_EQ(load_config(path, {"execution.wall_limit=2-03:04:05"}).spec.execution.wall_limit,
+            ((2 * 24 + 3) * 60 + 4) * 60 + 5.0);
+  EXPECT_EQ(load_config(path, {"execution.wall_limit=90.5"}).spec.execution.wall_limit, 90.5);
+  EXPECT_EQ(load_config(path, {"time.sim_time=0:10:00"}).spec.time.sim_time, 600.0);
+  expect_bad_input(load_error(path, {"execution.wall_limit=1:60:00"}), "--set execution.wall_limit=1:60:00",
+                   "execution.wall_limit: expected a number of seconds or H:MM:SS, got '1:60:00'");
+  expect_bad_input(load_error(path, {"execution.wall_limit=10:00"}), "--set execution.wall_limit=10:00",
+                   "execution.wall_limit: expected a number of seconds or H:MM:SS, got '10:00'");
+  expect_bad_input(load_error(path, {"grid.nx=1:00:00"}), "--set grid.nx=1:00:00",
+                   "grid.nx: expected an integer, got '1:00:00'");
+  EXPECT_NE(load_config(path, {}).resolved_yaml.find("wall_limit: 5400\n"), std::string::npos);
+}
+
+TEST_F(ConfigTest, DomainsBeyondTheAtmosphereOrBeyondWhatADoubleCountsAreRefused) {
+  const std::string path = write("case: thermal\n");
+  // A neutral atmosphere ends where its Exner function reaches 0: z = c_p θ₀ / g.
+  const double top = physics::cp * physics::theta0 / physics::gravity;
+  EXPECT_NO_THROW(load_config(path, {"grid.zlen=" + std::to_string(0.99 * top)}));
+  expect_bad_input(load_error(path, {"grid.zlen=40000"}), "--set grid.zlen=40000",
+                   "grid.zlen: 40000 m is above the top of the thermal case's atmosphere (its hydrostatic pressure "
+                   "falls to 0 below that height); use a lower domain");
+  // A stratified one (gravity waves, N = 0.02 s⁻¹) has no such top.
+  EXPECT_NO_THROW(load_config(path, {"case=gravity_waves", "grid.zlen=40000"}));
+  // The domain's mass and energy overflow: they could never be reported or checkpointed.
+  expect_bad_input(load_error(path, {"grid.xlen=1e308"}), "--set grid.xlen=1e308",
+                   "grid.xlen: a domain of 1e+308 m x 10000 m holds more mass and energy than a double can count; use "
+                   "a smaller domain");
+  EXPECT_NO_THROW(load_config(path, {"grid.xlen=1e20"}));
 }
 
 TEST_F(ConfigTest, IntegerPairsComeAsAYamlListOrAnOverride) {
