@@ -33,7 +33,7 @@ inline constexpr int speed_finding = 4;
 /// step, nowhere else; `every` 0: never. The rule names global steps, never steps of a chunk,
 /// so that the step and the cell a failed check names do not depend on how the run is cut into
 /// chunks (steps_per_graph, which the rank count decides through MPI halos, outputs, progress
-/// lines, the mode; issue 26); every program that carries the check follows it.
+/// lines, the mode); every program that carries the check follows it.
 SIMAPP_HOST_DEVICE inline bool checks_after_step(std::int64_t step, std::int64_t num_steps, int every) {
   return every > 0 && (step % every == 0 || step == num_steps);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
 
 #include "solver/spec/run_spec.hpp"
 #include "solver/step/step_program.hpp"
@@ -19,15 +20,29 @@ inline constexpr std::size_t automatic_kernels_per_graph = 250;
 /// instantiation time, and a StepParams slot.
 inline constexpr int max_steps_per_graph = 1024;
 
+/// `steps` made a multiple of `check_every` (the nearest), or where fewer, a divisor of it (the
+/// nearest), so that the K-step chunks from a multiple of check_every on put the health check
+/// (after every multiple: kernels/diagnostics/health_check.hpp) at the same steps and one graph
+/// serves them all; `steps` as it is without checks.
+inline int aligned_to_checks(int steps, int check_every) {
+  if (check_every <= 0) return steps;
+  if (steps >= check_every) return (steps + check_every / 2) / check_every * check_every;
+  int nearest = 1;
+  for (int divisor = 1; divisor <= check_every; ++divisor)
+    if (check_every % divisor == 0 && std::abs(divisor - steps) < std::abs(nearest - steps)) nearest = divisor;
+  return nearest;
+}
+
 /// K: as configured, else 1 when a step has Host ops (a graph cannot span them, so more
-/// steps per chunk only add graphs), else about automatic_kernels_per_graph kernels.
+/// steps per chunk only add graphs), else about automatic_kernels_per_graph kernels, aligned to
+/// the health check's steps.
 inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_per_step,
                            std::size_t host_ops_per_step) {
   if (execution.steps_per_graph > 0) return execution.steps_per_graph;
   if (host_ops_per_step > 0) return 1;
   const double steps =
       std::round(static_cast<double>(automatic_kernels_per_graph) / static_cast<double>(kernels_per_step));
-  return std::max(1, static_cast<int>(steps));
+  return aligned_to_checks(std::max(1, static_cast<int>(steps)), execution.check_every);
 }
 
 /// K for a run whose steps are like `step`.

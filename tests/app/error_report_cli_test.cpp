@@ -70,9 +70,9 @@ TEST_P(ErrorReportTest, AnErrorEveryRankMeetsIsPrintedOnce) {
 INSTANTIATE_TEST_SUITE_P(Ranks, ErrorReportTest, ::testing::Values(2, 4));
 
 /// The health check follows the steps that are multiples of execution.check_every (and the
-/// run's last) whatever cuts the run into chunks: one rank takes 42 steps a graph, three ranks
+/// run's last) whatever cuts the run into chunks: one rank takes 40 steps a graph, three ranks
 /// (halos through the host) one, and outputs end chunks too (every 7 steps here, 0: none). The
-/// state is the same on any rank count, so the failed check is too (issue 26).
+/// state is the same on any rank count, so the failed check is too.
 class CheckCadenceTest : public testing::SmallRunTest, public ::testing::WithParamInterface<int> {};
 
 TEST_P(CheckCadenceTest, AFailedCheckNamesTheSameStepAndCellOnOneAndThreeRanks) {

@@ -190,8 +190,8 @@ struct CheckCadence {
 /// outputs and with outputs after steps that end chunks off either cadence: the failed check
 /// names the first multiple of check_every (or the run's last step) at or after the step where
 /// the host backend first finds a cell unhealthy, and the cell the host finds first after it,
-/// whatever the backend, mode and granularity (issue 26: the check followed the chunks, so the
-/// step depended on them). Without outputs graph_loop's failing check is one inside its body.
+/// whatever the backend, mode and granularity (a check that followed the chunks made the step
+/// depend on them). Without outputs graph_loop's failing check is one inside its body.
 inline void expect_check_at_global_multiples(Backend backend, ExecutionMode mode, Granularity granularity,
                                              const CheckCadence& cadence) {
   RunSpec spec = small_case(CaseName::thermal, 40, 20, 1.0);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <utility>
@@ -336,6 +338,33 @@ TEST(StepProgramTest, HostOpsAreExactlyTheHostExchangedHalos) {
               << "path " << static_cast<int>(path) << ", x " << x << ", z " << z << ", " << to_string(granularity);
         }
       }
+}
+
+TEST(StepsPerGraphTest, AutomaticKLinesUpWithTheHealthCheck) {
+  // K is a multiple of check_every, or a divisor of it, near the ~250 kernels a graph aims at, so
+  // that K-step chunks from a multiple of check_every on check the same steps.
+  for (const int every : {1, 2, 3, 7, 10, 16, 60, 1000}) {
+    for (const std::size_t kernels :
+         {std::size_t{1}, std::size_t{6}, std::size_t{18}, std::size_t{120}, std::size_t{123}, std::size_t{400}}) {
+      ExecutionSpec execution;
+      execution.check_every = every;
+      const int k = steps_per_graph(execution, kernels, 0);
+      const int unaligned = std::max(1, static_cast<int>(std::round(250.0 / static_cast<double>(kernels))));
+      EXPECT_TRUE(k % every == 0 || every % k == 0) << "check_every " << every << ", K " << k;
+      if (unaligned >= every) {
+        EXPECT_LE(std::abs(k - unaligned), every / 2) << "check_every " << every << ", kernels " << kernels;
+      }
+    }
+  }
+  ExecutionSpec unchecked;
+  unchecked.check_every = 0;
+  EXPECT_EQ(steps_per_graph(unchecked, 6, 0), 42);         // without checks, as the kernels say
+  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 6, 0), 40);   // stage granularity, check_every 10
+  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 18, 0), 10);  // fused: 14 steps, aligned down
+  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 120, 0), 2);  // fine: a divisor of 10
+  ExecutionSpec configured;
+  configured.steps_per_graph = 7;
+  EXPECT_EQ(steps_per_graph(configured, 6, 0), 7);  // as configured, whatever the checks
 }
 
 TEST(StepProgramTest, NcclHalosKeepTheWholeStepInOneSegment) {
