@@ -54,16 +54,21 @@ RunSpec plan_spec(Granularity granularity, CaseName name = CaseName::thermal) {
   return spec;
 }
 
-TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
+/// What the programs of an 8 x 8 thermal case are built from (shapes only: nothing is run).
+StepResources resources_of_8x8(Granularity granularity, HealthCheckOps health = {}) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
-  const StepResources resources{step_field_shapes(grid, Granularity::fused),
-                                grid.geometry(),
-                                {},
-                                nullptr,
-                                CaseName::thermal,
-                                Granularity::fused,
-                                GhostFill{},
-                                HealthCheckOps{}};
+  return {step_field_shapes(grid, granularity),
+          grid.geometry(),
+          {},
+          nullptr,
+          CaseName::thermal,
+          granularity,
+          GhostFill{},
+          health};
+}
+
+TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
+  const StepResources resources = resources_of_8x8(Granularity::fused);
   const StepProgram odd = build_step_program(resources, StepParity::odd, 0);
   const StepProgram even = build_step_program(resources, StepParity::even, 0);
   EXPECT_EQ(odd.ops().front().name, "x.stage1.fill_halos");
@@ -121,15 +126,7 @@ TEST(StepProgramTest, ChunkChecksHealthAfterTheMultiplesOfNOnly) {
 /// The global steps (1-based) the health check follows in the chunk program of the `steps`
 /// steps after step `completed`, read off its op names.
 std::vector<long> checked_steps_of_chunk(long completed, int steps, long num_steps, int check_every) {
-  const Grid grid(GridSpec{8, 8, 800.0, 800.0});
-  const StepResources resources{step_field_shapes(grid, Granularity::stage),
-                                grid.geometry(),
-                                {},
-                                nullptr,
-                                CaseName::thermal,
-                                Granularity::stage,
-                                GhostFill{},
-                                HealthCheckOps{check_every, nullptr, nullptr}};
+  const StepResources resources = resources_of_8x8(Granularity::stage, HealthCheckOps{check_every, nullptr, nullptr});
   const ChunkLayout layout = chunk_layout(completed, steps, num_steps, check_every);
   EXPECT_EQ(layout.first, parity_of(completed + 1));
   const StepProgram chunk = build_chunk_program(resources, layout);
