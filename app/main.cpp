@@ -26,47 +26,37 @@ namespace {
 using namespace simapp;
 using namespace simapp::app;
 
+/// Sets the job up and runs the command asked for; every error, set-up included, is reported
+/// as MpiSession::report says (set-up errors are agreed, so printed once).
 int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::steady_clock::time_point started) {
-  std::optional<Setup> setup;
-  std::optional<Decomposition> decomposition;
   try {
-    setup = set_up(command_line, started);
+    Setup setup = set_up(command_line, started);
+    std::optional<Decomposition> decomposition;
     // Its checks depend on what every rank holds alike, so every rank throws before MPI_Cart_create, or none.
     run_agreed(MPI_COMM_WORLD,
-               [&] { decomposition.emplace(MPI_COMM_WORLD, setup->config.spec.grid, setup->config.spec.parallel); });
-    choose_halos(*setup, *decomposition);
-    if (const ExecutionMode mode = setup->config.spec.execution.mode; mode != ExecutionMode::compare)
+               [&] { decomposition.emplace(MPI_COMM_WORLD, setup.config.spec.grid, setup.config.spec.parallel); });
+    choose_halos(setup, *decomposition);
+    if (const ExecutionMode mode = setup.config.spec.execution.mode; mode != ExecutionMode::compare)
       run_agreed(decomposition->comm(),
-                 [&] { require_mode_can_run(mode, setup->config.spec, setup->backend, *decomposition); });
-    if (!command_line.plan_only) {
-      bind_devices(*setup, *decomposition);
-      require_memory(*setup, *decomposition);
+                 [&] { require_mode_can_run(mode, setup.config.spec, setup.backend, *decomposition); });
+    if (command_line.plan_only) {
+      if (mpi.root()) print_plan(stdout, setup.config.spec, *decomposition, setup.backend);
+      return 0;
     }
-  } catch (const Error& e) {
-    return mpi.report(e);  // agreed, so printed once; any other ends the job
-  } catch (const std::bad_alloc&) {
-    return mpi.report(out_of_memory_error());
-  }
-  if (command_line.validate_only) {
-    std::string restart;
-    try {
-      if (!command_line.restart.empty())
-        restart = "; " + io::check_restart(setup->config.spec, command_line.restart, *decomposition);
-    } catch (const Error& e) {
-      return mpi.report(e);
+    bind_devices(setup, *decomposition);
+    require_memory(setup, *decomposition);
+    if (command_line.validate_only) {
+      const std::string restart =
+          command_line.restart.empty()
+              ? ""
+              : "; " + io::check_restart(setup.config.spec, command_line.restart, *decomposition);
+      if (mpi.root()) fmt::print("{}: configuration is valid{}\n", command_line.config_path, restart);
+      return 0;
     }
-    if (mpi.root()) fmt::print("{}: configuration is valid{}\n", command_line.config_path, restart);
-    return 0;
-  }
-  if (command_line.plan_only) {
-    if (mpi.root()) print_plan(stdout, setup->config.spec, *decomposition, setup->backend);
-    return 0;
-  }
-  try {
     const io::Overwrite overwrite = command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse;
-    if (command_line.profile) return profile(*setup, *decomposition, overwrite);
-    if (setup->config.spec.execution.mode == ExecutionMode::compare) return compare(*setup, *decomposition, overwrite);
-    return run_case(*setup, *decomposition, command_line);
+    if (command_line.profile) return profile(setup, *decomposition, overwrite);
+    if (setup.config.spec.execution.mode == ExecutionMode::compare) return compare(setup, *decomposition, overwrite);
+    return run_case(setup, *decomposition, command_line);
   } catch (const Error& e) {
     return mpi.report(e);
   } catch (const std::bad_alloc&) {
