@@ -167,12 +167,15 @@ void print_result(std::FILE* out, const Simulation& simulation, const RunResult&
   fmt::print(out, "timing: {} steps in {:.3f} s, {:.3f} ms/step, {} kernels/step, {:.3e} cell-steps/s\n", result.steps,
              wall_max, per_step * 1e3, simulation.kernels_per_step(), per_step > 0 ? cells / per_step : 0.0);
   if (result.outputs_written > 0) {
-    fmt::print(out, "output: {} files in {:.3f} s of it{}; stepping alone {:.3f} ms/step\n", result.outputs_written,
-               output_max,
-               thread_max > 0.0 ? fmt::format(" ({:.3f} s waiting for the writer thread, which wrote for {:.3f} s)",
-                                              waited_max, thread_max)
-                                : "",
-               result.steps > 0 ? (wall_max - output_max) / static_cast<double>(result.steps) * 1e3 : 0.0);
+    // The wall time split three ways: stepping; output the host spent instead of queueing steps
+    // (waiting for writer threads included); and writer-thread time beside the steps.
+    fmt::print(out, "output: {} files: {:.3f} s blocking the steps{}{}; stepping {:.3f} ms/step\n",
+               result.outputs_written, output_max,
+               thread_max > 0.0 ? fmt::format(" ({:.3f} s of it waiting for the writer thread)", waited_max) : "",
+               thread_max > 0.0
+                   ? fmt::format(", {:.3f} s on the writer thread beside them", std::max(0.0, thread_max - waited_max))
+                   : "",
+               result.steps > 0 ? std::max(0.0, wall_max - output_max) / static_cast<double>(result.steps) * 1e3 : 0.0);
   }
   if (stats.captures > 0) {
     const auto [fewest, most] = std::ranges::minmax(stats.nodes_per_graph);

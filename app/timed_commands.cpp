@@ -54,11 +54,19 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
         build_info::version, to_string(spec.case_name), spec.grid.nx, spec.grid.nz,
         to_string(spec.execution.granularity), to_string(setup.backend), processor, decomposition.size(),
         decomposition.px(), decomposition.pz(), to_string(spec.parallel.halo));
-  const ModeComparison comparison = compare_modes(spec, setup.backend, decomposition, [root](ExecutionMode mode) {
-    if (!root) return;
-    fmt::print("running {} ...\n", to_string(mode));
-    std::fflush(stdout);
-  });
+  // A line a round: "round 2 of 5: graph_loop graph eager" as the runs start.
+  const ModeComparison comparison =
+      compare_modes(spec, setup.backend, decomposition, [&](const ComparisonProgress& progress) {
+        if (!root) return;
+        if (progress.position == 0)
+          fmt::print("{}round {} of {}{}:", progress.round == 1 ? "" : "\n", progress.round, progress.rounds,
+                     progress.round > spec.execution.repeats
+                         ? fmt::format(" (until every median is known to {:g} %)", 100.0 * spec.execution.max_noise)
+                         : "");
+        fmt::print(" {}", to_string(progress.mode));
+        std::fflush(stdout);
+      });
+  if (root && comparison.rounds > 0) fmt::print("\n");
   if (root) print_comparison(stdout, comparison);
   write_report(decomposition, timing_path,
                [&] { return io::timing_json(spec, comparison, timing_context(setup, decomposition, processor)); });

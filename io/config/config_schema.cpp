@@ -211,6 +211,19 @@ const std::vector<ConfigKey>& config_keys() {
           "wall-clock time the run may take, from its start (seconds, or H:MM:SS); before it, leaving the measured "
           "time a checkpoint takes, the run writes one and stops with exit code 5; 0: none",
           [](auto& spec) -> auto& { return spec.execution.wall_limit; }),
+      value_key(
+          "execution.repeats", "rounds", between(1, 1000),
+          "compare: rounds of timed runs, each timing every mode once, in turn; medians and ranges over them",
+          [](auto& spec) -> auto& { return spec.execution.repeats; }),
+      value_key(
+          "execution.max_noise", "", between(0, 1),
+          "compare: after execution.repeats, more rounds until every mode's median is known to this fraction "
+          "(half its 95 % interval over it); 0: no more",
+          [](auto& spec) -> auto& { return spec.execution.max_noise; }),
+      value_key(
+          "execution.max_noise_time", "s", above(0),
+          "compare: the most wall-clock time the rounds for execution.max_noise may take",
+          [](auto& spec) -> auto& { return spec.execution.max_noise_time; }),
       enum_list_key(
           "execution.compare",
           "modes that compare times, comma-separated, each once; or all (those the case cannot run are "

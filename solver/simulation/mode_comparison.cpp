@@ -1,9 +1,11 @@
 #include "solver/simulation/mode_comparison.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <limits>
 
+#include "kernels/backend/host_clock.hpp"
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/simulation/mode_support.hpp"
@@ -36,58 +38,110 @@ double timed_run(Simulation& simulation) {
 
 }  // namespace
 
-ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decomposition& decomposition,
-                             const std::function<void(ExecutionMode)>& on_mode) {
-  ModeComparison comparison;
-  std::vector<double> reference;
-  ExecutionMode reference_mode = ExecutionMode::eager_sync;
-  comparison.identical = true;
-  for (const ExecutionMode mode : spec.execution.compare) {
-    if (std::string why = why_mode_cannot_run(mode, spec, backend, decomposition); !why.empty()) {
-      comparison.skipped.push_back({mode, std::move(why)});
-      continue;
-    }
-    on_mode(mode);
-    Simulation simulation(spec, backend, mode, decomposition);
-    comparison.steps_per_graph = simulation.steps_per_graph();
+namespace {
+
+/// One timed run of `mode`: a simulation of its own from the initial state, a warm-up (clocks,
+/// caches, lazy module loading), back to the start with every graph captured, then every step.
+/// The first run of a mode keeps its figures and its final state as the reference of `mode`;
+/// every later one adds its time and is checked against the reference of the first mode run.
+class ModeRuns {
+ public:
+  ModeRuns(const RunSpec& spec, Backend backend, const Decomposition& decomposition, ModeComparison& comparison)
+      : spec_(spec), backend_(backend), decomposition_(decomposition), comparison_(comparison) {}
+
+  void run(ModeTiming& timing) {
+    Simulation simulation(spec_, backend_, timing.mode, decomposition_);
+    comparison_.steps_per_graph = simulation.steps_per_graph();
     simulation.prepare();
     const Diagnostics initial = simulation.diagnostics();
-
-    // Warm-up: a few chunks (clocks, caches, lazy module loading), then back to the start.
-    comparison.warmup_steps = std::min<long>(simulation.time_stepping().num_steps(), 4L * simulation.steps_per_graph());
-    while (simulation.step() < comparison.warmup_steps) simulation.advance_chunk();
+    comparison_.warmup_steps =
+        std::min<long>(simulation.time_stepping().num_steps(), 4L * simulation.steps_per_graph());
+    while (simulation.step() < comparison_.warmup_steps) simulation.advance_chunk();
     simulation.synchronize();
     simulation.reset();
     simulation.prepare();
 
     const ExecutorStats before = simulation.executor_stats();
-    ModeTiming timing;
-    timing.mode = mode;
-    timing.seconds = timed_run(simulation);
-    MPI_Allreduce(MPI_IN_PLACE, &timing.seconds, 1, MPI_DOUBLE, MPI_MAX, decomposition.comm());
+    double seconds = timed_run(simulation);
+    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, decomposition_.comm());
     timing.steps = simulation.step();
-    timing.stats = simulation.executor_stats();
-    timing.launches_per_step =
-        static_cast<double>(timing.stats.launches - before.launches) / static_cast<double>(timing.steps);
-    // The persistent kernel is one kernel for all of its steps.
-    timing.kernels_per_step = mode == ExecutionMode::persistent ? timing.launches_per_step
-                                                                : static_cast<double>(simulation.kernels_per_step());
-    timing.change = relative_change(initial, simulation.diagnostics());
-    if (mode == ExecutionMode::persistent)
-      timing.grid_barriers_per_step = simulation.persistent_launch().barrier_a_pass ? 2 : 2 * rk_stages;
-    comparison.modes.push_back(timing);
+    timing.seconds_per_step.push_back(seconds / static_cast<double>(timing.steps));
+    if (timing.seconds_per_step.size() == 1) {
+      timing.stats = simulation.executor_stats();
+      timing.launches_per_step =
+          static_cast<double>(timing.stats.launches - before.launches) / static_cast<double>(timing.steps);
+      // The persistent kernel is one kernel for all of its steps.
+      timing.kernels_per_step = timing.mode == ExecutionMode::persistent
+                                    ? timing.launches_per_step
+                                    : static_cast<double>(simulation.kernels_per_step());
+      timing.change = relative_change(initial, simulation.diagnostics());
+      if (timing.mode == ExecutionMode::persistent)
+        timing.grid_barriers_per_step = simulation.persistent_launch().barrier_a_pass ? 2 : 2 * rk_stages;
+    }
+    check_state(timing.mode, simulation);
+  }
 
+ private:
+  void check_state(ExecutionMode mode, const Simulation& simulation) {
     std::vector<double> state = simulation.state_on_host();
-    if (reference.empty()) {
-      reference = std::move(state);
-      reference_mode = mode;
-    } else if (const std::string difference = first_difference(state, reference, simulation.grid().cell_shape());
-               !difference.empty() && comparison.identical) {
-      comparison.identical = false;
-      comparison.difference = std::string(to_string(mode)) + " vs " + std::string(to_string(reference_mode)) +
-                              " on rank " + std::to_string(decomposition.rank()) + ": " + difference;
+    if (reference_.empty()) {
+      reference_ = std::move(state);
+      reference_mode_ = mode;
+    } else if (const std::string difference = first_difference(state, reference_, simulation.grid().cell_shape());
+               !difference.empty() && comparison_.identical) {
+      comparison_.identical = false;
+      comparison_.difference = std::string(to_string(mode)) + " vs " + std::string(to_string(reference_mode_)) +
+                               " on rank " + std::to_string(decomposition_.rank()) + ": " + difference;
     }
   }
+
+  const RunSpec& spec_;
+  Backend backend_;
+  const Decomposition& decomposition_;
+  ModeComparison& comparison_;
+  std::vector<double> reference_;
+  ExecutionMode reference_mode_ = ExecutionMode::eager_sync;
+};
+
+/// Whether another round is due after `done`: execution.repeats of them, then, with
+/// execution.max_noise, until every median is known to it or execution.max_noise_time has
+/// passed (rank 0's clock decides for every rank).
+bool round_due(const ModeComparison& comparison, const ExecutionSpec& execution, int done, double seconds,
+               MPI_Comm comm) {
+  if (done < execution.repeats) return true;
+  if (execution.max_noise <= 0.0) return false;
+  int due = seconds < execution.max_noise_time && std::ranges::any_of(comparison.modes, [&](const ModeTiming& timing) {
+              return summarize(timing.seconds_per_step).median_noise() > execution.max_noise;
+            });
+  MPI_Bcast(&due, 1, MPI_INT, 0, comm);
+  return due != 0;
+}
+
+}  // namespace
+
+ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decomposition& decomposition,
+                             const std::function<void(const ComparisonProgress&)>& on_mode) {
+  ModeComparison comparison;
+  comparison.identical = true;
+  for (const ExecutionMode mode : spec.execution.compare) {
+    if (std::string why = why_mode_cannot_run(mode, spec, backend, decomposition); !why.empty())
+      comparison.skipped.push_back({mode, std::move(why)});
+    else
+      comparison.modes.emplace_back().mode = mode;
+  }
+  ModeRuns runs(spec, backend, decomposition, comparison);
+  const auto started = std::chrono::steady_clock::now();
+  while (!comparison.modes.empty() &&
+         round_due(comparison, spec.execution, comparison.rounds, seconds_since(started), decomposition.comm())) {
+    const int round = ++comparison.rounds;
+    const int count = static_cast<int>(comparison.modes.size());
+    for (int position = 0; position < count; ++position) {
+      ModeTiming& timing = comparison.modes[static_cast<std::size_t>(round % 2 == 1 ? position : count - 1 - position)];
+      on_mode({round, std::max(round, spec.execution.repeats), position, timing.mode});
+      runs.run(timing);
+    }
+  }
+  for (ModeTiming& timing : comparison.modes) timing.per_step = summarize(timing.seconds_per_step);
   int identical_everywhere = comparison.identical ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &identical_everywhere, 1, MPI_INT, MPI_MIN, decomposition.comm());
   if (comparison.identical && identical_everywhere == 0) comparison.difference = "on another rank";
@@ -105,21 +159,36 @@ const ModeTiming* timing_of(const ModeComparison& comparison, ExecutionMode mode
   return nullptr;
 }
 
-std::optional<double> speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline) {
+std::optional<RangedValue> speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline) {
   const ModeTiming* of_mode = timing_of(comparison, mode);
   const ModeTiming* of_baseline = timing_of(comparison, baseline);
   if (of_mode == nullptr || of_baseline == nullptr) return std::nullopt;
-  return of_baseline->seconds_per_step() / of_mode->seconds_per_step();
+  if (mode == baseline) return RangedValue{1.0, 1.0, 1.0};
+  const auto [low, high] = ratio_range(of_baseline->per_step, of_mode->per_step);
+  return RangedValue{of_baseline->per_step.median / of_mode->per_step.median, low, high};
 }
 
-std::optional<double> break_even_steps(const ModeComparison& comparison, ExecutionMode mode) {
+std::optional<RangedValue> break_even_steps(const ModeComparison& comparison, ExecutionMode mode) {
   const ModeTiming* graph = timing_of(comparison, mode);
   const ModeTiming* eager = timing_of(comparison, ExecutionMode::eager);
   if (graph == nullptr || eager == nullptr || graph->stats.captures == 0) return std::nullopt;
-  const double saving_per_step = eager->seconds_per_step() - graph->seconds_per_step();
-  if (saving_per_step <= 0.0) return std::numeric_limits<double>::infinity();
   const double one_time = graph->stats.capture_seconds + graph->stats.instantiate_seconds;
-  return one_time / saving_per_step;
+  // The steps that repay `one_time` at a saving of `saving` a step; never without a saving.
+  const auto repaid_after = [one_time](double saving) {
+    return saving > 0.0 ? one_time / saving : std::numeric_limits<double>::infinity();
+  };
+  return RangedValue{repaid_after(eager->per_step.median - graph->per_step.median),
+                     repaid_after(eager->per_step.max - graph->per_step.min),
+                     repaid_after(eager->per_step.min - graph->per_step.max)};
+}
+
+std::vector<ExecutionMode> within_noise_of(const ModeComparison& comparison, ExecutionMode mode) {
+  std::vector<ExecutionMode> modes;
+  const ModeTiming* of_mode = timing_of(comparison, mode);
+  for (const ModeTiming& other : comparison.modes)
+    if (of_mode != nullptr && other.mode != mode && within_noise(other.per_step, of_mode->per_step))
+      modes.push_back(other.mode);
+  return modes;
 }
 
 }  // namespace simapp

@@ -2,12 +2,16 @@
 /// execution.mode = compare: the same case run in each mode of execution.compare that can run
 /// it (mode_support.hpp; the others are skipped with the reason) from the same initial state,
 /// each after a warm-up and with every graph captured before the clock starts; the final
-/// states must be bit-identical.
+/// states must be bit-identical. The modes are timed in rounds, each mode once a round, in turn
+/// (the order reversed every other round), so that drift and other work on the machine reach
+/// every mode alike: execution.repeats rounds, and with execution.max_noise more, until every
+/// mode's median is known to within it or execution.max_noise_time has passed.
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "solver/simulation/sample_summary.hpp"
 #include "solver/simulation/simulation.hpp"
 #include "solver/spec/run_spec.hpp"
 
@@ -16,13 +20,13 @@ namespace simapp {
 struct ModeTiming {
   ExecutionMode mode = ExecutionMode::eager;
   long steps = 0;
-  double seconds = 0.0;  ///< the timed run (CUDA events on the GPU)
+  std::vector<double> seconds_per_step;  ///< of each timed run, one a round (CUDA events on the GPU), s
+  SampleSummary per_step;                ///< their summary, s
   double kernels_per_step = 0.0;
   double launches_per_step = 0.0;  ///< eager: kernels and copies; graph: graph launches
   ExecutorStats stats;             ///< captures, instantiation and graph sizes (whole lifetime)
   int grid_barriers_per_step = 0;  ///< persistent: 2 (a barrier a pass) or 6 (a barrier a stage); else 0
   DiagnosticsChange change;        ///< d_mass, d_te at the end
-  double seconds_per_step() const { return steps > 0 ? seconds / static_cast<double>(steps) : 0.0; }
 };
 
 /// A mode asked for but not run, and why.
@@ -36,14 +40,24 @@ struct ModeComparison {
   std::vector<SkippedMode> skipped;
   int steps_per_graph = 0;
   long warmup_steps = 0;
+  int rounds = 0;          ///< each timing every mode once
   bool identical = false;  ///< final states equal bit for bit, on every rank (to the first mode's)
   std::string difference;  ///< where they first differ, when not identical
 };
 
+/// What a comparison is doing: timing `mode`, the `position`-th mode (0-based) of round
+/// `round` (1-based) of at least `rounds`.
+struct ComparisonProgress {
+  int round = 0;
+  int rounds = 0;
+  int position = 0;
+  ExecutionMode mode = ExecutionMode::eager;
+};
+
 /// Runs the comparison (collective over the decomposition's ranks; times are the slowest
-/// rank's); `on_mode` is told when each mode starts.
+/// rank's); `on_mode` is told when each timed run starts.
 ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decomposition& decomposition,
-                             const std::function<void(ExecutionMode)>& on_mode);
+                             const std::function<void(const ComparisonProgress&)>& on_mode);
 
 }  // namespace simapp
 
@@ -52,12 +66,23 @@ namespace simapp {
 /// The timing of `mode` in a comparison; null when it was not run.
 const ModeTiming* timing_of(const ModeComparison& comparison, ExecutionMode mode);
 
-/// Time per step of `baseline` over that of `mode`; none when either was not run.
-std::optional<double> speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline);
+/// A figure from medians and the range the samples allow: low ≤ median ≤ high.
+struct RangedValue {
+  double median = 0.0;
+  double low = 0.0, high = 0.0;
+};
+
+/// Time per step of `baseline` over that of `mode` (their medians), with the range of the
+/// ratio over their samples; none when either was not run.
+std::optional<RangedValue> speedup(const ModeComparison& comparison, ExecutionMode mode, ExecutionMode baseline);
 
 /// For a mode that captures graphs (graph, graph_loop): the steps after which its one-time
-/// capture and instantiation cost is repaid by its saving per step over eager launching;
-/// infinity when it saves nothing; none when the mode captures nothing or eager was not run.
-std::optional<double> break_even_steps(const ModeComparison& comparison, ExecutionMode mode);
+/// capture and instantiation cost is repaid by its saving per step over eager launching (from
+/// medians, with the range the samples allow; infinity where it saves nothing); none when the
+/// mode captures nothing or eager was not run.
+std::optional<RangedValue> break_even_steps(const ModeComparison& comparison, ExecutionMode mode);
+
+/// The other modes whose time per step is within the noise of `mode`'s (ranges overlap).
+std::vector<ExecutionMode> within_noise_of(const ModeComparison& comparison, ExecutionMode mode);
 
 }  // namespace simapp

@@ -124,7 +124,9 @@ void write_outputs(const Simulation& simulation, const std::vector<ScheduledOutp
   }
   for (const ScheduledOutput* output : pending.outputs) {
     if (!output->finish) finish_outputs(outputs, result);
+    const Clock::time_point begin = Clock::now();
     output->write(pending.step, pending.time, state);
+    result.output_seconds += seconds_since(begin);
   }
   pending = {};
 }
@@ -164,10 +166,8 @@ void write_pending(Simulation& simulation, const std::vector<ScheduledOutput>& o
   if (pending.outputs.empty()) return;
   const std::span<const double> state = collect_state(simulation, outputs, result);
   stop_if_unhealthy(simulation, outputs, pending, failed, result);
-  const Clock::time_point begin = Clock::now();
   result.outputs_written += static_cast<long>(pending.outputs.size());
   write_outputs(simulation, outputs, pending, state, result);
-  result.output_seconds += seconds_since(begin);
 }
 
 void queue_due_outputs(Simulation& simulation, const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,

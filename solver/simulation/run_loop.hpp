@@ -25,9 +25,11 @@ struct RunResult {
   Diagnostics final;
   DiagnosticsChange change;
   long steps = 0;
-  double wall_seconds = 0.0;           ///< from the first step to the final synchronization, output included
-  double output_seconds = 0.0;         ///< of wall_seconds, the host's time writing outputs (snapshots, checkpoints)
-  long outputs_written = 0;            ///< output files written in that time
+  double wall_seconds = 0.0;  ///< from the first step to the final synchronization, output included
+  /// Of wall_seconds, the host's time on outputs (snapshots, checkpoints), each moment counted
+  /// once: time in which it queued no steps.
+  double output_seconds = 0.0;
+  long outputs_written = 0;            ///< scheduled outputs written
   double output_thread_seconds = 0.0;  ///< outputs' time on writer threads, while the steps went on
   double output_waited_seconds = 0.0;  ///< of output_seconds, the time spent waiting for those threads
   bool stopped = false;                ///< ended early, at simulation.step(): asked to, or at the wall limit

@@ -11,12 +11,6 @@ namespace simapp {
 
 namespace {
 
-double median(std::vector<double> values) {
-  std::ranges::sort(values);
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
-}
-
 /// The op's name without the chunk prefix ("step1/").
 std::string op_name(const std::string& name) {
   const auto slash = name.find('/');
@@ -44,18 +38,24 @@ StepProfile profile_steps(Simulation& simulation, int warmup, int steps) {
   for (int s = 0; s < warmup && !simulation.finished(); ++s) simulation.time_next_step();
   StepProfile profile;
   std::map<std::string, std::vector<double>> seconds;
+  std::vector<double> step_seconds;
   for (int s = 0; s < steps && !simulation.finished(); ++s, ++profile.measured_steps) {
+    double step = 0.0;
     for (const auto& [op, time] : simulation.time_next_step()) {
       const std::string name = op_name(op->name);
-      if (!seconds.contains(name)) profile.ops.push_back({name, op->kind, 0.0, op->bytes});
+      if (!seconds.contains(name)) profile.ops.push_back({name, op->kind, 0.0, {}, op->bytes});
       seconds[name].push_back(time);
+      step += time;
     }
+    step_seconds.push_back(step);
   }
   for (OpProfile& op : profile.ops) {
-    op.seconds = median(seconds[op.name]);
+    op.times = summarize(seconds[op.name]);
+    op.seconds = op.times.median;
     profile.step_seconds += op.seconds;
     profile.step_bytes += op.bytes;
   }
+  if (!step_seconds.empty()) profile.step_times = summarize(step_seconds);
   const FieldShape shape = simulation.grid().cell_shape();
   profile.cells = static_cast<long>(shape.nx) * shape.nz;
   profile.copy_bandwidth =

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/simulation/sample_summary.hpp"
 #include "solver/simulation/simulation.hpp"
 
 namespace simapp {
@@ -15,12 +16,14 @@ struct OpProfile {
   std::string name;  ///< the op's name in the step program
   OpKind kind = OpKind::kernel;
   double seconds = 0.0;   ///< median over the measured steps
+  SampleSummary times;    ///< over the measured steps, s
   std::size_t bytes = 0;  ///< what it must move; 0 where not counted (halo exchange ops)
 };
 
 struct StepProfile {
   std::vector<OpProfile> ops;   ///< in program order
   double step_seconds = 0.0;    ///< the ops' medians summed
+  SampleSummary step_times;     ///< of each measured step, its ops' times summed, s
   std::size_t step_bytes = 0;   ///< the kernels' bytes summed
   double copy_bandwidth = 0.0;  ///< bytes read and written a second by a device-to-device copy
   long cells = 0;               ///< this rank's interior cells

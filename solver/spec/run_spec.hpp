@@ -37,6 +37,9 @@ struct ExecutionSpec {
   int steps_per_graph = 0;  ///< K steps per captured graph (0: chosen for a few hundred nodes per graph)
   int check_every = 10;     ///< steps between health checks inside the step programs (0: none)
   double wall_limit = 0.0;  ///< s of wall-clock time from the start; the run stops with a checkpoint before (0: none)
+  int repeats = 5;          ///< compare: rounds that time every mode once each
+  double max_noise = 0.0;   ///< compare: more rounds until each median is known to this fraction (0: none)
+  double max_noise_time = 300.0;  ///< compare: s the rounds for max_noise may take at most
   std::vector<ExecutionMode> compare{timed_modes.begin(), timed_modes.end()};  ///< the modes compare times
 };
 

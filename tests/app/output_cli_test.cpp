@@ -215,14 +215,39 @@ TEST_P(FullDiskTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, FullDiskTest, ::testing::Values(1, 2, 3));
 
+TEST_F(OutputCliTest, TheSummarySplitsTheWallTimeWithNoPartNegative) {
+  // Snapshots every step and checkpoints every other: outputs written at once follow outputs still
+  // being written on a thread, which they wait for.
+  const testing::Outcome outcome = simapp("--set time.sim_time=" + sim_time(60) + " --set output.every=" + every(1) +
+                                          " --set output.checkpoint_every=" + every(2) + " --set output.dir=out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  std::smatch timing, output;
+  ASSERT_TRUE(std::regex_search(outcome.out, timing, std::regex(R"(\ntiming: 60 steps in ([0-9.]+) s, )")))
+      << outcome.out;
+  ASSERT_TRUE(std::regex_search(outcome.out, output,
+                                std::regex(R"(\noutput: (\d+) files: ([0-9.]+) s blocking the steps \(([0-9.]+) s of )"
+                                           R"(it waiting for the writer thread\), ([0-9.]+) s on the writer thread )"
+                                           R"(beside them; stepping (-?[0-9.]+) ms/step\n)")))
+      << outcome.out;
+  const double wall = std::stod(timing[1]), blocking = std::stod(output[2]), waiting = std::stod(output[3]);
+  EXPECT_EQ(std::stoi(output[1]), 61 + 30);  // t = 0 and 60 snapshots, 30 checkpoints
+  EXPECT_LE(blocking, wall + 0.0005) << "output that blocked the steps is part of the wall time";
+  EXPECT_LE(waiting, blocking + 0.0005);
+  EXPECT_GE(std::stod(output[4]), 0.0);
+  EXPECT_GE(std::stod(output[5]), 0.0);
+  // Up to the rounding of the printed figures (1 ms each).
+  EXPECT_NEAR(std::stod(output[5]), (wall - blocking) / 60 * 1e3, 0.02) << "stepping is the rest of the wall time";
+}
+
 TEST_F(OutputCliTest, TheSummarySeparatesOutputFromStepping) {
   const testing::Outcome with_output =
       simapp("--set time.sim_time=" + sim_time(12) + " --set output.every=" + every(4) + " --set output.dir=out");
   ASSERT_EQ(with_output.exit_code, 0) << with_output.err;
   // Snapshots at steps 0, 4, 8 and 12.
   EXPECT_TRUE(std::regex_search(
-      with_output.out, std::regex(R"(\noutput: 4 files in [0-9.]+ s of it \([0-9.]+ s waiting for the writer thread, )"
-                                  R"(which wrote for [0-9.]+ s\); stepping alone [0-9.]+ ms/step\n)")))
+      with_output.out, std::regex(R"(\noutput: 4 files: [0-9.]+ s blocking the steps \([0-9.]+ s of it waiting )"
+                                  R"(for the writer thread\), [0-9.]+ s on the writer thread beside them; )"
+                                  R"(stepping [0-9.]+ ms/step\n)")))
       << with_output.out;
   const testing::Outcome without = simapp("--set time.sim_time=" + sim_time(12));
   ASSERT_EQ(without.exit_code, 0) << without.err;

@@ -142,12 +142,15 @@ TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
       RunSpec spec = testing::shortened_case(name, nx, nz, granularity, 3);
       spec.time.sim_time = 9.5 * TimeStepping(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
       const Decomposition decomposition(MPI_COMM_SELF, spec.grid, spec.parallel);
-      const ModeComparison comparison = compare_modes(spec, Backend::cuda, decomposition, [](ExecutionMode) {});
+      spec.execution.repeats = 2;  // every run of every mode checked against the first
+      const ModeComparison comparison =
+          compare_modes(spec, Backend::cuda, decomposition, [](const ComparisonProgress&) {});
       EXPECT_TRUE(comparison.identical) << to_string(name) << " " << nx << " x " << nz << " " << to_string(granularity)
                                         << ": " << comparison.difference;
       const std::size_t expected = granularity == Granularity::stage ? 6 : 5;  // persistent: stage only
       EXPECT_EQ(comparison.modes.size(), expected) << to_string(granularity);
       EXPECT_EQ(comparison.modes.size() + comparison.skipped.size(), 6u);
+      EXPECT_EQ(comparison.rounds, 2);
       for (const ModeTiming& timing : comparison.modes)
         if (timing.mode == ExecutionMode::persistent) {  // a barrier a pass only for thermal's small grid
           const bool pass = name == CaseName::thermal && nx == 96;
