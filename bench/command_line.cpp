@@ -62,7 +62,7 @@ void print_usage() {
       "usage: simapp-bench [--json PATH] [--repeat R] [--quick]\n"
       "Measures CUDA launch overhead and CUDA-graph replay cost (see docs/benchmarks.md).\n"
       "  --json PATH   also write all results as one JSON document to PATH\n"
-      "  --repeat R    repetitions of each measurement, median reported (1..{}, default 11)\n"
+      "  --repeat R    repetitions of each measurement: median and range reported (1..{}, default 11)\n"
       "  --quick       fewer repetitions (3) and samples: a smoke test\n",
       kMaxRepeat);
 }

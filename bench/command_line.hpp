@@ -7,7 +7,7 @@ namespace simapp::bench {
 /// What the command line asked for.
 struct Config {
   std::string json_path;      ///< empty: no JSON file
-  int repeat = 11;            ///< R: repetitions of each measurement, the median is reported
+  int repeat = 11;            ///< R: repetitions of each measurement; median, range and samples reported
   int single_samples = 1000;  ///< samples of the single-launch measurements
   bool quick = false;
   bool help = false;

@@ -28,29 +28,29 @@ __global__ void grid_barrier_kernel(int barriers) {
 }
 
 /// Host µs per kernel of `kShortKernelBatch` scale kernels, synced every `group` kernels.
-double short_kernel_eager_us(const Bench& bench, int group) {
+Stats short_kernel_eager_us(const Bench& bench, int group) {
   const auto run_batch = [&] {
     for (int done = 0; done < kShortKernelBatch; done += group) {
       bench.scale().enqueue(bench.s(), group);
       bench.sync();
     }
   };
-  return median_of(bench.config.repeat, [&] { return host_us(run_batch) / kShortKernelBatch; });
+  return repeated(bench.config.repeat, [&] { return host_us(run_batch) / kShortKernelBatch; });
 }
 
 /// Host µs per kernel of `kShortKernelBatch` scale kernels run as graphs of `kShortKernelGroup`, synced per graph.
-double short_kernel_graph_us(const Bench& bench) {
+Stats short_kernel_graph_us(const Bench& bench) {
   const GraphExec exec = instantiate(capture(bench.s(), bench.scale(), kShortKernelGroup));
-  return median_of(bench.config.repeat, [&] {
+  return repeated(bench.config.repeat, [&] {
     return host_us([&] { replay(bench.s(), exec, kShortKernelBatch / kShortKernelGroup, true); }) / kShortKernelBatch;
   });
 }
 
 /// GPU µs of one scale kernel: events around a graph of `kKernelDurationNodes` of them.
-double scale_kernel_duration_us(const Bench& bench) {
+Stats scale_kernel_duration_us(const Bench& bench) {
   const GraphExec exec = instantiate(capture(bench.s(), bench.scale(), kKernelDurationNodes));
-  return median_of(bench.config.repeat,
-                   [&] { return gpu_us(bench, [&] { replay(bench.s(), exec, 1, false); }) / kKernelDurationNodes; });
+  return repeated(bench.config.repeat,
+                  [&] { return gpu_us(bench, [&] { replay(bench.s(), exec, 1, false); }) / kKernelDurationNodes; });
 }
 
 /// Host µs of one capture of `nodes` launches into `graph` (its old graph is destroyed before timing).
@@ -74,18 +74,18 @@ double timed_instantiate(const Graph& graph, GraphExec& exec) {
 }
 
 /// Host µs per graph of `replays` launches of `exec`, synced after each or once at the end.
-double replay_us(const Bench& bench, const GraphExec& exec, int replays, bool sync_each) {
+Stats replay_us(const Bench& bench, const GraphExec& exec, int replays, bool sync_each) {
   const auto run_batch = [&] {
     replay(bench.s(), exec, replays, sync_each);
     bench.sync();
   };
-  return median_of(bench.config.repeat, [&] { return host_us(run_batch) / replays; });
+  return repeated(bench.config.repeat, [&] { return host_us(run_batch) / replays; });
 }
 
 /// GPU µs of one cooperative launch of grid_barrier_kernel: `blocks` blocks, `barriers` barriers.
-double grid_barrier_kernel_us(const Bench& bench, int blocks, int barriers) {
+Stats grid_barrier_kernel_us(const Bench& bench, int blocks, int barriers) {
   void* args[] = {&barriers};
-  return median_of(bench.config.repeat, [&] {
+  return repeated(bench.config.repeat, [&] {
     return gpu_us(bench, [&] {
       BENCH_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_barrier_kernel), dim3(blocks),
                                                    dim3(kBarrierThreads), args, 0, bench.s()));
@@ -139,12 +139,12 @@ EmptyKernelTimes LaunchBench::empty_kernel() const {
       work.enqueue(bench.s(), 1);
       bench.sync();
     }));
-  const double enqueue_us = median_of(bench.config.repeat, [&] {
+  Stats enqueue_us = repeated(bench.config.repeat, [&] {
     const double us = host_us([&] { work.enqueue(bench.s(), kEnqueueBatch); });
     bench.sync();
     return us / kEnqueueBatch;
   });
-  return {median(std::move(event_us)), median(std::move(round_trip_us)), enqueue_us, samples};
+  return {stats_of(std::move(event_us)), stats_of(std::move(round_trip_us)), std::move(enqueue_us), samples};
 }
 
 ShortKernelTimes LaunchBench::short_kernel() const {
@@ -154,19 +154,22 @@ ShortKernelTimes LaunchBench::short_kernel() const {
   times.group_sync_us_per_kernel = short_kernel_eager_us(bench, kShortKernelGroup);
   times.graph_us_per_kernel = short_kernel_graph_us(bench);
   times.kernel_us = scale_kernel_duration_us(bench);
-  const double bytes = 2.0 * sizeof(float) * kScaleElements;  // read x, write y
-  times.bandwidth_gbs = bytes / (times.kernel_us * 1e-6) / 1e9;
+  const double bytes = 2.0 * sizeof(float) * kScaleElements;        // read x, write y
+  times.bandwidth_gbs = reciprocal(bytes * 1e-3, times.kernel_us);  // bytes / (µs · 1e-6) / 1e9
   return times;
 }
 
 SweepPoint LaunchBench::graph(KernelKind kernel, int nodes) const {
   const Bench& bench = *bench_;
   const Workload work = kernel == KernelKind::empty ? bench.empty() : bench.scale();
-  SweepPoint point{work.name(), nodes, std::clamp(kReplayNodeBudget / nodes, 5, 200)};
+  SweepPoint point;
+  point.kernel = work.name();
+  point.nodes = nodes;
+  point.replays = std::clamp(kReplayNodeBudget / nodes, 5, 200);
   Graph graph;
   GraphExec exec;
-  point.capture_us = median_of(bench.config.repeat, [&] { return timed_capture(bench, work, nodes, graph); });
-  point.instantiate_us = median_of(bench.config.repeat, [&] { return timed_instantiate(graph, exec); });
+  point.capture_us = repeated(bench.config.repeat, [&] { return timed_capture(bench, work, nodes, graph); });
+  point.instantiate_us = repeated(bench.config.repeat, [&] { return timed_instantiate(graph, exec); });
   graph.reset();  // the executable graph does not need it; large graphs are not kept around
   point.replay_sync_us = replay_us(bench, exec, point.replays, true);
   point.replay_b2b_us = replay_us(bench, exec, point.replays, false);
@@ -185,10 +188,14 @@ std::vector<int> LaunchBench::grid_barrier_blocks() const {
   return grids;
 }
 
-double LaunchBench::grid_barrier_us(int blocks) const {
-  // The difference between kernels of many and of no barriers, per barrier.
-  return (grid_barrier_kernel_us(*bench_, blocks, kBarriersPerKernel) - grid_barrier_kernel_us(*bench_, blocks, 0)) /
-         kBarriersPerKernel;
+GridBarrierTimes LaunchBench::grid_barrier(int blocks) const {
+  // The difference between kernels of many and of no barriers, per barrier; bounded by both ranges.
+  GridBarrierTimes times;
+  times.blocks = blocks;
+  times.with_barriers_us = grid_barrier_kernel_us(*bench_, blocks, kBarriersPerKernel);
+  times.no_barriers_us = grid_barrier_kernel_us(*bench_, blocks, 0);
+  times.us_per_barrier = difference_over(times.with_barriers_us, times.no_barriers_us, kBarriersPerKernel);
+  return times;
 }
 
 }  // namespace simapp::bench

@@ -1,14 +1,16 @@
 #pragma once
 /// The measurements of simapp-bench on the current device: eager launches, stream sync round
 /// trips, CUDA-graph capture, instantiation and replay, and grid-wide barriers;
-/// docs/benchmarks.md explains every number. Each number is a median: of config.repeat runs,
-/// or of config.single_samples single launches.
+/// docs/benchmarks.md explains every number. Each number comes with its statistics: median,
+/// min, max and quartiles of config.repeat runs or of config.single_samples single launches,
+/// with the samples (bench/sample_stats.hpp).
 #include <memory>
 #include <vector>
 
 #include "bench/command_line.hpp"
 #include "bench/launch_results.hpp"
 #include "bench/launch_sizes.hpp"
+#include "bench/sample_stats.hpp"
 
 namespace simapp::bench {
 
@@ -37,7 +39,7 @@ class LaunchBench {
   /// cooperative launch needs every block resident at once).
   std::vector<int> grid_barrier_blocks() const;
   /// 5. Grid-wide barriers (cooperative launch): µs per barrier in a grid of `blocks` blocks.
-  double grid_barrier_us(int blocks) const;
+  GridBarrierTimes grid_barrier(int blocks) const;
 
  private:
   std::unique_ptr<const Bench> bench_;

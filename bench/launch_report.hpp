@@ -1,6 +1,7 @@
 #pragma once
 /// What simapp-bench reports: a table per measurement on stdout, printed as the measurement
-/// finishes, and all the numbers as one JSON document (docs/benchmarks.md lists its keys).
+/// finishes, each number a median with its range, and all the numbers with their statistics as
+/// one JSON document (docs/benchmarks.md lists its keys).
 #include <fstream>
 #include <string>
 
@@ -32,7 +33,7 @@ class LaunchReport {
   void summary(const Summary& floors);
   /// Prints the grid-barrier table's header; grid_barrier() adds its rows.
   void grid_barrier_header();
-  void grid_barrier(int blocks, double us_per_barrier);
+  void grid_barrier(const GridBarrierTimes& times);
   /// Prints the seconds the run took.
   void finish(double wall_s);
 

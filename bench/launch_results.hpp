@@ -1,36 +1,47 @@
 #pragma once
-/// What the measurements of simapp-bench hand to its report; all times in µs.
+/// What the measurements of simapp-bench hand to its report; all times in µs, each the median
+/// of its repeated runs with their spread (bench/sample_stats.hpp).
 #include <string>
+
+#include "bench/sample_stats.hpp"
 
 namespace simapp::bench {
 
 /// 1. The empty kernel <<<1,1>>>, launched alone.
 struct EmptyKernelTimes {
-  double event_us = 0;               ///< CUDA events around one launch
-  double round_trip_us = 0;          ///< launch + stream sync round trip (host clock)
-  double enqueue_us_per_launch = 0;  ///< host enqueue cost per launch (kEnqueueBatch back to back)
-  int samples = 0;                   ///< single launches timed for each of event_us and round_trip_us
+  Stats event_us;               ///< CUDA events around one launch (config.single_samples launches)
+  Stats round_trip_us;          ///< launch + stream sync round trip (host clock, config.single_samples launches)
+  Stats enqueue_us_per_launch;  ///< host enqueue cost per launch (kEnqueueBatch back to back), config.repeat runs
+  int samples = 0;              ///< single launches timed for each of event_us and round_trip_us
 };
 
 /// 2. The short kernel (y = a*x on kScaleElements floats), host µs per kernel of
 /// kShortKernelBatch kernels launched three ways, and its own duration.
 struct ShortKernelTimes {
-  double sync_each_us_per_kernel = 0;   ///< sync after every launch
-  double group_sync_us_per_kernel = 0;  ///< kShortKernelGroup launches, then one sync
-  double graph_us_per_kernel = 0;       ///< graphs of kShortKernelGroup kernels, launch + sync per graph
-  double kernel_us = 0;                 ///< GPU time of one kernel (events around a kKernelDurationNodes-node graph)
-  double bandwidth_gbs = 0;             ///< x read and y written in kernel_us
+  Stats sync_each_us_per_kernel;   ///< sync after every launch
+  Stats group_sync_us_per_kernel;  ///< kShortKernelGroup launches, then one sync
+  Stats graph_us_per_kernel;       ///< graphs of kShortKernelGroup kernels, launch + sync per graph
+  Stats kernel_us;                 ///< GPU time of one kernel (events around a kKernelDurationNodes-node graph)
+  Stats bandwidth_gbs;             ///< x read and y written in kernel_us (derived: bounds from kernel_us's range)
 };
 
-/// 3. One graph size of the sweep; all times in µs (host clock).
+/// 3. One graph size of the sweep; all times in µs (host clock), per graph.
 struct SweepPoint {
   std::string kernel;
   int nodes = 0;
-  int replays = 0;            ///< graph launches per replay measurement
-  double capture_us = 0;      ///< stream capture of the chain, per graph
-  double instantiate_us = 0;  ///< cudaGraphInstantiate, per graph
-  double replay_sync_us = 0;  ///< graph launch + stream sync, per graph
-  double replay_b2b_us = 0;   ///< back-to-back launches then one sync, per graph
+  int replays = 0;       ///< graph launches per replay measurement
+  Stats capture_us;      ///< stream capture of the chain, per graph
+  Stats instantiate_us;  ///< cudaGraphInstantiate, per graph
+  Stats replay_sync_us;  ///< graph launch + stream sync, per graph
+  Stats replay_b2b_us;   ///< back-to-back launches then one sync, per graph
+};
+
+/// 5. Grid-wide barriers in one grid of the cooperative kernel; GPU µs (events).
+struct GridBarrierTimes {
+  int blocks = 0;
+  Stats with_barriers_us;  ///< one launch doing kBarriersPerKernel barriers
+  Stats no_barriers_us;    ///< the same launch doing none
+  Stats us_per_barrier;    ///< their difference per barrier (derived: bounds from both ranges)
 };
 
 }  // namespace simapp::bench

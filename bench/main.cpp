@@ -54,7 +54,7 @@ void run_all(const Config& config, LaunchReport& report) {
   report.summary(summarize(empty_kernel, short_kernel, points));
   const std::vector<int> grids = bench.grid_barrier_blocks();
   report.grid_barrier_header();
-  for (const int blocks : grids) report.grid_barrier(blocks, bench.grid_barrier_us(blocks));
+  for (const int blocks : grids) report.grid_barrier(bench.grid_barrier(blocks));
 }
 
 /// Parses the command line, runs, writes the JSON; returns the exit code.
