@@ -5,6 +5,7 @@
 /// and a standard deviation far more than a median (Google Benchmark and nvbench report the
 /// same kind of figures).
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -23,8 +24,12 @@ struct SampleSummary {
 
   /// (max − min) / median: how far apart the fastest and slowest samples are.
   double relative_spread() const { return median > 0.0 ? (max - min) / median : 0.0; }
-  /// Half the median's interval over the median: how well the median is known.
-  double median_noise() const { return median > 0.0 ? (median_high - median_low) / (2.0 * median) : 0.0; }
+  /// Half the median's interval over the median: how well the median is known (not at all from
+  /// one sample: infinity).
+  double median_noise() const {
+    if (count < 2) return std::numeric_limits<double>::infinity();
+    return median > 0.0 ? (median_high - median_low) / (2.0 * median) : 0.0;
+  }
 };
 
 /// The summary of `samples` (at least one).

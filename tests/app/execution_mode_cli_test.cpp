@@ -27,6 +27,23 @@ class ExecutionModeTest : public testing::SmallRunTest {
   }
 };
 
+TEST_F(ExecutionModeTest, RoundsGoOnUntilTheNoiseTargetOrItsTimeCap) {
+  // A target no timing meets: rounds after the first go on until the cap, each saying why.
+  const Outcome outcome =
+      simapp("--mode compare --set execution.compare=eager,graph --set time.sim_time=" + sim_time(12) +
+             " --set output.dir=out --set execution.repeats=1 "
+             "--set execution.max_noise=1e-9 --set execution.max_noise_time=2");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(\nround 1 of 1: eager graph\n)"))) << outcome.out;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(\nround 2 of 2 \(until every median is known to 1e-07 %\): )"
+                                                        R"(graph eager\n)")))
+      << outcome.out;
+  const nlohmann::json report = nlohmann::json::parse(testing::read_text(out() / "timing.json"));
+  EXPECT_GE(report["repeats"].get<int>(), 2);
+  for (const nlohmann::json& mode : report["modes"])
+    EXPECT_EQ(mode["time_per_step_samples_us"].size(), report["repeats"].get<std::size_t>());
+}
+
 TEST_F(ExecutionModeTest, TimesTheModesAskedForInTheirOrderAndSaysWhyOthersAreSkipped) {
   const Outcome outcome =
       simapp("--mode compare --set execution.compare=graph,eager,persistent --set time.sim_time=" + sim_time(12) +

@@ -37,6 +37,7 @@ TEST(SampleSummaryTest, OrderStatisticsOfAFewSamples) {
   EXPECT_EQ(one.median_low, 7.0);
   EXPECT_EQ(one.median_high, 7.0);
   EXPECT_EQ(one.relative_spread(), 0.0);
+  EXPECT_TRUE(std::isinf(one.median_noise())) << "one sample says nothing of the noise";
 }
 
 TEST(SampleSummaryTest, TheMedianIntervalIsTheBinomialOneOfTheTables) {
