@@ -3,12 +3,12 @@
 /// their spread (min, max, quartiles, the samples), and the bounds of numbers derived from
 /// measured ones (a slope, a ratio, a difference), which follow from the measurements' ranges.
 /// Host code only; included by the .cu files too, so C++17.
-#include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <utility>
 #include <vector>
+
+#include "kernels/backend/sample_summary.hpp"
 
 namespace simapp::bench {
 
@@ -28,25 +28,16 @@ struct Stats {
   bool derived() const { return samples.empty(); }
 };
 
-/// The `fraction` quantile of sorted `v` (linear between order statistics, as numpy's default).
-inline double quantile_of_sorted(const std::vector<double>& v, double fraction) {
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-  const double position = fraction * static_cast<double>(v.size() - 1);
-  const std::size_t below = static_cast<std::size_t>(std::floor(position));
-  const std::size_t above = std::min(below + 1, v.size() - 1);
-  return v[below] + (position - static_cast<double>(below)) * (v[above] - v[below]);
-}
-
-/// Median, min, max and quartiles of `samples`, which it keeps (at least one sample).
+/// Median, min, max and quartiles of `samples` (kernels/backend/sample_summary.hpp), which it
+/// keeps (at least one sample).
 inline Stats stats_of(std::vector<double> samples) {
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
+  const SampleSummary summary = summarize(samples);
   Stats s;
-  s.median = quantile_of_sorted(sorted, 0.5);
-  s.min = sorted.front();
-  s.max = sorted.back();
-  s.q1 = quantile_of_sorted(sorted, 0.25);
-  s.q3 = quantile_of_sorted(sorted, 0.75);
+  s.median = summary.median;
+  s.min = summary.min;
+  s.max = summary.max;
+  s.q1 = summary.q1;
+  s.q3 = summary.q3;
   s.samples = std::move(samples);
   return s;
 }

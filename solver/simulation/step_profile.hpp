@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/simulation/sample_summary.hpp"
+#include "kernels/backend/sample_summary.hpp"
 #include "solver/simulation/simulation.hpp"
 
 namespace simapp {

@@ -1,4 +1,4 @@
-#include "solver/simulation/sample_summary.hpp"
+#include "kernels/backend/sample_summary.hpp"
 
 #include <algorithm>
 #include <cmath>
