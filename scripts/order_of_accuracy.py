@@ -57,7 +57,7 @@ def run(args, nx, nz):
         fail(f"{' '.join(command)} failed:\n{done.stderr}")
     snapshots = sorted(f for f in os.listdir(directory) if f.startswith("fields_") and f.endswith(".h5"))
     with h5py.File(os.path.join(directory, snapshots[-1]), "r") as snapshot:
-        return {v: snapshot[v][()] for v in VARIABLES}
+        return {v: snapshot[v][0] for v in VARIABLES}  # the one time of (time, z, x)
 
 
 def restrict(fine):

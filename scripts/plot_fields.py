@@ -34,10 +34,17 @@ def text(value):
 
 
 def dataset(snapshot, path, name, what):
+    """A dataset's values; a field's (time, z, x) of one time as (z, x)."""
     if name not in snapshot:
-        fields = ", ".join(sorted(k for k, v in snapshot.items() if v.ndim == 2)) or "none"
+        fields = ", ".join(sorted(k for k, v in snapshot.items() if v.ndim == 3)) or "none"
         fail(f"{path}: no {what} '{name}' (fields: {fields})")
-    return snapshot[name][()]
+    values = snapshot[name][()]
+    return values[0] if values.ndim == 3 else values
+
+
+def edges(bounds):
+    """The cell edges from CF cell bounds [cells][2]."""
+    return np.append(bounds[:, 0], bounds[-1, 1])
 
 
 def load(path, field):
@@ -52,8 +59,8 @@ def load(path, field):
         data = {
             "values": dataset(snapshot, path, field, "field"),
             "units": text(snapshot[field].attrs.get("units", "")),
-            "x_nodes": dataset(snapshot, path, "x_nodes", "dataset"),
-            "z_nodes": dataset(snapshot, path, "z_nodes", "dataset"),
+            "x_nodes": edges(dataset(snapshot, path, "x_bnds", "dataset")),
+            "z_nodes": edges(dataset(snapshot, path, "z_bnds", "dataset")),
             "x": dataset(snapshot, path, "x", "dataset"),
             "z": dataset(snapshot, path, "z", "dataset"),
             "wind": None,
@@ -62,7 +69,7 @@ def load(path, field):
             "step": int(snapshot.attrs.get("step", -1)),
         }
         if "u" in snapshot and "w" in snapshot:
-            data["wind"] = (snapshot["u"][()], snapshot["w"][()])
+            data["wind"] = (dataset(snapshot, path, "u", "field"), dataset(snapshot, path, "w", "field"))
     return data
 
 

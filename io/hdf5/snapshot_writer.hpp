@@ -3,13 +3,22 @@
 /// HDF5 C API only: built in memory by the rank that gathered the grid (compressed snapshots),
 /// or laid out by rank 0 with every rank writing its own block (uncompressed).
 ///
-/// File layout (every dataset double, every string attribute a variable-length UTF-8 string):
-///   /x, /z               cell centres (nx), (nz), m
-///   /x_nodes, /z_nodes   cell edges (nx + 1), (nz + 1), m: the mesh for XDMF and plots
-///   /<field>             one per selected field, shape [nz][nx] (row = z, x fastest)
-///   every dataset has attributes "units" and "description"
-///   root attributes: time (double, s), step (int64), dx, dz (double, m), nx, nz (int32),
-///                    case, simapp_version, git_hash, input_yaml (strings)
+/// The files are netCDF-4 files following the CF conventions (CF-1.10), made with HDF5's
+/// dimension-scale API (H5DS, its high-level library): netCDF-C, xarray (h5netcdf or netcdf4)
+/// and ParaView's CF reader see named dimensions and coordinates, h5py and the HDF5 C API the
+/// datasets as before. Layout (every dataset double, every string attribute a variable-length
+/// UTF-8 string):
+///   /time                the output time (1), s; a dimension scale, unlimited (chunked), so
+///                        that the files of a run concatenate along it (open_mfdataset)
+///   /x, /z               cell centres (nx), (nz), m: dimension scales, with axis, positive
+///                        (z: up), standard_name and the bounds below
+///   /bnds                (2): the dimension of the bounds
+///   /x_bnds, /z_bnds     cell edges: [nx][2], [nz][2], m (CF cell bounds)
+///   /<field>             one per selected field, shape [1][nz][nx] (time, z, x; x fastest)
+///   every variable has "units" and "long_name", and "standard_name" where CF has one
+///   root attributes: Conventions ("CF-1.10"), title, source; time (double, s), step (int64),
+///                    dx, dz (double, m), nx, nz (int32), case, simapp_version, git_hash,
+///                    input_yaml (strings)
 #include <mpi.h>
 
 #include <filesystem>
@@ -50,7 +59,8 @@ struct SnapshotBlock {
 struct FieldInfo {
   std::string name;
   std::string unit;
-  std::string description;
+  std::string long_name;      ///< what it is, in words (CF's long_name)
+  std::string standard_name;  ///< CF's standard name, where it has one; else empty
 };
 
 /// The fields a snapshot can hold, with their units: rho_prime, u, w, theta_prime (physical,

@@ -79,8 +79,8 @@ TEST_F(OutputCliTest, UnwritableDirectoryIsRefusedBeforeAnyWork) {
 }
 
 TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
-  // A file-size limit of 28 KiB lets the one-field snapshot (15 KiB) through and fails the
-  // checkpoint (31 KiB); the limit is an I/O error, not a kill (SIGXFSZ).
+  // A file-size limit of 28 KiB lets the one-field snapshot (22 KiB, laid out in at most 26) through
+  // and fails the checkpoint (32 KiB); the limit is an I/O error, not a kill (SIGXFSZ).
   const Outcome outcome = run(command_with_file_limit("--set time.sim_time=" + sim_time(4) +
                                                           " --set output.dir=out --set output.variables=rho_prime"
                                                           " --set output.every=" +

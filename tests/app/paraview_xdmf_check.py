@@ -1,6 +1,8 @@
-"""Opens a simapp fields.xmf with ParaView's own XDMF reader (run by pvpython) and checks, for
-every time it lists, the mesh (dimensions, bounds: x along ParaView's x, z along its y), the
-time, and every field's values against the HDF5 datasets the index names.
+"""Opens a simapp run with each of ParaView's readers (run by pvpython) and checks what they show
+against the HDF5 datasets: fields.xmf with the XDMF Reader, Xdmf3 Reader S and Xdmf3 Reader T
+(every time the index lists: the time, the mesh's cells and bounds, x along ParaView's x and z
+along its y, every field's values), and every snapshot with the netCDF CF reader (the cell
+centres as its points, every field's values).
 
 usage: pvpython paraview_xdmf_check.py OUTPUT_DIR/fields.xmf
 """
@@ -11,8 +13,14 @@ import xml.etree.ElementTree as ET
 import h5py
 import numpy as np
 from paraview import servermanager
-from paraview.simple import XDMFReader
+from paraview.simple import NetCDFReader, Xdmf3ReaderS, Xdmf3ReaderT, XDMFReader
 from vtk.util.numpy_support import vtk_to_numpy
+
+XDMF_READERS = {
+    "XDMF Reader": lambda xmf: XDMFReader(FileNames=[xmf]),
+    "Xdmf3 Reader S": lambda xmf: Xdmf3ReaderS(FileName=[xmf]),
+    "Xdmf3 Reader T": lambda xmf: Xdmf3ReaderT(FileName=[xmf]),
+}
 
 
 def fail(message):
@@ -20,43 +28,70 @@ def fail(message):
     sys.exit(1)
 
 
+def check_values(reader_name, snapshot, arrays, h5, names):
+    """Every field `names` of `arrays` (a vtkDataSetAttributes) equals its HDF5 dataset."""
+    for name in names:
+        array = arrays.GetArray(name)
+        if array is None:
+            fail(f"{reader_name}: {snapshot}: no field {name}")
+        if not np.array_equal(vtk_to_numpy(array), h5[name][()].reshape(-1)):
+            fail(f"{reader_name}: {snapshot}: {name} differs from the HDF5 dataset")
+
+
+def check_index(reader_name, xmf, directory, grids):
+    reader = XDMF_READERS[reader_name](xmf)
+    times = list(reader.TimestepValues)
+    if len(times) != len(grids):
+        fail(f"{reader_name}: lists {len(times)} times, the index {len(grids)} grids")
+    for grid, time in zip(grids, times):
+        items = grid.findall("Attribute/DataItem[@Format='HDF']")
+        (snapshot,) = {item.text.split(":/")[0] for item in items}
+        names = [item.text.split(":/")[1] for item in items]
+        with h5py.File(os.path.join(directory, snapshot), "r") as h5:
+            nx, nz = int(h5.attrs["nx"]), int(h5.attrs["nz"])
+            if abs(float(h5["time"][0]) - time) > 1e-9 * max(1.0, abs(time)):
+                fail(f"{reader_name}: {snapshot}: time {time} is not the snapshot's {h5['time'][0]}")
+            reader.UpdatePipeline(time)
+            data = servermanager.Fetch(reader)
+            if data.GetNumberOfCells() != nx * nz:
+                fail(f"{reader_name}: {snapshot}: {data.GetNumberOfCells()} cells, expected {nx * nz}")
+            x_edges, z_edges = h5["x_bnds"][()], h5["z_bnds"][()]
+            expected = (x_edges[0, 0], x_edges[-1, 1], z_edges[0, 0], z_edges[-1, 1], 0.0, 0.0)
+            if not np.allclose(data.GetBounds(), expected, rtol=1e-12, atol=0.0):
+                fail(f"{reader_name}: {snapshot}: bounds {data.GetBounds()}, expected the cell bounds' {expected}")
+            check_values(reader_name, snapshot, data.GetCellData(), h5, names)
+        print(f"{reader_name}: {snapshot}: t = {time:g} s, {nx} x {nz} cells, bounds {data.GetBounds()}, "
+              f"{len(names)} fields equal")
+    return {item.text.split(":/")[0] for grid in grids for item in grid.findall("Attribute/DataItem")}
+
+
+def check_cf(directory, snapshot):
+    """The netCDF CF reader opens a snapshot as it is: points at the cell centres (x, z)."""
+    path = os.path.join(directory, snapshot)
+    reader = NetCDFReader(FileName=[path])
+    reader.UpdatePipeline()
+    data = servermanager.Fetch(reader)
+    with h5py.File(path, "r") as h5:
+        x, z = h5["x"][()], h5["z"][()]
+        expected = (x[0], x[-1], z[0], z[-1])
+        if data.GetNumberOfPoints() != x.size * z.size:
+            fail(f"CF reader: {snapshot}: {data.GetNumberOfPoints()} points, expected {x.size * z.size}")
+        if not np.allclose(data.GetBounds()[0:4], expected, rtol=1e-12, atol=0.0):
+            fail(f"CF reader: {snapshot}: bounds {data.GetBounds()[0:4]}, expected the cell centres' {expected}")
+        names = [name for name in h5 if h5[name].dims and len(h5[name].shape) == 3]
+        check_values("CF reader", snapshot, data.GetPointData(), h5, names)
+    print(f"CF reader: {snapshot}: {x.size} x {z.size} points at the cell centres, {len(names)} fields equal")
+
+
 def main():
     xmf = sys.argv[1]
     directory = os.path.dirname(os.path.abspath(xmf))
     grids = ET.parse(xmf).getroot().findall("Domain/Grid/Grid")
-    reader = XDMFReader(FileNames=[xmf])
-    times = list(reader.TimestepValues)
-    if len(times) != len(grids):
-        fail(f"ParaView lists {len(times)} times, the index {len(grids)} grids")
-    for grid, time in zip(grids, times):
-        items = grid.findall("Attribute//DataItem[@Format='HDF']")
-        files = {item.text.split(":/")[0] for item in items}
-        (snapshot,) = files
-        with h5py.File(os.path.join(directory, snapshot), "r") as h5:
-            nx, nz = int(h5.attrs["nx"]), int(h5.attrs["nz"])
-            dx, dz = float(h5.attrs["dx"]), float(h5.attrs["dz"])
-            if abs(float(h5.attrs["time"]) - time) > 1e-9 * max(1.0, abs(time)):
-                fail(f"{snapshot}: ParaView's time {time} is not the snapshot's {h5.attrs['time']}")
-            reader.UpdatePipeline(time)
-            data = servermanager.Fetch(reader)
-            if tuple(data.GetDimensions()) != (nx + 1, nz + 1, 2):
-                fail(f"{snapshot}: dimensions {data.GetDimensions()}, expected {(nx + 1, nz + 1, 2)}")
-            expected = (0.0, nx * dx, 0.0, nz * dz, 0.0, 0.0)
-            if not np.allclose(data.GetBounds(), expected, rtol=1e-12, atol=0.0):
-                fail(f"{snapshot}: bounds {data.GetBounds()}, expected {expected}")
-            if not np.allclose(h5["x_nodes"][()][[0, -1]], expected[0:2]) or \
-                    not np.allclose(h5["z_nodes"][()][[0, -1]], expected[2:4]):
-                fail(f"{snapshot}: the mesh's bounds are not the snapshot's node coordinates")
-            cells = data.GetCellData()
-            names = [item.text.split(":/")[1] for item in items]
-            for name in names:
-                array = cells.GetArray(name)
-                if array is None:
-                    fail(f"{snapshot}: ParaView shows no cell field {name}")
-                values = vtk_to_numpy(array)
-                if not np.array_equal(values, h5[name][()].reshape(-1)):
-                    fail(f"{snapshot}: {name} differs from the HDF5 dataset")
-        print(f"{snapshot}: t = {time:g} s, {nx} x {nz} cells, bounds {data.GetBounds()}, {len(names)} fields equal")
+    snapshots = set()
+    for reader_name in XDMF_READERS:
+        snapshots |= check_index(reader_name, xmf, directory, grids)
+    for snapshot in sorted(snapshots):
+        check_cf(directory, snapshot)
 
 
 if __name__ == "__main__":

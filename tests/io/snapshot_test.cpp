@@ -229,7 +229,7 @@ TEST_F(SnapshotTest, ListsTheDocumentedFieldsWithUnits) {
   for (const FieldInfo& field : snapshot_fields()) {
     names.push_back(field.name);
     EXPECT_EQ(field.unit, units.at(field.name));
-    EXPECT_FALSE(field.description.empty()) << field.name;
+    EXPECT_FALSE(field.long_name.empty()) << field.name;
   }
   EXPECT_EQ(names, all_fields);
 }
@@ -237,11 +237,11 @@ TEST_F(SnapshotTest, ListsTheDocumentedFieldsWithUnits) {
 TEST_F(SnapshotTest, FieldsHoldTheDocumentedFormulasBitForBit) {
   const FileHandle file = open_file(write("fields.h5"));
   for (const FieldInfo& field : snapshot_fields()) {
-    EXPECT_EQ(dims_of(file.get(), field.name), (std::vector<hsize_t>{nz, nx})) << field.name;
+    EXPECT_EQ(dims_of(file.get(), field.name), (std::vector<hsize_t>{1, nz, nx})) << field.name;  // time, z, x
     EXPECT_TRUE(bitwise_equal(read_values(file.get(), field.name), expected_field(snapshot_, field.name)))
         << field.name;
     EXPECT_EQ(string_attribute(file.get(), field.name, "units"), field.unit);
-    EXPECT_EQ(string_attribute(file.get(), field.name, "description"), field.description);
+    EXPECT_EQ(string_attribute(file.get(), field.name, "long_name"), field.long_name);
   }
 }
 
@@ -258,12 +258,25 @@ TEST_F(SnapshotTest, HoldsCellCentresAndEdges) {
   const double dx = xlen / nx, dz = zlen / nz;
   EXPECT_TRUE(bitwise_equal(read_values(file.get(), "x"), points(nx, dx, 0.5)));
   EXPECT_TRUE(bitwise_equal(read_values(file.get(), "z"), points(nz, dz, 0.5)));
-  EXPECT_TRUE(bitwise_equal(read_values(file.get(), "x_nodes"), points(nx + 1, dx, 0.0)));
-  EXPECT_TRUE(bitwise_equal(read_values(file.get(), "z_nodes"), points(nz + 1, dz, 0.0)));
-  for (const std::string name : {"x", "z", "x_nodes", "z_nodes"}) {
-    EXPECT_EQ(string_attribute(file.get(), name, "units"), "m") << name;
-    EXPECT_FALSE(string_attribute(file.get(), name, "description").empty()) << name;
+  // CF cell bounds: each cell's two edges, [cells][2].
+  const std::vector<double> x_edges = points(nx + 1, dx, 0.0), z_edges = points(nz + 1, dz, 0.0);
+  const std::vector<double> x_bounds = read_values(file.get(), "x_bnds"), z_bounds = read_values(file.get(), "z_bnds");
+  ASSERT_EQ(x_bounds.size(), 2u * nx);
+  ASSERT_EQ(z_bounds.size(), 2u * nz);
+  for (std::size_t i = 0; i < nx; ++i) {
+    EXPECT_EQ(x_bounds[2 * i], x_edges[i]) << i;
+    EXPECT_EQ(x_bounds[2 * i + 1], x_edges[i + 1]) << i;
   }
+  for (std::size_t k = 0; k < nz; ++k) {
+    EXPECT_EQ(z_bounds[2 * k], z_edges[k]) << k;
+    EXPECT_EQ(z_bounds[2 * k + 1], z_edges[k + 1]) << k;
+  }
+  for (const std::string name : {"x", "z", "x_bnds", "z_bnds"}) {
+    EXPECT_EQ(string_attribute(file.get(), name, "units"), "m") << name;
+    EXPECT_FALSE(string_attribute(file.get(), name, "long_name").empty()) << name;
+  }
+  EXPECT_EQ(string_attribute(file.get(), "x", "bounds"), "x_bnds");
+  EXPECT_EQ(string_attribute(file.get(), "z", "bounds"), "z_bnds");
 }
 
 TEST_F(SnapshotTest, RootAttributesDescribeTheRun) {
@@ -295,7 +308,7 @@ TEST_F(SnapshotTest, ReadDatasetReturnsTheStoredValues) {
   const fs::path path = write("read.h5");
   const FileHandle file = open_file(path);
   EXPECT_TRUE(bitwise_equal(read_dataset(path, "theta_prime"), read_values(file.get(), "theta_prime")));
-  EXPECT_TRUE(bitwise_equal(read_dataset(path, "x_nodes"), points(nx + 1, xlen / nx, 0.0)));
+  EXPECT_TRUE(bitwise_equal(read_dataset(path, "x"), points(nx, xlen / nx, 0.5)));
   const Error missing_dataset = error_of([&] { read_dataset(path, "pressure"); });
   EXPECT_EQ(missing_dataset.code(), ExitCode::io);
   EXPECT_EQ(missing_dataset.where(), path.string());
@@ -423,8 +436,9 @@ assert all(g.find("Topology").get("Dimensions") == "2 71 301" for g in grids)
 assert all(g.find("Geometry").get("GeometryType") == "ORIGIN_DXDYDZ" for g in grids)
 assert all([d.text for d in g.findall("Geometry/DataItem")] == ["0 0 0", "0 125 62.5"] for g in grids)
 assert [g.find("Time").get("Value") for g in grids] == ["0", "0.001"]
-assert grids[0].find("Attribute/DataItem/DataItem").text == "a&b<1>.h5:/u"
-assert grids[1].find("Attribute/DataItem/DataItem").text == "c\"d'.h5:/u"
+assert grids[0].find("Attribute/DataItem").text == "a&b<1>.h5:/u"
+assert grids[1].find("Attribute/DataItem").text == "c\"d'.h5:/u"
+assert all(g.find("Attribute/DataItem").get("Dimensions") == "1 70 300" for g in grids)
 )";
   const std::string command = std::string(python) + " " + (dir_ / "check.py").string() + " " + xmf.string();
   EXPECT_EQ(std::system(command.c_str()), 0) << contents(xmf);
