@@ -3,7 +3,7 @@
 # scripts/timing_sweep.sh (every mode and granularity, `simapp --mode compare`, on whatever
 # backend the task's node gives: CUDA where it has a GPU); its CSV is copied to
 # SIMAPP_SWEEP_OUT (default out/sweep_array)/<nx>x<nz>.csv. SIMAPP_BINARY names another simapp
-# (default build/app/simapp).
+# (default build/app/simapp); SIMAPP_SWEEP_REPEATS the rounds of each compare (default simapp's, 5).
 set -euo pipefail
 sizes=("64 32" "128 64" "256 128" "512 256" "1024 512" "2048 1024" "4096 2048")
 index=${SLURM_ARRAY_TASK_ID:?run as a job array task}
@@ -11,5 +11,8 @@ index=${SLURM_ARRAY_TASK_ID:?run as a job array task}
 read -r nx nz <<< "${sizes[$index]}"
 collected=${SIMAPP_SWEEP_OUT:-out/sweep_array}
 out=$collected/runs/${nx}x${nz}
-scripts/timing_sweep.sh --simapp "${SIMAPP_BINARY:-build/app/simapp}" --out "$out" --grid "$nx" "$nz" --sizes-only
+repeats=()
+if [[ -n ${SIMAPP_SWEEP_REPEATS:-} ]]; then repeats=(--repeats "$SIMAPP_SWEEP_REPEATS"); fi
+scripts/timing_sweep.sh --simapp "${SIMAPP_BINARY:-build/app/simapp}" --out "$out" --grid "$nx" "$nz" --sizes-only \
+  "${repeats[@]}"
 mkdir -p "$collected" && cp "$out/sweep.csv" "$collected/${nx}x${nz}.csv"

@@ -187,11 +187,11 @@ signal_job=$(sbatch --parsable --ntasks=1 --time=2 --chdir="$source_dir" --outpu
   scripts/slurm/cpu.sbatch inputs/case.yaml --backend host --set grid.nx=100 --set grid.nz=50 --set time.sim_time=1e6 \
   --set output.every=1e6 --set output.checkpoint_every=1e6 --set output.dir="$work/signal")
 cpu_array=$(sbatch --parsable --array=0-1 --cpus-per-task=1 --chdir="$source_dir" --output="$work/array-%a.out" \
-  --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep" scripts/slurm/timing_sweep_array_cpu.sbatch)
+  --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep",SIMAPP_SWEEP_REPEATS=2 scripts/slurm/timing_sweep_array_cpu.sbatch)
 gpu_array=$(PATH=$work/bin:$PATH sbatch --parsable --array=0 --cpus-per-task=1 --chdir="$source_dir" \
-  --output="$work/gpu-array-%a.out" --export=ALL,SIMAPP_SWEEP_OUT="$work/gpu-sweep" \
+  --output="$work/gpu-array-%a.out" --export=ALL,SIMAPP_SWEEP_OUT="$work/gpu-sweep",SIMAPP_SWEEP_REPEATS=2 \
   scripts/slurm/timing_sweep_array.sbatch)
-wait_for_jobs 150 "$signal_job" "${cpu_array}_0" "${cpu_array}_1" "${gpu_array}_0"
+wait_for_jobs 300 "$signal_job" "${cpu_array}_0" "${cpu_array}_1" "${gpu_array}_0"
 grep -q "^stopped by SIGTERM at step" "$work/signal.out" ||
   fail "cpu.sbatch's --signal=TERM@120 did not stop the rank: $(grep "^stopped" "$work/signal.out")"
 # Exit code 5 from the batch shell itself (FAILED, not TIMEOUT: before the end of the job's time).
