@@ -13,7 +13,7 @@
 
 namespace simapp::app {
 
-void report_case_measures(std::FILE* out, const io::LoadedConfig& config, const Simulation& simulation) {
+void report_case_measures(io::RunLog& log, const io::LoadedConfig& config, const Simulation& simulation) {
   if (config.spec.case_name != CaseName::straka) return;
   io::Snapshot snapshot = whole_grid_snapshot(config);
   snapshot.step = simulation.step();
@@ -22,14 +22,12 @@ void report_case_measures(std::FILE* out, const io::LoadedConfig& config, const 
   const MPI_Comm comm = simulation.decomposition().comm();
   const bool root = simulation.decomposition().rank() == 0;
   const io::DensityCurrentMeasures m = root ? io::density_current_measures(snapshot) : io::DensityCurrentMeasures{};
-  if (root) {
-    fmt::print(out,
-               "density current at t = {} s: front {} from the centre (theta' = {} K on the lowest row), theta' {:.4f} "
-               "… {:.4f} K, u {:.3f} … {:.3f} m/s, w {:.3f} … {:.3f} m/s\n",
-               m.time, std::isfinite(m.front) ? fmt::format("{:.1f} m", m.front) : std::string("not found"),
-               io::front_isotherm, m.theta_min, m.theta_max, m.u_min, m.u_max, m.w_min, m.w_max);
-    std::fflush(out);
-  }
+  if (root)
+    log.print(fmt::format(
+        "density current at t = {:.6g} s: front {} from the centre (theta' = {} K on the lowest row), theta' {:.4f} "
+        "… {:.4f} K, u {:.3f} … {:.3f} m/s, w {:.3f} … {:.3f} m/s",
+        m.time, std::isfinite(m.front) ? fmt::format("{:.1f} m", m.front) : std::string("not found"),
+        io::front_isotherm, m.theta_min, m.theta_max, m.u_min, m.u_max, m.w_min, m.w_max));
   if (!io::writes_results(config.spec)) return;
   const std::filesystem::path path = std::filesystem::path(config.spec.output.dir) / "diagnostics.json";
   run_on_root_agreed(comm, [&] {

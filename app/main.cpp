@@ -12,10 +12,12 @@
 #include "app/mpi_session.hpp"
 #include "app/plan_report.hpp"
 #include "app/run_command.hpp"
+#include "app/run_record.hpp"
 #include "app/setup.hpp"
 #include "app/standard_output.hpp"
 #include "app/stop_signals.hpp"
 #include "app/timed_commands.hpp"
+#include "app/validate_report.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/error.hpp"
 #include "solver/decomposition/error_agreement.hpp"
@@ -27,8 +29,13 @@ using namespace simapp;
 using namespace simapp::app;
 
 /// Sets the job up and runs the command asked for; every error, set-up included, is reported
-/// as MpiSession::report says (set-up errors are agreed, so printed once).
-int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::steady_clock::time_point started) {
+/// as MpiSession::report says (set-up errors are agreed, so printed once), through the run's
+/// record (its log and run.json, once the run writes into output.dir).
+int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::steady_clock::time_point started,
+        RunRecord& record) {
+  const auto report = [&](const Error& error) {
+    return mpi.report(error, [&](const std::string& line) { record.fail(error.code(), line); });
+  };
   try {
     Setup setup = set_up(command_line, started);
     std::optional<Decomposition> decomposition;
@@ -44,25 +51,25 @@ int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::ste
       return 0;
     }
     bind_devices(setup, *decomposition);
-    require_memory(setup, *decomposition);
+    const MemoryUse memory = require_memory(setup, *decomposition);
     if (command_line.validate_only) {
       const std::string restart =
           command_line.restart.empty()
               ? ""
               : "; " + io::check_restart(setup.config.spec, command_line.restart, *decomposition);
-      if (mpi.root()) fmt::print("{}: configuration is valid{}\n", command_line.config_path, restart);
+      if (mpi.root()) print_validation(stdout, command_line.config_path, setup, *decomposition, memory, restart);
       return 0;
     }
     const io::Overwrite overwrite = command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse;
     if (command_line.profile) return profile(setup, *decomposition, overwrite);
     if (setup.config.spec.execution.mode == ExecutionMode::compare) return compare(setup, *decomposition, overwrite);
-    return run_case(setup, *decomposition, command_line);
+    return run_case(setup, *decomposition, command_line, record);
   } catch (const Error& e) {
-    return mpi.report(e);
+    return report(e);
   } catch (const std::bad_alloc&) {
-    return mpi.report(out_of_memory_error());
+    return report(out_of_memory_error());
   } catch (const std::exception& e) {
-    return mpi.report(Error(ExitCode::internal, "internal", e.what()));
+    return report(Error(ExitCode::internal, "internal", e.what()));
   }
 }
 
@@ -70,11 +77,13 @@ int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::ste
 
 int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
+  const auto started_at = std::chrono::system_clock::now();
   install_signal_handlers();  // before MPI starts: a SIGTERM from then on stops the run cleanly
   keep_running_when_stdout_closes();
   MpiSession mpi(argc, argv);
   JobArguments arguments(mpi, argc, argv);
   const std::variant<CommandLine, int> parsed = parse_command_line(arguments.argc(), arguments.argv(), mpi);
   if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
-  return run(mpi, std::get<CommandLine>(parsed), started);
+  RunRecord record(mpi, arguments.words(), started_at);
+  return run(mpi, std::get<CommandLine>(parsed), started, record);
 }

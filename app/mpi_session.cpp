@@ -51,7 +51,7 @@ std::string escaped(std::string_view text) {
   return out;
 }
 
-void print(const std::string& line) {
+void print_to_stderr(const std::string& line) {
   std::fflush(stdout);
   std::fputs(line.c_str(), stderr);
   std::fflush(stderr);
@@ -64,14 +64,14 @@ std::string error_line(const Error& error, int rank) {
                      escaped(error.where()), escaped(error.what()));
 }
 
-int MpiSession::uniform_error(const Error& error) const {
-  if (root()) print(error_line(error));
+int MpiSession::uniform_error(const Error& error, const ErrorPrinter& print) const {
+  if (root()) (print ? print : print_to_stderr)(error_line(error));
   return static_cast<int>(error.code());
 }
 
-int MpiSession::report(const Error& error) const {
-  if (error.reach() == ErrorReach::every_rank || size_ == 1) return uniform_error(error);
-  print(error_line(error, rank_));
+int MpiSession::report(const Error& error, const ErrorPrinter& print) const {
+  if (error.reach() == ErrorReach::every_rank || size_ == 1) return uniform_error(error, print);
+  (print ? print : print_to_stderr)(error_line(error, rank_));
   MPI_Abort(MPI_COMM_WORLD, static_cast<int>(error.code()));
   std::exit(static_cast<int>(error.code()));  // MPI_Abort does not return; keep the contract if it did
 }

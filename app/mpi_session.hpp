@@ -7,12 +7,17 @@
 /// Printed errors are one line: control characters in them are escaped.
 #include <mpi.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "kernels/backend/error.hpp"
 
 namespace simapp::app {
+
+/// Puts an error line (error_line's, its newline included) where it goes: stderr, or the run's
+/// log (which also writes it to stderr).
+using ErrorPrinter = std::function<void(const std::string& line)>;
 
 class MpiSession {
  public:
@@ -25,11 +30,11 @@ class MpiSession {
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
 
-  /// Reports `error` as its reach asks (see above) and returns its exit code; does not return
-  /// when the job has to be aborted.
-  int report(const Error& error) const;
+  /// Reports `error` as its reach asks (see above), through `print` where given, and returns
+  /// its exit code; does not return when the job has to be aborted (`print` has run by then).
+  int report(const Error& error, const ErrorPrinter& print = {}) const;
   /// For an error all ranks met alike: rank 0 prints it; returns its exit code.
-  int uniform_error(const Error& error) const;
+  int uniform_error(const Error& error, const ErrorPrinter& print = {}) const;
 
  private:
   int rank_ = 0;
@@ -48,6 +53,7 @@ class JobArguments {
 
   int argc() const { return static_cast<int>(arguments_.size()); }
   char** argv() { return pointers_.data(); }
+  const std::vector<std::string>& words() const { return arguments_; }
 
  private:
   std::vector<std::string> arguments_;

@@ -1,6 +1,5 @@
 #include "app/run_command.hpp"
 
-#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -9,7 +8,6 @@
 #include "app/case_report.hpp"
 #include "app/run_report.hpp"
 #include "app/stop_signals.hpp"
-#include "io/output/output_directory.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/error.hpp"
 #include "solver/simulation/run_loop.hpp"
@@ -17,62 +15,116 @@
 
 namespace simapp::app {
 
-int run_case(const Setup& setup, const Decomposition& decomposition, const CommandLine& command_line) {
+namespace {
+
+/// What the summary knows before the run starts: the configuration, the backend, the ranks and
+/// the time stepping.
+void describe_run(io::RunSummary& summary, const Setup& setup, const Decomposition& decomposition) {
   const RunSpec& spec = setup.config.spec;
+  summary.spec = spec;
+  summary.config_path = setup.config.source_path;
+  summary.backend = std::string(to_string(setup.backend));
+  summary.halo = fmt::format("{} ({})", to_string(spec.parallel.halo), setup.halo_reason);
+  summary.layout = {decomposition.px(), decomposition.pz()};
+  const TimeStepping stepping = io::run_time_stepping(spec);
+  summary.dt = stepping.dt();
+  summary.dt_last = stepping.dt_last();
+  summary.total_steps = stepping.num_steps();
+}
+
+}  // namespace
+
+int run_case(const Setup& setup, const Decomposition& decomposition, const CommandLine& command_line,
+             RunRecord& record) {
+  const RunSpec& spec = setup.config.spec;
+  const MPI_Comm comm = decomposition.comm();
   const bool root = decomposition.rank() == 0;
-  std::optional<io::OwnedOutputDirectory> owned;  // before anything in it is read or removed
-  if (io::writes_results(spec)) owned.emplace(spec.output.dir, decomposition.comm());
-  const io::OutputStart start =
-      io::plan_output(spec, existing_results(command_line), command_line.restart, decomposition.comm());
+  io::RunLog& log = record.log();
+  io::RunSummary& summary = record.summary();
+  describe_run(summary, setup, decomposition);
+  const bool writes_results = io::writes_results(spec);
+  const RecordStart record_start = command_line.restart.empty() ? RecordStart::fresh : RecordStart::continued;
+  if (writes_results) {
+    record.own_directory(spec.output.dir, comm);  // before anything in it is read or removed
+    // A restart's log and run.json continue the run's; a fresh run's follow the take-over below.
+    if (record_start == RecordStart::continued) record.write_into_directory(record_start, comm);
+  } else {
+    record.write_nowhere();
+  }
+  const io::OutputStart start = io::plan_output(spec, existing_results(command_line), command_line.restart, comm);
   if (start.finished) {
-    if (root)
-      fmt::print("{}: the run is complete (step {} of {}); nothing to do\n", start.checkpoint->string(), start.step,
-                 start.step);
+    const std::string complete = fmt::format("{}: the run is complete (step {} of {}); nothing to do",
+                                             start.checkpoint->string(), start.step, start.step);
+    if (root) log.print(complete);
+    record.end(ExitCode::success, complete, SummaryFile::keep);
     return 0;
   }
   Simulation simulation(spec, setup.backend, spec.execution.mode, decomposition, start.origin);
   Diagnostics reference;  // the run's t = 0 diagnostics: a checkpoint carries them
   if (start.checkpoint) {
     reference = io::restore_checkpoint(simulation, start);
+    summary.restarted_from = start.checkpoint->string();
     if (root)
-      fmt::print("restarting from {} at step {} (t = {} s){}\n", start.checkpoint->string(), simulation.step(),
-                 simulation.time(),
-                 start.origin.step > 0 ? "; that time is not on this run's step grid (a longer sim_time after a "
-                                         "shortened last step): steps of dt continue from it, so the result differs "
-                                         "from a run without the restart"
-                                       : "");
+      log.print(fmt::format("restarting from {} at step {} (t = {:.6g} s){}", start.checkpoint->string(),
+                            simulation.step(), simulation.time(),
+                            start.origin.step > 0
+                                ? "; that time is not on this run's step grid (a longer sim_time after a shortened "
+                                  "last step): steps of dt continue from it, so the result differs from a run "
+                                  "without the restart"
+                                : ""));
   } else {
     reference = simulation.diagnostics();
     if (!command_line.restart.empty() && root)
-      fmt::print("no checkpoint in '{}' to restart from: starting at step 0\n", spec.output.dir);
+      log.print(fmt::format("no checkpoint in '{}' to restart from: starting at step 0", spec.output.dir));
   }
-  io::take_over_output(spec, start, decomposition.comm());
-  print_header(stdout, simulation, setup.config.source_path, setup.halo_reason);
-  const bool writes_results = io::writes_results(spec);
+  summary.dt = simulation.time_stepping().dt();
+  summary.dt_last = simulation.time_stepping().dt_last();
+  summary.total_steps = simulation.time_stepping().num_steps();
+  summary.first_step = simulation.step();
+  io::take_over_output(spec, start, comm);
+  if (writes_results && record_start == RecordStart::fresh) record.write_into_directory(record_start, comm);
+  summary.placements = gather_placements(simulation);
+  print_header(log, simulation, summary.placements, setup.config.source_path, setup.halo_reason);
   const StopRequest stop{stop_requested,
                          writes_results ? io::checkpoint_saver(setup.config, simulation, reference) : nullptr,
-                         WallClockLimit(setup.started, spec.execution.wall_limit)};
-  const RunResult result = run_to_end(
-      simulation, spec.output.progress_every,
-      [root](const ProgressReport& report) {
-        if (root) print_progress(stdout, report);
-      },
-      io::make_outputs(setup.config, simulation, reference), reference, stop,
-      io::failed_state_writer(setup.config, simulation));
+                         WallClockLimit(setup.started, spec.execution.wall_limit),
+                         /*save_at_end=*/!command_line.restart.empty()};
+  RunResult result;
+  try {
+    result = run_to_end(
+        simulation, spec.output.progress_every,
+        [root, &log, &summary](const ProgressReport& report) {
+          summary.last_progress = {report.step, report.time, report.change.mass, report.change.total_energy};
+          if (root) print_progress(log, report);
+        },
+        io::make_outputs(setup.config, simulation, reference), reference, stop,
+        io::failed_state_writer(setup.config, simulation));
+  } catch (...) {
+    summary.last_step = simulation.step();
+    throw;
+  }
+  const io::RunTimings timings = reduce_timings(simulation, result);
+  summary.timings = timings;
+  summary.last_step = simulation.step();
+  summary.d_mass = result.change.mass;
+  summary.d_te = result.change.total_energy;
+  const long num_steps = simulation.time_stepping().num_steps();
   if (!result.stopped) {
-    print_result(stdout, simulation, result);
-    report_case_measures(stdout, setup.config, simulation);
+    print_result(log, simulation, result, timings);
+    report_case_measures(log, setup.config, simulation);
+    record.end(ExitCode::success, fmt::format("completed: step {} of {}", simulation.step(), num_steps));
     return 0;
   }
   const std::string cause =
       result.stopped_at_wall_limit
           ? fmt::format("the wall-clock limit (execution.wall_limit {:g} s)", spec.execution.wall_limit)
           : std::string(*stop_signal_name() != '\0' ? stop_signal_name() : "a signal to another rank");
-  if (root)
-    fmt::print("stopped by {} at step {} of {} (t = {} s); {}\n", cause, simulation.step(),
-               simulation.time_stepping().num_steps(), simulation.time(),
-               writes_results ? fmt::format("checkpoint in '{}': continue with --restart latest", spec.output.dir)
-                              : std::string("no checkpoint written (the run writes no results)"));
+  const std::string stopped = fmt::format(
+      "stopped by {} at step {} of {} (t = {:.6g} s); {}", cause, simulation.step(), num_steps, simulation.time(),
+      writes_results ? fmt::format("checkpoint in '{}': continue with --restart latest", spec.output.dir)
+                     : std::string("no checkpoint written (the run writes no results)"));
+  if (root) log.print(stopped);
+  record.end(ExitCode::interrupted, stopped);
   return static_cast<int>(ExitCode::interrupted);
 }
 

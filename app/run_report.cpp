@@ -34,7 +34,31 @@ struct Placement {
   bool mps;       // an MPS control daemon serves this rank
 };
 
-std::vector<Placement> gather_placements(const Simulation& simulation) {
+std::string describe_processor(const io::RankPlacement& placement) {
+  if (placement.device < 0) return "CPU";
+  std::string text = fmt::format("GPU {} ({}", placement.device, placement.pci_bus_id);
+  if (placement.numa_node >= 0) text += fmt::format(", NUMA node {}", placement.numa_node);
+  return text + ")";
+}
+
+/// When ranks share a GPU, says which and what it costs: without MPS the GPU runs one
+/// process's kernels at a time, so the ranks' microsecond kernels take turns.
+void print_gpu_sharing(io::RunLog& log, const std::vector<io::RankPlacement>& placements) {
+  std::map<std::pair<std::string, int>, std::vector<int>> ranks_of_gpu;
+  for (int r = 0; r < static_cast<int>(placements.size()); ++r)
+    if (placements[r].device >= 0) ranks_of_gpu[{placements[r].host, placements[r].device}].push_back(r);
+  const auto most = std::ranges::max_element(ranks_of_gpu, {}, [](const auto& gpu) { return gpu.second.size(); });
+  if (most == ranks_of_gpu.end() || most->second.size() < 2) return;
+  const bool mps = std::ranges::all_of(placements, [](const io::RankPlacement& p) { return p.mps; });
+  log.print(fmt::format("  sharing   {} ranks on GPU {} of {} (ranks {}); {}", most->second.size(), most->first.second,
+                        most->first.first, fmt::join(most->second, ", "),
+                        mps ? "an MPS daemon runs their kernels side by side"
+                            : fmt::format("no MPS daemon, so their kernels take turns: {}", gpu_sharing_advice)));
+}
+
+}  // namespace
+
+std::vector<io::RankPlacement> gather_placements(const Simulation& simulation) {
   Placement mine{};
   gethostname(mine.host, sizeof mine.host - 1);
   std::snprintf(mine.processor, sizeof mine.processor, "%s", device::processor_name(simulation.backend()).c_str());
@@ -49,147 +73,141 @@ std::vector<Placement> gather_placements(const Simulation& simulation) {
   const Decomposition& decomposition = simulation.decomposition();
   std::vector<Placement> all(decomposition.rank() == 0 ? decomposition.size() : 0);
   MPI_Gather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, 0, decomposition.comm());
-  return all;
+  std::vector<io::RankPlacement> placements;
+  for (const Placement& p : all)
+    placements.push_back({p.host, p.processor, p.device, p.device >= 0 ? p.pci_bus_id : "", p.numa_node, p.mps});
+  return placements;
 }
 
-std::string describe_processor(const Placement& placement) {
-  if (placement.device < 0) return "CPU";
-  std::string text = fmt::format("GPU {} ({}", placement.device, placement.pci_bus_id);
-  if (placement.numa_node >= 0) text += fmt::format(", NUMA node {}", placement.numa_node);
-  return text + ")";
+std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& spec) {
+  const double dx = spec.grid.xlen / spec.grid.nx, dz = spec.grid.zlen / spec.grid.nz;
+  const double nu = spec.physics.viscosity;
+  const bool diffusive = diffusion_limits_time_step(dx, dz, spec.time.cfl, nu);
+  std::string text =
+      fmt::format("sim_time = {:g} s, dt = {:.6g} s ({}), {} steps", stepping.sim_time(), stepping.dt(),
+                  diffusive ? fmt::format("diffusion: {:g} min(dx, dz)^2 / nu", diffusion_number)
+                            : fmt::format("cfl {:g}{}", spec.time.cfl, nu > 0 ? ", below the diffusive bound" : ""),
+                  stepping.num_steps());
+  if (stepping.dt_last() != stepping.dt()) text += fmt::format(" (last step dt = {:.6g} s)", stepping.dt_last());
+  return text;
 }
 
-/// When ranks share a GPU, says which and what it costs: without MPS the GPU runs one
-/// process's kernels at a time, so the ranks' microsecond kernels take turns.
-void print_gpu_sharing(std::FILE* out, const std::vector<Placement>& placements) {
-  std::map<std::pair<std::string, int>, std::vector<int>> ranks_of_gpu;
-  for (int r = 0; r < static_cast<int>(placements.size()); ++r)
-    if (placements[r].device >= 0) ranks_of_gpu[{placements[r].host, placements[r].device}].push_back(r);
-  const auto most = std::ranges::max_element(ranks_of_gpu, {}, [](const auto& gpu) { return gpu.second.size(); });
-  if (most == ranks_of_gpu.end() || most->second.size() < 2) return;
-  const bool mps = std::ranges::all_of(placements, [](const Placement& p) { return p.mps; });
-  fmt::print(out, "  sharing   {} ranks on GPU {} of {} (ranks {}); {}\n", most->second.size(), most->first.second,
-             most->first.first, fmt::join(most->second, ", "),
-             mps ? "an MPS daemon runs their kernels side by side"
-                 : fmt::format("no MPS daemon, so their kernels take turns: {}", gpu_sharing_advice));
-}
-
-}  // namespace
-
-void print_header(std::FILE* out, const Simulation& simulation, const std::string& config_path,
-                  const std::string& halo_reason) {
-  const std::vector<Placement> placements = gather_placements(simulation);
+void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
+                  const std::string& config_path, const std::string& halo_reason) {
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
   const GridSpec& grid = decomposition.global();
-  const TimeStepping& stepping = simulation.time_stepping();
-  fmt::print(out, "simapp {} (git {}): dry compressible atmosphere\n", build_info::version, build_info::git_hash);
-  fmt::print(out, "  config    {}\n", config_path);
-  fmt::print(out, "  case      {}\n", to_string(simulation.spec().case_name));
-  fmt::print(out, "  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m\n", grid.nx, grid.nz,
-             simulation.grid().dx(), simulation.grid().dz(), grid.xlen, grid.zlen);
   const RunSpec& spec = simulation.spec();
+  log.print(fmt::format("simapp {} (git {}): dry compressible atmosphere", build_info::version, build_info::git_hash));
+  log.print(fmt::format("  config    {}", config_path));
+  log.print(fmt::format("  case      {}", to_string(spec.case_name)));
+  log.print(fmt::format("  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m", grid.nx, grid.nz,
+                        simulation.grid().dx(), simulation.grid().dz(), grid.xlen, grid.zlen));
+  log.print("  time      " + describe_time_stepping(simulation.time_stepping(), spec));
   const double nu = spec.physics.viscosity;
-  const bool diffusive = diffusion_limits_time_step(simulation.grid().dx(), simulation.grid().dz(), spec.time.cfl, nu);
-  fmt::print(out, "  time      sim_time = {:g} s, dt = {:.6g} s ({}), {} steps", stepping.sim_time(), stepping.dt(),
-             diffusive ? fmt::format("diffusion: {:g} min(dx, dz)^2 / nu", diffusion_number)
-                       : fmt::format("cfl {:g}{}", spec.time.cfl, nu > 0 ? ", below the diffusive bound" : ""),
-             stepping.num_steps());
-  if (stepping.dt_last() != stepping.dt()) fmt::print(out, " (last step dt = {:.6g} s)", stepping.dt_last());
-  fmt::print(out, "\n");
-  fmt::print(out, "  physics   viscosity {}, hyperviscosity beta = {:g}\n",
-             nu > 0 ? fmt::format("nu = {:g} m^2/s on u, w, theta", nu) : std::string("off"),
-             spec.physics.hyperviscosity);
-  fmt::print(out, "  backend   {}: {}\n", to_string(simulation.backend()), placements[0].processor);
-  fmt::print(out, "  ranks     {} as {} x {} (x periodic, z walls){}\n", decomposition.size(), decomposition.px(),
-             decomposition.pz(),
-             decomposition.size() == 1
-                 ? std::string()
-                 : fmt::format(", {} ({})", describe(simulation.halo_path(), simulation.backend()), halo_reason));
+  log.print(fmt::format("  physics   viscosity {}, hyperviscosity beta = {:g}",
+                        nu > 0 ? fmt::format("nu = {:g} m^2/s on u, w, theta", nu) : std::string("off"),
+                        spec.physics.hyperviscosity));
+  log.print(fmt::format("  backend   {}: {}", to_string(simulation.backend()), placements[0].processor));
+  log.print(fmt::format(
+      "  ranks     {} as {} x {} (x periodic, z walls){}", decomposition.size(), decomposition.px(), decomposition.pz(),
+      decomposition.size() == 1
+          ? std::string()
+          : fmt::format(", {} ({})", describe(simulation.halo_path(), simulation.backend()), halo_reason)));
   const bool show_placement = decomposition.size() > 1 || simulation.backend() == Backend::cuda;
   for (int r = 0; r < decomposition.size() && show_placement; ++r) {
     const RankBox box = decomposition.box_of(r);
-    fmt::print(out, "    rank {:>3} -> {} -> {}  cells [{}, {}) x [{}, {})\n", r, placements[r].host,
-               describe_processor(placements[r]), box.i_offset, box.i_offset + box.nx, box.k_offset,
-               box.k_offset + box.nz);
+    log.print(fmt::format("    rank {:>3} -> {} -> {}  cells [{}, {}) x [{}, {})", r, placements[r].host,
+                          describe_processor(placements[r]), box.i_offset, box.i_offset + box.nx, box.k_offset,
+                          box.k_offset + box.nz));
   }
-  print_gpu_sharing(out, placements);
-  const OutputSpec& output = simulation.spec().output;
+  print_gpu_sharing(log, placements);
+  const OutputSpec& output = spec.output;
   if (output.every > 0 || output.checkpoint_every > 0)
-    fmt::print(out, "  output    {}: snapshots {}, checkpoints {}\n", output.dir,
-               output.every > 0 ? fmt::format("every {:g} s ({})", output.every, fmt::join(output.variables, ","))
-                                : std::string("off"),
-               output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off"));
-  if (const double limit = simulation.spec().execution.wall_limit; limit > 0)
-    fmt::print(out, "  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it\n", limit);
+    log.print(fmt::format(
+        "  output    {}: snapshots {}, checkpoints {}", output.dir,
+        output.every > 0 ? fmt::format("every {:g} s ({})", output.every, fmt::join(output.variables, ","))
+                         : std::string("off"),
+        output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off")));
+  if (const double limit = spec.execution.wall_limit; limit > 0)
+    log.print(
+        fmt::format("  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it", limit));
   if (simulation.mode() == ExecutionMode::persistent) {
     const PersistentGrid& launch = simulation.persistent_launch();
-    fmt::print(
-        out,
-        "  steps     mode persistent: one cooperative kernel a launch, {} blocks of {} threads, a grid barrier a "
-        "{}\n",
-        launch.blocks, launch.block_threads, launch.barrier_a_pass ? "pass (3 stages a tile)" : "stage");
+    log.print(fmt::format(
+        "  steps     mode persistent: one cooperative kernel a launch, {} blocks of {} threads, a grid barrier a {}",
+        launch.blocks, launch.block_threads, launch.barrier_a_pass ? "pass (3 stages a tile)" : "stage"));
   } else {
-    fmt::print(out, "  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph\n",
-               to_string(simulation.mode()), to_string(simulation.spec().execution.granularity),
-               simulation.kernels_per_step(), simulation.steps_per_graph());
+    log.print(fmt::format("  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph",
+                          to_string(simulation.mode()), to_string(spec.execution.granularity),
+                          simulation.kernels_per_step(), simulation.steps_per_graph()));
   }
-  std::fflush(out);
 }
 
-void print_progress(std::FILE* out, const ProgressReport& report) {
-  fmt::print(out, "step {:>{}}/{}  t = {:10.3f} s  d_mass = {:+.3e}  d_te = {:+.3e}  wall {:8.2f} s  ETA {:8.2f} s\n",
-             report.step, fmt::formatted_size("{}", report.num_steps), report.num_steps, report.time,
-             report.change.mass, report.change.total_energy, report.wall_seconds, report.eta_seconds);
-  std::fflush(out);
+void print_progress(io::RunLog& log, const ProgressReport& report) {
+  log.print(
+      fmt::format("step {:>{}}/{}  t = {:10.3f} s  d_mass = {:+.3e}  d_te = {:+.3e}  wall {:8.2f} s  ETA {:8.2f} s",
+                  report.step, fmt::formatted_size("{}", report.num_steps), report.num_steps, report.time,
+                  report.change.mass, report.change.total_energy, report.wall_seconds, report.eta_seconds));
 }
 
-void print_result(std::FILE* out, const Simulation& simulation, const RunResult& result) {
+io::RunTimings reduce_timings(const Simulation& simulation, const RunResult& result) {
+  const MPI_Comm comm = simulation.decomposition().comm();
+  io::RunTimings timings{
+      result.steps,          result.wall_seconds,          result.wall_seconds,          result.wall_seconds,
+      result.output_seconds, result.output_thread_seconds, result.output_waited_seconds, result.outputs_written};
+  double wall_sum = result.wall_seconds;
+  MPI_Reduce(&result.wall_seconds, &timings.wall_min_seconds, 1, MPI_DOUBLE, MPI_MIN, 0, comm);
+  MPI_Reduce(&result.wall_seconds, &timings.wall_seconds, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  MPI_Reduce(&result.wall_seconds, &wall_sum, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+  MPI_Reduce(&result.output_seconds, &timings.output_seconds, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  MPI_Reduce(&result.output_thread_seconds, &timings.output_thread_seconds, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  MPI_Reduce(&result.output_waited_seconds, &timings.output_waited_seconds, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  timings.wall_avg_seconds = wall_sum / simulation.decomposition().size();
+  return timings;
+}
+
+void print_result(io::RunLog& log, const Simulation& simulation, const RunResult& result,
+                  const io::RunTimings& timings) {
   const Decomposition& decomposition = simulation.decomposition();
-  double wall_min = result.wall_seconds, wall_max = result.wall_seconds, wall_sum = result.wall_seconds;
-  MPI_Reduce(&result.wall_seconds, &wall_min, 1, MPI_DOUBLE, MPI_MIN, 0, decomposition.comm());
-  MPI_Reduce(&result.wall_seconds, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
-  MPI_Reduce(&result.wall_seconds, &wall_sum, 1, MPI_DOUBLE, MPI_SUM, 0, decomposition.comm());
-  double output_max = result.output_seconds, thread_max = result.output_thread_seconds,
-         waited_max = result.output_waited_seconds;
-  MPI_Reduce(&result.output_seconds, &output_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
-  MPI_Reduce(&result.output_thread_seconds, &thread_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
-  MPI_Reduce(&result.output_waited_seconds, &waited_max, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
   if (decomposition.rank() != 0) return;
-  fmt::print(out, "d_mass: {:e}\n", result.change.mass);
-  fmt::print(out, "d_te: {:e}\n", result.change.total_energy);
+  const double wall_max = timings.wall_seconds, output_max = timings.output_seconds;
+  const double thread_max = timings.output_thread_seconds, waited_max = timings.output_waited_seconds;
+  log.print(fmt::format("d_mass: {:e}", result.change.mass));
+  log.print(fmt::format("d_te: {:e}", result.change.total_energy));
   const double per_step = result.steps > 0 ? wall_max / static_cast<double>(result.steps) : 0.0;
   const double cells = static_cast<double>(decomposition.global().nx) * decomposition.global().nz;
   const ExecutorStats& stats = simulation.executor_stats();
   if (decomposition.size() > 1)
-    fmt::print(out, "ranks: stepping wall time min {:.3f} s, avg {:.3f} s, max {:.3f} s over {} ranks\n", wall_min,
-               wall_sum / decomposition.size(), wall_max, decomposition.size());
-  fmt::print(out, "timing: {} steps in {:.3f} s, {:.3f} ms/step, {} kernels/step, {:.3e} cell-steps/s\n", result.steps,
-             wall_max, per_step * 1e3, simulation.kernels_per_step(), per_step > 0 ? cells / per_step : 0.0);
+    log.print(fmt::format("ranks: stepping wall time min {:.3f} s, avg {:.3f} s, max {:.3f} s over {} ranks",
+                          timings.wall_min_seconds, timings.wall_avg_seconds, wall_max, decomposition.size()));
+  log.print(fmt::format("timing: {} steps in {:.3f} s, {:.3f} ms/step, {} kernels/step, {:.3e} cell-steps/s",
+                        result.steps, wall_max, per_step * 1e3, simulation.kernels_per_step(),
+                        per_step > 0 ? cells / per_step : 0.0));
   if (result.outputs_written > 0) {
     // The wall time split three ways: stepping; output the host spent instead of queueing steps
     // (waiting for writer threads included); and writer-thread time beside the steps.
-    fmt::print(out, "output: {} files: {:.3f} s blocking the steps{}{}; stepping {:.3f} ms/step\n",
-               result.outputs_written, output_max,
-               thread_max > 0.0 ? fmt::format(" ({:.3f} s of it waiting for the writer thread)", waited_max) : "",
-               thread_max > 0.0
-                   ? fmt::format(", {:.3f} s on the writer thread beside them", std::max(0.0, thread_max - waited_max))
-                   : "",
-               result.steps > 0 ? std::max(0.0, wall_max - output_max) / static_cast<double>(result.steps) * 1e3 : 0.0);
+    log.print(fmt::format(
+        "output: {} files: {:.3f} s blocking the steps{}{}; stepping {:.3f} ms/step", result.outputs_written,
+        output_max, thread_max > 0.0 ? fmt::format(" ({:.3f} s of it waiting for the writer thread)", waited_max) : "",
+        thread_max > 0.0
+            ? fmt::format(", {:.3f} s on the writer thread beside them", std::max(0.0, thread_max - waited_max))
+            : "",
+        result.steps > 0 ? std::max(0.0, wall_max - output_max) / static_cast<double>(result.steps) * 1e3 : 0.0));
   }
   if (stats.captures > 0) {
     const auto [fewest, most] = std::ranges::minmax(stats.nodes_per_graph);
-    fmt::print(out,
-               "graphs: {} captured and {} instantiated before stepping ({} to {} nodes), {} captured while stepping, "
-               "capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches, {} host ops\n",
-               result.prepared.captures, result.prepared.instantiations, fewest, most,
-               stats.captures - result.prepared.captures, stats.capture_seconds * 1e3, stats.instantiate_seconds * 1e3,
-               stats.launches, stats.host_ops);
+    log.print(fmt::format(
+        "graphs: {} captured and {} instantiated before stepping ({} to {} nodes), {} captured while stepping, "
+        "capture {:.3f} ms, instantiate {:.3f} ms, {} graph launches, {} host ops",
+        result.prepared.captures, result.prepared.instantiations, fewest, most,
+        stats.captures - result.prepared.captures, stats.capture_seconds * 1e3, stats.instantiate_seconds * 1e3,
+        stats.launches, stats.host_ops));
   } else {
-    fmt::print(out, "launches: {} ({:.2f} per step), {} host ops\n", stats.launches,
-               static_cast<double>(stats.launches) / static_cast<double>(std::max(1L, result.steps)), stats.host_ops);
+    log.print(fmt::format("launches: {} ({:.2f} per step), {} host ops", stats.launches,
+                          static_cast<double>(stats.launches) / static_cast<double>(std::max(1L, result.steps)),
+                          stats.host_ops));
   }
-  std::fflush(out);
 }
 
 }  // namespace simapp::app

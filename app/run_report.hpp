@@ -3,19 +3,34 @@
 ///   d_mass: <%e>
 ///   d_te: <%e>
 /// followed by the timing summary.
-#include <cstdio>
+/// Printed through the run's log (io/output/run_log.hpp), which keeps them in output.dir too.
+#include <string>
+#include <vector>
 
+#include "io/output/run_log.hpp"
+#include "io/output/run_summary.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "solver/simulation/simulation.hpp"
+#include "solver/time/time_stepping.hpp"
 
 namespace simapp::app {
 
-/// Collective (gathers where each rank runs); rank 0 prints.
-/// `halo_reason`: why the halos travel as they do (parallel.halo: auto made concrete).
-void print_header(std::FILE* out, const Simulation& simulation, const std::string& config_path,
-                  const std::string& halo_reason);
-void print_progress(std::FILE* out, const ProgressReport& report);
-/// Collective (gathers the ranks' timings); rank 0 prints.
-void print_result(std::FILE* out, const Simulation& simulation, const RunResult& result);
+/// Where each rank runs (collective; the list on rank 0, empty on the others).
+std::vector<io::RankPlacement> gather_placements(const Simulation& simulation);
+
+/// `sim_time = 1000 s, dt = 1.66667 s (cfl 1.5), 600 steps`: the header's time line, after its label.
+std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& spec);
+
+/// Rank 0 prints, with `placements` as gathered. `halo_reason`: why the halos travel as they do
+/// (parallel.halo: auto made concrete).
+void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
+                  const std::string& config_path, const std::string& halo_reason);
+void print_progress(io::RunLog& log, const ProgressReport& report);
+
+/// The ranks' timings of `result` (collective; the job's on rank 0).
+io::RunTimings reduce_timings(const Simulation& simulation, const RunResult& result);
+/// Rank 0 prints, with the ranks' `timings`.
+void print_result(io::RunLog& log, const Simulation& simulation, const RunResult& result,
+                  const io::RunTimings& timings);
 
 }  // namespace simapp::app

@@ -72,14 +72,17 @@ void choose_halos(Setup& setup, const Decomposition& decomposition) {
   setup.halo_reason = std::move(choice.reason);
 }
 
-void require_memory(const Setup& setup, const Decomposition& decomposition) {
+MemoryUse require_memory(const Setup& setup, const Decomposition& decomposition) {
   const int sharing = setup.backend == Backend::cuda
                           ? (node_local_size() + device::device_count() - 1) / device::device_count()
                           : node_local_size();
+  MemoryUse use{0.0, 0.0, sharing, 0.0};
   run_agreed(decomposition.comm(), [&] {
     const double per_rank = static_cast<double>(memory_needed(setup.config.spec, setup.backend, decomposition));
     const double needed = per_rank * sharing;
     const double available = static_cast<double>(device::available_memory(setup.backend));
+    use.per_rank = per_rank;
+    use.available = available;
     const GridSpec& grid = setup.config.spec.grid;
     if (needed > available)
       throw Error(ExitCode::bad_input, "grid",
@@ -103,6 +106,10 @@ void require_memory(const Setup& setup, const Decomposition& decomposition) {
                               "higher limit)",
                               grid.nx, grid.nz, per_rank / 1e9, mapped / 1e9, threads, process_room / 1e9));
   });
+  const double mine = use.per_rank;
+  MPI_Reduce(&mine, &use.per_rank, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());
+  MPI_Reduce(&mine, &use.in_all, 1, MPI_DOUBLE, MPI_SUM, 0, decomposition.comm());
+  return use;
 }
 
 io::ExistingResults existing_results(const CommandLine& command_line) {

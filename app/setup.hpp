@@ -31,9 +31,18 @@ void choose_halos(Setup& setup, const Decomposition& decomposition);
 /// Each rank takes GPU (node-local rank mod GPUs on the node); NCCL halos need them distinct.
 void bind_devices(const Setup& setup, const Decomposition& decomposition);
 
+/// What the grid's arrays take (bytes), and what rank 0's processor has for them.
+struct MemoryUse {
+  double per_rank = 0.0;   ///< the most any rank needs
+  double in_all = 0.0;     ///< every rank's together
+  int sharing = 1;         ///< ranks sharing rank 0's processor memory (a node's, or a GPU's)
+  double available = 0.0;  ///< on rank 0's processor
+};
+
 /// Refuses a grid whose arrays do not fit in the memory of the processor each rank runs on
-/// (shared by the ranks of a node, or of a GPU), before anything is allocated.
-void require_memory(const Setup& setup, const Decomposition& decomposition);
+/// (shared by the ranks of a node, or of a GPU), before anything is allocated; returns what
+/// they take (collective; the job's figures on rank 0).
+MemoryUse require_memory(const Setup& setup, const Decomposition& decomposition);
 
 /// What the run may do with results an earlier run left: continue (--restart), replace
 /// (--overwrite), or refuse.

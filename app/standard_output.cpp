@@ -12,6 +12,9 @@ namespace {
 
 std::atomic<bool> reader_gone{false};
 
+constexpr char reader_gone_warning[] =
+    "simapp: warning: standard output was closed by its reader; the run goes on without printing\n";
+
 /// Writes `size` bytes to file descriptor 1; once its reader has gone, takes them without
 /// writing. Returns what was taken, or -1 on another failure (an I/O error for the caller).
 ssize_t write_standard_output(void*, const char* data, std::size_t size) {
@@ -21,9 +24,8 @@ ssize_t write_standard_output(void*, const char* data, std::size_t size) {
       written += static_cast<std::size_t>(count);
     } else if (errno == EPIPE) {
       reader_gone = true;
-      static constexpr char notice[] =
-          "simapp: warning: standard output was closed by its reader; the run goes on without printing\n";
-      [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, notice, sizeof notice - 1);
+      [[maybe_unused]] const ssize_t ignored =
+          ::write(STDERR_FILENO, reader_gone_warning, sizeof reader_gone_warning - 1);
     } else if (errno != EINTR) {
       return -1;
     }
@@ -41,6 +43,10 @@ void keep_running_when_stdout_closes() {
   if (stream == nullptr) return;  // keep the plain stdout: a closed pipe then ends the printing with an error
   std::setvbuf(stream, nullptr, terminal ? _IOLBF : _IOFBF, BUFSIZ);
   stdout = stream;
+}
+
+std::string_view standard_output_closed_warning() {
+  return reader_gone ? std::string_view(reader_gone_warning, sizeof reader_gone_warning - 2) : std::string_view();
 }
 
 }  // namespace simapp::app

@@ -12,10 +12,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+usage() {
+  cat << 'EOF'
+Usage: scripts/build.sh [--no-install] [cmake configure arguments...]
+Configures and builds simapp in ./build (Release; SIMAPP_BUILD_DIR names another directory),
+installing the Debian/Ubuntu packages CMake does not find (scripts/install_dependencies.sh).
+  --no-install   never install: stop, naming what CMake did not find, instead
+  -h, --help     print this and exit
+The CUDA backend is built when nvcc is found; for example:
+  scripts/build.sh -DSIMAPP_ENABLE_CUDA=OFF           the host backend only
+  scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=80      for an A100 (default 90: H100/H200)
+Then: build/app/simapp inputs/case.yaml; ctest --test-dir build
+EOF
+}
+
 install=yes
 cmake_args=()
 for argument in "$@"; do
-  if [[ $argument == --no-install ]]; then install=no; else cmake_args+=("$argument"); fi
+  case $argument in
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    --no-install) install=no ;;
+    *) cmake_args+=("$argument") ;;
+  esac
 done
 build_dir=${SIMAPP_BUILD_DIR:-build}
 warnings_as_errors=OFF

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ git pkg-config
-  libyaml-cpp-dev libcli11-dev libfmt-dev libgtest-dev nlohmann-json3-dev
+  libyaml-cpp-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
   libhdf5-openmpi-dev
 )

@@ -40,14 +40,20 @@ def simapp_run_seconds(args, nx, nz):
                "--set", f"time.sim_time={2 * dt!r}", "--set", f"output.every={2 * dt!r}",
                "--set", f"output.dir={directory}"] + args.simapp_options
     stdout = run_simapp(args, command)
+    # The work of a snapshot, wherever it ran: the host's time on output less its waits for the
+    # writer thread, plus the thread's time; the summary gives the host's blocking time and the
+    # thread's time beside the steps (older simapps: the host's time and the thread's whole time).
+    found = re.search(r"output: (\d+) files: ([0-9.]+) s blocking the steps"
+                      r"(?: \([0-9.]+ s of it waiting for the writer thread\), ([0-9.]+) s on the writer thread)?",
+                      stdout)
+    if found:
+        return (float(found.group(2)) + float(found.group(3) or 0.0)) / int(found.group(1))
     found = re.search(r"output: (\d+) files in ([0-9.]+) s of it"
                       r"(?: \(([0-9.]+) s waiting for the writer thread, which wrote for ([0-9.]+) s\))?", stdout)
     if not found:
         fail(f"no output line in simapp's summary:\n{stdout}")
     files, host = int(found.group(1)), float(found.group(2))
     waited, thread = (float(found.group(3)), float(found.group(4))) if found.group(3) else (0.0, 0.0)
-    # The work of a snapshot, wherever it ran: the run's own time less its waits for the writer
-    # thread, plus the thread's time.
     return (host - waited + thread) / files
 
 

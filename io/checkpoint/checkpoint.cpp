@@ -573,10 +573,10 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
                                       "configuration's {:016x}, although case, grid, domain, physics and cfl match",
                                       header.config_hash, physics_hash(spec)));
   if (header.time >= stepping.sim_time() && restart_origin(header, stepping).step != 0)
-    throw bad_input(path,
-                    fmt::format("checkpoint at step {} (t = {} s) does not fit this run's {} steps: it is at or past "
-                                "the run's sim_time = {} s",
-                                header.step, header.time, stepping.num_steps(), stepping.sim_time()));
+    throw bad_input(
+        path, fmt::format("checkpoint at step {} (t = {:.6g} s) does not fit this run's {} steps: it is at or past "
+                          "the run's sim_time = {:g} s",
+                          header.step, header.time, stepping.num_steps(), stepping.sim_time()));
 }
 
 TimeOrigin restart_origin(const CheckpointHeader& header, const TimeStepping& stepping) {

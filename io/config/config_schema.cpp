@@ -169,8 +169,8 @@ const std::vector<ConfigKey>& config_keys() {
           "output.every", "s", at_least(0), "interval between snapshots; 0: no snapshots",
           [](auto& spec) -> auto& { return spec.output.every; }),
       name_list_key(
-          "output.variables", "snapshot fields, comma-separated, each once; or all", snapshot_field_names(),
-          [](auto& spec) -> auto& { return spec.output.variables; }),
+          "output.variables", "snapshot fields, comma-separated or a YAML list, each once; or all",
+          snapshot_field_names(), [](auto& spec) -> auto& { return spec.output.variables; }),
       value_key(
           "output.compression", "", between(0, 9), "deflate level 1..9 of snapshot datasets; 0: none",
           [](auto& spec) -> auto& { return spec.output.compression; }),
@@ -226,7 +226,7 @@ const std::vector<ConfigKey>& config_keys() {
           [](auto& spec) -> auto& { return spec.execution.max_noise_time; }),
       enum_list_key(
           "execution.compare",
-          "modes that compare times, comma-separated, each once; or all (those the case cannot run are "
+          "modes that compare times, comma-separated or a YAML list, each once; or all (those the case cannot run are "
           "skipped, with the reason)",
           timed_mode_names(), execution_mode_names, [](auto& spec) -> auto& { return spec.execution.compare; }),
       value_key(

@@ -305,6 +305,21 @@ NameList checked_names(const std::string& text, const ConfigKey& key, const Fail
   return names;
 }
 
+/// The names of a name_list written as a YAML list, [u, w]: one name an item, checked as the
+/// comma-separated text of them is.
+template <class Fail>
+NameList checked_name_sequence(const Setting& setting, const ConfigKey& key, const Fail& fail) {
+  std::vector<std::string> items;
+  for (const auto& item : setting.value) {
+    if (!item.IsScalar()) throw fail(fmt::format("expected names, got a list holding {}", describe(item)));
+    if (item.Scalar().find(',') != std::string::npos)
+      throw fail(fmt::format("one name an item of the list, got {}", quoted(item.Scalar())));
+    items.push_back(item.Scalar());
+  }
+  if (items.empty()) throw fail("must not be empty");
+  return checked_names(fmt::format("{}", fmt::join(items, ",")), key, fail);
+}
+
 /// The value of a setting, checked against its key's type and range.
 ConfigValue checked_value(const Setting& setting) {
   const ConfigKey& key = *setting.key;
@@ -333,6 +348,7 @@ ConfigValue checked_value(const Setting& setting) {
     return static_cast<int>(*number);
   };
   if (key.type == ValueType::integer_pair) return checked_pair(setting, fail, wrong_type, check_integer);
+  if (key.type == ValueType::name_list && setting.value.IsSequence()) return checked_name_sequence(setting, key, fail);
   if (!setting.value.IsScalar()) throw wrong_type();
   const std::string& text = setting.value.Scalar();
   switch (key.type) {
@@ -351,7 +367,12 @@ ConfigValue checked_value(const Setting& setting) {
       if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
       throw fail(fmt::format("unknown value {} ({}valid: {})", quoted(text),
                              suggestion(nearest(text, key.allowed), "; "), join(key.allowed)));
-    case ValueType::name_list: return checked_names(text, key, fail);
+    case ValueType::name_list: {
+      // Override text may be written as the YAML list is: [u, w].
+      const std::string names = trim(text);
+      const bool bracketed = names.size() >= 2 && names.front() == '[' && names.back() == ']';
+      return checked_names(bracketed ? names.substr(1, names.size() - 2) : text, key, fail);
+    }
     case ValueType::integer_pair: break;
   }
   throw wrong_type();

@@ -232,9 +232,9 @@ void attach_dimensions(hid_t file, const std::string& name, const std::vector<st
 void write_dataset(hid_t file, const FieldInfo& info, const std::vector<hsize_t>& dims,
                    const std::vector<double>& values, hid_t creation_properties,
                    const std::vector<hsize_t>& max_dims = {}) {
-  const DataspaceHandle space(
-      checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.empty() ? nullptr : max_dims.data()),
-              "cannot create the dataspace of " + info.name));
+  const DataspaceHandle space(checked(
+      H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.empty() ? nullptr : max_dims.data()),
+      "cannot create the dataspace of " + info.name));
   DatasetHandle dataset(checked(
       H5Dcreate2(file, info.name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation_properties, H5P_DEFAULT),
       "cannot create dataset " + info.name));
@@ -271,22 +271,26 @@ void write_coordinate(hid_t file, const FieldInfo& info, const std::vector<doubl
   for (const auto& [name, value] : extra) write_attribute(dataset.get(), name, value);
 }
 
-/// time (one value, an unlimited dimension), x, z with their bounds, and the bounds' dimension.
-void write_coordinates(hid_t file, const Snapshot& snapshot) {
-  PropertyListHandle unlimited(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
-  const hsize_t one = 1;
-  check(H5Pset_chunk(unlimited.get(), 1, &one), "cannot set chunking");
-  write_coordinate(file, {"time", "s", "time", "time"}, {snapshot.time}, {{"axis", "T"}}, unlimited.get(),
-                   {H5S_UNLIMITED});
+/// Creation properties of a dataset along the unlimited time dimension: chunked, `chunk` each.
+PropertyListHandle along_time(const std::vector<hsize_t>& chunk) {
+  PropertyListHandle properties(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
+  check(H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data()), "cannot set chunking");
+  return properties;
+}
+
+/// time (the values `times`, an unlimited dimension), x, z with their bounds, and the bounds'
+/// dimension.
+void write_coordinates(hid_t file, const Snapshot& snapshot, const std::vector<double>& times) {
+  write_coordinate(file, {"time", "s", "time", "time"}, times, {{"axis", "T"}}, along_time({1}).get(), {H5S_UNLIMITED});
   write_coordinate(file, {"x", "m", "x of the cell centres", "projection_x_coordinate"},
                    coordinates(snapshot.nx, snapshot.dx, 0.5), {{"axis", "X"}, {"bounds", "x_bnds"}});
   write_coordinate(file, {"z", "m", "height of the cell centres", "height"}, coordinates(snapshot.nz, snapshot.dz, 0.5),
                    {{"axis", "Z"}, {"positive", "up"}, {"bounds", "z_bnds"}});
   write_coordinate(file, {"bnds", "1", "the two ends of a cell", ""}, {0.0, 1.0}, {});
-  write_dataset(file, {"x_bnds", "m", "x of the cell edges", ""},
-                {static_cast<hsize_t>(snapshot.nx), 2}, cell_bounds(snapshot.nx, snapshot.dx), H5P_DEFAULT);
-  write_dataset(file, {"z_bnds", "m", "height of the cell edges", ""},
-                {static_cast<hsize_t>(snapshot.nz), 2}, cell_bounds(snapshot.nz, snapshot.dz), H5P_DEFAULT);
+  write_dataset(file, {"x_bnds", "m", "x of the cell edges", ""}, {static_cast<hsize_t>(snapshot.nx), 2},
+                cell_bounds(snapshot.nx, snapshot.dx), H5P_DEFAULT);
+  write_dataset(file, {"z_bnds", "m", "height of the cell edges", ""}, {static_cast<hsize_t>(snapshot.nz), 2},
+                cell_bounds(snapshot.nz, snapshot.dz), H5P_DEFAULT);
   attach_dimensions(file, "x_bnds", {"x", "bnds"});
   attach_dimensions(file, "z_bnds", {"z", "bnds"});
 }
@@ -305,12 +309,11 @@ void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::s
   }
 }
 
-void write_root_attributes(hid_t file, const Snapshot& snapshot) {
+/// The root attributes of the run, which a series file holds too.
+void write_run_attributes(hid_t file, const Snapshot& snapshot, const std::string& title) {
   write_attribute(file, "Conventions", std::string("CF-1.10"));
-  write_attribute(file, "title", "simapp " + snapshot.case_name + " at t = " + fmt::format("{:g}", snapshot.time) + " s");
+  write_attribute(file, "title", title);
   write_attribute(file, "source", "simapp " + snapshot.version + " (git " + snapshot.git_hash + ")");
-  write_attribute(file, "time", snapshot.time);
-  write_attribute(file, "step", snapshot.step);
   write_attribute(file, "dx", snapshot.dx);
   write_attribute(file, "dz", snapshot.dz);
   write_attribute(file, "nx", snapshot.nx);
@@ -319,6 +322,13 @@ void write_root_attributes(hid_t file, const Snapshot& snapshot) {
   write_attribute(file, "simapp_version", snapshot.version);
   write_attribute(file, "git_hash", snapshot.git_hash);
   write_attribute(file, "input_yaml", snapshot.input_yaml);
+}
+
+void write_root_attributes(hid_t file, const Snapshot& snapshot) {
+  write_run_attributes(file, snapshot,
+                       "simapp " + snapshot.case_name + " at t = " + fmt::format("{:g}", snapshot.time) + " s");
+  write_attribute(file, "time", snapshot.time);
+  write_attribute(file, "step", snapshot.step);
 }
 
 /// Creates every field as a reserved dataset (storage allocated, values written later by the
@@ -415,7 +425,7 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
   const auto estimate = static_cast<std::size_t>(file_size_bound(snapshot, fields.size()));
   try {
     write_new_file(path, estimate, [&](hid_t file) {
-      write_coordinates(file, snapshot);
+      write_coordinates(file, snapshot, {snapshot.time});
       write_fields(file, snapshot, fields, compression_level);
       write_root_attributes(file, snapshot);
     });
@@ -435,7 +445,7 @@ SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const Snapsh
   file_ = std::make_unique<RankWrittenFile>(
       std::move(path), file_size_bound(global, fields.size()), fields,
       [&](hid_t layout) {
-        write_coordinates(layout, global);
+        write_coordinates(layout, global, {global.time});
         reserve_fields(layout, global, fields);
         write_root_attributes(layout, global);
       },

@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -130,6 +131,45 @@ class SnapshotWrite {
   std::future<void> written_;
   double thread_seconds_ = 0.0;
   double waited_seconds_ = 0.0;
+};
+
+/// output.layout: series. Every snapshot of a run in one netCDF-4/CF file along its unlimited
+/// time dimension, one more time at each append: the layout of a snapshot (above) with the
+/// fields [time][nz][nx] and the step a variable step(time). Written by one process with the
+/// whole grid. The file is made under its unfinished name with the first time, synced and
+/// published, then appended to in place in HDF5's SWMR mode (single writer, multiple readers:
+/// metadata written in an order that keeps the file readable at every moment), so that a reader
+/// may open it while the run goes on, and a run killed in an append leaves the times before it
+/// readable. Unlike the other files here, HDF5 writes this one to the disk itself.
+class SnapshotSeriesFile {
+ public:
+  /// A series at `path` of `fields` (deflated at `compression_level`, 0: none): a new file at the
+  /// first append when `kept_step` is empty (`path` must not exist then); else the file a
+  /// restarted run continues, keeping its times of steps up to `kept_step` and dropping the
+  /// others now. Throws a bad-input Error for a file that is not such a series, an I/O Error
+  /// when it cannot be changed.
+  SnapshotSeriesFile(std::filesystem::path path, std::vector<std::string> fields, int compression_level,
+                     std::optional<long> kept_step);
+  SnapshotSeriesFile(const SnapshotSeriesFile&) = delete;
+  SnapshotSeriesFile& operator=(const SnapshotSeriesFile&) = delete;
+  ~SnapshotSeriesFile();
+
+  /// Appends `snapshot` (the whole grid, with its state) as the next time, synced. Throws an
+  /// I/O Error (the times before stay readable).
+  void append(const Snapshot& snapshot);
+  /// The times the file holds.
+  long times() const { return times_; }
+
+ private:
+  void create(const Snapshot& snapshot);
+  void open_for_appending();
+
+  std::filesystem::path path_;
+  std::vector<std::string> fields_;
+  int compression_level_;
+  bool exists_ = false;  ///< on the disk (made, or continued)
+  long times_ = 0;
+  long long file_ = -1;  ///< the open HDF5 file (hid_t), -1 when none
 };
 
 /// Reads dataset `name` of a snapshot file (for tests and tools): all its values as doubles,

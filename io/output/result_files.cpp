@@ -13,6 +13,8 @@
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
+#include "io/output/run_log.hpp"
+#include "io/output/run_summary.hpp"
 #include "io/timing/timing_report.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/backend/error.hpp"
@@ -43,6 +45,8 @@ std::string describe_type(const fs::path& path) {
 std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   const std::string name = path.filename().string();
   if (name == "fields.xmf") return ResultEntry{path, ResultKind::xdmf_index};
+  if (name == run_log_name) return ResultEntry{path, ResultKind::run_log};
+  if (name == run_summary_name) return ResultEntry{path, ResultKind::run_summary};
   if (name == "timing.json" || name == "profile.json" || name == "diagnostics.json")
     return ResultEntry{path, ResultKind::timing_report};
   if (const auto step = numbered_name_step(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
@@ -51,6 +55,15 @@ std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   if (const auto step = numbered_name_step(name, "checkpoint_"))
     return ResultEntry{path, ResultKind::checkpoint, *step};
   return std::nullopt;
+}
+
+std::vector<ResultEntry> run_record_entries(const fs::path& directory) {
+  std::vector<ResultEntry> entries;
+  for (const char* name : {run_log_name, run_summary_name}) {
+    std::error_code error;
+    if (fs::exists(fs::symlink_status(directory / name, error))) entries.push_back(*as_result_entry(directory / name));
+  }
+  return entries;
 }
 
 std::vector<ResultEntry> result_entries(const fs::path& directory) {
@@ -71,6 +84,8 @@ bool written_by_simapp(const ResultEntry& entry) {
     case ResultKind::checkpoint: return is_simapp_checkpoint(entry.path);
     case ResultKind::xdmf_index: return is_simapp_xdmf(entry.path);
     case ResultKind::timing_report: return is_timing_report(entry.path);
+    case ResultKind::run_log: return is_run_log(entry.path);
+    case ResultKind::run_summary: return is_run_summary(entry.path);
   }
   return false;
 }

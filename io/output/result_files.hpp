@@ -1,15 +1,16 @@
 #pragma once
 /// The results simapp keeps in output.dir, known by name (fields_<step>.h5, checkpoint_<step>.h5,
-/// fields.xmf, timing.json, profile.json) and told apart from a user's files of the same name by content:
-/// an HDF5 file carrying simapp's root attributes, an XDMF index or timing report carrying
-/// simapp's mark. Only files that simapp wrote are ever removed.
+/// fields.xmf, timing.json, profile.json, diagnostics.json, and the run's own record: simapp.log
+/// and run.json) and told apart from a user's files of the same name by content: an HDF5 file
+/// carrying simapp's root attributes, an XDMF index, timing report or run.json carrying simapp's
+/// mark, a log starting with a run's start line. Only files that simapp wrote are ever removed.
 #include <filesystem>
 #include <optional>
 #include <vector>
 
 namespace simapp::io {
 
-enum class ResultKind { snapshot, checkpoint, xdmf_index, timing_report };
+enum class ResultKind { snapshot, checkpoint, xdmf_index, timing_report, run_log, run_summary };
 
 /// An entry of output.dir named like a result; it may be any type of file.
 struct ResultEntry {
@@ -24,6 +25,9 @@ std::vector<ResultEntry> result_entries(const std::filesystem::path& directory);
 
 /// The entry for `path` when its name is a result's.
 std::optional<ResultEntry> as_result_entry(const std::filesystem::path& path);
+
+/// The run's own record in `directory` that is there (simapp.log, run.json; any type of file).
+std::vector<ResultEntry> run_record_entries(const std::filesystem::path& directory);
 
 /// True when `entry` is a regular file (not a link) that simapp wrote.
 bool written_by_simapp(const ResultEntry& entry);

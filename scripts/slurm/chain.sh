@@ -15,7 +15,7 @@ Each job decides from the run's own state, its checkpoints in output.dir, never 
 status: the first with no checkpoint starts at step 0; a job stopped before its walltime
 (SIGTERM from --signal, or execution.wall_limit) writes a checkpoint and exits with 5, and the
 next one continues from it bit for bit; once the run has finished, the jobs left end at once
-with exit 0 ("the run is complete": a run that writes results ends with a checkpoint of its last
+with exit 0 ("the run is complete": a run given --restart ends with a checkpoint of its last
 step). So N only has to be enough: a spare job only starts, finds the run complete and ends.
 
 sbatch options for every job: before a "--" after N, or in sbatch's SBATCH_* environment

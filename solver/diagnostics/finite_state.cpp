@@ -52,7 +52,7 @@ void require_finite_state(std::span<const double> interior, const Decomposition&
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
   if (first == none) return;
   const GlobalCell cell = GlobalCell::of_code(first, global_nx, global_nz);
-  throw Error(ExitCode::numerical, fmt::format("step {} (t = {} s)", step, time),
+  throw Error(ExitCode::numerical, fmt::format("step {} (t = {:.6g} s)", step, time),
               fmt::format("the solution is no longer finite: {} is not finite at cell (i, k) = ({}, {}); nothing was "
                           "written at this step",
                           variable_names[cell.variable], cell.i, cell.k),

@@ -146,7 +146,7 @@ void write_outputs(const Simulation& simulation, const std::vector<ScheduledOutp
   const std::string where = written.empty() ? "no snapshot written (the run writes no results)"
                                             : fmt::format("the state at step {} is in {}", simulation.step(), written);
   throw Error(ExitCode::numerical,
-              fmt::format("step {} (t = {} s)", failure.step, simulation.time_stepping().time_after(failure.step)),
+              fmt::format("step {} (t = {:.6g} s)", failure.step, simulation.time_stepping().time_after(failure.step)),
               fmt::format("the health check failed: {} at cell (i, k) = ({}, {}); {}",
                           describe_finding(failure.where.variable), failure.where.i, failure.where.k, where),
               ErrorReach::every_rank);
@@ -262,6 +262,11 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   PendingOutput pending;
   queue_due_outputs(simulation, outputs, pending, result);
   limit.note_chunks_start(Clock::now());
+  // A checkpoint of a step before the end (scheduled, or saved to measure a stop), which the
+  // end's supersedes.
+  bool saved_before_end = std::ranges::any_of(outputs, [num_steps](const ScheduledOutput& output) {
+    return output.checkpoint && !output.steps.empty() && output.steps.front() < num_steps;
+  });
 
   while (!simulation.finished()) {
     const long previous = simulation.step();
@@ -292,8 +297,10 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     limit.note_chunk_end(Clock::now());
     // What a stop costs is measured before the limit can be near: a checkpoint written now
     // (the same condition on every rank).
-    if (limit.active() && stop.save && !limit.checkpoint_measured() && pending.outputs.empty())
+    if (limit.active() && stop.save && !limit.checkpoint_measured() && pending.outputs.empty()) {
       save_for_restart(simulation, outputs, stop, result);
+      saved_before_end = true;
+    }
     if (const int why = stop_agreed(stop, limit, simulation); why != 0) {
       write_pending(simulation, outputs, pending, failed, result);
       save_for_restart(simulation, outputs, stop, result);
@@ -305,7 +312,8 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   simulation.synchronize();
   stop_if_unhealthy(simulation, outputs, pending, failed, result);
   write_pending(simulation, outputs, pending, failed, result);
-  if (!result.stopped && stop.save) save_for_restart(simulation, outputs, stop, result);
+  if (!result.stopped && stop.save && (stop.save_at_end || saved_before_end))
+    save_for_restart(simulation, outputs, stop, result);
   finish_outputs(outputs, result);
   result.wall_seconds = seconds_since(start);
   result.steps = simulation.step() - first_step;

@@ -72,13 +72,18 @@ struct StopRequest {
   /// Whether this rank was asked to stop; the ranks stop together when any of them was.
   std::function<bool()> requested;
   /// Called on every rank (it may be collective) with this rank's interior state at the step
-  /// where the run stops, after the outputs due there: to save it for a restart. Also at the
-  /// run's last step, so that the run's own state says it is complete (`--restart latest` then
-  /// has nothing to do), and, unless a checkpoint output has been timed by then, after the first
-  /// chunk, to measure what a stop costs (`limit` active only).
+  /// where the run stops, after the outputs due there: to save it for a restart. Unless a
+  /// checkpoint output has been timed by then, also after the first chunk, to measure what a stop
+  /// costs (`limit` active only); and at the run's last step when a checkpoint of an earlier
+  /// step was written (that one, or a checkpoint output) or `save_at_end` is set, so that no
+  /// checkpoint of an earlier step outlives the run and its own state says it is complete
+  /// (`--restart latest` then has nothing to do).
   std::function<void(long step, double time, std::span<const double> interior)> save;
   /// The wall-clock limit (rank 0's clock decides for every rank).
   WallClockLimit limit;
+  /// Whether `save` is called at the run's last step anyway: a run asked to continue
+  /// (`--restart`), from a checkpoint or from none, so that the next continuation finds it complete.
+  bool save_at_end = false;
 };
 
 /// Prepares (captures every graph the run will use, knowing where its chunks end) and runs

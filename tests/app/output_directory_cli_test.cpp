@@ -214,7 +214,7 @@ TEST_F(OutputDirectoryTest, OverwriteChecksItMayRemoveEveryFileBeforeRemovingAny
   EXPECT_EQ(listing(), before);
   // Nor does the second user continue the first one's run: it would replace their index.
   expect_one_line(run(as_second + command(short_run() + " --set time.sim_time=" + sim_time(18) + " --restart latest")),
-                  2, "out/[a-z_0-9]+\\.(h5|xmf)" + refused);
+                  2, "out/[a-z_0-9]+\\.(h5|xmf|log|json)" + refused);
   EXPECT_EQ(listing(), before);
 }
 

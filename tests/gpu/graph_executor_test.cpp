@@ -121,7 +121,7 @@ TEST_F(CudaGraphTest, BatchesArePacedSoAStopRequestIsSeenEarly) {
     long saved_at = -1;
     const StopRequest stop{[] { return true; },
                            [&saved_at](long step, double, std::span<const double>) { saved_at = step; },
-                           WallClockLimit()};
+                           WallClockLimit(), false};
     const RunResult result = run_to_end(
         *simulation, 0, [](const ProgressReport&) {}, {}, std::nullopt, stop);
     EXPECT_TRUE(result.stopped) << what;

@@ -451,6 +451,29 @@ TEST_F(ConfigTest, OutputVariablesAreReadIntoAList) {
   expect_bad_input(load_error(empty), empty + ":2", "output.variables: must not be empty");
 }
 
+TEST_F(ConfigTest, NameListsAreReadFromAYamlListToo) {
+  for (const std::string list : {"[theta_prime, u]", "\n    - theta_prime\n    - u"}) {
+    SCOPED_TRACE(list);
+    const std::string path = write("output:\n  variables: " + list + "\n");
+    EXPECT_EQ(load_config(path, {}).spec.output.variables, (NameList{"theta_prime", "u"}));
+  }
+  EXPECT_EQ(load_config(write("case: thermal\n"), {"output.variables=[w, rhot]"}).spec.output.variables,
+            (NameList{"w", "rhot"}));
+  EXPECT_EQ(load_config(write("execution:\n  compare: [graph, eager]\n"), {}).spec.execution.compare,
+            (std::vector<ExecutionMode>{ExecutionMode::graph, ExecutionMode::eager}));
+  // Checked as the comma-separated text is, each item one name.
+  const auto refused = [&](const std::string& list, const std::string& problem) {
+    const std::string path = write("output:\n  variables: " + list + "\n", "refused.yaml");
+    expect_bad_input(load_error(path), path + ":2", "output.variables: " + problem);
+  };
+  refused("[u, u]", "'u' is listed twice");
+  refused("[u, bogus]", "unknown name 'bogus' (valid: rho_prime, u, w, theta_prime, dens, umom, wmom, rhot, all)");
+  refused("[]", "must not be empty");
+  refused("[all, u]", "'all' cannot be combined with other names");
+  refused("['u,w']", "one name an item of the list, got 'u,w'");
+  refused("[[u]]", "expected names, got a list holding a list");
+}
+
 TEST_F(ConfigTest, EveryNumberKeyRejectsValuesAboveItsRange) {
   const std::string path = write("case: thermal\n");
   int keys_with_maximum = 0;

@@ -76,7 +76,7 @@ inline void write_nan(Simulation& simulation, int v, int i, int k) {
 
 /// The text the run's error gives for a finding after `step`.
 inline std::string failure_text(const Simulation& simulation, long step, const HostFinding& finding) {
-  return fmt::format("step {} (t = {} s): the health check failed: {} at cell (i, k) = ({}, {})", step,
+  return fmt::format("step {} (t = {:.6g} s): the health check failed: {} at cell (i, k) = ({}, {})", step,
                      simulation.time_stepping().time_after(step), describe_finding(finding.finding), finding.i,
                      finding.k);
 }

@@ -1,0 +1,125 @@
+#include "app/validate_report.hpp"
+
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <system_error>
+
+#include <fmt/core.h>
+
+#include "app/run_report.hpp"
+#include "io/output/run_outputs.hpp"
+#include "kernels/backend/device_runtime.hpp"
+#include "kernels/physics/variables.hpp"
+#include "solver/halo/halo_path.hpp"
+#include "solver/output/output_schedule.hpp"
+
+namespace simapp::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double bytes_per_value = sizeof(double);
+
+/// `bytes` in decimal units, three digits: 512 B, 25.6 kB, 3.07 GB.
+std::string bytes_text(double bytes) {
+  constexpr const char* units[] = {"kB", "MB", "GB", "TB", "PB"};
+  if (bytes < 1e3) return fmt::format("{:.0f} B", bytes);
+  int unit = 0;
+  for (bytes /= 1e3; bytes >= 1e3 && unit < 4; bytes /= 1e3) ++unit;
+  return fmt::format("{:.3g} {}", bytes, units[unit]);
+}
+
+/// The free space of the file system `directory` is on (or would be, created: its nearest
+/// existing parent's), and that directory; none when it cannot be told.
+std::optional<std::pair<double, fs::path>> free_space(const fs::path& directory) {
+  std::error_code error;
+  fs::path there = fs::absolute(directory, error).lexically_normal();
+  if (error) return std::nullopt;
+  while (!fs::exists(there, error) && there.has_relative_path()) there = there.parent_path();
+  struct statvfs status {};
+  if (::statvfs(there.c_str(), &status) != 0) return std::nullopt;
+  return std::pair{static_cast<double>(status.f_bavail) * static_cast<double>(status.f_frsize), there};
+}
+
+std::string memory_line(const Setup& setup, const Decomposition& decomposition, const MemoryUse& memory) {
+  const std::string kind = setup.backend == Backend::cuda ? "GPU" : "host";
+  if (decomposition.size() == 1)
+    return fmt::format("{} of the {} of {} memory available", bytes_text(memory.per_rank), bytes_text(memory.available),
+                       kind);
+  return fmt::format("{} a rank at most, {} in all; on rank 0's {} memory {}{} available", bytes_text(memory.per_rank),
+                     bytes_text(memory.in_all), kind,
+                     memory.sharing > 1 ? fmt::format("{} for the {} ranks sharing it, of ",
+                                                      bytes_text(memory.per_rank * memory.sharing), memory.sharing)
+                                        : fmt::format("{} of ", bytes_text(memory.per_rank)),
+                     bytes_text(memory.available));
+}
+
+std::string disk_line(const RunSpec& spec, bool continued) {
+  if (!io::writes_results(spec)) return "none: the run writes no results (no output.every, no output.checkpoint_every)";
+  const DiskUse disk = disk_use(spec, continued);
+  const std::string snapshots =
+      disk.snapshots == 0 ? "no snapshots"
+                          : fmt::format("{} snapshot{} of {} field{} ({}{})", disk.snapshots,
+                                        disk.snapshots == 1 ? "" : "s", disk.fields, disk.fields == 1 ? "" : "s",
+                                        bytes_text(disk.snapshot_bytes), disk.snapshots == 1 ? "" : " each");
+  const std::string checkpoints = disk.checkpoints == 0 ? "no checkpoints"
+                                  : disk.checkpoints == 1
+                                      ? fmt::format("1 checkpoint ({})", bytes_text(disk.checkpoint_bytes))
+                                      : fmt::format("{} checkpoints ({} each, at most 2 at once)", disk.checkpoints,
+                                                    bytes_text(disk.checkpoint_bytes));
+  std::string text =
+      fmt::format("at most {} in '{}': {}, {}", bytes_text(disk.most), spec.output.dir, snapshots, checkpoints);
+  if (const auto free = free_space(spec.output.dir))
+    text += fmt::format("; {} free on the file system of '{}'{}", bytes_text(free->first), free->second.string(),
+                        free->first < disk.most ? ": not enough" : "");
+  return text;
+}
+
+}  // namespace
+
+DiskUse disk_use(const RunSpec& spec, bool continued) {
+  DiskUse disk;
+  if (!io::writes_results(spec)) return disk;
+  const TimeStepping stepping = io::run_time_stepping(spec);
+  const double cells = static_cast<double>(spec.grid.nx) * static_cast<double>(spec.grid.nz);
+  if (spec.output.every > 0.0) {
+    disk.snapshots = static_cast<long>(output_steps(stepping, spec.output.every, true).size());
+    disk.fields = spec.output.variables.size();
+    disk.snapshot_bytes = static_cast<double>(disk.fields) * cells * bytes_per_value;
+  }
+  // A run that writes a checkpoint before its end (a checkpoint output, or one to measure a stop
+  // under a wall-clock limit), or one continued with --restart, ends with one of its last step.
+  std::set<long> checkpoints;
+  for (const long step : output_steps(stepping, spec.output.checkpoint_every, false)) checkpoints.insert(step);
+  if (continued || spec.execution.wall_limit > 0.0 || !checkpoints.empty()) checkpoints.insert(stepping.num_steps());
+  disk.checkpoints = static_cast<long>(checkpoints.size());
+  disk.checkpoint_bytes = var::count * cells * bytes_per_value;
+  disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
+              static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;
+  return disk;
+}
+
+void print_validation(std::FILE* out, const std::string& config_path, const Setup& setup,
+                      const Decomposition& decomposition, const MemoryUse& memory, const std::string& restart) {
+  const RunSpec& spec = setup.config.spec;
+  const bool continued = !restart.empty();
+  fmt::print(out, "{}: configuration is valid{}\n", config_path, restart);
+  fmt::print(out, "  time      {}\n", describe_time_stepping(io::run_time_stepping(spec), spec));
+  fmt::print(out, "  backend   {}: {}\n", to_string(setup.backend), device::processor_name(setup.backend));
+  fmt::print(out, "  ranks     {} as {} x {} (x periodic, z walls){}\n", decomposition.size(), decomposition.px(),
+             decomposition.pz(),
+             decomposition.size() == 1
+                 ? std::string()
+                 : fmt::format(", {} ({})", describe(halo_path(setup.backend, spec.parallel), setup.backend),
+                               setup.halo_reason));
+  fmt::print(out, "  memory    {}\n", memory_line(setup, decomposition, memory));
+  fmt::print(out, "  disk      {}\n", disk_line(spec, continued));
+  std::fflush(out);
+}
+
+}  // namespace simapp::app

@@ -1,0 +1,33 @@
+#pragma once
+/// What --validate prints: its first line, `FILE: configuration is valid` (with where a restart
+/// would continue from), which scripts match, then indented lines of what the run would be and
+/// take: dt and steps, the ranks and backend, the grid's memory a rank and in all against what
+/// rank 0's processor has, and the disk its results take against the free space of the file
+/// system output.dir is on.
+#include <cstdio>
+#include <string>
+
+#include "app/setup.hpp"
+#include "solver/decomposition/decomposition.hpp"
+
+namespace simapp::app {
+
+/// What the run's results take on the disk at most (bytes, and the counts they come from).
+struct DiskUse {
+  long snapshots = 0;
+  std::size_t fields = 0;         ///< a snapshot's
+  double snapshot_bytes = 0.0;    ///< each: fields × cells × 8 B
+  long checkpoints = 0;           ///< written, at most two of which are on the disk at once
+  double checkpoint_bytes = 0.0;  ///< each: the state's variables × cells × 8 B
+  double most = 0.0;              ///< every snapshot and two checkpoints
+};
+
+/// The results a run of `spec` writes (none without output.every and output.checkpoint_every);
+/// `continued`: run with --restart (which ends with a checkpoint).
+DiskUse disk_use(const RunSpec& spec, bool continued);
+
+/// Rank 0 prints; `restart`: "" or what --validate --restart found ("; a restart continues …").
+void print_validation(std::FILE* out, const std::string& config_path, const Setup& setup,
+                      const Decomposition& decomposition, const MemoryUse& memory, const std::string& restart);
+
+}  // namespace simapp::app
