@@ -59,7 +59,7 @@ Json config_json(const RunSpec& spec) {
   return root;
 }
 
-/// What an exit code means (README.md, Exit codes).
+/// What an exit code means (docs/usage.md, Exit codes).
 std::string_view outcome_of(int exit_code) {
   switch (exit_code) {
     case 0: return "success";
