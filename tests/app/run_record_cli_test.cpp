@@ -19,11 +19,13 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/small_run_test.hpp"
+#include "tests/support/text_lines.hpp"
 
 namespace simapp {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::lines_of;
 
 using testing::Outcome;
 using Json = nlohmann::json;
@@ -33,12 +35,7 @@ class RunRecordTest : public testing::SmallRunTest {
   Json summary() const { return Json::parse(testing::read_text(out() / "run.json")); }
 
   /// The log's lines.
-  std::vector<std::string> log_lines() const {
-    std::istringstream in(testing::read_text(out() / "simapp.log"));
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-  }
+  std::vector<std::string> log_lines() const { return lines_of(testing::read_text(out() / "simapp.log")); }
 };
 
 /// A log line: its UTC time stamp to the millisecond, then the text.
@@ -55,13 +52,6 @@ std::vector<std::string> printed_lines(const std::vector<std::string>& log) {
       texts.push_back(text);
   }
   return texts;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
 }
 
 /// The count of lines of `log` that start a run.

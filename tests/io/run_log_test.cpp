@@ -22,11 +22,13 @@
 #include <vector>
 
 #include "io/files/new_file.hpp"
+#include "tests/support/text_lines.hpp"
 
 namespace simapp::io {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::lines_of;
 
 /// What was written to `stream` (a tmpfile).
 std::string contents(std::FILE* stream) {
@@ -35,13 +37,6 @@ std::string contents(std::FILE* stream) {
   std::string text;
   for (int c; (c = std::fgetc(stream)) != EOF;) text.push_back(static_cast<char>(c));
   return text;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
 }
 
 std::string read_text(const fs::path& path) {
