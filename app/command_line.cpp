@@ -6,7 +6,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "simapp_version.hpp"
 #include "solver/spec/execution_mode.hpp"
 

@@ -18,8 +18,8 @@
 #include "app/stop_signals.hpp"
 #include "app/timed_commands.hpp"
 #include "app/validate_report.hpp"
+#include "foundation/error.hpp"
 #include "io/output/run_outputs.hpp"
-#include "kernels/backend/error.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/simulation/mode_support.hpp"
 

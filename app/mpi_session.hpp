@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::app {
 

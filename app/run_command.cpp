@@ -8,8 +8,8 @@
 #include "app/case_report.hpp"
 #include "app/run_report.hpp"
 #include "app/stop_signals.hpp"
+#include "foundation/error.hpp"
 #include "io/output/run_outputs.hpp"
-#include "kernels/backend/error.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "solver/simulation/simulation.hpp"
 

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "app/mpi_session.hpp"
+#include "foundation/error.hpp"
 #include "io/output/output_directory.hpp"
 #include "io/output/run_log.hpp"
 #include "io/output/run_summary.hpp"
-#include "kernels/backend/error.hpp"
 
 namespace simapp::app {
 

@@ -7,10 +7,10 @@
 #include <fmt/core.h>
 
 #include "app/mpi_session.hpp"
+#include "foundation/error.hpp"
 #include "io/config/config_text.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "kernels/backend/device_runtime.hpp"
-#include "kernels/backend/error.hpp"
 #include "kernels/backend/host_memory.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/halo/halo_path.hpp"

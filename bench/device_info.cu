@@ -4,7 +4,7 @@
 #include <fmt/core.h>
 
 #include "bench/bench_cuda_check.cuh"
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::bench {
 

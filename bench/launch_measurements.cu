@@ -14,7 +14,7 @@
 #include "bench/cuda_handles.cuh"
 #include "bench/host_timing.hpp"
 #include "bench/launch_harness.cuh"
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::bench {
 

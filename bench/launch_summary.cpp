@@ -5,7 +5,7 @@
 #include <fmt/core.h>
 
 #include "bench/launch_sizes.hpp"
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::bench {
 

@@ -17,7 +17,7 @@
 #include "bench/launch_sizes.hpp"
 #include "bench/launch_summary.hpp"
 #include "bench/watchdog.hpp"
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/backend/sample_summary.hpp"
+#include "foundation/sample_summary.hpp"
 
 namespace simapp::bench {
 
@@ -28,7 +28,7 @@ struct Stats {
   bool derived() const { return samples.empty(); }
 };
 
-/// Median, min, max and quartiles of `samples` (kernels/backend/sample_summary.hpp), which it
+/// Median, min, max and quartiles of `samples` (foundation/sample_summary.hpp), which it
 /// keeps (at least one sample).
 inline Stats stats_of(std::vector<double> samples) {
   const SampleSummary summary = summarize(samples);

@@ -5,7 +5,7 @@
 
 #include <fmt/core.h>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::bench {
 

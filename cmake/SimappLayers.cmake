@@ -1,4 +1,4 @@
-# The layers (kernels/backend < kernels < solver < io < app) as include roots: each library sees
+# The layers (foundation < kernels/backend < kernels < solver < io < app) as include roots: each library sees
 # only its own folder of the source tree, through a directory of the build tree that holds one
 # link to it, and the headers of the libraries it links. A header of a layer above, or of a
 # layer not linked, is then not found: `#include "solver/..."` in a kernel fails to compile

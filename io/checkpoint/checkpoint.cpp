@@ -13,11 +13,11 @@
 
 #include <fmt/core.h>
 
+#include "foundation/error.hpp"
 #include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/rank_written_file.hpp"
-#include "kernels/backend/error.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/decomposition/gather_state.hpp"

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <system_error>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::io {
 namespace {

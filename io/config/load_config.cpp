@@ -19,10 +19,10 @@
 #include <utility>
 #include <variant>
 
+#include "foundation/error.hpp"
 #include "io/config/config_schema.hpp"
 #include "io/config/config_text.hpp"
 #include "io/config/run_limits.hpp"
-#include "kernels/backend/error.hpp"
 
 namespace simapp::io {
 namespace {

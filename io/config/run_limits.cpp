@@ -8,7 +8,7 @@
 #include <optional>
 #include <utility>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/physics/constants.hpp"

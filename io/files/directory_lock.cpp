@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::io {
 

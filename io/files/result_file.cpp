@@ -2,8 +2,8 @@
 
 #include <system_error>
 
+#include "foundation/error.hpp"
 #include "io/files/new_file.hpp"
-#include "kernels/backend/error.hpp"
 
 namespace simapp::io {
 

@@ -8,7 +8,7 @@
 #include <system_error>
 #include <utility>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::io {
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 
 namespace simapp::io {

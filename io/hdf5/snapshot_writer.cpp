@@ -19,10 +19,10 @@
 
 #include <fmt/format.h>
 
+#include "foundation/error.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/rank_written_file.hpp"
-#include "kernels/backend/error.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 
 namespace simapp::io {

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "foundation/error.hpp"
 #include "io/files/new_file.hpp"
-#include "kernels/backend/error.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 
 namespace simapp::io {

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "foundation/error.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
@@ -17,7 +18,6 @@
 #include "io/output/run_summary.hpp"
 #include "io/timing/timing_report.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
-#include "kernels/backend/error.hpp"
 
 namespace simapp::io {
 

@@ -9,11 +9,11 @@
 
 #include <fmt/core.h>
 
+#include "foundation/error.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/new_file.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
-#include "kernels/backend/error.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "simapp_version.hpp"
 #include "solver/decomposition/error_agreement.hpp"

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <string_view>
 
+#include "foundation/error.hpp"
 #include "io/files/result_file.hpp"
-#include "kernels/backend/error.hpp"
 
 namespace simapp::io {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp {
 

@@ -7,7 +7,7 @@
 
 #include <omp.h>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/backend/host_memory.hpp"
 #include "kernels/backend/launch_recorder.hpp"
 

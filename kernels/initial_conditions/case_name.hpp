@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "kernels/backend/name_table.hpp"
+#include "foundation/name_table.hpp"
 
 namespace simapp {
 

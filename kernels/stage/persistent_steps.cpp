@@ -4,7 +4,7 @@
 #include <string>
 #include <type_traits>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/backend/launch_counter.hpp"
 
 #if defined(__CUDACC__)

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/physics/constants.hpp"
 
 namespace simapp {

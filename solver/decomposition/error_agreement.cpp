@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp {
 

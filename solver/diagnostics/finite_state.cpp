@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/diagnostics/global_cell.hpp"
 

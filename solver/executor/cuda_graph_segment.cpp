@@ -8,8 +8,8 @@
 #include <chrono>
 #include <string>
 
-#include "kernels/backend/error.hpp"
-#include "kernels/backend/host_clock.hpp"
+#include "foundation/error.hpp"
+#include "foundation/host_clock.hpp"
 #include "solver/executor/captured_segment.hpp"
 
 #if SIMAPP_USE_CUDA

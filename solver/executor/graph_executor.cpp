@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "solver/executor/eager_executor.hpp"
 #if SIMAPP_USE_CUDA
 #include "solver/executor/streams_executor.hpp"

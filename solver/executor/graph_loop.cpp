@@ -5,8 +5,8 @@
 #include <numeric>
 #include <string>
 
-#include "kernels/backend/error.hpp"
-#include "kernels/backend/host_clock.hpp"
+#include "foundation/error.hpp"
+#include "foundation/host_clock.hpp"
 
 #if SIMAPP_USE_CUDA
 #define SIMAPP_CUDA_RUNTIME 1

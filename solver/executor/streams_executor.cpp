@@ -1,6 +1,6 @@
 #include "solver/executor/streams_executor.hpp"
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/backend/trace_range.hpp"
 #include "solver/executor/lane_streams.hpp"
 

@@ -1,6 +1,6 @@
 #include "solver/halo/halo_path.hpp"
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "solver/halo/cuda_aware_mpi.hpp"
 
 namespace simapp {

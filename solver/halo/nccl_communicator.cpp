@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 #if SIMAPP_USE_NCCL
 #include <nccl.h>

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "kernels/backend/host_clock.hpp"
+#include "foundation/host_clock.hpp"
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/simulation/mode_support.hpp"

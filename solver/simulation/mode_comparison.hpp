@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend/sample_summary.hpp"
+#include "foundation/sample_summary.hpp"
 #include "solver/simulation/simulation.hpp"
 #include "solver/spec/run_spec.hpp"
 

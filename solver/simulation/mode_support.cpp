@@ -1,6 +1,6 @@
 #include "solver/simulation/mode_support.hpp"
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "solver/step/step_outline.hpp"
 
 namespace simapp {

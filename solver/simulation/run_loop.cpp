@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "kernels/backend/error.hpp"
-#include "kernels/backend/host_clock.hpp"
+#include "foundation/error.hpp"
+#include "foundation/host_clock.hpp"
 #include "solver/diagnostics/finite_state.hpp"
 #include "solver/output/output_schedule.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/backend/trace_range.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"

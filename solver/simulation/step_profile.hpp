@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend/sample_summary.hpp"
+#include "foundation/sample_summary.hpp"
 #include "solver/simulation/simulation.hpp"
 
 namespace simapp {

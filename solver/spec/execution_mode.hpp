@@ -5,8 +5,8 @@
 #include <string_view>
 #include <utility>
 
+#include "foundation/name_table.hpp"
 #include "kernels/backend/backend_kind.hpp"
-#include "kernels/backend/name_table.hpp"
 
 namespace simapp {
 

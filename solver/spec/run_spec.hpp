@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "foundation/name_table.hpp"
 #include "kernels/backend/backend_kind.hpp"
-#include "kernels/backend/name_table.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/time/step_params.hpp"

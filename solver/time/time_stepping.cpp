@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/physics/constants.hpp"
 
 namespace simapp {

@@ -4,8 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "foundation/error.hpp"
 #include "kernels/backend/device_runtime.hpp"
-#include "kernels/backend/error.hpp"
 #include "solver/executor/graph_executor.hpp"
 #include "solver/simulation/mode_comparison.hpp"
 #include "solver/simulation/run_loop.hpp"

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
-#include "kernels/backend/error.hpp"
 #include "kernels/physics/variables.hpp"
 #include "tests/support/checkpoint_files.hpp"
 

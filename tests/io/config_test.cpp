@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "foundation/error.hpp"
 #include "io/config/config_schema.hpp"
-#include "kernels/backend/error.hpp"
 
 namespace simapp::io {
 namespace {

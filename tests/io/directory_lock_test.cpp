@@ -15,7 +15,7 @@
 #include <regex>
 #include <string>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 
 namespace simapp::io {
 namespace {

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
-#include "kernels/backend/error.hpp"
 
 namespace simapp::io {
 namespace {

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <vector>
 
+#include "foundation/error.hpp"
 #include "kernels/backend/device_runtime.hpp"
-#include "kernels/backend/error.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "tests/support/small_case.hpp"

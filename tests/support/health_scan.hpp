@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "kernels/backend/error.hpp"
+#include "foundation/error.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/physics/constants.hpp"

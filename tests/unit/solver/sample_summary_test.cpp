@@ -1,7 +1,7 @@
-/// The statistics timing comparisons report (kernels/backend/sample_summary.hpp and the
+/// The statistics timing comparisons report (foundation/sample_summary.hpp and the
 /// figures of mode_comparison.hpp), on made-up samples against values worked out by hand and
 /// from published tables.
-#include "kernels/backend/sample_summary.hpp"
+#include "foundation/sample_summary.hpp"
 
 #include <gtest/gtest.h>
 

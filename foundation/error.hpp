@@ -1,6 +1,6 @@
 #pragma once
 /// simapp's one error type: every failure the user can cause or meet carries the place it
-/// happened and the process exit code it maps to (documented in README.md).
+/// happened and the process exit code it maps to (documented in docs/usage.md, Exit codes).
 #include <stdexcept>
 #include <string>
 #include <utility>

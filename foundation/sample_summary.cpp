@@ -1,4 +1,4 @@
-#include "kernels/backend/sample_summary.hpp"
+#include "foundation/sample_summary.hpp"
 
 #include <algorithm>
 #include <cmath>
