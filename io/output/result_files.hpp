@@ -1,6 +1,6 @@
 #pragma once
 /// The results simapp keeps in output.dir, known by name (fields_<step>.h5, checkpoint_<step>.h5,
-/// fields.xmf, timing.json, profile.json) and told apart from a user's files of the same name by content:
+/// fields.xmf, fields.nc, timing.json, profile.json) and told apart from a user's files of the same name by content:
 /// an HDF5 file carrying simapp's root attributes, an XDMF index or timing report carrying
 /// simapp's mark. Only files that simapp wrote are ever removed.
 #include <filesystem>
@@ -9,7 +9,7 @@
 
 namespace simapp::io {
 
-enum class ResultKind { snapshot, checkpoint, xdmf_index, timing_report };
+enum class ResultKind { snapshot, checkpoint, xdmf_index, snapshot_series, timing_report };
 
 /// An entry of output.dir named like a result; it may be any type of file.
 struct ResultEntry {
