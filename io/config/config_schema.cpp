@@ -168,6 +168,11 @@ const std::vector<ConfigKey>& config_keys() {
       value_key(
           "output.every", "s", at_least(0), "interval between snapshots; 0: no snapshots",
           [](auto& spec) -> auto& { return spec.output.every; }),
+      enum_key(
+          "output.layout",
+          "per_time: a file fields_<step>.h5 per output time, indexed by fields.xmf; series: every output time in one "
+          "netCDF-4 file fields.nc along its unlimited time dimension, whole after each append",
+          output_layout_names, [](auto& spec) -> auto& { return spec.output.layout; }),
       name_list_key(
           "output.variables", "snapshot fields, comma-separated or a YAML list, each once; or all",
           snapshot_field_names(), [](auto& spec) -> auto& { return spec.output.variables; }),

@@ -179,9 +179,20 @@ void write_new_file(const fs::path& path, std::size_t size_estimate, const std::
   output.publish(Replace::never);
 }
 
+FileHandle open_to_read(const fs::path& path) {
+  const QuietHdf5Errors quiet;
+  FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (file.valid()) return file;
+  // Each piece of metadata read once: SWMR readers otherwise read one whose checksum fails again
+  // and again, for minutes, waiting for a writer to finish it.
+  const PropertyListHandle access(H5Pcreate(H5P_FILE_ACCESS));
+  if (!access.valid() || H5Pset_metadata_read_attempts(access.get(), 1) < 0) return file;
+  return FileHandle(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
+}
+
 bool has_root_attributes(const fs::path& path, std::initializer_list<const char*> names) {
   const QuietHdf5Errors quiet;
-  const FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  const FileHandle file = open_to_read(path);
   if (!file.valid()) return false;
   return std::all_of(names.begin(), names.end(),
                      [&](const char* name) { return H5Aexists_by_name(file.get(), ".", name, H5P_DEFAULT) > 0; });
@@ -196,12 +207,16 @@ PropertyListHandle reserved_dataset_properties() {
 }
 
 std::vector<ReservedRange> write_layout(NewFile& out, long long size_bound, const std::vector<std::string>& reserved,
-                                        const std::function<void(hid_t file)>& fill) {
+                                        const std::function<void(hid_t file)>& fill, FileFormat format) {
   const QuietHdf5Errors quiet;
   ScratchFile memory(size_bound);
   std::vector<ReservedRange> ranges;
   {
-    FileHandle file(checked(H5Fcreate(memory.path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+    const PropertyListHandle access(checked(H5Pcreate(H5P_FILE_ACCESS), "cannot create file access properties"));
+    if (format == FileFormat::appendable)
+      check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST),
+            "cannot select the latest format");
+    FileHandle file(checked(H5Fcreate(memory.path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
                             "cannot create the file layout in " + memory.path().string()));
     memory.remove_name();
     fill(file.get());

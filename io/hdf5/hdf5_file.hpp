@@ -48,6 +48,11 @@ struct ReservedRange {
   long long size = 0;
 };
 
+/// The file format HDF5 writes. compatible: its default, the earliest format that holds the
+/// content (readable by HDF5 1.8); appendable: its latest (H5F_LIBVER_LATEST, readable by HDF5
+/// 1.10 and later), which appending in SWMR mode (single writer, multiple readers) needs.
+enum class FileFormat { compatible, appendable };
+
 /// Lays a file out for writing by several hands: `fill` builds it with HDF5 (metadata, small
 /// datasets, attributes) in a scratch file (in /dev/shm where there is one), creating the
 /// datasets named in `reserved` with reserved_dataset_properties() and writing nothing into
@@ -55,10 +60,17 @@ struct ReservedRange {
 /// which is sized to the whole file, at most `size_bound` bytes. Returns the reserved datasets'
 /// ranges in `reserved`'s order. Throws FileFailure.
 std::vector<ReservedRange> write_layout(NewFile& out, long long size_bound, const std::vector<std::string>& reserved,
-                                        const std::function<void(hid_t file)>& fill);
+                                        const std::function<void(hid_t file)>& fill,
+                                        FileFormat format = FileFormat::compatible);
 
-/// True when `path` opens as an HDF5 file whose root group has every attribute in `names`.
-/// The caller makes sure `path` is a regular file (opening a named pipe would block).
+/// `path` opened read-only (an invalid handle when it does not open as an HDF5 file); a file
+/// that a writer in SWMR mode (single writer, multiple readers) left marked as being written,
+/// killed in an append, is opened as SWMR readers open it. The caller makes sure `path` is a
+/// regular file (opening a named pipe would block).
+FileHandle open_to_read(const std::filesystem::path& path);
+
+/// True when `path` opens (open_to_read) as an HDF5 file whose root group has every attribute
+/// in `names`.
 bool has_root_attributes(const std::filesystem::path& path, std::initializer_list<const char*> names);
 
 }  // namespace simapp::io

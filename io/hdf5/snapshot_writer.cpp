@@ -20,6 +20,8 @@
 #include <fmt/format.h>
 
 #include "foundation/error.hpp"
+#include "io/files/file_space.hpp"
+#include "io/files/new_file.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/rank_written_file.hpp"
@@ -194,6 +196,12 @@ long long file_size_bound(const Snapshot& snapshot, std::size_t field_count) {
 
 // ---- HDF5 datasets -------------------------------------------------------------------------
 
+/// Adds the shuffle and deflate filters at `compression_level` (> 0) to chunked `properties`.
+void set_deflate(hid_t properties, int compression_level) {
+  check(H5Pset_shuffle(properties), "cannot set the shuffle filter");
+  check(H5Pset_deflate(properties, static_cast<unsigned>(compression_level)), "cannot set deflate");
+}
+
 /// Dataset creation properties for [1][rows][columns] fields: chunked, shuffled and deflated
 /// when `compression_level` > 0, the library's contiguous default otherwise.
 PropertyListHandle field_creation_properties(const Snapshot& snapshot, int compression_level) {
@@ -202,8 +210,7 @@ PropertyListHandle field_creation_properties(const Snapshot& snapshot, int compr
   const hsize_t chunk[3] = {1, std::min<hsize_t>(static_cast<hsize_t>(snapshot.nz), 64),
                             std::min<hsize_t>(static_cast<hsize_t>(snapshot.nx), 256)};
   check(H5Pset_chunk(properties.get(), 3, chunk), "cannot set chunking");
-  check(H5Pset_shuffle(properties.get()), "cannot set the shuffle filter");
-  check(H5Pset_deflate(properties.get(), static_cast<unsigned>(compression_level)), "cannot set deflate");
+  set_deflate(properties.get(), compression_level);
   return properties;
 }
 
@@ -346,6 +353,211 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
     write_variable_attributes(dataset.get(), field.info);
     check(dataset.close(), "cannot close dataset " + name);
     attach_dimensions(file, name, {"time", "z", "x"});
+  }
+}
+
+// ---- the series -----------------------------------------------------------------------------
+
+/// The most values in one chunk of a series' field: 1 GiB of doubles (HDF5 allows 4 GiB).
+constexpr hsize_t chunk_values = hsize_t{1} << 27;
+
+/// A field of the series at one time: all its rows where they fit in a chunk, else bands of rows.
+std::vector<hsize_t> series_chunk(const Snapshot& snapshot) {
+  const hsize_t columns = std::min<hsize_t>(static_cast<hsize_t>(snapshot.nx), chunk_values);
+  return {1, std::min<hsize_t>(static_cast<hsize_t>(snapshot.nz), std::max<hsize_t>(1, chunk_values / columns)),
+          columns};
+}
+
+/// The shape of a field of the series, unlimited along time.
+std::vector<hsize_t> series_max_dims(const Snapshot& snapshot) {
+  return {H5S_UNLIMITED, static_cast<hsize_t>(snapshot.nz), static_cast<hsize_t>(snapshot.nx)};
+}
+
+void write_series_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields,
+                         int compression_level) {
+  const PropertyListHandle creation = along_time(series_chunk(snapshot));
+  if (compression_level > 0) set_deflate(creation.get(), compression_level);
+  for (const std::string& name : fields) {
+    const FieldDefinition& field = *find_field(name);
+    write_dataset(file, field.info, field_dims(snapshot), all_rows(CellValues(snapshot), field.row), creation.get(),
+                  series_max_dims(snapshot));
+    attach_dimensions(file, name, {"time", "z", "x"});
+  }
+}
+
+/// step(time): the time step of each output time (int64).
+void write_step(hid_t file, long step) {
+  const hsize_t one = 1, unlimited = H5S_UNLIMITED;
+  const DataspaceHandle space(checked(H5Screate_simple(1, &one, &unlimited), "cannot create the dataspace of step"));
+  DatasetHandle dataset(
+      checked(H5Dcreate2(file, "step", H5T_STD_I64LE, space.get(), H5P_DEFAULT, along_time({1}).get(), H5P_DEFAULT),
+              "cannot create dataset step"));
+  check(H5Dwrite(dataset.get(), H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, &step), "cannot write dataset step");
+  write_variable_attributes(dataset.get(), {"step", "1", "time step number", ""});
+  check(dataset.close(), "cannot close dataset step");
+  attach_dimensions(file, "step", {"time"});
+}
+
+/// More than the bytes of a new series holding one time: a snapshot's, with room for deflate's
+/// growth of values it cannot shrink, the chunk indexes and the step.
+long long series_size_bound(const Snapshot& snapshot, std::size_t field_count) {
+  const long long values = static_cast<long long>(field_count * cell_count(snapshot) * sizeof(double));
+  return file_size_bound(snapshot, field_count) + values / 64 + (64LL << 10) +
+         4096 * static_cast<long long>(field_count);
+}
+
+/// More than the bytes an append adds to a series holding `times` times: each field's new
+/// chunk (with room for deflate's growth), and for every variable along time the growth of its
+/// chunk index, which HDF5 allocates in blocks of up to about half its entries so far (a few
+/// dozen bytes each), besides the metadata written again.
+long long append_size_bound(const Snapshot& snapshot, std::size_t field_count, long times) {
+  const long long values = static_cast<long long>(field_count * cell_count(snapshot) * sizeof(double));
+  const auto variables = static_cast<long long>(field_count) + 2;  // the fields, step, time
+  return values + values / 64 + variables * ((64LL << 10) + 32LL * (times + 1)) + (1LL << 20);
+}
+
+/// What opening a series does with the marks a writer in SWMR mode leaves in the file while it
+/// has it open: keep them (a file still marked is then refused), or clear them as HDF5's
+/// `h5clear -s` does, for the file a run killed in an append left.
+enum class WriterMarks { keep, clear };
+
+/// File access properties of a series being written: the latest format (SWMR needs it), and no
+/// file locks, so that a reader holding the file open (plain readers lock it) cannot stop the
+/// run; one writer at a time is the output directory lock's work.
+PropertyListHandle series_access(WriterMarks marks) {
+  PropertyListHandle access(checked(H5Pcreate(H5P_FILE_ACCESS), "cannot create file access properties"));
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST), "cannot select the latest format");
+  check(H5Pset_file_locking(access.get(), false, true), "cannot turn file locking off");
+  // The library's own property for this, which h5clear sets; not in HDF5's public headers.
+  constexpr const char* clear_marks = "clear_status_flags";
+  if (marks == WriterMarks::clear && H5Pexist(access.get(), clear_marks) > 0) {
+    hbool_t clear = true;
+    check(H5Pset(access.get(), clear_marks, &clear), "cannot ask for the writer's marks to be cleared");
+  }
+  return access;
+}
+
+FileHandle open_series_for_writing(const fs::path& path, WriterMarks marks) {
+  return FileHandle(checked(H5Fopen(path.c_str(), H5F_ACC_RDWR | H5F_ACC_SWMR_WRITE, series_access(marks).get()),
+                            "cannot open the series for writing"));
+}
+
+/// Where the file's allocated space ends (HDF5's end of allocation), as the closed file says.
+off_t allocated_end(const fs::path& path) {
+  const FileHandle file(
+      checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, series_access(WriterMarks::keep).get()), "cannot open the series"));
+  haddr_t end = 0;
+  check(H5Fget_eoa(file.get(), &end), "cannot get the end of the series' allocated space");
+  return static_cast<off_t>(end);
+}
+
+/// The entries of dataset `name` along time.
+hsize_t length_along_time(hid_t file, const std::string& name) {
+  const DatasetHandle dataset = open_dataset(file, name);
+  const DataspaceHandle space(checked(H5Dget_space(dataset.get()), "cannot get the dataspace of " + name));
+  hsize_t dims[3] = {};
+  if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 1) fail("cannot get the shape of " + name);
+  return dims[0];
+}
+
+/// Sets dataset `name` to `length` entries along time, keeping its other dimensions, and
+/// returns the dataspace of entry `length` - 1 selected.
+DataspaceHandle set_length_along_time(hid_t dataset, const std::string& name, hsize_t length) {
+  DataspaceHandle space(checked(H5Dget_space(dataset), "cannot get the dataspace of " + name));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(H5Sget_simple_extent_ndims(space.get()), 1)));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  dims[0] = length;
+  check(H5Dset_extent(dataset, dims.data()), "cannot change the length of " + name);
+  space = DataspaceHandle(checked(H5Dget_space(dataset), "cannot get the dataspace of " + name));
+  if (length == 0) return space;
+  std::vector<hsize_t> start(dims.size(), 0), count = dims;
+  start[0] = length - 1;
+  count[0] = 1;
+  check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+        "cannot select the last time of " + name);
+  return space;
+}
+
+/// Writes `values` (of `memory_type`) as entry `index` along time of dataset `name`, which then
+/// has index + 1 entries.
+void write_along_time(hid_t file, const std::string& name, hsize_t index, hid_t memory_type, const void* values) {
+  const DatasetHandle dataset = open_dataset(file, name);
+  const DataspaceHandle selected = set_length_along_time(dataset.get(), name, index + 1);
+  const auto count = static_cast<hsize_t>(H5Sget_select_npoints(selected.get()));
+  const DataspaceHandle memory(checked(H5Screate_simple(1, &count, nullptr), "cannot create a dataspace"));
+  check(H5Dwrite(dataset.get(), memory_type, memory.get(), selected.get(), H5P_DEFAULT, values),
+        "cannot write dataset " + name);
+}
+
+/// Integer root attribute `name` of `file`.
+long integer_attribute(hid_t file, const char* name) {
+  const AttributeHandle attribute(
+      checked(H5Aopen(file, name, H5P_DEFAULT), std::string("the series has no attribute ") + name));
+  long value = 0;
+  check(H5Aread(attribute.get(), H5T_NATIVE_LONG, &value), std::string("cannot read attribute ") + name);
+  return value;
+}
+
+/// The series' variables along time, in the order an append writes them: time last, so that
+/// its length counts the times whose every variable is written.
+std::vector<std::string> variables_along_time(const std::vector<std::string>& fields) {
+  std::vector<std::string> variables = fields;
+  variables.insert(variables.end(), {"step", "time"});
+  return variables;
+}
+
+/// Refuses (bad input) a series at `path` that is not one of exactly `fields`.
+void check_series_variables(hid_t file, const fs::path& path, const std::vector<std::string>& fields) {
+  const auto exists = [&](const std::string& name) { return H5Lexists(file, name.c_str(), H5P_DEFAULT) > 0; };
+  if (!exists("time") || !exists("step"))
+    throw Error(ExitCode::bad_input, path.string(), "not a snapshot series (it has no time and step variables)");
+  std::string held;
+  bool same = true;
+  for (const FieldInfo& field : snapshot_fields()) {
+    const bool in_file = exists(field.name);
+    if (in_file) held += (held.empty() ? "" : ", ") + field.name;
+    same = same && in_file == (std::ranges::find(fields, field.name) != fields.end());
+  }
+  if (!same)
+    throw Error(ExitCode::bad_input, path.string(),
+                "the series holds the fields " + (held.empty() ? std::string("(none)") : held) +
+                    "; output.variables must name the same to continue it");
+}
+
+/// Continues the series at `path` (a regular file simapp wrote, of exactly `fields`) for a
+/// restarted run: keeps its times of steps up to `kept_step`, also where a run killed in an
+/// append left it marked as being written, or with some variables one time longer than
+/// others. Returns the times kept.
+long continue_series(const fs::path& path, const std::vector<std::string>& fields, long kept_step) {
+  std::error_code error;
+  if (fs::symlink_status(path, error).type() != fs::file_type::regular ||
+      !has_root_attributes(path, {"simapp_version", "input_yaml"}))
+    throw Error(ExitCode::bad_input, path.string(), "not a snapshot series that simapp wrote");
+  const QuietHdf5Errors quiet;
+  check_series_variables(open_to_read(path).get(), path, fields);  // before anything is written
+  try {
+    reserve_space_after_end(path, 1 << 20);  // the metadata that cutting writes again
+    hsize_t kept = 0;
+    {
+      FileHandle file = open_series_for_writing(path, WriterMarks::clear);
+      const std::vector<std::string> variables = variables_along_time(fields);
+      hsize_t whole = length_along_time(file.get(), variables.front());
+      for (const std::string& name : variables) whole = std::min(whole, length_along_time(file.get(), name));
+      std::vector<long> steps(length_along_time(file.get(), "step"));
+      if (!steps.empty())
+        check(H5Dread(open_dataset(file.get(), "step").get(), H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                      steps.data()),
+              "cannot read dataset step");
+      steps.resize(whole);
+      kept = static_cast<hsize_t>(std::ranges::find_if(steps, [&](long step) { return step > kept_step; }) -
+                                  steps.begin());
+      for (const std::string& name : variables) set_length_along_time(open_dataset(file.get(), name).get(), name, kept);
+      check(file.close(), "cannot close the series");
+    }
+    cut_and_sync(path, allocated_end(path));
+    return static_cast<long>(kept);
+  } catch (const FileFailure& failure) {
+    throw Error(ExitCode::io, path.string(), failure.what());
   }
 }
 
@@ -492,10 +704,75 @@ void write_snapshot_blocks(const fs::path& path, const Snapshot& global, const S
   SnapshotWrite(path, global, block, fields, comm).finish();
 }
 
+SnapshotSeriesFile::SnapshotSeriesFile(fs::path path, std::vector<std::string> fields, int compression_level,
+                                       std::optional<long> kept_step)
+    : path_(std::move(path)), fields_(std::move(fields)), compression_level_(compression_level) {
+  check_fields(path_, fields_, compression_level_);
+  std::error_code error;
+  if (!kept_step || !fs::exists(fs::symlink_status(path_, error))) return;
+  times_ = continue_series(path_, fields_, *kept_step);
+  exists_ = true;
+}
+
+void SnapshotSeriesFile::append(const Snapshot& snapshot) {
+  check_grid(path_, snapshot);
+  if (exists_)
+    extend(snapshot);
+  else
+    create(snapshot);
+  exists_ = true;
+  ++times_;
+}
+
+void SnapshotSeriesFile::create(const Snapshot& snapshot) {
+  try {
+    NewFile file(path_);
+    write_layout(
+        file, series_size_bound(snapshot, fields_.size()), {},
+        [&](hid_t layout) {
+          write_coordinates(layout, snapshot, {snapshot.time});
+          write_step(layout, snapshot.step);
+          write_series_fields(layout, snapshot, fields_, compression_level_);
+          write_run_attributes(layout, snapshot, "simapp " + snapshot.case_name + ", every output time");
+        },
+        FileFormat::appendable);
+    file.sync_and_close();
+    file.publish(Replace::never);
+  } catch (const FileFailure& failure) {
+    throw Error(ExitCode::io, path_.string(), failure.what());
+  }
+}
+
+void SnapshotSeriesFile::extend(const Snapshot& snapshot) {
+  const QuietHdf5Errors quiet;
+  try {
+    reserve_space_after_end(path_, append_size_bound(snapshot, fields_.size(), times_));
+    {
+      FileHandle file = open_series_for_writing(path_, WriterMarks::keep);
+      const long nx = integer_attribute(file.get(), "nx"), nz = integer_attribute(file.get(), "nz");
+      if (nx != snapshot.nx || nz != snapshot.nz)
+        throw Error(ExitCode::bad_input, path_.string(),
+                    fmt::format("the series is of a grid of {} x {} cells, the run's {} x {}", nx, nz, snapshot.nx,
+                                snapshot.nz));
+      const auto index = static_cast<hsize_t>(times_);
+      for (const std::string& name : fields_)
+        write_along_time(file.get(), name, index, H5T_NATIVE_DOUBLE,
+                         all_rows(CellValues(snapshot), find_field(name)->row).data());
+      write_along_time(file.get(), "step", index, H5T_NATIVE_LONG, &snapshot.step);
+      write_along_time(file.get(), "time", index, H5T_NATIVE_DOUBLE, &snapshot.time);
+      check(file.close(), "cannot close the series");
+    }
+    cut_and_sync(path_, allocated_end(path_));
+  } catch (const FileFailure& failure) {
+    throw Error(ExitCode::io, path_.string(), failure.what());
+  }
+}
+
 std::vector<double> read_dataset(const fs::path& path, const std::string& name) {
   const QuietHdf5Errors quiet;
   try {
-    const FileHandle file(checked(H5Fopen(path.string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "cannot open file"));
+    const FileHandle file = open_to_read(path);
+    if (!file.valid()) fail("cannot open file");
     const DatasetHandle dataset(checked(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT), "no dataset '" + name + "'"));
     const DataspaceHandle space(checked(H5Dget_space(dataset.get()), "cannot get the dataspace of " + name));
     const hssize_t count = H5Sget_simple_extent_npoints(space.get());

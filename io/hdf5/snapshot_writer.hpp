@@ -1,7 +1,8 @@
 #pragma once
 /// Snapshots: one HDF5 file per output time holding the whole grid, written through the serial
 /// HDF5 C API only: built in memory by the rank that gathered the grid (compressed snapshots),
-/// or laid out by rank 0 with every rank writing its own block (uncompressed).
+/// or laid out by rank 0 with every rank writing its own block (uncompressed); or every output
+/// time of a run in one file (SnapshotSeriesFile, below).
 ///
 /// The files are netCDF-4 files following the CF conventions (CF-1.10), made with HDF5's
 /// dimension-scale API (H5DS, its high-level library): netCDF-C, xarray (h5netcdf or netcdf4)
@@ -135,45 +136,55 @@ class SnapshotWrite {
 
 /// output.layout: series. Every snapshot of a run in one netCDF-4/CF file along its unlimited
 /// time dimension, one more time at each append: the layout of a snapshot (above) with the
-/// fields [time][nz][nx] and the step a variable step(time). Written by one process with the
-/// whole grid. The file is made under its unfinished name with the first time, synced and
-/// published, then appended to in place in HDF5's SWMR mode (single writer, multiple readers:
-/// metadata written in an order that keeps the file readable at every moment), so that a reader
-/// may open it while the run goes on, and a run killed in an append leaves the times before it
-/// readable. Unlike the other files here, HDF5 writes this one to the disk itself.
+/// fields [time][nz][nx], each time one chunk (of at most 1 GiB: a larger grid's fields are cut
+/// into bands of rows), the step a variable step(time) (int64), and the root attributes but
+/// time and step. Written by one process with the whole grid, one writer at a time (a run's
+/// output directory lock). The first append makes the file under its unfinished name (in
+/// HDF5's latest format), syncs and publishes it; each later one opens it in place in HDF5's
+/// SWMR mode (single writer, multiple readers: metadata written in an order that keeps the file
+/// readable at every moment), extends the fields, step and then time by one, closes and syncs
+/// it. Between appends the file is closed and whole for every reader; a run killed in an append
+/// leaves the times before it readable by SWMR readers (h5py's swmr=True), and the restart that
+/// continues the file makes it whole again. Unlike the other files here, HDF5 writes this one to
+/// the disk itself: the space an append may need is taken first (io/files/file_space.hpp), so
+/// that a full disk or a file-size limit fails before HDF5 writes (HDF5 1.10 cannot recover from
+/// a write that fails when it closes a file), and what is left of it is given back after.
 class SnapshotSeriesFile {
  public:
-  /// A series at `path` of `fields` (deflated at `compression_level`, 0: none): a new file at the
-  /// first append when `kept_step` is empty (`path` must not exist then); else the file a
-  /// restarted run continues, keeping its times of steps up to `kept_step` and dropping the
-  /// others now. Throws a bad-input Error for a file that is not such a series, an I/O Error
-  /// when it cannot be changed.
+  /// A series at `path` of `fields` (deflated at `compression_level`, 0: none), made at the first
+  /// append where there is none. `kept_step` set: a restarted run continues the file at `path`
+  /// if there is one, keeping its times of steps up to `kept_step` and dropping the others now
+  /// (its datasets keep the compression they were made with; the space of the dropped times
+  /// stays in the file, unused). Throws a bad-input Error for an unknown or repeated field, a
+  /// level outside 0..9, or a file to continue that is not such a series of the same fields
+  /// (left as it was); an I/O Error when it cannot be changed.
   SnapshotSeriesFile(std::filesystem::path path, std::vector<std::string> fields, int compression_level,
                      std::optional<long> kept_step);
   SnapshotSeriesFile(const SnapshotSeriesFile&) = delete;
   SnapshotSeriesFile& operator=(const SnapshotSeriesFile&) = delete;
-  ~SnapshotSeriesFile();
 
   /// Appends `snapshot` (the whole grid, with its state) as the next time, synced. Throws an
-  /// I/O Error (the times before stay readable).
+  /// I/O Error when `path` exists at the first append or writing fails (the times before stay
+  /// readable), a bad-input Error when the grid is not the continued file's, an internal Error
+  /// for a snapshot whose arrays do not match its grid.
   void append(const Snapshot& snapshot);
   /// The times the file holds.
   long times() const { return times_; }
 
  private:
   void create(const Snapshot& snapshot);
-  void open_for_appending();
+  void extend(const Snapshot& snapshot);
 
   std::filesystem::path path_;
   std::vector<std::string> fields_;
   int compression_level_;
   bool exists_ = false;  ///< on the disk (made, or continued)
   long times_ = 0;
-  long long file_ = -1;  ///< the open HDF5 file (hid_t), -1 when none
 };
 
-/// Reads dataset `name` of a snapshot file (for tests and tools): all its values as doubles,
-/// row-major (nz*nx for a field). Throws an I/O Error when the file or dataset cannot be read.
+/// Reads dataset `name` of a snapshot file or series (for tests and tools; a series killed in an
+/// append as SWMR readers do): all its values as doubles, row-major (nz*nx for a field of a
+/// snapshot, times*nz*nx of a series). Throws an I/O Error when the file or dataset cannot be read.
 std::vector<double> read_dataset(const std::filesystem::path& path, const std::string& name);
 
 }  // namespace simapp::io

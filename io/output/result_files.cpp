@@ -47,6 +47,7 @@ std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   if (name == "fields.xmf") return ResultEntry{path, ResultKind::xdmf_index};
   if (name == run_log_name) return ResultEntry{path, ResultKind::run_log};
   if (name == run_summary_name) return ResultEntry{path, ResultKind::run_summary};
+  if (name == "fields.nc") return ResultEntry{path, ResultKind::snapshot_series};
   if (name == "timing.json" || name == "profile.json" || name == "diagnostics.json")
     return ResultEntry{path, ResultKind::timing_report};
   if (const auto step = numbered_name_step(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
@@ -80,7 +81,8 @@ std::vector<ResultEntry> result_entries(const fs::path& directory) {
 bool written_by_simapp(const ResultEntry& entry) {
   if (!is_plain_file(entry.path)) return false;
   switch (entry.kind) {
-    case ResultKind::snapshot: return has_root_attributes(entry.path, {"simapp_version", "input_yaml"});
+    case ResultKind::snapshot:
+    case ResultKind::snapshot_series: return has_root_attributes(entry.path, {"simapp_version", "input_yaml"});
     case ResultKind::checkpoint: return is_simapp_checkpoint(entry.path);
     case ResultKind::xdmf_index: return is_simapp_xdmf(entry.path);
     case ResultKind::timing_report: return is_timing_report(entry.path);

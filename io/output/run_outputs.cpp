@@ -35,6 +35,9 @@ fs::path failed_snapshot_path(const fs::path& directory, long step) {
   return directory / fmt::format("fields_{:06}_failed.h5", step);
 }
 
+/// The snapshot series of output.layout: series.
+fs::path series_path(const fs::path& directory) { return directory / "fields.nc"; }
+
 }  // namespace
 
 Snapshot whole_grid_snapshot(const LoadedConfig& config) {
@@ -199,6 +202,35 @@ class SnapshotSeries {
   ThreadedWriteTimes times_;  ///< of snapshots published by write(), not yet reported
 };
 
+/// output.layout: series. Appends the snapshot of each due step to fields.nc: the grid gathered
+/// to rank 0, which writes it at once. A restarted run continues the file, keeping the times up
+/// to its checkpoint's step.
+class AppendedSnapshots {
+ public:
+  AppendedSnapshots(const LoadedConfig& config, const Simulation& simulation)
+      : decomposition_(simulation.decomposition()), whole_grid_(whole_grid_snapshot(config)) {
+    const OutputSpec& output = config.spec.output;
+    const std::optional<long> kept_step = simulation.step() > 0 ? std::optional(simulation.step()) : std::nullopt;
+    run_on_root_agreed(decomposition_.comm(), [&] {
+      file_.emplace(series_path(output.dir), output.variables, output.compression, kept_step);
+    });
+  }
+
+  /// Appends the snapshot of this rank's interior state at `step` (collective).
+  void write(long step, double time, std::span<const double> interior) {
+    Snapshot snapshot = whole_grid_;
+    snapshot.step = step;
+    snapshot.time = time;
+    snapshot.state = gather_interior(decomposition_, interior);
+    run_on_root_agreed(decomposition_.comm(), [&] { file_->append(snapshot); });
+  }
+
+ private:
+  const Decomposition& decomposition_;
+  Snapshot whole_grid_;                         ///< the grid, texts and background rows of every snapshot
+  std::optional<io::SnapshotSeriesFile> file_;  ///< rank 0's
+};
+
 /// Keeps only the steps after `step`.
 std::vector<long> after(std::vector<long> steps, long step) {
   std::erase_if(steps, [step](long s) { return s <= step; });
@@ -219,7 +251,9 @@ std::optional<fs::path> checkpoint_named(const std::string& which, const fs::pat
 /// The names of the snapshots and checkpoints a run writes after `step`.
 std::set<std::string> names_written_after(long step, const RunSpec& spec, const TimeStepping& time_stepping) {
   std::set<std::string> names;
-  if (spec.output.every > 0.0)
+  if (spec.output.every > 0.0 && spec.output.layout == OutputLayout::series)
+    names.insert(series_path(".").filename().string());
+  else if (spec.output.every > 0.0)
     for (long s : after(output_steps(time_stepping, spec.output.every, true), step))
       names.insert(snapshot_path(".", s).filename().string());
   if (spec.output.checkpoint_every > 0.0)
@@ -230,7 +264,9 @@ std::set<std::string> names_written_after(long step, const RunSpec& spec, const 
 
 /// The results in `directory` that a run starting as `start` replaces: with --overwrite all
 /// of them, which must all be simapp's; on a restart the snapshots and checkpoints simapp wrote
-/// after its step, refusing a file of another kind under a name the run writes.
+/// after its step (a snapshot series is continued, and loses those times in place, when the
+/// restart has a checkpoint; replaced when it starts over), refusing a file of another kind
+/// under a name the run writes.
 std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy, const OutputStart& start,
                                           const std::set<std::string>& written) {
   const std::vector<ResultEntry> earlier = io::result_entries(directory);
@@ -252,7 +288,9 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
         io::written_by_simapp(entry))
       replaced_later.push_back(entry);
     const bool numbered = entry.kind == io::ResultKind::snapshot || entry.kind == io::ResultKind::checkpoint;
-    if (!numbered || entry.step < 0 || (start.checkpoint && entry.step <= start.step)) continue;
+    const bool series = entry.kind == io::ResultKind::snapshot_series;
+    if (series && start.checkpoint && io::written_by_simapp(entry)) continue;
+    if (!series && (!numbered || entry.step < 0 || (start.checkpoint && entry.step <= start.step))) continue;
     if (io::written_by_simapp(entry))
       replaced.push_back(entry);
     else if (written.contains(entry.path.filename().string()))
@@ -382,7 +420,13 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
   const RunSpec& spec = config.spec;
   std::vector<ScheduledOutput> outputs;
   const long now = simulation.step();
-  if (spec.output.every > 0.0) {
+  if (spec.output.every > 0.0 && spec.output.layout == OutputLayout::series) {
+    auto appended = std::make_shared<AppendedSnapshots>(config, simulation);
+    outputs.push_back(
+        {after(output_steps(simulation.time_stepping(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
+         [appended](long step, double time, std::span<const double> state) { appended->write(step, time, state); },
+         nullptr, nullptr});
+  } else if (spec.output.every > 0.0) {
     auto series = std::make_shared<SnapshotSeries>(config, simulation);
     outputs.push_back(
         {after(output_steps(simulation.time_stepping(), spec.output.every, true), now - (now == 0 ? 1 : 0)),

@@ -1,8 +1,8 @@
 #pragma once
-/// What a run writes besides its console lines: snapshots with their XDMF index, and
-/// checkpoints; where it starts in its output directory; and the checks that keep results
-/// from being lost: nothing is removed before the run is known to start, only files simapp
-/// wrote are ever removed, and every I/O failure becomes the same Error on every rank.
+/// What a run writes besides its console lines: snapshots with their XDMF index (or a snapshot
+/// series, output.layout: series), and checkpoints; where it starts in its output directory; and the checks that keep
+/// results from being lost: nothing is removed before the run is known to start, only files simapp wrote are ever
+/// removed, and every I/O failure becomes the same Error on every rank.
 #include <mpi.h>
 
 #include <filesystem>

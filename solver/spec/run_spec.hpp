@@ -21,10 +21,20 @@ struct TimeSpec {
   double cfl = numerics::default_cfl;  ///< Courant number: dt = cfl · min(dx, dz) / 450 m/s
 };
 
+/// output.layout: how snapshots are stored: a file per output time (fields_<step>.h5, indexed by
+/// fields.xmf), or every output time in one file (fields.nc) along its time dimension.
+enum class OutputLayout { per_time, series };
+
+inline constexpr std::array<std::pair<OutputLayout, std::string_view>, 2> output_layout_names{{
+    {OutputLayout::per_time, "per_time"},
+    {OutputLayout::series, "series"},
+}};
+
 struct OutputSpec {
   std::string dir = "output";  ///< directory for results
   double every = 0.0;          ///< snapshot interval, s (0: none)
-  int progress_every = 0;      ///< progress line every N steps (0: about every 2 s of wall time)
+  OutputLayout layout = OutputLayout::per_time;
+  int progress_every = 0;  ///< progress line every N steps (0: about every 2 s of wall time)
   std::vector<std::string> variables{"rho_prime", "u", "w", "theta_prime"};  ///< snapshot fields, each once
   int compression = 0;            ///< deflate level of snapshot datasets, 0..9 (0: none)
   double checkpoint_every = 0.0;  ///< checkpoint interval, s (0: none)

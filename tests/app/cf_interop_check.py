@@ -3,8 +3,12 @@ shows named dimensions (time unlimited, z, x) and the fields on (time, z, x); xa
 snapshot of the run at once (open_mfdataset, h5netcdf, combine by coordinates) as (time, z, x)
 arrays whose times are the snapshots' and whose values are the HDF5 datasets'; and the CF
 attributes are there (Conventions, units, long_name, standard_name, axis, positive, bounds).
+Given the output of the same case with output.layout series too: its fields.nc alike (ncdump -h:
+time UNLIMITED with as many times as snapshots, step(time); xarray's open_dataset: (time, z, x)),
+each time bit for bit the per-time snapshot's values, time and step.
 
-usage: cf_interop_check.py OUTPUT_DIR     (exit 77 when ncdump, xarray, h5netcdf or dask is missing)
+usage: cf_interop_check.py OUTPUT_DIR [SERIES_OUTPUT_DIR]
+       (exit 77 when ncdump, xarray, h5netcdf or dask is missing)
 """
 import glob
 import os
@@ -28,12 +32,12 @@ def fail(message):
     sys.exit(1)
 
 
-def check_ncdump(path):
+def check_ncdump(path, times=1, extra=()):
     header = subprocess.run(["ncdump", "-h", path], capture_output=True, text=True, check=True).stdout
     if "phony_dim" in header:
         fail(f"{path}: ncdump shows unnamed dimensions:\n{header}")
-    for line in ("time = UNLIMITED ; // (1 currently)", "double time(time) ;", "double x(x) ;", "double z(z) ;",
-                 "double x_bnds(x, bnds) ;", 'string :Conventions = "CF-1.10" ;'):
+    for line in (f"time = UNLIMITED ; // ({times} currently)", "double time(time) ;", "double x(x) ;",
+                 "double z(z) ;", "double x_bnds(x, bnds) ;", 'string :Conventions = "CF-1.10" ;') + extra:
         if line not in header:
             fail(f"{path}: ncdump -h has no '{line}':\n{header}")
     fields = [line.split()[1].split("(")[0] for line in header.splitlines() if "(time, z, x)" in line]
@@ -66,6 +70,35 @@ def check_cf_attributes(dataset):
             fail(f"{name}: standard_name is {dataset[name].attrs.get('standard_name')!r}, expected {value!r}")
 
 
+def same_bits(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def check_series(path, snapshots, fields):
+    """fields.nc of the series run against the per-time snapshots of the same case."""
+    series_fields = check_ncdump(path, len(snapshots), ("int64 step(time) ;",))
+    if sorted(series_fields) != sorted(fields):
+        fail(f"{path}: fields {series_fields}, the snapshots' {fields}")
+    with xr.open_dataset(path, engine="h5netcdf") as run:
+        check_cf_attributes(run)
+        if run["step"].dims != ("time",):
+            fail(f"{path}: step on {run['step'].dims}")
+        for n, snapshot in enumerate(snapshots):
+            with h5py.File(snapshot, "r") as h5:
+                if not same_bits(run["time"].values[n], h5["time"][0]):
+                    fail(f"{path}: time {n} is {run['time'].values[n]}, {snapshot}'s {h5['time'][0]}")
+                if int(run["step"].values[n]) != int(h5.attrs["step"]):
+                    fail(f"{path}: step {n} is {run['step'].values[n]}, {snapshot}'s {h5.attrs['step']}")
+                for name in fields:
+                    if run[name].dims != ("time", "z", "x"):
+                        fail(f"{path}: {name} on {run[name].dims}")
+                    if not same_bits(run[name].isel(time=n).values, h5[name][0]):
+                        fail(f"{path}: {name} at time {n} is not {snapshot}'s, bit for bit")
+    print(f"cf_interop_check: {path}: {len(snapshots)} times of {len(fields)} fields on (time, z, x), time "
+          f"UNLIMITED; ncdump and xarray open_dataset agree with the snapshots bit for bit")
+
+
 def main():
     directory = sys.argv[1]
     if shutil.which("ncdump") is None:
@@ -92,6 +125,8 @@ def main():
                     fail(f"{name} at {path}: xarray's values are not the HDF5 dataset's")
     print(f"cf_interop_check: {len(paths)} snapshots, {len(fields)} fields on (time, z, x), times {times}: "
           f"ncdump, xarray open_mfdataset and the CF attributes agree")
+    if len(sys.argv) > 2:
+        check_series(os.path.join(sys.argv[2], "fields.nc"), paths, fields)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 /// Batch jobs end early: killed at any moment (SIGKILL), asked to stop (SIGTERM, as Slurm does
 /// before the kill at walltime), or blown up. Through the real binary: `--restart latest` with
-/// the same command always continues and ends bit-identical to an uninterrupted run, SIGTERM
-/// ends cleanly with a checkpoint, and a non-finite state is never written.
+/// the same command always continues and ends bit-identical to an uninterrupted run (a killed
+/// series run leaving its earlier times whole meanwhile), SIGTERM ends cleanly with a
+/// checkpoint, and a non-finite state is never written.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -94,6 +95,44 @@ TEST_F(InterruptedRunTest, RestartAfterAKillAtAnyMomentEndsAsAnUninterruptedRun)
     const Outcome restarted = simapp(long_run() + " --set output.dir=out --restart latest");
     ASSERT_EQ(restarted.exit_code, 0) << restarted.err;
     expect_same_snapshots(directory_ / "reference", out());
+    EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "unfinished files of the killed run are cleared";
+  }
+}
+
+/// Expects `series` to hold the first `times` times of `reference` (every time of it when
+/// `times` is -1), bit for bit.
+void expect_series_times(const fs::path& reference, const fs::path& series, long times = -1) {
+  const std::vector<double> reference_steps = io::read_dataset(reference, "step");
+  const std::vector<double> steps = io::read_dataset(series, "step");
+  const auto count = static_cast<std::size_t>(times < 0 ? static_cast<long>(reference_steps.size()) : times);
+  ASSERT_GE(steps.size(), count);
+  if (times < 0) {
+    EXPECT_EQ(steps.size(), count) << "no extra time";
+  }
+  for (const char* name : {"time", "step", "rho_prime", "u", "w", "theta_prime"}) {
+    const std::vector<double> a = io::read_dataset(reference, name), b = io::read_dataset(series, name);
+    const std::size_t values = a.size() / reference_steps.size() * count;
+    ASSERT_GE(b.size(), values) << name;
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), values * sizeof(double)), 0) << name;
+  }
+}
+
+TEST_F(InterruptedRunTest, AKilledSeriesRunLeavesItsEarlierTimesWholeAndARestartEndsAsAnUninterruptedRun) {
+  const std::string series = long_run() + " --set output.layout=series";
+  ASSERT_EQ(simapp(series + " --set output.dir=reference").exit_code, 0);
+  for (const double seconds : {0.15, 0.5, 0.9}) {
+    SCOPED_TRACE("SIGKILL after " + text(seconds) + " s");
+    fs::remove_all(out());
+    interrupted(series + " --set output.dir=out", "KILL", seconds);
+    if (fs::exists(out() / "fields.nc")) {
+      // What the killed run appended, read as SWMR readers do when it was killed in an append.
+      const long times = static_cast<long>(io::read_dataset(out() / "fields.nc", "time").size());
+      EXPECT_GE(times, 1);
+      expect_series_times(directory_ / "reference" / "fields.nc", out() / "fields.nc", times);
+    }
+    const Outcome restarted = simapp(series + " --set output.dir=out --restart latest");
+    ASSERT_EQ(restarted.exit_code, 0) << restarted.err;
+    expect_series_times(directory_ / "reference" / "fields.nc", out() / "fields.nc");
     EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "unfinished files of the killed run are cleared";
   }
 }

@@ -1,7 +1,7 @@
-/// What simapp writes, through the real binary: snapshots hold exactly the state an in-process
-/// run computes, earlier results are never overwritten unasked, an unwritable directory is
-/// refused before any work, a failed write stops the run with the I/O exit code and leaves the
-/// earlier files valid, and checkpoints of another configuration are refused.
+/// What simapp writes, through the real binary: snapshots (per time, or a series in one file
+/// on one rank or two) hold exactly the state an in-process run computes, earlier results are never overwritten
+/// unasked, an unwritable directory is refused before any work, a failed write stops the run with the I/O exit code and
+/// leaves the earlier files valid, and checkpoints of another configuration are refused.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -59,6 +59,95 @@ TEST_P(SnapshotRanksTest, SnapshotsHoldTheStateAnInProcessRunComputes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, SnapshotRanksTest, ::testing::Values(1, 4));
+
+/// Entry `n` along time of field `name` of the series `path` (nz × nx values of the small case).
+std::vector<double> series_field_at(const fs::path& path, const std::string& name, std::size_t n) {
+  const std::vector<double> all = io::read_dataset(path, name);
+  const std::size_t cells = 40 * 20;
+  if (all.size() < (n + 1) * cells) return {};
+  return {all.begin() + static_cast<std::ptrdiff_t>(n * cells),
+          all.begin() + static_cast<std::ptrdiff_t>((n + 1) * cells)};
+}
+
+/// output.layout: series on one rank: one file along time, no per-time snapshots and no XDMF
+/// index; each time holds what the per-time snapshot of the same run holds, and the last the
+/// state an in-process run computes.
+TEST_F(OutputCliTest, ASeriesHoldsWhatPerTimeSnapshotsHoldAndTheStateAnInProcessRunComputes) {
+  const std::string run =
+      "--set time.sim_time=" + sim_time(10) + " --set output.every=" + every(4) + " --set output.variables=all";
+  ASSERT_EQ(simapp(run + " --set output.dir=per_time").exit_code, 0);
+  const Outcome outcome = simapp(run + " --set output.dir=out --set output.layout=series");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  for (const auto& entry : fs::directory_iterator(out())) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_TRUE(name == "fields.nc" || name.starts_with("checkpoint_") || name == ".simapp_lock" ||
+                name == "simapp.log" || name == "run.json")
+        << "a series run writes no " << name;
+  }
+  const fs::path series = out() / "fields.nc";
+  EXPECT_EQ(io::read_dataset(series, "step"), (std::vector<double>{0, 4, 8, 10}));
+  const std::vector<double> times = io::read_dataset(series, "time");
+  ASSERT_EQ(times.size(), 4u);
+  const char* snapshots[] = {"fields_000000.h5", "fields_000004.h5", "fields_000008.h5", "fields_000010.h5"};
+  for (std::size_t n = 0; n < 4; ++n) {
+    const fs::path per_time = directory_ / "per_time" / snapshots[n];
+    EXPECT_EQ(io::read_dataset(per_time, "time"), std::vector<double>{times[n]}) << snapshots[n];
+    for (const char* field : {"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"}) {
+      const std::vector<double> a = series_field_at(series, field, n), b = io::read_dataset(per_time, field);
+      ASSERT_EQ(a.size(), b.size()) << snapshots[n] << " " << field;
+      EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << snapshots[n] << " " << field;
+    }
+  }
+  const std::vector<double> state = in_process_state(10);
+  const std::size_t cells = 40 * 20;
+  const char* names[] = {"dens", "umom", "wmom", "rhot"};
+  for (int v = 0; v < 4; ++v) {
+    const std::vector<double> written = series_field_at(series, names[v], 3);
+    ASSERT_EQ(written.size(), cells);
+    EXPECT_EQ(std::memcmp(written.data(), state.data() + v * cells, cells * sizeof(double)), 0) << names[v];
+  }
+}
+
+/// The grid gathered from 2 ranks to rank 0, which appends it: the series of one rank, bit for bit.
+TEST_F(OutputCliTest, ASeriesOfTwoRanksIsTheSeriesOfOne) {
+  const std::string run = "--set time.sim_time=" + sim_time(10) + " --set output.every=" + every(4) +
+                          " --set output.variables=all --set output.layout=series";
+  ASSERT_EQ(simapp(run + " --set output.dir=one").exit_code, 0);
+  const Outcome two = simapp(run + " --set output.dir=out", 2);
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  for (const char* name : {"time", "step", "rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"}) {
+    const std::vector<double> a = io::read_dataset(directory_ / "one" / "fields.nc", name),
+                              b = io::read_dataset(out() / "fields.nc", name);
+    ASSERT_EQ(a.size(), b.size()) << name;
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << name;
+  }
+}
+
+TEST_F(OutputCliTest, AnEarlierSeriesIsReplacedOnlyWithOverwriteAndOnlyIfSimappWroteIt) {
+  const std::string arguments =
+      "--set time.sim_time=" + sim_time(3) + " --set output.dir=out --set output.every=2 --set output.layout=series";
+  ASSERT_EQ(simapp(arguments).exit_code, 0);
+  const auto written = fs::last_write_time(out() / "fields.nc");
+  const Outcome again = simapp(arguments);
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_TRUE(std::regex_search(again.err, std::regex(R"(output\.dir: .* holds results of an earlier run)")))
+      << again.err;
+  EXPECT_EQ(fs::last_write_time(out() / "fields.nc"), written);
+  EXPECT_EQ(simapp(arguments + " --overwrite").exit_code, 0);
+  // A file of the user's under the series' name is never replaced.
+  fs::remove_all(out());
+  fs::create_directories(out());
+  std::ofstream(out() / "fields.nc") << "precious";
+  for (const char* policy : {" --overwrite", ""}) {
+    const Outcome refused = simapp(arguments + policy);
+    EXPECT_EQ(refused.exit_code, 2) << policy;
+    EXPECT_EQ(testing::read_text(out() / "fields.nc"), "precious") << policy;
+  }
+  const Outcome overwrite = simapp(arguments + " --overwrite");
+  EXPECT_TRUE(
+      std::regex_search(overwrite.err, std::regex(R"(fields\.nc: named like a result but not written by simapp)")))
+      << overwrite.err;
+}
 
 TEST_F(OutputCliTest, EarlierResultsAreNotOverwrittenUnasked) {
   const std::string arguments = "--set time.sim_time=" + sim_time(3) + " --set output.dir=out --set output.every=2";

@@ -1,0 +1,379 @@
+/// output.layout: series. Appends to one file hold, bit for bit, what the per-time snapshots of
+/// the same states hold; the file is whole after every append, after a failed one, and (for SWMR
+/// readers) after its writer is killed in the middle of one; a restarted run keeps the times up
+/// to its checkpoint's step; and only a series simapp wrote, of the same fields, is continued.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "foundation/error.hpp"
+#include "io/hdf5/hdf5_handle.hpp"
+#include "io/hdf5/snapshot_writer.hpp"
+
+namespace simapp::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// More than one band of rows of a per-time compressed snapshot's chunks, with partial ones.
+constexpr int nx = 300;
+constexpr int nz = 70;
+
+const std::vector<std::string> all_fields{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"};
+
+/// The snapshot of output `n` at `step`: a state that differs in every cell and at every output.
+Snapshot snapshot_at(long step, int n) {
+  Snapshot snapshot;
+  snapshot.step = step;
+  snapshot.time = 1.25 * static_cast<double>(step);
+  snapshot.nx = nx;
+  snapshot.nz = nz;
+  snapshot.dx = 20000.0 / nx;
+  snapshot.dz = 10000.0 / nz;
+  snapshot.case_name = "thermal";
+  snapshot.input_yaml = "case: thermal\noutput:\n  layout: series\n";
+  snapshot.version = "0.1.0";
+  snapshot.git_hash = "0123456789abcdef";
+  for (int k = 0; k < nz; ++k) {
+    snapshot.density_cell.push_back(1.16 * std::exp(-(k + 0.5) * snapshot.dz / 9000.0));
+    snapshot.rho_theta_cell.push_back(300.0 * snapshot.density_cell.back());
+  }
+  for (int v = 0; v < 4; ++v)
+    for (int k = 0; k < nz; ++k)
+      for (int i = 0; i < nx; ++i)
+        snapshot.state.push_back(0.01 * (v + 1) * std::sin(0.05 * i + 0.11 * k + 0.7 * n) + (v == 1 ? 3.0 : 0.0));
+  return snapshot;
+}
+
+bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+std::string contents(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+template <class Action>
+Error error_of(Action action) {
+  try {
+    action();
+  } catch (const Error& error) {
+    return error;
+  }
+  ADD_FAILURE() << "no error thrown";
+  return Error{ExitCode::success, "", ""};
+}
+
+// ---- reading through the HDF5 C API ---------------------------------------------------------
+
+/// Opens `path` read-only as any reader does, or (`swmr`) as SWMR readers do.
+FileHandle open_file(const fs::path& path, bool swmr = false) {
+  const unsigned flags = H5F_ACC_RDONLY | (swmr ? H5F_ACC_SWMR_READ : 0u);
+  const QuietHdf5Errors quiet;
+  return FileHandle(H5Fopen(path.c_str(), flags, H5P_DEFAULT));
+}
+
+std::vector<hsize_t> dims_of(hid_t file, const std::string& name) {
+  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  const DataspaceHandle space(H5Dget_space(dataset.get()));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(H5Sget_simple_extent_ndims(space.get()), 0)));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  return dims;
+}
+
+/// Every value of dataset `name`, as doubles.
+std::vector<double> read_values(hid_t file, const std::string& name) {
+  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  const DataspaceHandle space(H5Dget_space(dataset.get()));
+  std::vector<double> values(
+      static_cast<std::size_t>(std::max<hssize_t>(H5Sget_simple_extent_npoints(space.get()), 0)));
+  EXPECT_GE(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0) << name;
+  return values;
+}
+
+/// Entry `n` along time of field `name`: nz × nx values.
+std::vector<double> field_at(hid_t file, const std::string& name, std::size_t n) {
+  const std::vector<double> all = read_values(file, name);
+  const std::size_t cells = std::size_t{nx} * nz;
+  if (all.size() < (n + 1) * cells) return {};
+  return {all.begin() + static_cast<std::ptrdiff_t>(n * cells),
+          all.begin() + static_cast<std::ptrdiff_t>((n + 1) * cells)};
+}
+
+int filters_of(hid_t file, const std::string& name) {
+  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  const PropertyListHandle properties(H5Dget_create_plist(dataset.get()));
+  return H5Pget_nfilters(properties.get());
+}
+
+// ---- fixture --------------------------------------------------------------------------------
+
+class SnapshotSeriesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("simapp_series_test_" + std::to_string(::getpid()) + "_" + test_name);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path series() const { return dir_ / "fields.nc"; }
+
+  /// Appends the snapshots of `steps` (output n at steps[n]) to a new series.
+  void append_steps(const std::vector<long>& steps, int level = 0) const {
+    SnapshotSeriesFile file(series(), all_fields, level, std::nullopt);
+    for (std::size_t n = 0; n < steps.size(); ++n) file.append(snapshot_at(steps[n], static_cast<int>(n)));
+  }
+
+  /// Expects the series to hold exactly the outputs `outputs` (indices n of snapshot_at) at
+  /// `steps`, each field bit for bit the per-time snapshot's.
+  void expect_series(const std::vector<long>& steps, const std::vector<int>& outputs, bool swmr = false) const {
+    const FileHandle file = open_file(series(), swmr);
+    ASSERT_TRUE(file.valid());
+    std::vector<double> times, step_values;
+    for (long step : steps) {
+      times.push_back(1.25 * static_cast<double>(step));
+      step_values.push_back(static_cast<double>(step));
+    }
+    EXPECT_TRUE(bitwise_equal(read_values(file.get(), "time"), times));
+    EXPECT_TRUE(bitwise_equal(read_values(file.get(), "step"), step_values));
+    for (std::size_t n = 0; n < steps.size(); ++n) {
+      const fs::path per_time = dir_ / ("per_time_" + std::to_string(n) + ".h5");
+      fs::remove(per_time);
+      write_snapshot(per_time, snapshot_at(steps[n], outputs[n]), all_fields, 0);
+      for (const std::string& name : all_fields)
+        EXPECT_TRUE(bitwise_equal(field_at(file.get(), name, n), read_dataset(per_time, name)))
+            << name << " at time " << n;
+    }
+  }
+
+  fs::path dir_;
+};
+
+// ---- appending ------------------------------------------------------------------------------
+
+class SeriesCompressionTest : public SnapshotSeriesTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(SeriesCompressionTest, AppendsHoldWhatPerTimeSnapshotsHoldBitForBit) {
+  const std::vector<long> steps{0, 40, 80, 120};
+  {
+    SnapshotSeriesFile file(series(), all_fields, GetParam(), std::nullopt);
+    for (std::size_t n = 0; n < steps.size(); ++n) {
+      file.append(snapshot_at(steps[n], static_cast<int>(n)));
+      EXPECT_EQ(file.times(), static_cast<long>(n + 1));
+      // Whole after every append, for any reader.
+      const FileHandle now = open_file(series());
+      ASSERT_TRUE(now.valid()) << "after append " << n;
+      EXPECT_EQ(dims_of(now.get(), "time"), std::vector<hsize_t>{n + 1});
+      EXPECT_EQ(dims_of(now.get(), "u"), (std::vector<hsize_t>{n + 1, nz, nx}));
+    }
+  }
+  expect_series(steps, {0, 1, 2, 3});
+  const FileHandle file = open_file(series());
+  const fs::path per_time = dir_ / "grid.h5";
+  write_snapshot(per_time, snapshot_at(0, 0), all_fields, 0);
+  for (const std::string name : {"x", "z", "x_bnds", "z_bnds", "bnds"})
+    EXPECT_TRUE(bitwise_equal(read_values(file.get(), name), read_dataset(per_time, name))) << name;
+  for (const std::string& name : all_fields) EXPECT_EQ(filters_of(file.get(), name), GetParam() > 0 ? 2 : 0) << name;
+  EXPECT_FALSE(fs::exists(dir_ / ".simapp_tmp"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Levels, SeriesCompressionTest, ::testing::Values(0, 6));
+
+TEST_F(SnapshotSeriesTest, RejectsBadRequestsBeforeWriting) {
+  EXPECT_EQ(error_of([&] { SnapshotSeriesFile(series(), {"pressure"}, 0, std::nullopt); }).code(), ExitCode::bad_input);
+  EXPECT_EQ(error_of([&] { SnapshotSeriesFile(series(), {"u", "u"}, 0, std::nullopt); }).code(), ExitCode::bad_input);
+  EXPECT_EQ(error_of([&] { SnapshotSeriesFile(series(), {"u"}, 10, std::nullopt); }).code(), ExitCode::bad_input);
+  EXPECT_FALSE(fs::exists(series()));
+}
+
+TEST_F(SnapshotSeriesTest, ANewSeriesNeverReplacesAFile) {
+  std::ofstream(series()) << "precious";
+  SnapshotSeriesFile file(series(), all_fields, 0, std::nullopt);
+  const Error error = error_of([&] { file.append(snapshot_at(0, 0)); });
+  EXPECT_EQ(error.code(), ExitCode::io);
+  EXPECT_EQ(error.where(), series().string());
+  EXPECT_TRUE(contents(series()) == "precious");
+  EXPECT_FALSE(fs::exists(dir_ / ".simapp_tmp"));
+}
+
+/// Limits the size of files this process writes (a full disk that binds root too) while alive.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &saved_);
+    previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
+    rlimit limited = saved_;
+    limited.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &limited);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &saved_);
+    std::signal(SIGXFSZ, previous_handler_);
+  }
+
+ private:
+  rlimit saved_{};
+  void (*previous_handler_)(int) = nullptr;
+};
+
+TEST_F(SnapshotSeriesTest, AFailedAppendKeepsTheEarlierTimesAndTheNextOneSucceeds) {
+  SnapshotSeriesFile file(series(), all_fields, 0, std::nullopt);
+  file.append(snapshot_at(0, 0));
+  file.append(snapshot_at(10, 1));
+  const Error error = error_of([&] {
+    const FileSizeLimit limit(fs::file_size(series()) + 64 * 1024);  // less than one field more
+    file.append(snapshot_at(20, 2));
+  });
+  EXPECT_EQ(error.code(), ExitCode::io);
+  EXPECT_EQ(error.where(), series().string());
+  EXPECT_NE(std::string(error.what()).find("File too large"), std::string::npos) << error.what();
+  EXPECT_EQ(file.times(), 2);
+  expect_series({0, 10}, {0, 1});
+  file.append(snapshot_at(20, 2));
+  expect_series({0, 10, 20}, {0, 1, 2});
+}
+
+// ---- continuing -----------------------------------------------------------------------------
+
+TEST_F(SnapshotSeriesTest, ARestartKeepsTheTimesUpToItsCheckpointAndAppendsAfterThem) {
+  append_steps({0, 10, 20, 30, 40});
+  {
+    SnapshotSeriesFile continued(series(), all_fields, 0, 25L);
+    EXPECT_EQ(continued.times(), 3);
+    expect_series({0, 10, 20}, {0, 1, 2});
+    // The restarted run's next output, of another state than the first run's.
+    continued.append(snapshot_at(30, 7));
+    EXPECT_EQ(continued.times(), 4);
+  }
+  expect_series({0, 10, 20, 30}, {0, 1, 2, 7});
+  EXPECT_EQ(SnapshotSeriesFile(series(), all_fields, 0, LONG_MAX).times(), 4) << "a later step keeps every time";
+  EXPECT_EQ(SnapshotSeriesFile(series(), all_fields, 0, 20L).times(), 3) << "the checkpoint's own step is kept";
+  SnapshotSeriesFile emptied(series(), all_fields, 0, -1L);
+  EXPECT_EQ(emptied.times(), 0);
+  emptied.append(snapshot_at(0, 5));
+  expect_series({0}, {5});
+}
+
+TEST_F(SnapshotSeriesTest, ARestartWithoutASeriesStartsOne) {
+  SnapshotSeriesFile file(series(), all_fields, 0, 30L);
+  EXPECT_EQ(file.times(), 0);
+  file.append(snapshot_at(40, 0));
+  expect_series({40}, {0});
+}
+
+TEST_F(SnapshotSeriesTest, OnlyASeriesSimappWroteOfTheSameFieldsIsContinued) {
+  const auto expect_refused = [&](const std::string& what, const std::vector<std::string>& fields = all_fields) {
+    SCOPED_TRACE(what);
+    const std::string before = contents(series());
+    const Error error = error_of([&] { SnapshotSeriesFile(series(), fields, 0, 10L); });
+    EXPECT_EQ(error.code(), ExitCode::bad_input) << error.what();
+    EXPECT_EQ(error.where(), series().string());
+    EXPECT_TRUE(contents(series()) == before) << "left as it was";
+  };
+  std::ofstream(series()) << "precious";
+  expect_refused("a text file");
+  fs::remove(series());
+  {
+    const FileHandle other(H5Fcreate(series().c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT));
+    ASSERT_TRUE(other.valid());
+  }
+  expect_refused("an HDF5 file without simapp's attributes");
+  fs::remove(series());
+  write_snapshot(series(), snapshot_at(0, 0), all_fields, 0);
+  expect_refused("a per-time snapshot");
+  fs::remove(series());
+  append_steps({0, 10});
+  expect_refused("a series of other fields", {"u", "w"});
+  fs::rename(series(), dir_ / "elsewhere.nc");
+  fs::create_symlink(dir_ / "elsewhere.nc", series());
+  const Error linked = error_of([&] { SnapshotSeriesFile(series(), all_fields, 0, 10L); });
+  EXPECT_EQ(linked.code(), ExitCode::bad_input) << "a link is never followed";
+}
+
+// ---- a killed writer ------------------------------------------------------------------------
+
+/// In a child process: appends snapshots to a new series without end, writing a byte to
+/// `ready` after each; never returns.
+[[noreturn]] void append_until_killed(const fs::path& path, int ready) {
+  try {
+    SnapshotSeriesFile file(path, all_fields, 0, std::nullopt);
+    for (int n = 0;; ++n) {
+      file.append(snapshot_at(10L * n, n));
+      const char byte = 1;
+      if (::write(ready, &byte, 1) != 1) ::_exit(2);
+    }
+  } catch (...) {
+    ::_exit(1);
+  }
+}
+
+TEST_F(SnapshotSeriesTest, AKilledWriterLeavesTheEarlierTimesWholeAndARestartContinuesThem) {
+  // Killed after 3, 4 and 6 appends, a moment later each time: nearly always in an append.
+  for (const int appended : {3, 4, 6}) {
+    SCOPED_TRACE("killed after " + std::to_string(appended) + " appends");
+    fs::remove(series());
+    int pipe_ends[2];
+    ASSERT_EQ(::pipe(pipe_ends), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ::close(pipe_ends[0]);
+      append_until_killed(series(), pipe_ends[1]);
+    }
+    ::close(pipe_ends[1]);
+    char byte = 0;
+    for (int n = 0; n < appended; ++n) ASSERT_EQ(::read(pipe_ends[0], &byte, 1), 1) << "the child failed";
+    ::usleep(static_cast<useconds_t>(1000 * appended));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ::close(pipe_ends[0]);
+    ASSERT_TRUE(WIFSIGNALED(status));
+
+    // Every time the file counts is whole, for SWMR readers (and any reader, when the kill
+    // came between appends).
+    hsize_t times = 0;
+    {
+      const FileHandle file = open_file(series(), /*swmr=*/true);
+      ASSERT_TRUE(file.valid());
+      times = dims_of(file.get(), "time").front();
+      EXPECT_GE(times, static_cast<hsize_t>(appended));
+      for (const std::string& name : all_fields) EXPECT_GE(dims_of(file.get(), name).front(), times) << name;
+    }
+    std::vector<long> steps;
+    std::vector<int> outputs;
+    for (int n = 0; n < static_cast<int>(times); ++n) {
+      steps.push_back(10L * n);
+      outputs.push_back(n);
+    }
+    expect_series(steps, outputs, /*swmr=*/true);
+    // A restart continues it: whole again for any reader, and appended to.
+    SnapshotSeriesFile continued(series(), all_fields, 0, LONG_MAX);
+    EXPECT_EQ(continued.times(), static_cast<long>(times));
+    continued.append(snapshot_at(10L * static_cast<long>(times), static_cast<int>(times)));
+    steps.push_back(10L * static_cast<long>(times));
+    outputs.push_back(static_cast<int>(times));
+    expect_series(steps, outputs);
+  }
+}
+
+}  // namespace
+}  // namespace simapp::io
