@@ -76,8 +76,9 @@ std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& 
 
 /// Writes `path`, a new file, holding `fields` (names from snapshot_fields()) and the grid.
 /// `compression_level` 0 stores plainly; 1..9 deflates chunks (at most 64 × 256) after a shuffle.
-/// Builds the file in memory (about twice its size at the peak), writes it to `path` + ".tmp",
-/// syncs and closes that, then renames it to `path`. Throws a bad-input Error for an
+/// Builds the file in memory (about twice its size at the peak), writes it under its unfinished
+/// name (`.simapp_tmp/` beside `path`: io/files/new_file.hpp), syncs and closes that, then renames
+/// it to `path`. Throws a bad-input Error for an
 /// unknown or repeated field or a level outside 0..9, an internal Error for a snapshot whose
 /// arrays do not match its grid, and an I/O Error when `path` exists or writing fails; on
 /// failure neither `path` nor the temporary file is left behind.
