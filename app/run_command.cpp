@@ -9,7 +9,7 @@
 #include "app/run_report.hpp"
 #include "app/stop_signals.hpp"
 #include "foundation/error.hpp"
-#include "io/output/run_outputs.hpp"
+#include "io/output/output_session.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "solver/simulation/simulation.hpp"
 
@@ -42,16 +42,16 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   io::RunLog& log = record.log();
   io::RunSummary& summary = record.summary();
   describe_run(summary, setup, decomposition);
-  const bool writes_results = io::writes_results(spec);
+  // Before anything in output.dir is read or removed, its lock; a restart's log and run.json
+  // continue the run's, a fresh run's follow the take-over below.
+  io::OutputSession& output = record.open_output(setup.config, comm);
+  const bool writes_results = output.writes_results();
   const RecordStart record_start = command_line.restart.empty() ? RecordStart::fresh : RecordStart::continued;
-  if (writes_results) {
-    record.own_directory(spec.output.dir, comm);  // before anything in it is read or removed
-    // A restart's log and run.json continue the run's; a fresh run's follow the take-over below.
-    if (record_start == RecordStart::continued) record.write_into_directory(record_start, comm);
-  } else {
+  if (!writes_results)
     record.write_nowhere();
-  }
-  const io::OutputStart start = io::plan_output(spec, existing_results(command_line), command_line.restart, comm);
+  else if (record_start == RecordStart::continued)
+    record.write_into_directory(record_start, comm);
+  const io::OutputStart& start = output.plan(existing_results(command_line), command_line.restart);
   if (start.finished) {
     const std::string complete = fmt::format("{}: the run is complete (step {} of {}); nothing to do",
                                              start.checkpoint->string(), start.step, start.step);
@@ -60,9 +60,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
     return 0;
   }
   Simulation simulation(spec, setup.backend, spec.execution.mode, decomposition, start.origin);
-  Diagnostics reference;  // the run's t = 0 diagnostics: a checkpoint carries them
+  const Diagnostics& reference = output.begin(simulation);  // the run's t = 0 diagnostics
   if (start.checkpoint) {
-    reference = io::restore_checkpoint(simulation, start);
     summary.restarted_from = start.checkpoint->string();
     if (root)
       log.print(fmt::format("restarting from {} at step {} (t = {:.6g} s){}", start.checkpoint->string(),
@@ -72,22 +71,17 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
                                   "last step): steps of dt continue from it, so the result differs from a run "
                                   "without the restart"
                                 : ""));
-  } else {
-    reference = simulation.diagnostics();
-    if (!command_line.restart.empty() && root)
-      log.print(fmt::format("no checkpoint in '{}' to restart from: starting at step 0", spec.output.dir));
+  } else if (!command_line.restart.empty() && root) {
+    log.print(fmt::format("no checkpoint in '{}' to restart from: starting at step 0", spec.output.dir));
   }
   summary.dt = simulation.time_stepping().dt();
   summary.dt_last = simulation.time_stepping().dt_last();
   summary.total_steps = simulation.time_stepping().num_steps();
   summary.first_step = simulation.step();
-  io::take_over_output(spec, start, comm);
   if (writes_results && record_start == RecordStart::fresh) record.write_into_directory(record_start, comm);
   summary.placements = gather_placements(simulation);
   print_header(log, simulation, summary.placements, setup.config.source_path, setup.halo_reason);
-  const StopRequest stop{stop_requested,
-                         writes_results ? io::checkpoint_saver(setup.config, simulation, reference) : nullptr,
-                         WallClockLimit(setup.started, spec.execution.wall_limit),
+  const StopRequest stop{stop_requested, output.stop_saver(), WallClockLimit(setup.started, spec.execution.wall_limit),
                          /*save_at_end=*/!command_line.restart.empty()};
   RunResult result;
   try {
@@ -97,8 +91,7 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
           summary.last_progress = {report.step, report.time, report.change.mass, report.change.total_energy};
           if (root) print_progress(log, report);
         },
-        io::make_outputs(setup.config, simulation, reference), reference, stop,
-        io::failed_state_writer(setup.config, simulation));
+        output.outputs(), reference, stop, output.failed_state_writer());
   } catch (...) {
     summary.last_step = simulation.step();
     throw;

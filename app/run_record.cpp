@@ -75,9 +75,9 @@ RunRecord::RunRecord(const MpiSession& mpi, const std::vector<std::string>& comm
   summary_.cuda_compiler = SIMAPP_CUDA_COMPILER_VERSION;
 }
 
-void RunRecord::own_directory(const fs::path& directory, MPI_Comm comm) {
-  owned_.emplace(directory, comm);
-  directory_ = directory;
+io::OutputSession& RunRecord::open_output(const io::LoadedConfig& config, MPI_Comm comm) {
+  directory_ = config.spec.output.dir;
+  return output_.emplace(config, comm);
 }
 
 void RunRecord::write_into_directory(RecordStart start, MPI_Comm comm) {

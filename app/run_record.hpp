@@ -1,8 +1,8 @@
 #pragma once
 /// What a run leaves about itself in output.dir beside its results: simapp.log, its log
 /// (io/output/run_log.hpp), and run.json, its summary (io/output/run_summary.hpp), both rank
-/// 0's. They are written only while the run holds the directory (its lock is taken here and
-/// kept until the record is complete, whatever the outcome) and only once the run may write
+/// 0's. They are written only while the run holds the directory (its output session, with the
+/// lock, is opened here and kept until the record is complete, whatever the outcome) and only once the run may write
 /// there: after it has taken the directory over (the results it replaces removed, an earlier
 /// log and run.json among them), or from its start for a restart, whose log and run.json
 /// continue those of the run it continues. A run refused before that leaves an earlier run's
@@ -17,7 +17,7 @@
 
 #include "app/mpi_session.hpp"
 #include "foundation/error.hpp"
-#include "io/output/output_directory.hpp"
+#include "io/output/output_session.hpp"
 #include "io/output/run_log.hpp"
 #include "io/output/run_summary.hpp"
 
@@ -39,9 +39,9 @@ class RunRecord {
   io::RunLog& log() { return log_; }
   io::RunSummary& summary() { return summary_; }
 
-  /// Collective over `comm`: takes `directory` for the rest of the process (see
-  /// io::OwnedOutputDirectory), so that the record is complete before another run may start there.
-  void own_directory(const std::filesystem::path& directory, MPI_Comm comm);
+  /// Collective over `comm`: opens the run's output session (io::OutputSession, with output.dir's
+  /// lock), kept until the record is complete, so that no other run may start there before.
+  io::OutputSession& open_output(const io::LoadedConfig& config, MPI_Comm comm);
   /// Collective over `comm`: from now on the log goes to the owned directory's simapp.log (its
   /// lines so far first) and run.json is written there at the end. A continued record must be
   /// simapp's own, and run.json replaceable (bad input, agreed, otherwise: as for any file named
@@ -62,7 +62,7 @@ class RunRecord {
   bool root_;
   io::RunLog log_;
   io::RunSummary summary_;
-  std::optional<io::OwnedOutputDirectory> owned_;
+  std::optional<io::OutputSession> output_;
   std::filesystem::path directory_;
   bool into_directory_ = false;  ///< the log and run.json go into directory_
 };
