@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include "kernels/backend/device_buffer.hpp"
+#include "kernels/backend/owned_event.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
 #include "kernels/halo/halo_pack.hpp"
 #include "solver/decomposition/decomposition.hpp"
@@ -27,7 +28,6 @@ class HaloExchange {
                HaloPath path, const NcclCommunicator* nccl);
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
-  ~HaloExchange();
 
   /// Send buffer ← the interior cells of `field` next to each side (a kernel).
   void pack(const Stream& stream, FieldView<const double> field) const;
@@ -54,7 +54,7 @@ class HaloExchange {
   const NcclCommunicator* nccl_;
   DeviceBuffer<double> send_, receive_;            ///< both sides: [low | high]
   PinnedBuffer<double> host_send_, host_receive_;  ///< staging copies (mpi_staged only)
-  CUevent_st* ready_;                              ///< recorded once the send buffer is filled (MPI paths)
+  OwnedEvent ready_;  ///< recorded once the send buffer is filled (MPI paths; none on the host backend)
 };
 
 }  // namespace simapp

@@ -59,23 +59,16 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
   return std::make_unique<HaloExchange>(decomposition, direction, grid.cell_shape(), backend, path, nccl);
 }
 
-/// The interior cells' values of a state of `shape`.
-std::size_t interior_values(const FieldShape& shape) {
-  return static_cast<std::size_t>(shape.nx) * static_cast<std::size_t>(shape.nz) *
-         static_cast<std::size_t>(shape.num_vars);
-}
-
 }  // namespace
 
 std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposition& decomposition) {
   const Grid grid(spec.grid, decomposition.box());
   const StepFields fields = step_field_shapes(grid, spec.execution.granularity);
-  std::size_t values = interior_values(grid.cell_shape());                     // the state copy for output
-  if (backend == Backend::cuda) values += interior_values(grid.cell_shape());  // and its staging copy on the GPU
+  std::size_t values = 0;
   for (const FieldView<double>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux, &fields.face_value,
                                         &fields.face_d3, &fields.tendency})
     values += view->shape.size();
-  return values * sizeof(double);
+  return values * sizeof(double) + StateCopy::bytes_needed(backend, grid.cell_shape());
 }
 
 Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition,
@@ -106,12 +99,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       pacing_(stream_.get(), decomposition.comm(), mode == ExecutionMode::graph_loop ? loop_body_.steps : 1),
       executor_(make_executor(mode, backend)),
       reducer_(backend, grid_.nz(), decomposition.comm()),
-      state_copy_(backend, interior_values(grid_.cell_shape())),
-      state_copied_(device::create_event(backend)),
-      staged_state_(backend == Backend::cuda ? DeviceBuffer<double>(backend, interior_values(grid_.cell_shape()))
-                                             : DeviceBuffer<double>()),
-      copy_stream_(backend),
-      state_staged_(device::create_event(backend)) {
+      state_copy_(backend, grid_.cell_shape()) {
   require_mode_can_run(mode, spec, backend, decomposition);
   const TimeSchedule schedule{time_stepping_.dt(),
                               time_stepping_.dt_of(time_stepping_.num_steps()),
@@ -141,10 +129,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
   reset();
 }
 
-Simulation::~Simulation() {
-  device::destroy_event(state_staged_);
-  device::destroy_event(state_copied_);
-}
+Simulation::~Simulation() = default;
 
 void Simulation::restore(long step, const std::vector<double>& interior) {
   const FieldShape shape = grid_.cell_shape();
@@ -161,31 +146,9 @@ void Simulation::restore(long step, const std::vector<double>& interior) {
   step_ = step;
 }
 
-void Simulation::begin_state_copy() {
-  const FieldShape shape = grid_.cell_shape();
-  const std::size_t row_bytes = static_cast<std::size_t>(shape.nx) * sizeof(double);
-  const std::size_t padded_row_bytes = static_cast<std::size_t>(shape.padded_nx()) * sizeof(double);
-  const bool on_device = backend() == Backend::cuda;
-  double* into = on_device ? staged_state_.data() : state_copy_.data();
-  for (int v = 0; v < shape.num_vars; ++v)
-    device::copy_rows_async(
-        stream_.get(), into + static_cast<std::size_t>(v) * shape.nz * shape.nx, row_bytes,
-        workspace_.fields().state.data + shape.offset(v, 0, 0), padded_row_bytes, row_bytes,
-        static_cast<std::size_t>(shape.nz),
-        on_device ? device::CopyDirection::device_to_device : device::CopyDirection::device_to_host);
-  device::record_event(stream_.get(), on_device ? state_staged_ : state_copied_);
-}
+void Simulation::begin_state_copy() { state_copy_.begin(stream_.get(), workspace_.fields().state.data); }
 
-std::span<const double> Simulation::finish_state_copy() {
-  if (backend() == Backend::cuda) {
-    device::stream_wait_event(copy_stream_.get(), state_staged_);
-    device::copy_async(copy_stream_.get(), state_copy_.data(), staged_state_.data(),
-                       state_copy_.size() * sizeof(double), device::CopyDirection::device_to_host);
-    device::record_event(copy_stream_.get(), state_copied_);
-  }
-  device::wait_for_event(state_copied_);
-  return {state_copy_.data(), state_copy_.size()};
-}
+std::span<const double> Simulation::finish_state_copy() { return state_copy_.collect(); }
 
 void Simulation::reset() {
   if (batch_left_ > 0) end_batch();

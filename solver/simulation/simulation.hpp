@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernels/backend/device_buffer.hpp"
-#include "kernels/backend/pinned_buffer.hpp"
+#include "kernels/backend/owned_stream.hpp"
 #include "kernels/stage/persistent_steps.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/diagnostics/diagnostics.hpp"
@@ -21,6 +21,7 @@
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/health_monitor.hpp"
 #include "solver/simulation/queue_pacing.hpp"
+#include "solver/simulation/state_copy.hpp"
 #include "solver/spec/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/state/workspace.hpp"
@@ -29,19 +30,6 @@
 #include "solver/time/time_stepping.hpp"
 
 namespace simapp {
-
-/// Owns a backend stream for its lifetime.
-class OwnedStream {
- public:
-  explicit OwnedStream(Backend backend) : stream_(device::create_stream(backend)) {}
-  OwnedStream(const OwnedStream&) = delete;
-  OwnedStream& operator=(const OwnedStream&) = delete;
-  ~OwnedStream() { device::destroy_stream(stream_); }
-  const Stream& get() const { return stream_; }
-
- private:
-  Stream stream_;
-};
 
 /// Bytes the arrays of a Simulation of `spec` on `backend` take on this rank (small ones aside).
 std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposition& decomposition);
@@ -118,7 +106,7 @@ class Simulation {
   std::span<const double> finish_state_copy();
   /// Whether begin_state_copy() writes the buffer finish_state_copy() returned (the host
   /// backend) rather than only the next finish_state_copy() (CUDA).
-  bool copy_overwrites_collected_state() const { return backend() != Backend::cuda; }
+  bool copy_overwrites_collected_state() const { return state_copy_.overwrites_collected(); }
 
   /// Diagnostics of the current state (collective; waits for queued work).
   Diagnostics diagnostics() const;
@@ -185,13 +173,7 @@ class Simulation {
   std::unique_ptr<StepExecutor> executor_;
   std::map<ChunkLayout, StepProgram> chunks_;  ///< stable addresses for the executor
   DiagnosticsReducer reducer_;
-  PinnedBuffer<double> state_copy_;  ///< the interior state [var][k][i] on the host, for outputs
-  CUevent_st* state_copied_;
-  /// CUDA: the interior state copied on the device at begin_state_copy(), so that the steps
-  /// queued after it run at once; copy_stream_ brings it to state_copy_ at finish_state_copy().
-  DeviceBuffer<double> staged_state_;
-  OwnedStream copy_stream_;
-  CUevent_st* state_staged_;
+  StateCopy state_copy_;  ///< the interior state on the host, for outputs
   long step_ = 0;
 };
 

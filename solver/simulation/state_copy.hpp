@@ -1,0 +1,45 @@
+#pragma once
+/// The host copy of a rank's interior state that outputs are written from, taken without
+/// stopping the steps: begun in stream order after the step it shows, collected later. On CUDA
+/// the interior is first copied on the device into a staging buffer (a fraction of a
+/// millisecond, so the steps queued after it run at once), and a stream of its own brings that
+/// to pinned host memory when the copy is collected. On the host backend the copy is taken at
+/// once, into the buffer collect() returns.
+#include <cstddef>
+#include <span>
+
+#include "kernels/backend/device_buffer.hpp"
+#include "kernels/backend/field_view.hpp"
+#include "kernels/backend/owned_event.hpp"
+#include "kernels/backend/owned_stream.hpp"
+#include "kernels/backend/pinned_buffer.hpp"
+
+namespace simapp {
+
+class StateCopy {
+ public:
+  /// For the state of `shape` (with its halos) on `backend`.
+  StateCopy(Backend backend, FieldShape shape);
+  /// The bytes such a copy takes: its host buffer, and on CUDA its staging buffer on the GPU.
+  static std::size_t bytes_needed(Backend backend, FieldShape shape);
+
+  /// Queues on `stream` the copy of the interior of `state` (cells [var][k][i] of the shape).
+  void begin(const Stream& stream, const double* state);
+  /// Waits for the copy begun last and returns it, the interior [var][k][i], in one buffer kept
+  /// for the run: valid until the next begin() on the host backend, the next collect() on CUDA.
+  std::span<const double> collect();
+  /// Whether begin() writes the buffer collect() returned (the host backend) rather than only
+  /// the next collect() (CUDA).
+  bool overwrites_collected() const { return backend_ != Backend::cuda; }
+
+ private:
+  Backend backend_;
+  FieldShape shape_;
+  PinnedBuffer<double> host_;    ///< the interior state [var][k][i] on the host
+  DeviceBuffer<double> staged_;  ///< CUDA: the interior copied on the device at begin()
+  OwnedStream copy_stream_;      ///< CUDA: brings staged_ to host_
+  OwnedEvent staged_ready_;      ///< CUDA: staged_ is written
+  OwnedEvent host_ready_;        ///< host_ is written
+};
+
+}  // namespace simapp
