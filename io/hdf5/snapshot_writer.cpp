@@ -755,10 +755,15 @@ void SnapshotSeriesFile::extend(const Snapshot& snapshot) {
                     fmt::format("the series is of a grid of {} x {} cells, the run's {} x {}", nx, nz, snapshot.nx,
                                 snapshot.nz));
       const auto index = static_cast<hsize_t>(times_);
+      // The fields, then step, then time, each on its way to the disk before the next is
+      // extended (HDF5 writes its cached metadata in no order of its own at a close): killed at
+      // any moment, the file's time counts only times whose fields and step are there.
       for (const std::string& name : fields_)
         write_along_time(file.get(), name, index, H5T_NATIVE_DOUBLE,
                          all_rows(CellValues(snapshot), find_field(name)->row).data());
+      check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "cannot flush the series");
       write_along_time(file.get(), "step", index, H5T_NATIVE_LONG, &snapshot.step);
+      check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "cannot flush the series");
       write_along_time(file.get(), "time", index, H5T_NATIVE_DOUBLE, &snapshot.time);
       check(file.close(), "cannot close the series");
     }

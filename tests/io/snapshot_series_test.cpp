@@ -364,13 +364,17 @@ TEST_F(SnapshotSeriesTest, AKilledWriterLeavesTheEarlierTimesWholeAndARestartCon
       steps.push_back(10L * n);
       outputs.push_back(n);
     }
-    expect_series(steps, outputs, /*swmr=*/true);
+    {
+      SCOPED_TRACE("as the kill left it");
+      expect_series(steps, outputs, /*swmr=*/true);
+    }
     // A restart continues it: whole again for any reader, and appended to.
     SnapshotSeriesFile continued(series(), all_fields, 0, LONG_MAX);
     EXPECT_EQ(continued.times(), static_cast<long>(times));
     continued.append(snapshot_at(10L * static_cast<long>(times), static_cast<int>(times)));
     steps.push_back(10L * static_cast<long>(times));
     outputs.push_back(static_cast<int>(times));
+    SCOPED_TRACE("continued");
     expect_series(steps, outputs);
   }
 }
