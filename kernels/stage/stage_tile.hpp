@@ -25,9 +25,8 @@ struct StageKernel {
   static constexpr int tile_x = x_pass ? Threads / 4 - 1 : 32;
   static constexpr int tile_z = x_pass ? 4 : Threads / 32 - 1;
   /// Registers for 1152 threads a multiprocessor with 384-thread blocks (56 a thread, no spills),
-  /// 1024 with 256 (64). Measured on an H200 at 4096 × 2048 and 1024 × 512 (docs/performance.md):
-  /// 384 × 3 is 6 % faster than 256 × 4; 256 × 5 (48 registers) spills, 384 × 2 (72) and
-  /// 512 × 2 (64) are slower, as 256 × 2 was (3777 against 3298 µs).
+  /// 1024 with 256 (64): the shape chosen by measurement, docs/performance.md, "Block shape: 384
+  /// threads, three blocks a multiprocessor".
   static constexpr int min_blocks_per_sm = Threads == 384 ? 3 : 4;
   static constexpr int halo_x = x_pass ? 2 : 0;
   static constexpr int halo_z = x_pass ? 0 : 2;
