@@ -540,6 +540,10 @@ long continue_series(const fs::path& path, const std::vector<std::string>& field
     hsize_t kept = 0;
     {
       FileHandle file = open_series_for_writing(path, WriterMarks::clear);
+      // A writer killed inside an append may have put chunks past the end of allocation its file
+      // records (which reaches the disk at the close it did not reach): the end is moved past
+      // them, so that dropping them below frees space inside the file, not beyond it.
+      check(H5Fincrement_filesize(file.get(), 0), "cannot take in the series' unrecorded space");
       const std::vector<std::string> variables = variables_along_time(fields);
       hsize_t whole = length_along_time(file.get(), variables.front());
       for (const std::string& name : variables) whole = std::min(whole, length_along_time(file.get(), name));
