@@ -23,6 +23,7 @@
 #include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
+#include "tests/support/file_size_limit.hpp"
 
 namespace simapp::io {
 namespace {
@@ -212,27 +213,7 @@ TEST_F(SnapshotSeriesTest, ANewSeriesNeverReplacesAFile) {
   EXPECT_FALSE(fs::exists(dir_ / ".simapp_tmp"));
 }
 
-/// Limits the size of files this process writes (a full disk that binds root too) while alive.
-class FileSizeLimit {
- public:
-  explicit FileSizeLimit(rlim_t bytes) {
-    getrlimit(RLIMIT_FSIZE, &saved_);
-    previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
-    rlimit limited = saved_;
-    limited.rlim_cur = bytes;
-    setrlimit(RLIMIT_FSIZE, &limited);
-  }
-  FileSizeLimit(const FileSizeLimit&) = delete;
-  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
-  ~FileSizeLimit() {
-    setrlimit(RLIMIT_FSIZE, &saved_);
-    std::signal(SIGXFSZ, previous_handler_);
-  }
-
- private:
-  rlimit saved_{};
-  void (*previous_handler_)(int) = nullptr;
-};
+using testing::FileSizeLimit;
 
 TEST_F(SnapshotSeriesTest, AFailedAppendKeepsTheEarlierTimesAndTheNextOneSucceeds) {
   SnapshotSeriesFile file(series(), all_fields, 0, std::nullopt);

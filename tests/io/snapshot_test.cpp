@@ -21,6 +21,7 @@
 #include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
+#include "tests/support/file_size_limit.hpp"
 
 namespace simapp::io {
 namespace {
@@ -336,27 +337,7 @@ TEST_F(SnapshotTest, ReadOnlyDirectoryFailsWithoutLeavingFiles) {
   EXPECT_TRUE(files_in(dir_).empty());
 }
 
-/// Limits the size of files this process writes (a full disk that binds root too) while alive.
-class FileSizeLimit {
- public:
-  explicit FileSizeLimit(rlim_t bytes) {
-    getrlimit(RLIMIT_FSIZE, &saved_);
-    previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
-    rlimit limited = saved_;
-    limited.rlim_cur = bytes;
-    setrlimit(RLIMIT_FSIZE, &limited);
-  }
-  FileSizeLimit(const FileSizeLimit&) = delete;
-  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
-  ~FileSizeLimit() {
-    setrlimit(RLIMIT_FSIZE, &saved_);
-    std::signal(SIGXFSZ, previous_handler_);
-  }
-
- private:
-  rlimit saved_{};
-  void (*previous_handler_)(int) = nullptr;
-};
+using testing::FileSizeLimit;
 
 TEST_F(SnapshotTest, FailedWriteRemovesTheTemporaryFile) {
   const Error error = error_of([&] {
