@@ -23,12 +23,20 @@
 #include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
+#include "tests/support/binary_test.hpp"
+#include "tests/support/bitwise_equal.hpp"
+#include "tests/support/error_of.hpp"
 #include "tests/support/file_size_limit.hpp"
+#include "tests/support/hdf5_reading.hpp"
 
 namespace simapp::io {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::bitwise_equal;
+using testing::dims_of;
+using testing::error_of;
+using testing::read_values;
 
 // More than one band of rows of a per-time compressed snapshot's chunks, with partial ones.
 constexpr int nx = 300;
@@ -60,26 +68,6 @@ Snapshot snapshot_at(long step, int n) {
   return snapshot;
 }
 
-bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
-std::string contents(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-template <class Action>
-Error error_of(Action action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error;
-  }
-  ADD_FAILURE() << "no error thrown";
-  return Error{ExitCode::success, "", ""};
-}
-
 // ---- reading through the HDF5 C API ---------------------------------------------------------
 
 /// Opens `path` read-only as any reader does, or (`swmr`) as SWMR readers do.
@@ -87,24 +75,6 @@ FileHandle open_file(const fs::path& path, bool swmr = false) {
   const unsigned flags = H5F_ACC_RDONLY | (swmr ? H5F_ACC_SWMR_READ : 0u);
   const QuietHdf5Errors quiet;
   return FileHandle(H5Fopen(path.c_str(), flags, H5P_DEFAULT));
-}
-
-std::vector<hsize_t> dims_of(hid_t file, const std::string& name) {
-  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
-  const DataspaceHandle space(H5Dget_space(dataset.get()));
-  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(H5Sget_simple_extent_ndims(space.get()), 0)));
-  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-  return dims;
-}
-
-/// Every value of dataset `name`, as doubles.
-std::vector<double> read_values(hid_t file, const std::string& name) {
-  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
-  const DataspaceHandle space(H5Dget_space(dataset.get()));
-  std::vector<double> values(
-      static_cast<std::size_t>(std::max<hssize_t>(H5Sget_simple_extent_npoints(space.get()), 0)));
-  EXPECT_GE(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0) << name;
-  return values;
 }
 
 /// Entry `n` along time of field `name`: nz × nx values.
@@ -209,7 +179,7 @@ TEST_F(SnapshotSeriesTest, ANewSeriesNeverReplacesAFile) {
   const Error error = error_of([&] { file.append(snapshot_at(0, 0)); });
   EXPECT_EQ(error.code(), ExitCode::io);
   EXPECT_EQ(error.where(), series().string());
-  EXPECT_TRUE(contents(series()) == "precious");
+  EXPECT_TRUE(testing::read_text(series()) == "precious");
   EXPECT_FALSE(fs::exists(dir_ / ".simapp_tmp"));
 }
 
@@ -263,11 +233,11 @@ TEST_F(SnapshotSeriesTest, ARestartWithoutASeriesStartsOne) {
 TEST_F(SnapshotSeriesTest, OnlyASeriesSimappWroteOfTheSameFieldsIsContinued) {
   const auto expect_refused = [&](const std::string& what, const std::vector<std::string>& fields = all_fields) {
     SCOPED_TRACE(what);
-    const std::string before = contents(series());
+    const std::string before = testing::read_text(series());
     const Error error = error_of([&] { SnapshotSeriesFile(series(), fields, 0, 10L); });
     EXPECT_EQ(error.code(), ExitCode::bad_input) << error.what();
     EXPECT_EQ(error.where(), series().string());
-    EXPECT_TRUE(contents(series()) == before) << "left as it was";
+    EXPECT_TRUE(testing::read_text(series()) == before) << "left as it was";
   };
   std::ofstream(series()) << "precious";
   expect_refused("a text file");

@@ -21,12 +21,20 @@
 #include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
+#include "tests/support/binary_test.hpp"
+#include "tests/support/bitwise_equal.hpp"
+#include "tests/support/error_of.hpp"
 #include "tests/support/file_size_limit.hpp"
+#include "tests/support/hdf5_reading.hpp"
 
 namespace simapp::io {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::bitwise_equal;
+using testing::dims_of;
+using testing::error_of;
+using testing::read_values;
 
 // More than one 64 × 256 chunk each way, with partial chunks at the ends.
 constexpr int nx = 300;
@@ -107,32 +115,12 @@ std::vector<double> points(int count, double spacing, double shift) {
   return values;
 }
 
-bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
 // ---- reading through the HDF5 C API ---------------------------------------------------------
 
 FileHandle open_file(const fs::path& path) {
   FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   EXPECT_TRUE(file.valid()) << path;
   return file;
-}
-
-std::vector<hsize_t> dims_of(hid_t file, const std::string& name) {
-  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
-  const DataspaceHandle space(H5Dget_space(dataset.get()));
-  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(H5Sget_simple_extent_ndims(space.get()), 0)));
-  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-  return dims;
-}
-
-std::vector<double> read_values(hid_t file, const std::string& name) {
-  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
-  const DataspaceHandle space(H5Dget_space(dataset.get()));
-  std::vector<double> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get())));
-  EXPECT_GE(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0) << name;
-  return values;
 }
 
 /// Attribute `name` of object `path` in `file`, read as `memory_type` into `value`.
@@ -197,27 +185,10 @@ class SnapshotTest : public ::testing::Test {
   fs::path dir_;
 };
 
-/// The Error `write` throws; a test failure when it throws none.
-template <class Write>
-Error error_of(Write write) {
-  try {
-    write();
-  } catch (const Error& error) {
-    return error;
-  }
-  ADD_FAILURE() << "no error thrown";
-  return Error{ExitCode::success, "", ""};
-}
-
 std::vector<std::string> files_in(const fs::path& dir) {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
   return names;
-}
-
-std::string contents(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // ---- snapshot contents ----------------------------------------------------------------------
@@ -324,7 +295,7 @@ TEST_F(SnapshotTest, RefusesToOverwriteAndKeepsTheExistingFile) {
   const Error error = error_of([&] { write_snapshot(path, snapshot_, all_fields, 0); });
   EXPECT_EQ(error.code(), ExitCode::io);
   EXPECT_EQ(error.where(), path.string());
-  EXPECT_EQ(contents(path), "precious");
+  EXPECT_EQ(testing::read_text(path), "precious");
   EXPECT_EQ(files_in(dir_), std::vector<std::string>{"existing.h5"});
 }
 
@@ -384,7 +355,7 @@ std::vector<hsize_t> parse_dims(const std::string& text) {
 
 TEST_F(SnapshotTest, XdmfReferencesDatasetsOfMatchingShape) {
   const fs::path xmf = write_series(dir_, snapshot_);
-  const std::string xml = contents(xmf);
+  const std::string xml = testing::read_text(xmf);
   EXPECT_EQ(xml.rfind("<?xml", 0), 0u);
   EXPECT_FALSE(fs::exists(xmf.string() + ".tmp"));
   const std::regex topology(R"(<Topology TopologyType="3DCoRectMesh" Dimensions="2 71 301"/>)");
@@ -422,7 +393,7 @@ assert grids[1].find("Attribute/DataItem").text == "c\"d'.h5:/u"
 assert all(g.find("Attribute/DataItem").get("Dimensions") == "1 70 300" for g in grids)
 )";
   const std::string command = std::string(python) + " " + (dir_ / "check.py").string() + " " + xmf.string();
-  EXPECT_EQ(std::system(command.c_str()), 0) << contents(xmf);
+  EXPECT_EQ(std::system(command.c_str()), 0) << testing::read_text(xmf);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "solver/simulation/run_loop.hpp"
 #include "solver/simulation/simulation.hpp"
 #include "solver/spec/run_spec.hpp"
+#include "tests/support/bitwise_equal.hpp"
 
 namespace simapp::testing {
 
@@ -55,10 +56,6 @@ inline std::vector<double> final_state(const RunSpec& spec, Backend backend, Exe
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   EXPECT_EQ(simulation->time(), spec.time.sim_time);
   return simulation->gathered_state();
-}
-
-inline bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 /// The interior cells of one variable of a host copy of the state, as [k][i].
