@@ -1,9 +1,13 @@
 #pragma once
 /// simapp's one error type: every failure the user can cause or meet carries the place it
 /// happened and the process exit code it maps to (documented in docs/usage.md, Exit codes).
+#include <array>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
+
+#include "foundation/name_table.hpp"
 
 namespace simapp {
 
@@ -16,6 +20,19 @@ enum class ExitCode : int {
   numerical = 4,    ///< the solution blew up (NaN/Inf or CFL violation)
   interrupted = 5,  ///< stopped by SIGTERM or SIGINT after writing a checkpoint; continue with --restart
 };
+
+/// What each exit code means, as run.json and the documentation (docs/usage.md) say it.
+inline constexpr std::array<std::pair<ExitCode, std::string_view>, 6> exit_code_meanings{{
+    {ExitCode::success, "success"},
+    {ExitCode::internal, "internal error"},
+    {ExitCode::bad_input, "bad input"},
+    {ExitCode::io, "I/O error"},
+    {ExitCode::numerical, "numerical failure"},
+    {ExitCode::interrupted, "interrupted"},
+}};
+
+/// What `code` means ("unknown" for a value outside the set).
+constexpr std::string_view meaning(ExitCode code) { return name_in(exit_code_meanings, code); }
 
 /// Which ranks of an MPI job know of an error: the one that met it, or every rank (the ranks
 /// agreed on it, e.g. bad input or a write that failed for all). An error every rank knows is

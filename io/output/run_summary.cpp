@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "foundation/error.hpp"
 #include "io/config/config_schema.hpp"
 #include "io/files/result_file.hpp"
 #include "simapp_version.hpp"
@@ -57,19 +58,6 @@ Json config_json(const RunSpec& spec) {
         key.get(spec));
   }
   return root;
-}
-
-/// What an exit code means (docs/usage.md, Exit codes).
-std::string_view outcome_of(int exit_code) {
-  switch (exit_code) {
-    case 0: return "success";
-    case 1: return "internal error";
-    case 2: return "bad input";
-    case 3: return "I/O error";
-    case 4: return "numerical failure";
-    case 5: return "interrupted";
-    default: return "unknown";
-  }
 }
 
 Json timings_json(const RunTimings& t) {
@@ -123,7 +111,7 @@ Json run_summary_json(const RunSummary& s) {
       {"git", build_info::git_hash},
       {"cuda", s.cuda_compiler.empty() ? Json{{"built", false}} : Json{{"built", true}, {"compiler", s.cuda_compiler}}},
       {"exit_code", s.exit_code},
-      {"outcome", outcome_of(s.exit_code)},
+      {"outcome", meaning(static_cast<ExitCode>(s.exit_code))},
       {"reason", s.reason},
       {"started", iso_8601_utc(s.started)},
       {"ended", iso_8601_utc(s.ended)},
