@@ -420,18 +420,23 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
   const RunSpec& spec = config.spec;
   std::vector<ScheduledOutput> outputs;
   const long now = simulation.step();
-  if (spec.output.every > 0.0 && spec.output.layout == OutputLayout::series) {
-    auto appended = std::make_shared<AppendedSnapshots>(config, simulation);
-    outputs.push_back(
-        {after(output_steps(simulation.time_stepping(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
-         [appended](long step, double time, std::span<const double> state) { appended->write(step, time, state); },
-         nullptr, nullptr});
-  } else if (spec.output.every > 0.0) {
-    auto series = std::make_shared<SnapshotSeries>(config, simulation);
-    outputs.push_back(
-        {after(output_steps(simulation.time_stepping(), spec.output.every, true), now - (now == 0 ? 1 : 0)),
-         [series](long step, double time, std::span<const double> state) { series->write(step, time, state); },
-         [series] { return series->finish(); }, [series] { return series->release(); }});
+  if (spec.output.every > 0.0) {
+    // Snapshots of the steps after this one (and of step 0 from the start).
+    std::vector<long> steps =
+        after(output_steps(simulation.time_stepping(), spec.output.every, true), now - (now == 0 ? 1 : 0));
+    if (spec.output.layout == OutputLayout::series) {
+      auto appended = std::make_shared<AppendedSnapshots>(config, simulation);
+      outputs.push_back(
+          {std::move(steps),
+           [appended](long step, double time, std::span<const double> state) { appended->write(step, time, state); },
+           nullptr, nullptr});
+    } else {
+      auto series = std::make_shared<SnapshotSeries>(config, simulation);
+      outputs.push_back(
+          {std::move(steps),
+           [series](long step, double time, std::span<const double> state) { series->write(step, time, state); },
+           [series] { return series->finish(); }, [series] { return series->release(); }});
+    }
   }
   if (spec.output.checkpoint_every > 0.0) {
     const Decomposition& decomposition = simulation.decomposition();
