@@ -92,6 +92,13 @@ std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& 
   return text;
 }
 
+std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Backend backend,
+                           const std::string& halo_reason) {
+  return fmt::format(
+      "{} as {} x {} (x periodic, z walls){}", decomposition.size(), decomposition.px(), decomposition.pz(),
+      decomposition.size() == 1 ? std::string() : fmt::format(", {} ({})", describe(path, backend), halo_reason));
+}
+
 void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
                   const std::string& config_path, const std::string& halo_reason) {
   const Decomposition& decomposition = simulation.decomposition();
@@ -109,11 +116,7 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
                         nu > 0 ? fmt::format("nu = {:g} m^2/s on u, w, theta", nu) : std::string("off"),
                         spec.physics.hyperviscosity));
   log.print(fmt::format("  backend   {}: {}", to_string(simulation.backend()), placements[0].processor));
-  log.print(fmt::format(
-      "  ranks     {} as {} x {} (x periodic, z walls){}", decomposition.size(), decomposition.px(), decomposition.pz(),
-      decomposition.size() == 1
-          ? std::string()
-          : fmt::format(", {} ({})", describe(simulation.halo_path(), simulation.backend()), halo_reason)));
+  log.print("  ranks     " + describe_ranks(decomposition, simulation.halo_path(), simulation.backend(), halo_reason));
   const bool show_placement = decomposition.size() > 1 || simulation.backend() == Backend::cuda;
   for (int r = 0; r < decomposition.size() && show_placement; ++r) {
     const RankBox box = decomposition.box_of(r);

@@ -9,6 +9,8 @@
 
 #include "io/output/run_log.hpp"
 #include "io/output/run_summary.hpp"
+#include "solver/decomposition/decomposition.hpp"
+#include "solver/halo/halo_path.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "solver/simulation/simulation.hpp"
 #include "solver/time/time_stepping.hpp"
@@ -20,6 +22,11 @@ std::vector<io::RankPlacement> gather_placements(const Simulation& simulation);
 
 /// `sim_time = 1000 s, dt = 1.66667 s (cfl 1.5), 600 steps`: the header's time line, after its label.
 std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& spec);
+
+/// `2 as 2 x 1 (x periodic, z walls), halos by MPI from host memory (auto: the host backend)`: the
+/// header's ranks line, after its label; `halo_reason` says why the halos take `path`.
+std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Backend backend,
+                           const std::string& halo_reason);
 
 /// Rank 0 prints, with `placements` as gathered. `halo_reason`: why the halos travel as they do
 /// (parallel.halo: auto made concrete).

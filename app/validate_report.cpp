@@ -111,12 +111,8 @@ void print_validation(std::FILE* out, const std::string& config_path, const Setu
   fmt::print(out, "{}: configuration is valid{}\n", config_path, restart);
   fmt::print(out, "  time      {}\n", describe_time_stepping(io::run_time_stepping(spec), spec));
   fmt::print(out, "  backend   {}: {}\n", to_string(setup.backend), device::processor_name(setup.backend));
-  fmt::print(out, "  ranks     {} as {} x {} (x periodic, z walls){}\n", decomposition.size(), decomposition.px(),
-             decomposition.pz(),
-             decomposition.size() == 1
-                 ? std::string()
-                 : fmt::format(", {} ({})", describe(halo_path(setup.backend, spec.parallel), setup.backend),
-                               setup.halo_reason));
+  fmt::print(out, "  ranks     {}\n",
+             describe_ranks(decomposition, halo_path(setup.backend, spec.parallel), setup.backend, setup.halo_reason));
   fmt::print(out, "  memory    {}\n", memory_line(setup, decomposition, memory));
   fmt::print(out, "  disk      {}\n", disk_line(spec, continued));
   std::fflush(out);
