@@ -21,7 +21,7 @@
 #include "foundation/error.hpp"
 #include "io/output/run_outputs.hpp"
 #include "solver/decomposition/error_agreement.hpp"
-#include "solver/simulation/mode_support.hpp"
+#include "solver/executor/executor_factory.hpp"
 
 namespace {
 

@@ -135,11 +135,8 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   if (const double limit = spec.execution.wall_limit; limit > 0)
     log.print(
         fmt::format("  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it", limit));
-  if (simulation.mode() == ExecutionMode::persistent) {
-    const PersistentGrid& launch = simulation.persistent_launch();
-    log.print(fmt::format(
-        "  steps     mode persistent: one cooperative kernel a launch, {} blocks of {} threads, a grid barrier a {}",
-        launch.blocks, launch.block_threads, launch.barrier_a_pass ? "pass (3 stages a tile)" : "stage"));
+  if (const LaunchDescription launch = simulation.launch_description(); !launch.summary.empty()) {
+    log.print(fmt::format("  steps     mode {}: {}", to_string(simulation.mode()), launch.summary));
   } else {
     log.print(fmt::format("  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph",
                           to_string(simulation.mode()), to_string(spec.execution.granularity),

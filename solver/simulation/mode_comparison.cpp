@@ -8,7 +8,7 @@
 #include "foundation/host_clock.hpp"
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/physics/variables.hpp"
-#include "solver/simulation/mode_support.hpp"
+#include "solver/executor/executor_factory.hpp"
 
 namespace simapp {
 
@@ -70,13 +70,12 @@ class ModeRuns {
       timing.stats = simulation.executor_stats();
       timing.launches_per_step =
           static_cast<double>(timing.stats.launches - before.launches) / static_cast<double>(timing.steps);
-      // The persistent kernel is one kernel for all of its steps.
-      timing.kernels_per_step = timing.mode == ExecutionMode::persistent
-                                    ? timing.launches_per_step
-                                    : static_cast<double>(simulation.kernels_per_step());
+      // A persistent kernel is one kernel for all of its steps.
+      const LaunchDescription launch = simulation.launch_description();
+      timing.kernels_per_step =
+          launch.one_kernel_a_launch ? timing.launches_per_step : static_cast<double>(simulation.kernels_per_step());
       timing.change = relative_change(initial, simulation.diagnostics());
-      if (timing.mode == ExecutionMode::persistent)
-        timing.grid_barriers_per_step = simulation.persistent_launch().barrier_a_pass ? 2 : 2 * rk_stages;
+      timing.grid_barriers_per_step = launch.grid_barriers_per_step;
     }
     check_state(timing.mode, simulation);
   }

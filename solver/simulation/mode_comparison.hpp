@@ -1,6 +1,6 @@
 #pragma once
 /// execution.mode = compare: the same case run in each mode of execution.compare that can run
-/// it (mode_support.hpp; the others are skipped with the reason) from the same initial state,
+/// it (executor_factory.hpp; the others are skipped with the reason) from the same initial state,
 /// each after a warm-up and with every graph captured before the clock starts; the final
 /// states must be bit-identical. The modes are timed in rounds, each mode once a round, in turn
 /// (the order reversed every other round), so that drift and other work on the machine reach

@@ -37,4 +37,28 @@ void QueuePacing::batch_ends(long steps) {
   current_ = 1 - current_;
 }
 
+long QueuePacing::open_batch(long steps_left) {
+  if (batch_left_ == 0) {
+    batch_left_ = next_batch(steps_left);
+    batch_starts();
+  }
+  return batch_left_;
+}
+
+void QueuePacing::queued(long steps, bool closing) {
+  batch_steps_ += steps;
+  batch_left_ = std::max(0L, batch_left_ - steps);
+  if (batch_left_ == 0 || closing) end_open_batch();
+}
+
+void QueuePacing::close_batch() {
+  if (batch_left_ > 0) end_open_batch();
+}
+
+void QueuePacing::end_open_batch() {
+  batch_ends(batch_steps_);
+  batch_left_ = 0;
+  batch_steps_ = 0;
+}
+
 }  // namespace simapp

@@ -40,13 +40,26 @@ class QueuePacing {
   void batch_starts();
   void batch_ends(long steps);
 
+  /// The batch the steps being queued belong to: the steps it still takes, opening the next
+  /// batch (next_batch(steps_left), its timer started) when none is open. Collective then.
+  long open_batch(long steps_left);
+  /// Counts `steps` queued into the open batch; closes it when they fill it or `closing` (one
+  /// launch is a whole batch, or the run is at its end).
+  void queued(long steps, bool closing);
+  /// Closes the open batch, if any (before the state is reset or restored).
+  void close_batch();
+
  private:
+  void end_open_batch();
+
   MPI_Comm comm_;
   long granule_;
   long pace_;
   StreamTimer timers_[2];
   long timed_steps_[2] = {0, 0};  ///< steps of the batch each timer measures (0: none)
   int current_ = 0;               ///< the timer of the batch being queued
+  long batch_left_ = 0;           ///< steps the open batch still takes (0: none open)
+  long batch_steps_ = 0;          ///< steps queued in it so far
 };
 
 }  // namespace simapp

@@ -1,7 +1,9 @@
 #pragma once
 /// One run of the model: set-up (grid, background, initial state, step programs) and
-/// advancing in chunks of whole steps, each chunk one run of a chunk program by the
-/// executor. Reporting and output are the caller's (see run_loop.hpp).
+/// advancing by runs of whole steps, each queued by the executor of the run's mode
+/// (solver/executor/executor.hpp) in batches QueuePacing sets. The Simulation holds the model
+/// state, its programs and the clock; how steps are launched is the executor's. Reporting and
+/// output are the caller's (see run_loop.hpp).
 #include <limits>
 #include <map>
 #include <memory>
@@ -11,11 +13,10 @@
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/owned_stream.hpp"
-#include "kernels/stage/persistent_steps.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/diagnostics/diagnostics.hpp"
-#include "solver/executor/graph_loop.hpp"
-#include "solver/executor/step_executor.hpp"
+#include "solver/executor/chunk_programs.hpp"
+#include "solver/executor/executor.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
@@ -56,11 +57,11 @@ class Simulation {
   const Stream& stream() const { return stream_.get(); }
   ExecutionMode mode() const { return mode_; }
   int steps_per_graph() const { return steps_per_graph_; }
-  /// persistent: how its kernel is launched.
-  const PersistentGrid& persistent_launch() const { return persistent_grid_; }
+  /// How the mode launches steps, where it says more than the step programs do (persistent).
+  LaunchDescription launch_description() const { return executor_->launch_description(); }
   std::size_t kernels_per_step() const { return first_step_.count(OpKind::kernel); }
   /// What the executor did, with graph_loop's loop graphs counted as graphs.
-  ExecutorStats executor_stats() const;
+  ExecutorStats executor_stats() const { return executor_->stats(); }
 
   long step() const { return step_; }                               ///< steps completed
   double time() const { return time_stepping_.time_after(step_); }  ///< s
@@ -70,13 +71,12 @@ class Simulation {
   /// chunks also end after each step in `chunk_ends` (ascending: output steps, progress
   /// lines), so that nothing is captured while stepping; runs nothing.
   void prepare(const std::vector<long>& chunk_ends = {});
-  /// Runs the next chunk: min(steps_per_graph, steps left, max_steps) steps; in graph_loop
-  /// mode up to min(steps left, max_steps, the pace), as a chunk up to a multiple of
-  /// check_every, one launch of the loop graph (whole passes of its body) and a chunk for the
-  /// rest (plan_loop_launch); in persistent mode min(steps left, max_steps, the pace) in one
-  /// launch of the persistent kernel. Chunks are queued in batches of about half
-  /// a second of device time, at most two ahead of the device (QueuePacing: the host may wait
-  /// here; collective when a batch starts). Returns the steps run.
+  /// Queues the next run of steps, at most `max_steps`, as the executor takes them: a chunk of
+  /// min(steps_per_graph, steps left) steps; in graph_loop and persistent mode the whole batch
+  /// in one launch (graph_loop_executor.hpp, persistent_executor.hpp). Steps are queued in
+  /// batches of about half a second of device time, at most two ahead of the device
+  /// (QueuePacing: the host may wait here; collective when a batch starts). Returns the steps
+  /// queued.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
   /// Runs the next step (without the health check) op by op, each timed on the stream (CUDA events on the device, the
   /// host clock on the host) inside a profiler range of its name; returns the step's ops (joins left out) with their
@@ -118,31 +118,6 @@ class Simulation {
   void synchronize() const { device::synchronize(stream_.get()); }
 
  private:
-  /// The chunk program of `layout` (built on first use).
-  const StepProgram& chunk_program(const ChunkLayout& layout);
-  /// The layout of the `steps` steps after step `completed`, checked as the run checks them.
-  ChunkLayout layout_after(long completed, int steps) const;
-  /// Makes the StepParams slots of the next `steps` steps hold their values.
-  void stage_step_params(int steps);
-  /// Steps in the chunk that starts after `completed` steps.
-  int chunk_steps(long completed) const;
-  /// graph_loop: the loop graph whose body starts with parity `first` (captured on first use).
-  const GraphLoop& loop_graph(StepParity first);
-  /// graph_loop: runs `launch` from the current step.
-  void advance_in_loop(const LoopLaunch& launch);
-  /// graph_loop: runs the next `steps` steps (none, or at most a pass of the body) as one
-  /// chunk, counting them on the loop clock.
-  void run_chunk_beside_loop(long steps);
-  /// graph and graph_loop: captures the chunk of the `steps` steps after step `completed`
-  /// (none when 0); returns the step after them.
-  long prepare_chunk(long completed, long steps);
-  /// persistent: runs `steps` steps in one launch of the persistent kernel.
-  void advance_persistent(long steps);
-  /// Closes the batch of chunks being queued (QueuePacing).
-  void end_batch();
-  /// graph_loop and persistent: one launch runs many steps, counted on the device (the loop clock).
-  bool loops_on_device() const { return mode_ == ExecutionMode::graph_loop || mode_ == ExecutionMode::persistent; }
-
   RunSpec spec_;
   ExecutionMode mode_;
   const Decomposition& decomposition_;
@@ -152,26 +127,17 @@ class Simulation {
   HydrostaticProfile background_;
   Workspace workspace_;
   HaloPath halo_path_;
-  StepParamsBlock params_;                  ///< as many slots as any K the run may choose (step_params_capacity)
+  StepParamsBlock params_;                  ///< as many slots as any K the run may choose (step_params_slots)
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   HealthMonitor health_;
-  DeviceBuffer<LoopClock> loop_clock_;  ///< graph_loop: the device's step count
-  LoopControl loop_control_[2];         ///< graph_loop: per body parity (odd, even)
-  std::map<StepParity, StepProgram> loop_bodies_;
-  std::map<StepParity, std::unique_ptr<GraphLoop>> loops_;
-  ExecutorStats loop_stats_;        ///< graph_loop's loop graphs and persistent's kernels: captures, launches
-  PersistentSteps persistent_;      ///< persistent: the kernel's arguments
-  PersistentGrid persistent_grid_;  ///< persistent: its launch shape
+  DeviceBuffer<LoopClock> loop_clock_;  ///< the device's step count (graph_loop, persistent, --profile)
   StepResources resources_;
   StepProgram first_step_;  ///< the run's first step, built with its buffers and counted
   int steps_per_graph_;     ///< K, from first_step_'s kernels and host ops
-  LoopBody loop_body_;      ///< graph_loop: one pass of the WHILE body
-  QueuePacing pacing_;      ///< how far the host queues ahead: batches of steps
-  long batch_left_ = 0;     ///< steps the batch being queued still takes (0: none open)
-  long batch_steps_ = 0;    ///< steps queued in it so far
-  std::unique_ptr<StepExecutor> executor_;
-  std::map<ChunkLayout, StepProgram> chunks_;  ///< stable addresses for the executor
+  ChunkPrograms chunks_;
+  std::unique_ptr<Executor> executor_;
+  QueuePacing pacing_;  ///< how far the host queues ahead: batches of steps
   DiagnosticsReducer reducer_;
   StateCopy state_copy_;  ///< the interior state on the host, for outputs
   long step_ = 0;

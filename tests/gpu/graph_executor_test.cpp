@@ -6,7 +6,7 @@
 
 #include "foundation/error.hpp"
 #include "kernels/backend/device_runtime.hpp"
-#include "solver/executor/graph_executor.hpp"
+#include "solver/executor/graph_runner.hpp"
 #include "solver/simulation/mode_comparison.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "tests/support/small_case.hpp"
@@ -92,7 +92,8 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
     EXPECT_EQ(stats.launches, 4);  // one kernel per interval between outputs
     EXPECT_EQ(stats.captures, 0);
     testing::SerialSimulation simulation(spec, Backend::cuda, ExecutionMode::persistent);
-    EXPECT_EQ(simulation->persistent_launch().barrier_a_pass, name != CaseName::injection) << to_string(name);
+    EXPECT_EQ(simulation->launch_description().grid_barriers_per_step == 2, name != CaseName::injection)
+        << to_string(name);
   }
 }
 
@@ -193,16 +194,16 @@ TEST_F(CudaGraphTest, CaptureFailureNamesTheOpAndNeverFallsBackToEager) {
     ran = true;
     device::synchronize(s);  // not allowed while capturing
   });
-  GraphExecutor executor;
+  GraphRunner runner;
   try {
-    executor.run(program, stream);
+    runner.run(program, stream);
     ADD_FAILURE() << "capture should have failed";
   } catch (const Error& e) {
     EXPECT_EQ(e.where(), "graph capture");
     EXPECT_NE(std::string(e.what()).find("illegal_sync"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(ran);
-  EXPECT_EQ(executor.stats().launches, 0);
+  EXPECT_EQ(runner.stats().launches, 0);
   device::synchronize(stream);  // the stream is usable again
   device::destroy_stream(stream);
 }

@@ -11,7 +11,8 @@
 
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/constants.hpp"
-#include "solver/executor/step_executor.hpp"
+#include "solver/executor/eager_runner.hpp"
+#include "solver/executor/graph_runner.hpp"
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/step/halo_ops.hpp"
 #include "tests/support/small_case.hpp"
@@ -84,9 +85,13 @@ void exchange_halos(const Decomposition& decomposition, const FieldShape& shape,
     StepProgram program;
     add_halo_ops(program, "x.", field, &x, path);
     add_halo_ops(program, "z.", field, &z, path);
-    const std::unique_ptr<StepExecutor> executor = make_executor(mode, backend);
-    executor->run(program, stream);
-    if (mode == ExecutionMode::graph) executor->run(program, stream);
+    std::unique_ptr<ProgramRunner> runner;
+    if (mode == ExecutionMode::graph)
+      runner = std::make_unique<GraphRunner>();
+    else
+      runner = std::make_unique<EagerRunner>(Synchronization::none);
+    runner->run(program, stream);
+    if (mode == ExecutionMode::graph) runner->run(program, stream);
     values = device_values.copy_to_host(stream);
   }
   device::destroy_stream(stream);

@@ -52,5 +52,29 @@ TEST(QueuePacingTest, GranulesRoundTheFirstBatchUp) {
   device::destroy_stream(stream);
 }
 
+/// Chunks of 5 steps queued into batches: a batch stays open across chunks until they fill it
+/// (the chunk that fills it may go past it), and it is timed as the steps it held; a launch that
+/// is a whole batch closes it at once. The batches are the same as the low-level calls give.
+TEST(QueuePacingTest, OpenBatchesCloseWhenChunksFillThemOrWhenALaunchIsTheBatch) {
+  const Stream stream = device::create_stream(Backend::host);
+  QueuePacing pacing(stream, MPI_COMM_SELF, 1);
+  std::vector<long> rooms;
+  for (int chunk = 0; chunk < 5; ++chunk) {
+    rooms.push_back(pacing.open_batch(1000));
+    pacing.queued(5, false);
+  }
+  // 16, 11, 6, 1 left of the first batch; its fourth chunk fills it (20 steps); the second
+  // batch opens with the first batch's pace, 16.
+  EXPECT_EQ(rooms, (std::vector<long>{16, 11, 6, 1, 16}));
+  pacing.close_batch();                     // the second batch, 5 steps, closed early (a reset)
+  pacing.close_batch();                     // none open: nothing to close
+  EXPECT_EQ(pacing.open_batch(1000), 160);  // learned from the first batch (20 fast steps: 8 × 20)
+  pacing.queued(160, true);
+  EXPECT_EQ(pacing.open_batch(1000), 40);  // from the second: 8 × its 5 steps
+  pacing.queued(1, true);                  // a launch that is the batch closes it, however short
+  EXPECT_EQ(pacing.open_batch(30), 30);    // from the third, 1280 (8 × 160), at most what is left
+  device::destroy_stream(stream);
+}
+
 }  // namespace
 }  // namespace simapp

@@ -1,11 +1,11 @@
-#include "solver/executor/eager_executor.hpp"
+#include "solver/executor/eager_runner.hpp"
 
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/trace_range.hpp"
 
 namespace simapp {
 
-void EagerExecutor::run(const StepProgram& program, const Stream& stream) {
+void EagerRunner::run(const StepProgram& program, const Stream& stream) {
   for (const StepOp& op : program.ops()) {
     if (op.kind == OpKind::join) continue;  // one stream: everything is already in order
     {

@@ -1,4 +1,4 @@
-#include "solver/executor/streams_executor.hpp"
+#include "solver/executor/lane_streams_runner.hpp"
 
 #include "foundation/error.hpp"
 #include "kernels/backend/trace_range.hpp"
@@ -6,10 +6,10 @@
 
 namespace simapp {
 
-StreamsExecutor::StreamsExecutor() = default;
-StreamsExecutor::~StreamsExecutor() = default;
+LaneStreamsRunner::LaneStreamsRunner() = default;
+LaneStreamsRunner::~LaneStreamsRunner() = default;
 
-void StreamsExecutor::run(const StepProgram& program, const Stream& stream) {
+void LaneStreamsRunner::run(const StepProgram& program, const Stream& stream) {
   if (stream.backend != Backend::cuda) throw Error(ExitCode::internal, "eager_streams", "needs the CUDA backend");
   if (!lanes_) lanes_ = std::make_unique<LaneStreams>(stream.cuda_stream);
   if (lanes_->origin() != stream.cuda_stream)

@@ -6,16 +6,16 @@
 /// what graphs buy. CUDA only (built with the CUDA backend): the host backend has one stream.
 #include <memory>
 
-#include "solver/executor/step_executor.hpp"
+#include "solver/executor/program_runner.hpp"
 
 namespace simapp {
 
 class LaneStreams;
 
-class StreamsExecutor final : public StepExecutor {
+class LaneStreamsRunner final : public ProgramRunner {
  public:
-  StreamsExecutor();
-  ~StreamsExecutor() override;
+  LaneStreamsRunner();
+  ~LaneStreamsRunner() override;
 
   void run(const StepProgram& program, const Stream& stream) override;
   void prepare(const StepProgram&, const Stream&) override {}

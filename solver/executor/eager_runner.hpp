@@ -1,15 +1,15 @@
 #pragma once
 /// Runs a StepProgram op by op: one launch per Kernel or Transfer op, Host ops inline. With
 /// Synchronization::every_launch it also waits after every launch (the naive baseline).
-#include "solver/executor/step_executor.hpp"
+#include "solver/executor/program_runner.hpp"
 
 namespace simapp {
 
 enum class Synchronization { none, every_launch };
 
-class EagerExecutor final : public StepExecutor {
+class EagerRunner final : public ProgramRunner {
  public:
-  explicit EagerExecutor(Synchronization synchronization) : synchronization_(synchronization) {}
+  explicit EagerRunner(Synchronization synchronization) : synchronization_(synchronization) {}
 
   void run(const StepProgram& program, const Stream& stream) override;
   void prepare(const StepProgram&, const Stream&) override {}

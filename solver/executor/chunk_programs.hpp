@@ -1,0 +1,50 @@
+#pragma once
+/// The chunk programs of a run, each built on first use and kept for the run (runners know
+/// programs by address, so a captured chunk is captured once), and the StepParams their steps
+/// read. Every executor runs its steps as these programs, or derives its own from the same
+/// StepResources.
+#include <map>
+#include <vector>
+
+#include "solver/step/build_step_program.hpp"
+#include "solver/step/step_params_block.hpp"
+#include "solver/time/time_stepping.hpp"
+
+namespace simapp {
+
+class ChunkPrograms {
+ public:
+  /// `resources`, `params` (the slots `resources` points at) and `time` must outlive this.
+  ChunkPrograms(const StepResources& resources, StepParamsBlock& params, const TimeStepping& time, double dx, double dz,
+                const Dissipation& physics, int check_every);
+  ChunkPrograms(const ChunkPrograms&) = delete;
+  ChunkPrograms& operator=(const ChunkPrograms&) = delete;
+
+  const StepResources& resources() const { return resources_; }
+  long num_steps() const { return time_.num_steps(); }
+  int check_every() const { return check_every_; }
+
+  /// The layout of the `steps` steps after step `completed`, checked as the run checks them.
+  ChunkLayout layout_after(long completed, int steps) const;
+  /// The program of `layout` (built on first use).
+  const StepProgram& program(const ChunkLayout& layout);
+  /// Makes StepParams slots [0, steps) hold the values of the `steps` steps after `completed`.
+  void stage_params(long completed, int steps);
+  /// The program of the `steps` steps after `completed`, its StepParams staged: ready to run.
+  const StepProgram& staged(long completed, int steps);
+
+ private:
+  const StepResources& resources_;
+  StepParamsBlock& params_;
+  const TimeStepping& time_;
+  double dx_, dz_;
+  Dissipation physics_;
+  int check_every_;
+  std::map<ChunkLayout, StepProgram> programs_;  ///< stable addresses
+};
+
+/// Steps from step `completed` up to the next step of `chunk_ends` (ascending) after it, or to
+/// `num_steps`: the most one launch may run when the run needs the state after each of them.
+long steps_to_next_end(long completed, const std::vector<long>& chunk_ends, long num_steps);
+
+}  // namespace simapp
