@@ -17,6 +17,7 @@
 #include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "io/hdf5/rank_written_file.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/error_agreement.hpp"
@@ -89,121 +90,6 @@ void require_regular_file(const fs::path& path) {
   if (!fs::is_regular_file(status))
     throw bad_input(path, fmt::format("not a regular file ({}); a checkpoint is an HDF5 file", kind_of(status.type())));
 }
-
-/// `what` and HDF5's reason for the call that just failed.
-std::string failure_text(const std::string& what) {
-  try {
-    fail(what);
-  } catch (const FileFailure& failure) {
-    return failure.what();
-  }
-}
-
-FileHandle open_for_reading(const fs::path& path) {
-  try {
-    return FileHandle(checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "cannot open as an HDF5 file"));
-  } catch (const FileFailure& failure) {
-    throw bad_input(path, failure.what());
-  }
-}
-
-/// "int32", "uint64", "float64", "a string", …: an HDF5 datatype in a message.
-std::string type_name(hid_t type) {
-  const std::size_t size = H5Tget_size(type);
-  switch (H5Tget_class(type)) {
-    case H5T_INTEGER: return fmt::format("{}int{}", H5Tget_sign(type) == H5T_SGN_NONE ? "u" : "", 8 * size);
-    case H5T_FLOAT: return fmt::format("float{}", 8 * size);
-    case H5T_STRING: return "a string";
-    case H5T_COMPOUND: return "a compound type";
-    case H5T_ARRAY: return "an array type";
-    case H5T_ENUM: return "an enumeration";
-    case H5T_VLEN: return "a variable-length sequence";
-    default: return "an HDF5 type of another class";
-  }
-}
-
-bool is_ieee_float64(hid_t type) { return H5Tequal(type, H5T_IEEE_F64LE) > 0 || H5Tequal(type, H5T_IEEE_F64BE) > 0; }
-
-/// The types simapp stores its attributes as.
-enum class AttributeType { int32, int64, uint64, float64, string };
-
-std::string_view name_of(AttributeType type) {
-  switch (type) {
-    case AttributeType::int32: return "int32";
-    case AttributeType::int64: return "int64";
-    case AttributeType::uint64: return "uint64";
-    case AttributeType::float64: return "float64";
-    case AttributeType::string: return "a string";
-  }
-  return "";
-}
-
-bool has_type(hid_t type, AttributeType expected) {
-  const H5T_class_t type_class = H5Tget_class(type);
-  const std::size_t size = H5Tget_size(type);
-  const bool is_signed = H5Tget_sign(type) == H5T_SGN_2;
-  switch (expected) {
-    case AttributeType::int32: return type_class == H5T_INTEGER && size == 4 && is_signed;
-    case AttributeType::int64: return type_class == H5T_INTEGER && size == 8 && is_signed;
-    case AttributeType::uint64: return type_class == H5T_INTEGER && size == 8 && !is_signed;
-    case AttributeType::float64: return is_ieee_float64(type);
-    case AttributeType::string: return type_class == H5T_STRING;
-  }
-  return false;
-}
-
-/// The root attributes of an open checkpoint, each checked to be one value of its type.
-class Attributes {
- public:
-  Attributes(hid_t file, const fs::path& path) : file_(file), path_(path) {}
-
-  bool has(const char* name) const { return H5Aexists(file_, name) > 0; }
-
-  template <class T>
-  T number(const char* name, AttributeType type, hid_t memory_type) const {
-    T value{};
-    const AttributeHandle attribute = open(name, type);
-    if (H5Aread(attribute.get(), memory_type, &value) < 0)
-      throw bad_input(path_, fmt::format("cannot read attribute {}", name));
-    return value;
-  }
-
-  std::string text(const char* name) const {
-    const AttributeHandle attribute = open(name, AttributeType::string);
-    const DatatypeHandle type(H5Aget_type(attribute.get()));
-    if (H5Tis_variable_str(type.get()) > 0) {
-      char* value = nullptr;
-      if (H5Aread(attribute.get(), type.get(), &value) < 0 || value == nullptr)
-        throw bad_input(path_, fmt::format("cannot read attribute {}", name));
-      std::string result(value);
-      H5free_memory(value);
-      return result;
-    }
-    std::string value(H5Tget_size(type.get()), '\0');
-    if (H5Aread(attribute.get(), type.get(), value.data()) < 0)
-      throw bad_input(path_, fmt::format("cannot read attribute {}", name));
-    return value.substr(0, value.find('\0'));
-  }
-
- private:
-  AttributeHandle open(const char* name, AttributeType expected) const {
-    if (!has(name)) throw bad_input(path_, fmt::format("no attribute {}", name));
-    AttributeHandle attribute(H5Aopen(file_, name, H5P_DEFAULT));
-    const DatatypeHandle type(H5Aget_type(attribute.get()));
-    const DataspaceHandle space(H5Aget_space(attribute.get()));
-    if (!attribute.valid() || !type.valid() || !space.valid())
-      throw bad_input(path_, fmt::format("cannot open attribute {}", name));
-    if (!has_type(type.get(), expected))
-      throw bad_input(path_,
-                      fmt::format("attribute {} is {}; expected {}", name, type_name(type.get()), name_of(expected)));
-    const hssize_t count = H5Sget_simple_extent_npoints(space.get());
-    if (count != 1) throw bad_input(path_, fmt::format("attribute {} holds {} values; expected one", name, count));
-    return attribute;
-  }
-
-  hid_t file_;
-  const fs::path& path_;
-};
 
 /// The header's values that cannot be right: "" when there is none.
 std::string header_problem(const CheckpointHeader& header) {
@@ -408,9 +294,7 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
 bool is_simapp_checkpoint(const fs::path& path) {
   std::error_code error;
   if (!fs::is_regular_file(fs::symlink_status(path, error)) || error) return false;
-  const QuietHdf5Errors quiet;
-  const FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-  return file.valid() && H5Aexists(file.get(), "config_hash") > 0 && H5Aexists(file.get(), "input_yaml") > 0;
+  return has_root_attributes(path, {"config_hash", "input_yaml"});
 }
 
 std::optional<fs::path> latest_checkpoint(const fs::path& directory) {
@@ -432,34 +316,31 @@ std::optional<fs::path> latest_checkpoint(const fs::path& directory) {
 
 CheckpointHeader read_checkpoint_header(const fs::path& path) {
   require_regular_file(path);
-  const QuietHdf5Errors quiet;
-  const FileHandle file = open_for_reading(path);
-  const Attributes attributes(file.get(), path);
+  const Hdf5Reader file(path, ExitCode::bad_input);
   for (const char* name : {"config_hash", "input_yaml"})
-    if (!attributes.has(name)) throw bad_input(path, fmt::format("not a simapp checkpoint (no attribute {})", name));
-  if (!attributes.has("format_version") || !attributes.has("header_checksum"))
+    if (!file.has_attribute(name))
+      throw bad_input(path, fmt::format("not a simapp checkpoint (no attribute {})", name));
+  if (!file.has_attribute("format_version") || !file.has_attribute("header_checksum"))
     throw bad_input(path, "written by an older simapp without checksums; cannot be verified");
-  const int format = attributes.number<int>("format_version", AttributeType::int32, H5T_NATIVE_INT);
+  const int format = file.read_attribute<int>("format_version");
   if (format != format_version)
     throw bad_input(path, fmt::format("checkpoint format {}; this simapp reads format {}", format, format_version));
 
   CheckpointHeader header;
-  header.step = static_cast<long>(attributes.number<std::int64_t>("step", AttributeType::int64, H5T_NATIVE_INT64));
-  header.time = attributes.number<double>("time", AttributeType::float64, H5T_NATIVE_DOUBLE);
-  header.config_hash = attributes.number<std::uint64_t>("config_hash", AttributeType::uint64, H5T_NATIVE_UINT64);
-  header.case_name = attributes.text("case");
-  header.nx = attributes.number<int>("nx", AttributeType::int32, H5T_NATIVE_INT);
-  header.nz = attributes.number<int>("nz", AttributeType::int32, H5T_NATIVE_INT);
-  header.xlen = attributes.number<double>("xlen", AttributeType::float64, H5T_NATIVE_DOUBLE);
-  header.zlen = attributes.number<double>("zlen", AttributeType::float64, H5T_NATIVE_DOUBLE);
-  header.initial_mass = attributes.number<double>("initial_mass", AttributeType::float64, H5T_NATIVE_DOUBLE);
-  header.initial_total_energy =
-      attributes.number<double>("initial_total_energy", AttributeType::float64, H5T_NATIVE_DOUBLE);
-  header.physics.viscosity = attributes.number<double>("viscosity", AttributeType::float64, H5T_NATIVE_DOUBLE);
-  header.physics.hyperviscosity =
-      attributes.number<double>("hyperviscosity", AttributeType::float64, H5T_NATIVE_DOUBLE);
-  header.cfl = attributes.number<double>("cfl", AttributeType::float64, H5T_NATIVE_DOUBLE);
-  const auto checksum = attributes.number<std::uint64_t>("header_checksum", AttributeType::uint64, H5T_NATIVE_UINT64);
+  header.step = file.read_attribute<long>("step");
+  header.time = file.read_attribute<double>("time");
+  header.config_hash = file.read_attribute<unsigned long>("config_hash");
+  header.case_name = file.read_attribute<std::string>("case");
+  header.nx = file.read_attribute<int>("nx");
+  header.nz = file.read_attribute<int>("nz");
+  header.xlen = file.read_attribute<double>("xlen");
+  header.zlen = file.read_attribute<double>("zlen");
+  header.initial_mass = file.read_attribute<double>("initial_mass");
+  header.initial_total_energy = file.read_attribute<double>("initial_total_energy");
+  header.physics.viscosity = file.read_attribute<double>("viscosity");
+  header.physics.hyperviscosity = file.read_attribute<double>("hyperviscosity");
+  header.cfl = file.read_attribute<double>("cfl");
+  const std::uint64_t checksum = file.read_attribute<unsigned long>("header_checksum");
   // Values that cannot be right are named before the checksum, which they also fail.
   if (const std::string problem = header_problem(header); !problem.empty()) throw bad_input(path, problem);
   if (checksum != header_checksum(header)) throw bad_input(path, "header attributes fail their checksum (corrupted)");
@@ -471,35 +352,22 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
   if (box.nx <= 0 || box.nz <= 0 || box.i_offset < 0 || box.k_offset < 0 || box.i_offset + box.nx > header.nx ||
       box.k_offset + box.nz > header.nz)
     throw Error(ExitCode::internal, path.string(), "the cells asked for are not all in the checkpoint's grid");
-  const QuietHdf5Errors quiet;
-  const FileHandle file = open_for_reading(path);
-  const DatasetHandle dataset(H5Dopen2(file.get(), "state", H5P_DEFAULT));
-  if (!dataset.valid()) throw bad_input(path, "no dataset /state");
-  const DatatypeHandle type(H5Dget_type(dataset.get()));
-  if (!type.valid() || !is_ieee_float64(type.get()))
-    throw bad_input(path, fmt::format("/state holds {} values; expected 64-bit IEEE floats",
-                                      type.valid() ? type_name(type.get()) : std::string("unknown")));
-  const DataspaceHandle space(H5Dget_space(dataset.get()));
-  const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
-  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
-  if (rank < 0 || H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0)
-    throw bad_input(path, "cannot get the shape of /state");
+  const Hdf5Reader file(path, ExitCode::bad_input);
+  const DatasetShape state = file.dataset_shape("state");
+  if (state.type != StoredType::float64)
+    throw bad_input(path, fmt::format("/state holds {} values; expected 64-bit IEEE floats", state.type_name));
   const std::vector<hsize_t> expected{var::count, static_cast<hsize_t>(header.nz), static_cast<hsize_t>(header.nx)};
-  if (dims != expected) {
-    std::string shape;
-    for (hsize_t n : dims) shape += (shape.empty() ? "" : " x ") + std::to_string(n);
+  if (state.dims != expected)
     throw bad_input(path, fmt::format("/state has shape {}; expected {} x {} x {} (the variables on its nz x nx cells)",
-                                      shape.empty() ? "scalar" : shape, var::count, header.nz, header.nx));
-  }
-  const DatasetHandle sums(H5Dopen2(file.get(), "state_checksums", H5P_DEFAULT));
-  const DataspaceHandle sums_space(sums.valid() ? H5Dget_space(sums.get()) : H5I_INVALID_HID);
-  const DatatypeHandle sums_type(sums.valid() ? H5Dget_type(sums.get()) : H5I_INVALID_HID);
+                                      state.dims_text(), var::count, header.nz, header.nx));
   const auto segments = static_cast<hsize_t>(segments_of(header.nx));
-  hsize_t sums_dims[3] = {};
-  if (!sums_space.valid() || !sums_type.valid() || H5Tget_class(sums_type.get()) != H5T_INTEGER ||
-      H5Tget_size(sums_type.get()) != 8 || H5Sget_simple_extent_ndims(sums_space.get()) != 3 ||
-      H5Sget_simple_extent_dims(sums_space.get(), sums_dims, nullptr) < 0 || sums_dims[0] != var::count ||
-      sums_dims[1] != static_cast<hsize_t>(header.nz) || sums_dims[2] != segments)
+  const auto has_checksums = [&] {
+    if (!file.has_dataset("state_checksums")) return false;
+    const DatasetShape sums = file.dataset_shape("state_checksums");
+    return (sums.type == StoredType::int64 || sums.type == StoredType::uint64) &&
+           sums.dims == std::vector<hsize_t>{var::count, static_cast<hsize_t>(header.nz), segments};
+  };
+  if (!has_checksums())
     throw bad_input(path, fmt::format("/state carries no checksums of shape {} x {} x {} (/state_checksums); cannot be "
                                       "verified",
                                       var::count, header.nz, segments));
@@ -511,24 +379,13 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
   const hsize_t columns =
       std::min<hsize_t>((last_segment + 1) * checksum_columns, static_cast<hsize_t>(header.nx)) - column0;
   const hsize_t rows = static_cast<hsize_t>(box.nz);
-  std::vector<double> stored(rows * columns);
-  std::vector<std::uint64_t> stored_sums(rows * (last_segment - first_segment + 1));
   std::vector<double> block(var::count * static_cast<std::size_t>(box.nz) * box.nx);
-  const auto read_slab = [&](hid_t dataset_id, hid_t file_space, hid_t memory_type, const hsize_t* start,
-                             const hsize_t* count, void* into, const char* what) {
-    const DataspaceHandle memory(H5Screate_simple(3, count, nullptr));
-    if (!memory.valid() || H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
-        H5Dread(dataset_id, memory_type, memory.get(), file_space, H5P_DEFAULT, into) < 0)
-      throw bad_input(path, failure_text(std::string("cannot read ") + what));
-  };
   for (int v = 0; v < var::count; ++v) {
-    const hsize_t start[3] = {static_cast<hsize_t>(v), static_cast<hsize_t>(box.k_offset), column0};
-    const hsize_t count[3] = {1, rows, columns};
-    read_slab(dataset.get(), space.get(), H5T_NATIVE_DOUBLE, start, count, stored.data(), "/state");
-    const hsize_t sums_start[3] = {static_cast<hsize_t>(v), static_cast<hsize_t>(box.k_offset), first_segment};
-    const hsize_t sums_count[3] = {1, rows, last_segment - first_segment + 1};
-    read_slab(sums.get(), sums_space.get(), H5T_NATIVE_UINT64, sums_start, sums_count, stored_sums.data(),
-              "/state_checksums");
+    const std::vector<double> stored = file.read_dataset<double>(
+        "state", {{static_cast<hsize_t>(v), static_cast<hsize_t>(box.k_offset), column0}, {1, rows, columns}});
+    const std::vector<unsigned long> stored_sums = file.read_dataset<unsigned long>(
+        "state_checksums", {{static_cast<hsize_t>(v), static_cast<hsize_t>(box.k_offset), first_segment},
+                            {1, rows, last_segment - first_segment + 1}});
     for (hsize_t k = 0; k < rows; ++k) {
       std::vector<std::uint64_t> found(last_segment - first_segment + 1, 0);
       for (hsize_t i = 0; i < columns; ++i)

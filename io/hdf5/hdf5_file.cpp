@@ -128,10 +128,12 @@ void copy_range(const ScratchFile& from, NewFile& to, long long begin, long long
 
 }  // namespace
 
-[[noreturn]] void fail(const std::string& what) {
+std::string with_hdf5_reason(const std::string& what) {
   const std::string reason = hdf5_reason();
-  throw FileFailure(reason.empty() ? what : what + ": " + reason);
+  return reason.empty() ? what : what + ": " + reason;
 }
+
+[[noreturn]] void fail(const std::string& what) { throw FileFailure(with_hdf5_reason(what)); }
 
 hid_t checked(hid_t id, const std::string& what) {
   if (id < 0) fail(what);
@@ -177,25 +179,6 @@ void write_new_file(const fs::path& path, std::size_t size_estimate, const std::
   output.write(image);
   output.sync_and_close();
   output.publish(Replace::never);
-}
-
-FileHandle open_to_read(const fs::path& path) {
-  const QuietHdf5Errors quiet;
-  FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-  if (file.valid()) return file;
-  // Each piece of metadata read once: SWMR readers otherwise read one whose checksum fails again
-  // and again, for minutes, waiting for a writer to finish it.
-  const PropertyListHandle access(H5Pcreate(H5P_FILE_ACCESS));
-  if (!access.valid() || H5Pset_metadata_read_attempts(access.get(), 1) < 0) return file;
-  return FileHandle(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
-}
-
-bool has_root_attributes(const fs::path& path, std::initializer_list<const char*> names) {
-  const QuietHdf5Errors quiet;
-  const FileHandle file = open_to_read(path);
-  if (!file.valid()) return false;
-  return std::all_of(names.begin(), names.end(),
-                     [&](const char* name) { return H5Aexists_by_name(file.get(), ".", name, H5P_DEFAULT) > 0; });
 }
 
 PropertyListHandle reserved_dataset_properties() {

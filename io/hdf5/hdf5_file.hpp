@@ -1,6 +1,6 @@
 #pragma once
-/// Writing and reading HDF5 files safely: every call checked, failures as one message with
-/// HDF5's own reason, and files built in memory (HDF5's core driver) then written by simapp
+/// Writing HDF5 files safely: every call checked, failures as one message with HDF5's own
+/// reason, and files built in memory (HDF5's core driver) then written by simapp
 /// as a new file (io/files/new_file.hpp). HDF5 1.10 cannot recover from a failed H5Fclose of
 /// a disk file (closing it again, even at exit, crashes), so HDF5 never writes to the disk
 /// itself; a failed write is an ordinary error and leaves no file behind.
@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -18,7 +17,10 @@
 
 namespace simapp::io {
 
-/// Throws FileFailure(what + HDF5's innermost reason).
+/// `what`, then ": " and HDF5's innermost reason for the call that just failed (the system's own
+/// words where HDF5 quotes them); `what` alone when HDF5 gives none.
+std::string with_hdf5_reason(const std::string& what);
+/// Throws FileFailure(with_hdf5_reason(what)).
 [[noreturn]] void fail(const std::string& what);
 /// `id`, or FileFailure(what) when it is negative.
 hid_t checked(hid_t id, const std::string& what);
@@ -62,15 +64,5 @@ enum class FileFormat { compatible, appendable };
 std::vector<ReservedRange> write_layout(NewFile& out, long long size_bound, const std::vector<std::string>& reserved,
                                         const std::function<void(hid_t file)>& fill,
                                         FileFormat format = FileFormat::compatible);
-
-/// `path` opened read-only (an invalid handle when it does not open as an HDF5 file); a file
-/// that a writer in SWMR mode (single writer, multiple readers) left marked as being written,
-/// killed in an append, is opened as SWMR readers open it. The caller makes sure `path` is a
-/// regular file (opening a named pipe would block).
-FileHandle open_to_read(const std::filesystem::path& path);
-
-/// True when `path` opens (open_to_read) as an HDF5 file whose root group has every attribute
-/// in `names`.
-bool has_root_attributes(const std::filesystem::path& path, std::initializer_list<const char*> names);
 
 }  // namespace simapp::io

@@ -24,6 +24,7 @@
 #include "io/files/new_file.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "io/hdf5/rank_written_file.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 
@@ -489,15 +490,6 @@ void write_along_time(hid_t file, const std::string& name, hsize_t index, hid_t 
         "cannot write dataset " + name);
 }
 
-/// Integer root attribute `name` of `file`.
-long integer_attribute(hid_t file, const char* name) {
-  const AttributeHandle attribute(
-      checked(H5Aopen(file, name, H5P_DEFAULT), std::string("the series has no attribute ") + name));
-  long value = 0;
-  check(H5Aread(attribute.get(), H5T_NATIVE_LONG, &value), std::string("cannot read attribute ") + name);
-  return value;
-}
-
 /// The series' variables along time, in the order an append writes them: time last, so that
 /// its length counts the times whose every variable is written.
 std::vector<std::string> variables_along_time(const std::vector<std::string>& fields) {
@@ -506,20 +498,20 @@ std::vector<std::string> variables_along_time(const std::vector<std::string>& fi
   return variables;
 }
 
-/// Refuses (bad input) a series at `path` that is not one of exactly `fields`.
-void check_series_variables(hid_t file, const fs::path& path, const std::vector<std::string>& fields) {
-  const auto exists = [&](const std::string& name) { return H5Lexists(file, name.c_str(), H5P_DEFAULT) > 0; };
-  if (!exists("time") || !exists("step"))
-    throw Error(ExitCode::bad_input, path.string(), "not a snapshot series (it has no time and step variables)");
+/// Refuses (bad input) a series that is not one of exactly `fields`.
+void check_series_variables(const Hdf5Reader& series, const std::vector<std::string>& fields) {
+  if (!series.has_dataset("time") || !series.has_dataset("step"))
+    throw Error(ExitCode::bad_input, series.path().string(),
+                "not a snapshot series (it has no time and step variables)");
   std::string held;
   bool same = true;
   for (const FieldInfo& field : snapshot_fields()) {
-    const bool in_file = exists(field.name);
+    const bool in_file = series.has_dataset(field.name);
     if (in_file) held += (held.empty() ? "" : ", ") + field.name;
     same = same && in_file == (std::ranges::find(fields, field.name) != fields.end());
   }
   if (!same)
-    throw Error(ExitCode::bad_input, path.string(),
+    throw Error(ExitCode::bad_input, series.path().string(),
                 "the series holds the fields " + (held.empty() ? std::string("(none)") : held) +
                     "; output.variables must name the same to continue it");
 }
@@ -534,7 +526,7 @@ long continue_series(const fs::path& path, const std::vector<std::string>& field
       !has_root_attributes(path, {"simapp_version", "input_yaml"}))
     throw Error(ExitCode::bad_input, path.string(), "not a snapshot series that simapp wrote");
   const QuietHdf5Errors quiet;
-  check_series_variables(open_to_read(path).get(), path, fields);  // before anything is written
+  check_series_variables(Hdf5Reader(path, ExitCode::bad_input), fields);  // before anything is written
   try {
     reserve_space_after_end(path, 1 << 20);  // the metadata that cutting writes again
     hsize_t kept = 0;
@@ -547,11 +539,7 @@ long continue_series(const fs::path& path, const std::vector<std::string>& field
       const std::vector<std::string> variables = variables_along_time(fields);
       hsize_t whole = length_along_time(file.get(), variables.front());
       for (const std::string& name : variables) whole = std::min(whole, length_along_time(file.get(), name));
-      std::vector<long> steps(length_along_time(file.get(), "step"));
-      if (!steps.empty())
-        check(H5Dread(open_dataset(file.get(), "step").get(), H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                      steps.data()),
-              "cannot read dataset step");
+      std::vector<long> steps = Hdf5Reader(file.get(), path, ExitCode::io).read_dataset<long>("step");
       steps.resize(whole);
       kept = static_cast<hsize_t>(std::ranges::find_if(steps, [&](long step) { return step > kept_step; }) -
                                   steps.begin());
@@ -753,7 +741,8 @@ void SnapshotSeriesFile::extend(const Snapshot& snapshot) {
     reserve_space_after_end(path_, append_size_bound(snapshot, fields_.size(), times_));
     {
       FileHandle file = open_series_for_writing(path_, WriterMarks::keep);
-      const long nx = integer_attribute(file.get(), "nx"), nz = integer_attribute(file.get(), "nz");
+      const Hdf5Reader series(file.get(), path_, ExitCode::io);
+      const int nx = series.read_attribute<int>("nx"), nz = series.read_attribute<int>("nz");
       if (nx != snapshot.nx || nz != snapshot.nz)
         throw Error(ExitCode::bad_input, path_.string(),
                     fmt::format("the series is of a grid of {} x {} cells, the run's {} x {}", nx, nz, snapshot.nx,
@@ -774,24 +763,6 @@ void SnapshotSeriesFile::extend(const Snapshot& snapshot) {
     cut_and_sync(path_, allocated_end(path_));
   } catch (const FileFailure& failure) {
     throw Error(ExitCode::io, path_.string(), failure.what());
-  }
-}
-
-std::vector<double> read_dataset(const fs::path& path, const std::string& name) {
-  const QuietHdf5Errors quiet;
-  try {
-    const FileHandle file = open_to_read(path);
-    if (!file.valid()) fail("cannot open file");
-    const DatasetHandle dataset(checked(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT), "no dataset '" + name + "'"));
-    const DataspaceHandle space(checked(H5Dget_space(dataset.get()), "cannot get the dataspace of " + name));
-    const hssize_t count = H5Sget_simple_extent_npoints(space.get());
-    if (count < 0) fail("cannot get the size of " + name);
-    std::vector<double> values(static_cast<std::size_t>(count));
-    check(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-          "cannot read dataset " + name);
-    return values;
-  } catch (const FileFailure& failure) {
-    throw Error(ExitCode::io, path.string(), failure.what());
   }
 }
 

@@ -183,9 +183,4 @@ class SnapshotSeriesFile {
   long times_ = 0;
 };
 
-/// Reads dataset `name` of a snapshot file or series (for tests and tools; a series killed in an
-/// append as SWMR readers do): all its values as doubles, row-major (nz*nx for a field of a
-/// snapshot, times*nz*nx of a series). Throws an I/O Error when the file or dataset cannot be read.
-std::vector<double> read_dataset(const std::filesystem::path& path, const std::string& name);
-
 }  // namespace simapp::io

@@ -13,7 +13,7 @@
 #include "foundation/error.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/numbered_name.hpp"
-#include "io/hdf5/hdf5_file.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "io/output/run_log.hpp"
 #include "io/output/run_summary.hpp"
 #include "io/timing/timing_report.hpp"

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/checkpoint/checkpoint.hpp"
-#include "io/hdf5/snapshot_writer.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "tests/support/small_case.hpp"
 #include "tests/support/small_run_test.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "io/hdf5/snapshot_writer.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "tests/support/small_run_test.hpp"
 
 namespace simapp {

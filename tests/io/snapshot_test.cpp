@@ -20,6 +20,7 @@
 
 #include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "tests/support/binary_test.hpp"
 #include "tests/support/bitwise_equal.hpp"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/files/new_file.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/decomposition.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "io/config/load_config.hpp"
-#include "io/hdf5/snapshot_writer.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "io/output/run_outputs.hpp"
 #include "tests/support/mpi_scratch.hpp"
 #include "tests/support/small_case.hpp"
