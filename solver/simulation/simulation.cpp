@@ -6,6 +6,7 @@
 #include "foundation/error.hpp"
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/backend/trace_range.hpp"
+#include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/decomposition/gather_state.hpp"
@@ -117,7 +118,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
                    grid_.geometry(),
                    background_.view(),
                    gravity_wave_source(spec.case_name, grid_.geometry().xlen),
-                   spec.case_name == CaseName::injection,
+                   case_boundaries(spec.case_name),
                    schedule,
                    params_.writable_device_slots(),
                    loop_clock_.data(),
