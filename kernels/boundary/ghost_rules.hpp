@@ -3,8 +3,8 @@
 /// the fill kernels and the stage kernel (which applies them as it loads a tile) compute the
 /// same numbers.
 #include "kernels/backend/host_device.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
@@ -21,11 +21,10 @@ SIMAPP_HOST_DEVICE inline double wall_ghost(int v, double adjacent_value, double
   return adjacent_value;
 }
 
-/// injection: a left-boundary ghost cell of an inflow row carries
-///   ρu = (ρ′ + ρ̄_c) · 50 m/s,  (ρθ)′ = (ρ′ + ρ̄_c) · 298 K − ρ̄θ̄_c  (q holds the four variables).
+/// An inflow row's ghost cell (q holds the four variables) carries
+///   ρu = (ρ′ + ρ̄_c) · u,  (ρθ)′ = (ρ′ + ρ̄_c) · θ − ρ̄θ̄_c  (injection: u = 50 m/s, θ = 298 K).
 SIMAPP_HOST_DEVICE inline void apply_inflow(double q[var::count], double background_density,
-                                            double background_rho_theta) {
-  const InjectionInflow inflow;
+                                            double background_rho_theta, const InflowProfile& inflow) {
   const double density = q[var::dens] + background_density;
   q[var::umom] = density * inflow.u;
   q[var::rhot] = density * inflow.theta - background_rho_theta;

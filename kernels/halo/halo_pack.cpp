@@ -43,7 +43,7 @@ void pack_halos(const Stream& stream, Direction direction, FieldView<const doubl
 }
 
 void unpack_halos(const Stream& stream, Direction direction, FieldView<double> field, const double* buffer,
-                  SideFlags sides) {
+                  NeighbourSides sides) {
   const IndexBox box = message_box(direction, field.shape);
   const std::size_t side_size = halo_side_size(direction, field.shape);
   const bool x_pass = direction == Direction::x;

@@ -12,8 +12,8 @@
 
 namespace simapp {
 
-/// Which sides of a pass have a neighbour rank (unpack only writes those).
-struct SideFlags {
+/// Which sides of a direction face a neighbour rank (unpack writes only those).
+struct NeighbourSides {
   bool low = true;
   bool high = true;
 };
@@ -26,6 +26,6 @@ void pack_halos(const Stream& stream, Direction direction, FieldView<const doubl
 
 /// The ghost cells of each side in `sides` ← buffer[side].
 void unpack_halos(const Stream& stream, Direction direction, FieldView<double> field, const double* buffer,
-                  SideFlags sides);
+                  NeighbourSides sides);
 
 }  // namespace simapp

@@ -21,16 +21,6 @@ struct PointPerturbation {
 /// 3 km up in the middle of the domain, radii 4 km × 2 km.
 SIMAPP_HOST_DEVICE inline Bump straka_bubble(double xlen) { return Bump{-15.0, xlen / 2, 3000.0, 4000.0, 2000.0}; }
 
-/// The inflow of `injection`: rows with |z − 3 zlen/4| ≤ zlen/16 at the left boundary.
-struct InjectionInflow {
-  double u = 50.0;       ///< m s⁻¹
-  double theta = 298.0;  ///< K
-  SIMAPP_HOST_DEVICE static bool applies(double z, double zlen) {
-    const double offset = z - 0.75 * zlen;
-    return (offset < 0 ? -offset : offset) <= zlen / 16.0;
-  }
-};
-
 /// The gravity_waves forcing: tend(ρw) += bump(x, z) · ρ̄_c(k) in every stage.
 SIMAPP_HOST_DEVICE inline Bump gravity_wave_source(CaseName name, double xlen) {
   if (name != CaseName::gravity_waves) return Bump{};

@@ -11,9 +11,9 @@
 /// Ghost cells, for one rank holding the whole grid: along x (periodic) every loaded cell is
 /// the interior cell it wraps to and is computed as that cell, which is what a ghost copy of
 /// it would hold; along z (walls) only interior cells are computed, and the two ghost rows
-/// beyond a wall are made from each stage's adjacent row by the wall rule. The inflow of
-/// injection makes a ghost differ from the cell it wraps to: that case keeps one barrier a
-/// stage. Include this only from kernel sources (compiled as CUDA in a CUDA build).
+/// beyond a wall are made from each stage's adjacent row by the wall rule. Other conditions
+/// (an inflow makes a ghost differ from the cell it wraps to) keep one barrier a stage:
+/// pass_tile_makes. Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/flux/diffusive_flux.hpp"
@@ -23,6 +23,12 @@
 #include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
+
+/// Whether the pass tiles make the ghost cells of `sides`: periodic in x, walls in z.
+constexpr bool pass_tile_makes(const BoundaryConditions& sides) {
+  return sides.x_low.kind == BoundaryKind::periodic && sides.x_high.kind == BoundaryKind::periodic &&
+         sides.z_low.is_wall() && sides.z_high.is_wall();
+}
 
 /// A pass of `Threads` threads a block. x: tiles of 4 rows × (Threads/4 − 9) cells, a thread
 /// per face of a row in the first stage; z: tiles of Threads/16 columns × 7 cells, 16 faces a

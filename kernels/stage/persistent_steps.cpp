@@ -93,12 +93,11 @@ template <Direction D, int Threads>
 void make_stages(const PersistentSteps& p, int slot, StageKernel<D, Threads> (&stages)[rk_stages]) {
   const FieldView<double> input[rk_stages] = {p.state, p.stage1, p.stage2};
   const FieldView<double> output[rk_stages] = {p.stage1, p.stage2, p.state};
-  const GhostRules ghosts{true, SideFlags{true, true}, p.injection};
   for (int s = 0; s < rk_stages; ++s)
     stages[s] = {{p.state, input[s], output[s]},
                  FluxContext{p.geometry, p.background, p.params + slot, s},
                  p.wave_source,
-                 ghosts};
+                 p.boundaries};
 }
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
@@ -285,10 +284,10 @@ int resident_pass_blocks(int multiprocessors) {
                          multiprocessors);
 }
 
-/// A barrier a pass where every pass tile has a resident block (small grids) and no ghost
-/// differs from its periodic image (not injection).
+/// A barrier a pass where every pass tile has a resident block (small grids) and the pass
+/// tiles make the boundaries' ghost cells.
 bool fused_passes_fit(const PersistentSteps& steps, int multiprocessors) {
-  if (steps.injection) return false;
+  if (!pass_tile_makes(steps.boundaries)) return false;
   return pass_tiles<pass_threads>(steps.state.shape.nx, steps.state.shape.nz) <= resident_pass_blocks(multiprocessors);
 }
 

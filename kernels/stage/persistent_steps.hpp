@@ -11,12 +11,13 @@
 ///     schedule's num_steps): check every cell | count it, stop if failed
 /// where | is a grid-wide barrier; StepParams come from the device step counter (dt of step
 /// n), never from the host. The stage kernels' arguments reach the kernel as one constant
-/// parameter, as they reach the stage kernels. The ghost cells are made by rule (periodic x,
-/// walls in z, the inflow of injection): the kernel serves one rank holding the whole grid.
+/// parameter, as they reach the stage kernels. The ghost cells are made by rule, as the
+/// domain's boundary conditions say: the kernel serves one rank holding the whole grid.
 #include <cstdint>
 
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/bump.hpp"
@@ -31,11 +32,11 @@ struct PersistentSteps {
   CellGeometry geometry;
   HydrostaticView background;
   Bump wave_source;
-  bool injection = false;        ///< the inflow rows of the left boundary
-  TimeSchedule schedule;         ///< dt of every step
-  StepParams* params = nullptr;  ///< two slots: odd steps read the first, even steps the second
-  LoopClock* clock = nullptr;    ///< steps completed: the kernel starts after them and adds its own
-  int check_every = 0;           ///< execution.check_every; 0: no checks
+  BoundaryConditions boundaries;  ///< the domain's (one rank: no side is exchanged)
+  TimeSchedule schedule;          ///< dt of every step
+  StepParams* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
+  LoopClock* clock = nullptr;     ///< steps completed: the kernel starts after them and adds its own
+  int check_every = 0;            ///< execution.check_every; 0: no checks
   HealthRecord* record = nullptr;
   HealthRecord* mirror = nullptr;  ///< pinned host memory
 };
@@ -51,8 +52,8 @@ struct PersistentGrid {
 };
 
 /// The launch shape for the steps' grid on the current device: a barrier a pass where every
-/// tile of a pass has a resident block and no ghost cell differs from its periodic image (not
-/// injection), else a barrier a stage. Throws a bad_input Error naming execution.mode, with
+/// tile of a pass has a resident block and the pass tiles make the boundaries' ghost cells
+/// (pass_tile_makes), else a barrier a stage. Throws a bad_input Error naming execution.mode, with
 /// the reason, when the device cannot run the kernel co-resident (no cooperative launches; no
 /// block fits on a multiprocessor); internal without CUDA.
 PersistentGrid persistent_grid(const PersistentSteps& steps);

@@ -9,9 +9,9 @@ namespace {
 
 template <Direction D>
 void launch_stage(const Stream& stream, const StageArrays& arrays, const FluxContext& context, const Bump& wave_source,
-                  const GhostRules& ghosts, const IndexBox& cells) {
+                  const BoundaryConditions& sides, const IndexBox& cells) {
   parallel_for_tiles(D == Direction::x ? "stage_x" : "stage_z", stream, cells,
-                     StageKernel<D>{arrays, context, wave_source, ghosts});
+                     StageKernel<D>{arrays, context, wave_source, sides});
 }
 
 /// Cells [lo, hi) along the pass, all across it.
@@ -24,10 +24,9 @@ int cells_along(Direction direction, int nx, int nz) { return direction == Direc
 }  // namespace
 
 void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext& context,
-                 const Bump& wave_source, const GhostRules& ghosts, const IndexBox& cells) {
-  with_direction(direction, [&](auto d) {
-    launch_stage<decltype(d)::value>(stream, arrays, context, wave_source, ghosts, cells);
-  });
+                 const Bump& wave_source, const BoundaryConditions& sides, const IndexBox& cells) {
+  with_direction(direction,
+                 [&](auto d) { launch_stage<decltype(d)::value>(stream, arrays, context, wave_source, sides, cells); });
 }
 
 IndexBox stage_interior_cells(Direction direction, int nx, int nz) {

@@ -9,20 +9,12 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/index_box.hpp"
 #include "kernels/backend/stream.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/flux/flux_context.hpp"
-#include "kernels/halo/halo_pack.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
-
-/// How the stage kernel gets the ghost cells of its pass: made by rule as it loads a tile,
-/// or read from memory where a halo exchange put them.
-struct GhostRules {
-  bool periodic_x = true;         ///< x ghosts wrap around (this rank holds the whole of x)
-  SideFlags z_walls{true, true};  ///< z sides that are walls; the others come from memory
-  bool inflow = false;            ///< injection: the inflow rows of the global left boundary
-};
 
 /// The arrays of one stage. `out` may be `init`; it must not be `forcing`.
 struct StageArrays {
@@ -32,9 +24,11 @@ struct StageArrays {
 };
 
 /// The stage for the interior cells in `cells` (all of them, or the part of an overlapped
-/// exchange: cells whose stencil needs no ghost cell, then the rest).
+/// exchange: cells whose stencil needs no ghost cell, then the rest). The ghost cells of the
+/// pass's sides are made by the rule `sides` names as the kernel loads a tile, or read from
+/// memory where a halo exchange put them.
 void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext& context,
-                 const Bump& wave_source, const GhostRules& ghosts, const IndexBox& cells);
+                 const Bump& wave_source, const BoundaryConditions& sides, const IndexBox& cells);
 
 /// The cells of a pass whose stencil reads no ghost cell ([2, n − 2) along the pass), and the
 /// two strips of two cells next to the ghosts.

@@ -42,7 +42,7 @@ struct StageKernel {
   StageArrays arrays;
   FluxContext context;
   Bump wave_source;
-  GhostRules ghosts;
+  BoundaryConditions sides;  ///< what makes the ghost cells of each side
 
   /// The stage input at cell (i, k), which may be a ghost cell: by rule, or from memory.
   SIMAPP_HOST_DEVICE void input_at(int i, int k, double q[var::count]) const {
@@ -51,15 +51,18 @@ struct StageKernel {
     const std::size_t stride = forcing.shape.var_stride();
     if constexpr (x_pass) {
       const int nx = forcing.shape.nx;
-      const int source = ghosts.periodic_x && (i < 0 || i >= nx) ? periodic_source(i, nx) : i;
+      const bool periodic_ghost =
+          (i < 0 && sides.x_low.copies_periodic_image()) || (i >= nx && sides.x_high.copies_periodic_image());
+      const int source = periodic_ghost ? periodic_source(i, nx) : i;
       const double* cell = &forcing(0, k, source);
       for (int v = 0; v < var::count; ++v) q[v] = cell[v * stride];
-      if (ghosts.inflow && i < 0 && InjectionInflow::applies(context.geometry.z_center(k), context.geometry.zlen))
-        apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k));
+      if (i < 0 && sides.x_low.has_inflow() &&
+          sides.x_low.inflow.applies(context.geometry.z_center(k), context.geometry.zlen))
+        apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k), sides.x_low.inflow);
     } else {
       const int nz = forcing.shape.nz;
-      const bool low_wall = k < 0 && ghosts.z_walls.low;
-      const bool high_wall = k >= nz && ghosts.z_walls.high;
+      const bool low_wall = k < 0 && sides.z_low.is_wall();
+      const bool high_wall = k >= nz && sides.z_high.is_wall();
       if (low_wall || high_wall) {
         const int adjacent = low_wall ? 0 : nz - 1;
         const double* cell = &forcing(0, adjacent, i);
@@ -78,10 +81,10 @@ struct StageKernel {
     if constexpr (x_pass) {
       const bool low = origin.i0 - halo_x < 0;
       const bool high = origin.i0 + origin.ni + halo_x > arrays.forcing.shape.nx;
-      return (ghosts.periodic_x && (low || high)) || (ghosts.inflow && low);
+      return (low && sides.x_low.made_by_rule()) || (high && sides.x_high.made_by_rule());
     } else {
-      return (ghosts.z_walls.low && origin.k0 - halo_z < 0) ||
-             (ghosts.z_walls.high && origin.k0 + origin.nk + halo_z > arrays.forcing.shape.nz);
+      return (sides.z_low.is_wall() && origin.k0 - halo_z < 0) ||
+             (sides.z_high.is_wall() && origin.k0 + origin.nk + halo_z > arrays.forcing.shape.nz);
     }
   }
 

@@ -44,8 +44,6 @@ class Decomposition {
   int above() const { return above_; }
   bool splits_x() const { return px() > 1; }
   bool splits_z() const { return pz() > 1; }
-  bool at_bottom() const { return coords_[1] == 0; }
-  bool at_top() const { return coords_[1] == pz() - 1; }
 
  private:
   GridSpec global_;

@@ -21,7 +21,7 @@ PersistentSteps persistent_arguments(const ExecutorContext& context) {
           resources.geometry,
           resources.background,
           gravity_wave_source(resources.case_name, resources.geometry.xlen),
-          resources.case_name == CaseName::injection,
+          resources.halo.domain,  // one rank: its sides are the domain's
           context.schedule,
           resources.params->writable_device_slots(),
           context.loop_clock,

@@ -48,7 +48,7 @@ class HaloExchange {
   MPI_Comm comm_;
   Direction direction_;
   int low_neighbour_, high_neighbour_;
-  SideFlags sides_;
+  NeighbourSides sides_;
   std::size_t side_size_;
   HaloPath path_;
   const NcclCommunicator* nccl_;

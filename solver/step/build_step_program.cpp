@@ -25,7 +25,6 @@ struct Stage {
   StepFields fields;  ///< flux and the fine-granularity scratch arrays
   FluxContext context;
   Bump wave_source;
-  bool injection = false;
   GhostFill halo;
 
   StageFields stage_fields() const { return {init, forcing, fields.flux, out}; }
@@ -38,34 +37,39 @@ void add_halo_fill(StepProgram& program, const std::string& name, const Stage& s
           OpKind::kernel, name,
           [stage, vars](const Stream& stream) {
             if (stage.direction == Direction::x)
-              fill_periodic_x_halos(stream, stage.forcing, vars);
+              fill_periodic_x_halos(stream, stage.forcing, vars, stage.halo.sides);
             else
-              fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background, stage.halo.z_walls);
+              fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background, stage.halo.sides);
           },
           lane)
-      .bytes = halo_fill_bytes(stage.pass(), vars.last - vars.first, stage.halo.z_walls);
+      .bytes = halo_fill_bytes(stage.pass(), vars.last - vars.first, stage.halo.sides);
 }
 
+/// True when the domain's low side along the pass is an inflow (the x pass in injection).
+bool has_inflow(const Stage& stage) { return stage.halo.domain.side(stage.direction, Side::low).has_inflow(); }
+
+/// The inflow of this rank's low side: nothing on a rank away from the domain's inflow side.
 void add_inflow(StepProgram& program, const std::string& name, const Stage& stage) {
-  if (!stage.injection || stage.direction != Direction::x) return;
+  if (!has_inflow(stage)) return;
   program
       .add(OpKind::kernel, name,
            [stage](const Stream& stream) {
-             apply_injection_inflow(stream, stage.forcing, stage.context.background, stage.context.geometry);
+             apply_inflow_halos(stream, stage.forcing, stage.context.background, stage.context.geometry,
+                                stage.halo.sides.side(stage.direction, Side::low));
            })
       .bytes = inflow_bytes(stage.pass());
 }
 
 /// True when this rank fills some ghost cells of the pass itself (periodic copy or walls).
 bool fills_locally(const Stage& stage) {
-  if (stage.direction == Direction::x) return !stage.halo.exchange_x;
-  return stage.halo.z_walls.low || stage.halo.z_walls.high;
+  const BoundaryConditions& sides = stage.halo.sides;
+  if (stage.direction == Direction::x)
+    return sides.x_low.copies_periodic_image() || sides.x_high.copies_periodic_image();
+  return sides.z_low.is_wall() || sides.z_high.is_wall();
 }
 
 /// True when ghost cells of the pass come from neighbour ranks.
-bool exchanges(const Stage& stage) {
-  return stage.direction == Direction::x ? stage.halo.exchange_x : stage.halo.exchange_z;
-}
+bool exchanges(const Stage& stage) { return stage.halo.exchanges(stage.direction); }
 
 void add_exchange(StepProgram& program, const std::string& prefix, const Stage& stage) {
   const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
@@ -145,7 +149,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
     add_exchange(program, prefix, stage);
     program.add_join(prefix + "join_after_exchange");
   }
-  if (stage.injection && stage.direction == Direction::x) {
+  if (has_inflow(stage)) {
     program.add_join(prefix + "join_halos");
     add_inflow(program, prefix + "inflow", stage);
     program.add_join(prefix + "join_inflow");
@@ -172,25 +176,20 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
                    });
 }
 
-/// How the stage kernel makes this rank's ghost cells: by rule where the rank fills them itself.
-GhostRules ghost_rules(const Stage& stage) {
-  return {!stage.halo.exchange_x, stage.halo.z_walls, stage.injection && stage.context.geometry.i_offset == 0};
-}
-
 void add_stage_kernel(StepProgram& program, const std::string& name, const Stage& stage, const IndexBox& cells,
                       int lane) {
-  const GhostRules ghosts = ghost_rules(stage);
-  const bool x = stage.direction == Direction::x;
+  const BoundaryConditions& sides = stage.halo.sides;
   program
       .add(
           OpKind::kernel, name,
-          [stage, cells, ghosts](const Stream& stream) {
+          [stage, cells](const Stream& stream) {
             apply_stage(stream, stage.direction, {stage.init, stage.forcing, stage.out}, stage.context,
-                        stage.wave_source, ghosts, cells);
+                        stage.wave_source, stage.halo.sides, cells);
           },
           lane)
-      .bytes = stage_kernel_bytes(stage.pass(), cells, x ? !ghosts.periodic_x : !ghosts.z_walls.low,
-                                  x ? !ghosts.periodic_x : !ghosts.z_walls.high, stage.init.data == stage.forcing.data);
+      .bytes = stage_kernel_bytes(stage.pass(), cells, sides.side(stage.direction, Side::low).from_neighbour(),
+                                  sides.side(stage.direction, Side::high).from_neighbour(),
+                                  stage.init.data == stage.forcing.data);
 }
 
 /// One kernel a stage; ghost cells the rank fills itself are made inside it. With an exchange:
@@ -230,7 +229,6 @@ void add_split_pass(StepProgram& program, const StepResources& resources, Direct
                       f,
                       FluxContext{resources.geometry, resources.background, params, s},
                       gravity_wave_source(resources.case_name, resources.geometry.xlen),
-                      resources.case_name == CaseName::injection,
                       resources.halo};
     const std::string prefix = pass + ".stage" + std::to_string(s + 1) + ".";
     switch (resources.granularity) {

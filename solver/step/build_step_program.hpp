@@ -10,8 +10,8 @@
 #include <compare>
 #include <vector>
 
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/diagnostics/health_check.hpp"
-#include "kernels/halo/halo_pack.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/cell_geometry.hpp"
@@ -31,21 +31,28 @@ inline StepParity parity_of(long step) { return step % 2 == 1 ? StepParity::odd 
 
 class HaloExchange;
 
-/// How this rank fills its ghost cells.
+/// How this rank gets its ghost cells: each side's condition (the domain's, or exchanged with
+/// a neighbour rank), and for the exchanged sides how the messages travel.
 struct GhostFill {
-  bool exchange_x = false;          ///< x ghosts come from neighbour ranks (else a periodic copy)
-  bool exchange_z = false;          ///< some z ghosts come from neighbour ranks
-  SideFlags z_walls{true, true};    ///< z sides that are physical walls
+  /// The domain's sides: every rank's steps hold the same ops (an inflow op on a rank away
+  /// from the inflow side leaves its ghosts alone), so they chunk their steps alike.
+  BoundaryConditions domain;
+  BoundaryConditions sides;         ///< this rank's sides (rank_boundaries)
   HaloPath path = HaloPath::mpi;    ///< how halo messages travel
   bool overlap = false;             ///< interior fluxes run while halos travel (fused)
   const HaloExchange* x = nullptr;  ///< null in programs that are only described
   const HaloExchange* z = nullptr;
+
+  /// Some ghost cells of the passes along `direction` come from neighbour ranks.
+  bool exchanges(Direction direction) const {
+    return sides.side(direction, Side::low).from_neighbour() || sides.side(direction, Side::high).from_neighbour();
+  }
 };
 
 /// Whether the steps of a rank that fills its ghosts so have Host ops: halo messages that the
 /// host exchanges (MPI), in a direction split between ranks.
 inline bool exchanges_halos_on_host(const GhostFill& fill) {
-  return exchanges_on_host(fill.path) && (fill.exchange_x || fill.exchange_z);
+  return exchanges_on_host(fill.path) && (fill.exchanges(Direction::x) || fill.exchanges(Direction::z));
 }
 
 /// The health check the programs carry where their layouts say (execution.check_every).

@@ -14,11 +14,14 @@ std::size_t values(long a, long b, int vars) {
 
 }  // namespace
 
-std::size_t halo_fill_bytes(const PassShape& pass, int vars, SideFlags walls) {
-  if (pass.direction == Direction::x) return 2 * values(2L * pass.halo, pass.nz, vars);  // copied: read + written
-  const long sides = (walls.low ? 1 : 0) + (walls.high ? 1 : 0);
+std::size_t halo_fill_bytes(const PassShape& pass, int vars, const BoundaryConditions& sides) {
+  if (pass.direction == Direction::x) {  // copied: read + written
+    const long copied = (sides.x_low.copies_periodic_image() ? 1 : 0) + (sides.x_high.copies_periodic_image() ? 1 : 0);
+    return 2 * values(copied * pass.halo, pass.nz, vars);
+  }
+  const long walls = (sides.z_low.is_wall() ? 1 : 0) + (sides.z_high.is_wall() ? 1 : 0);
   const long width = pass.nx + 2L * pass.halo;
-  return values(width, sides * (pass.halo + 1L), vars);  // an interior row read, halo rows written a side
+  return values(width, walls * (pass.halo + 1L), vars);  // an interior row read, halo rows written a side
 }
 
 std::size_t inflow_bytes(const PassShape& pass) { return values(pass.halo, pass.nz, 3); }

@@ -6,8 +6,8 @@
 #include <cstddef>
 
 #include "kernels/backend/index_box.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/flux/fluxes.hpp"
-#include "kernels/halo/halo_pack.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
@@ -21,9 +21,10 @@ struct PassShape {
   int across() const { return direction == Direction::x ? nz : nx; }  ///< cells across it
 };
 
-/// Ghost cells of `vars` variables filled by the rank: periodic columns (x) or wall rows (z).
-std::size_t halo_fill_bytes(const PassShape& pass, int vars, SideFlags walls);
-/// The injection inflow: ρ′ read, ρu and (ρθ)′ written in the left ghost columns.
+/// Ghost cells of `vars` variables the rank fills on the sides of `sides` that say so:
+/// periodic columns (x) or wall rows (z).
+std::size_t halo_fill_bytes(const PassShape& pass, int vars, const BoundaryConditions& sides);
+/// An inflow: ρ′ read, ρu and (ρθ)′ written in the left ghost columns.
 std::size_t inflow_bytes(const PassShape& pass);
 /// Face fluxes of `vars` variables from the stage input (fused), on the faces of `region`.
 std::size_t flux_bytes(const PassShape& pass, FaceRegion region);

@@ -5,7 +5,9 @@
 #include <numeric>
 #include <set>
 
+#include "kernels/initial_conditions/case_boundaries.hpp"
 #include "solver/grid/grid.hpp"
+#include "solver/halo/rank_boundaries.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/steps_per_graph.hpp"
@@ -67,16 +69,16 @@ int distinct_chunk_layouts(long num_steps, int steps_per_graph, int check_every)
   return static_cast<int>(layouts.size());
 }
 
-StepOutline outline_steps(const RunSpec& spec) { return plan_on(spec, Grid(spec.grid), GhostFill{}); }
+StepOutline outline_steps(const RunSpec& spec) {
+  const BoundaryConditions domain = case_boundaries(spec.case_name);
+  return plan_on(spec, Grid(spec.grid), GhostFill{domain, domain});
+}
 
 GhostFill ghost_fill(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
-  return {decomposition.splits_x(),
-          decomposition.splits_z(),
-          {decomposition.at_bottom(), decomposition.at_top()},
-          path,
-          spec.parallel.overlap == HaloOverlap::on,
-          nullptr,
-          nullptr};
+  const BoundaryConditions domain = case_boundaries(spec.case_name);
+  return {domain,  rank_boundaries(domain, decomposition.box(), decomposition.global()),
+          path,    spec.parallel.overlap == HaloOverlap::on,
+          nullptr, nullptr};
 }
 
 StepOutline outline_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {

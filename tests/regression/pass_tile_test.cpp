@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/stage/pass_tile.hpp"
@@ -65,14 +66,15 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   const StepParams params =
       step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{});
   const Bump wave_source = gravity_wave_source(name, spec.xlen);
-  const GhostRules ghosts{true, SideFlags{true, true}, false};
+  const BoundaryConditions sides = case_boundaries(name);
+  ASSERT_TRUE(pass_tile_makes(sides)) << to_string(name);
   FluxContext context[rk_stages];
   for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry(), background.view(), &params, s};
 
   const Field* input[rk_stages] = {&q0, &q1, &q2};
   Field* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
-    apply_stage(host, D, {q0.view, input[s]->view, output[s]->view}, context[s], wave_source, ghosts,
+    apply_stage(host, D, {q0.view, input[s]->view, output[s]->view}, context[s], wave_source, sides,
                 IndexBox{0, nx, 0, nz});
 
   const PassTile<D, Threads> pass{q0.view, fused.view, {context[0], context[1], context[2]}, wave_source};
@@ -93,6 +95,10 @@ TEST_P(PassTileTest, FusedPassEqualsThreeStageKernelsBitForBit) {
   }
   expect_fused_pass_equals_three_stages<Direction::x, 256>(GetParam(), 130, 21);
   expect_fused_pass_equals_three_stages<Direction::z, 256>(GetParam(), 130, 21);
+}
+
+TEST(PassTileBoundaryTest, AnInflowKeepsABarrierAStage) {
+  EXPECT_FALSE(pass_tile_makes(case_boundaries(CaseName::injection)));
 }
 
 INSTANTIATE_TEST_SUITE_P(CasesWithoutInflow, PassTileTest,

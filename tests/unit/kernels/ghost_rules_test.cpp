@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/boundary/halo_fill.hpp"
+#include "kernels/initial_conditions/case_boundaries.hpp"
 
 namespace simapp {
 namespace {
@@ -30,10 +31,10 @@ TEST(GhostRuleTest, WallGhostStopsVerticalMomentumAndRescalesHorizontalMomentum)
 }
 
 TEST(GhostRuleTest, InflowSetsMomentumAndPotentialTemperatureFromTheTotalDensity) {
-  const InjectionInflow inflow;
+  const InflowProfile inflow = injection_inflow;
   // ρ′ = 0.1 over ρ̄_c = 1.1 is ρ = 1.2; ρ̄θ̄_c = 330.
   double q[var::count] = {0.1, 7.0, 8.0, 9.0};
-  apply_inflow(q, 1.1, 330.0);
+  apply_inflow(q, 1.1, 330.0, inflow);
   EXPECT_EQ(q[var::dens], 0.1);
   EXPECT_EQ(q[var::wmom], 8.0);
   EXPECT_DOUBLE_EQ(q[var::umom], 1.2 * inflow.u);
@@ -45,12 +46,12 @@ TEST(GhostRuleTest, InflowSetsMomentumAndPotentialTemperatureFromTheTotalDensity
 
 TEST(GhostRuleTest, InflowRowsAreWithinASixteenthOfTheHeightOfThreeQuarters) {
   // zlen = 16 km: rows with |z − 12 km| ≤ 1 km, ends included.
-  EXPECT_TRUE(InjectionInflow::applies(12000.0, 16000.0));
-  EXPECT_TRUE(InjectionInflow::applies(11000.0, 16000.0));
-  EXPECT_TRUE(InjectionInflow::applies(13000.0, 16000.0));
-  EXPECT_FALSE(InjectionInflow::applies(10999.0, 16000.0));
-  EXPECT_FALSE(InjectionInflow::applies(13001.0, 16000.0));
-  EXPECT_FALSE(InjectionInflow::applies(500.0, 16000.0));
+  EXPECT_TRUE(injection_inflow.applies(12000.0, 16000.0));
+  EXPECT_TRUE(injection_inflow.applies(11000.0, 16000.0));
+  EXPECT_TRUE(injection_inflow.applies(13000.0, 16000.0));
+  EXPECT_FALSE(injection_inflow.applies(10999.0, 16000.0));
+  EXPECT_FALSE(injection_inflow.applies(13001.0, 16000.0));
+  EXPECT_FALSE(injection_inflow.applies(500.0, 16000.0));
 }
 
 /// A 4-variable field of nx × nz cells with 2 ghosts, each interior cell holding a value that
@@ -82,7 +83,7 @@ TEST_F(HaloFillTest, PeriodicFillCopiesTheOppositeColumnsOnInteriorRows) {
   for (int v = 0; v < var::count; ++v)
     for (int k : {-2, -1, nz, nz + 1})
       for (int i = 0; i < nx; ++i) field_(v, k, i) = cell_value(v, k, i);
-  fill_periodic_x_halos(Stream{}, field_, VarRange{});
+  fill_periodic_x_halos(Stream{}, field_, VarRange{}, case_boundaries(CaseName::thermal));
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < nz; ++k) {
       SCOPED_TRACE(testing::Message() << "v " << v << " k " << k);
@@ -106,7 +107,7 @@ TEST_F(HaloFillTest, PeriodicFillCopiesTheOppositeColumnsOnInteriorRows) {
 }
 
 TEST_F(HaloFillTest, PeriodicFillOnlyWritesTheRequestedVariables) {
-  fill_periodic_x_halos(Stream{}, field_, VarRange{var::umom, var::rhot});
+  fill_periodic_x_halos(Stream{}, field_, VarRange{var::umom, var::rhot}, case_boundaries(CaseName::thermal));
   for (int k = 0; k < nz; ++k) {
     EXPECT_EQ(field_(var::dens, k, -1), sentinel);
     EXPECT_EQ(field_(var::umom, k, -1), cell_value(var::umom, k, 4));
@@ -132,7 +133,7 @@ TEST_F(HaloFillTest, WallFillMakesBothGhostRowsOfEveryColumnFromTheAdjacentRow) 
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < nz; ++k)
       for (int i : {-2, -1, nx, nx + 1}) field_(v, k, i) = cell_value(v, k, i);
-  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), SideFlags{});
+  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), case_boundaries(CaseName::thermal));
   for (int i = -halo; i < nx + halo; ++i)
     for (int k : {-2, -1, nz, nz + 1}) {
       const int a = k < 0 ? 0 : nz - 1;  // the adjacent interior row
@@ -153,7 +154,9 @@ TEST_F(HaloFillTest, WallFillMakesBothGhostRowsOfEveryColumnFromTheAdjacentRow) 
 }
 
 TEST_F(HaloFillTest, WallFillSkipsASideThatHasANeighbour) {
-  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), SideFlags{true, false});
+  BoundaryConditions wall_below = case_boundaries(CaseName::thermal);
+  wall_below.z_high = {BoundaryKind::exchanged, {}};
+  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), wall_below);
   for (int v = 0; v < var::count; ++v)
     for (int i = -halo; i < nx + halo; ++i) {
       EXPECT_EQ(field_(v, nz, i), sentinel);
@@ -162,7 +165,9 @@ TEST_F(HaloFillTest, WallFillSkipsASideThatHasANeighbour) {
   EXPECT_EQ(field_(var::dens, -1, 2), cell_value(var::dens, 0, 2));
   EXPECT_EQ(field_(var::wmom, -2, 2), 0.0);
 
-  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), SideFlags{false, true});
+  BoundaryConditions wall_above = case_boundaries(CaseName::thermal);
+  wall_above.z_low = {BoundaryKind::exchanged, {}};
+  fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), wall_above);
   EXPECT_EQ(field_(var::rhot, nz, 1), cell_value(var::rhot, nz - 1, 1));
   EXPECT_EQ(field_(var::wmom, nz + 1, 1), 0.0);
 }
@@ -190,8 +195,9 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
   geometry.global_nx = nx;
   geometry.global_nz = nz;
 
-  apply_injection_inflow(Stream{}, field, background, geometry);
-  const InjectionInflow inflow;
+  const BoundaryCondition left = case_boundaries(CaseName::injection).x_low;
+  apply_inflow_halos(Stream{}, field, background, geometry, left);
+  const InflowProfile inflow = injection_inflow;
   for (int k = -halo; k < nz + halo; ++k)
     for (int i = -halo; i < nx + halo; ++i) {
       SCOPED_TRACE(testing::Message() << "k " << k << " i " << i);
@@ -208,10 +214,16 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
       }
     }
 
-  // A rank away from the global left boundary has no inflow.
+  // Received from a neighbour rank after the exchange, the inflow rows are made the same way.
+  std::vector<double> received(shape.size(), 0.5);
+  apply_inflow_halos(Stream{}, FieldView<double>{received.data(), shape}, background, geometry, as_exchanged(left));
+  EXPECT_EQ(received, data);
+
+  // A rank away from the domain's left side has no inflow.
   std::vector<double> other(shape.size(), 0.5);
   geometry.i_offset = nx;
-  apply_injection_inflow(Stream{}, FieldView<double>{other.data(), shape}, background, geometry);
+  apply_inflow_halos(Stream{}, FieldView<double>{other.data(), shape}, background, geometry,
+                     BoundaryCondition{BoundaryKind::exchanged, {}});
   for (double value : other) EXPECT_EQ(value, 0.5);
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/initial_conditions/case_boundaries.hpp"
 #include "solver/executor/graph_loop.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_outline.hpp"
@@ -63,7 +64,7 @@ StepResources resources_of_8x8(Granularity granularity, HealthCheckOps health = 
           nullptr,
           CaseName::thermal,
           granularity,
-          GhostFill{},
+          GhostFill{case_boundaries(CaseName::thermal), case_boundaries(CaseName::thermal)},
           health};
 }
 
@@ -307,7 +308,13 @@ StepResources described_resources(Granularity granularity, const GhostFill& fill
 
 /// A rank inside a 3 x 3 layout: neighbours on all four sides, no wall.
 StepProgram interior_rank_step(HaloPath path, Granularity granularity) {
-  const GhostFill fill{true, true, {false, false}, path, /*overlap=*/true, nullptr, nullptr};
+  const BoundaryCondition neighbour{BoundaryKind::exchanged, {}};
+  const GhostFill fill{case_boundaries(CaseName::thermal),
+                       {neighbour, neighbour, neighbour, neighbour},
+                       path,
+                       /*overlap=*/true,
+                       nullptr,
+                       nullptr};
   return build_step_program(described_resources(granularity, fill), StepParity::odd, 0);
 }
 
@@ -322,10 +329,11 @@ TEST(StepProgramTest, HostOpsAreExactlyTheHostExchangedHalos) {
   for (HaloPath path : {HaloPath::mpi, HaloPath::mpi_staged, HaloPath::nccl})
     for (bool x : {false, true})
       for (bool z : {false, true}) {
-        GhostFill fill;
-        fill.exchange_x = x;
-        fill.exchange_z = z;
-        fill.z_walls = {!z, !z};
+        const BoundaryConditions domain = case_boundaries(CaseName::thermal);
+        const BoundaryCondition neighbour{BoundaryKind::exchanged, {}};
+        GhostFill fill{domain, domain};
+        if (x) fill.sides.x_low = fill.sides.x_high = neighbour;
+        if (z) fill.sides.z_low = fill.sides.z_high = neighbour;
         fill.path = path;
         const bool expected = path != HaloPath::nccl && (x || z);
         EXPECT_EQ(exchanges_halos_on_host(fill), expected);

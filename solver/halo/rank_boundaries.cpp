@@ -1,0 +1,17 @@
+#include "solver/halo/rank_boundaries.hpp"
+
+namespace simapp {
+
+BoundaryConditions rank_boundaries(const BoundaryConditions& domain, const RankBox& box, const GridSpec& global) {
+  const BoundaryCondition between_ranks{BoundaryKind::exchanged, {}};
+  BoundaryConditions sides = domain;
+  if (box.nx < global.nx) {
+    sides.x_low = box.i_offset == 0 ? as_exchanged(domain.x_low) : between_ranks;
+    sides.x_high = box.i_offset + box.nx == global.nx ? as_exchanged(domain.x_high) : between_ranks;
+  }
+  if (box.k_offset > 0) sides.z_low = between_ranks;
+  if (box.k_offset + box.nz < global.nz) sides.z_high = between_ranks;
+  return sides;
+}
+
+}  // namespace simapp
