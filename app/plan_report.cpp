@@ -34,7 +34,9 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
              decomposition.size() == 1 ? std::string()
                                        : fmt::format("; {} ({} ops)", describe(path, backend),
                                                      exchanges_on_host(path) ? "host" : "transfer"));
-  fmt::print(out, "\none step (odd steps: x pass then z; even steps: z then x): {} ops\n", plan.step.ops().size());
+  fmt::print(out, "\nthe step:\n");
+  for (const std::string& line : plan.description) fmt::print(out, "  {}\n", line);
+  fmt::print(out, "\none odd step: {} ops\n", plan.step.ops().size());
   fmt::print(out, "  {:>4}  {:<8}  {:>4}  {}\n", "#", "kind", "lane", "name");
   for (std::size_t n = 0; n < plan.step.ops().size(); ++n) {
     const StepOp& op = plan.step.ops()[n];

@@ -14,6 +14,7 @@
 #include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/stage/pass_tile.hpp"
 #include "kernels/stage/stage_tile.hpp"
+#include "kernels/time/step_scheme.hpp"
 #endif
 
 namespace simapp {
@@ -59,22 +60,11 @@ union EitherTile {
 template <int Threads>
 using SharedTile = EitherTile<typename StageX<Threads>::Tile, typename StageZ<Threads>::Tile>;
 
-/// The two passes of a step in their order: x then z on odd steps (slot 0), z then x on even.
-template <class XPass, class ZPass>
-__device__ void in_step_order(int slot, const XPass& x_pass, const ZPass& z_pass) {
-  if (slot == 0) {
-    x_pass();
-    z_pass();
-  } else {
-    z_pass();
-    x_pass();
-  }
-}
-
-/// The kernel's parameter: the steps' arguments and every stage kernel, per StepParams slot
-/// (step parity) and RK3 stage.
+/// The kernel's parameter: the step scheme it iterates, the steps' arguments and every stage
+/// kernel, per StepParams slot (parity_index of the step's parity) and RK3 stage.
 template <int Threads>
 struct PersistentKernels {
+  StepScheme scheme;
   PersistentSteps steps;
   StageX<Threads> x[2][rk_stages];
   StageZ<Threads> z[2][rk_stages];
@@ -88,13 +78,14 @@ struct PersistentKernels {
   }
 };
 
-/// The stage kernels of slot `slot`: qⁿ → q* → q** → qⁿ⁺¹ for each pass, reading its StepParams.
+/// The stage kernels of slot `slot`, each reading and writing the arrays the scheme's stage
+/// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams.
 template <Direction D, int Threads>
-void make_stages(const PersistentSteps& p, int slot, StageKernel<D, Threads> (&stages)[rk_stages]) {
-  const FieldView<double> input[rk_stages] = {p.state, p.stage1, p.stage2};
-  const FieldView<double> output[rk_stages] = {p.stage1, p.stage2, p.state};
+void make_stages(const StepScheme& scheme, const PersistentSteps& p, int slot,
+                 StageKernel<D, Threads> (&stages)[rk_stages]) {
   for (int s = 0; s < rk_stages; ++s)
-    stages[s] = {{p.state, input[s], output[s]},
+    stages[s] = {{p.state, stage_array(scheme.stages[s].input, p.state, p.stage1, p.stage2),
+                  stage_array(scheme.stages[s].output, p.state, p.stage1, p.stage2)},
                  FluxContext{p.geometry, p.background, p.params + slot, s},
                  p.wave_source,
                  p.boundaries};
@@ -114,14 +105,22 @@ __device__ void stage_over_tiles(const StageKernel<D, Threads>& kernel, SharedTi
                       tile_origin(cells, t % tiles_x, t / tiles_x, Kernel::tile_x, Kernel::tile_z), a0, b0);
 }
 
-/// The three RK3 stages of a split pass, a grid barrier after each.
-template <Direction D, int Threads>
-__device__ void split_pass(const PersistentKernels<Threads>& k, int slot, SharedTile<Threads>& shared,
-                           cg::grid_group& grid) {
+/// A step of parity `parity`: for each pass of the scheme's order, for each RK3 stage, the
+/// stage over every tile, then a grid barrier.
+template <int Threads>
+__device__ void stages_of_step(const PersistentKernels<Threads>& k, StepParity parity, SharedTile<Threads>& shared,
+                               cg::grid_group& grid) {
+  const int slot = parity_index(parity);
+  for (int p = 0; p < split_passes; ++p) {
+    const Direction direction = k.scheme.pass(parity, p);
 #pragma unroll
-  for (int s = 0; s < rk_stages; ++s) {
-    stage_over_tiles(k.template stage<D>(slot, s), shared);
-    grid.sync();
+    for (int s = 0; s < rk_stages; ++s) {
+      if (direction == Direction::x)
+        stage_over_tiles(k.template stage<Direction::x>(slot, s), shared);
+      else
+        stage_over_tiles(k.template stage<Direction::z>(slot, s), shared);
+      grid.sync();
+    }
   }
 }
 
@@ -142,18 +141,18 @@ __device__ bool health_check_failed(const PersistentSteps& p, cg::grid_group& gr
   return failed;
 }
 
-/// The StepParams slot of step n: odd steps 0, even steps 1.
-__device__ int slot_of(std::int64_t step) { return step % 2 == 1 ? 0 : 1; }
-
-/// Step n's StepParams into its slot.
+/// Step n's StepParams into the slot of its parity (odd steps 0, even steps 1).
 __device__ void write_step_params(const PersistentSteps& p, std::int64_t step) {
-  p.params[slot_of(step)] = step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz, p.schedule.dissipation);
+  p.params[parity_index(parity_of(step))] =
+      step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz, p.schedule.dissipation);
 }
 
-/// The kernel's loop over `steps` steps after p.clock->completed: `step(slot)` runs the two
-/// passes of a step whose StepParams are in slot `slot`, ending with a grid barrier.
+/// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity)` runs the
+/// passes of a step of that parity, ending with a grid barrier; the health check follows the
+/// steps the scheme's checks_after names.
 template <class Step>
-__device__ void run_steps(const PersistentSteps& p, int steps, cg::grid_group& grid, const Step& step_body) {
+__device__ void run_steps(const StepScheme& scheme, const PersistentSteps& p, int steps, cg::grid_group& grid,
+                          const Step& step_body) {
   const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
   if (grid.thread_rank() == 0) write_step_params(p, completed + 1);
   grid.sync();
@@ -162,9 +161,9 @@ __device__ void run_steps(const PersistentSteps& p, int steps, cg::grid_group& g
     const std::int64_t step = completed + done + 1;
     // The other slot was last read in the step before, which every block has finished.
     if (grid.thread_rank() == 0 && done + 1 < steps) write_step_params(p, step + 1);
-    step_body(slot_of(step));
+    step_body(parity_of(step));
     ++done;
-    if (checks_after_step(step, p.schedule.num_steps, p.check_every) && health_check_failed(p, grid)) break;
+    if (scheme.checks_after(step, p.schedule.num_steps, p.check_every) && health_check_failed(p, grid)) break;
   }
   if (grid.thread_rank() == 0) p.clock->completed = completed + done;
 }
@@ -175,17 +174,15 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_steps_kernel(const __grid_constant__ PersistentKernels<Threads> k, int steps) {
   __shared__ SharedTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_steps(k.steps, steps, grid, [&](int slot) {
-    in_step_order(
-        slot, [&] { split_pass<Direction::x>(k, slot, shared, grid); },
-        [&] { split_pass<Direction::z>(k, slot, shared, grid); });
-  });
+  run_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) { stages_of_step(k, parity, shared, grid); });
 }
 
-/// The kernel's parameter with a barrier a pass: per StepParams slot, the x pass and the z
-/// pass; the first pass of a step writes stage1, the second reads it and writes the state.
+/// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams slot the
+/// x pass and the z pass; the first pass of a step writes stage1, the second reads it and
+/// writes the state.
 template <int Threads>
 struct PersistentPasses {
+  StepScheme scheme;
   PersistentSteps steps;
   PassTile<Direction::x, Threads> x[2];
   PassTile<Direction::z, Threads> z[2];
@@ -211,16 +208,24 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_passes_kernel(const __grid_constant__ PersistentPasses<Threads> k, int steps) {
   __shared__ SharedPassTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_steps(k.steps, steps, grid, [&](int slot) {
-    in_step_order(
-        slot, [&] { fused_pass(k.x[slot], shared, grid); }, [&] { fused_pass(k.z[slot], shared, grid); });
+  run_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) {
+    const int slot = parity_index(parity);
+    for (int p = 0; p < split_passes; ++p) {
+      if (k.scheme.pass(parity, p) == Direction::x)
+        fused_pass(k.x[slot], shared, grid);
+      else
+        fused_pass(k.z[slot], shared, grid);
+    }
   });
 }
 
-/// The passes of StepParams slot `slot`: the first of the step from the state into stage1,
-/// the second back (odd steps, slot 0: x first; even steps: z first).
+/// The passes of a step of parity `parity`, in its StepParams slot: the scheme's first pass
+/// from the state into stage1, the second back (a pass tile holds its three stages itself).
 template <int Threads>
-void make_passes(const PersistentSteps& p, int slot, PersistentPasses<Threads>& kernels) {
+void make_passes(const StepScheme& scheme, const PersistentSteps& p, StepParity parity,
+                 PersistentPasses<Threads>& kernels) {
+  static_assert(split_passes == 2, "the pass tiles take a step's passes as a first and a second");
+  const int slot = parity_index(parity);
   const auto contexts = [&](auto& pass) {
     for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext{p.geometry, p.background, p.params + slot, s};
     pass.wave_source = p.wave_source;
@@ -229,7 +234,7 @@ void make_passes(const PersistentSteps& p, int slot, PersistentPasses<Threads>& 
   PassTile<Direction::z, Threads>& z = kernels.z[slot];
   contexts(x);
   contexts(z);
-  const bool x_first = slot == 0;
+  const bool x_first = scheme.pass(parity, 0) == Direction::x;
   x.input = x_first ? p.state : p.stage1;
   x.output = x_first ? p.stage1 : p.state;
   z.input = x_first ? p.stage1 : p.state;
@@ -337,18 +342,19 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_arg
   count_kernel_launch();
   cudaError_t launched = cudaSuccess;
   if (grid.barrier_a_pass) {
-    PersistentPasses<pass_threads> kernels{steps_args, {}, {}};
-    for (int slot = 0; slot < 2; ++slot) make_passes(steps_args, slot, kernels);
+    PersistentPasses<pass_threads> kernels{step_scheme(), steps_args, {}, {}};
+    for (const StepParity parity : {StepParity::odd, StepParity::even})
+      make_passes(kernels.scheme, steps_args, parity, kernels);
     void* kernel_args[] = {&kernels, &steps};
     launched = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>),
                                            dim3(grid.blocks), dim3(pass_threads), kernel_args, 0, stream.cuda_stream);
   } else {
     launched = with_block_threads(grid.block_threads, [&](auto t) {
       constexpr int threads = decltype(t)::value;
-      PersistentKernels<threads> kernels{steps_args, {}, {}};
+      PersistentKernels<threads> kernels{step_scheme(), steps_args, {}, {}};
       for (int slot = 0; slot < 2; ++slot) {
-        make_stages(steps_args, slot, kernels.x[slot]);
-        make_stages(steps_args, slot, kernels.z[slot]);
+        make_stages(kernels.scheme, steps_args, slot, kernels.x[slot]);
+        make_stages(kernels.scheme, steps_args, slot, kernels.z[slot]);
       }
       void* kernel_args[] = {&kernels, &steps};
       return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_steps_kernel<threads>),

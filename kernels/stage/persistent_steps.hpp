@@ -2,12 +2,12 @@
 /// execution.mode persistent: one cooperative kernel runs a run of steps. Its blocks stay
 /// resident for the whole launch; each stage of each step is the stage kernel's tile work
 /// (kernels/stage/stage_tile.hpp) spread over the blocks, every block looping over tiles so
-/// that any grid size fits, and the stages are separated by grid-wide barriers:
-///   StepParams of the first step into slot (n + 1) % 2 |
+/// that any grid size fits, and the stages are separated by grid-wide barriers. The kernel
+/// iterates the step scheme (kernels/time/step_scheme.hpp), which it receives as data:
+///   StepParams of the first step into the slot of its parity |
 ///   for each step n: one thread writes the StepParams of step n + 1 into the other slot, then
-///     pass 1 (x on odd n, z on even n): stage 1 | stage 2 | stage 3 |
-///     pass 2:                           stage 1 | stage 2 | stage 3 |
-///     the health check where checks_after_step says of step n (global, against the
+///     for each pass of n's parity, in the scheme's order: for each stage: the stage |
+///     the health check where the scheme's checks_after says of step n (global, against the
 ///     schedule's num_steps): check every cell | count it, stop if failed
 /// where | is a grid-wide barrier; StepParams come from the device step counter (dt of step
 /// n), never from the host. The stage kernels' arguments reach the kernel as one constant

@@ -5,12 +5,9 @@
 /// kernels read them instead of dividing for every face and cell, with identical results.
 #include "kernels/backend/host_device.hpp"
 #include "kernels/physics/constants.hpp"
+#include "kernels/time/step_scheme.hpp"
 
 namespace simapp {
-
-/// RK3: q* = qⁿ + dt/3 R(qⁿ), q** = qⁿ + dt/2 R(q*), qⁿ⁺¹ = qⁿ + dt R(q**).
-inline constexpr int rk_stages = 3;
-SIMAPP_HOST_DEVICE constexpr double rk_stage_divisor(int stage) { return stage == 0 ? 3.0 : stage == 1 ? 2.0 : 1.0; }
 
 /// The run's dissipation (physics.viscosity, physics.hyperviscosity).
 struct Dissipation {
@@ -39,8 +36,10 @@ struct StepParams {
   StageParams stage[rk_stages];
 };
 
-/// The values of a step of `dt` on cells of dx × dz.
+/// The values of a step of `dt` on cells of dx × dz; stage s's dt is dt / divisor of the
+/// step scheme's stage s.
 SIMAPP_HOST_DEVICE inline StepParams step_params(double dt, double dx, double dz, const Dissipation& dissipation) {
+  constexpr StepScheme scheme = step_scheme();
   StepParams params;
   params.dt = dt;
   params.inv_dx = 1.0 / dx;
@@ -48,7 +47,7 @@ SIMAPP_HOST_DEVICE inline StepParams step_params(double dt, double dx, double dz
   params.viscosity_x = dissipation.viscosity * params.inv_dx;
   params.viscosity_z = dissipation.viscosity * params.inv_dz;
   for (int s = 0; s < rk_stages; ++s) {
-    const double dt_stage = dt / rk_stage_divisor(s);
+    const double dt_stage = dt / scheme.stages[s].dt_divisor;
     const double beta = dissipation.hyperviscosity;
     params.stage[s] = {dt_stage, hyperviscosity_coefficient(beta, dx, dt_stage),
                        hyperviscosity_coefficient(beta, dz, dt_stage)};

@@ -212,20 +212,21 @@ void add_single_kernel_stage(StepProgram& program, const std::string& prefix, co
   program.add_join(prefix + "join_stage");
 }
 
-/// Adds the three RK3 stages of one split pass: qⁿ → q* → q** → qⁿ⁺¹ (three distinct arrays,
-/// so no stage reads the array it writes, except the point-wise qⁿ + dt R in the last).
-void add_split_pass(StepProgram& program, const StepResources& resources, Direction direction, int slot) {
+/// Adds the RK3 stages of one split pass, each reading and writing the arrays the scheme names:
+/// qⁿ → q* → q** → qⁿ⁺¹ (three distinct arrays, so no stage reads the array it writes, except
+/// the point-wise qⁿ + dt R in the last).
+void add_split_pass(StepProgram& program, const StepResources& resources, const StepScheme& scheme, Direction direction,
+                    int slot) {
   const StepFields& f = resources.fields;
-  const FieldView<double> stage_input[3] = {f.state, f.stage1, f.stage2};
-  const FieldView<double> stage_output[3] = {f.stage1, f.stage2, f.state};
   const StepParams* params = resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
   const std::string pass = direction == Direction::x ? "x" : "z";
 
   for (int s = 0; s < rk_stages; ++s) {
+    const RkStage& rk = scheme.stages[s];
     const Stage stage{direction,
                       f.state,
-                      stage_input[s],
-                      stage_output[s],
+                      stage_array(rk.input, f.state, f.stage1, f.stage2),
+                      stage_array(rk.output, f.state, f.stage1, f.stage2),
                       f,
                       FluxContext{resources.geometry, resources.background, params, s},
                       gravity_wave_source(resources.case_name, resources.geometry.xlen),
@@ -259,18 +260,20 @@ void add_health_check(StepProgram& program, const std::string& prefix, const Ste
 
 }  // namespace
 
-StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot) {
+StepProgram build_step_program(const StepResources& resources, const StepScheme& scheme, StepParity parity, int slot) {
   StepProgram program;
-  const bool x_first = parity == StepParity::odd;
-  add_split_pass(program, resources, x_first ? Direction::x : Direction::z, slot);
-  add_split_pass(program, resources, x_first ? Direction::z : Direction::x, slot);
+  for (int p = 0; p < split_passes; ++p) add_split_pass(program, resources, scheme, scheme.pass(parity, p), slot);
   return program;
+}
+
+StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot) {
+  return build_step_program(resources, step_scheme(), parity, slot);
 }
 
 ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every) {
   ChunkLayout layout{parity_of(completed + 1), steps, {}};
   for (int j = 0; j < steps; ++j)
-    if (checks_after_step(completed + 1 + j, num_steps, check_every)) layout.checked.push_back(j);
+    if (step_scheme().checks_after(completed + 1 + j, num_steps, check_every)) layout.checked.push_back(j);
   return layout;
 }
 

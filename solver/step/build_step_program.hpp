@@ -1,9 +1,10 @@
 #pragma once
-/// Builds the StepPrograms of the dry-atmosphere step (docs/model.md, "Time stepping"):
-/// two split passes, each three RK3 stages
+/// Builds the StepPrograms of the dry-atmosphere step (docs/model.md, "Time stepping") from
+/// the StepScheme (kernels/time/step_scheme.hpp): for each split pass of the step's parity in
+/// the scheme's order, for each of its RK3 stages
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
-/// each stage = fill halos of its input, face fluxes, tendency and update. Odd steps run x
-/// then z; even steps z then x. Granularity decides how the stage is cut into kernels:
+/// fill halos of the stage's input, face fluxes, tendency and update. Granularity decides how
+/// the stage is cut into kernels:
 ///   fused: fill_halos, fluxes, update                                   (3 kernels a stage)
 ///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (20 kernels a stage)
 ///   stage: one kernel, ghost cells made inside it                       (1 kernel a stage)
@@ -16,6 +17,7 @@
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/loop_clock.hpp"
+#include "kernels/time/step_scheme.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/spec/execution_mode.hpp"
 #include "solver/state/workspace.hpp"
@@ -23,11 +25,6 @@
 #include "solver/step/step_program.hpp"
 
 namespace simapp {
-
-enum class StepParity { odd, even };
-
-/// The parity of 1-based step `step`.
-inline StepParity parity_of(long step) { return step % 2 == 1 ? StepParity::odd : StepParity::even; }
 
 class HaloExchange;
 
@@ -95,7 +92,7 @@ struct ChunkLayout {
 };
 
 /// The layout of the `steps` steps after step `completed` of a run of `num_steps` steps checked
-/// every `check_every` steps: checked where checks_after_step says.
+/// every `check_every` steps: checked where the step scheme's checks_after says.
 ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every);
 
 /// The body of a graph_loop WHILE node: the steps of `layout` like a chunk, its StepParams
@@ -104,7 +101,10 @@ ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_ev
 /// so its condition may be set after the program is built).
 StepProgram build_loop_body_program(const StepResources& resources, const ChunkLayout& layout, const LoopControl* loop);
 
-/// One step whose kernels read StepParams slot `slot`.
+/// One step of `scheme` whose kernels read StepParams slot `slot`.
+StepProgram build_step_program(const StepResources& resources, const StepScheme& scheme, StepParity parity, int slot);
+
+/// One step of the model's scheme (step_scheme()) whose kernels read StepParams slot `slot`.
 StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot);
 
 /// A chunk of layout.steps consecutive steps starting with parity layout.first: a Transfer op

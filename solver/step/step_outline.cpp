@@ -10,6 +10,7 @@
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
+#include "solver/step/step_description.hpp"
 #include "solver/step/steps_per_graph.hpp"
 #include "solver/time/time_stepping.hpp"
 
@@ -27,6 +28,7 @@ StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo
                                 halo,
                                 HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
   StepOutline plan;
+  plan.description = describe_step(step_scheme(), halo.domain, spec.execution.check_every);
   plan.step = build_step_program(resources, StepParity::odd, 0);
   plan.steps_per_graph = steps_per_graph(spec.execution, plan.step);
   plan.num_steps =

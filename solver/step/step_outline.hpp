@@ -1,6 +1,9 @@
 #pragma once
 /// The shape of a run's step programs, worked out without allocating or running anything
 /// (what `simapp --plan` prints).
+#include <string>
+#include <vector>
+
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/spec/run_spec.hpp"
@@ -10,6 +13,8 @@
 namespace simapp {
 
 struct StepOutline {
+  /// The step in words (describe_step): passes, stages, ghost cells, checks, boundaries.
+  std::vector<std::string> description;
   StepProgram step;  ///< one odd step (even steps run the passes in the other order)
   /// The run's first chunk: the StepParams refresh, then steps_per_graph steps (fewer in a
   /// shorter run), with the health check after those that are multiples of check_every or the

@@ -1,0 +1,75 @@
+#pragma once
+/// The time step as one value (docs/model.md, "Time stepping"): dimensionally split passes
+/// whose order alternates with the step's parity, each pass the RK3 stages (Wicker & Skamarock 2002)
+///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
+/// the ghost cells of each stage's input filled (made, or exchanged with neighbour ranks)
+/// before the stage, and a health check after the steps `checks_after` names. The StepProgram
+/// builder (solver/step/build_step_program.cpp), the StepParams (step_params.hpp) and the
+/// persistent kernel (kernels/stage/persistent_steps.cpp) all iterate this value; the kernels
+/// hold the work of one stage (or one pass), not the order. Adding a pass or changing the
+/// splitting order is a change of step_scheme() alone.
+#include "kernels/backend/host_device.hpp"
+#include "kernels/diagnostics/health_check.hpp"
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+enum class StepParity { odd, even };
+
+/// The parity of 1-based step `step`.
+SIMAPP_HOST_DEVICE constexpr StepParity parity_of(long step) {
+  return step % 2 == 1 ? StepParity::odd : StepParity::even;
+}
+
+/// Index of a parity in the scheme's tables (and of its StepParams slot in the persistent kernel).
+SIMAPP_HOST_DEVICE constexpr int parity_index(StepParity parity) { return parity == StepParity::odd ? 0 : 1; }
+
+/// The arrays a step's stages read and write: the state qⁿ (and qⁿ⁺¹) and two stage arrays.
+enum class StageArray { state, stage1, stage2 };
+
+/// One RK stage of a pass: q_out = qⁿ + dt / dt_divisor · R(q_in). The ghost cells of `input`
+/// are filled before the stage. dt / dt_divisor is a division, never a product with 1/divisor,
+/// so that every form of the step computes the same bits.
+struct RkStage {
+  StageArray input = StageArray::state;
+  StageArray output = StageArray::state;
+  double dt_divisor = 1.0;
+};
+
+/// Split passes a step (one for each direction) and RK stages a pass.
+inline constexpr int split_passes = 2;
+inline constexpr int rk_stages = 3;
+
+/// The step: the order of its split passes for each parity, and the RK stages of a pass.
+struct StepScheme {
+  Direction pass_order[2][split_passes];  ///< [parity_index]: the passes of a step in order
+  RkStage stages[rk_stages];              ///< qⁿ → q* → q** → qⁿ⁺¹, three distinct arrays
+
+  /// Pass p of a step of parity `parity`.
+  SIMAPP_HOST_DEVICE constexpr Direction pass(StepParity parity, int p) const {
+    return pass_order[parity_index(parity)][p];
+  }
+  /// Whether the health check follows 1-based step `step` of `num_steps`, checked every
+  /// `every` steps: after each multiple of `every` and after the last step (0: never).
+  SIMAPP_HOST_DEVICE bool checks_after(long step, long num_steps, int every) const {
+    return checks_after_step(step, num_steps, every);
+  }
+};
+
+/// The step: odd steps x then z, even steps z then x; stages dt/3, dt/2, dt. A function, so
+/// that device code may read it (a namespace-scope object is host memory there).
+SIMAPP_HOST_DEVICE constexpr StepScheme step_scheme() {
+  return {{{Direction::x, Direction::z}, {Direction::z, Direction::x}},
+          {{StageArray::state, StageArray::stage1, 3.0},
+           {StageArray::stage1, StageArray::stage2, 2.0},
+           {StageArray::stage2, StageArray::state, 1.0}}};
+}
+
+/// The array `which` of a step's three (FieldViews, or anything else kept per array).
+template <class Array>
+SIMAPP_HOST_DEVICE constexpr const Array& stage_array(StageArray which, const Array& state, const Array& stage1,
+                                                      const Array& stage2) {
+  return which == StageArray::state ? state : which == StageArray::stage1 ? stage1 : stage2;
+}
+
+}  // namespace simapp

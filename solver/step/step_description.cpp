@@ -1,0 +1,72 @@
+#include "solver/step/step_description.hpp"
+
+#include <fmt/core.h>
+
+#include <string_view>
+
+namespace simapp {
+
+namespace {
+
+std::string_view direction_name(Direction direction) { return direction == Direction::x ? "x" : "z"; }
+
+/// The passes of a step of `parity` in order: "x then z".
+std::string passes_of(const StepScheme& scheme, StepParity parity) {
+  std::string passes;
+  for (int p = 0; p < split_passes; ++p) {
+    if (p > 0) passes += " then ";
+    passes += direction_name(scheme.pass(parity, p));
+  }
+  return passes;
+}
+
+/// The array a stage reads, or writes (`written`: the state written is qⁿ⁺¹).
+std::string_view array_name(StageArray array, bool written) {
+  switch (array) {
+    case StageArray::state: return written ? "qⁿ⁺¹" : "qⁿ";
+    case StageArray::stage1: return "q*";
+    case StageArray::stage2: return "q**";
+  }
+  return "?";
+}
+
+/// One side: "x low inflow (u = 50 m/s, θ = 298 K where |z − 0.75 zlen| ≤ zlen/16)".
+std::string side_text(std::string_view name, const BoundaryCondition& side) {
+  switch (side.kind) {
+    case BoundaryKind::periodic: return fmt::format("{} periodic", name);
+    case BoundaryKind::wall: return fmt::format("{} free-slip wall", name);
+    case BoundaryKind::exchanged: return fmt::format("{} exchanged", name);
+    case BoundaryKind::inflow:
+    case BoundaryKind::exchanged_inflow: break;
+  }
+  const InflowProfile& inflow = side.inflow;
+  return fmt::format("{} {}inflow (u = {} m/s, θ = {} K where |z − {} zlen| ≤ zlen/{}; periodic elsewhere)", name,
+                     side.kind == BoundaryKind::exchanged_inflow ? "exchanged, then " : "", inflow.u, inflow.theta,
+                     inflow.centre, inflow.half_width_divisor);
+}
+
+}  // namespace
+
+std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryConditions& domain, int check_every) {
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("passes: odd steps {}; even steps {}", passes_of(scheme, StepParity::odd),
+                              passes_of(scheme, StepParity::even)));
+  std::string stages = "stages of a pass:";
+  for (int s = 0; s < rk_stages; ++s) {
+    const RkStage& stage = scheme.stages[s];
+    stages += fmt::format("{} {} = qⁿ + dt/{} R({})", s > 0 ? ";" : "", array_name(stage.output, true),
+                          stage.dt_divisor, array_name(stage.input, false));
+  }
+  lines.push_back(stages);
+  lines.push_back(
+      "ghost cells: of each stage's input, before the stage (made by rule, or exchanged with a neighbour rank)");
+  lines.push_back(check_every > 0
+                      ? fmt::format("health check: after each multiple of {} steps and after the last", check_every)
+                      : std::string("health check: none (execution.check_every: 0)"));
+  lines.push_back(fmt::format("boundaries: {}, {}, {}, {}", side_text("x low", domain.x_low),
+                              side_text("x high", domain.x_high), side_text("z low", domain.z_low),
+                              side_text("z high", domain.z_high)));
+  return lines;
+}
+
+}  // namespace simapp

@@ -1,0 +1,16 @@
+#pragma once
+/// The step a run takes, in words, from the values that define it: the StepScheme, the
+/// domain's boundary conditions and execution.check_every (what `simapp --plan` prints first).
+#include <string>
+#include <vector>
+
+#include "kernels/boundary/boundary_conditions.hpp"
+#include "kernels/time/step_scheme.hpp"
+
+namespace simapp {
+
+/// A few lines: the passes of each parity, the stages with their dt fractions and arrays, where
+/// ghost cells are filled and exchanged, the health check's cadence, the condition of each side.
+std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryConditions& domain, int check_every);
+
+}  // namespace simapp
