@@ -32,10 +32,9 @@ enum class BoundaryKind : unsigned char {
   exchanged_inflow,  ///< a rank's inflow side: received from the neighbour rank, then the profile's rows
 };
 
-/// The condition of one side.
+/// The condition of one side (an inflow side's profile is the domain's, BoundaryConditions::inflow).
 struct BoundaryCondition {
   BoundaryKind kind = BoundaryKind::periodic;
-  InflowProfile inflow;  ///< the inflow kinds: the profile and the rows it applies to
 
   /// The ghost cells are copies of the periodic image on this rank.
   SIMAPP_HOST_DEVICE constexpr bool copies_periodic_image() const {
@@ -56,14 +55,17 @@ struct BoundaryCondition {
 /// The side as a rank that faces a neighbour rank there sees it: ghost cells received, and an
 /// inflow's rows still made after they arrive.
 SIMAPP_HOST_DEVICE constexpr BoundaryCondition as_exchanged(const BoundaryCondition& side) {
-  return {side.has_inflow() ? BoundaryKind::exchanged_inflow : BoundaryKind::exchanged, side.inflow};
+  return {side.has_inflow() ? BoundaryKind::exchanged_inflow : BoundaryKind::exchanged};
 }
 
 enum class Side { low, high };
 
-/// The conditions of the four sides: left, right, bottom, top.
+/// The conditions of the four sides: left, right, bottom, top, and the profile of the sides of
+/// an inflow kind. One profile for the domain keeps the value small: the stage kernels receive
+/// it with every launch (docs/performance.md, "Launch parameters").
 struct BoundaryConditions {
   BoundaryCondition x_low, x_high, z_low, z_high;
+  InflowProfile inflow;  ///< the inflow sides' profile and the rows it applies to
 
   /// The `side` side of the passes along `direction`.
   SIMAPP_HOST_DEVICE constexpr const BoundaryCondition& side(Direction direction, Side side) const {

@@ -38,9 +38,9 @@ void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange v
 }
 
 void apply_inflow_halos(const Stream& stream, FieldView<double> state, HydrostaticView background,
-                        const CellGeometry& geometry, const BoundaryCondition& left) {
-  if (!left.has_inflow()) return;
-  const InflowProfile inflow = left.inflow;
+                        const CellGeometry& geometry, const BoundaryConditions& sides) {
+  if (!sides.x_low.has_inflow()) return;
+  const InflowProfile inflow = sides.inflow;
   const int halo = state.shape.halo;
   const IndexBox left_ghosts{-halo, 0, 0, state.shape.nz};
   parallel_for(

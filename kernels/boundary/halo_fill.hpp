@@ -20,9 +20,9 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRan
 void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange vars, HydrostaticView background,
                        const BoundaryConditions& sides);
 
-/// An inflow side `left` (x low): the left ghost columns of the profile's rows carry
+/// An inflow side sides.x_low: the left ghost columns of the rows of sides.inflow carry
 ///   ρu = (ρ′ + ρ̄_c) · u,  (ρθ)′ = (ρ′ + ρ̄_c) · θ − ρ̄θ̄_c;  nothing for a side without inflow.
 void apply_inflow_halos(const Stream& stream, FieldView<double> state, HydrostaticView background,
-                        const CellGeometry& geometry, const BoundaryCondition& left);
+                        const CellGeometry& geometry, const BoundaryConditions& sides);
 
 }  // namespace simapp

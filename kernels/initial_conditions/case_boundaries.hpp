@@ -12,11 +12,10 @@ inline constexpr InflowProfile injection_inflow{50.0, 298.0, 0.75, 16.0};
 
 /// The domain's four sides in case `name`.
 constexpr BoundaryConditions case_boundaries(CaseName name) {
-  constexpr BoundaryCondition periodic{BoundaryKind::periodic, {}};
-  constexpr BoundaryCondition wall{BoundaryKind::wall, {}};
-  const BoundaryCondition left =
-      name == CaseName::injection ? BoundaryCondition{BoundaryKind::inflow, injection_inflow} : periodic;
-  return {left, periodic, wall, wall};
+  constexpr BoundaryCondition periodic{BoundaryKind::periodic};
+  constexpr BoundaryCondition wall{BoundaryKind::wall};
+  if (name == CaseName::injection) return {{BoundaryKind::inflow}, periodic, wall, wall, injection_inflow};
+  return {periodic, periodic, wall, wall, {}};
 }
 
 }  // namespace simapp

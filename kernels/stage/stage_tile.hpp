@@ -57,8 +57,8 @@ struct StageKernel {
       const double* cell = &forcing(0, k, source);
       for (int v = 0; v < var::count; ++v) q[v] = cell[v * stride];
       if (i < 0 && sides.x_low.has_inflow() &&
-          sides.x_low.inflow.applies(context.geometry.z_center(k), context.geometry.zlen))
-        apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k), sides.x_low.inflow);
+          sides.inflow.applies(context.geometry.z_center(k), context.geometry.zlen))
+        apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k), sides.inflow);
     } else {
       const int nz = forcing.shape.nz;
       const bool low_wall = k < 0 && sides.z_low.is_wall();

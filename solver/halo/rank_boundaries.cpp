@@ -3,7 +3,7 @@
 namespace simapp {
 
 BoundaryConditions rank_boundaries(const BoundaryConditions& domain, const RankBox& box, const GridSpec& global) {
-  const BoundaryCondition between_ranks{BoundaryKind::exchanged, {}};
+  const BoundaryCondition between_ranks{BoundaryKind::exchanged};
   BoundaryConditions sides = domain;
   if (box.nx < global.nx) {
     sides.x_low = box.i_offset == 0 ? as_exchanged(domain.x_low) : between_ranks;

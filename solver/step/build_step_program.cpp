@@ -55,7 +55,7 @@ void add_inflow(StepProgram& program, const std::string& name, const Stage& stag
       .add(OpKind::kernel, name,
            [stage](const Stream& stream) {
              apply_inflow_halos(stream, stage.forcing, stage.context.background, stage.context.geometry,
-                                stage.halo.sides.side(stage.direction, Side::low));
+                                stage.halo.sides);
            })
       .bytes = inflow_bytes(stage.pass());
 }

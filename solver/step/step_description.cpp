@@ -31,7 +31,7 @@ std::string_view array_name(StageArray array, bool written) {
 }
 
 /// One side: "x low inflow (u = 50 m/s, θ = 298 K where |z − 0.75 zlen| ≤ zlen/16)".
-std::string side_text(std::string_view name, const BoundaryCondition& side) {
+std::string side_text(std::string_view name, const BoundaryCondition& side, const InflowProfile& inflow) {
   switch (side.kind) {
     case BoundaryKind::periodic: return fmt::format("{} periodic", name);
     case BoundaryKind::wall: return fmt::format("{} free-slip wall", name);
@@ -39,7 +39,6 @@ std::string side_text(std::string_view name, const BoundaryCondition& side) {
     case BoundaryKind::inflow:
     case BoundaryKind::exchanged_inflow: break;
   }
-  const InflowProfile& inflow = side.inflow;
   return fmt::format("{} {}inflow (u = {} m/s, θ = {} K where |z − {} zlen| ≤ zlen/{}; periodic elsewhere)", name,
                      side.kind == BoundaryKind::exchanged_inflow ? "exchanged, then " : "", inflow.u, inflow.theta,
                      inflow.centre, inflow.half_width_divisor);
@@ -63,9 +62,10 @@ std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryC
   lines.push_back(check_every > 0
                       ? fmt::format("health check: after each multiple of {} steps and after the last", check_every)
                       : std::string("health check: none (execution.check_every: 0)"));
-  lines.push_back(fmt::format("boundaries: {}, {}, {}, {}", side_text("x low", domain.x_low),
-                              side_text("x high", domain.x_high), side_text("z low", domain.z_low),
-                              side_text("z high", domain.z_high)));
+  lines.push_back(fmt::format("boundaries: {}, {}, {}, {}", side_text("x low", domain.x_low, domain.inflow),
+                              side_text("x high", domain.x_high, domain.inflow),
+                              side_text("z low", domain.z_low, domain.inflow),
+                              side_text("z high", domain.z_high, domain.inflow)));
   return lines;
 }
 

@@ -27,7 +27,7 @@ TEST(RankBoundariesTest, SplitInXEveryXSideIsExchangedAndTheInflowStaysOnTheLeft
   const BoundaryConditions middle = rank_boundaries(domain, RankBox{4, 8, 4, 0}, global);
   const BoundaryConditions right = rank_boundaries(domain, RankBox{4, 8, 8, 0}, global);
   EXPECT_EQ(left.x_low.kind, BoundaryKind::exchanged_inflow);
-  EXPECT_TRUE(left.x_low.inflow.applies(600.0, 800.0));
+  EXPECT_TRUE(left.inflow.applies(600.0, 800.0));
   EXPECT_EQ(left.x_high.kind, BoundaryKind::exchanged);
   EXPECT_EQ(middle.x_low.kind, BoundaryKind::exchanged);
   EXPECT_EQ(middle.x_high.kind, BoundaryKind::exchanged);

@@ -308,7 +308,7 @@ StepResources described_resources(Granularity granularity, const GhostFill& fill
 
 /// A rank inside a 3 x 3 layout: neighbours on all four sides, no wall.
 StepProgram interior_rank_step(HaloPath path, Granularity granularity) {
-  const BoundaryCondition neighbour{BoundaryKind::exchanged, {}};
+  const BoundaryCondition neighbour{BoundaryKind::exchanged};
   const GhostFill fill{case_boundaries(CaseName::thermal),
                        {neighbour, neighbour, neighbour, neighbour},
                        path,
@@ -330,7 +330,7 @@ TEST(StepProgramTest, HostOpsAreExactlyTheHostExchangedHalos) {
     for (bool x : {false, true})
       for (bool z : {false, true}) {
         const BoundaryConditions domain = case_boundaries(CaseName::thermal);
-        const BoundaryCondition neighbour{BoundaryKind::exchanged, {}};
+        const BoundaryCondition neighbour{BoundaryKind::exchanged};
         GhostFill fill{domain, domain};
         if (x) fill.sides.x_low = fill.sides.x_high = neighbour;
         if (z) fill.sides.z_low = fill.sides.z_high = neighbour;
