@@ -62,7 +62,7 @@ enum class Side { low, high };
 
 /// The conditions of the four sides: left, right, bottom, top, and the profile of the sides of
 /// an inflow kind. One profile for the domain keeps the value small: the stage kernels receive
-/// it with every launch (docs/performance.md, "Launch parameters").
+/// it with every launch (docs/performance.md, "Launch parameters, and the step as data").
 struct BoundaryConditions {
   BoundaryCondition x_low, x_high, z_low, z_high;
   InflowProfile inflow;  ///< the inflow sides' profile and the rows it applies to
