@@ -310,7 +310,7 @@ StepResources described_resources(Granularity granularity, const GhostFill& fill
 StepProgram interior_rank_step(HaloPath path, Granularity granularity) {
   const BoundaryCondition neighbour{BoundaryKind::exchanged};
   const GhostFill fill{case_boundaries(CaseName::thermal),
-                       {neighbour, neighbour, neighbour, neighbour},
+                       {neighbour, neighbour, neighbour, neighbour, {}},
                        path,
                        /*overlap=*/true,
                        nullptr,
