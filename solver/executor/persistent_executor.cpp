@@ -15,19 +15,13 @@ PersistentSteps persistent_arguments(const ExecutorContext& context) {
   const StepResources& resources = context.chunks.resources();
   const StepFields& fields = resources.fields;
   const HealthCheckOps& health = resources.health;
-  return {fields.state,
-          fields.stage1,
-          fields.stage2,
-          resources.geometry,
-          resources.background,
-          gravity_wave_source(resources.case_name, resources.geometry.xlen),
-          resources.halo.domain,  // one rank: its sides are the domain's
-          context.schedule,
-          resources.params->writable_device_slots(),
-          context.loop_clock,
-          health.every,
-          health.record,
-          health.mirror};
+  // One rank: its sides are the domain's.
+  return {
+      fields.state,          fields.stage1,        fields.stage2,
+      resources.geometry,    resources.background, gravity_wave_source(resources.case_name, resources.geometry.xlen),
+      resources.halo.domain, context.schedule,     resources.params->writable_device_slots(),
+      context.loop_clock,    health.every,         health.record,
+      health.mirror};
 }
 
 }  // namespace
