@@ -8,18 +8,20 @@
 
 namespace simapp {
 
-/// An inflow through a side: the ghost cells of rows with |z − centre · zlen| ≤ zlen / half_width_divisor
-/// carry  ρu = ρ · u,  (ρθ)′ = ρ · θ − ρ̄θ̄_c,  ρ the ghost cell's total density.
+/// An inflow through a side: the ghost cells of rows with |z − centre · zlen| ≤ half_width · zlen
+/// carry  ρu = ρ · u,  (ρθ)′ = ρ · θ − ρ̄θ̄_c,  ρ the ghost cell's total density. Both heights are
+/// products: a division here, in the stage kernel's edge-tile path, cost the whole x pass 3–5 %
+/// (docs/performance.md, "Launch parameters, and the step as data").
 struct InflowProfile {
-  double u = 0.0;                   ///< m s⁻¹
-  double theta = 0.0;               ///< K
-  double centre = 0.0;              ///< height of the rows' middle, a fraction of zlen
-  double half_width_divisor = 1.0;  ///< the rows reach zlen / half_width_divisor either side of it
+  double u = 0.0;           ///< m s⁻¹
+  double theta = 0.0;       ///< K
+  double centre = 0.0;      ///< height of the rows' middle, a fraction of zlen
+  double half_width = 0.0;  ///< the rows reach half_width · zlen either side of it
 
   /// Whether a row centred at height z of a domain zlen high is an inflow row.
   SIMAPP_HOST_DEVICE bool applies(double z, double zlen) const {
     const double offset = z - centre * zlen;
-    return (offset < 0 ? -offset : offset) <= zlen / half_width_divisor;
+    return (offset < 0 ? -offset : offset) <= half_width * zlen;
   }
 };
 

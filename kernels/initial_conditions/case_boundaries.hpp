@@ -7,8 +7,9 @@
 
 namespace simapp {
 
-/// The inflow of `injection`: u = 50 m/s, θ = 298 K in the rows with |z − 3 zlen/4| ≤ zlen/16.
-inline constexpr InflowProfile injection_inflow{50.0, 298.0, 0.75, 16.0};
+/// The inflow of `injection`: u = 50 m/s, θ = 298 K in the rows with |z − 3 zlen/4| ≤ zlen/16
+/// (0.0625 · zlen is zlen/16 exactly).
+inline constexpr InflowProfile injection_inflow{50.0, 298.0, 0.75, 0.0625};
 
 /// The domain's four sides in case `name`.
 constexpr BoundaryConditions case_boundaries(CaseName name) {

@@ -84,18 +84,16 @@ template <Direction D, int Threads>
 void make_stages(const StepScheme& scheme, const PersistentSteps& p, int slot,
                  StageKernel<D, Threads> (&stages)[rk_stages]) {
   for (int s = 0; s < rk_stages; ++s)
-    stages[s] = {{p.state, stage_array(scheme.stages[s].input, p.state, p.stage1, p.stage2),
-                  stage_array(scheme.stages[s].output, p.state, p.stage1, p.stage2)},
-                 FluxContext{p.geometry, p.background, p.params + slot, s},
-                 p.wave_source,
-                 p.boundaries};
+    stages[s] = {stage_arrays(p.state, stage_array(scheme.stages[s].input, p.state, p.stage1, p.stage2),
+                              stage_array(scheme.stages[s].output, p.state, p.stage1, p.stage2)),
+                 FluxContext{p.geometry, p.background, p.params + slot, s}, p.wave_source, p.boundaries};
 }
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
 template <Direction D, int Threads>
 __device__ void stage_over_tiles(const StageKernel<D, Threads>& kernel, SharedTile<Threads>& shared) {
   using Kernel = StageKernel<D, Threads>;
-  const IndexBox cells{0, kernel.arrays.out.shape.nx, 0, kernel.arrays.out.shape.nz};
+  const IndexBox cells{0, kernel.arrays.shape.nx, 0, kernel.arrays.shape.nz};
   const int tiles_x = tile_count(cells.width(), Kernel::tile_x);
   const int tiles = tiles_x * tile_count(cells.height(), Kernel::tile_z);
   const int a0 = static_cast<int>(threadIdx.x) % tile_threads_x<Kernel>;

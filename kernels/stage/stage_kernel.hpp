@@ -16,12 +16,25 @@
 
 namespace simapp {
 
-/// The arrays of one stage. `out` may be `init`; it must not be `forcing`.
+/// The arrays of one stage, of one shape. `out` may be `init`; it must not be `forcing`. One
+/// shape for the three keeps the stage kernel's launch parameter small (docs/performance.md,
+/// "Launch parameters, and the step as data").
 struct StageArrays {
-  FieldView<const double> init;
-  FieldView<const double> forcing;
-  FieldView<double> out;
+  const double* init = nullptr;
+  const double* forcing = nullptr;
+  double* out = nullptr;
+  FieldShape shape;
+
+  SIMAPP_HOST_DEVICE const double* init_at(int k, int i) const { return init + shape.offset(0, k, i); }
+  SIMAPP_HOST_DEVICE const double* forcing_at(int k, int i) const { return forcing + shape.offset(0, k, i); }
+  SIMAPP_HOST_DEVICE double* out_at(int k, int i) const { return out + shape.offset(0, k, i); }
 };
+
+/// The arrays of a stage from views of one shape.
+inline StageArrays stage_arrays(const FieldView<const double>& init, const FieldView<const double>& forcing,
+                                const FieldView<double>& out) {
+  return {init.data, forcing.data, out.data, out.shape};
+}
 
 /// The stage for the interior cells in `cells` (all of them, or the part of an overlapped
 /// exchange: cells whose stencil needs no ghost cell, then the rest). The ghost cells of the

@@ -46,30 +46,29 @@ struct StageKernel {
 
   /// The stage input at cell (i, k), which may be a ghost cell: by rule, or from memory.
   SIMAPP_HOST_DEVICE void input_at(int i, int k, double q[var::count]) const {
-    const FieldView<const double>& forcing = arrays.forcing;
     const HydrostaticView& background = context.background;
-    const std::size_t stride = forcing.shape.var_stride();
+    const std::size_t stride = arrays.shape.var_stride();
     if constexpr (x_pass) {
-      const int nx = forcing.shape.nx;
+      const int nx = arrays.shape.nx;
       const bool periodic_ghost =
           (i < 0 && sides.x_low.copies_periodic_image()) || (i >= nx && sides.x_high.copies_periodic_image());
       const int source = periodic_ghost ? periodic_source(i, nx) : i;
-      const double* cell = &forcing(0, k, source);
+      const double* cell = arrays.forcing_at(k, source);
       for (int v = 0; v < var::count; ++v) q[v] = cell[v * stride];
       if (i < 0 && sides.x_low.has_inflow() &&
           sides.inflow.applies(context.geometry.z_center(k), context.geometry.zlen))
         apply_inflow(q, background.cell_density(k), background.cell_rho_theta(k), sides.inflow);
     } else {
-      const int nz = forcing.shape.nz;
+      const int nz = arrays.shape.nz;
       const bool low_wall = k < 0 && sides.z_low.is_wall();
       const bool high_wall = k >= nz && sides.z_high.is_wall();
       if (low_wall || high_wall) {
         const int adjacent = low_wall ? 0 : nz - 1;
-        const double* cell = &forcing(0, adjacent, i);
+        const double* cell = arrays.forcing_at(adjacent, i);
         for (int v = 0; v < var::count; ++v)
           q[v] = wall_ghost(v, cell[v * stride], background.cell_density(adjacent), background.cell_density(k));
       } else {
-        const double* cell = &forcing(0, k, i);
+        const double* cell = arrays.forcing_at(k, i);
         for (int v = 0; v < var::count; ++v) q[v] = cell[v * stride];
       }
     }
@@ -80,17 +79,17 @@ struct StageKernel {
   SIMAPP_HOST_DEVICE bool needs_rules(const TileOrigin& origin) const {
     if constexpr (x_pass) {
       const bool low = origin.i0 - halo_x < 0;
-      const bool high = origin.i0 + origin.ni + halo_x > arrays.forcing.shape.nx;
+      const bool high = origin.i0 + origin.ni + halo_x > arrays.shape.nx;
       return (low && sides.x_low.made_by_rule()) || (high && sides.x_high.made_by_rule());
     } else {
       return (sides.z_low.is_wall() && origin.k0 - halo_z < 0) ||
-             (sides.z_high.is_wall() && origin.k0 + origin.nk + halo_z > arrays.forcing.shape.nz);
+             (sides.z_high.is_wall() && origin.k0 + origin.nk + halo_z > arrays.shape.nz);
     }
   }
 
   /// Whether the step's initial state is the stage input (a first stage): then the tile's
   /// loaded points hold it.
-  SIMAPP_HOST_DEVICE bool init_is_input() const { return arrays.init.data == arrays.forcing.data; }
+  SIMAPP_HOST_DEVICE bool init_is_input() const { return arrays.init == arrays.forcing; }
 
   SIMAPP_HOST_DEVICE void load(Tile& tile, const TileOrigin& origin, int a, int b) const {
     const int i = origin.i0 - halo_x + a, k = origin.k0 - halo_z + b;
@@ -99,8 +98,8 @@ struct StageKernel {
       input_at(i, k, q);
       for (int v = 0; v < var::count; ++v) tile.q[v][b][a] = q[v];
     } else {
-      const double* cell = &arrays.forcing(0, k, i);
-      const std::size_t stride = arrays.forcing.shape.var_stride();
+      const double* cell = arrays.forcing_at(k, i);
+      const std::size_t stride = arrays.shape.var_stride();
       for (int v = 0; v < var::count; ++v) copy_into_tile(tile.q[v][b][a], cell[v * stride]);
     }
     load_init(tile, origin, a - halo_x, b - halo_z);
@@ -111,8 +110,8 @@ struct StageKernel {
   /// (the later stages waited on them: docs/performance.md, "Loads").
   SIMAPP_HOST_DEVICE void load_init(Tile& tile, const TileOrigin& origin, int ca, int cb) const {
     if (init_is_input() || ca < 0 || ca >= origin.ni || cb < 0 || cb >= origin.nk) return;
-    const double* cell = &arrays.init(0, origin.k0 + cb, origin.i0 + ca);
-    const std::size_t stride = arrays.init.shape.var_stride();
+    const double* cell = arrays.init_at(origin.k0 + cb, origin.i0 + ca);
+    const std::size_t stride = arrays.shape.var_stride();
     for (int v = 0; v < var::count; ++v) copy_into_tile(tile.init[v][cb][ca], cell[v * stride]);
   }
 
@@ -142,8 +141,8 @@ struct StageKernel {
     const int i = origin.i0 + a, k = origin.k0 + b;
     const int qa = a + halo_x, qb = b + halo_z;  // the cell's place among the loaded points
     const bool init_is_input = this->init_is_input();
-    const std::size_t out_stride = arrays.out.shape.var_stride();
-    double* out = &arrays.out(0, k, i);
+    const std::size_t out_stride = arrays.shape.var_stride();
+    double* out = arrays.out_at(k, i);
     const StageFactors factors = stage_factors<D>(context);
     const double source = momentum_source(k, i, context, wave_source);
     for (int v = 0; v < var::count; ++v) {

@@ -183,7 +183,7 @@ void add_stage_kernel(StepProgram& program, const std::string& name, const Stage
       .add(
           OpKind::kernel, name,
           [stage, cells](const Stream& stream) {
-            apply_stage(stream, stage.direction, {stage.init, stage.forcing, stage.out}, stage.context,
+            apply_stage(stream, stage.direction, stage_arrays(stage.init, stage.forcing, stage.out), stage.context,
                         stage.wave_source, stage.halo.sides, cells);
           },
           lane)

@@ -30,7 +30,7 @@ std::string_view array_name(StageArray array, bool written) {
   return "?";
 }
 
-/// One side: "x low inflow (u = 50 m/s, θ = 298 K where |z − 0.75 zlen| ≤ zlen/16)".
+/// One side: "x low inflow (u = 50 m/s, θ = 298 K where |z − 0.75 zlen| ≤ 0.0625 zlen)".
 std::string side_text(std::string_view name, const BoundaryCondition& side, const InflowProfile& inflow) {
   switch (side.kind) {
     case BoundaryKind::periodic: return fmt::format("{} periodic", name);
@@ -39,9 +39,9 @@ std::string side_text(std::string_view name, const BoundaryCondition& side, cons
     case BoundaryKind::inflow:
     case BoundaryKind::exchanged_inflow: break;
   }
-  return fmt::format("{} {}inflow (u = {} m/s, θ = {} K where |z − {} zlen| ≤ zlen/{}; periodic elsewhere)", name,
+  return fmt::format("{} {}inflow (u = {} m/s, θ = {} K where |z − {} zlen| ≤ {} zlen; periodic elsewhere)", name,
                      side.kind == BoundaryKind::exchanged_inflow ? "exchanged, then " : "", inflow.u, inflow.theta,
-                     inflow.centre, inflow.half_width_divisor);
+                     inflow.centre, inflow.half_width);
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   const Field* input[rk_stages] = {&q0, &q1, &q2};
   Field* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
-    apply_stage(host, D, {q0.view, input[s]->view, output[s]->view}, context[s], wave_source, sides,
+    apply_stage(host, D, stage_arrays(q0.view, input[s]->view, output[s]->view), context[s], wave_source, sides,
                 IndexBox{0, nx, 0, nz});
 
   const PassTile<D, Threads> pass{q0.view, fused.view, {context[0], context[1], context[2]}, wave_source};

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -52,6 +53,21 @@ TEST(GhostRuleTest, InflowRowsAreWithinASixteenthOfTheHeightOfThreeQuarters) {
   EXPECT_FALSE(injection_inflow.applies(10999.0, 16000.0));
   EXPECT_FALSE(injection_inflow.applies(13001.0, 16000.0));
   EXPECT_FALSE(injection_inflow.applies(500.0, 16000.0));
+}
+
+TEST(GhostRuleTest, InflowRowsAreThoseOfTheDivisionBySixteenOnEveryGrid) {
+  // The profile multiplies by 0.0625; the rows are those of |z − 0.75 zlen| ≤ zlen / 16, cell
+  // centres of nz rows, on domains whose zlen / 16 is not a round number.
+  for (const double zlen : {16000.0, 1000.0, 12345.678, 3.0e4 / 7.0}) {
+    for (const int nz : {16, 64, 100, 333}) {
+      const double dz = zlen / nz;
+      for (int k = 0; k < nz; ++k) {
+        const double z = (k + 0.5) * dz;
+        const double offset = z - 0.75 * zlen;
+        EXPECT_EQ(injection_inflow.applies(z, zlen), std::fabs(offset) <= zlen / 16.0) << zlen << " " << nz << " " << k;
+      }
+    }
+  }
 }
 
 /// A 4-variable field of nx × nz cells with 2 ghosts, each interior cell holding a value that
