@@ -1,7 +1,7 @@
 #pragma once
-/// Physical diffusion ν∇² of u, w and θ (physics.viscosity; docs/model.md, "Diffusion"), as
-/// second-order fluxes at the faces of the finite-volume scheme:
-///   F(ρφ) −= ν ρ_f (φ_R − φ_L) / Δ   for φ = u, w, θ,   φ = (ρφ) / ρ in the two cells L | R,
+/// Physical diffusion ν∇² of the velocities (u, w; in 3-D u, v, w) and θ (physics.viscosity;
+/// docs/model.md, "Diffusion"), as second-order fluxes at the faces of the finite-volume scheme:
+///   F(ρφ) −= ν ρ_f (φ_R − φ_L) / Δ   for φ = u, (v,) w, θ,   φ = (ρφ) / ρ in the two cells L | R,
 /// with ρ_f the face density of the advective flux (q_f(ρ′) + ρ̄ at the face), so that the
 /// tendency of ρφ is ∂/∂x(ν ρ ∂φ/∂x) (and likewise in z) ≈ ρ ν ∇²φ; no mass diffuses. At a
 /// wall there is none: free slip (∂u/∂z = 0, ∂w/∂z taken as 0) and no heat flux (∂θ/∂z = 0).
@@ -10,6 +10,28 @@
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
+
+/// The backgrounds of the two cells either side of a face.
+struct FaceNeighbourBackground {
+  double density_low = 0.0, density_high = 0.0;
+  double rho_theta_low = 0.0, rho_theta_high = 0.0;
+};
+
+/// F(ρφ) −= c (φ_R − φ_L) for every velocity φ = u_j and for θ, with c = ν ρ_f / Δ, of the model
+/// whose variables are V; `low` and `high` are the cells' stored values (perturbations).
+template <class V>
+SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], const double high[V::count],
+                                                  const FaceNeighbourBackground& background, double c,
+                                                  double flux[V::count]) {
+  const double inv_low = 1.0 / (low[V::dens] + background.density_low);
+  const double inv_high = 1.0 / (high[V::dens] + background.density_high);
+  for_each_momentum<V>([&](auto momentum) {
+    constexpr int j = decltype(momentum)::value;
+    flux[j] -= c * (high[j] * inv_high - low[j] * inv_low);
+  });
+  flux[V::rhot] -= c * ((high[V::rhot] + background.rho_theta_high) * inv_high -
+                        (low[V::rhot] + background.rho_theta_low) * inv_low);
+}
 
 /// ν/Δ of the step in the pass's direction: 0 without diffusion.
 template <Direction D>
@@ -42,12 +64,8 @@ SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const double low[var::count], 
     rho_theta_high = background.cell_rho_theta(k);
     face_density = background.density_face[k];
   }
-  const double inv_low = 1.0 / (low[var::dens] + density_low);
-  const double inv_high = 1.0 / (high[var::dens] + density_high);
-  const double c = nu_over_spacing * (face_density_perturbation + face_density);
-  flux[var::umom] -= c * (high[var::umom] * inv_high - low[var::umom] * inv_low);
-  flux[var::wmom] -= c * (high[var::wmom] * inv_high - low[var::wmom] * inv_low);
-  flux[var::rhot] -= c * ((high[var::rhot] + rho_theta_high) * inv_high - (low[var::rhot] + rho_theta_low) * inv_low);
+  add_face_diffusion<ModelVariables<2>>(low, high, {density_low, density_high, rho_theta_low, rho_theta_high},
+                                        nu_over_spacing * (face_density_perturbation + face_density), flux);
 }
 
 }  // namespace simapp

@@ -1,6 +1,6 @@
 #pragma once
 /// Fluxes at one cell face from the reconstructed face values q_f and third differences d3
-/// of the four variables (docs/model.md, "Spatial scheme"); K is the hyperviscosity coefficient.
+/// of the model's variables (docs/model.md, "Spatial scheme"); K is the hyperviscosity coefficient.
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/constants.hpp"
@@ -9,48 +9,77 @@
 
 namespace simapp {
 
-/// x faces:  ρ = q_f(ρ′) + ρ̄_c,  m = q_f(ρu),  u = m/ρ,  w = q_f(ρw)/ρ,  θ = (q_f((ρθ)′) + ρ̄θ̄_c)/ρ,
-/// p = C₀(ρθ)^γ;   F = (m, m u + p, m w, m θ) − K d3   (m = ρu: the face value itself, not ρ·u).
-/// One reciprocal 1/ρ serves u, w and θ. p = p̄_c + (p − p̄_c), the change from the row's
-/// background pressure p̄_c = C₀(ρ̄θ̄_c)^γ taken from ρθ's perturbation q_f((ρθ)′) directly
-/// (physics::pressure_change), not from ρθ.
+/// Faces normal to a horizontal axis, of the model whose variables are V (2-D: x; 3-D: x, and
+/// y with u and v exchanged):  ρ = q_f(ρ′) + ρ̄_c,  m = q_f(ρu_n) (u_n the normal velocity),
+/// u_j = q_f(ρu_j)/ρ,  θ = (q_f((ρθ)′) + ρ̄θ̄_c)/ρ,  p = C₀(ρθ)^γ;
+///   F = (m, m u_j + p δ_jn for each momentum j, m θ) − K d3
+/// (m = ρu_n: the face value itself, not ρ·u_n; 2-D x: F = (m, m u + p, m w, m θ) − K d3).
+/// One reciprocal 1/ρ serves the velocities and θ. p = p̄_c + (p − p̄_c), the change from the
+/// row's background pressure p̄_c = C₀(ρ̄θ̄_c)^γ taken from ρθ's perturbation q_f((ρθ)′)
+/// directly (physics::pressure_change), not from ρθ.
+template <class V, int Normal>
+SIMAPP_HOST_DEVICE inline void horizontal_face_flux(const double q[V::count], const double d3[V::count],
+                                                    double background_density,
+                                                    const physics::PressureReference& background, double k_hyper,
+                                                    double flux[V::count]) {
+  const double r = q[V::dens] + background_density;
+  const double inv_r = 1.0 / r;
+  const double m = q[Normal];
+  const double rho_theta = q[V::rhot] + background.rho_theta;
+  const double t = rho_theta * inv_r;
+  const double p = background.pressure + physics::pressure_change(q[V::rhot], background);
+  flux[V::dens] = m - k_hyper * d3[V::dens];
+  for_each_momentum<V>([&](auto momentum) {
+    constexpr int j = decltype(momentum)::value;
+    const double velocity = q[j] * inv_r;
+    if constexpr (j == Normal)
+      flux[j] = m * velocity + p - k_hyper * d3[j];
+    else
+      flux[j] = m * velocity - k_hyper * d3[j];
+  });
+  flux[V::rhot] = m * t - k_hyper * d3[V::rhot];
+}
+
+/// z faces: as horizontal faces with interface backgrounds ρ̄_i, ρ̄θ̄_i and p′ = C₀(ρθ)^γ − p̄_i,
+/// n = q_f(ρw):  H = (n, n u_j + p′ δ_jz for each momentum j, n θ) − K d3 (2-D:
+/// H = (n, n u, n w + p′, n θ) − K d3). At a wall n = 0 and the density's K d3 is 0, so no mass
+/// crosses it. p′ comes from q_f((ρθ)′) directly (physics::pressure_change), without the
+/// cancellation of subtracting p̄_i from p.
+template <class V>
+SIMAPP_HOST_DEVICE inline void vertical_face_flux(const double q[V::count], const double d3[V::count],
+                                                  double background_density,
+                                                  const physics::PressureReference& background, bool at_wall,
+                                                  double k_hyper, double flux[V::count]) {
+  const double r = q[V::dens] + background_density;
+  const double inv_r = 1.0 / r;
+  const double n = at_wall ? 0.0 : q[V::wmom];
+  const double rho_theta = q[V::rhot] + background.rho_theta;
+  const double t = rho_theta * inv_r;
+  const double p = physics::pressure_change(q[V::rhot], background);
+  const double d3_dens = at_wall ? 0.0 : d3[V::dens];
+  flux[V::dens] = n - k_hyper * d3_dens;
+  for_each_momentum<V>([&](auto momentum) {
+    constexpr int j = decltype(momentum)::value;
+    if constexpr (j == V::wmom)
+      flux[j] = n * (n * inv_r) + p - k_hyper * d3[j];
+    else
+      flux[j] = n * (q[j] * inv_r) - k_hyper * d3[j];
+  });
+  flux[V::rhot] = n * t - k_hyper * d3[V::rhot];
+}
+
+/// The 2-D model's x faces: F = (m, m u + p, m w, m θ) − K d3.
 SIMAPP_HOST_DEVICE inline void x_face_flux(const double q[var::count], const double d3[var::count],
                                            double background_density, const physics::PressureReference& background,
                                            double k_hyper, double flux[var::count]) {
-  const double r = q[var::dens] + background_density;
-  const double inv_r = 1.0 / r;
-  const double m = q[var::umom];
-  const double u = m * inv_r;
-  const double w = q[var::wmom] * inv_r;
-  const double rho_theta = q[var::rhot] + background.rho_theta;
-  const double t = rho_theta * inv_r;
-  const double p = background.pressure + physics::pressure_change(q[var::rhot], background);
-  flux[var::dens] = m - k_hyper * d3[var::dens];
-  flux[var::umom] = m * u + p - k_hyper * d3[var::umom];
-  flux[var::wmom] = m * w - k_hyper * d3[var::wmom];
-  flux[var::rhot] = m * t - k_hyper * d3[var::rhot];
+  horizontal_face_flux<ModelVariables<2>, var::umom>(q, d3, background_density, background, k_hyper, flux);
 }
 
-/// z faces: as x with interface backgrounds ρ̄_i, ρ̄θ̄_i and p′ = C₀(ρθ)^γ − p̄_i, n = q_f(ρw):
-/// H = (n, n u, n w + p′, n θ) − K d3. At a wall n = 0 and the density's K d3 is 0, so no
-/// mass crosses it. p′ comes from q_f((ρθ)′) directly (physics::pressure_change), without
-/// the cancellation of subtracting p̄_i from p.
+/// The 2-D model's z faces: H = (n, n u, n w + p′, n θ) − K d3.
 SIMAPP_HOST_DEVICE inline void z_face_flux(const double q[var::count], const double d3[var::count],
                                            double background_density, const physics::PressureReference& background,
                                            bool at_wall, double k_hyper, double flux[var::count]) {
-  const double r = q[var::dens] + background_density;
-  const double inv_r = 1.0 / r;
-  const double n = at_wall ? 0.0 : q[var::wmom];
-  const double u = q[var::umom] * inv_r;
-  const double w = n * inv_r;
-  const double rho_theta = q[var::rhot] + background.rho_theta;
-  const double t = rho_theta * inv_r;
-  const double p = physics::pressure_change(q[var::rhot], background);
-  const double d3_dens = at_wall ? 0.0 : d3[var::dens];
-  flux[var::dens] = n - k_hyper * d3_dens;
-  flux[var::umom] = n * u - k_hyper * d3[var::umom];
-  flux[var::wmom] = n * w + p - k_hyper * d3[var::wmom];
-  flux[var::rhot] = n * t - k_hyper * d3[var::rhot];
+  vertical_face_flux<ModelVariables<2>>(q, d3, background_density, background, at_wall, k_hyper, flux);
 }
 
 /// F (x pass) or H (z pass) at a face of row k (x) or at face k (z) from the face values q

@@ -1,7 +1,11 @@
 #pragma once
-/// The four prognostic variables per cell, perturbations from the hydrostatic background.
+/// The prognostic variables per cell, perturbations from the hydrostatic background: four in
+/// the 2-D model (`var`), five in 3-D (ModelVariables<3>).
 
 #include <type_traits>
+#include <utility>
+
+#include "kernels/backend/host_device.hpp"
 
 namespace simapp {
 
@@ -15,6 +19,46 @@ inline constexpr int count = 4;
 
 /// Names of the variables, indexed as above.
 inline constexpr const char* variable_names[var::count] = {"dens", "umom", "wmom", "rhot"};
+
+/// The prognostic variables of the model in `Dims` dimensions (docs/model.md; 3: the x–y–z
+/// model of grid.ny > 1, layout q[var][k][j][i]) and its momenta in the order x, (y,) z. The
+/// 2-D layout is `var`'s.
+template <int Dims>
+struct ModelVariables;
+
+template <>
+struct ModelVariables<2> {
+  static constexpr int dens = var::dens, umom = var::umom, wmom = var::wmom, rhot = var::rhot;
+  static constexpr int count = var::count;
+  static constexpr int momenta = 2;
+  /// The momentum along axis `a` (0: x, 1: z).
+  static constexpr int momentum(int a) { return a == 0 ? umom : wmom; }
+};
+
+template <>
+struct ModelVariables<3> {
+  static constexpr int dens = 0;  ///< ρ′
+  static constexpr int umom = 1;  ///< ρu
+  static constexpr int vmom = 2;  ///< ρv
+  static constexpr int wmom = 3;  ///< ρw
+  static constexpr int rhot = 4;  ///< (ρθ)′
+  static constexpr int count = 5;
+  static constexpr int momenta = 3;
+  /// The momentum along axis `a` (0: x, 1: y, 2: z).
+  static constexpr int momentum(int a) { return a == 0 ? umom : a == 1 ? vmom : wmom; }
+};
+
+template <class V, class Body, int... a>
+SIMAPP_HOST_DEVICE constexpr void for_each_momentum_of(const Body& body, std::integer_sequence<int, a...>) {
+  (body(std::integral_constant<int, V::momentum(a)>{}), ...);
+}
+
+/// Calls `body(std::integral_constant<int, c>{})` for each momentum variable c of `V`, in the
+/// order x, (y,) z, with c a compile-time constant.
+template <class V, class Body>
+SIMAPP_HOST_DEVICE constexpr void for_each_momentum(const Body& body) {
+  for_each_momentum_of<V>(body, std::make_integer_sequence<int, V::momenta>{});
+}
 
 /// A half-open range of variables [first, last) that one kernel launch handles.
 struct VarRange {

@@ -36,12 +36,13 @@ SIMAPP_HOST_DEVICE inline double momentum_source(int k, int i, const FluxContext
 }
 
 /// R(v) at a cell from the fluxes at its low and high faces in the pass's direction, its own
-/// density perturbation ρ′ and momentum source S.
-template <Direction D>
+/// density perturbation ρ′ and momentum source S, for the model whose variables are V (the
+/// vertical momentum is V::wmom: 2 in the 2-D model, 3 in the 3-D one).
+template <Direction D, class V = ModelVariables<2>>
 SIMAPP_HOST_DEVICE inline double stage_tendency(int v, double flux_low, double flux_high, double density_perturbation,
                                                 double source, const StageFactors& factors) {
   double tendency = -(flux_high - flux_low) * factors.inv_spacing;
-  if (v == var::wmom) {
+  if (v == V::wmom) {
     if constexpr (D == Direction::z) tendency -= density_perturbation * physics::gravity;
     tendency += source;
   }

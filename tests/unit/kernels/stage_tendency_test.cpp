@@ -77,6 +77,18 @@ TEST(StageTendencyTest, ZPassTendencyAddsBuoyancyAndSourceOnlyToVerticalMomentum
   EXPECT_NEAR(stage_tendency<Direction::z>(var::wmom, 0.0, 0.0, -0.5, 0.0, factors), 4.9, 1e-14);
 }
 
+TEST(StageTendencyTest, InThreeDBuoyancyAndSourceGoToRhoWAndNotToRhoV) {
+  using V3 = ModelVariables<3>;
+  for (int v : {V3::dens, V3::umom, V3::vmom, V3::rhot})
+    EXPECT_EQ((stage_tendency<Direction::z, V3>(v, flux_low, flux_high, density_perturbation, source, factors)), -1.0)
+        << "variable " << v;
+  // ρw is variable 3 in 3-D: R(ρw) = −1 − ρ′g + S, as ρw's of the 2-D model.
+  EXPECT_EQ((stage_tendency<Direction::z, V3>(V3::wmom, flux_low, flux_high, density_perturbation, source, factors)),
+            stage_tendency<Direction::z>(var::wmom, flux_low, flux_high, density_perturbation, source, factors));
+  EXPECT_NEAR((stage_tendency<Direction::z, V3>(V3::wmom, flux_low, flux_high, density_perturbation, source, factors)),
+              -5.65, 1e-14);
+}
+
 TEST(StageTendencyTest, StageUpdateAddsDtTimesTheTendency) {
   EXPECT_EQ(stage_update(2.0, -1.5, 4.0), -4.0);  // 2 + 4 · (−1.5)
   EXPECT_EQ(stage_update(2.0, 0.25, 2.0), 2.5);
