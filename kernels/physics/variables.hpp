@@ -2,6 +2,7 @@
 /// The prognostic variables per cell, perturbations from the hydrostatic background: four in
 /// the 2-D model (`var`), five in 3-D (ModelVariables<3>).
 
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -66,13 +67,14 @@ struct VarRange {
   int last = var::count;
 };
 
-/// The direction of a split pass.
-enum class Direction { x, z };
+/// The direction of a split pass (y: the 3-D model's only).
+enum class Direction { x, z, y };
 
-/// Calls `launch(std::integral_constant<Direction, D>{})` with D = `direction`: kernels take
-/// the direction as a template parameter, launchers as a value.
+/// Calls `launch(std::integral_constant<Direction, D>{})` with D = `direction`, x or z: the 2-D
+/// model's kernels take the direction as a template parameter, launchers as a value.
 template <class Launch>
 void with_direction(Direction direction, const Launch& launch) {
+  if (direction == Direction::y) throw std::invalid_argument("the 2-D model's kernels have no y pass");
   if (direction == Direction::x)
     launch(std::integral_constant<Direction, Direction::x>{});
   else

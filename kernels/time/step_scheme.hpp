@@ -36,14 +36,17 @@ struct RkStage {
   double dt_divisor = 1.0;
 };
 
-/// Split passes a step (one for each direction) and RK stages a pass.
+/// Split passes a step of the 2-D model (one for each direction) and RK stages a pass.
 inline constexpr int split_passes = 2;
 inline constexpr int rk_stages = 3;
 
-/// The step: the order of its split passes for each parity, and the RK stages of a pass.
-struct StepScheme {
-  Direction pass_order[2][split_passes];  ///< [parity_index]: the passes of a step in order
-  RkStage stages[rk_stages];              ///< qⁿ → q* → q** → qⁿ⁺¹, three distinct arrays
+/// The step of a model with `Passes` split passes (2-D: 2, 3-D: 3): the order of its passes for
+/// each parity, and the RK stages of a pass.
+template <int Passes>
+struct StepSchemeOf {
+  static constexpr int passes = Passes;
+  Direction pass_order[2][Passes];  ///< [parity_index]: the passes of a step in order
+  RkStage stages[rk_stages];        ///< qⁿ → q* → q** → qⁿ⁺¹, three distinct arrays
 
   /// Pass p of a step of parity `parity`.
   SIMAPP_HOST_DEVICE constexpr Direction pass(StepParity parity, int p) const {
@@ -56,13 +59,30 @@ struct StepScheme {
   }
 };
 
+/// The 2-D model's step.
+using StepScheme = StepSchemeOf<split_passes>;
+
+/// The RK3 stages of every pass: dt/3, dt/2, dt.
+SIMAPP_HOST_DEVICE constexpr void set_rk3_stages(RkStage (&stages)[rk_stages]) {
+  stages[0] = {StageArray::state, StageArray::stage1, 3.0};
+  stages[1] = {StageArray::stage1, StageArray::stage2, 2.0};
+  stages[2] = {StageArray::stage2, StageArray::state, 1.0};
+}
+
 /// The step: odd steps x then z, even steps z then x; stages dt/3, dt/2, dt. A function, so
 /// that device code may read it (a namespace-scope object is host memory there).
 SIMAPP_HOST_DEVICE constexpr StepScheme step_scheme() {
-  return {{{Direction::x, Direction::z}, {Direction::z, Direction::x}},
-          {{StageArray::state, StageArray::stage1, 3.0},
-           {StageArray::stage1, StageArray::stage2, 2.0},
-           {StageArray::stage2, StageArray::state, 1.0}}};
+  StepScheme scheme{{{Direction::x, Direction::z}, {Direction::z, Direction::x}}, {}};
+  set_rk3_stages(scheme.stages);
+  return scheme;
+}
+
+/// The 3-D model's step (grid.ny > 1): odd steps x, y, z, even steps z, y, x (each pass
+/// undone in the reverse order the next step), the same stages.
+SIMAPP_HOST_DEVICE constexpr StepSchemeOf<3> step_scheme_3d() {
+  StepSchemeOf<3> scheme{{{Direction::x, Direction::y, Direction::z}, {Direction::z, Direction::y, Direction::x}}, {}};
+  set_rk3_stages(scheme.stages);
+  return scheme;
 }
 
 /// The array `which` of a step's three (FieldViews, or anything else kept per array).

@@ -8,12 +8,20 @@ namespace simapp {
 
 namespace {
 
-std::string_view direction_name(Direction direction) { return direction == Direction::x ? "x" : "z"; }
+std::string_view direction_name(Direction direction) {
+  switch (direction) {
+    case Direction::x: return "x";
+    case Direction::y: return "y";
+    case Direction::z: return "z";
+  }
+  return "?";
+}
 
 /// The passes of a step of `parity` in order: "x then z".
-std::string passes_of(const StepScheme& scheme, StepParity parity) {
+template <int Passes>
+std::string passes_of(const StepSchemeOf<Passes>& scheme, StepParity parity) {
   std::string passes;
-  for (int p = 0; p < split_passes; ++p) {
+  for (int p = 0; p < Passes; ++p) {
     if (p > 0) passes += " then ";
     passes += direction_name(scheme.pass(parity, p));
   }
@@ -46,10 +54,17 @@ std::string side_text(std::string_view name, const BoundaryCondition& side, cons
 
 }  // namespace
 
+template <int Passes>
+std::string describe_passes(const StepSchemeOf<Passes>& scheme) {
+  return fmt::format("passes: odd steps {}; even steps {}", passes_of(scheme, StepParity::odd),
+                     passes_of(scheme, StepParity::even));
+}
+template std::string describe_passes(const StepSchemeOf<2>&);
+template std::string describe_passes(const StepSchemeOf<3>&);
+
 std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryConditions& domain, int check_every) {
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("passes: odd steps {}; even steps {}", passes_of(scheme, StepParity::odd),
-                              passes_of(scheme, StepParity::even)));
+  lines.push_back(describe_passes(scheme));
   std::string stages = "stages of a pass:";
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& stage = scheme.stages[s];

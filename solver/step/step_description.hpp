@@ -13,4 +13,9 @@ namespace simapp {
 /// ghost cells are filled and exchanged, the health check's cadence, the condition of each side.
 std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryConditions& domain, int check_every);
 
+/// The first line: the passes of each parity ("passes: odd steps x then z; even steps z then
+/// x"), for the 2-D model's scheme (2 passes) or the 3-D model's (3).
+template <int Passes>
+std::string describe_passes(const StepSchemeOf<Passes>& scheme);
+
 }  // namespace simapp

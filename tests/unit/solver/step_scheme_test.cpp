@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,38 @@ TEST(StepSchemeTest, StepParamsDivideDtByTheSchemesDivisors) {
   EXPECT_EQ(params.stage[0].dt, dt / 3.0);  // a division: dt * (1 / 3.0) differs in the last bit for some dt
   EXPECT_EQ(params.stage[1].dt, dt / 2.0);
   EXPECT_EQ(params.stage[2].dt, dt);
+}
+
+TEST(StepSchemeTest, TheThreeDSchemeUndoesEachStepsPassOrderInTheNextWithTheSameStages) {
+  const StepSchemeOf<3> scheme = step_scheme_3d();
+  const StepScheme two_d = step_scheme();
+  ASSERT_EQ(scheme.passes, 3);
+  // Odd steps x, y, z; the even step takes them in the reverse order, so that a pair of steps
+  // is symmetric (as 2-D's x z | z x is).
+  EXPECT_EQ(scheme.pass(StepParity::odd, 0), Direction::x);
+  EXPECT_EQ(scheme.pass(StepParity::odd, 1), Direction::y);
+  EXPECT_EQ(scheme.pass(StepParity::odd, 2), Direction::z);
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(scheme.pass(StepParity::even, p), scheme.pass(StepParity::odd, 2 - p)) << p;
+  // Every direction once a step.
+  for (const StepParity parity : {StepParity::odd, StepParity::even}) {
+    int seen[3] = {};
+    for (int p = 0; p < 3; ++p) ++seen[static_cast<int>(scheme.pass(parity, p))];
+    EXPECT_EQ(seen[0] * seen[1] * seen[2], 1);
+  }
+  for (int s = 0; s < rk_stages; ++s) {
+    EXPECT_EQ(scheme.stages[s].input, two_d.stages[s].input) << s;
+    EXPECT_EQ(scheme.stages[s].output, two_d.stages[s].output) << s;
+    EXPECT_EQ(scheme.stages[s].dt_divisor, two_d.stages[s].dt_divisor) << s;
+  }
+  EXPECT_EQ(describe_passes(scheme), "passes: odd steps x then y then z; even steps z then y then x");
+  EXPECT_EQ(describe_passes(two_d), "passes: odd steps x then z; even steps z then x");
+}
+
+TEST(StepSchemeTest, TheTwoDKernelsRefuseAYPass) {
+  EXPECT_THROW(with_direction(Direction::y, [](auto) {}), std::invalid_argument);
+  Direction launched = Direction::y;
+  with_direction(Direction::z, [&](auto d) { launched = decltype(d)::value; });
+  EXPECT_EQ(launched, Direction::z);
 }
 
 TEST(StepSchemeTest, TheDescriptionNamesPassesStagesGhostsChecksAndSides) {
