@@ -15,7 +15,7 @@ void ChunkExecutor::prepare(long completed, const std::vector<long>& chunk_ends)
   for (long at = completed; at < chunks_.num_steps();) {
     const int steps =
         static_cast<int>(std::min<long>(steps_to_next_end(at, chunk_ends, chunks_.num_steps()), steps_per_graph_));
-    runner_->prepare(chunks_.program(chunks_.layout_after(at, steps)), stream_);
+    runner_->prepare(chunks_.program_after(at, steps), stream_);
     at += steps;
   }
 }

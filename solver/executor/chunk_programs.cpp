@@ -32,7 +32,7 @@ void ChunkPrograms::stage_params(long completed, int steps) {
 
 const StepProgram& ChunkPrograms::staged(long completed, int steps) {
   stage_params(completed, steps);
-  return program(layout_after(completed, steps));
+  return program_after(completed, steps);
 }
 
 long steps_to_next_end(long completed, const std::vector<long>& chunk_ends, long num_steps) {

@@ -28,6 +28,8 @@ class ChunkPrograms {
   ChunkLayout layout_after(long completed, int steps) const;
   /// The program of `layout` (built on first use).
   const StepProgram& program(const ChunkLayout& layout);
+  /// The program of the `steps` steps after step `completed`.
+  const StepProgram& program_after(long completed, int steps) { return program(layout_after(completed, steps)); }
   /// Makes StepParams slots [0, steps) hold the values of the `steps` steps after `completed`.
   void stage_params(long completed, int steps);
   /// The program of the `steps` steps after `completed`, its StepParams staged: ready to run.

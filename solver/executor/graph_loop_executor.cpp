@@ -55,8 +55,7 @@ long GraphLoopExecutor::advance(long completed, long batch, long steps_left) {
 }
 
 long GraphLoopExecutor::prepare_chunk(long completed, long steps) {
-  if (steps > 0)
-    chunk_runner_.prepare(chunks_.program(chunks_.layout_after(completed, static_cast<int>(steps))), stream_);
+  if (steps > 0) chunk_runner_.prepare(chunks_.program_after(completed, static_cast<int>(steps)), stream_);
   return completed + steps;
 }
 
