@@ -2,11 +2,18 @@
 """Draws one field of simapp snapshots (HDF5) as a colour map with wind vectors, one PNG each.
 
 usage: scripts/plot_fields.py FILE.h5 [FILE.h5 ...] [--out DIR] [--field theta_prime] [--contours LO:HI:STEP]
-                              [--xlim X0:X1]
+                              [--xlim X0:X1] [--height METRES]
 
 --contours draws contour lines at LO, LO + STEP, …, HI instead of the colour map and wind, as
 the density-current benchmark's figure does (straka: --contours=-16.5:-0.5:1 --xlim=25.6:44);
 --xlim shows x ∈ [X0, X1] km only.
+
+A 2-D snapshot (fields (time, z, x)) is drawn as one x–z panel with the wind (u, w). A 3-D one
+(fields (time, z, y, x), with a y scale) is drawn as two panels of one PNG, on one colour scale:
+above, the x–z slice through the centre (the row j = ny // 2, y nearest ylen / 2) with (u, w);
+below, the x–y slice at --height METRES (default: the middle of the domain), the cell row that
+holds that height (on an edge between two, the upper), with (u, v). The titles and the printed
+line name the y and z of the cells drawn.
 """
 import argparse
 import os
@@ -22,7 +29,8 @@ try:
 except ImportError as error:
     sys.exit(f"plot_fields: error: {error} (install python3-matplotlib, python3-numpy and python3-h5py)")
 
-ARROWS = (25, 15)  # about this many wind vectors across x and z
+ARROWS = (25, 15)  # about this many wind vectors across x and z (across x and y on an x–y slice)
+LAYOUT_3D = ("time", "z", "y", "x")
 
 
 def fail(message):
@@ -33,13 +41,17 @@ def text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def dataset(snapshot, path, name, what):
-    """A dataset's values; a field's (time, z, x) of one time as (z, x)."""
+def require(snapshot, path, name, what):
     if name not in snapshot:
-        fields = ", ".join(sorted(k for k, v in snapshot.items() if v.ndim == 3)) or "none"
+        fields = ", ".join(sorted(k for k, v in snapshot.items() if v.ndim in (3, 4))) or "none"
         fail(f"{path}: no {what} '{name}' (fields: {fields})")
+
+
+def dataset(snapshot, path, name, what):
+    """A dataset's values; a field's (time, z, x) or (time, z, y, x) of one time as (z, x) or (z, y, x)."""
+    require(snapshot, path, name, what)
     values = snapshot[name][()]
-    return values[0] if values.ndim == 3 else values
+    return values[0] if values.ndim in (3, 4) else values
 
 
 def edges(bounds):
@@ -47,8 +59,19 @@ def edges(bounds):
     return np.append(bounds[:, 0], bounds[-1, 1])
 
 
-def load(path, field):
-    """The field, the mesh, the wind (None when u or w is missing) and the run's attributes."""
+def scale_names(field):
+    """The name of the dimension scale attached to each of a dataset's dimensions (None where none is)."""
+    return [os.path.basename(dim[0].name) if len(dim) else None for dim in field.dims]
+
+
+def nearest_row(nodes, height):
+    """The cell [nodes[k], nodes[k + 1]] holding height, the upper one on an edge between two."""
+    return min(int(np.searchsorted(nodes, height, side="right")) - 1, len(nodes) - 2)
+
+
+def load(path, field, height=None):
+    """The field, the mesh, the wind (None when u or w is missing) and the run's attributes; of a 3-D
+    field, its x–z slice through the centre and its x–y slice at height (None: the middle)."""
     if not os.path.isfile(path):
         fail(f"{path}: no such file")
     try:
@@ -56,6 +79,14 @@ def load(path, field):
     except OSError as error:
         fail(f"{path}: cannot read as HDF5 ({error})")
     with snapshot:
+        require(snapshot, path, field, "field")
+        rank = snapshot[field].ndim
+        if rank not in (3, 4):
+            fail(f"{path}: '{field}' has {rank} dimension(s), not (time, z, x) nor (time, z, y, x)")
+        if rank == 4:
+            return load_3d(snapshot, path, field, height)
+        if height is not None:
+            fail(f"{path}: --height is for 3-D snapshots, and '{field}' is 2-D (time, z, x)")
         data = {
             "values": dataset(snapshot, path, field, "field"),
             "units": text(snapshot[field].attrs.get("units", "")),
@@ -73,14 +104,60 @@ def load(path, field):
     return data
 
 
-def draw_wind(axis, data):
-    u, w = data["wind"]
+def load_3d(snapshot, path, field, height):
+    """A 3-D field's two slices (only those are read), with their meshes and winds."""
+    shape = snapshot[field].shape
+    attached = scale_names(snapshot[field])
+    if any(name and name != expected for expected, name in zip(LAYOUT_3D, attached)):
+        fail(f"{path}: '{field}' has dimensions ({', '.join(name or '?' for name in attached)}), not (time, z, y, x)")
+    if "y" not in snapshot or "y_bnds" not in snapshot or (any(attached) and attached[2] is None):
+        fail(f"{path}: '{field}' is 3-D {shape} but has no y scale (expected dimensions (time, z, y, x), "
+             f"with datasets y and y_bnds)")
+    coordinates = {name: dataset(snapshot, path, name, "dataset") for name in ("x", "y", "z")}
+    nodes = {name: edges(dataset(snapshot, path, f"{name}_bnds", "dataset")) for name in ("x", "y", "z")}
+    for axis, name in ((1, "z"), (2, "y"), (3, "x")):
+        if not len(coordinates[name]) == len(nodes[name]) - 1 == shape[axis]:
+            fail(f"{path}: '{field}' has {shape[axis]} cells along {name}, but {name} {len(coordinates[name])} "
+                 f"and {name}_bnds {len(nodes[name]) - 1}")
+    bottom, top = float(nodes["z"][0]), float(nodes["z"][-1])
+    if height is None:
+        height = (bottom + top) / 2
+    elif not bottom <= height <= top:
+        fail(f"{path}: --height {height:g} m is outside the domain (z from {bottom:g} to {top:g} m)")
+    j, k = shape[2] // 2, nearest_row(nodes["z"], height)
+
+    def slices(name):
+        return snapshot[name][0, :, j, :], snapshot[name][0, k, :, :]
+
+    if any(name in snapshot and snapshot[name].shape != shape for name in ("u", "v", "w")):
+        fail(f"{path}: the wind (u, v, w) is not of the shape of '{field}' {shape}")
+    values, winds = slices(field), {name: slices(name) for name in ("u", "v", "w") if name in snapshot}
+    return {
+        "units": text(snapshot[field].attrs.get("units", "")),
+        "case": text(snapshot.attrs.get("case", "?")),
+        "time": float(snapshot.attrs.get("time", float("nan"))),
+        "step": int(snapshot.attrs.get("step", -1)),
+        "x_nodes": nodes["x"], "x": coordinates["x"],
+        # Each panel: its vertical axis's name, edges, centres; the slice, its wind, where it lies.
+        "panels": [
+            {"axis": "z", "nodes": nodes["z"], "centres": coordinates["z"], "values": values[0],
+             "wind": (winds["u"][0], winds["w"][0]) if "u" in winds and "w" in winds else None,
+             "at": ("y", float(coordinates["y"][j]), j)},
+            {"axis": "y", "nodes": nodes["y"], "centres": coordinates["y"], "values": values[1],
+             "wind": (winds["u"][1], winds["v"][1]) if "u" in winds and "v" in winds else None,
+             "at": ("z", float(coordinates["z"][k]), k)},
+        ],
+    }
+
+
+def draw_wind(axis, x, z, u, w):
+    """Wind vectors (u, w) at cell centres x, z (m); on an x–y slice, z is y and w is v."""
     speed = float(np.max(np.hypot(u, w)))
     if speed == 0.0:
         return
     sz, sx = (max(1, n // arrows) for n, arrows in zip(u.shape, reversed(ARROWS)))
     rows, columns = slice(sz // 2, None, sz), slice(sx // 2, None, sx)
-    x, z = np.meshgrid(data["x"][columns] / 1e3, data["z"][rows] / 1e3)
+    x, z = np.meshgrid(x[columns] / 1e3, z[rows] / 1e3)
     spacing = min(x[0, 1] - x[0, 0] if x.shape[1] > 1 else np.inf, z[1, 0] - z[0, 0] if z.shape[0] > 1 else np.inf)
     scale = speed / (spacing if np.isfinite(spacing) else 1.0)  # the fastest arrow spans one spacing
     arrows = axis.quiver(x, z, u[rows, columns], w[rows, columns], angles="xy", scale_units="xy", scale=scale,
@@ -100,31 +177,73 @@ def parse_range(text, what, parts):
     return values
 
 
-def plot(data, field, out_path, contours=None, xlim=None):
-    x_km, z_km = data["x_nodes"] / 1e3, data["z_nodes"] / 1e3
-    width, height = (xlim[1] - xlim[0] if xlim else x_km[-1] - x_km[0]), z_km[-1] - z_km[0]
-    fig, axis = plt.subplots(figsize=(10, min(max(8 * height / width, 2.0), 10) + 1.4))
+def parse_height(text):
+    try:
+        return float(text)
+    except ValueError:
+        fail(f"--height '{text}': expected a height in metres")
+
+
+def draw_panel(fig, axis, x, z, values, wind, field, units, contours, limit):
+    """One slice: x, z are (edges, centres) in m of its horizontal and vertical axes."""
     if contours:
         low, high, step = contours
         levels = np.arange(low, high + step / 2, step)
-        lines = axis.contour(data["x"] / 1e3, data["z"] / 1e3, data["values"], levels=levels, colors="black",
-                             linewidths=0.7)
+        lines = axis.contour(x[1] / 1e3, z[1] / 1e3, values, levels=levels, colors="black", linewidths=0.7)
         axis.clabel(lines, levels[::4], fontsize=7, fmt="%g")
     else:
-        limit = float(np.max(np.abs(data["values"]))) or 1.0
-        mesh = axis.pcolormesh(x_km, z_km, data["values"], shading="flat", cmap="RdBu_r", vmin=-limit, vmax=limit)
+        mesh = axis.pcolormesh(x[0] / 1e3, z[0] / 1e3, values, shading="flat", cmap="RdBu_r", vmin=-limit,
+                               vmax=limit)
         colour_axis = make_axes_locatable(axis).append_axes("right", size="2.5%", pad=0.15)
-        fig.colorbar(mesh, cax=colour_axis, label=f"{field} ({data['units']})" if data["units"] else field)
-        if data["wind"] is not None:
-            draw_wind(axis, data)
-    if xlim:
-        axis.set_xlim(*xlim)
-    axis.set(xlabel="x (km)", ylabel="z (km)", aspect="equal",
-             title=f"{data['case']}: {field} at t = {data['time']:g} s (step {data['step']})"
-                   + (f", contours every {contours[2]:g} {data['units']}" if contours else ""))
+        fig.colorbar(mesh, cax=colour_axis, label=f"{field} ({units})" if units else field)
+        if wind is not None:
+            draw_wind(axis, x[1], z[1], *wind)
+
+
+def panel_height(extent, width):
+    return min(max(8 * extent / width, 2.0), 10)
+
+
+def figure(data, field, contours=None, xlim=None):
+    """The figure of a snapshot and, of a 3-D one, the slices drawn ("x–z at y = … m, x–y at z = … m")."""
+    x_km = data["x_nodes"] / 1e3
+    width = xlim[1] - xlim[0] if xlim else x_km[-1] - x_km[0]
+    title = (f"{data['case']}: {field} at t = {data['time']:g} s (step {data['step']})"
+             + (f", contours every {contours[2]:g} {data['units']}" if contours else ""))
+    if "panels" not in data:
+        z_km = data["z_nodes"] / 1e3
+        fig, axis = plt.subplots(figsize=(10, panel_height(z_km[-1] - z_km[0], width) + 1.4))
+        draw_panel(fig, axis, (data["x_nodes"], data["x"]), (data["z_nodes"], data["z"]), data["values"],
+                   data["wind"], field, data["units"], contours, float(np.max(np.abs(data["values"]))) or 1.0)
+        if xlim:
+            axis.set_xlim(*xlim)
+        axis.set(xlabel="x (km)", ylabel="z (km)", aspect="equal", title=title)
+        fig.tight_layout()
+        return fig, None
+    panels = data["panels"]
+    heights = [panel_height((p["nodes"][-1] - p["nodes"][0]) / 1e3, width) for p in panels]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(10, sum(heights) + 2.4), gridspec_kw={"height_ratios": heights})
+    limit = max(float(np.max(np.abs(p["values"]))) for p in panels) or 1.0  # one colour scale for both
+    slices = []
+    for axis, p in zip(axes, panels):
+        draw_panel(fig, axis, (data["x_nodes"], data["x"]), (p["nodes"], p["centres"]), p["values"], p["wind"],
+                   field, data["units"], contours, limit)
+        if xlim:
+            axis.set_xlim(*xlim)
+        across, at, index = p["at"]
+        slices.append(f"x–{p['axis']} at {across} = {at:g} m")
+        axis.set(xlabel="x (km)", ylabel=f"{p['axis']} (km)", aspect="equal")
+        axis.set_title(f"{slices[-1]} ({'j' if across == 'y' else 'k'} = {index})", loc="left", fontsize="medium")
+    fig.suptitle(title)
     fig.tight_layout()
+    return fig, ", ".join(slices)
+
+
+def plot(data, field, out_path, contours=None, xlim=None):
+    fig, slices = figure(data, field, contours, xlim)
     fig.savefig(out_path, dpi=120)
     plt.close(fig)
+    return slices
 
 
 def main():
@@ -134,18 +253,21 @@ def main():
     parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime)")
     parser.add_argument("--contours", default=None, metavar="LO:HI:STEP", help="contour lines instead of colours")
     parser.add_argument("--xlim", default=None, metavar="X0:X1", help="x range to show, km")
+    parser.add_argument("--height", default=None, metavar="METRES",
+                        help="3-D snapshots: the height of the x–y slice, m (default: the middle of the domain)")
     args = parser.parse_args()
     contours = parse_range(args.contours, "--contours", 3) if args.contours else None
     xlim = parse_range(args.xlim, "--xlim", 2) if args.xlim else None
+    height = parse_height(args.height) if args.height is not None else None
     if contours and not contours[2] > 0:
         fail(f"--contours '{args.contours}': the step must be positive")
     for path in args.files:
-        data = load(path, args.field)
+        data = load(path, args.field, height)
         out = args.out or os.path.dirname(os.path.abspath(path))
         os.makedirs(out, exist_ok=True)
         out_path = os.path.join(out, os.path.splitext(os.path.basename(path))[0] + ".png")
-        plot(data, args.field, out_path, contours, xlim)
-        print(f"plot_fields: wrote {out_path}")
+        slices = plot(data, args.field, out_path, contours, xlim)
+        print(f"plot_fields: wrote {out_path}" + (f" ({slices})" if slices else ""))
 
 
 if __name__ == "__main__":

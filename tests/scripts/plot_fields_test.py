@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""scripts/plot_fields.py on made-up 2-D and 3-D snapshots, written with h5py in the layout simapp's
+snapshots have (CF dimension scales time, z, [y,] x with their bounds; rho_prime, theta_prime, u,
+[v,] w with units and long_name):
+
+  plot_fields_test.py SOURCE_DIR
+
+Each file's PNG is written, readable, of a sensible size and not of one colour; of a 3-D one the
+printed line names the slices, and the slices drawn (the colour meshes and wind vectors of the
+figure) are the field's x–z row j = ny // 2 and its x–y layer at --height; bad input is a one-line
+error. Exits 77 (skipped) without h5py, numpy or matplotlib.
+"""
+import importlib
+import os
+import subprocess
+import sys
+import tempfile
+
+SKIPPED = 77
+try:
+    import h5py
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.collections
+    import matplotlib.image
+    import matplotlib.pyplot
+    import matplotlib.quiver
+    import numpy as np
+except ImportError as e:
+    print(f"skipped: {e} (install python3-h5py, python3-matplotlib and python3-numpy)")
+    sys.exit(SKIPPED)
+
+source_dir = sys.argv[1]
+scripts = os.path.join(source_dir, "scripts")
+script = os.path.join(scripts, "plot_fields.py")
+sys.path.insert(0, scripts)
+failures = []
+
+NX, NY, NZ = 16, 6, 8
+DX, DY, DZ = 1000.0, 1500.0, 1000.0  # x ∈ [0, 16] km, y ∈ [0, 9] km, z ∈ [0, 8] km
+U, V, W = 4.0, -2.0, 3.0  # the wind is constant, so that each panel's vectors show which components it drew
+
+
+def check(condition, what, detail=""):
+    if condition:
+        print(f"ok: {what}")
+    else:
+        failures.append(what)
+        print(f"FAIL: {what}" + (f"\n  got: {detail}" if detail else ""))
+
+
+def theta(k, j, i):
+    """theta_prime of cell (k, j, i): its layer and row can be read off its value."""
+    return 10.0 * k + j + 0.01 * i
+
+
+def scale(f, name, cells, spacing, attrs):
+    centres = f.create_dataset(name, data=(np.arange(cells) + 0.5) * spacing)
+    centres.attrs.update(attrs)
+    centres.attrs["bounds"] = f"{name}_bnds"
+    centres.make_scale(name)
+    edges = np.arange(cells + 1) * spacing
+    bounds = f.create_dataset(f"{name}_bnds", data=np.stack([edges[:-1], edges[1:]], axis=1))
+    bounds.attrs.update({"long_name": f"{name} of the cell edges", "units": "m"})
+    bounds.dims[0].attach_scale(centres)
+    bounds.dims[1].attach_scale(f["bnds"])
+
+
+def write_snapshot(path, three_d, y_scale=True, layout=None):
+    """A snapshot at t = 10 s; three_d: fields (time, z, y, x) with a y scale unless y_scale is False;
+    layout: the scales to attach to a field's dimensions instead of (time, z, [y,] x)."""
+    with h5py.File(path, "w") as f:
+        f.attrs.update({"Conventions": "CF-1.10", "case": "synthetic", "nx": NX, "nz": NZ, "step": 10, "time": 10.0})
+        time = f.create_dataset("time", data=[10.0])
+        time.attrs.update({"axis": "T", "long_name": "time", "standard_name": "time", "units": "s"})
+        time.make_scale("time")
+        bnds = f.create_dataset("bnds", data=[0.0, 1.0])
+        bnds.attrs.update({"long_name": "the two ends of a cell", "units": "1"})
+        bnds.make_scale("bnds")
+        scale(f, "x", NX, DX, {"axis": "X", "long_name": "x of the cell centres",
+                               "standard_name": "projection_x_coordinate", "units": "m"})
+        scale(f, "z", NZ, DZ, {"axis": "Z", "long_name": "height of the cell centres", "positive": "up",
+                               "standard_name": "height", "units": "m"})
+        k, j, i = np.meshgrid(np.arange(NZ), np.arange(NY), np.arange(NX), indexing="ij")
+        if three_d:
+            f.attrs["ny"] = NY
+            if y_scale:
+                scale(f, "y", NY, DY, {"axis": "Y", "long_name": "y of the cell centres",
+                                       "standard_name": "projection_y_coordinate", "units": "m"})
+            dims, values = layout or (("time", "z", "y", "x") if y_scale else ("time", "z", None, "x")), theta(k, j, i)
+        else:
+            dims, values = layout or ("time", "z", "x"), theta(k[:, 0], 0, i[:, 0])
+        fields = {"rho_prime": ("kg m-3", "density perturbation", -1e-3 * values),
+                  "theta_prime": ("K", "potential temperature perturbation", values),
+                  "u": ("m s-1", "x wind", np.full_like(values, U)),
+                  "w": ("m s-1", "vertical velocity", np.full_like(values, W))}
+        if three_d:
+            fields["v"] = ("m s-1", "y wind", np.full_like(values, V))
+        for name, (units, long_name, data) in fields.items():
+            field = f.create_dataset(name, data=data[np.newaxis])
+            field.attrs.update({"units": units, "long_name": long_name})
+            for dim, scale_name in zip(field.dims, dims):
+                if scale_name:
+                    dim.attach_scale(f[scale_name])
+
+
+def run(*args):
+    result = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=120)
+    return result.returncode, result.stdout, result.stderr
+
+
+def check_png(path, what):
+    if not os.path.isfile(path):
+        check(False, f"{what}: the PNG {path} is written")
+        return
+    image = matplotlib.image.imread(path)
+    colours = len(np.unique(image.reshape(-1, image.shape[-1]), axis=0))
+    check(image.ndim == 3 and image.shape[0] >= 300 and image.shape[1] >= 1000 and colours > 50,
+          f"{what}: the PNG reads back, at least 1000 × 300 pixels, more than one colour",
+          f"{image.shape}, {colours} colours")
+
+
+def meshes(figure):
+    """Each panel's title (left), colour mesh values and wind vectors (U, V), panels top to bottom."""
+    drawn = []
+    for axis in figure.axes:
+        quadmesh = [c for c in axis.collections if isinstance(c, matplotlib.collections.QuadMesh)]
+        quiver = [c for c in axis.collections if isinstance(c, matplotlib.quiver.Quiver)]
+        if quadmesh and axis.get_xlabel():  # not a colour bar
+            drawn.append((axis.get_title(loc="left"), np.asarray(quadmesh[0].get_array()),
+                          (np.asarray(quiver[0].U), np.asarray(quiver[0].V)) if quiver else None))
+    return drawn
+
+
+def summary(drawn):
+    """What meshes() found, short: each panel's title, first column of values and first wind vector."""
+    return "; ".join(f"'{title}': values[::{NX}] {np.round(values[::NX], 2).tolist()}, wind "
+                     + (f"({wind[0][0]:g}, {wind[1][0]:g})" if wind else "none") for title, values, wind in drawn)
+
+
+def two_d_tests(work, plot_fields):
+    path = os.path.join(work, "fields_000010.h5")
+    write_snapshot(path, three_d=False)
+    out = os.path.join(work, "out2d")
+    status, stdout, stderr = run(path, "--out", out)
+    png = os.path.join(out, "fields_000010.png")
+    check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}",
+          "2-D: draws the file, and the line names only the PNG", stdout + stderr)
+    check_png(png, "2-D")
+    status, stdout, stderr = run(path, "--out", out, "--contours=0:70:5", "--xlim=2:12", "--field", "theta_prime")
+    check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", "2-D: --contours and --xlim as before",
+          stdout + stderr)
+    check_png(png, "2-D contours")
+    figure, slices = plot_fields.figure(plot_fields.load(path, "theta_prime"), "theta_prime")
+    drawn = meshes(figure)
+    expected = theta(np.arange(NZ)[:, None], 0, np.arange(NX)[None, :])
+    check(slices is None and len(drawn) == 1 and np.array_equal(drawn[0][1].reshape(NZ, NX), expected)
+          and np.all(drawn[0][2][0] == U) and np.all(drawn[0][2][1] == W),
+          "2-D: one x–z panel of the field, with (u, w)", summary(drawn))
+
+    status, stdout, stderr = run(path, "--out", out, "--height", "2500")
+    check(status != 0 and stderr.strip() == f"plot_fields: error: {path}: --height is for 3-D snapshots, and "
+          "'theta_prime' is 2-D (time, z, x)", "2-D: --height is a one-line error", stderr)
+
+
+def three_d_tests(work, plot_fields):
+    path = os.path.join(work, "fields_000010.h5")
+    write_snapshot(path, three_d=True)
+    out = os.path.join(work, "out3d")
+    png = os.path.join(out, "fields_000010.png")
+    j = NY // 2
+    y = (j + 0.5) * DY  # 5250 m
+    for height, k, what in ((None, NZ // 2, "default: the middle of the domain, 4000 m, an edge: the row above"),
+                            ("2500", 2, "a cell centre"), ("2000", 2, "an edge: the row above"),
+                            ("2999", 2, "within a cell"), ("0", 0, "the bottom"), ("8000", NZ - 1, "the top")):
+        status, stdout, stderr = run(path, "--out", out, *(["--height", height] if height else []))
+        z = (k + 0.5) * DZ
+        named = f"x–z at y = {y:g} m, x–y at z = {z:g} m"
+        check(status == 0 and stdout.strip() == f"plot_fields: wrote {png} ({named})",
+              f"3-D --height {height}: {what}, the line names the slices (row j = {j}, layer k = {k})",
+              stdout + stderr)
+        figure, slices = plot_fields.figure(plot_fields.load(path, "theta_prime", height and float(height)),
+                                            "theta_prime")
+        drawn = meshes(figure)
+        kk, jj, ii = np.meshgrid(np.arange(NZ), np.arange(NY), np.arange(NX), indexing="ij")
+        xz, xy = theta(kk, jj, ii)[:, j, :], theta(kk, jj, ii)[k]
+        check(slices == named and len(drawn) == 2 and drawn[0][0] == f"x–z at y = {y:g} m (j = {j})"
+              and np.array_equal(drawn[0][1].reshape(NZ, NX), xz)
+              and drawn[1][0] == f"x–y at z = {z:g} m (k = {k})" and np.array_equal(drawn[1][1].reshape(NY, NX), xy),
+              f"3-D --height {height}: draws theta_prime[:, {j}, :] above and theta_prime[{k}] below", summary(drawn))
+        check(len(drawn) == 2 and drawn[0][2] is not None and np.all(drawn[0][2][0] == U)
+              and np.all(drawn[0][2][1] == W) and drawn[1][2] is not None and np.all(drawn[1][2][0] == U)
+              and np.all(drawn[1][2][1] == V), f"3-D --height {height}: wind (u, w) on x–z, (u, v) on x–y",
+              summary(drawn))
+        matplotlib.pyplot.close(figure)
+    check_png(png, "3-D")
+    status, stdout, stderr = run(path, "--out", out, "--contours=0:80:5", "--xlim=2:12", "--field", "theta_prime")
+    check(status == 0 and stdout.strip().startswith(f"plot_fields: wrote {png} (x–z at"),
+          "3-D: --contours and --xlim", stdout + stderr)
+    check_png(png, "3-D contours")
+    status, stdout, stderr = run(path, "--out", out, "--field", "v")
+    check(status == 0, "3-D: --field v (the y wind)", stdout + stderr)
+
+    def error(args, message, what):
+        status, stdout, stderr = run(*args)
+        check(status != 0 and stderr.count("\n") <= 1 and stderr.strip() == f"plot_fields: error: {message}",
+              f"3-D: {what} is a one-line error", f"{status} {stderr}")
+
+    for height in ("8000.5", "-1", "nan"):
+        error([path, "--out", out, "--height", height],
+              f"{path}: --height {float(height):g} m is outside the domain (z from 0 to 8000 m)",
+              f"--height {height}, outside the domain")
+    error([path, "--out", out, "--height", "2 km"], "--height '2 km': expected a height in metres",
+          "--height that is not a number")
+    no_y = os.path.join(work, "no_y.h5")
+    write_snapshot(no_y, three_d=True, y_scale=False)
+    error([no_y, "--out", out], f"{no_y}: 'theta_prime' is 3-D (1, {NZ}, {NY}, {NX}) but has no y scale (expected "
+          "dimensions (time, z, y, x), with datasets y and y_bnds)", "a 3-D field without a y scale")
+    swapped = os.path.join(work, "swapped.h5")
+    write_snapshot(swapped, three_d=True, layout=("time", "y", "z", "x"))
+    error([swapped, "--out", out], f"{swapped}: 'theta_prime' has dimensions (time, y, z, x), not (time, z, y, x)",
+          "a 3-D field whose scales are in another order")
+    check(not os.path.exists(os.path.join(out, "no_y.png")) and not os.path.exists(os.path.join(out, "swapped.png")),
+          "3-D: no PNG for a file refused")
+
+
+with tempfile.TemporaryDirectory() as work:
+    plot_fields = importlib.import_module("plot_fields")
+    for part, tests in (("2d", two_d_tests), ("3d", three_d_tests)):
+        os.makedirs(os.path.join(work, part))
+        tests(os.path.join(work, part), plot_fields)
+if failures:
+    print(f"{len(failures)} check(s) failed")
+    sys.exit(1)
