@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <type_traits>
 #include <utility>
 
 #include "io/hdf5/snapshot_writer.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
 #include "solver/step/steps_per_graph.hpp"
 
 namespace simapp::io {
@@ -35,10 +37,8 @@ constexpr ValueType value_type_of() {
     return ValueType::integer;
   } else if constexpr (std::is_same_v<T, double>) {
     return ValueType::real;
-  } else if constexpr (std::is_same_v<T, IntegerPair>) {
-    return ValueType::integer_pair;
   } else {
-    static_assert(std::is_same_v<T, std::string>, "a key's RunSpec field is int, double, IntegerPair or std::string");
+    static_assert(std::is_same_v<T, std::string>, "a key's RunSpec field is int, double or std::string");
     return ValueType::string;
   }
 }
@@ -121,6 +121,73 @@ ConfigKey enum_list_key(std::string_view path, std::string_view doc, std::vector
           }};
 }
 
+/// `key`, listed in the resolved configuration only where `listed(spec)` holds.
+ConfigKey listed_when(ConfigKey key, std::function<bool(const RunSpec&)> listed) {
+  key.listed = std::move(listed);
+  return key;
+}
+
+/// parallel.ranks: [px, pz] (one rank along y) or [px, py, pz], stored as {px, py, pz}; read
+/// back as two where the run is 2-D and py is 0 or 1 (the same layout), so that a 2-D
+/// configuration resolves as it always has.
+ConfigKey ranks_key(std::string_view doc) {
+  return {"parallel.ranks",
+          ValueType::integer_list,
+          "",
+          LowerBound{0, Bound::inclusive},
+          std::nullopt,
+          {},
+          doc,
+          [](RunSpec& spec, const ConfigValue& value) {
+            const IntegerList& ranks = std::get<IntegerList>(value);
+            spec.parallel.ranks = ranks.size() == 2 ? std::array<int, 3>{ranks[0], 1, ranks[1]}
+                                                    : std::array<int, 3>{ranks[0], ranks[1], ranks[2]};
+          },
+          [](const RunSpec& spec) {
+            const auto& [px, py, pz] = spec.parallel.ranks;
+            return ConfigValue{spec.grid.ny == 1 && py <= 1 ? IntegerList{px, pz} : IntegerList{px, py, pz}};
+          }};
+}
+
+/// A list key of perturbation.* (`field` picks the list): its value is the given one, else
+/// the case's own (`of_bump` of case_bump), else (a case without a bump) empty; listed where given.
+template <class Field, class OfBump>
+ConfigKey bump_list_key(std::string_view path, Range range, Infinity infinity, std::string_view doc, Field field,
+                        OfBump of_bump) {
+  return {path,
+          ValueType::real_list,
+          "m",
+          range.minimum,
+          range.maximum,
+          {},
+          doc,
+          [field](RunSpec& spec, const ConfigValue& value) { field(spec) = std::get<RealList>(value); },
+          [field, of_bump](const RunSpec& spec) {
+            if (!field(spec).empty() || !has_bump(spec.case_name)) return ConfigValue{field(spec)};
+            return ConfigValue{of_bump(case_bump(spec.case_name, spec.grid.xlen))};
+          },
+          [field](const RunSpec& spec) { return !field(spec).empty(); },
+          infinity};
+}
+
+/// perturbation.amplitude: the given one, else the case's own (0 for a case without a bump);
+/// listed where given.
+ConfigKey amplitude_key(std::string_view doc) {
+  return {
+      "perturbation.amplitude",
+      ValueType::real,
+      "K",
+      std::nullopt,
+      std::nullopt,
+      {},
+      doc,
+      [](RunSpec& spec, const ConfigValue& value) { spec.perturbation.amplitude = std::get<double>(value); },
+      [](const RunSpec& spec) {
+        return ConfigValue{spec.perturbation.amplitude.value_or(case_bump(spec.case_name, spec.grid.xlen).amplitude)};
+      },
+      [](const RunSpec& spec) { return spec.perturbation.amplitude.has_value(); }};
+}
+
 std::vector<std::string_view> timed_mode_names() {
   std::vector<std::string_view> names;
   for (const ExecutionMode mode : timed_modes) names.push_back(to_string(mode));
@@ -143,13 +210,38 @@ const std::vector<ConfigKey>& config_keys() {
       value_key(
           "grid.nx", "", between(4, max_cells_per_direction), "cells in x",
           [](auto& spec) -> auto& { return spec.grid.nx; }),
+      listed_when(value_key(
+                      "grid.ny", "", between(1, max_cells_per_direction),
+                      "cells in y: 1 is the 2-D (x-z) model, more the 3-D one (not available in this build)",
+                      [](auto& spec) -> auto& { return spec.grid.ny; }),
+                  [](const RunSpec& spec) { return spec.grid.ny != 1; }),
       value_key(
           "grid.nz", "", between(4, max_cells_per_direction), "cells in z",
           [](auto& spec) -> auto& { return spec.grid.nz; }),
       value_key(
           "grid.xlen", "m", above(0), "domain width", [](auto& spec) -> auto& { return spec.grid.xlen; }),
+      listed_when(value_key(
+                      "grid.ylen", "m", above(0), "domain depth (3-D model); not given: grid.xlen",
+                      [](auto& spec) -> auto& { return spec.grid.ylen; }),
+                  [](const RunSpec& spec) { return spec.grid.ny != 1 || spec.grid.ylen != spec.grid.xlen; }),
       value_key(
           "grid.zlen", "m", above(0), "domain height", [](auto& spec) -> auto& { return spec.grid.zlen; }),
+      bump_list_key(
+          "perturbation.center", any_value, Infinity::refused,
+          "centre of the case's bump, [x, z]; not given: the case's",
+          [](auto& spec) -> auto& { return spec.perturbation.center; },
+          [](const Bump& bump) {
+            return RealList{bump.x0, bump.z0};
+          }),
+      bump_list_key(
+          "perturbation.radii", above(0), Infinity::allowed,
+          "radii of the case's bump, [x_r, z_r]; .inf: uniform along that axis; not given: the case's",
+          [](auto& spec) -> auto& { return spec.perturbation.radii; },
+          [](const Bump& bump) {
+            return RealList{bump.xr, bump.zr};
+          }),
+      amplitude_key("amplitude of the case's bump: θ′ (straka: T′; gravity_waves: the source, m s⁻²); not given: the "
+                    "case's"),
       value_key(
           "time.sim_time", "s", above(0), "simulated time", [](auto& spec) -> auto& { return spec.time.sim_time; }),
       value_key(
@@ -234,9 +326,7 @@ const std::vector<ConfigKey>& config_keys() {
           "modes that compare times, comma-separated or a YAML list, each once; or all (those the case cannot run are "
           "skipped, with the reason)",
           timed_mode_names(), execution_mode_names, [](auto& spec) -> auto& { return spec.execution.compare; }),
-      value_key(
-          "parallel.ranks", "", at_least(0), "MPI ranks along x and z, [px, pz]; 0: chosen by MPI_Dims_create",
-          [](auto& spec) -> auto& { return spec.parallel.ranks; }),
+      ranks_key("MPI ranks along x and z, [px, pz], or x, y and z, [px, py, pz]; 0: chosen by MPI_Dims_create"),
       enum_key(
           "parallel.halo",
           "what carries halo messages: mpi (a host op between graphs) or nccl (on the stream, inside graphs)",

@@ -22,6 +22,7 @@
 #include "foundation/error.hpp"
 #include "io/config/config_schema.hpp"
 #include "io/config/config_text.hpp"
+#include "io/config/model_keys.hpp"
 #include "io/config/run_limits.hpp"
 
 namespace simapp::io {
@@ -79,7 +80,8 @@ std::string_view type_name(const ConfigKey& key) {
     case ValueType::real: return "a number";
     case ValueType::string: return "a string";
     case ValueType::enumeration: return "a name";
-    case ValueType::integer_pair: return "two integers [a, b]";
+    case ValueType::integer_list: return "two or three integers";
+    case ValueType::real_list: return "two or three numbers";
     case ValueType::name_list: return "names";
   }
   return "a value";
@@ -250,10 +252,11 @@ std::optional<double> parse_clock_time(const std::string& text) {
   return ((number(1) * 24 + number(2)) * 60 + number(3)) * 60 + number(4);
 }
 
-/// The two integers of an integer_pair: a YAML list of two, or override text "a,b" / "[a, b]".
-template <class Fail, class WrongType, class CheckInteger>
-ConfigValue checked_pair(const Setting& setting, const Fail& fail, const WrongType& wrong_type,
-                         const CheckInteger& check_integer) {
+/// The items of an integer_list or real_list, each checked by `check_item`: a YAML list of two
+/// or three, or override text "a,b" / "[a, b]" (and of three).
+template <class Item, class Fail, class WrongType, class CheckItem>
+std::vector<Item> checked_list(const Setting& setting, const Fail& fail, const WrongType& wrong_type,
+                               const CheckItem& check_item) {
   std::vector<std::string> items;
   if (setting.value.IsSequence()) {
     for (const auto& item : setting.value) {
@@ -272,10 +275,22 @@ ConfigValue checked_pair(const Setting& setting, const Fail& fail, const WrongTy
   } else {
     throw wrong_type();
   }
-  if (items.size() != 2) throw fail(fmt::format("expected two integers [a, b], got {} item(s)", items.size()));
-  IntegerPair pair{};
-  for (std::size_t n = 0; n < 2; ++n) pair[n] = check_integer(items[n]);
-  return pair;
+  if (items.size() != 2 && items.size() != 3)
+    throw fail(fmt::format("expected {}, got {} item(s)", type_name(*setting.key), items.size()));
+  std::vector<Item> list;
+  for (const std::string& item : items) list.push_back(check_item(item));
+  return list;
+}
+
+/// +∞ or −∞ written as YAML writes it (.inf, +.inf, -.inf, .Inf, .INF); nullopt for other text.
+std::optional<double> parse_yaml_infinity(std::string_view text) {
+  double sign = 1.0;
+  if (!text.empty() && (text.front() == '+' || text.front() == '-')) {
+    sign = text.front() == '-' ? -1.0 : 1.0;
+    text.remove_prefix(1);
+  }
+  if (text == ".inf" || text == ".Inf" || text == ".INF") return sign * std::numeric_limits<double>::infinity();
+  return std::nullopt;
 }
 
 /// The names of a name_list: `text` split at commas, spaces around each removed; "all" for
@@ -347,19 +362,25 @@ ConfigValue checked_value(const Setting& setting) {
       throw fail(fmt::format("must be >= {}, got {}", std::numeric_limits<int>::min(), shortened(text)));
     return static_cast<int>(*number);
   };
-  if (key.type == ValueType::integer_pair) return checked_pair(setting, fail, wrong_type, check_integer);
+  // A real key's values: finite numbers (or seconds as a clock time), and ±∞ where the key
+  // takes infinity; then its range.
+  const auto check_real = [&](const std::string& text) {
+    auto number = parse_number<double>(text);
+    if (!number && takes_clock_time(key)) number = parse_clock_time(text);
+    if (!number && key.infinity == Infinity::allowed) number = parse_yaml_infinity(text);
+    if (!number || std::isnan(*number) || (std::isinf(*number) && key.infinity != Infinity::allowed))
+      throw wrong_type();
+    check_range(*number, text, key.maximum);
+    return *number;
+  };
+  if (key.type == ValueType::integer_list) return checked_list<int>(setting, fail, wrong_type, check_integer);
+  if (key.type == ValueType::real_list) return checked_list<double>(setting, fail, wrong_type, check_real);
   if (key.type == ValueType::name_list && setting.value.IsSequence()) return checked_name_sequence(setting, key, fail);
   if (!setting.value.IsScalar()) throw wrong_type();
   const std::string& text = setting.value.Scalar();
   switch (key.type) {
     case ValueType::integer: return check_integer(text);
-    case ValueType::real: {
-      auto number = parse_number<double>(text);
-      if (!number && takes_clock_time(key)) number = parse_clock_time(text);
-      if (!number || !std::isfinite(*number)) throw wrong_type();
-      check_range(*number, text, key.maximum);
-      return *number;
-    }
+    case ValueType::real: return check_real(text);
     case ValueType::string:
       if (text.empty()) throw fail("must not be empty");
       return text;
@@ -373,7 +394,8 @@ ConfigValue checked_value(const Setting& setting) {
       const bool bracketed = names.size() >= 2 && names.front() == '[' && names.back() == ']';
       return checked_names(bracketed ? names.substr(1, names.size() - 2) : text, key, fail);
     }
-    case ValueType::integer_pair: break;
+    case ValueType::integer_list:
+    case ValueType::real_list: break;
   }
   throw wrong_type();
 }
@@ -463,20 +485,30 @@ YAML::Node parse_config(const std::string& path, const std::string& text) {
 }
 
 /// Doubles go through fmt because yaml-cpp 0.7 writes 17 digits (0.1 as 0.10000000000000001);
-/// fmt writes the shortest text that reads back to the same double.
+/// fmt writes the shortest text that reads back to the same double, and ±∞ as YAML's ±.inf.
+std::string yaml_number(double value) {
+  if (std::isinf(value)) return value > 0 ? ".inf" : "-.inf";
+  return fmt::format("{}", value);
+}
+
 YAML::Node yaml_value(const ConfigValue& value) {
   return std::visit(
       [](const auto& plain) {
         using T = std::remove_cvref_t<decltype(plain)>;
         if constexpr (std::is_same_v<T, double>) {
-          return YAML::Node(fmt::format("{}", plain));
+          return YAML::Node(yaml_number(plain));
         } else if constexpr (std::is_same_v<T, NameList>) {
           std::string text;
           for (const std::string& name : plain) text += (text.empty() ? "" : ",") + name;
           return YAML::Node(text);
-        } else if constexpr (std::is_same_v<T, IntegerPair>) {
+        } else if constexpr (std::is_same_v<T, IntegerList> || std::is_same_v<T, RealList>) {
           YAML::Node list(YAML::NodeType::Sequence);
-          for (int item : plain) list.push_back(item);
+          for (const auto item : plain) {
+            if constexpr (std::is_same_v<T, RealList>)
+              list.push_back(yaml_number(item));
+            else
+              list.push_back(item);
+          }
           list.SetStyle(YAML::EmitterStyle::Flow);
           return list;
         } else {
@@ -498,7 +530,8 @@ void insert(YAML::Node map, std::string_view path, const YAML::Node& value) {
 
 std::string resolved_yaml(const RunSpec& spec) {
   YAML::Node root(YAML::NodeType::Map);
-  for (const ConfigKey& key : config_keys()) insert(root, key.path, yaml_value(key.get(spec)));
+  for (const ConfigKey& key : config_keys())
+    if (is_listed(key, spec)) insert(root, key.path, yaml_value(key.get(spec)));
   YAML::Emitter out;
   out << root;
   return std::string(out.c_str()) + "\n";
@@ -525,6 +558,8 @@ LoadedConfig load_config_text(const std::string& path, const std::string& text,
     setting.key->set(spec, checked_value(setting));
     places[setting.key->path] = setting.where;
   }
+  resolve_defaults(spec, places);
+  check_model_keys(spec, places, path);
   check_run_limits(spec, places, path);
   return {spec, path, resolved_yaml(spec)};
 }

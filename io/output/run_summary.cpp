@@ -37,10 +37,12 @@ Json optional_json(const std::optional<T>& value) {
   return value ? Json(*value) : Json();
 }
 
-/// The configuration as the keys of config_keys() hold it, nested by their dotted paths, typed.
+/// The configuration as the keys of config_keys() hold it (those listed for `spec`), nested by
+/// their dotted paths, typed.
 Json config_json(const RunSpec& spec) {
   Json root = Json::object();
   for (const ConfigKey& key : config_keys()) {
+    if (!is_listed(key, spec)) continue;
     Json* node = &root;
     std::string_view path = key.path;
     for (std::size_t dot = path.find('.'); dot != std::string_view::npos; dot = path.find('.')) {
@@ -50,10 +52,16 @@ Json config_json(const RunSpec& spec) {
     (*node)[std::string(path)] = std::visit(
         [](const auto& value) -> Json {
           using T = std::remove_cvref_t<decltype(value)>;
-          if constexpr (std::is_same_v<T, double>)
+          if constexpr (std::is_same_v<T, double>) {
             return finite(value);
-          else
+          } else if constexpr (std::is_same_v<T, RealList>) {
+            Json list = Json::array();  // an infinite radius as "inf": JSON has no number for it
+            for (const double item : value)
+              list.push_back(std::isinf(item) ? Json(item > 0 ? "inf" : "-inf") : finite(item));
+            return list;
+          } else {
             return Json(value);
+          }
         },
         key.get(spec));
   }

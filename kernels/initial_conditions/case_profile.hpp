@@ -1,6 +1,6 @@
 #pragma once
 /// Point values that define each case (docs/model.md, "Initial state" table): the background
-/// it stands on and the θ′, u, w perturbations at a point.
+/// it stands on, the bump it is made of, and the θ′, u, w perturbations at a point.
 #include "kernels/backend/host_device.hpp"
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
@@ -17,14 +17,46 @@ struct PointPerturbation {
   double temperature = 0.0;  ///< T′, K
 };
 
-/// straka (Straka et al. 1993): the cold bubble ΔT = −15 K (1 + cos πr) / 2, r ≤ 1, centred
-/// 3 km up in the middle of the domain, radii 4 km × 2 km.
-SIMAPP_HOST_DEVICE inline Bump straka_bubble(double xlen) { return Bump{-15.0, xlen / 2, 3000.0, 4000.0, 2000.0}; }
+/// Whether case `name` is made of a bump (the one perturbation.* configures): every case but
+/// injection and rest.
+constexpr bool has_bump(CaseName name) { return name != CaseName::injection && name != CaseName::rest; }
 
-/// The gravity_waves forcing: tend(ρw) += bump(x, z) · ρ̄_c(k) in every stage.
+/// The case's own bump in a domain `xlen` wide (docs/model.md, "Initial state"):
+/// - thermal: θ′ +3 K at (xlen/2, 2000 m), radii 2000 m;
+/// - collision: its warm bubble, θ′ +20 K at (xlen/2, 2000 m), radii 2000 m (collision_cold_bubble);
+/// - gravity_waves: the wave source, 0.01 m s⁻² at (xlen/8, 1000 m), radii 500 m;
+/// - density_current: θ′ −20 K at (xlen/2, 5000 m), radii 4000 m × 2000 m;
+/// - straka (Straka et al. 1993): the cold bubble ΔT = −15 K (1 + cos πL) / 2 = −15 K cos²(πL/2),
+///   at (xlen/2, 3000 m), radii 4000 m × 2000 m;
+/// - injection, rest: none (amplitude 0).
+SIMAPP_HOST_DEVICE inline Bump case_bump(CaseName name, double xlen) {
+  switch (name) {
+    case CaseName::thermal: return Bump{3.0, xlen / 2, 2000.0, 2000.0, 2000.0};
+    case CaseName::collision: return Bump{20.0, xlen / 2, 2000.0, 2000.0, 2000.0};
+    case CaseName::gravity_waves: return Bump{0.01, xlen / 8.0, 1000.0, 500.0, 500.0};
+    case CaseName::density_current: return Bump{-20.0, xlen / 2, 5000.0, 4000.0, 2000.0};
+    case CaseName::straka: return Bump{-15.0, xlen / 2, 3000.0, 4000.0, 2000.0};
+    case CaseName::injection:
+    case CaseName::rest: return Bump{};
+  }
+  return Bump{};
+}
+
+/// collision's cold bubble: 6000 m above its warm bubble `warm`, of the same radii and the
+/// opposite amplitude (θ′ −20 K at (xlen/2, 8000 m) for the case's own).
+SIMAPP_HOST_DEVICE inline Bump collision_cold_bubble(const Bump& warm) {
+  return Bump{-warm.amplitude, warm.x0, warm.z0 + 6000.0, warm.xr, warm.zr};
+}
+
+/// The gravity_waves forcing, tend(ρw) += bump(x, z) · ρ̄_c(k) in every stage, with `bump` the
+/// case's bump (as configured); none (amplitude 0) in every other case.
+SIMAPP_HOST_DEVICE inline Bump gravity_wave_source(CaseName name, const Bump& bump) {
+  return name == CaseName::gravity_waves ? bump : Bump{};
+}
+
+/// The gravity_waves forcing with the case's own bump.
 SIMAPP_HOST_DEVICE inline Bump gravity_wave_source(CaseName name, double xlen) {
-  if (name != CaseName::gravity_waves) return Bump{};
-  return Bump{0.01, xlen / 8.0, 1000.0, 500.0, 500.0};
+  return gravity_wave_source(name, case_bump(name, xlen));
 }
 
 /// The background of a case: stratified (N = 0.02 s⁻¹) for gravity_waves, else neutral
@@ -33,15 +65,15 @@ SIMAPP_HOST_DEVICE inline HydrostaticBackground case_background(CaseName name) {
   return HydrostaticBackground{name == CaseName::gravity_waves ? 0.02 : 0.0};
 }
 
-SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z, double xlen) {
+/// The perturbation of case `name` at (x, z), made of `bump`: the case's bump (case_bump) or
+/// the one configured in its place.
+SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z, const Bump& bump) {
   switch (name) {
-    case CaseName::thermal: return {Bump{3.0, xlen / 2, 2000.0, 2000.0, 2000.0}(x, z), 0.0, 0.0};
-    case CaseName::collision:
-      return {Bump{20.0, xlen / 2, 2000.0, 2000.0, 2000.0}(x, z) + Bump{-20.0, xlen / 2, 8000.0, 2000.0, 2000.0}(x, z),
-              0.0, 0.0};
-    case CaseName::gravity_waves: return {0.0, 15.0, 0.0};
-    case CaseName::density_current: return {Bump{-20.0, xlen / 2, 5000.0, 4000.0, 2000.0}(x, z), 0.0, 0.0};
-    case CaseName::straka: return {0.0, 0.0, 0.0, straka_bubble(xlen)(x, z)};
+    case CaseName::thermal:
+    case CaseName::density_current: return {bump(x, z), 0.0, 0.0};
+    case CaseName::collision: return {bump(x, z) + collision_cold_bubble(bump)(x, z), 0.0, 0.0};
+    case CaseName::gravity_waves: return {0.0, 15.0, 0.0};  // its bump is the source
+    case CaseName::straka: return {0.0, 0.0, 0.0, bump(x, z)};
     case CaseName::injection:
     case CaseName::rest: return {};
   }

@@ -7,7 +7,8 @@
 
 namespace simapp {
 
-void set_initial_state(const Stream& stream, FieldView<double> state, CaseName name, const CellGeometry& geometry) {
+void set_initial_state(const Stream& stream, FieldView<double> state, CaseName name, const Bump& bump,
+                       const CellGeometry& geometry) {
   const int halo = state.shape.halo;
   const IndexBox all_cells{-halo, state.shape.nx + halo, -halo, state.shape.nz + halo};
   const HydrostaticBackground background = case_background(name);
@@ -19,7 +20,7 @@ void set_initial_state(const Stream& stream, FieldView<double> state, CaseName n
             const double x = geometry.x_center(i) + (gauss_legendre::point(qi) - 0.5) * geometry.dx;
             const double z = geometry.z_center(k) + (gauss_legendre::point(qk) - 0.5) * geometry.dz;
             const HydrostaticPoint point = background.at(z);
-            const PointPerturbation p = case_perturbation(name, x, z, geometry.xlen);
+            const PointPerturbation p = case_perturbation(name, x, z, bump);
             const double w = gauss_legendre::weight(qi) * gauss_legendre::weight(qk);
             umom += point.density * p.u * w;
             wmom += point.density * p.w * w;

@@ -9,8 +9,13 @@ namespace simapp {
 
 namespace {
 
+/// px × pz from parallel.ranks {px, py, pz}: the 2-D model has one rank along y (py 0 or 1;
+/// load_config refuses more).
 std::array<int, 2> layout(int ranks, const ParallelSpec& parallel) {
-  std::array<int, 2> dims = parallel.ranks;
+  if (parallel.ranks[1] > 1)
+    throw Error(ExitCode::bad_input, "parallel.ranks",
+                std::to_string(parallel.ranks[1]) + " ranks along y, but the 2-D model has one (py = 1)");
+  std::array<int, 2> dims{parallel.ranks[0], parallel.ranks[2]};
   const auto describe = [&] { return std::to_string(dims[0]) + " x " + std::to_string(dims[1]); };
   if (dims[0] > 0 && dims[1] > 0 && dims[0] * dims[1] != ranks)
     throw Error(ExitCode::bad_input, "parallel.ranks",

@@ -12,6 +12,8 @@ struct GridSpec {
   int nz = 200;         ///< cells in z
   double xlen = 2.0e4;  ///< domain width, m
   double zlen = 1.0e4;  ///< domain height, m
+  int ny = 1;           ///< cells in y: 1 is the 2-D (x–z) model, more the 3-D one (not in this build)
+  double ylen = 2.0e4;  ///< domain depth, m; load_config makes it xlen when grid.ylen is not given
 };
 
 /// The most cells along x or z: the cells plus the halo on both sides are indexed with an int.

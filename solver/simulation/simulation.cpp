@@ -124,7 +124,8 @@ std::span<const double> Simulation::finish_state_copy() { return state_copy_.col
 
 void Simulation::reset() {
   pacing_.close_batch();
-  set_initial_state(stream_.get(), workspace_.fields().state, spec_.case_name, grid_.geometry());
+  set_initial_state(stream_.get(), workspace_.fields().state, spec_.case_name, configured_bump(spec_),
+                    grid_.geometry());
   health_.reset(stream_.get());
   set_loop_clock(stream_.get(), loop_clock_.data(), 0);
   device::synchronize(stream_.get());

@@ -1,6 +1,7 @@
 #pragma once
 /// Everything a run is configured with, as typed values (filled by io/config).
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -9,6 +10,8 @@
 #include "foundation/name_table.hpp"
 #include "kernels/backend/backend_kind.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/physics/bump.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/time/step_params.hpp"
 #include "solver/grid/grid_spec.hpp"
@@ -83,20 +86,51 @@ inline constexpr std::array<std::pair<HaloTransport, std::string_view>, 3> halo_
 constexpr std::string_view to_string(HaloTransport transport) { return name_in(halo_transport_names, transport); }
 
 struct ParallelSpec {
-  std::array<int, 2> ranks{0, 0};  ///< MPI ranks along x and z (0: chosen by MPI_Dims_create)
+  /// MPI ranks along x, y and z, {px, py, pz} (0: chosen by MPI_Dims_create); py is 0 or 1
+  /// in the 2-D model (grid.ny = 1), where the ranks are px × pz.
+  std::array<int, 3> ranks{0, 0, 0};
   HaloTransport halo = HaloTransport::automatic;
   CudaAwareMpi cuda_aware_mpi = CudaAwareMpi::automatic;
   HaloOverlap overlap = HaloOverlap::on;
 };
 
+/// perturbation.*: the case's bump (case_bump) as configured; a value not given is the case's own.
+/// Lists are [x, z] in the 2-D model ([x, y, z] are for the 3-D one).
+struct PerturbationSpec {
+  std::vector<double> center;       ///< m; empty: the case's
+  std::vector<double> radii;        ///< m, each > 0 or +∞ (uniform along that axis); empty: the case's
+  std::optional<double> amplitude;  ///< K (straka: ΔT; gravity_waves: the source, m s⁻²); none: the case's
+
+  /// Whether any value was given.
+  bool given() const { return !center.empty() || !radii.empty() || amplitude.has_value(); }
+};
+
 struct RunSpec {
   CaseName case_name = CaseName::thermal;
   GridSpec grid;
+  PerturbationSpec perturbation;
   TimeSpec time;
   Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity
   OutputSpec output;
   ExecutionSpec execution;
   ParallelSpec parallel;
 };
+
+/// The bump of `spec`'s case: its own (case_bump) with what spec.perturbation gives in its place.
+/// x is a list's first item and z its last.
+inline Bump configured_bump(const RunSpec& spec) {
+  Bump bump = case_bump(spec.case_name, spec.grid.xlen);
+  const PerturbationSpec& given = spec.perturbation;
+  if (!given.center.empty()) {
+    bump.x0 = given.center.front();
+    bump.z0 = given.center.back();
+  }
+  if (!given.radii.empty()) {
+    bump.xr = given.radii.front();
+    bump.zr = given.radii.back();
+  }
+  if (given.amplitude) bump.amplitude = *given.amplitude;
+  return bump;
+}
 
 }  // namespace simapp

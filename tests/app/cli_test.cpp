@@ -133,6 +133,32 @@ TEST_F(CliTest, RunPrintsHeaderAndTheClassicClosingLines) {
   EXPECT_TRUE(std::regex_search(outcome.out, closing)) << outcome.out;
 }
 
+TEST_F(CliTest, The3DModelIsRefusedAtValidationWritingNothing) {
+  write_config("case: thermal\ngrid:\n  nx: 40\n  ny: 8\n  nz: 20\noutput:\n  every: 10\n");
+  const std::string refused =
+      R"(^simapp: error: case\.yaml:4: grid\.ny = 8: the 3-D model \(ny > 1\) is not available in this build\n$)";
+  expect_input_error(simapp("case.yaml --backend host"), refused);
+  expect_input_error(simapp("case.yaml --validate"), refused);
+  expect_input_error(simapp("case.yaml --plan --backend host"), refused);
+  write_config("case: thermal\ngrid:\n  nx: 40\n  nz: 20\noutput:\n  every: 10\n");
+  expect_input_error(simapp("case.yaml --backend host --set perturbation.center=5000,0,2000"),
+                     R"(--set perturbation\.center=5000,0,2000: perturbation\.center = \[5000, 0, 2000\]: three )"
+                     R"(numbers \[x, y, z\] are for the 3-D model)");
+  expect_input_error(simapp("case.yaml --backend host --set case=rest --set perturbation.amplitude=2"),
+                     R"(perturbation\.amplitude = 2: the rest case has no bump)");
+}
+
+TEST_F(CliTest, TheKeysOfThe3DModelAtTheir2DValuesChangeNoOutput) {
+  write_config("case: collision\ngrid:\n  nx: 40\n  nz: 20\n  xlen: 8000\n  zlen: 10000\ntime:\n  sim_time: 30\n");
+  const std::string as_3d_keys = " --set grid.ny=1 --set grid.ylen=8000 --set parallel.ranks=0,1,0";
+  const Outcome plain = simapp("case.yaml --backend host --plan");
+  const Outcome given = simapp("case.yaml --backend host --plan" + as_3d_keys);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_EQ(given.out, plain.out);
+  EXPECT_NE(plain.out.find("collision"), std::string::npos) << plain.out;
+}
+
 TEST_F(CliTest, PlanForAnUnavailableBackendIsAnInputError) {
   write_config("case: thermal\n");
   const Outcome outcome = simapp("case.yaml --plan --backend cuda");

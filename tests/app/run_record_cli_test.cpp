@@ -96,6 +96,10 @@ TEST_F(RunRecordTest, ARunLeavesItsPrintedLinesWithTimesAndASummaryOfWhatItWasAn
     EXPECT_EQ(run["config"]["grid"]["nx"], 40);
     EXPECT_EQ(run["config"]["grid"]["nz"], 20);
     EXPECT_EQ(run["config"]["output"]["dir"], "out");
+    // The keys of the 3-D model at their 2-D values and perturbation.* not given are not listed.
+    EXPECT_FALSE(run["config"]["grid"].contains("ny"));
+    EXPECT_FALSE(run["config"]["grid"].contains("ylen"));
+    EXPECT_FALSE(run["config"].contains("perturbation"));
     EXPECT_EQ(run["timing"]["steps"], 12);
     EXPECT_EQ(run["last_progress"]["step"], 10);
     // d_mass and d_te are the run's printed ones.
@@ -104,6 +108,17 @@ TEST_F(RunRecordTest, ARunLeavesItsPrintedLinesWithTimesAndASummaryOfWhatItWasAn
     EXPECT_NEAR(run["d_mass"].get<double>(), std::stod(printed[1]), 1e-6 * std::abs(std::stod(printed[1])) + 1e-300);
     EXPECT_NEAR(run["d_te"].get<double>(), std::stod(printed[2]), 1e-6 * std::abs(std::stod(printed[2])));
   }
+}
+
+TEST_F(RunRecordTest, AGivenPerturbationIsInTheSummaryWithAnInfiniteRadiusAsInf) {
+  const Outcome outcome =
+      simapp("--set time.sim_time=" + sim_time(2) + " --set output.dir=out --set output.every=" + every(2) +
+             " --set perturbation.radii=inf,1500 --set perturbation.amplitude=2.5");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const Json run = summary();
+  EXPECT_EQ(run["config"]["perturbation"]["radii"], Json::parse(R"(["inf", 1500.0])"));
+  EXPECT_EQ(run["config"]["perturbation"]["amplitude"], 2.5);
+  EXPECT_FALSE(run["config"]["perturbation"].contains("center"));
 }
 
 TEST_F(RunRecordTest, AFailedRunSaysWhyInItsLogAndSummary) {

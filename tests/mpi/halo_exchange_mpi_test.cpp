@@ -111,7 +111,7 @@ TEST_P(HaloExchangeMpiTest, EveryGhostCellHoldsItsNeighboursValue) {
     device::select_device(rank);
   }
 
-  const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 1300.0, 1000.0}, ParallelSpec{{px, pz}});
+  const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 1300.0, 1000.0}, ParallelSpec{{px, 1, pz}});
   ASSERT_EQ(decomposition.px(), px);
   const RankBox box = decomposition.box();
   const FieldShape shape{box.nx, box.nz, numerics::halo_width, var::count};

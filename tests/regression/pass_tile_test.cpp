@@ -61,7 +61,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   const HydrostaticProfile background(host, case_background(name), grid.geometry(), grid.nz());
   Field q0(grid.cell_shape()), q1(grid.cell_shape()), q2(grid.cell_shape()), q3(grid.cell_shape()),
       fused(grid.cell_shape());
-  set_initial_state(host, q0.view, name, grid.geometry());
+  set_initial_state(host, q0.view, name, case_bump(name, spec.xlen), grid.geometry());
   perturb(q0);
   const StepParams params =
       step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{});

@@ -1,0 +1,96 @@
+#include "io/config/model_keys.hpp"
+
+#include <fmt/format.h>
+
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+#include "foundation/error.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
+
+namespace simapp::io {
+namespace {
+
+/// The place of `path` when it was given, else the file.
+std::string place_of(std::string_view path, const KeyPlaces& places, const std::string& file) {
+  const auto place = places.find(path);
+  return place != places.end() ? place->second : file;
+}
+
+/// A list as the messages show it: [2, 1, 3], [5000, inf].
+template <class T>
+std::string list_text(const std::vector<T>& items) {
+  return fmt::format("[{}]", fmt::join(items, ", "));
+}
+
+/// The cases whose bump perturbation.* configures in this build.
+std::string configurable_cases() {
+  std::vector<std::string_view> names;
+  for (const auto& [name, text] : case_names)
+    if (has_bump(name) && name != CaseName::gravity_waves) names.push_back(text);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+void check_dimensions(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
+  if (spec.grid.ny > 1)
+    throw Error(ExitCode::bad_input, place_of("grid.ny", places, file),
+                fmt::format("grid.ny = {}: the 3-D model (ny > 1) is not available in this build", spec.grid.ny));
+  const auto& [px, py, pz] = spec.parallel.ranks;
+  if (py > 1)
+    throw Error(
+        ExitCode::bad_input, place_of("parallel.ranks", places, file),
+        fmt::format("parallel.ranks = [{}, {}, {}]: py = {} ranks along y, but a 2-D run (grid.ny = 1) has one; "
+                    "give [px, pz] or [px, 1, pz]",
+                    px, py, pz, py));
+}
+
+/// The value of a perturbation key as given, for a message.
+std::string given_value(std::string_view path, const PerturbationSpec& perturbation) {
+  if (path == "perturbation.center") return list_text(perturbation.center);
+  if (path == "perturbation.radii") return list_text(perturbation.radii);
+  return fmt::format("{}", perturbation.amplitude.value_or(0.0));
+}
+
+void check_perturbation(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
+  const PerturbationSpec& perturbation = spec.perturbation;
+  if (!perturbation.given()) return;
+  const auto first_given = [&] {
+    for (const std::string_view path : {"perturbation.center", "perturbation.radii", "perturbation.amplitude"})
+      if (places.contains(path)) return path;
+    return std::string_view("perturbation.center");
+  };
+  const std::string_view path = first_given();
+  const std::string where = place_of(path, places, file);
+  const std::string_view case_text = to_string(spec.case_name);
+  if (!has_bump(spec.case_name))
+    throw Error(ExitCode::bad_input, where,
+                fmt::format("{} = {}: the {} case has no bump to configure (perturbation.* applies to {})", path,
+                            given_value(path, perturbation), case_text, configurable_cases()));
+  if (spec.case_name == CaseName::gravity_waves)
+    throw Error(ExitCode::bad_input, where,
+                fmt::format("{} = {}: the gravity_waves case's bump is its wave source, which cannot be configured "
+                            "in this build yet (perturbation.* applies to {})",
+                            path, given_value(path, perturbation), configurable_cases()));
+  for (const std::string_view list : {"perturbation.center", "perturbation.radii"}) {
+    const std::vector<double>& values = list == "perturbation.center" ? perturbation.center : perturbation.radii;
+    if (spec.grid.ny == 1 && values.size() == 3)
+      throw Error(ExitCode::bad_input, place_of(list, places, file),
+                  fmt::format("{} = {}: three numbers [x, y, z] are for the 3-D model (grid.ny > 1), which is not "
+                              "available in this build; give [x, z]",
+                              list, list_text(values)));
+  }
+}
+
+}  // namespace
+
+void resolve_defaults(RunSpec& spec, const KeyPlaces& places) {
+  if (!places.contains("grid.ylen")) spec.grid.ylen = spec.grid.xlen;
+}
+
+void check_model_keys(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
+  check_dimensions(spec, places, file);
+  check_perturbation(spec, places, file);
+}
+
+}  // namespace simapp::io
