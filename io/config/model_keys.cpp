@@ -28,7 +28,7 @@ std::string list_text(const std::vector<T>& items) {
 std::string configurable_cases() {
   std::vector<std::string_view> names;
   for (const auto& [name, text] : case_names)
-    if (has_bump(name) && name != CaseName::gravity_waves) names.push_back(text);
+    if (has_bump(name)) names.push_back(text);
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
@@ -67,11 +67,6 @@ void check_perturbation(const RunSpec& spec, const KeyPlaces& places, const std:
     throw Error(ExitCode::bad_input, where,
                 fmt::format("{} = {}: the {} case has no bump to configure (perturbation.* applies to {})", path,
                             given_value(path, perturbation), case_text, configurable_cases()));
-  if (spec.case_name == CaseName::gravity_waves)
-    throw Error(ExitCode::bad_input, where,
-                fmt::format("{} = {}: the gravity_waves case's bump is its wave source, which cannot be configured "
-                            "in this build yet (perturbation.* applies to {})",
-                            path, given_value(path, perturbation), configurable_cases()));
   for (const std::string_view list : {"perturbation.center", "perturbation.radii"}) {
     const std::vector<double>& values = list == "perturbation.center" ? perturbation.center : perturbation.radii;
     if (spec.grid.ny == 1 && values.size() == 3)

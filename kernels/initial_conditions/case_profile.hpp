@@ -54,11 +54,6 @@ SIMAPP_HOST_DEVICE inline Bump gravity_wave_source(CaseName name, const Bump& bu
   return name == CaseName::gravity_waves ? bump : Bump{};
 }
 
-/// The gravity_waves forcing with the case's own bump.
-SIMAPP_HOST_DEVICE inline Bump gravity_wave_source(CaseName name, double xlen) {
-  return gravity_wave_source(name, case_bump(name, xlen));
-}
-
 /// The background of a case: stratified (N = 0.02 s⁻¹) for gravity_waves, else neutral
 /// (θ̄ = 300 K, p̄ = 10⁵ Pa at the ground).
 SIMAPP_HOST_DEVICE inline HydrostaticBackground case_background(CaseName name) {

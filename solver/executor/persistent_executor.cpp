@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "kernels/initial_conditions/case_profile.hpp"
 
 namespace simapp {
 
@@ -18,7 +17,7 @@ PersistentSteps persistent_arguments(const ExecutorContext& context) {
   // One rank: its sides are the domain's.
   return {
       fields.state,          fields.stage1,        fields.stage2,
-      resources.geometry,    resources.background, gravity_wave_source(resources.case_name, resources.geometry.xlen),
+      resources.geometry,    resources.background, resources.wave_source,
       resources.halo.domain, context.schedule,     resources.params->writable_device_slots(),
       context.loop_clock,    health.every,         health.record,
       health.mirror};

@@ -4,7 +4,6 @@
 
 #include "kernels/boundary/halo_fill.hpp"
 #include "kernels/flux/fluxes.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/tendency_update.hpp"
 #include "solver/step/halo_ops.hpp"
@@ -229,7 +228,7 @@ void add_split_pass(StepProgram& program, const StepResources& resources, const 
                       stage_array(rk.output, f.state, f.stage1, f.stage2),
                       f,
                       FluxContext{resources.geometry, resources.background, params, s},
-                      gravity_wave_source(resources.case_name, resources.geometry.xlen),
+                      resources.wave_source,
                       resources.halo};
     const std::string prefix = pass + ".stage" + std::to_string(s + 1) + ".";
     switch (resources.granularity) {

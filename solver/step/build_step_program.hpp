@@ -14,7 +14,7 @@
 #include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/initial_conditions/case_name.hpp"
+#include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/loop_clock.hpp"
 #include "kernels/time/step_scheme.hpp"
@@ -74,7 +74,7 @@ struct StepResources {
   CellGeometry geometry;
   HydrostaticView background;
   const StepParamsBlock* params = nullptr;
-  CaseName case_name = CaseName::thermal;
+  Bump wave_source;  ///< the gravity_waves forcing (gravity_wave_source); none in every other case
   Granularity granularity = Granularity::fused;
   GhostFill halo;
   HealthCheckOps health;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/state/workspace.hpp"
@@ -23,7 +24,7 @@ StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo
                                 grid.geometry(),
                                 {},
                                 nullptr,
-                                spec.case_name,
+                                gravity_wave_source(spec.case_name, configured_bump(spec)),
                                 spec.execution.granularity,
                                 halo,
                                 HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};

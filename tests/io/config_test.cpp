@@ -885,23 +885,19 @@ TEST_F(ConfigTest, PerturbationKeysOfACaseWithoutABumpAreRefusedNamingTheCase) {
   const std::string rest = write("case: rest\nperturbation:\n  amplitude: 3\n");
   expect_bad_input(load_error(rest), rest + ":3",
                    "perturbation.amplitude = 3: the rest case has no bump to configure (perturbation.* applies to "
-                   "thermal, collision, density_current, straka)");
+                   "thermal, collision, gravity_waves, density_current, straka)");
   const std::string injection =
       write("case: injection\nperturbation:\n  radii: [500, 600]\n  center: [100, 200]\n", "injection.yaml");
   expect_bad_input(load_error(injection), injection + ":4",
                    "perturbation.center = [100, 200]: the injection case has no bump to configure (perturbation.* "
-                   "applies to thermal, collision, density_current, straka)");
+                   "applies to thermal, collision, gravity_waves, density_current, straka)");
   const std::string valid = write("case: thermal\n", "valid.yaml");
   expect_bad_input(load_error(valid, {"case=rest", "perturbation.radii=1,.inf"}), "--set perturbation.radii=1,.inf",
                    "perturbation.radii = [1, inf]: the rest case has no bump to configure (perturbation.* applies to "
-                   "thermal, collision, density_current, straka)");
-  // gravity_waves' bump is its wave source, which the step builder does not take from the
-  // configuration yet: refused rather than ignored.
-  expect_bad_input(load_error(valid, {"case=gravity_waves", "perturbation.amplitude=0.02"}),
-                   "--set perturbation.amplitude=0.02",
-                   "perturbation.amplitude = 0.02: the gravity_waves case's bump is its wave source, which cannot be "
-                   "configured in this build yet (perturbation.* applies to thermal, collision, density_current, "
-                   "straka)");
+                   "thermal, collision, gravity_waves, density_current, straka)");
+  // gravity_waves' bump is its wave source: configurable like the others.
+  const LoadedConfig waves = load_config(valid, {"case=gravity_waves", "perturbation.amplitude=0.02"});
+  EXPECT_EQ(waves.spec.perturbation.amplitude, 0.02);
 }
 
 TEST_F(ConfigTest, ReadmeDocumentsEveryKey) {

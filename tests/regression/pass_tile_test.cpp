@@ -65,7 +65,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   perturb(q0);
   const StepParams params =
       step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{});
-  const Bump wave_source = gravity_wave_source(name, spec.xlen);
+  const Bump wave_source = gravity_wave_source(name, case_bump(name, spec.xlen));
   const BoundaryConditions sides = case_boundaries(name);
   ASSERT_TRUE(pass_tile_makes(sides)) << to_string(name);
   FluxContext context[rk_stages];

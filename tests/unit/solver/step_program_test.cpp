@@ -62,7 +62,7 @@ StepResources resources_of_8x8(Granularity granularity, HealthCheckOps health = 
           grid.geometry(),
           {},
           nullptr,
-          CaseName::thermal,
+          Bump{},
           granularity,
           GhostFill{case_boundaries(CaseName::thermal), case_boundaries(CaseName::thermal)},
           health};
@@ -300,7 +300,7 @@ StepResources described_resources(Granularity granularity, const GhostFill& fill
           grid.geometry(),
           {},
           nullptr,
-          CaseName::thermal,
+          Bump{},
           granularity,
           fill,
           HealthCheckOps{}};

@@ -22,7 +22,7 @@ namespace {
 StepResources resources_of_8x8(Granularity granularity) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
   const BoundaryConditions domain = case_boundaries(CaseName::thermal);
-  return {step_field_shapes(grid, granularity),         grid.geometry(), {}, nullptr, CaseName::thermal, granularity,
+  return {step_field_shapes(grid, granularity),         grid.geometry(), {}, nullptr, Bump{}, granularity,
           GhostFill{.domain = domain, .sides = domain}, HealthCheckOps{}};
 }
 
