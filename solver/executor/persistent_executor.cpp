@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-
 namespace simapp {
 
 namespace {
@@ -15,12 +14,11 @@ PersistentSteps persistent_arguments(const ExecutorContext& context) {
   const StepFields& fields = resources.fields;
   const HealthCheckOps& health = resources.health;
   // One rank: its sides are the domain's.
-  return {
-      fields.state,          fields.stage1,        fields.stage2,
-      resources.geometry,    resources.background, resources.wave_source,
-      resources.halo.domain, context.schedule,     resources.params->writable_device_slots(),
-      context.loop_clock,    health.every,         health.record,
-      health.mirror};
+  return {fields.state,          fields.stage1,        fields.stage2,
+          resources.geometry,    resources.background, resources.wave_source,
+          resources.halo.domain, context.schedule,     resources.params->writable_device_slots(),
+          context.loop_clock,    health.every,         health.record,
+          health.mirror};
 }
 
 }  // namespace

@@ -19,8 +19,14 @@ namespace {
 StepResources resources_for(const RunSpec& spec, const Grid& grid, const StepFields& fields,
                             const HydrostaticView& background, const StepParamsBlock* params, const GhostFill& halo,
                             const HealthCheckOps& health) {
-  return {fields, grid.geometry(), background, params, gravity_wave_source(spec.case_name, configured_bump(spec)),
-          spec.execution.granularity, halo, health};
+  return {fields,
+          grid.geometry(),
+          background,
+          params,
+          gravity_wave_source(spec.case_name, configured_bump(spec)),
+          spec.execution.granularity,
+          halo,
+          health};
 }
 
 /// How the rank fills its ghost cells, with the exchanges that carry it out.

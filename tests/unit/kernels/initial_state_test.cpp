@@ -79,7 +79,8 @@ TEST(BumpTest, EachCasesBumpIsTheOneOfDocsModelMd) {
     // Only gravity_waves has a wave source, and it is the case's bump as given.
     const Bump moved{0.5, 100.0, 200.0, 300.0, inf};
     EXPECT_EQ(gravity_wave_source(name, moved).amplitude, name == CaseName::gravity_waves ? 0.5 : 0.0);
-    EXPECT_EQ(gravity_wave_source(name, case_bump(name, 51200.0)).amplitude, name == CaseName::gravity_waves ? 0.01 : 0.0);
+    EXPECT_EQ(gravity_wave_source(name, case_bump(name, 51200.0)).amplitude,
+              name == CaseName::gravity_waves ? 0.01 : 0.0);
   }
   for (const CaseName name : {CaseName::injection, CaseName::rest}) {
     EXPECT_FALSE(has_bump(name));

@@ -296,14 +296,8 @@ TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
 /// program that is only described).
 StepResources described_resources(Granularity granularity, const GhostFill& fill) {
   const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
-  return {step_field_shapes(grid, granularity),
-          grid.geometry(),
-          {},
-          nullptr,
-          Bump{},
-          granularity,
-          fill,
-          HealthCheckOps{}};
+  return {
+      step_field_shapes(grid, granularity), grid.geometry(), {}, nullptr, Bump{}, granularity, fill, HealthCheckOps{}};
 }
 
 /// A rank inside a 3 x 3 layout: neighbours on all four sides, no wall.
