@@ -28,9 +28,10 @@
 
 namespace simapp {
 
-/// The three phases of one tile, one point after another.
-template <class Kernel>
-void run_tile(const Kernel& kernel, typename Kernel::Tile& tile, const TileOrigin& origin) {
+/// The three phases of one tile, one point after another (Origin: TileOrigin, or a
+/// LayerTileOrigin of a layered box).
+template <class Kernel, class Origin>
+void run_tile(const Kernel& kernel, typename Kernel::Tile& tile, const Origin& origin) {
   for (int b = 0; b < origin.nk + 2 * Kernel::halo_z; ++b)
     for (int a = 0; a < origin.ni + 2 * Kernel::halo_x; ++a) kernel.load(tile, origin, a, b);
   for (int b = 0; b < origin.nk + Kernel::faces_z; ++b)
@@ -52,6 +53,19 @@ void parallel_for_tiles_host(const IndexBox& cells, const Kernel& kernel) {
 }
 
 template <class Kernel>
+void parallel_for_layered_tiles_host(const IndexBox& plane, const LayerRange& layers, const Kernel& kernel) {
+  const int tiles_x = tile_count(plane.width(), Kernel::tile_x);
+  const int tiles_z = tile_count(plane.height(), Kernel::tile_z);
+#pragma omp parallel for collapse(3) schedule(static)
+  for (int layer = layers.lo; layer < layers.hi; ++layer)
+    for (int tz = 0; tz < tiles_z; ++tz)
+      for (int tx = 0; tx < tiles_x; ++tx) {
+        typename Kernel::Tile tile;
+        run_tile(kernel, tile, LayerTileOrigin{tile_origin(plane, tx, tz, Kernel::tile_x, Kernel::tile_z), layer});
+      }
+}
+
+template <class Kernel>
 void parallel_for_tiles([[maybe_unused]] const char* label, [[maybe_unused]] const Stream& stream,
                         const IndexBox& cells, const Kernel& kernel) {
   if (cells.size() == 0) return;
@@ -67,6 +81,27 @@ void parallel_for_tiles([[maybe_unused]] const char* label, [[maybe_unused]] con
     return;
   }
   parallel_for_tiles_host(cells, kernel);
+}
+
+/// parallel_for_layered_tiles(label, stream, plane, layers, kernel): parallel_for_tiles over the
+/// cells `plane` of every layer in `layers` (a 3-D box, plane by plane: one launch), the kernel's
+/// phases receiving a LayerTileOrigin.
+template <class Kernel>
+void parallel_for_layered_tiles([[maybe_unused]] const char* label, [[maybe_unused]] const Stream& stream,
+                                const IndexBox& plane, const LayerRange& layers, const Kernel& kernel) {
+  if (plane.size() == 0 || layers.size() == 0) return;
+  count_kernel_launch();
+#if defined(__CUDACC__)
+  if (stream.backend == Backend::cuda) {
+    parallel_for_layered_tiles_cuda(label, stream.cuda_stream, plane, layers, kernel);
+    return;
+  }
+#endif
+  if (stream.recorder != nullptr) {
+    stream.recorder->record([plane, layers, kernel] { parallel_for_layered_tiles_host(plane, layers, kernel); });
+    return;
+  }
+  parallel_for_layered_tiles_host(plane, layers, kernel);
 }
 
 }  // namespace simapp

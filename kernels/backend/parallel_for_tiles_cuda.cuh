@@ -19,8 +19,8 @@ inline constexpr int tile_threads_z = Kernel::tile_z + Kernel::faces_z;
 
 /// The three phases of one tile by one block, thread (a0, b0) of tile_threads_x × tile_threads_z;
 /// returns after a barrier, so the block may reuse `tile` at once.
-template <class Kernel>
-__device__ void run_tile_in_block(const Kernel& kernel, typename Kernel::Tile& tile, const TileOrigin& origin, int a0,
+template <class Kernel, class Origin>
+__device__ void run_tile_in_block(const Kernel& kernel, typename Kernel::Tile& tile, const Origin& origin, int a0,
                                   int b0) {
   for (int b = b0; b < origin.nk + 2 * Kernel::halo_z; b += tile_threads_z<Kernel>)
     for (int a = a0; a < origin.ni + 2 * Kernel::halo_x; a += tile_threads_x<Kernel>) kernel.load(tile, origin, a, b);
@@ -47,6 +47,28 @@ void parallel_for_tiles_cuda(const char* label, cudaStream_t stream, const Index
                     static_cast<unsigned>(tile_count(cells.height(), Kernel::tile_z)));
   const dim3 threads(tile_threads_x<Kernel>, tile_threads_z<Kernel>);
   parallel_for_tiles_kernel<<<blocks, threads, 0, stream>>>(cells, kernel);
+  check_cuda(cudaGetLastError(), label);
+}
+
+/// The layered form: blockIdx.z is the layer.
+template <class Kernel>
+__global__ void __launch_bounds__(tile_threads_x<Kernel>* tile_threads_z<Kernel>, Kernel::min_blocks_per_sm)
+    parallel_for_layered_tiles_kernel(IndexBox plane, int first_layer, Kernel kernel) {
+  __shared__ typename Kernel::Tile tile;
+  const LayerTileOrigin origin{
+      tile_origin(plane, static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y), Kernel::tile_x, Kernel::tile_z),
+      first_layer + static_cast<int>(blockIdx.z)};
+  run_tile_in_block(kernel, tile, origin, static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y));
+}
+
+template <class Kernel>
+void parallel_for_layered_tiles_cuda(const char* label, cudaStream_t stream, const IndexBox& plane,
+                                     const LayerRange& layers, const Kernel& kernel) {
+  const dim3 blocks(static_cast<unsigned>(tile_count(plane.width(), Kernel::tile_x)),
+                    static_cast<unsigned>(tile_count(plane.height(), Kernel::tile_z)),
+                    static_cast<unsigned>(layers.size()));
+  const dim3 threads(tile_threads_x<Kernel>, tile_threads_z<Kernel>);
+  parallel_for_layered_tiles_kernel<<<blocks, threads, 0, stream>>>(plane, layers.lo, kernel);
   check_cuda(cudaGetLastError(), label);
 }
 

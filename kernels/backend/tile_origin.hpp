@@ -11,6 +11,18 @@ struct TileOrigin {
   int ni = 0, nk = 0;  ///< its cells along x and z
 };
 
+/// A tile of one layer of a 3-D box, tiled plane by plane: the plane's tile and the index of the
+/// layer (the third axis) it lies in.
+struct LayerTileOrigin : TileOrigin {
+  int layer = 0;
+};
+
+/// The layers [lo, hi) of a box tiled plane by plane.
+struct LayerRange {
+  int lo = 0, hi = 0;
+  SIMAPP_HOST_DEVICE int size() const { return hi > lo ? hi - lo : 0; }
+};
+
 /// Tiles of `size` cells needed for `cells` cells.
 SIMAPP_HOST_DEVICE inline int tile_count(int cells, int size) { return (cells + size - 1) / size; }
 

@@ -12,22 +12,32 @@ namespace simapp {
 /// x periodic: the interior cell a ghost column i ∈ [−halo, 0) ∪ [nx, nx + halo) copies.
 SIMAPP_HOST_DEVICE inline int periodic_source(int i, int nx) { return i < 0 ? i + nx : i - nx; }
 
-/// z free-slip wall: ghost row k of variable v from the adjacent interior row a:
-///   ρw = 0;  ρu = ρu(a) / ρ̄_c(a) · ρ̄_c(k);  ρ′ and (ρθ)′ copied.
-SIMAPP_HOST_DEVICE inline double wall_ghost(int v, double adjacent_value, double adjacent_density,
-                                            double ghost_density) {
-  if (v == var::wmom) return 0.0;
-  if (v == var::umom) return adjacent_value / adjacent_density * ghost_density;
+/// z free-slip wall: ghost row k of variable v of the model whose variables are V, from the
+/// adjacent interior row a:
+///   ρw = 0;  ρu = ρu(a) / ρ̄_c(a) · ρ̄_c(k) (in 3-D ρv likewise);  ρ′ and (ρθ)′ copied.
+template <class V>
+SIMAPP_HOST_DEVICE inline double wall_ghost_of(int v, double adjacent_value, double adjacent_density,
+                                               double ghost_density) {
+  if (v == V::wmom) return 0.0;
+  if (v == V::umom || (V::momenta == 3 && v == V::momentum(1)))
+    return adjacent_value / adjacent_density * ghost_density;
   return adjacent_value;
 }
 
-/// An inflow row's ghost cell (q holds the four variables) carries
+/// The 2-D model's wall ghost.
+SIMAPP_HOST_DEVICE inline double wall_ghost(int v, double adjacent_value, double adjacent_density,
+                                            double ghost_density) {
+  return wall_ghost_of<ModelVariables<2>>(v, adjacent_value, adjacent_density, ghost_density);
+}
+
+/// An inflow row's ghost cell (q holds V's variables) carries
 ///   ρu = (ρ′ + ρ̄_c) · u,  (ρθ)′ = (ρ′ + ρ̄_c) · θ − ρ̄θ̄_c  (injection: u = 50 m/s, θ = 298 K).
-SIMAPP_HOST_DEVICE inline void apply_inflow(double q[var::count], double background_density,
-                                            double background_rho_theta, const InflowProfile& inflow) {
-  const double density = q[var::dens] + background_density;
-  q[var::umom] = density * inflow.u;
-  q[var::rhot] = density * inflow.theta - background_rho_theta;
+template <class V = ModelVariables<2>>
+SIMAPP_HOST_DEVICE inline void apply_inflow(double q[V::count], double background_density, double background_rho_theta,
+                                            const InflowProfile& inflow) {
+  const double density = q[V::dens] + background_density;
+  q[V::umom] = density * inflow.u;
+  q[V::rhot] = density * inflow.theta - background_rho_theta;
 }
 
 }  // namespace simapp

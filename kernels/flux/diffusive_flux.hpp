@@ -33,6 +33,24 @@ SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], co
                         (low[V::rhot] + background.rho_theta_low) * inv_low);
 }
 
+/// The backgrounds of the cells either side of a horizontal face (x, y) of row k, both row k's,
+/// or of vertical face k (z), rows k − 1 and k.
+template <bool Vertical>
+SIMAPP_HOST_DEVICE inline FaceNeighbourBackground face_neighbours(const HydrostaticView& background, int k) {
+  if constexpr (Vertical)
+    return {background.cell_density(k - 1), background.cell_density(k), background.cell_rho_theta(k - 1),
+            background.cell_rho_theta(k)};
+  else
+    return {background.cell_density(k), background.cell_density(k), background.cell_rho_theta(k),
+            background.cell_rho_theta(k)};
+}
+
+/// The background density at a horizontal face of row k (the row's) or at vertical face k.
+template <bool Vertical>
+SIMAPP_HOST_DEVICE inline double face_density(const HydrostaticView& background, int k) {
+  return Vertical ? background.density_face[k] : background.cell_density(k);
+}
+
 /// ν/Δ of the step in the pass's direction: 0 without diffusion.
 template <Direction D>
 SIMAPP_HOST_DEVICE inline double viscosity_over_spacing(const FluxContext& context) {
@@ -49,23 +67,14 @@ SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const double low[var::count], 
                                                   double flux[var::count]) {
   const double nu_over_spacing = viscosity_over_spacing<D>(context);
   if (nu_over_spacing == 0.0) return;
-  const HydrostaticView& background = context.background;
-  double density_low = 0.0, density_high = 0.0, rho_theta_low = 0.0, rho_theta_high = 0.0, face_density = 0.0;
-  if constexpr (D == Direction::x) {
-    density_low = density_high = background.cell_density(k);
-    rho_theta_low = rho_theta_high = background.cell_rho_theta(k);
-    face_density = background.cell_density(k);
-  } else {
+  constexpr bool vertical = D == Direction::z;
+  if constexpr (vertical) {
     const int global_k = context.geometry.k_offset + k;
     if (global_k == 0 || global_k == context.geometry.global_nz) return;  // a wall
-    density_low = background.cell_density(k - 1);
-    density_high = background.cell_density(k);
-    rho_theta_low = background.cell_rho_theta(k - 1);
-    rho_theta_high = background.cell_rho_theta(k);
-    face_density = background.density_face[k];
   }
-  add_face_diffusion<ModelVariables<2>>(low, high, {density_low, density_high, rho_theta_low, rho_theta_high},
-                                        nu_over_spacing * (face_density_perturbation + face_density), flux);
+  add_face_diffusion<ModelVariables<2>>(
+      low, high, face_neighbours<vertical>(context.background, k),
+      nu_over_spacing * (face_density_perturbation + face_density<vertical>(context.background, k)), flux);
 }
 
 }  // namespace simapp

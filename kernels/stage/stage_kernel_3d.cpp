@@ -1,0 +1,36 @@
+#include "kernels/stage/stage_kernel_3d.hpp"
+
+#include <stdexcept>
+
+#include "kernels/backend/parallel_for_tiles.hpp"
+#include "kernels/stage/stage_tile_3d.hpp"
+
+namespace simapp {
+
+namespace {
+
+template <Direction D>
+void launch_stage_3d(const Stream& stream, const StageArrays3d& arrays, const FluxContext3d& context,
+                     const Bump3d& wave_source, const BoundaryConditions3d& sides, const CellBox3d& cells) {
+  constexpr bool z_pass = D == Direction::z;
+  const IndexBox plane = z_pass ? IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi}
+                                : IndexBox{cells.i_lo, cells.i_hi, cells.j_lo, cells.j_hi};
+  const LayerRange layers = z_pass ? LayerRange{cells.j_lo, cells.j_hi} : LayerRange{cells.k_lo, cells.k_hi};
+  const char* label = D == Direction::x ? "stage3d_x" : D == Direction::y ? "stage3d_y" : "stage3d_z";
+  parallel_for_layered_tiles(label, stream, plane, layers, StageKernel3d<D>{arrays, context, wave_source, sides});
+}
+
+}  // namespace
+
+void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays3d& arrays,
+                    const FluxContext3d& context, const Bump3d& wave_source, const BoundaryConditions3d& sides,
+                    const CellBox3d& cells) {
+  switch (direction) {
+    case Direction::x: launch_stage_3d<Direction::x>(stream, arrays, context, wave_source, sides, cells); return;
+    case Direction::y: launch_stage_3d<Direction::y>(stream, arrays, context, wave_source, sides, cells); return;
+    case Direction::z: launch_stage_3d<Direction::z>(stream, arrays, context, wave_source, sides, cells); return;
+  }
+  throw std::invalid_argument("apply_stage_3d: no such direction");
+}
+
+}  // namespace simapp

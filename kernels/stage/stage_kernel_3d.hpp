@@ -1,0 +1,54 @@
+#pragma once
+/// One Runge–Kutta stage of a split pass of the 3-D model (grid.ny > 1) in one kernel:
+///   q_out = q_init + dt_stage · R(q_forcing),
+///   R = −(F_{i+1} − F_i)/dx, −(G_{j+1} − G_j)/dy or −(H_{k+1} − H_k)/dz (+ sources),
+/// the 2-D stage kernel's scheme (stage_kernel.hpp) with the y pass beside its x and z passes,
+/// from the same point functions instantiated for ModelVariables<3> (face_flux.hpp,
+/// diffusive_flux.hpp, stage_tendency.hpp, ghost_rules.hpp), so that a state uniform in y gives
+/// the 2-D model's numbers at every j.
+#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/stream.hpp"
+#include "kernels/boundary/boundary_conditions_3d.hpp"
+#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/physics/bump_3d.hpp"
+#include "kernels/physics/cell_geometry_3d.hpp"
+#include "kernels/physics/variables.hpp"
+#include "kernels/time/step_params_3d.hpp"
+
+namespace simapp {
+
+/// The arrays of one 3-D stage, of one shape. `out` may be `init`; it must not be `forcing`.
+struct StageArrays3d {
+  const double* init = nullptr;
+  const double* forcing = nullptr;
+  double* out = nullptr;
+  FieldShape3d shape;
+
+  SIMAPP_HOST_DEVICE const double* init_at(int k, int j, int i) const { return init + shape.offset(0, k, j, i); }
+  SIMAPP_HOST_DEVICE const double* forcing_at(int k, int j, int i) const { return forcing + shape.offset(0, k, j, i); }
+  SIMAPP_HOST_DEVICE double* out_at(int k, int j, int i) const { return out + shape.offset(0, k, j, i); }
+};
+
+/// The arrays of a stage from views of one shape.
+inline StageArrays3d stage_arrays(const FieldView3d<const double>& init, const FieldView3d<const double>& forcing,
+                                  const FieldView3d<double>& out) {
+  return {init.data, forcing.data, out.data, out.shape};
+}
+
+/// What a 3-D stage's kernels need besides the arrays: geometry, the step's parameters (read on
+/// the device at run time), the stage and the background (which depends on z only).
+struct FluxContext3d {
+  CellGeometry3d geometry;
+  HydrostaticView background;
+  const StepParams3d* params = nullptr;
+  int stage = 0;  ///< the RK3 stage, 0..2
+};
+
+/// The stage of the pass along `direction` for the interior cells in `cells`; the ghost cells of
+/// the pass's sides are made by the rule `sides` names as the kernel loads a tile, or read from
+/// memory where a halo exchange put them. `wave_source` forces ρw in the x and z passes.
+void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays3d& arrays,
+                    const FluxContext3d& context, const Bump3d& wave_source, const BoundaryConditions3d& sides,
+                    const CellBox3d& cells);
+
+}  // namespace simapp

@@ -1,0 +1,217 @@
+#pragma once
+/// The 3-D stage kernel's work on one tile (kernels/stage/stage_kernel_3d.hpp), in the three
+/// phases parallel_for_layered_tiles runs. Include this only from kernel sources (compiled as
+/// CUDA in a CUDA build).
+#include "kernels/backend/tile_copy.hpp"
+#include "kernels/backend/tile_origin.hpp"
+#include "kernels/boundary/ghost_rules.hpp"
+#include "kernels/flux/diffusive_flux.hpp"
+#include "kernels/flux/face_flux.hpp"
+#include "kernels/reconstruction/fourth_order.hpp"
+#include "kernels/stage/stage_kernel_3d.hpp"
+#include "kernels/update/stage_tendency.hpp"
+
+namespace simapp {
+
+/// The 3-D stage as a tiled kernel, plane by plane: the x and y passes tile the (i, j) plane of
+/// each layer k, the z pass the (i, k) plane of each layer j, so that tiles are long along x
+/// (coalesced rows) and the background of an x or y tile is that of one row. The x pass's tiles
+/// are the 2-D x pass's (Threads / 4 − 1 cells along x, 4 along j, two ghost columns a side);
+/// the y and z passes' are the 2-D z pass's (32 along x, Threads / 32 − 1 along j or k, two
+/// ghost rows a side).
+template <Direction D, int Threads = 384>
+struct StageKernel3d {
+  static_assert(Threads % 32 == 0 && Threads >= 64, "whole warps, 64 threads or more");
+  using V = ModelVariables<3>;
+  static constexpr bool x_pass = D == Direction::x;
+  static constexpr bool y_pass = D == Direction::y;
+  static constexpr bool z_pass = D == Direction::z;
+  static constexpr int tile_x = x_pass ? Threads / 4 - 1 : 32;
+  static constexpr int tile_z = x_pass ? 4 : Threads / 32 - 1;  ///< along the plane's second axis (j, or k)
+  static constexpr int min_blocks_per_sm = Threads == 384 ? 3 : 4;
+  static constexpr int halo_x = x_pass ? 2 : 0;
+  static constexpr int halo_z = x_pass ? 0 : 2;
+  static constexpr int faces_x = x_pass ? 1 : 0;
+  static constexpr int faces_z = x_pass ? 0 : 1;
+
+  struct Tile {
+    double q[V::count][tile_z + 2 * halo_z][tile_x + 2 * halo_x];  ///< stage input, ghosts included
+    double flux[V::count][tile_z + faces_z][tile_x + faces_x];
+    double init[V::count][tile_z][tile_x];  ///< the step's initial state at the tile's cells
+  };
+
+  StageArrays3d arrays;
+  FluxContext3d context;
+  Bump3d wave_source;
+  BoundaryConditions3d sides;  ///< what makes the ghost cells of each side
+
+  struct Cell {
+    int i, j, k;
+  };
+
+  /// The cell at index i along x and m along the plane's second axis of layer `layer`.
+  SIMAPP_HOST_DEVICE static Cell cell_at(int i, int m, int layer) {
+    return z_pass ? Cell{i, layer, m} : Cell{i, m, layer};
+  }
+
+  /// The stage input at cell c, which may be a ghost cell: by rule, or from memory.
+  SIMAPP_HOST_DEVICE void input_at(const Cell& c, double q[V::count]) const {
+    const HydrostaticView& background = context.background;
+    const std::size_t stride = arrays.shape.var_stride();
+    if constexpr (x_pass) {
+      const int nx = arrays.shape.nx;
+      const BoundaryConditions& xz = sides.xz;
+      const bool periodic_ghost =
+          (c.i < 0 && xz.x_low.copies_periodic_image()) || (c.i >= nx && xz.x_high.copies_periodic_image());
+      const double* cell = arrays.forcing_at(c.k, c.j, periodic_ghost ? periodic_source(c.i, nx) : c.i);
+      for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
+      if (c.i < 0 && xz.x_low.has_inflow() &&
+          xz.inflow.applies(context.geometry.xz.z_center(c.k), context.geometry.xz.zlen))
+        apply_inflow<V>(q, background.cell_density(c.k), background.cell_rho_theta(c.k), xz.inflow);
+    } else if constexpr (y_pass) {
+      const int ny = arrays.shape.ny;
+      const bool periodic_ghost =
+          (c.j < 0 && sides.y_low.copies_periodic_image()) || (c.j >= ny && sides.y_high.copies_periodic_image());
+      const double* cell = arrays.forcing_at(c.k, periodic_ghost ? periodic_source(c.j, ny) : c.j, c.i);
+      for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
+    } else {
+      const int nz = arrays.shape.nz;
+      const bool low_wall = c.k < 0 && sides.xz.z_low.is_wall();
+      const bool high_wall = c.k >= nz && sides.xz.z_high.is_wall();
+      if (low_wall || high_wall) {
+        const int adjacent = low_wall ? 0 : nz - 1;
+        const double* cell = arrays.forcing_at(adjacent, c.j, c.i);
+        for (int v = 0; v < V::count; ++v)
+          q[v] = wall_ghost_of<V>(v, cell[v * stride], background.cell_density(adjacent), background.cell_density(c.k));
+      } else {
+        const double* cell = arrays.forcing_at(c.k, c.j, c.i);
+        for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
+      }
+    }
+  }
+
+  /// Whether a rule makes any point the tile loads (most tiles read every point from memory).
+  SIMAPP_HOST_DEVICE bool needs_rules(const LayerTileOrigin& origin) const {
+    if constexpr (x_pass) {
+      const bool low = origin.i0 - halo_x < 0;
+      const bool high = origin.i0 + origin.ni + halo_x > arrays.shape.nx;
+      return (low && sides.xz.x_low.made_by_rule()) || (high && sides.xz.x_high.made_by_rule());
+    } else if constexpr (y_pass) {
+      const bool low = origin.k0 - halo_z < 0;
+      const bool high = origin.k0 + origin.nk + halo_z > arrays.shape.ny;
+      return (low && sides.y_low.made_by_rule()) || (high && sides.y_high.made_by_rule());
+    } else {
+      return (sides.xz.z_low.is_wall() && origin.k0 - halo_z < 0) ||
+             (sides.xz.z_high.is_wall() && origin.k0 + origin.nk + halo_z > arrays.shape.nz);
+    }
+  }
+
+  /// Whether the step's initial state is the stage input (a first stage).
+  SIMAPP_HOST_DEVICE bool init_is_input() const { return arrays.init == arrays.forcing; }
+
+  SIMAPP_HOST_DEVICE void load(Tile& tile, const LayerTileOrigin& origin, int a, int b) const {
+    const Cell c = cell_at(origin.i0 - halo_x + a, origin.k0 - halo_z + b, origin.layer);
+    if (needs_rules(origin)) {
+      double q[V::count];
+      input_at(c, q);
+      for (int v = 0; v < V::count; ++v) tile.q[v][b][a] = q[v];
+    } else {
+      const double* cell = arrays.forcing_at(c.k, c.j, c.i);
+      const std::size_t stride = arrays.shape.var_stride();
+      for (int v = 0; v < V::count; ++v) copy_into_tile(tile.q[v][b][a], cell[v * stride]);
+    }
+    load_init(tile, origin, a - halo_x, b - halo_z);
+  }
+
+  /// The step's initial state at the tile's cell (ca, cb), read with the stage input.
+  SIMAPP_HOST_DEVICE void load_init(Tile& tile, const LayerTileOrigin& origin, int ca, int cb) const {
+    if (init_is_input() || ca < 0 || ca >= origin.ni || cb < 0 || cb >= origin.nk) return;
+    const Cell c = cell_at(origin.i0 + ca, origin.k0 + cb, origin.layer);
+    const double* cell = arrays.init_at(c.k, c.j, c.i);
+    const std::size_t stride = arrays.shape.var_stride();
+    for (int v = 0; v < V::count; ++v) copy_into_tile(tile.init[v][cb][ca], cell[v * stride]);
+  }
+
+  /// ν/Δ of the pass's direction: 0 without diffusion.
+  SIMAPP_HOST_DEVICE double viscosity_over_spacing() const {
+    const StepParams3d& params = *context.params;
+    return x_pass ? params.xz.viscosity_x : y_pass ? params.viscosity_y : params.xz.viscosity_z;
+  }
+
+  /// F, G or H at a face of row k (x, y) or at face k (z) from its face values and third differences.
+  SIMAPP_HOST_DEVICE void flux_at_face(const double q[V::count], const double d3[V::count], int k,
+                                       double f[V::count]) const {
+    const HydrostaticView& background = context.background;
+    const StepParams3d& params = *context.params;
+    const StageParams& stage = params.xz.stage[context.stage];
+    if constexpr (x_pass) {
+      horizontal_face_flux<V, V::umom>(q, d3, background.cell_density(k), background.cell_reference(k), stage.k_hyper_x,
+                                       f);
+    } else if constexpr (y_pass) {
+      horizontal_face_flux<V, V::vmom>(q, d3, background.cell_density(k), background.cell_reference(k),
+                                       params.k_hyper_y[context.stage], f);
+    } else {
+      const int global_k = context.geometry.xz.k_offset + k;
+      const bool at_wall = global_k == 0 || global_k == context.geometry.xz.global_nz;
+      vertical_face_flux<V>(q, d3, background.density_face[k], background.face_reference(k), at_wall, stage.k_hyper_z,
+                            f);
+    }
+  }
+
+  /// Face a (x) or b (y, z) of the tile lies between its cells a − 1 and a (b − 1 and b), so its
+  /// four stencil cells are tile points a … a + 3 (b … b + 3).
+  SIMAPP_HOST_DEVICE void face(Tile& tile, const LayerTileOrigin& origin, int a, int b) const {
+    double q[V::count], d3[V::count], f[V::count];
+    for (int v = 0; v < V::count; ++v) {
+      double s[4];
+      for (int n = 0; n < 4; ++n) s[n] = x_pass ? tile.q[v][b][a + n] : tile.q[v][b + n][a];
+      q[v] = face_value(s[0], s[1], s[2], s[3]);
+      d3[v] = third_difference(s[0], s[1], s[2], s[3]);
+    }
+    const int k = z_pass ? origin.k0 + b : origin.layer;
+    flux_at_face(q, d3, k, f);
+    const double nu_over_spacing = viscosity_over_spacing();
+    if (nu_over_spacing != 0.0) {  // the two cells either side of the face
+      double low[V::count], high[V::count];
+      for (int v = 0; v < V::count; ++v) {
+        low[v] = x_pass ? tile.q[v][b][a + 1] : tile.q[v][b + 1][a];
+        high[v] = x_pass ? tile.q[v][b][a + 2] : tile.q[v][b + 2][a];
+      }
+      const int global_k = context.geometry.xz.k_offset + k;
+      if (!z_pass || (global_k != 0 && global_k != context.geometry.xz.global_nz))
+        add_face_diffusion<V>(low, high, face_neighbours<z_pass>(context.background, k),
+                              nu_over_spacing * (q[V::dens] + face_density<z_pass>(context.background, k)), f);
+    }
+    for (int v = 0; v < V::count; ++v) tile.flux[v][b][a] = f[v];
+  }
+
+  /// S = b(x_i, y_j, z_k) ρ̄_c(k), the wave source's forcing of ρw, in the x and z passes.
+  SIMAPP_HOST_DEVICE double momentum_source(const Cell& c) const {
+    if (y_pass || wave_source.amplitude == 0.0) return 0.0;
+    const CellGeometry3d& geometry = context.geometry;
+    return wave_source(geometry.xz.x_center(c.i), geometry.y_center(c.j), geometry.xz.z_center(c.k)) *
+           context.background.cell_density(c.k);
+  }
+
+  SIMAPP_HOST_DEVICE void cell(const Tile& tile, const LayerTileOrigin& origin, int a, int b) const {
+    const Cell c = cell_at(origin.i0 + a, origin.k0 + b, origin.layer);
+    const int qa = a + halo_x, qb = b + halo_z;  // the cell's place among the loaded points
+    const bool init_is_input = this->init_is_input();
+    const std::size_t out_stride = arrays.shape.var_stride();
+    double* out = arrays.out_at(c.k, c.j, c.i);
+    const StepParams3d& params = *context.params;
+    const StageFactors factors{x_pass   ? params.xz.inv_dx
+                               : y_pass ? params.inv_dy
+                                        : params.xz.inv_dz,
+                               params.xz.stage[context.stage].dt};
+    const double source = momentum_source(c);
+    for (int v = 0; v < V::count; ++v) {
+      const double high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
+      const double density_perturbation = z_pass && v == V::wmom ? tile.q[V::dens][qb][qa] : 0.0;
+      const double tendency = stage_tendency<D, V>(v, tile.flux[v][b][a], high, density_perturbation, source, factors);
+      out[v * out_stride] = stage_update(init_is_input ? tile.q[v][qb][qa] : tile.init[v][b][a], tendency, factors.dt);
+    }
+  }
+};
+
+}  // namespace simapp
