@@ -97,6 +97,11 @@ struct TwoModels {
     params_2d = step_params(dt, dx, dz, dissipation);
     params_3d = y_uniform ? step_params_3d(dt, dx, spacing_3d, dz, dissipation)
                           : step_params_3d(dt, spacing_3d, dx, dz, dissipation);
+    device::copy_async(stream, params_2d_in_memory.data(), &params_2d, sizeof params_2d,
+                       device::CopyDirection::host_to_device);
+    device::copy_async(stream, params_3d_in_memory.data(), &params_3d, sizeof params_3d,
+                       device::CopyDirection::host_to_device);
+    device::synchronize(stream);
     CellGeometry xz = grid.geometry();
     geometry_3d = {xz, spacing_3d * ny, spacing_3d * ny, ny, 0};
     if (!y_uniform) {  // the 2-D model's x is the 3-D model's y
@@ -143,7 +148,7 @@ struct TwoModels {
         const RkStage& rk = scheme_2d.stages[s];
         apply_stage(stream, scheme_2d.pass(parity, p),
                     stage_arrays(two_d.state.view, two_d[rk.input].view, two_d[rk.output].view),
-                    FluxContext{grid.geometry(), background.view(), &params_2d, s}, wave_2d, sides_2d,
+                    FluxContext{grid.geometry(), background.view(), params_2d_in_memory.data(), s}, wave_2d, sides_2d,
                     IndexBox{0, grid.nx(), 0, grid.nz()});
       }
     const Bump3d wave_3d = uniform_in_y(wave_2d);
@@ -155,7 +160,7 @@ struct TwoModels {
         const RkStage& rk = scheme_3d.stages[s];
         apply_stage_3d(stream, scheme_3d.pass(parity, p),
                        stage_arrays(three_d.state.view, three_d[rk.input].view, three_d[rk.output].view),
-                       FluxContext3d{geometry_3d, background.view(), &params_3d, s}, wave_3d, sides_3d,
+                       FluxContext3d{geometry_3d, background.view(), params_3d_in_memory.data(), s}, wave_3d, sides_3d,
                        CellBox3d{0, shape.nx, 0, shape.ny, 0, shape.nz});
       }
   }
@@ -188,6 +193,8 @@ struct TwoModels {
   HydrostaticProfile background;
   StepParams params_2d;
   StepParams3d params_3d;
+  DeviceBuffer<StepParams> params_2d_in_memory{stream.backend, 1};  ///< where the kernels read them
+  DeviceBuffer<StepParams3d> params_3d_in_memory{stream.backend, 1};
   CellGeometry3d geometry_3d;
   StepArrays<Field2d> two_d;
   StepArrays<Field3d> three_d;
