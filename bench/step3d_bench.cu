@@ -1,0 +1,240 @@
+/// simapp-bench-3d: the 3-D model's step (kernels/stage/stage_kernel_3d.hpp: x, y and z passes of
+/// three RK3 stages, nine stage kernels) on one GPU, at stage granularity, launched eagerly and as
+/// CUDA graphs of one step pair and of 25 step pairs, at the sizes the 3-D issue names; beside it
+/// the step's memory floor (960 B a cell a step, the stage kernels' accounting, at the copy
+/// bandwidth measured in the same run). Prints a table and writes JSON (docs/performance.md).
+///   simapp-bench-3d [--pairs N] [--grid NXxNYxNZ] [--json FILE]
+#include <cuda_runtime.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/bench_cuda_check.cuh"
+#include "kernels/backend/device_buffer.hpp"
+#include "kernels/backend/device_runtime.hpp"
+#include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/initial_conditions/initial_state.hpp"
+#include "kernels/stage/stage_kernel_3d.hpp"
+#include "solver/grid/grid.hpp"
+#include "solver/state/hydrostatic_profile.hpp"
+
+namespace simapp {
+namespace {
+
+using V3 = ModelVariables<3>;
+
+struct Size3d {
+  int nx, ny, nz;
+  double jax_us;  ///< the JAX version's µs a step (float64, 50 step pairs a launch), measured on an H200
+};
+
+/// Bytes a cell a step of the stage kernels: each pass reads its input (5 values) and writes its
+/// output (5) in every stage, and reads the step's initial state (5) in stages 2 and 3.
+constexpr double bytes_per_cell_step = 3.0 * (10.0 + 15.0 + 15.0) * sizeof(double);
+
+/// Device-to-device copy bandwidth (bytes read plus written a second) of a 2 GiB copy, the best of 5.
+double copy_bandwidth(const Stream& stream) {
+  const std::size_t bytes = std::size_t{1} << 31;
+  DeviceBuffer<char> from(Backend::cuda, bytes), to(Backend::cuda, bytes);
+  cudaEvent_t begin, end;
+  BENCH_CUDA_CHECK(cudaEventCreate(&begin));
+  BENCH_CUDA_CHECK(cudaEventCreate(&end));
+  float best_ms = 1e30f;
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    BENCH_CUDA_CHECK(cudaEventRecord(begin, stream.cuda_stream));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice, stream.cuda_stream));
+    BENCH_CUDA_CHECK(cudaEventRecord(end, stream.cuda_stream));
+    BENCH_CUDA_CHECK(cudaEventSynchronize(end));
+    float ms = 0.0f;
+    BENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
+    best_ms = std::min(best_ms, ms);
+  }
+  BENCH_CUDA_CHECK(cudaEventDestroy(begin));
+  BENCH_CUDA_CHECK(cudaEventDestroy(end));
+  return 2.0 * static_cast<double>(bytes) / (best_ms * 1e-3);
+}
+
+/// The 3-D thermal on nx × ny × nz: the 2-D case's state at every j plus a pattern that varies
+/// along y, its three step arrays, background and step parameters on the GPU.
+class Model3d {
+ public:
+  Model3d(const Stream& stream, const Size3d& size)
+      : stream_(stream),
+        grid_(grid_spec(size)),
+        background_(stream, case_background(CaseName::thermal), grid_.geometry(), size.nz),
+        shape_{size.nx, size.ny, size.nz, numerics::halo_width, V3::count},
+        state_(Backend::cuda, shape_.size()),
+        stage1_(Backend::cuda, shape_.size()),
+        stage2_(Backend::cuda, shape_.size()),
+        params_(Backend::cuda, 1) {
+    const double ylen = grid_.spec().xlen, dy = ylen / size.ny;
+    geometry_ = {grid_.geometry(), dy, ylen, size.ny, 0};
+    const double dt = 1.5 * std::min({grid_.dx(), dy, grid_.dz()}) / 450.0;
+    const StepParams3d params = step_params_3d(dt, grid_.dx(), dy, grid_.dz(), Dissipation{});
+    device::copy_async(stream, params_.data(), &params, sizeof params, device::CopyDirection::host_to_device);
+    DeviceBuffer<double> two_d(Backend::cuda, grid_.cell_shape().size());
+    set_initial_state(stream, {two_d.data(), grid_.cell_shape()}, CaseName::thermal,
+                      case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry());
+    const std::vector<double> q2_values = two_d.copy_to_host(stream);
+    const FieldView<const double> q2{q2_values.data(), grid_.cell_shape()};
+    std::vector<double> q3_values(shape_.size(), 0.0);
+    const FieldView3d<double> q3{q3_values.data(), shape_};
+    const int v2_of[V3::count] = {var::dens, var::umom, -1, var::wmom, var::rhot};
+    for (int v = 0; v < V3::count; ++v)
+      for (int k = 0; k < size.nz; ++k)
+        for (int j = 0; j < size.ny; ++j)
+          for (int i = 0; i < size.nx; ++i)
+            q3(v, k, j, i) = (v2_of[v] < 0 ? 0.0 : q2(v2_of[v], k, i)) + 1e-3 * std::sin(0.3 * j + 0.2 * i + v);
+    device::copy_async(stream, state_.data(), q3_values.data(), q3_values.size() * sizeof(double),
+                       device::CopyDirection::host_to_device);
+    device::synchronize(stream);
+  }
+
+  /// Queues one step of parity `parity`: nine stage kernels.
+  void queue_step(StepParity parity) const {
+    constexpr StepSchemeOf<3> scheme = step_scheme_3d();
+    const FieldView3d<double> arrays[3] = {{state_.data(), shape_}, {stage1_.data(), shape_}, {stage2_.data(), shape_}};
+    const BoundaryConditions3d sides = periodic_in_y(case_boundaries(CaseName::thermal));
+    for (int p = 0; p < scheme.passes; ++p)
+      for (int s = 0; s < rk_stages; ++s) {
+        const RkStage& rk = scheme.stages[s];
+        apply_stage_3d(stream_, scheme.pass(parity, p),
+                       stage_arrays(arrays[0], stage_array(rk.input, arrays[0], arrays[1], arrays[2]),
+                                    stage_array(rk.output, arrays[0], arrays[1], arrays[2])),
+                       FluxContext3d{geometry_, background_.view(), params_.data(), s}, Bump3d{}, sides,
+                       CellBox3d{0, shape_.nx, 0, shape_.ny, 0, shape_.nz});
+      }
+  }
+
+  long cells() const { return static_cast<long>(shape_.nx) * shape_.ny * shape_.nz; }
+  /// Whether every value of the state is finite (the run did not blow up).
+  bool finite() const {
+    for (const double value : state_.copy_to_host(stream_))
+      if (!std::isfinite(value)) return false;
+    return true;
+  }
+
+ private:
+  static GridSpec grid_spec(const Size3d& size) {
+    GridSpec spec;
+    spec.nx = size.nx;
+    spec.nz = size.nz;
+    return spec;
+  }
+
+  Stream stream_;
+  Grid grid_;
+  HydrostaticProfile background_;
+  FieldShape3d shape_;
+  CellGeometry3d geometry_;
+  DeviceBuffer<double> state_, stage1_, stage2_;
+  DeviceBuffer<StepParams3d> params_;
+};
+
+/// µs a step of `pairs` step pairs, queued by `queue_pairs` (which queues `per_call` pairs), best
+/// of three timings.
+template <class QueuePairs>
+double time_per_step(const Stream& stream, int pairs, int per_call, const QueuePairs& queue_pairs) {
+  cudaEvent_t begin, end;
+  BENCH_CUDA_CHECK(cudaEventCreate(&begin));
+  BENCH_CUDA_CHECK(cudaEventCreate(&end));
+  queue_pairs();  // warm-up
+  BENCH_CUDA_CHECK(cudaStreamSynchronize(stream.cuda_stream));
+  float best_ms = 1e30f;
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    BENCH_CUDA_CHECK(cudaEventRecord(begin, stream.cuda_stream));
+    for (int done = 0; done < pairs; done += per_call) queue_pairs();
+    BENCH_CUDA_CHECK(cudaEventRecord(end, stream.cuda_stream));
+    BENCH_CUDA_CHECK(cudaEventSynchronize(end));
+    float ms = 0.0f;
+    BENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
+    best_ms = std::min(best_ms, ms);
+  }
+  BENCH_CUDA_CHECK(cudaEventDestroy(begin));
+  BENCH_CUDA_CHECK(cudaEventDestroy(end));
+  return best_ms * 1e3 / (2.0 * pairs);
+}
+
+/// A graph of `pairs` step pairs of `model`, captured from its stream.
+cudaGraphExec_t capture_pairs(const Stream& stream, const Model3d& model, int pairs) {
+  cudaGraph_t graph;
+  BENCH_CUDA_CHECK(cudaStreamBeginCapture(stream.cuda_stream, cudaStreamCaptureModeThreadLocal));
+  for (int pair = 0; pair < pairs; ++pair) {
+    model.queue_step(StepParity::odd);
+    model.queue_step(StepParity::even);
+  }
+  BENCH_CUDA_CHECK(cudaStreamEndCapture(stream.cuda_stream, &graph));
+  cudaGraphExec_t exec;
+  BENCH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  BENCH_CUDA_CHECK(cudaGraphDestroy(graph));
+  return exec;
+}
+
+}  // namespace
+}  // namespace simapp
+
+int main(int argc, char** argv) {
+  using namespace simapp;
+  CLI::App cli{"simapp-bench-3d: the 3-D model's step on one GPU, eager and as CUDA graphs"};
+  int pairs = 100;
+  std::string json_path, only;
+  cli.add_option("--pairs", pairs, "step pairs timed at each size (a multiple of 25)")->check(CLI::PositiveNumber);
+  cli.add_option("--json", json_path, "also write the results to this JSON file");
+  cli.add_option("--grid", only, "only this of the sizes, e.g. 256x256x128 (for a profiler)");
+  CLI11_PARSE(cli, argc, argv);
+  pairs = std::max(25, pairs / 25 * 25);
+  if (device::device_count() == 0) {
+    std::fprintf(stderr, "simapp-bench-3d: error: no CUDA device visible\n");
+    return 1;
+  }
+  const Stream stream = device::create_stream(Backend::cuda);
+  const double bandwidth = copy_bandwidth(stream);
+  std::printf("3-D step, stage granularity (9 kernels a step), float64; copy bandwidth %.0f GB/s\n", bandwidth / 1e9);
+  std::printf("%-16s %11s %11s %11s %11s %8s %9s %10s\n", "grid", "eager µs", "graph1 µs", "graph25 µs", "floor µs",
+              "x floor", "% of bw", "x JAX");
+  nlohmann::json results = nlohmann::json::array();
+  const Size3d sizes[] = {{48, 24, 10, 62.8}, {64, 64, 32, 192.7}, {128, 128, 64, 1589.0}, {256, 256, 128, 11015.0}};
+  for (const Size3d& size : sizes) {
+    const std::string grid = std::to_string(size.nx) + "x" + std::to_string(size.ny) + "x" + std::to_string(size.nz);
+    if (!only.empty() && grid != only) continue;
+    const Model3d model(stream, size);
+    const double eager = time_per_step(stream, pairs, 1, [&] {
+      model.queue_step(StepParity::odd);
+      model.queue_step(StepParity::even);
+    });
+    const cudaGraphExec_t one_pair = capture_pairs(stream, model, 1);
+    const double graph1 =
+        time_per_step(stream, pairs, 1, [&] { BENCH_CUDA_CHECK(cudaGraphLaunch(one_pair, stream.cuda_stream)); });
+    const cudaGraphExec_t many_pairs = capture_pairs(stream, model, 25);
+    const double graph25 =
+        time_per_step(stream, pairs, 25, [&] { BENCH_CUDA_CHECK(cudaGraphLaunch(many_pairs, stream.cuda_stream)); });
+    BENCH_CUDA_CHECK(cudaGraphExecDestroy(one_pair));
+    BENCH_CUDA_CHECK(cudaGraphExecDestroy(many_pairs));
+    const double best = std::min({eager, graph1, graph25});
+    const double floor_us = bytes_per_cell_step * static_cast<double>(model.cells()) / bandwidth * 1e6;
+    std::printf("%-16s %11.1f %11.1f %11.1f %11.1f %8.2f %9.1f %10.2f%s\n", grid.c_str(), eager, graph1, graph25,
+                floor_us, best / floor_us, 100.0 * floor_us / best, size.jax_us / best,
+                model.finite() ? "" : "  (state not finite)");
+    results.push_back({{"grid", grid},
+                       {"cells", model.cells()},
+                       {"eager_us_per_step", eager},
+                       {"graph_1_pair_us_per_step", graph1},
+                       {"graph_25_pairs_us_per_step", graph25},
+                       {"floor_us_per_step", floor_us},
+                       {"bytes_per_cell_step", bytes_per_cell_step},
+                       {"copy_bandwidth_bytes_per_s", bandwidth},
+                       {"jax_us_per_step", size.jax_us},
+                       {"speedup_vs_jax", size.jax_us / best},
+                       {"finite", model.finite()}});
+  }
+  device::destroy_stream(stream);
+  if (!json_path.empty()) std::ofstream(json_path) << results.dump(2) << "\n";
+  return 0;
+}
