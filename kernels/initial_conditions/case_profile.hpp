@@ -5,6 +5,7 @@
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/bump.hpp"
+#include "kernels/physics/bump_3d.hpp"
 
 namespace simapp {
 
@@ -48,6 +49,18 @@ SIMAPP_HOST_DEVICE inline Bump collision_cold_bubble(const Bump& warm) {
   return Bump{-warm.amplitude, warm.x0, warm.z0 + 6000.0, warm.xr, warm.zr};
 }
 
+/// collision's cold bubble in the 3-D model: 6000 m above `warm`, of its radii and the opposite
+/// amplitude.
+SIMAPP_HOST_DEVICE inline Bump3d collision_cold_bubble(const Bump3d& warm) {
+  return Bump3d{-warm.amplitude, warm.x0, warm.y0, warm.z0 + 6000.0, warm.xr, warm.yr, warm.zr};
+}
+
+/// The 3-D model's bump of a case whose 2-D bump is `xz`, in a domain `ylen` deep: the ellipsoid
+/// centred at y = ylen/2 with y_r = x_r (thermal and collision: spheres).
+SIMAPP_HOST_DEVICE inline Bump3d case_bump_3d(const Bump& xz, double ylen) {
+  return Bump3d{xz.amplitude, xz.x0, ylen / 2.0, xz.z0, xz.xr, xz.xr, xz.zr};
+}
+
 /// The gravity_waves forcing, tend(ρw) += bump(x, z) · ρ̄_c(k) in every stage, with `bump` the
 /// case's bump (as configured); none (amplitude 0) in every other case.
 SIMAPP_HOST_DEVICE inline Bump gravity_wave_source(CaseName name, const Bump& bump) {
@@ -60,19 +73,28 @@ SIMAPP_HOST_DEVICE inline HydrostaticBackground case_background(CaseName name) {
   return HydrostaticBackground{name == CaseName::gravity_waves ? 0.02 : 0.0};
 }
 
-/// The perturbation of case `name` at (x, z), made of `bump`: the case's bump (case_bump) or
-/// the one configured in its place.
-SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z, const Bump& bump) {
+/// The perturbation of case `name` at a point, from `bump_at()`, its bump's value there, and
+/// (collision) `cold_bubble_at()`, its cold bubble's: of either model.
+template <class BumpAt, class ColdBubbleAt>
+SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation_of(CaseName name, const BumpAt& bump_at,
+                                                                 const ColdBubbleAt& cold_bubble_at) {
   switch (name) {
     case CaseName::thermal:
-    case CaseName::density_current: return {bump(x, z), 0.0, 0.0};
-    case CaseName::collision: return {bump(x, z) + collision_cold_bubble(bump)(x, z), 0.0, 0.0};
+    case CaseName::density_current: return {bump_at(), 0.0, 0.0};
+    case CaseName::collision: return {bump_at() + cold_bubble_at(), 0.0, 0.0};
     case CaseName::gravity_waves: return {0.0, 15.0, 0.0};  // its bump is the source
-    case CaseName::straka: return {0.0, 0.0, 0.0, bump(x, z)};
+    case CaseName::straka: return {0.0, 0.0, 0.0, bump_at()};
     case CaseName::injection:
     case CaseName::rest: return {};
   }
   return {};
+}
+
+/// The perturbation of case `name` at (x, z), made of `bump`: the case's bump (case_bump) or
+/// the one configured in its place.
+SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z, const Bump& bump) {
+  return case_perturbation_of(
+      name, [&] { return bump(x, z); }, [&] { return collision_cold_bubble(bump)(x, z); });
 }
 
 }  // namespace simapp
