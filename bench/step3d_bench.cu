@@ -39,17 +39,16 @@ struct Size3d {
 /// output (5) in every stage, and reads the step's initial state (5) in stages 2 and 3.
 constexpr double bytes_per_cell_step = 3.0 * (10.0 + 15.0 + 15.0) * sizeof(double);
 
-/// Device-to-device copy bandwidth (bytes read plus written a second) of a 2 GiB copy, the best of 5.
-double copy_bandwidth(const Stream& stream) {
-  const std::size_t bytes = std::size_t{1} << 31;
-  DeviceBuffer<char> from(Backend::cuda, bytes), to(Backend::cuda, bytes);
+/// Milliseconds of the GPU work `queue()` puts on the stream, between two events, the best of `repeats`.
+template <class Queue>
+float best_milliseconds(const Stream& stream, int repeats, const Queue& queue) {
   cudaEvent_t begin, end;
   BENCH_CUDA_CHECK(cudaEventCreate(&begin));
   BENCH_CUDA_CHECK(cudaEventCreate(&end));
   float best_ms = 1e30f;
-  for (int repeat = 0; repeat < 5; ++repeat) {
+  for (int repeat = 0; repeat < repeats; ++repeat) {
     BENCH_CUDA_CHECK(cudaEventRecord(begin, stream.cuda_stream));
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice, stream.cuda_stream));
+    queue();
     BENCH_CUDA_CHECK(cudaEventRecord(end, stream.cuda_stream));
     BENCH_CUDA_CHECK(cudaEventSynchronize(end));
     float ms = 0.0f;
@@ -58,6 +57,16 @@ double copy_bandwidth(const Stream& stream) {
   }
   BENCH_CUDA_CHECK(cudaEventDestroy(begin));
   BENCH_CUDA_CHECK(cudaEventDestroy(end));
+  return best_ms;
+}
+
+/// Device-to-device copy bandwidth (bytes read plus written a second) of a 2 GiB copy, the best of 5.
+double copy_bandwidth(const Stream& stream) {
+  const std::size_t bytes = std::size_t{1} << 31;
+  DeviceBuffer<char> from(Backend::cuda, bytes), to(Backend::cuda, bytes);
+  const float best_ms = best_milliseconds(stream, 5, [&] {
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice, stream.cuda_stream));
+  });
   return 2.0 * static_cast<double>(bytes) / (best_ms * 1e-3);
 }
 
@@ -142,23 +151,11 @@ class Model3d {
 /// of three timings.
 template <class QueuePairs>
 double time_per_step(const Stream& stream, int pairs, int per_call, const QueuePairs& queue_pairs) {
-  cudaEvent_t begin, end;
-  BENCH_CUDA_CHECK(cudaEventCreate(&begin));
-  BENCH_CUDA_CHECK(cudaEventCreate(&end));
   queue_pairs();  // warm-up
   BENCH_CUDA_CHECK(cudaStreamSynchronize(stream.cuda_stream));
-  float best_ms = 1e30f;
-  for (int repeat = 0; repeat < 3; ++repeat) {
-    BENCH_CUDA_CHECK(cudaEventRecord(begin, stream.cuda_stream));
+  const float best_ms = best_milliseconds(stream, 3, [&] {
     for (int done = 0; done < pairs; done += per_call) queue_pairs();
-    BENCH_CUDA_CHECK(cudaEventRecord(end, stream.cuda_stream));
-    BENCH_CUDA_CHECK(cudaEventSynchronize(end));
-    float ms = 0.0f;
-    BENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
-    best_ms = std::min(best_ms, ms);
-  }
-  BENCH_CUDA_CHECK(cudaEventDestroy(begin));
-  BENCH_CUDA_CHECK(cudaEventDestroy(end));
+  });
   return best_ms * 1e3 / (2.0 * pairs);
 }
 

@@ -84,9 +84,12 @@ template <Direction D, int Threads>
 void make_stages(const StepScheme& scheme, const PersistentSteps& p, int slot,
                  StageKernel<D, Threads> (&stages)[rk_stages]) {
   for (int s = 0; s < rk_stages; ++s)
-    stages[s] = {stage_arrays(p.state, stage_array(scheme.stages[s].input, p.state, p.stage1, p.stage2),
+    stages[s] = {{},
+                 stage_arrays(p.state, stage_array(scheme.stages[s].input, p.state, p.stage1, p.stage2),
                               stage_array(scheme.stages[s].output, p.state, p.stage1, p.stage2)),
-                 FluxContext{p.geometry, p.background, p.params + slot, s}, p.wave_source, p.boundaries};
+                 FluxContext{p.geometry, p.background, p.params + slot, s},
+                 p.wave_source,
+                 p.boundaries};
 }
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.

@@ -11,7 +11,7 @@ template <Direction D>
 void launch_stage(const Stream& stream, const StageArrays& arrays, const FluxContext& context, const Bump& wave_source,
                   const BoundaryConditions& sides, const IndexBox& cells) {
   parallel_for_tiles(D == Direction::x ? "stage_x" : "stage_z", stream, cells,
-                     StageKernel<D>{arrays, context, wave_source, sides});
+                     StageKernel<D>{{}, arrays, context, wave_source, sides});
 }
 
 /// Cells [lo, hi) along the pass, all across it.

@@ -17,7 +17,7 @@ void launch_stage_3d(const Stream& stream, const StageArrays3d& arrays, const Fl
                                 : IndexBox{cells.i_lo, cells.i_hi, cells.j_lo, cells.j_hi};
   const LayerRange layers = z_pass ? LayerRange{cells.j_lo, cells.j_hi} : LayerRange{cells.k_lo, cells.k_hi};
   const char* label = D == Direction::x ? "stage3d_x" : D == Direction::y ? "stage3d_y" : "stage3d_z";
-  parallel_for_layered_tiles(label, stream, plane, layers, StageKernel3d<D>{arrays, context, wave_source, sides});
+  parallel_for_layered_tiles(label, stream, plane, layers, StageKernel3d<D>{{}, arrays, context, wave_source, sides});
 }
 
 }  // namespace

@@ -9,35 +9,19 @@
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/stage_kernel.hpp"
+#include "kernels/stage/stage_tile_shape.hpp"
 #include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
 
-/// The stage as a tiled kernel. Tiles are long along x (coalesced rows); the x pass loads two
-/// ghost columns each side, the z pass two ghost rows. A tile has one face for each of a
-/// block's `Threads` threads: with 384 (the stage kernels), 95 × 4 cells (96 × 4 faces) for x,
-/// 32 × 11 (32 × 12) for z; with 256, 63 × 4 and 32 × 7; with 128, 31 × 4 and 32 × 3; with 64,
-/// 15 × 4 and 32 × 1.
+/// The stage as a tiled kernel (stage_tile_shape.hpp). Tiles are long along x (coalesced rows);
+/// the x pass loads two ghost columns each side, the z pass two ghost rows.
 template <Direction D, int Threads = 384>
-struct StageKernel {
-  static_assert(Threads % 32 == 0 && Threads >= 64, "whole warps, 64 threads or more");
+struct StageKernel : StageTileShape<D == Direction::x, Threads, var::count> {
+  using Shape = StageTileShape<D == Direction::x, Threads, var::count>;
+  using Shape::halo_x, Shape::halo_z;
+  using typename Shape::Tile;
   static constexpr bool x_pass = D == Direction::x;
-  static constexpr int tile_x = x_pass ? Threads / 4 - 1 : 32;
-  static constexpr int tile_z = x_pass ? 4 : Threads / 32 - 1;
-  /// Registers for 1152 threads a multiprocessor with 384-thread blocks (56 a thread, no spills),
-  /// 1024 with 256 (64): the shape chosen by measurement, docs/performance.md, "Block shape: 384
-  /// threads, three blocks a multiprocessor".
-  static constexpr int min_blocks_per_sm = Threads == 384 ? 3 : 4;
-  static constexpr int halo_x = x_pass ? 2 : 0;
-  static constexpr int halo_z = x_pass ? 0 : 2;
-  static constexpr int faces_x = x_pass ? 1 : 0;
-  static constexpr int faces_z = x_pass ? 0 : 1;
-
-  struct Tile {
-    double q[var::count][tile_z + 2 * halo_z][tile_x + 2 * halo_x];  ///< stage input, ghosts included
-    double flux[var::count][tile_z + faces_z][tile_x + faces_x];
-    double init[var::count][tile_z][tile_x];  ///< the step's initial state at the tile's cells
-  };
 
   StageArrays arrays;
   FluxContext context;

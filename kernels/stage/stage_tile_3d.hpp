@@ -9,6 +9,7 @@
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/stage_kernel_3d.hpp"
+#include "kernels/stage/stage_tile_shape.hpp"
 #include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
@@ -16,29 +17,17 @@ namespace simapp {
 /// The 3-D stage as a tiled kernel, plane by plane: the x and y passes tile the (i, j) plane of
 /// each layer k, the z pass the (i, k) plane of each layer j, so that tiles are long along x
 /// (coalesced rows) and the background of an x or y tile is that of one row. The x pass's tiles
-/// are the 2-D x pass's (Threads / 4 − 1 cells along x, 4 along j, two ghost columns a side);
-/// the y and z passes' are the 2-D z pass's (32 along x, Threads / 32 − 1 along j or k, two
-/// ghost rows a side).
+/// are the 2-D x pass's, the y and z passes' the 2-D z pass's (stage_tile_shape.hpp), with rows
+/// along j (x and y passes) or k (z pass).
 template <Direction D, int Threads = 384>
-struct StageKernel3d {
-  static_assert(Threads % 32 == 0 && Threads >= 64, "whole warps, 64 threads or more");
+struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables<3>::count> {
   using V = ModelVariables<3>;
+  using Shape = StageTileShape<D == Direction::x, Threads, V::count>;
+  using Shape::halo_x, Shape::halo_z;
+  using typename Shape::Tile;
   static constexpr bool x_pass = D == Direction::x;
   static constexpr bool y_pass = D == Direction::y;
   static constexpr bool z_pass = D == Direction::z;
-  static constexpr int tile_x = x_pass ? Threads / 4 - 1 : 32;
-  static constexpr int tile_z = x_pass ? 4 : Threads / 32 - 1;  ///< along the plane's second axis (j, or k)
-  static constexpr int min_blocks_per_sm = Threads == 384 ? 3 : 4;
-  static constexpr int halo_x = x_pass ? 2 : 0;
-  static constexpr int halo_z = x_pass ? 0 : 2;
-  static constexpr int faces_x = x_pass ? 1 : 0;
-  static constexpr int faces_z = x_pass ? 0 : 1;
-
-  struct Tile {
-    double q[V::count][tile_z + 2 * halo_z][tile_x + 2 * halo_x];  ///< stage input, ghosts included
-    double flux[V::count][tile_z + faces_z][tile_x + faces_x];
-    double init[V::count][tile_z][tile_x];  ///< the step's initial state at the tile's cells
-  };
 
   StageArrays3d arrays;
   FluxContext3d context;
