@@ -1,8 +1,8 @@
 /// simapp-bench-3d: the 3-D model's step (kernels/stage/stage_kernel_3d.hpp: x, y and z passes of
-/// three RK3 stages, nine stage kernels) on one GPU, at stage granularity, launched eagerly and as
-/// CUDA graphs of one step pair and of 25 step pairs, at the sizes the 3-D issue names; beside it
-/// the step's memory floor (960 B a cell a step, the stage kernels' accounting, at the copy
-/// bandwidth measured in the same run). Prints a table and writes JSON (docs/performance.md).
+/// three RK3 stages, nine stage kernels: solver/step/build_step_program_3d.hpp) on one GPU, at stage granularity,
+/// launched eagerly and as CUDA graphs of one step pair and of 25 step pairs, at the sizes the 3-D issue names; beside
+/// it the step's memory floor (960 B a cell a step, the stage kernels' accounting, at the copy bandwidth measured in
+/// the same run). Prints a table and writes JSON (docs/performance.md).
 ///   simapp-bench-3d [--pairs N] [--grid NXxNYxNZ] [--json FILE]
 #include <cuda_runtime.h>
 
@@ -24,6 +24,7 @@
 #include "kernels/stage/stage_kernel_3d.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
+#include "solver/step/build_step_program_3d.hpp"
 
 namespace simapp {
 namespace {
@@ -104,22 +105,19 @@ class Model3d {
     device::copy_async(stream, state_.data(), q3_values.data(), q3_values.size() * sizeof(double),
                        device::CopyDirection::host_to_device);
     device::synchronize(stream);
+    const StepResources3d resources{{{state_.data(), shape_}, {stage1_.data(), shape_}, {stage2_.data(), shape_}},
+                                    geometry_,
+                                    background_.view(),
+                                    params_.data(),
+                                    Bump3d{},
+                                    periodic_in_y(case_boundaries(CaseName::thermal))};
+    odd_ = build_step_program_3d(resources, StepParity::odd, 0);
+    even_ = build_step_program_3d(resources, StepParity::even, 0);
   }
 
-  /// Queues one step of parity `parity`: nine stage kernels.
+  /// Queues one step of parity `parity`: its program's nine stage kernels.
   void queue_step(StepParity parity) const {
-    constexpr StepSchemeOf<3> scheme = step_scheme_3d();
-    const FieldView3d<double> arrays[3] = {{state_.data(), shape_}, {stage1_.data(), shape_}, {stage2_.data(), shape_}};
-    const BoundaryConditions3d sides = periodic_in_y(case_boundaries(CaseName::thermal));
-    for (int p = 0; p < scheme.passes; ++p)
-      for (int s = 0; s < rk_stages; ++s) {
-        const RkStage& rk = scheme.stages[s];
-        apply_stage_3d(stream_, scheme.pass(parity, p),
-                       stage_arrays(arrays[0], stage_array(rk.input, arrays[0], arrays[1], arrays[2]),
-                                    stage_array(rk.output, arrays[0], arrays[1], arrays[2])),
-                       FluxContext3d{geometry_, background_.view(), params_.data(), s}, Bump3d{}, sides,
-                       CellBox3d{0, shape_.nx, 0, shape_.ny, 0, shape_.nz});
-      }
+    for (const StepOp& op : (parity == StepParity::odd ? odd_ : even_).ops()) op.run(stream_);
   }
 
   long cells() const { return static_cast<long>(shape_.nx) * shape_.ny * shape_.nz; }
@@ -145,6 +143,7 @@ class Model3d {
   CellGeometry3d geometry_;
   DeviceBuffer<double> state_, stage1_, stage2_;
   DeviceBuffer<StepParams3d> params_;
+  StepProgram odd_, even_;  ///< the two steps of a pair
 };
 
 /// µs a step of `pairs` step pairs, queued by `queue_pairs` (which queues `per_call` pairs), best

@@ -5,6 +5,7 @@
 /// (input, initial state and output, 4 variables each), 576 a step.
 #include <cstddef>
 
+#include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/index_box.hpp"
 #include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/flux/fluxes.hpp"
@@ -34,6 +35,11 @@ std::size_t update_bytes(const PassShape& pass);
 /// the initial state unless it is the input, the output.
 std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, bool low_ghosts_from_memory,
                                bool high_ghosts_from_memory, bool init_is_input);
+
+/// The 3-D model's stage kernel over `cells` on one rank (ghost cells made by rule, not read):
+/// its input read and output written, five variables a cell, and the step's initial state read
+/// unless it is the input: 80 or 120 B a cell.
+std::size_t stage_kernel_3d_bytes(const CellBox3d& cells, bool init_is_input);
 
 /// The health check: every variable of the nx × nz interior cells read.
 std::size_t health_check_bytes(int nx, int nz);

@@ -138,7 +138,13 @@ struct TwoModels {
   }
   int x_role() const { return y_uniform ? V3::umom : V3::vmom; }
 
+  /// Step `number` (1-based) of both models.
   void step(long number) {
+    step_2d(number);
+    step_3d(number);
+  }
+
+  void step_2d(long number) {
     const StepParity parity = parity_of(number);
     const Bump wave_2d = gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen));
     const BoundaryConditions sides_2d = case_boundaries(setup.name);
@@ -151,8 +157,12 @@ struct TwoModels {
                     FluxContext{grid.geometry(), background.view(), params_2d_in_memory.data(), s}, wave_2d, sides_2d,
                     IndexBox{0, grid.nx(), 0, grid.nz()});
       }
-    const Bump3d wave_3d = uniform_in_y(wave_2d);
-    const BoundaryConditions3d sides_3d = periodic_in_y(sides_2d);
+  }
+
+  void step_3d(long number) {
+    const StepParity parity = parity_of(number);
+    const Bump3d wave_3d = uniform_in_y(gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen)));
+    const BoundaryConditions3d sides_3d = periodic_in_y(case_boundaries(setup.name));
     const FieldShape3d& shape = three_d.state.view.shape;
     constexpr StepSchemeOf<3> scheme_3d = step_scheme_3d();
     for (int p = 0; p < scheme_3d.passes; ++p)

@@ -1,0 +1,36 @@
+#pragma once
+/// The 3-D model's step (grid.ny > 1) as a StepProgram: the passes of step_scheme_3d() for the
+/// step's parity (x, y, z | z, y, x), one stage kernel (kernels/stage/stage_kernel_3d.hpp) for
+/// each RK3 stage, the ghost cells made by the kernels' rules (one rank: x and y periodic or an
+/// inflow, z walls). Ops are named as the 2-D model's stage granularity names them
+/// ("y.stage2.stage"), so executors and graphs take the program as they take a 2-D one.
+#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/boundary/boundary_conditions_3d.hpp"
+#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/physics/bump_3d.hpp"
+#include "kernels/physics/cell_geometry_3d.hpp"
+#include "kernels/time/step_params_3d.hpp"
+#include "kernels/time/step_scheme.hpp"
+#include "solver/step/step_program.hpp"
+
+namespace simapp {
+
+/// The step's three arrays: qⁿ (and qⁿ⁺¹), q*, q**.
+struct StepFields3d {
+  FieldView3d<double> state, stage1, stage2;
+};
+
+/// What the 3-D step's ops need; the arrays and params must outlive the programs built from it.
+struct StepResources3d {
+  StepFields3d fields;
+  CellGeometry3d geometry;
+  HydrostaticView background;
+  const StepParams3d* params = nullptr;  ///< slot s at params + s, in the backend's memory
+  Bump3d wave_source;                    ///< the gravity_waves forcing; none in every other case
+  BoundaryConditions3d sides;
+};
+
+/// The step of parity `parity` reading the StepParams3d of slot `slot`.
+StepProgram build_step_program_3d(const StepResources3d& resources, StepParity parity, int slot);
+
+}  // namespace simapp
