@@ -4,10 +4,14 @@
 /// it the step's memory floor (960 B a cell a step, the stage kernels' accounting, at the copy bandwidth measured in
 /// the same run). Prints a table and writes JSON (docs/performance.md).
 ///   simapp-bench-3d [--pairs N] [--grid NXxNYxNZ] [--json FILE]
+///   OMP_NUM_THREADS=1 simapp-bench-3d --host [--pairs N] [--json FILE]   the host backend's per-core
+///       cost of a 3-D cell-stage against a 2-D one (64 × 64 × 32 against 512 × 256 cells)
 #include <cuda_runtime.h>
+#include <omp.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -21,6 +25,7 @@
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
+#include "kernels/stage/stage_kernel.hpp"
 #include "kernels/stage/stage_kernel_3d.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
@@ -80,16 +85,16 @@ class Model3d {
         grid_(grid_spec(size)),
         background_(stream, case_background(CaseName::thermal), grid_.geometry(), size.nz),
         shape_{size.nx, size.ny, size.nz, numerics::halo_width, V3::count},
-        state_(Backend::cuda, shape_.size()),
-        stage1_(Backend::cuda, shape_.size()),
-        stage2_(Backend::cuda, shape_.size()),
-        params_(Backend::cuda, 1) {
+        state_(stream.backend, shape_.size()),
+        stage1_(stream.backend, shape_.size()),
+        stage2_(stream.backend, shape_.size()),
+        params_(stream.backend, 1) {
     const double ylen = grid_.spec().xlen, dy = ylen / size.ny;
     geometry_ = {grid_.geometry(), dy, ylen, size.ny, 0};
     const double dt = 1.5 * std::min({grid_.dx(), dy, grid_.dz()}) / 450.0;
     const StepParams3d params = step_params_3d(dt, grid_.dx(), dy, grid_.dz(), Dissipation{});
     device::copy_async(stream, params_.data(), &params, sizeof params, device::CopyDirection::host_to_device);
-    DeviceBuffer<double> two_d(Backend::cuda, grid_.cell_shape().size());
+    DeviceBuffer<double> two_d(stream.backend, grid_.cell_shape().size());
     set_initial_state(stream, {two_d.data(), grid_.cell_shape()}, CaseName::thermal,
                       case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry());
     const std::vector<double> q2_values = two_d.copy_to_host(stream);
@@ -173,6 +178,88 @@ cudaGraphExec_t capture_pairs(const Stream& stream, const Model3d& model, int pa
   return exec;
 }
 
+/// The 2-D thermal's step on nx × nz cells (six stage kernels), for the host backend's per-core
+/// comparison.
+class Model2d {
+ public:
+  Model2d(const Stream& stream, int nx, int nz)
+      : stream_(stream),
+        grid_(grid_spec(nx, nz)),
+        background_(stream, case_background(CaseName::thermal), grid_.geometry(), nz),
+        state_(stream.backend, grid_.cell_shape().size()),
+        stage1_(stream.backend, grid_.cell_shape().size()),
+        stage2_(stream.backend, grid_.cell_shape().size()),
+        params_(step_params(1.5 * std::min(grid_.dx(), grid_.dz()) / 450.0, grid_.dx(), grid_.dz(), Dissipation{})) {
+    set_initial_state(stream, {state_.data(), grid_.cell_shape()}, CaseName::thermal,
+                      case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry());
+  }
+  void queue_step(StepParity parity) const {
+    constexpr StepScheme scheme = step_scheme();
+    const FieldShape shape = grid_.cell_shape();
+    const FieldView<double> arrays[3] = {{state_.data(), shape}, {stage1_.data(), shape}, {stage2_.data(), shape}};
+    for (int p = 0; p < scheme.passes; ++p)
+      for (int s = 0; s < rk_stages; ++s) {
+        const RkStage& rk = scheme.stages[s];
+        apply_stage(stream_, scheme.pass(parity, p),
+                    stage_arrays(arrays[0], stage_array(rk.input, arrays[0], arrays[1], arrays[2]),
+                                 stage_array(rk.output, arrays[0], arrays[1], arrays[2])),
+                    FluxContext{grid_.geometry(), background_.view(), &params_, s}, Bump{},
+                    case_boundaries(CaseName::thermal), IndexBox{0, shape.nx, 0, shape.nz});
+      }
+  }
+  long cells() const { return static_cast<long>(grid_.nx()) * grid_.nz(); }
+
+ private:
+  static GridSpec grid_spec(int nx, int nz) {
+    GridSpec spec;
+    spec.nx = nx;
+    spec.nz = nz;
+    return spec;
+  }
+  Stream stream_;
+  Grid grid_;
+  HydrostaticProfile background_;
+  DeviceBuffer<double> state_, stage1_, stage2_;
+  StepParams params_;  ///< host memory: the host backend reads it there
+};
+
+/// Host seconds a step pair of `model`, the best of three runs of `pairs` pairs.
+template <class Model>
+double host_seconds_per_pair(const Model& model, int pairs) {
+  double best = 1e30;
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    const auto begin = std::chrono::steady_clock::now();
+    for (int pair = 0; pair < pairs; ++pair) {
+      model.queue_step(StepParity::odd);
+      model.queue_step(StepParity::even);
+    }
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() / pairs);
+  }
+  return best;
+}
+
+/// The host backend: ns a cell-stage of the 3-D step at 64 × 64 × 32 against the 2-D step on as
+/// many cells (512 × 256), with the threads OMP_NUM_THREADS gives (1: per core).
+int host_comparison(int pairs, const std::string& json_path) {
+  const Stream host{};
+  const Model3d three_d(host, {64, 64, 32, 0.0});
+  const Model2d two_d(host, 512, 256);
+  const double seconds_3d = host_seconds_per_pair(three_d, pairs);
+  const double seconds_2d = host_seconds_per_pair(two_d, pairs);
+  const double ns_3d = seconds_3d * 1e9 / (2.0 * 9.0 * static_cast<double>(three_d.cells()));
+  const double ns_2d = seconds_2d * 1e9 / (2.0 * 6.0 * static_cast<double>(two_d.cells()));
+  std::printf("host backend, %d thread(s): ns a cell-stage: 3-D 64x64x32 %.1f, 2-D 512x256 %.1f, ratio %.2f\n",
+              omp_get_max_threads(), ns_3d, ns_2d, ns_3d / ns_2d);
+  if (!json_path.empty())
+    std::ofstream(json_path) << nlohmann::json{{"threads", omp_get_max_threads()},
+                                               {"ns_per_cell_stage_3d", ns_3d},
+                                               {"ns_per_cell_stage_2d", ns_2d},
+                                               {"ratio", ns_3d / ns_2d}}
+                                    .dump(2)
+                             << "\n";
+  return 0;
+}
+
 }  // namespace
 }  // namespace simapp
 
@@ -184,7 +271,11 @@ int main(int argc, char** argv) {
   cli.add_option("--pairs", pairs, "step pairs timed at each size (a multiple of 25)")->check(CLI::PositiveNumber);
   cli.add_option("--json", json_path, "also write the results to this JSON file");
   cli.add_option("--grid", only, "only this of the sizes, e.g. 256x256x128 (for a profiler)");
+  bool host = false;
+  cli.add_flag("--host", host,
+               "the host backend instead: a 3-D cell-stage's cost against a 2-D one's (OMP_NUM_THREADS=1: per core)");
   CLI11_PARSE(cli, argc, argv);
+  if (host) return host_comparison(std::max(1, pairs / 25), json_path);
   pairs = std::max(25, pairs / 25 * 25);
   if (device::device_count() == 0) {
     std::fprintf(stderr, "simapp-bench-3d: error: no CUDA device visible\n");
