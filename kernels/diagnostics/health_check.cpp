@@ -12,6 +12,15 @@ void check_health(const Stream& stream, FieldView<const double> state, Hydrostat
       SIMAPP_LAMBDA(int i, int k) { check_cell_health(state, background, geometry, record, k, i); });
 }
 
+void check_health_3d(const Stream& stream, FieldView3d<const double> state, HydrostaticView background,
+                     const CellGeometry3d& geometry, HealthRecord* record) {
+  const int ny = state.shape.ny;
+  parallel_for(
+      "check_health_3d", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz}, SIMAPP_LAMBDA(int i, int k) {
+        for (int j = 0; j < ny; ++j) check_cell_health_3d(state, background, geometry, record, k, j, i);
+      });
+}
+
 void count_health_check(const Stream& stream, HealthRecord* record, HealthRecord* mirror) {
   parallel_for(
       "count_health_check", stream, IndexBox{0, 1, 0, 1}, SIMAPP_LAMBDA(int, int) {

@@ -10,10 +10,12 @@
 /// waiting (pinned memory, which a GPU writes directly).
 #include <cstdint>
 
+#include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
+#include "kernels/physics/cell_geometry_3d.hpp"
 
 namespace simapp {
 
@@ -25,8 +27,10 @@ struct HealthRecord {
   std::int64_t checks_run = 0;         ///< checks counted so far
 };
 
-/// The finding code of a speed beyond the bound, in place of a variable index.
+/// The finding code of a speed beyond the bound, in place of a variable index (the variables'
+/// count: 4 in the 2-D model, 5 in the 3-D one).
 inline constexpr int speed_finding = 4;
+inline constexpr int speed_finding_3d = 5;
 
 /// Whether the health check looks at the state after step `step` (1-based, the run's own
 /// numbering) of a run of `num_steps` steps: after every multiple of `every` and after the last
@@ -42,6 +46,11 @@ SIMAPP_HOST_DEVICE inline bool checks_after_step(std::int64_t step, std::int64_t
 /// k_offset) and latches what it finds into `record` as check number record->checks_run.
 void check_health(const Stream& stream, FieldView<const double> state, HydrostaticView background,
                   const CellGeometry& geometry, HealthRecord* record);
+
+/// The 3-D model's check of `state`'s interior cells; the record's cell is
+/// v·NX·NY·NZ + k·NX·NY + j·NX + i, v = speed_finding_3d for a speed.
+void check_health_3d(const Stream& stream, FieldView3d<const double> state, HydrostaticView background,
+                     const CellGeometry3d& geometry, HealthRecord* record);
 
 /// record->checks_run += 1, then *mirror = *record.
 void count_health_check(const Stream& stream, HealthRecord* record, HealthRecord* mirror);
