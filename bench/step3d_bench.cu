@@ -88,12 +88,13 @@ class Model3d {
         state_(stream.backend, shape_.size()),
         stage1_(stream.backend, shape_.size()),
         stage2_(stream.backend, shape_.size()),
-        params_(stream.backend, 1) {
+        params_(stream, 1) {
     const double ylen = grid_.spec().xlen, dy = ylen / size.ny;
     geometry_ = {grid_.geometry(), dy, ylen, size.ny, 0};
     const double dt = 1.5 * std::min({grid_.dx(), dy, grid_.dz()}) / 450.0;
     const StepParams3d params = step_params_3d(dt, grid_.dx(), dy, grid_.dz(), Dissipation{});
-    device::copy_async(stream, params_.data(), &params, sizeof params, device::CopyDirection::host_to_device);
+    params_.stage({&params, 1});
+    params_.enqueue_refresh(stream, 1);
     DeviceBuffer<double> two_d(stream.backend, grid_.cell_shape().size());
     set_initial_state(stream, {two_d.data(), grid_.cell_shape()}, CaseName::thermal,
                       case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry());
@@ -113,7 +114,7 @@ class Model3d {
     const StepResources3d resources{{{state_.data(), shape_}, {stage1_.data(), shape_}, {stage2_.data(), shape_}},
                                     geometry_,
                                     background_.view(),
-                                    params_.data(),
+                                    &params_,
                                     Bump3d{},
                                     periodic_in_y(case_boundaries(CaseName::thermal))};
     odd_ = build_step_program_3d(resources, StepParity::odd, 0);
@@ -147,7 +148,7 @@ class Model3d {
   FieldShape3d shape_;
   CellGeometry3d geometry_;
   DeviceBuffer<double> state_, stage1_, stage2_;
-  DeviceBuffer<StepParams3d> params_;
+  StepParamsBlock3d params_;
   StepProgram odd_, even_;  ///< the two steps of a pair
 };
 

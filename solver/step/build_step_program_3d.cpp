@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "kernels/diagnostics/health_check.hpp"
 #include "kernels/stage/stage_kernel_3d.hpp"
 #include "solver/step/kernel_traffic.hpp"
 
@@ -24,7 +25,7 @@ void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, c
     const StageArrays3d arrays = stage_arrays(f.state, stage_array(rk.input, f.state, f.stage1, f.stage2),
                                               stage_array(rk.output, f.state, f.stage1, f.stage2));
     const FluxContext3d context{resources.geometry, resources.background,
-                                resources.params != nullptr ? resources.params + slot : nullptr, s};
+                                resources.params != nullptr ? resources.params->device_slot(slot) : nullptr, s};
     const Bump3d wave_source = resources.wave_source;
     const BoundaryConditions3d sides = resources.sides;
     program
@@ -36,7 +37,43 @@ void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, c
   }
 }
 
+/// The check of the state after a step, then its count and the copy to the host mirror.
+void add_health_check_3d(StepProgram& program, const std::string& prefix, const StepResources3d& resources) {
+  const FieldView3d<double> state = resources.fields.state;
+  const HydrostaticView background = resources.background;
+  const CellGeometry3d geometry = resources.geometry;
+  const HealthCheckOps health = resources.health;
+  program
+      .add(OpKind::kernel, prefix + "check_health",
+           [state, background, geometry, health](const Stream& stream) {
+             check_health_3d(stream, state, background, geometry, health.record);
+           })
+      .bytes = static_cast<std::size_t>(state.shape.nx) * state.shape.ny * state.shape.nz * state.shape.num_vars *
+               sizeof(double);  // every interior value read once
+  program.add(OpKind::kernel, prefix + "count_health_check",
+              [health](const Stream& stream) { count_health_check(stream, health.record, health.mirror); });
+}
+
 }  // namespace
+
+StepProgram build_chunk_program_3d(const StepResources3d& resources, const ChunkLayout& layout) {
+  StepProgram chunk;
+  const StepParamsBlock3d* params = resources.params;
+  const int steps = layout.steps;
+  chunk.add(OpKind::transfer, "refresh_step_params",
+            [params, steps](const Stream& stream) { params->enqueue_refresh(stream, steps); });
+  auto next_check = layout.checked.begin();
+  for (int j = 0; j < steps; ++j) {
+    const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
+    const std::string prefix = "step" + std::to_string(j + 1) + "/";
+    chunk.append(build_step_program_3d(resources, odd ? StepParity::odd : StepParity::even, j), prefix);
+    if (next_check != layout.checked.end() && *next_check == j) {
+      add_health_check_3d(chunk, prefix, resources);
+      ++next_check;
+    }
+  }
+  return chunk;
+}
 
 StepProgram build_step_program_3d(const StepResources3d& resources, StepParity parity, int slot) {
   constexpr StepSchemeOf<3> scheme = step_scheme_3d();

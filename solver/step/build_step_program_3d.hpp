@@ -11,6 +11,8 @@
 #include "kernels/physics/cell_geometry_3d.hpp"
 #include "kernels/time/step_params_3d.hpp"
 #include "kernels/time/step_scheme.hpp"
+#include "solver/step/build_step_program.hpp"
+#include "solver/step/step_params_block.hpp"
 #include "solver/step/step_program.hpp"
 
 namespace simapp {
@@ -25,12 +27,19 @@ struct StepResources3d {
   StepFields3d fields;
   CellGeometry3d geometry;
   HydrostaticView background;
-  const StepParams3d* params = nullptr;  ///< slot s at params + s, in the backend's memory
-  Bump3d wave_source;                    ///< the gravity_waves forcing; none in every other case
+  const StepParamsBlock3d* params = nullptr;  ///< the slots the steps of a chunk read
+  Bump3d wave_source;                         ///< the gravity_waves forcing; none in every other case
   BoundaryConditions3d sides;
+  HealthCheckOps health;
 };
 
 /// The step of parity `parity` reading the StepParams3d of slot `slot`.
 StepProgram build_step_program_3d(const StepResources3d& resources, StepParity parity, int slot);
+
+/// A chunk of the 3-D model's steps as `layout` lays them out (build_chunk_program's 2-D
+/// counterpart): the copy of the staged StepParams3d slots to the device, then the steps, step j
+/// reading slot j, each step `layout.checked` names followed by the health check (check_health_3d)
+/// and its count.
+StepProgram build_chunk_program_3d(const StepResources3d& resources, const ChunkLayout& layout);
 
 }  // namespace simapp

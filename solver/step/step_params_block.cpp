@@ -4,26 +4,42 @@
 
 namespace simapp {
 
-StepParamsBlock::StepParamsBlock(const Stream& stream, int slots)
+namespace {
+
+/// The step's dt, which decides every other value of a slot.
+double dt_of(const StepParams& params) { return params.dt; }
+double dt_of(const StepParams3d& params) { return params.xz.dt; }
+
+}  // namespace
+
+template <class Params>
+StepParamsBlockOf<Params>::StepParamsBlockOf(const Stream& stream, int slots)
     : stream_(stream),
       device_(stream.backend, static_cast<std::size_t>(slots)),
-      pinned_(static_cast<StepParams*>(device::allocate_pinned(stream.backend, sizeof(StepParams) * slots))) {
-  std::fill_n(pinned_, slots, StepParams{});
+      pinned_(static_cast<Params*>(device::allocate_pinned(stream.backend, sizeof(Params) * slots))) {
+  std::fill_n(pinned_, slots, Params{});
 }
 
-StepParamsBlock::~StepParamsBlock() { device::deallocate_pinned(stream_.backend, pinned_); }
+template <class Params>
+StepParamsBlockOf<Params>::~StepParamsBlockOf() {
+  device::deallocate_pinned(stream_.backend, pinned_);
+}
 
-void StepParamsBlock::stage(std::span<const StepParams> values) {
+template <class Params>
+void StepParamsBlockOf<Params>::stage(std::span<const Params> values) {
   const bool unchanged = std::equal(values.begin(), values.end(), pinned_,
-                                    [](const StepParams& a, const StepParams& b) { return a.dt == b.dt; });
+                                    [](const Params& a, const Params& b) { return dt_of(a) == dt_of(b); });
   if (unchanged) return;
   device::synchronize(stream_);
   std::copy(values.begin(), values.end(), pinned_);
 }
 
-void StepParamsBlock::enqueue_refresh(const Stream& stream, int count) const {
-  device::copy_async(stream, device_.data(), pinned_, sizeof(StepParams) * count,
-                     device::CopyDirection::host_to_device);
+template <class Params>
+void StepParamsBlockOf<Params>::enqueue_refresh(const Stream& stream, int count) const {
+  device::copy_async(stream, device_.data(), pinned_, sizeof(Params) * count, device::CopyDirection::host_to_device);
 }
+
+template class StepParamsBlockOf<StepParams>;
+template class StepParamsBlockOf<StepParams3d>;
 
 }  // namespace simapp

@@ -8,32 +8,37 @@
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/time/step_params.hpp"
+#include "kernels/time/step_params_3d.hpp"
 
 namespace simapp {
 
-class StepParamsBlock {
+/// The block of either model's step values: StepParams (2-D) or StepParams3d.
+template <class Params>
+class StepParamsBlockOf {
  public:
-  StepParamsBlock(const Stream& stream, int slots);
-  StepParamsBlock(const StepParamsBlock&) = delete;
-  StepParamsBlock& operator=(const StepParamsBlock&) = delete;
-  ~StepParamsBlock();
+  StepParamsBlockOf(const Stream& stream, int slots);
+  StepParamsBlockOf(const StepParamsBlockOf&) = delete;
+  StepParamsBlockOf& operator=(const StepParamsBlockOf&) = delete;
+  ~StepParamsBlockOf();
 
   /// The pointer the kernels of step `slot` of a chunk read (device memory on CUDA).
-  const StepParams* device_slot(int slot) const { return device_.data() + slot; }
-
+  const Params* device_slot(int slot) const { return device_.data() + slot; }
   /// The slots themselves, for a kernel that computes them on the device (graph_loop).
-  StepParams* writable_device_slots() const { return device_.data(); }
-
+  Params* writable_device_slots() const { return device_.data(); }
   /// Makes the pinned slots [0, values.size()) hold `values`.
-  void stage(std::span<const StepParams> values);
-
+  void stage(std::span<const Params> values);
   /// Queues the copy of slots [0, count) from pinned host memory to the device; capturable.
   void enqueue_refresh(const Stream& stream, int count) const;
 
  private:
   Stream stream_;
-  DeviceBuffer<StepParams> device_;
-  StepParams* pinned_ = nullptr;
+  DeviceBuffer<Params> device_;
+  Params* pinned_ = nullptr;
 };
+
+using StepParamsBlock = StepParamsBlockOf<StepParams>;
+using StepParamsBlock3d = StepParamsBlockOf<StepParams3d>;
+extern template class StepParamsBlockOf<StepParams>;
+extern template class StepParamsBlockOf<StepParams3d>;
 
 }  // namespace simapp

@@ -48,27 +48,63 @@ TEST(StepProgram3dTest, AStepMoves960BytesACell) {
   EXPECT_EQ(bytes, 960u * 12 * 7 * 5);
 }
 
+/// Two copies of a 3-D state that varies along y: one stepped by the stage kernels in turn, one by
+/// programs, with the step values in a StepParamsBlock3d of two slots.
+struct TwoCopies {
+  TwoCopies() {
+    FieldView3d<double>& q = direct.three_d.state.view;
+    for (std::size_t n = 0; n < q.shape.size(); ++n) q.data[n] += 1e-3 * std::sin(0.37 * static_cast<double>(n));
+    std::memcpy(programmed.three_d.state.view.data, q.data, q.shape.size() * sizeof(double));
+    const StepParams3d slots[2] = {programmed.params_3d, programmed.params_3d};
+    params.stage(slots);
+    params.enqueue_refresh(Stream{}, 2);
+  }
+  StepResources3d resources(HealthCheckOps health = {}) const {
+    return {{programmed.three_d.state.view, programmed.three_d.stage1.view, programmed.three_d.stage2.view},
+            programmed.geometry_3d,
+            programmed.background.view(),
+            &params,
+            Bump3d{},
+            periodic_in_y(case_boundaries(CaseName::straka)),
+            health};
+  }
+  bool equal() const {
+    const FieldView3d<double>& p = programmed.three_d.state.view;
+    return std::memcmp(p.data, direct.three_d.state.view.data, p.shape.size() * sizeof(double)) == 0;
+  }
+  TwoModels direct{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
+  TwoModels programmed{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
+  StepParamsBlock3d params{Stream{}, 2};
+};
+
 TEST(StepProgram3dTest, RunOpByOpItEqualsTheStageKernelsCalledInTurnBitForBit) {
-  TwoModels direct(Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true);
-  TwoModels programmed(Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true);
-  // A state that varies along y, the same in both.
-  FieldView3d<double>& q = direct.three_d.state.view;
-  for (std::size_t n = 0; n < q.shape.size(); ++n) q.data[n] += 1e-3 * std::sin(0.37 * static_cast<double>(n));
-  std::memcpy(programmed.three_d.state.view.data, q.data, q.shape.size() * sizeof(double));
-  const StepResources3d resources{
-      {programmed.three_d.state.view, programmed.three_d.stage1.view, programmed.three_d.stage2.view},
-      programmed.geometry_3d,
-      programmed.background.view(),
-      programmed.params_3d_in_memory.data(),
-      Bump3d{},
-      periodic_in_y(case_boundaries(CaseName::straka))};
+  TwoCopies copies;
   for (long step = 1; step <= 2; ++step) {
-    direct.step_3d(step);
-    const StepProgram program = build_step_program_3d(resources, parity_of(step), 0);
+    copies.direct.step_3d(step);
+    const StepProgram program = build_step_program_3d(copies.resources(), parity_of(step), 0);
     for (const StepOp& op : program.ops()) op.run(Stream{});
   }
-  const FieldView3d<double>& p = programmed.three_d.state.view;
-  EXPECT_EQ(std::memcmp(p.data, q.data, q.shape.size() * sizeof(double)), 0);
+  EXPECT_TRUE(copies.equal());
+}
+
+TEST(StepProgram3dTest, AChunkRunsItsStepsFromItsSlotsAndChecksWhereItsLayoutSays) {
+  TwoCopies copies;
+  HealthRecord record, mirror;
+  const ChunkLayout layout{StepParity::odd, 2, {1}};
+  const StepProgram chunk = build_chunk_program_3d(copies.resources({1, &record, &mirror}), layout);
+  std::vector<std::string> names = names_of(chunk);
+  EXPECT_EQ(names.front(), "refresh_step_params");
+  EXPECT_EQ(names[1], "step1/x.stage1.stage");
+  EXPECT_EQ(names[10], "step2/z.stage1.stage");
+  EXPECT_EQ(names[names.size() - 2], "step2/check_health");
+  EXPECT_EQ(names.back(), "step2/count_health_check");
+  EXPECT_EQ(names.size(), 1u + 18u + 2u);
+  for (const StepOp& op : chunk.ops()) op.run(Stream{});
+  copies.direct.step_3d(1);
+  copies.direct.step_3d(2);
+  EXPECT_TRUE(copies.equal());
+  EXPECT_EQ(mirror.checks_run, 1);
+  EXPECT_EQ(mirror.failed_check, -1);
 }
 
 }  // namespace
