@@ -6,6 +6,7 @@
 ///   simapp-bench-3d [--pairs N] [--grid NXxNYxNZ] [--json FILE]
 ///   OMP_NUM_THREADS=1 simapp-bench-3d --host [--pairs N] [--json FILE]   the host backend's per-core
 ///       cost of a 3-D cell-stage against a 2-D one (64 × 64 × 32 against 512 × 256 cells)
+#define SIMAPP_CUDA_RUNTIME 1  // the CUDA runtime API from a host source (kernels/backend/cuda_check.hpp)
 #include <cuda_runtime.h>
 #include <omp.h>
 
