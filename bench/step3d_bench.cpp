@@ -117,7 +117,8 @@ class Model3d {
                                     background_.view(),
                                     &params_,
                                     Bump3d{},
-                                    periodic_in_y(case_boundaries(CaseName::thermal))};
+                                    periodic_in_y(case_boundaries(CaseName::thermal)),
+                                    {}};
     odd_ = build_step_program_3d(resources, StepParity::odd, 0);
     even_ = build_step_program_3d(resources, StepParity::even, 0);
   }
