@@ -276,22 +276,32 @@ ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_ev
   return layout;
 }
 
+void add_chunk_steps(StepProgram& chunk, const ChunkLayout& layout,
+                     const std::function<StepProgram(StepParity, int)>& step_of,
+                     const std::function<void(const std::string&, const StepProgram&)>& add_check) {
+  auto next_check = layout.checked.begin();
+  for (int j = 0; j < layout.steps; ++j) {
+    const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
+    const StepProgram step = step_of(odd ? StepParity::odd : StepParity::even, j);
+    const std::string prefix = "step" + std::to_string(j + 1) + "/";
+    chunk.append(step, prefix);
+    if (next_check != layout.checked.end() && *next_check == j) {
+      add_check(prefix, step);
+      ++next_check;
+    }
+  }
+}
+
 namespace {
 
 /// Appends the steps of `layout`, step j reading slot j, followed by the health check where
 /// layout.checked holds j.
 void add_steps(StepProgram& chunk, const StepResources& resources, const ChunkLayout& layout) {
-  auto next_check = layout.checked.begin();
-  for (int j = 0; j < layout.steps; ++j) {
-    const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
-    const StepProgram step = build_step_program(resources, odd ? StepParity::odd : StepParity::even, j);
-    const std::string prefix = "step" + std::to_string(j + 1) + "/";
-    chunk.append(step, prefix);
-    if (next_check != layout.checked.end() && *next_check == j) {
-      add_health_check(chunk, prefix, resources, step.uses_lanes());
-      ++next_check;
-    }
-  }
+  add_chunk_steps(
+      chunk, layout, [&](StepParity parity, int slot) { return build_step_program(resources, parity, slot); },
+      [&](const std::string& prefix, const StepProgram& step) {
+        add_health_check(chunk, prefix, resources, step.uses_lanes());
+      });
 }
 
 }  // namespace

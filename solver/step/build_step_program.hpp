@@ -9,6 +9,8 @@
 ///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (20 kernels a stage)
 ///   stage: one kernel, ghost cells made inside it                       (1 kernel a stage)
 #include <compare>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "kernels/boundary/boundary_conditions.hpp"
@@ -94,6 +96,13 @@ struct ChunkLayout {
 /// The layout of the `steps` steps after step `completed` of a run of `num_steps` steps checked
 /// every `check_every` steps: checked where the step scheme's checks_after says.
 ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every);
+
+/// Appends the steps of `layout` to `chunk` (either model's): step j, of the parity the layout
+/// gives it, is `step_of(parity, j)` (reading slot j), named "step<j+1>/…", and followed by
+/// `add_check(prefix, step)` where layout.checked holds j.
+void add_chunk_steps(StepProgram& chunk, const ChunkLayout& layout,
+                     const std::function<StepProgram(StepParity, int)>& step_of,
+                     const std::function<void(const std::string&, const StepProgram&)>& add_check);
 
 /// The body of a graph_loop WHILE node: the steps of `layout` like a chunk, its StepParams
 /// computed on the device from the step counter (no copy from the host), ending with the kernel

@@ -48,8 +48,7 @@ void add_health_check_3d(StepProgram& program, const std::string& prefix, const 
            [state, background, geometry, health](const Stream& stream) {
              check_health_3d(stream, state, background, geometry, health.record);
            })
-      .bytes = static_cast<std::size_t>(state.shape.nx) * state.shape.ny * state.shape.nz * state.shape.num_vars *
-               sizeof(double);  // every interior value read once
+      .bytes = health_check_3d_bytes(state.shape);
   program.add(OpKind::kernel, prefix + "count_health_check",
               [health](const Stream& stream) { count_health_check(stream, health.record, health.mirror); });
 }
@@ -62,16 +61,9 @@ StepProgram build_chunk_program_3d(const StepResources3d& resources, const Chunk
   const int steps = layout.steps;
   chunk.add(OpKind::transfer, "refresh_step_params",
             [params, steps](const Stream& stream) { params->enqueue_refresh(stream, steps); });
-  auto next_check = layout.checked.begin();
-  for (int j = 0; j < steps; ++j) {
-    const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
-    const std::string prefix = "step" + std::to_string(j + 1) + "/";
-    chunk.append(build_step_program_3d(resources, odd ? StepParity::odd : StepParity::even, j), prefix);
-    if (next_check != layout.checked.end() && *next_check == j) {
-      add_health_check_3d(chunk, prefix, resources);
-      ++next_check;
-    }
-  }
+  add_chunk_steps(
+      chunk, layout, [&](StepParity parity, int slot) { return build_step_program_3d(resources, parity, slot); },
+      [&](const std::string& prefix, const StepProgram&) { add_health_check_3d(chunk, prefix, resources); });
   return chunk;
 }
 

@@ -58,6 +58,10 @@ std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, boo
   return values(read_hi - read_lo, across, var::count) + (init_is_input ? 0 : own) + own;
 }
 
+std::size_t health_check_3d_bytes(const FieldShape3d& shape) {
+  return values(shape.nx, shape.ny, shape.num_vars) * static_cast<std::size_t>(shape.nz);
+}
+
 std::size_t stage_kernel_3d_bytes(const CellBox3d& cells, bool init_is_input) {
   const std::size_t count = values(cells.i_hi - cells.i_lo, cells.j_hi - cells.j_lo, ModelVariables<3>::count) *
                             static_cast<std::size_t>(cells.k_hi - cells.k_lo);

@@ -41,6 +41,9 @@ std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, boo
 /// unless it is the input: 80 or 120 B a cell.
 std::size_t stage_kernel_3d_bytes(const CellBox3d& cells, bool init_is_input);
 
+/// The 3-D model's health check: every variable of the interior cells read.
+std::size_t health_check_3d_bytes(const FieldShape3d& shape);
+
 /// The health check: every variable of the nx × nz interior cells read.
 std::size_t health_check_bytes(int nx, int nz);
 
