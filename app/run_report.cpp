@@ -79,15 +79,27 @@ std::vector<io::RankPlacement> gather_placements(const Simulation& simulation) {
   return placements;
 }
 
+std::string describe_grid(const Grid& grid) {
+  const GridSpec& g = grid.spec();
+  if (g.ny > 1)
+    return fmt::format(
+        "{} x {} x {} cells (x, y, z), dx = {:g} m, dy = {:g} m, dz = {:g} m, domain {:g} m x {:g} m x "
+        "{:g} m",
+        g.nx, g.ny, g.nz, grid.dx(), grid.dy(), grid.dz(), g.xlen, g.ylen, g.zlen);
+  return fmt::format("{} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m", g.nx, g.nz, grid.dx(),
+                     grid.dz(), g.xlen, g.zlen);
+}
+
 std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& spec) {
-  const double dx = spec.grid.xlen / spec.grid.nx, dz = spec.grid.zlen / spec.grid.nz;
+  const double dx = horizontal_spacing(spec.grid), dz = spec.grid.zlen / spec.grid.nz;
   const double nu = spec.physics.viscosity;
   const bool diffusive = diffusion_limits_time_step(dx, dz, spec.time.cfl, nu);
-  std::string text =
-      fmt::format("sim_time = {:g} s, dt = {:.6g} s ({}), {} steps", stepping.sim_time(), stepping.dt(),
-                  diffusive ? fmt::format("diffusion: {:g} min(dx, dz)^2 / nu", diffusion_number)
-                            : fmt::format("cfl {:g}{}", spec.time.cfl, nu > 0 ? ", below the diffusive bound" : ""),
-                  stepping.num_steps());
+  std::string text = fmt::format(
+      "sim_time = {:g} s, dt = {:.6g} s ({}), {} steps", stepping.sim_time(), stepping.dt(),
+      diffusive
+          ? fmt::format("diffusion: {:g} min({})^2 / nu", diffusion_number, spec.grid.ny > 1 ? "dx, dy, dz" : "dx, dz")
+          : fmt::format("cfl {:g}{}", spec.time.cfl, nu > 0 ? ", below the diffusive bound" : ""),
+      stepping.num_steps());
   if (stepping.dt_last() != stepping.dt()) text += fmt::format(" (last step dt = {:.6g} s)", stepping.dt_last());
   return text;
 }
@@ -95,7 +107,8 @@ std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& 
 std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Backend backend,
                            const std::string& halo_reason) {
   return fmt::format(
-      "{} as {} x {} (x periodic, z walls){}", decomposition.size(), decomposition.px(), decomposition.pz(),
+      "{} as {} x {} ({}){}", decomposition.size(), decomposition.px(), decomposition.pz(),
+      decomposition.global().ny > 1 ? "x and y periodic, z walls" : "x periodic, z walls",
       decomposition.size() == 1 ? std::string() : fmt::format(", {} ({})", describe(path, backend), halo_reason));
 }
 
@@ -103,13 +116,11 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
                   const std::string& config_path, const std::string& halo_reason) {
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
-  const GridSpec& grid = decomposition.global();
   const RunSpec& spec = simulation.spec();
   log.print(fmt::format("simapp {} (git {}): dry compressible atmosphere", build_info::version, build_info::git_hash));
   log.print(fmt::format("  config    {}", config_path));
   log.print(fmt::format("  case      {}", to_string(spec.case_name)));
-  log.print(fmt::format("  grid      {} x {} cells, dx = {:g} m, dz = {:g} m, domain {:g} m x {:g} m", grid.nx, grid.nz,
-                        simulation.grid().dx(), simulation.grid().dz(), grid.xlen, grid.zlen));
+  log.print("  grid      " + describe_grid(simulation.grid()));
   log.print("  time      " + describe_time_stepping(simulation.time_stepping(), spec));
   const double nu = spec.physics.viscosity;
   log.print(fmt::format("  physics   viscosity {}, hyperviscosity beta = {:g}",

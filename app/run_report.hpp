@@ -22,6 +22,8 @@ std::vector<io::RankPlacement> gather_placements(const Simulation& simulation);
 
 /// `sim_time = 1000 s, dt = 1.66667 s (cfl 1.5), 600 steps`: the header's time line, after its label.
 std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& spec);
+/// "400 x 200 cells, dx = 50 m, dz = 50 m, domain 20000 m x 10000 m" (with y in the 3-D model).
+std::string describe_grid(const Grid& grid);
 
 /// `2 as 2 x 1 (x periodic, z walls), halos by MPI from host memory (auto: the host backend)`: the
 /// header's ranks line, after its label; `halo_reason` says why the halos take `path`.

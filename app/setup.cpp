@@ -21,6 +21,12 @@ namespace simapp::app {
 
 namespace {
 
+/// "400 x 200", or "48 x 24 x 10" (x, y, z) in the 3-D model.
+std::string cells_text(const GridSpec& grid) {
+  return grid.ny > 1 ? fmt::format("{} x {} x {}", grid.nx, grid.ny, grid.nz)
+                     : fmt::format("{} x {}", grid.nx, grid.nz);
+}
+
 /// Refuses a job whose ranks chose different backends (auto on nodes with and without a GPU),
 /// the same on every rank.
 void require_same_backend(Backend backend) {
@@ -86,9 +92,9 @@ MemoryUse require_memory(const Setup& setup, const Decomposition& decomposition)
     const GridSpec& grid = setup.config.spec.grid;
     if (needed > available)
       throw Error(ExitCode::bad_input, "grid",
-                  fmt::format("{} x {} cells need {:.3g} GB of {} memory{}, but {:.3g} GB are available (use more "
+                  fmt::format("{} cells need {:.3g} GB of {} memory{}, but {:.3g} GB are available (use more "
                               "ranks or a smaller grid)",
-                              grid.nx, grid.nz, needed / 1e9, setup.backend == Backend::cuda ? "GPU" : "host",
+                              cells_text(grid), needed / 1e9, setup.backend == Backend::cuda ? "GPU" : "host",
                               sharing > 1 ? fmt::format(" for the {} ranks sharing it", sharing) : std::string(),
                               available / 1e9));
     // A process's address-space limit also counts the threads it starts.
@@ -100,11 +106,11 @@ MemoryUse require_memory(const Setup& setup, const Decomposition& decomposition)
     const double process_room = static_cast<double>(device::host_memory_room().process);
     if (setup.backend == Backend::host && mapped > process_room)
       throw Error(ExitCode::bad_input, "grid",
-                  fmt::format("{} x {} cells need {:.3g} GB of host memory a rank ({:.3g} GB with the stacks and "
+                  fmt::format("{} cells need {:.3g} GB of host memory a rank ({:.3g} GB with the stacks and "
                               "heaps of its {} threads), but the address-space limit of the process (ulimit -v, a "
                               "batch system's memory limit) leaves {:.3g} GB (use more ranks, a smaller grid or a "
                               "higher limit)",
-                              grid.nx, grid.nz, per_rank / 1e9, mapped / 1e9, threads, process_room / 1e9));
+                              cells_text(grid), per_rank / 1e9, mapped / 1e9, threads, process_room / 1e9));
   });
   const double mine = use.per_rank;
   MPI_Reduce(&mine, &use.per_rank, 1, MPI_DOUBLE, MPI_MAX, 0, decomposition.comm());

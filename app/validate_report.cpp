@@ -86,7 +86,9 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   DiskUse disk;
   if (!io::writes_results(spec)) return disk;
   const TimeStepping stepping = io::run_time_stepping(spec);
-  const double cells = static_cast<double>(spec.grid.nx) * static_cast<double>(spec.grid.nz);
+  const double cells =
+      static_cast<double>(spec.grid.nx) * static_cast<double>(spec.grid.ny) * static_cast<double>(spec.grid.nz);
+  const int variables = spec.grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
   if (spec.output.every > 0.0) {
     disk.snapshots = static_cast<long>(output_steps(stepping, spec.output.every, true).size());
     disk.fields = spec.output.variables.size();
@@ -98,7 +100,7 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   for (const long step : output_steps(stepping, spec.output.checkpoint_every, false)) checkpoints.insert(step);
   if (continued || spec.execution.wall_limit > 0.0 || !checkpoints.empty()) checkpoints.insert(stepping.num_steps());
   disk.checkpoints = static_cast<long>(checkpoints.size());
-  disk.checkpoint_bytes = var::count * cells * bytes_per_value;
+  disk.checkpoint_bytes = variables * cells * bytes_per_value;
   disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
               static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;
   return disk;

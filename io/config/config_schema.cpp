@@ -212,7 +212,7 @@ const std::vector<ConfigKey>& config_keys() {
           [](auto& spec) -> auto& { return spec.grid.nx; }),
       listed_when(value_key(
                       "grid.ny", "", between(1, max_cells_per_direction),
-                      "cells in y: 1 is the 2-D (x-z) model, more the 3-D one (not available in this build)",
+                      "cells in y: 1 is the 2-D (x-z) model, more the 3-D one",
                       [](auto& spec) -> auto& { return spec.grid.ny; }),
                   [](const RunSpec& spec) { return spec.grid.ny != 1; }),
       value_key(

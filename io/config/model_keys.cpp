@@ -33,11 +33,13 @@ std::string configurable_cases() {
 }
 
 void check_dimensions(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
-  if (spec.grid.ny > 1)
-    throw Error(ExitCode::bad_input, place_of("grid.ny", places, file),
-                fmt::format("grid.ny = {}: the 3-D model (ny > 1) is not available in this build", spec.grid.ny));
+  if (spec.grid.ny > 1 && spec.execution.granularity != Granularity::stage)
+    throw Error(ExitCode::bad_input, place_of("execution.granularity", places, file),
+                fmt::format("execution.granularity = {}: the 3-D model (grid.ny = {}) runs the stage granularity "
+                            "in this build",
+                            to_string(spec.execution.granularity), spec.grid.ny));
   const auto& [px, py, pz] = spec.parallel.ranks;
-  if (py > 1)
+  if (spec.grid.ny == 1 && py > 1)
     throw Error(
         ExitCode::bad_input, place_of("parallel.ranks", places, file),
         fmt::format("parallel.ranks = [{}, {}, {}]: py = {} ranks along y, but a 2-D run (grid.ny = 1) has one; "
@@ -71,8 +73,8 @@ void check_perturbation(const RunSpec& spec, const KeyPlaces& places, const std:
     const std::vector<double>& values = list == "perturbation.center" ? perturbation.center : perturbation.radii;
     if (spec.grid.ny == 1 && values.size() == 3)
       throw Error(ExitCode::bad_input, place_of(list, places, file),
-                  fmt::format("{} = {}: three numbers [x, y, z] are for the 3-D model (grid.ny > 1), which is not "
-                              "available in this build; give [x, z]",
+                  fmt::format("{} = {}: three numbers [x, y, z] are for the 3-D model (grid.ny > 1); a 2-D run "
+                              "takes [x, z]",
                               list, list_text(values)));
   }
 }

@@ -31,12 +31,14 @@ std::string steps_text(double steps) {
 }
 
 void check_cell_count(const GridSpec& grid, const KeyPlaces& places, const std::string& file) {
-  const std::int64_t cells = std::int64_t{grid.nx} * grid.nz;
+  const std::int64_t cells = std::int64_t{grid.nx} * grid.ny * grid.nz;
   if (cells <= max_grid_cells) return;
-  const auto key = first_given(places, {"grid.nx", "grid.nz"});
+  const auto key = first_given(places, {"grid.nx", "grid.ny", "grid.nz"});
+  const std::string sizes =
+      grid.ny > 1 ? fmt::format("{} x {} x {}", grid.nx, grid.ny, grid.nz) : fmt::format("{} x {}", grid.nx, grid.nz);
   throw Error(ExitCode::bad_input, key ? key->second : file,
-              fmt::format("{}: {} x {} = {} cells; at most {} (2^40) are allowed", key ? key->first : "grid.nx",
-                          grid.nx, grid.nz, cells, max_grid_cells));
+              fmt::format("{}: {} = {} cells; at most {} (2^40) are allowed", key ? key->first : "grid.nx", sizes,
+                          cells, max_grid_cells));
 }
 
 /// Reported at time.sim_time when it was given, else at the length or cell count (in that
@@ -45,7 +47,7 @@ void check_step_count(const RunSpec& spec, const KeyPlaces& places, const std::s
   const GridSpec& grid = spec.grid;
   const double dx = grid.xlen / grid.nx;
   const double dz = grid.zlen / grid.nz;
-  const double dt = time_step(dx, dz, spec.time.cfl, spec.physics.viscosity);
+  const double dt = time_step(horizontal_spacing(grid), dz, spec.time.cfl, spec.physics.viscosity);
   const double steps = step_count(spec.time.sim_time, dt);
   if (steps <= static_cast<double>(max_time_steps)) return;
   const std::string count = fmt::format("{} steps; at most {} steps are allowed", steps_text(steps), max_time_steps);
@@ -120,7 +122,7 @@ void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::s
   check_domain(spec, places, file);
   check_step_count(spec, places, file);
   const double dt =
-      time_step(spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl, spec.physics.viscosity);
+      time_step(horizontal_spacing(spec.grid), spec.grid.zlen / spec.grid.nz, spec.time.cfl, spec.physics.viscosity);
   check_interval("output.every", spec.output.every, "snapshots", dt, places, file);
   check_interval("output.checkpoint_every", spec.output.checkpoint_every, "checkpoints", dt, places, file);
 }

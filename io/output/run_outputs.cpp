@@ -316,7 +316,7 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
 }  // namespace
 
 TimeStepping run_time_stepping(const RunSpec& spec, TimeOrigin origin) {
-  return TimeStepping(spec.time.sim_time, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
+  return TimeStepping(spec.time.sim_time, horizontal_spacing(spec.grid), spec.grid.zlen / spec.grid.nz, spec.time.cfl,
                       spec.physics.viscosity, origin);
 }
 

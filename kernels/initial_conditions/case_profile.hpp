@@ -67,6 +67,11 @@ SIMAPP_HOST_DEVICE inline Bump gravity_wave_source(CaseName name, const Bump& bu
   return name == CaseName::gravity_waves ? bump : Bump{};
 }
 
+/// The 3-D model's gravity_waves forcing: tend(ρw) += bump(x, y, z) · ρ̄_c(k).
+SIMAPP_HOST_DEVICE inline Bump3d gravity_wave_source(CaseName name, const Bump3d& bump) {
+  return name == CaseName::gravity_waves ? bump : Bump3d{};
+}
+
 /// The background of a case: stratified (N = 0.02 s⁻¹) for gravity_waves, else neutral
 /// (θ̄ = 300 K, p̄ = 10⁵ Pa at the ground).
 SIMAPP_HOST_DEVICE inline HydrostaticBackground case_background(CaseName name) {

@@ -49,6 +49,9 @@ struct ModelVariables<3> {
   static constexpr int momentum(int a) { return a == 0 ? umom : a == 1 ? vmom : wmom; }
 };
 
+/// Names of the 3-D model's variables, indexed as ModelVariables<3>.
+inline constexpr const char* variable_names_3d[ModelVariables<3>::count] = {"dens", "umom", "vmom", "wmom", "rhot"};
+
 template <class V, class Body, int... a>
 SIMAPP_HOST_DEVICE constexpr void for_each_momentum_of(const Body& body, std::integer_sequence<int, a...>) {
   (body(std::integral_constant<int, V::momentum(a)>{}), ...);

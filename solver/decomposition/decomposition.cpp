@@ -10,8 +10,12 @@ namespace simapp {
 namespace {
 
 /// px × pz from parallel.ranks {px, py, pz}: the 2-D model has one rank along y (py 0 or 1;
-/// load_config refuses more).
-std::array<int, 2> layout(int ranks, const ParallelSpec& parallel) {
+/// load_config refuses more), the 3-D model one rank.
+std::array<int, 2> layout(int ranks, const GridSpec& grid, const ParallelSpec& parallel) {
+  if (grid.ny > 1 && ranks > 1)
+    throw Error(ExitCode::bad_input, "parallel",
+                "the job has " + std::to_string(ranks) +
+                    " ranks, but the 3-D model (grid.ny > 1) runs on one rank in this build");
   if (parallel.ranks[1] > 1)
     throw Error(ExitCode::bad_input, "parallel.ranks",
                 std::to_string(parallel.ranks[1]) + " ranks along y, but the 2-D model has one (py = 1)");
@@ -32,7 +36,7 @@ std::array<int, 2> layout(int ranks, const ParallelSpec& parallel) {
 Decomposition::Decomposition(MPI_Comm comm, const GridSpec& grid, const ParallelSpec& parallel) : global_(grid) {
   int ranks = 0;
   MPI_Comm_size(comm, &ranks);
-  dims_ = layout(ranks, parallel);
+  dims_ = layout(ranks, grid, parallel);
   constexpr int halo = numerics::halo_width;
   // The smallest part of a direction is its last one.
   const int smallest_x = part_size(grid.nx, dims_[0], dims_[0] - 1);
@@ -61,8 +65,12 @@ Decomposition::~Decomposition() {
 RankBox Decomposition::box_of(int rank) const {
   int coords[2] = {0, 0};
   MPI_Cart_coords(cart_, rank, 2, coords);
-  return {part_size(global_.nx, dims_[0], coords[0]), part_size(global_.nz, dims_[1], coords[1]),
-          part_offset(global_.nx, dims_[0], coords[0]), part_offset(global_.nz, dims_[1], coords[1])};
+  return {part_size(global_.nx, dims_[0], coords[0]),
+          part_size(global_.nz, dims_[1], coords[1]),
+          part_offset(global_.nx, dims_[0], coords[0]),
+          part_offset(global_.nz, dims_[1], coords[1]),
+          global_.ny,
+          0};
 }
 
 }  // namespace simapp

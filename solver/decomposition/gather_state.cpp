@@ -6,15 +6,6 @@
 
 namespace simapp {
 
-std::vector<double> interior_of(const FieldShape& shape, std::span<const double> padded) {
-  const auto row = static_cast<std::size_t>(shape.nx);
-  std::vector<double> interior(row * static_cast<std::size_t>(shape.nz) * static_cast<std::size_t>(shape.num_vars));
-  double* out = interior.data();
-  for (int v = 0; v < shape.num_vars; ++v)
-    for (int k = 0; k < shape.nz; ++k, out += row) std::copy_n(padded.data() + shape.offset(v, k, 0), row, out);
-  return interior;
-}
-
 std::vector<int> message_sizes(std::size_t values, std::size_t largest) {
   std::vector<int> sizes(values / largest, static_cast<int>(largest));
   if (values % largest != 0) sizes.push_back(static_cast<int>(values % largest));
@@ -25,17 +16,24 @@ namespace {
 
 constexpr int gather_tag = 7;
 
-std::size_t block_values(const RankBox& box) {
-  return static_cast<std::size_t>(box.nx) * static_cast<std::size_t>(box.nz) * var::count;
+/// The model's variables: 4 in the 2-D model, 5 in the 3-D one.
+int variables_of(const GridSpec& grid) { return grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count; }
+
+std::size_t block_values(const RankBox& box, int variables) {
+  return static_cast<std::size_t>(box.nx) * static_cast<std::size_t>(box.ny) * static_cast<std::size_t>(box.nz) *
+         static_cast<std::size_t>(variables);
 }
 
-/// Copies a rank's block [var][k][i] into its place in the global state.
-void place_block(const RankBox& box, const double* block, int nx, int nz, std::vector<double>& global) {
-  for (int v = 0; v < var::count; ++v)
+/// Copies a rank's block [var][k][j][i] into its place in the global state.
+void place_block(const RankBox& box, const double* block, const GridSpec& grid, std::vector<double>& global) {
+  const auto nx = static_cast<std::size_t>(grid.nx), ny = static_cast<std::size_t>(grid.ny);
+  const auto nz = static_cast<std::size_t>(grid.nz);
+  const int variables = variables_of(grid);
+  for (int v = 0; v < variables; ++v)
     for (int k = 0; k < box.nz; ++k)
-      for (int i = 0; i < box.nx; ++i)
-        global[(static_cast<std::size_t>(v) * nz + box.k_offset + k) * nx + box.i_offset + i] =
-            block[(static_cast<std::size_t>(v) * box.nz + k) * box.nx + i];
+      for (int j = 0; j < box.ny; ++j, block += box.nx)
+        std::copy_n(block, box.nx,
+                    global.data() + ((v * nz + box.k_offset + k) * ny + box.j_offset + j) * nx + box.i_offset);
 }
 
 }  // namespace
@@ -51,19 +49,20 @@ std::vector<double> gather_interior(const Decomposition& decomposition, std::spa
     }
     return {};
   }
-  const int nx = decomposition.global().nx, nz = decomposition.global().nz;
-  std::vector<double> global(static_cast<std::size_t>(nx) * static_cast<std::size_t>(nz) * var::count);
-  place_block(decomposition.box_of(0), interior.data(), nx, nz, global);
+  const GridSpec& grid = decomposition.global();
+  const int variables = variables_of(grid);
+  std::vector<double> global(block_values(RankBox{grid.nx, grid.nz, 0, 0, grid.ny, 0}, variables));
+  place_block(decomposition.box_of(0), interior.data(), grid, global);
   std::vector<double> block;
   for (int r = 1; r < decomposition.size(); ++r) {
     const RankBox box = decomposition.box_of(r);
-    block.resize(block_values(box));
+    block.resize(block_values(box, variables));
     std::size_t received = 0;
     for (const int size : message_sizes(block.size(), largest_message)) {
       MPI_Recv(block.data() + received, size, MPI_DOUBLE, r, gather_tag, comm, MPI_STATUS_IGNORE);
       received += static_cast<std::size_t>(size);
     }
-    place_block(box, block.data(), nx, nz, global);
+    place_block(box, block.data(), grid, global);
   }
   return global;
 }

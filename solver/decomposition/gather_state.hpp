@@ -1,6 +1,7 @@
 #pragma once
 /// Assembling the global interior state on rank 0, in a fixed layout [var][k][i] over the
-/// global nx × nz cells, whatever the decomposition.
+/// global nx × nz cells ([var][k][j][i] over nx × ny × nz in the 3-D model), whatever the
+/// decomposition.
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -10,9 +11,6 @@
 
 namespace simapp {
 
-/// This rank's interior cells [var][k][i] of a padded state of shape `shape`.
-std::vector<double> interior_of(const FieldShape& shape, std::span<const double> padded);
-
 /// The most doubles one MPI message of a gather carries (its count is an int).
 inline constexpr std::size_t max_message_values = std::size_t{1} << 26;
 
@@ -20,7 +18,7 @@ inline constexpr std::size_t max_message_values = std::size_t{1} << 26;
 /// many full ones as fit, then the rest. 64-bit arithmetic: any `values` a rank can hold.
 std::vector<int> message_sizes(std::size_t values, std::size_t largest = max_message_values);
 
-/// Collective. `interior` is this rank's interior state [var][k][i]; rank 0 gets the global
+/// Collective. `interior` is this rank's interior state [var][k][i] ([var][k][j][i]); rank 0 gets the global
 /// interior state, other ranks an empty vector. Rank 0 receives one rank's block at a time, in
 /// messages of message_sizes(block): no count overflows an int, however large the grid.
 std::vector<double> gather_interior(const Decomposition& decomposition, std::span<const double> interior,

@@ -13,6 +13,16 @@ DiagnosticsChange relative_change(const Diagnostics& start, const Diagnostics& n
 Diagnostics DiagnosticsReducer::compute(const Stream& stream, FieldView<const double> state, HydrostaticView background,
                                         const CellGeometry& geometry) const {
   sum_mass_energy_rows(stream, state, background, row_sums_.data());
+  return total(stream, geometry.dx * geometry.dz);
+}
+
+Diagnostics DiagnosticsReducer::compute(const Stream& stream, FieldView3d<const double> state,
+                                        HydrostaticView background, const CellGeometry3d& geometry) const {
+  sum_mass_energy_rows_3d(stream, state, background, row_sums_.data());
+  return total(stream, geometry.xz.dx * geometry.dy * geometry.xz.dz);
+}
+
+Diagnostics DiagnosticsReducer::total(const Stream& stream, double volume) const {
   const std::vector<ExactSum> rows = row_sums_.copy_to_host(stream);
   const std::size_t nz = rows.size() / 2;
   ExactSum local[2];
@@ -31,8 +41,7 @@ Diagnostics DiagnosticsReducer::compute(const Stream& stream, FieldView<const do
     density.add(all[2 * r]);
     energy.add(all[2 * r + 1]);
   }
-  const double cell_area = geometry.dx * geometry.dz;
-  return {density.value(density_scale_bits) * cell_area, energy.value(energy_scale_bits) * cell_area};
+  return {density.value(density_scale_bits) * volume, energy.value(energy_scale_bits) * volume};
 }
 
 }  // namespace simapp

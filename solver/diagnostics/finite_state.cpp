@@ -29,15 +29,17 @@ bool all_finite(std::span<const double> values) {
 }
 
 /// The global index (variable, row, column) of this rank's first non-finite value; `none`.
-std::int64_t first_non_finite(std::span<const double> interior, const RankBox& box, std::int64_t global_nx,
-                              std::int64_t global_nz) {
+std::int64_t first_non_finite(std::span<const double> interior, const RankBox& box, const GridSpec& global) {
   if (all_finite(interior)) return none;
+  const int variables = global.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
   std::size_t n = 0;
-  for (int v = 0; v < var::count; ++v)
+  for (int v = 0; v < variables; ++v)
     for (int k = 0; k < box.nz; ++k)
-      for (int i = 0; i < box.nx; ++i, ++n)
-        if (!std::isfinite(interior[n]))
-          return GlobalCell{v, box.i_offset + i, box.k_offset + k}.code(global_nx, global_nz);
+      for (int j = 0; j < box.ny; ++j)
+        for (int i = 0; i < box.nx; ++i, ++n)
+          if (!std::isfinite(interior[n]))
+            return GlobalCell{v, box.i_offset + i, box.k_offset + k, box.j_offset + j}.code(global.nx, global.nz,
+                                                                                            global.ny);
   return none;
 }
 
@@ -45,17 +47,16 @@ std::int64_t first_non_finite(std::span<const double> interior, const RankBox& b
 
 void require_finite_state(std::span<const double> interior, const Decomposition& decomposition, long step,
                           double time) {
-  const auto global_nx = static_cast<std::int64_t>(decomposition.global().nx);
-  const auto global_nz = static_cast<std::int64_t>(decomposition.global().nz);
+  const GridSpec& global = decomposition.global();
   // The smallest global index over the ranks: the same cell whatever the decomposition.
-  std::int64_t first = first_non_finite(interior, decomposition.box(), global_nx, global_nz);
+  std::int64_t first = first_non_finite(interior, decomposition.box(), global);
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
   if (first == none) return;
-  const GlobalCell cell = GlobalCell::of_code(first, global_nx, global_nz);
+  const GlobalCell cell = GlobalCell::of_code(first, global.nx, global.nz, global.ny);
   throw Error(ExitCode::numerical, fmt::format("step {} (t = {:.6g} s)", step, time),
-              fmt::format("the solution is no longer finite: {} is not finite at cell (i, k) = ({}, {}); nothing was "
+              fmt::format("the solution is no longer finite: {} is not finite at cell {}; nothing was "
                           "written at this step",
-                          variable_names[cell.variable], cell.i, cell.k),
+                          variable_name(cell.variable, global.ny), describe_cell(cell, global.ny)),
               ErrorReach::every_rank);
 }
 

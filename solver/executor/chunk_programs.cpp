@@ -2,17 +2,50 @@
 
 #include <algorithm>
 
+#include "foundation/error.hpp"
+
 namespace simapp {
+
+namespace {
+
+/// Stages into `params` the values of the `steps` steps after `completed`, each made by
+/// `values_of(dt)`.
+template <class Params, class ValuesOf>
+void stage_steps(StepParamsBlockOf<Params>& params, const TimeStepping& time, long completed, int steps,
+                 const ValuesOf& values_of) {
+  std::vector<Params> values(static_cast<std::size_t>(steps));
+  for (int j = 0; j < steps; ++j) values[j] = values_of(time.dt_of(completed + 1 + j));
+  params.stage(values);
+}
+
+}  // namespace
 
 ChunkPrograms::ChunkPrograms(const StepResources& resources, StepParamsBlock& params, const TimeStepping& time,
                              double dx, double dz, const Dissipation& physics, int check_every)
-    : resources_(resources),
-      params_(params),
+    : resources_2d_(&resources),
+      build_([&resources](const ChunkLayout& layout) { return build_chunk_program(resources, layout); }),
+      stage_([&params, &time, dx, dz, physics](long completed, int steps) {
+        stage_steps(params, time, completed, steps, [&](double dt) { return step_params(dt, dx, dz, physics); });
+      }),
       time_(time),
-      dx_(dx),
-      dz_(dz),
-      physics_(physics),
       check_every_(check_every) {}
+
+ChunkPrograms::ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d& params, const TimeStepping& time,
+                             const CellGeometry3d& geometry, const Dissipation& physics, int check_every)
+    : build_([&resources](const ChunkLayout& layout) { return build_chunk_program_3d(resources, layout); }),
+      stage_([&params, &time, geometry, physics](long completed, int steps) {
+        stage_steps(params, time, completed, steps, [&](double dt) {
+          return step_params_3d(dt, geometry.xz.dx, geometry.dy, geometry.xz.dz, physics);
+        });
+      }),
+      time_(time),
+      check_every_(check_every) {}
+
+const StepResources& ChunkPrograms::resources() const {
+  if (resources_2d_ == nullptr)
+    throw Error(ExitCode::internal, "chunk programs", "the 3-D model's chunks have no 2-D step resources");
+  return *resources_2d_;
+}
 
 ChunkLayout ChunkPrograms::layout_after(long completed, int steps) const {
   return chunk_layout(completed, steps, time_.num_steps(), check_every_);
@@ -20,14 +53,8 @@ ChunkLayout ChunkPrograms::layout_after(long completed, int steps) const {
 
 const StepProgram& ChunkPrograms::program(const ChunkLayout& layout) {
   auto found = programs_.find(layout);
-  if (found == programs_.end()) found = programs_.emplace(layout, build_chunk_program(resources_, layout)).first;
+  if (found == programs_.end()) found = programs_.emplace(layout, build_(layout)).first;
   return found->second;
-}
-
-void ChunkPrograms::stage_params(long completed, int steps) {
-  std::vector<StepParams> params(static_cast<std::size_t>(steps));
-  for (int j = 0; j < steps; ++j) params[j] = step_params(time_.dt_of(completed + 1 + j), dx_, dz_, physics_);
-  params_.stage(params);
 }
 
 const StepProgram& ChunkPrograms::staged(long completed, int steps) {

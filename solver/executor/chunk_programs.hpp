@@ -1,12 +1,15 @@
 #pragma once
 /// The chunk programs of a run, each built on first use and kept for the run (runners know
-/// programs by address, so a captured chunk is captured once), and the StepParams their steps
-/// read. Every executor runs its steps as these programs, or derives its own from the same
-/// StepResources.
+/// programs by address, so a captured chunk is captured once), and the step values their steps
+/// read. Every executor runs its steps as these programs, or (graph_loop and persistent, the
+/// 2-D model's) derives its own from the same StepResources.
+#include <functional>
 #include <map>
 #include <vector>
 
+#include "kernels/physics/cell_geometry_3d.hpp"
 #include "solver/step/build_step_program.hpp"
+#include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_params_block.hpp"
 #include "solver/time/time_stepping.hpp"
 
@@ -14,13 +17,20 @@ namespace simapp {
 
 class ChunkPrograms {
  public:
-  /// `resources`, `params` (the slots `resources` points at) and `time` must outlive this.
+  /// The 2-D model's chunks. `resources`, `params` (the slots `resources` points at) and `time`
+  /// must outlive this.
   ChunkPrograms(const StepResources& resources, StepParamsBlock& params, const TimeStepping& time, double dx, double dz,
                 const Dissipation& physics, int check_every);
+  /// The 3-D model's chunks (build_chunk_program_3d), its StepParams3d for cells of `geometry`.
+  ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d& params, const TimeStepping& time,
+                const CellGeometry3d& geometry, const Dissipation& physics, int check_every);
   ChunkPrograms(const ChunkPrograms&) = delete;
   ChunkPrograms& operator=(const ChunkPrograms&) = delete;
 
-  const StepResources& resources() const { return resources_; }
+  /// The 2-D model's step resources, which graph_loop and persistent build their own programs
+  /// from; an internal Error for the 3-D model's chunks (require_mode_can_run refuses those
+  /// modes there).
+  const StepResources& resources() const;
   long num_steps() const { return time_.num_steps(); }
   int check_every() const { return check_every_; }
 
@@ -30,17 +40,16 @@ class ChunkPrograms {
   const StepProgram& program(const ChunkLayout& layout);
   /// The program of the `steps` steps after step `completed`.
   const StepProgram& program_after(long completed, int steps) { return program(layout_after(completed, steps)); }
-  /// Makes StepParams slots [0, steps) hold the values of the `steps` steps after `completed`.
-  void stage_params(long completed, int steps);
-  /// The program of the `steps` steps after `completed`, its StepParams staged: ready to run.
+  /// Makes the step-value slots [0, steps) hold the values of the `steps` steps after `completed`.
+  void stage_params(long completed, int steps) { stage_(completed, steps); }
+  /// The program of the `steps` steps after `completed`, its step values staged: ready to run.
   const StepProgram& staged(long completed, int steps);
 
  private:
-  const StepResources& resources_;
-  StepParamsBlock& params_;
+  const StepResources* resources_2d_ = nullptr;  ///< null for the 3-D model
+  std::function<StepProgram(const ChunkLayout&)> build_;
+  std::function<void(long completed, int steps)> stage_;
   const TimeStepping& time_;
-  double dx_, dz_;
-  Dissipation physics_;
   int check_every_;
   std::map<ChunkLayout, StepProgram> programs_;  ///< stable addresses
 };

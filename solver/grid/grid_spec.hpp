@@ -1,5 +1,6 @@
 #pragma once
 /// The global grid as configured (grid.*).
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -12,14 +13,20 @@ struct GridSpec {
   int nz = 200;         ///< cells in z
   double xlen = 2.0e4;  ///< domain width, m
   double zlen = 1.0e4;  ///< domain height, m
-  int ny = 1;           ///< cells in y: 1 is the 2-D (x–z) model, more the 3-D one (not in this build)
+  int ny = 1;           ///< cells in y: 1 is the 2-D (x–z) model, more the 3-D one
   double ylen = 2.0e4;  ///< domain depth, m; load_config makes it xlen when grid.ylen is not given
 };
+
+/// The spacing the horizontal passes' time-step limits see: dx, and in the 3-D model min(dx, dy), m.
+inline double horizontal_spacing(const GridSpec& grid) {
+  const double dx = grid.xlen / grid.nx;
+  return grid.ny > 1 ? std::min(dx, grid.ylen / grid.ny) : dx;
+}
 
 /// The most cells along x or z: the cells plus the halo on both sides are indexed with an int.
 inline constexpr int max_cells_per_direction = std::numeric_limits<int>::max() - 2 * numerics::halo_width;
 
-/// The most cells of a grid, nx · nz ≤ 2^40: far beyond any machine's memory (the state
+/// The most cells of a grid, nx · ny · nz ≤ 2^40: far beyond any machine's memory (the state
 /// alone would be 32 TiB) while every cell index stays exact in a double.
 inline constexpr std::int64_t max_grid_cells = std::int64_t{1} << 40;
 

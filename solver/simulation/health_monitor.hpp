@@ -22,14 +22,16 @@ struct HealthFinding {
   GlobalCell where;
 };
 
-/// "ρu is not finite", "a signal speed |u| + c or |w| + c exceeds 450 m/s".
-std::string describe_finding(int finding);
+/// "ρu is not finite", "a signal speed |u| + c or |w| + c exceeds 450 m/s", for the model of
+/// `global_ny` cells in y (1: the 2-D model's variables).
+std::string describe_finding(int finding, int global_ny = 1);
 
 class HealthMonitor {
  public:
   /// Checks after the multiples of `check_every` and the last of `num_steps` steps
-  /// (checks_after_step; 0: none); global_nx, global_nz decode the cells.
-  HealthMonitor(Backend backend, int check_every, long num_steps, int global_nx, int global_nz);
+  /// (checks_after_step; 0: none); global_nx, global_nz and global_ny (1: the 2-D model)
+  /// decode the cells.
+  HealthMonitor(Backend backend, int check_every, long num_steps, int global_nx, int global_nz, int global_ny = 1);
 
   /// What the chunk programs need to carry the check.
   HealthCheckOps ops() const { return {every_, record_.data(), mirror_.data()}; }
@@ -50,7 +52,7 @@ class HealthMonitor {
  private:
   int every_;
   long num_steps_;
-  std::int64_t global_nx_, global_nz_;
+  std::int64_t global_nx_, global_nz_, global_ny_;
   DeviceBuffer<HealthRecord> record_;
   PinnedBuffer<HealthRecord> mirror_;
   std::vector<long> checked_steps_;  ///< check n looks at the state after step checked_steps_[n]

@@ -74,10 +74,10 @@ HealthFinding agreed_failure(Simulation& simulation) {
   const std::int64_t never = std::numeric_limits<std::int64_t>::max();
   std::int64_t step = mine ? mine->step : never;
   MPI_Allreduce(MPI_IN_PLACE, &step, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
-  const std::int64_t nx = decomposition.global().nx, nz = decomposition.global().nz;
-  std::int64_t cell = mine && mine->step == step ? mine->where.code(nx, nz) : never;
+  const GridSpec& grid = decomposition.global();
+  std::int64_t cell = mine && mine->step == step ? mine->where.code(grid.nx, grid.nz, grid.ny) : never;
   MPI_Allreduce(MPI_IN_PLACE, &cell, 1, MPI_INT64_T, MPI_MIN, decomposition.comm());
-  return {static_cast<long>(step), GlobalCell::of_code(cell, nx, nz)};
+  return {static_cast<long>(step), GlobalCell::of_code(cell, grid.nx, grid.nz, grid.ny)};
 }
 
 /// Whether a health check failed on some rank, as far as the hosts see now (collective when
@@ -147,8 +147,9 @@ void write_outputs(const Simulation& simulation, const std::vector<ScheduledOutp
                                             : fmt::format("the state at step {} is in {}", simulation.step(), written);
   throw Error(ExitCode::numerical,
               fmt::format("step {} (t = {:.6g} s)", failure.step, simulation.time_stepping().time_after(failure.step)),
-              fmt::format("the health check failed: {} at cell (i, k) = ({}, {}); {}",
-                          describe_finding(failure.where.variable), failure.where.i, failure.where.k, where),
+              fmt::format("the health check failed: {} at cell {}; {}",
+                          describe_finding(failure.where.variable, simulation.grid().spec().ny),
+                          describe_cell(failure.where, simulation.grid().spec().ny), where),
               ErrorReach::every_rank);
 }
 

@@ -13,21 +13,18 @@
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/owned_stream.hpp"
+#include "kernels/time/loop_clock.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/diagnostics/diagnostics.hpp"
-#include "solver/executor/chunk_programs.hpp"
 #include "solver/executor/executor.hpp"
 #include "solver/grid/grid.hpp"
-#include "solver/halo/halo_exchange.hpp"
-#include "solver/halo/nccl_communicator.hpp"
+#include "solver/halo/halo_path.hpp"
+#include "solver/model/model.hpp"
 #include "solver/simulation/health_monitor.hpp"
 #include "solver/simulation/queue_pacing.hpp"
 #include "solver/simulation/state_copy.hpp"
 #include "solver/spec/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
-#include "solver/state/workspace.hpp"
-#include "solver/step/build_step_program.hpp"
-#include "solver/step/step_params_block.hpp"
 #include "solver/time/time_stepping.hpp"
 
 namespace simapp {
@@ -59,7 +56,9 @@ class Simulation {
   int steps_per_graph() const { return steps_per_graph_; }
   /// How the mode launches steps, where it says more than the step programs do (persistent).
   LaunchDescription launch_description() const { return executor_->launch_description(); }
-  std::size_t kernels_per_step() const { return first_step_.count(OpKind::kernel); }
+  std::size_t kernels_per_step() const { return model_->first_step().count(OpKind::kernel); }
+  /// Where this rank's interior cells lie in the state array ([var][k][i], or [var][k][j][i]).
+  const InteriorLayout& interior_layout() const { return model_->interior(); }
   /// What the executor did, with graph_loop's loop graphs counted as graphs.
   ExecutorStats executor_stats() const { return executor_->stats(); }
 
@@ -84,7 +83,7 @@ class Simulation {
   std::vector<std::pair<const StepOp*, double>> time_next_step();
   /// Back to the initial state at step 0; captured graphs are kept.
   void reset();
-  /// Continues from a checkpoint: this rank's interior state [var][k][i] at `step`.
+  /// Continues from a checkpoint: this rank's interior state [var][k][i] ([var][k][j][i]) at `step`.
   void restore(long step, const std::vector<double>& interior);
 
   /// Whether a health check has failed, as far as the host can see without waiting.
@@ -125,20 +124,13 @@ class Simulation {
   TimeStepping time_stepping_;
   OwnedStream stream_;
   HydrostaticProfile background_;
-  Workspace workspace_;
   HaloPath halo_path_;
-  StepParamsBlock params_;                  ///< as many slots as any K the run may choose (step_params_slots)
-  std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
-  std::unique_ptr<HaloExchange> halo_x_, halo_z_;
   HealthMonitor health_;
   DeviceBuffer<LoopClock> loop_clock_;  ///< the device's step count (graph_loop, persistent, --profile)
-  StepResources resources_;
-  StepProgram first_step_;  ///< the run's first step, built with its buffers and counted
-  int steps_per_graph_;     ///< K, from first_step_'s kernels and host ops
-  ChunkPrograms chunks_;
+  std::unique_ptr<Model> model_;        ///< the arrays, step values and chunk programs of the 2-D or 3-D model
+  int steps_per_graph_;                 ///< K, from the model's first step's kernels and host ops
   std::unique_ptr<Executor> executor_;
-  QueuePacing pacing_;  ///< how far the host queues ahead: batches of steps
-  DiagnosticsReducer reducer_;
+  QueuePacing pacing_;    ///< how far the host queues ahead: batches of steps
   StateCopy state_copy_;  ///< the interior state on the host, for outputs
   long step_ = 0;
 };

@@ -1,43 +1,34 @@
 #include "solver/simulation/state_copy.hpp"
 
 #include <cstddef>
+#include <utility>
 
 namespace simapp {
 
-namespace {
-
-/// The interior cells' values of a state of `shape`.
-std::size_t interior_values(const FieldShape& shape) {
-  return static_cast<std::size_t>(shape.nx) * static_cast<std::size_t>(shape.nz) *
-         static_cast<std::size_t>(shape.num_vars);
-}
-
-}  // namespace
-
-StateCopy::StateCopy(Backend backend, FieldShape shape)
+StateCopy::StateCopy(Backend backend, InteriorLayout layout)
     : backend_(backend),
-      shape_(shape),
-      host_(backend, interior_values(shape)),
-      staged_(backend == Backend::cuda ? DeviceBuffer<double>(backend, interior_values(shape))
-                                       : DeviceBuffer<double>()),
+      layout_(std::move(layout)),
+      host_(backend, layout_.values()),
+      staged_(backend == Backend::cuda ? DeviceBuffer<double>(backend, layout_.values()) : DeviceBuffer<double>()),
       copy_stream_(backend),
       staged_ready_(backend),
       host_ready_(backend) {}
 
-std::size_t StateCopy::bytes_needed(Backend backend, FieldShape shape) {
-  return (backend == Backend::cuda ? 2 : 1) * interior_values(shape) * sizeof(double);
+std::size_t StateCopy::bytes_needed(Backend backend, const InteriorLayout& layout) {
+  return (backend == Backend::cuda ? 2 : 1) * layout.values() * sizeof(double);
 }
 
 void StateCopy::begin(const Stream& stream, const double* state) {
-  const std::size_t row_bytes = static_cast<std::size_t>(shape_.nx) * sizeof(double);
-  const std::size_t padded_row_bytes = static_cast<std::size_t>(shape_.padded_nx()) * sizeof(double);
+  const std::size_t row_bytes = layout_.row_length * sizeof(double);
+  const std::size_t padded_row_bytes = layout_.row_pitch * sizeof(double);
   const bool on_device = backend_ == Backend::cuda;
   double* into = on_device ? staged_.data() : host_.data();
-  for (int v = 0; v < shape_.num_vars; ++v)
+  for (const RowRun& run : layout_.runs) {
     device::copy_rows_async(
-        stream, into + static_cast<std::size_t>(v) * shape_.nz * shape_.nx, row_bytes, state + shape_.offset(v, 0, 0),
-        padded_row_bytes, row_bytes, static_cast<std::size_t>(shape_.nz),
+        stream, into, row_bytes, state + run.first, padded_row_bytes, row_bytes, run.rows,
         on_device ? device::CopyDirection::device_to_device : device::CopyDirection::device_to_host);
+    into += run.rows * layout_.row_length;
+  }
   (on_device ? staged_ready_ : host_ready_).record(stream);
 }
 

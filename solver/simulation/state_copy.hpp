@@ -9,23 +9,24 @@
 #include <span>
 
 #include "kernels/backend/device_buffer.hpp"
-#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/owned_event.hpp"
 #include "kernels/backend/owned_stream.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
+#include "solver/state/interior_layout.hpp"
 
 namespace simapp {
 
 class StateCopy {
  public:
-  /// For the state of `shape` (with its halos) on `backend`.
-  StateCopy(Backend backend, FieldShape shape);
+  /// For a state whose interior cells lie as `layout` says (with its halos) on `backend`.
+  StateCopy(Backend backend, InteriorLayout layout);
   /// The bytes such a copy takes: its host buffer, and on CUDA its staging buffer on the GPU.
-  static std::size_t bytes_needed(Backend backend, FieldShape shape);
+  static std::size_t bytes_needed(Backend backend, const InteriorLayout& layout);
 
-  /// Queues on `stream` the copy of the interior of `state` (cells [var][k][i] of the shape).
+  /// Queues on `stream` the copy of the interior of `state` (its rows in the layout's order:
+  /// [var][k][i], or [var][k][j][i] in the 3-D model).
   void begin(const Stream& stream, const double* state);
-  /// Waits for the copy begun last and returns it, the interior [var][k][i], in one buffer kept
+  /// Waits for the copy begun last and returns it, the interior, in one buffer kept
   /// for the run: valid until the next begin() on the host backend, the next collect() on CUDA.
   std::span<const double> collect();
   /// Whether begin() writes the buffer collect() returned (the host backend) rather than only
@@ -34,8 +35,8 @@ class StateCopy {
 
  private:
   Backend backend_;
-  FieldShape shape_;
-  PinnedBuffer<double> host_;    ///< the interior state [var][k][i] on the host
+  InteriorLayout layout_;
+  PinnedBuffer<double> host_;    ///< the interior state on the host
   DeviceBuffer<double> staged_;  ///< CUDA: the interior copied on the device at begin()
   OwnedStream copy_stream_;      ///< CUDA: brings staged_ to host_
   OwnedEvent staged_ready_;      ///< CUDA: staged_ is written

@@ -12,6 +12,7 @@
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/physics/bump.hpp"
+#include "kernels/physics/bump_3d.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/time/step_params.hpp"
 #include "solver/grid/grid_spec.hpp"
@@ -130,6 +131,16 @@ inline Bump configured_bump(const RunSpec& spec) {
     bump.zr = given.radii.back();
   }
   if (given.amplitude) bump.amplitude = *given.amplitude;
+  return bump;
+}
+
+/// The 3-D model's bump of `spec`'s case: the ellipsoid of the configured x–z bump
+/// (case_bump_3d: centred at y = ylen/2, y_r = x_r), with y from lists of three numbers [x, y, z].
+inline Bump3d configured_bump_3d(const RunSpec& spec) {
+  Bump3d bump = case_bump_3d(configured_bump(spec), spec.grid.ylen);
+  const PerturbationSpec& given = spec.perturbation;
+  if (given.center.size() == 3) bump.y0 = given.center[1];
+  if (given.radii.size() == 3) bump.yr = given.radii[1];
   return bump;
 }
 

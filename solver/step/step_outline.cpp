@@ -33,7 +33,8 @@ StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo
   plan.step = build_step_program(resources, StepParity::odd, 0);
   plan.steps_per_graph = steps_per_graph(spec.execution, plan.step);
   plan.num_steps =
-      TimeStepping(spec.time.sim_time, grid.dx(), grid.dz(), spec.time.cfl, spec.physics.viscosity).num_steps();
+      TimeStepping(spec.time.sim_time, grid.horizontal_spacing(), grid.dz(), spec.time.cfl, spec.physics.viscosity)
+          .num_steps();
   const int every = spec.execution.check_every;
   const int first_chunk = static_cast<int>(std::min<long>(plan.steps_per_graph, plan.num_steps));
   plan.chunk = build_chunk_program(resources, chunk_layout(0, first_chunk, plan.num_steps, every));

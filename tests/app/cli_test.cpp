@@ -133,13 +133,15 @@ TEST_F(CliTest, RunPrintsHeaderAndTheClassicClosingLines) {
   EXPECT_TRUE(std::regex_search(outcome.out, closing)) << outcome.out;
 }
 
-TEST_F(CliTest, The3DModelIsRefusedAtValidationWritingNothing) {
-  write_config("case: thermal\ngrid:\n  nx: 40\n  ny: 8\n  nz: 20\noutput:\n  every: 10\n");
-  const std::string refused =
-      R"(^simapp: error: case\.yaml:4: grid\.ny = 8: the 3-D model \(ny > 1\) is not available in this build\n$)";
+TEST_F(CliTest, WhatThe3DModelCannotRunIsRefusedByName) {
+  write_config("case: thermal\ngrid:\n  nx: 40\n  ny: 8\n  nz: 20\nexecution:\n  granularity: fused\n");
+  const std::string refused = R"(^simapp: error: case\.yaml:7: execution\.granularity = fused: the 3-D model )"
+                              R"(\(grid\.ny = 8\) runs the stage granularity in this build\n$)";
   expect_input_error(simapp("case.yaml --backend host"), refused);
   expect_input_error(simapp("case.yaml --validate"), refused);
-  expect_input_error(simapp("case.yaml --plan --backend host"), refused);
+  write_config("case: thermal\ngrid:\n  nx: 40\n  ny: 8\n  nz: 20\n");
+  expect_input_error(simapp("case.yaml --backend host --set execution.mode=graph_loop"),
+                     R"(graph_loop has no 3-D form in this build)");
   write_config("case: thermal\ngrid:\n  nx: 40\n  nz: 20\noutput:\n  every: 10\n");
   expect_input_error(simapp("case.yaml --backend host --set perturbation.center=5000,0,2000"),
                      R"(--set perturbation\.center=5000,0,2000: perturbation\.center = \[5000, 0, 2000\]: three )"

@@ -42,7 +42,7 @@ inline std::optional<HostFinding> first_unhealthy_cell(const Simulation& simulat
   const HydrostaticColumns columns =
       HydrostaticProfile(host, case_background(simulation.spec().case_name), simulation.grid().geometry(), shape.nz)
           .to_host(host);
-  const std::vector<double> state = interior_of(shape, simulation.state_on_host());
+  const std::vector<double> state = interior_of(interior_layout(shape), simulation.state_on_host());
   const auto at = [&](int v, int k, int i) {
     return state[(static_cast<std::size_t>(v) * shape.nz + k) * shape.nx + i];
   };
@@ -69,7 +69,7 @@ inline std::optional<HostFinding> first_unhealthy_cell(const Simulation& simulat
 /// Makes variable `v` of interior cell (i, k) NaN in the serial simulation's current state.
 inline void write_nan(Simulation& simulation, int v, int i, int k) {
   const FieldShape shape = simulation.grid().cell_shape();
-  std::vector<double> state = interior_of(shape, simulation.state_on_host());
+  std::vector<double> state = interior_of(interior_layout(shape), simulation.state_on_host());
   state[(static_cast<std::size_t>(v) * shape.nz + k) * shape.nx + i] = std::nan("");
   simulation.restore(simulation.step(), state);
 }

@@ -1,0 +1,60 @@
+#pragma once
+/// The part of a run that depends on the model: the 2-D x–z slice (Model2d) or the 3-D model
+/// (Model3d, grid.ny > 1). A model owns the step's arrays, its step values, the resources its
+/// programs are built from and the chunk programs; it sets the initial state and sums mass and
+/// energy. The Simulation owns the clock, the executor and the pacing, the same for both.
+#include <memory>
+
+#include "kernels/backend/device_buffer.hpp"
+#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "solver/decomposition/decomposition.hpp"
+#include "solver/diagnostics/diagnostics.hpp"
+#include "solver/executor/chunk_programs.hpp"
+#include "solver/grid/grid.hpp"
+#include "solver/halo/halo_path.hpp"
+#include "solver/spec/execution_mode.hpp"
+#include "solver/spec/run_spec.hpp"
+#include "solver/state/interior_layout.hpp"
+#include "solver/step/step_program.hpp"
+#include "solver/time/time_stepping.hpp"
+
+namespace simapp {
+
+/// What a model is made for; every reference must outlive the model.
+struct ModelContext {
+  const RunSpec& spec;
+  ExecutionMode mode;  ///< how its steps are launched: the step-value slots it needs
+  const Decomposition& decomposition;
+  const Grid& grid;
+  const TimeStepping& time;
+  const Stream& stream;
+  HydrostaticView background;
+  HaloPath halo_path;
+  HealthCheckOps health;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  /// The run's chunk programs.
+  virtual ChunkPrograms& chunks() = 0;
+  /// The run's first step, built with its buffers: what reports and K count.
+  virtual const StepProgram& first_step() const = 0;
+  /// Queues setting the state to the case's initial state.
+  virtual void set_initial_state(const Stream& stream) const = 0;
+  /// The state array, every cell with its halos (qⁿ).
+  virtual const DeviceBuffer<double>& state() const = 0;
+  /// Where this rank's interior cells lie in the state array.
+  virtual const InteriorLayout& interior() const = 0;
+  /// Mass and total energy of the state (collective; waits for the stream).
+  virtual Diagnostics diagnostics(const Stream& stream) const = 0;
+};
+
+/// The model of `context.spec`: the 3-D one when grid.ny > 1.
+std::unique_ptr<Model> make_model(const ModelContext& context);
+
+/// Bytes the arrays of the model of `spec` take on this rank (small ones aside).
+std::size_t model_memory_needed(const RunSpec& spec, const Grid& grid);
+
+}  // namespace simapp

@@ -1,0 +1,41 @@
+#pragma once
+/// The 3-D model (grid.ny > 1): its three arrays (qⁿ, q*, q**; the stage kernels keep their
+/// fluxes on chip), StepParams3d, step resources and chunk programs
+/// (solver/step/build_step_program_3d.hpp). One rank: x and y periodic (or the case's inflow
+/// in x), walls in z.
+#include "solver/model/model.hpp"
+#include "solver/step/build_step_program_3d.hpp"
+#include "solver/step/step_params_block.hpp"
+
+namespace simapp {
+
+class Model3d final : public Model {
+ public:
+  explicit Model3d(const ModelContext& context);
+  Model3d(const Model3d&) = delete;
+  Model3d& operator=(const Model3d&) = delete;
+
+  ChunkPrograms& chunks() override { return chunks_; }
+  const StepProgram& first_step() const override { return first_step_; }
+  void set_initial_state(const Stream& stream) const override;
+  const DeviceBuffer<double>& state() const override { return state_; }
+  const InteriorLayout& interior() const override { return interior_; }
+  Diagnostics diagnostics(const Stream& stream) const override;
+
+  /// Bytes the three arrays take on a grid.
+  static std::size_t memory_needed(const Grid& grid);
+
+ private:
+  const RunSpec& spec_;
+  CellGeometry3d geometry_;
+  HydrostaticView background_;
+  DeviceBuffer<double> state_, stage1_, stage2_;
+  StepParamsBlock3d params_;
+  StepResources3d resources_;
+  StepProgram first_step_;
+  ChunkPrograms chunks_;
+  DiagnosticsReducer reducer_;
+  InteriorLayout interior_;
+};
+
+}  // namespace simapp
