@@ -26,11 +26,16 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
   const StepOutline plan = outline_steps(spec, decomposition, path);
   const std::size_t kernels = plan.step.count(OpKind::kernel);
   const std::size_t transfers = plan.step.count(OpKind::transfer);
-  fmt::print(out, "plan: case {}, {} x {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
-             spec.grid.nx, spec.grid.nz, plan.num_steps, to_string(spec.execution.granularity),
+  const GridSpec& grid = spec.grid;
+  const RankBox& box = decomposition.box();
+  const auto cells = [three_d = grid.ny > 1](int nx, int ny, int nz) {
+    return three_d ? fmt::format("{} x {} x {}", nx, ny, nz) : fmt::format("{} x {}", nx, nz);
+  };
+  fmt::print(out, "plan: case {}, {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
+             cells(grid.nx, grid.ny, grid.nz), plan.num_steps, to_string(spec.execution.granularity),
              to_string(spec.execution.mode));
-  fmt::print(out, "ranks: {} as {} x {}; rank 0 holds {} x {} cells{}\n", decomposition.size(), decomposition.px(),
-             decomposition.pz(), decomposition.box().nx, decomposition.box().nz,
+  fmt::print(out, "ranks: {} as {} x {}; rank 0 holds {} cells{}\n", decomposition.size(), decomposition.px(),
+             decomposition.pz(), cells(box.nx, box.ny, box.nz),
              decomposition.size() == 1 ? std::string()
                                        : fmt::format("; {} ({} ops)", describe(path, backend),
                                                      exchanges_on_host(path) ? "host" : "transfer"));

@@ -228,7 +228,7 @@ const std::vector<ConfigKey>& config_keys() {
           "grid.zlen", "m", above(0), "domain height", [](auto& spec) -> auto& { return spec.grid.zlen; }),
       bump_list_key(
           "perturbation.center", any_value, Infinity::refused,
-          "centre of the case's bump, [x, z]; not given: the case's",
+          "centre of the case's bump, [x, z] ([x, y, z] in the 3-D model); not given: the case's",
           [](auto& spec) -> auto& { return spec.perturbation.center; },
           [](const Bump& bump) {
             return RealList{bump.x0, bump.z0};
@@ -245,7 +245,7 @@ const std::vector<ConfigKey>& config_keys() {
       value_key(
           "time.sim_time", "s", above(0), "simulated time", [](auto& spec) -> auto& { return spec.time.sim_time; }),
       value_key(
-          "time.cfl", "", above(0), "Courant number: dt = cfl · min(dx, dz) / 450 m/s",
+          "time.cfl", "", above(0), "Courant number: dt = cfl · min(dx, (dy,) dz) / 450 m/s",
           [](auto& spec) -> auto& { return spec.time.cfl; }),
       value_key(
           "physics.viscosity", "m² s⁻¹", at_least(0),

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <string_view>
+#include <utility>
 
 namespace simapp {
 
@@ -62,7 +63,11 @@ std::string describe_passes(const StepSchemeOf<Passes>& scheme) {
 template std::string describe_passes(const StepSchemeOf<2>&);
 template std::string describe_passes(const StepSchemeOf<3>&);
 
-std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryConditions& domain, int check_every) {
+namespace {
+
+/// The lines of describe_step, the boundaries' line given.
+template <int Passes>
+std::vector<std::string> step_lines(const StepSchemeOf<Passes>& scheme, std::string boundaries, int check_every) {
   std::vector<std::string> lines;
   lines.push_back(describe_passes(scheme));
   std::string stages = "stages of a pass:";
@@ -77,11 +82,33 @@ std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryC
   lines.push_back(check_every > 0
                       ? fmt::format("health check: after each multiple of {} steps and after the last", check_every)
                       : std::string("health check: none (execution.check_every: 0)"));
-  lines.push_back(fmt::format("boundaries: {}, {}, {}, {}", side_text("x low", domain.x_low, domain.inflow),
-                              side_text("x high", domain.x_high, domain.inflow),
-                              side_text("z low", domain.z_low, domain.inflow),
-                              side_text("z high", domain.z_high, domain.inflow)));
+  lines.push_back(std::move(boundaries));
   return lines;
+}
+
+std::string x_sides_text(const BoundaryConditions& domain) {
+  return fmt::format("{}, {}", side_text("x low", domain.x_low, domain.inflow),
+                     side_text("x high", domain.x_high, domain.inflow));
+}
+
+std::string z_sides_text(const BoundaryConditions& domain) {
+  return fmt::format("{}, {}", side_text("z low", domain.z_low, domain.inflow),
+                     side_text("z high", domain.z_high, domain.inflow));
+}
+
+}  // namespace
+
+std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryConditions& domain, int check_every) {
+  return step_lines(scheme, fmt::format("boundaries: {}, {}", x_sides_text(domain), z_sides_text(domain)), check_every);
+}
+
+std::vector<std::string> describe_step(const StepSchemeOf<3>& scheme, const BoundaryConditions3d& domain,
+                                       int check_every) {
+  return step_lines(scheme,
+                    fmt::format("boundaries: {}, {}, {}, {}", x_sides_text(domain.xz),
+                                side_text("y low", domain.y_low, domain.xz.inflow),
+                                side_text("y high", domain.y_high, domain.xz.inflow), z_sides_text(domain.xz)),
+                    check_every);
 }
 
 }  // namespace simapp

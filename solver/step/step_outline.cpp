@@ -5,12 +5,14 @@
 #include <numeric>
 #include <set>
 
+#include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
+#include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_description.hpp"
 #include "solver/step/steps_per_graph.hpp"
 #include "solver/time/time_stepping.hpp"
@@ -19,7 +21,41 @@ namespace simapp {
 
 namespace {
 
+/// The outline's counts of a run whose one odd step is `plan.step`, its chunks made by
+/// `chunk_of(layout)`.
+template <class ChunkOf>
+void count_chunks(const RunSpec& spec, const Grid& grid, StepOutline& plan, const ChunkOf& chunk_of) {
+  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step);
+  plan.num_steps =
+      TimeStepping(spec.time.sim_time, grid.horizontal_spacing(), grid.dz(), spec.time.cfl, spec.physics.viscosity)
+          .num_steps();
+  const int every = spec.execution.check_every;
+  const int first_chunk = static_cast<int>(std::min<long>(plan.steps_per_graph, plan.num_steps));
+  plan.chunk = chunk_of(chunk_layout(0, first_chunk, plan.num_steps, every));
+  plan.full_chunks = plan.num_steps / plan.steps_per_graph;
+  plan.remainder_steps = static_cast<int>(plan.num_steps % plan.steps_per_graph);
+  plan.distinct_chunks = distinct_chunk_layouts(plan.num_steps, plan.steps_per_graph, every);
+}
+
+/// The 3-D model's outline (one rank: x and y periodic or the case's inflow, z walls).
+StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid) {
+  const FieldShape3d cells = grid.cell_shape_3d();
+  const StepResources3d resources{{{nullptr, cells}, {nullptr, cells}, {nullptr, cells}},
+                                  grid.geometry_3d(),
+                                  {},
+                                  nullptr,
+                                  gravity_wave_source(spec.case_name, configured_bump_3d(spec)),
+                                  periodic_in_y(case_boundaries(spec.case_name)),
+                                  HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
+  StepOutline plan;
+  plan.description = describe_step(step_scheme_3d(), resources.sides, spec.execution.check_every);
+  plan.step = build_step_program_3d(resources, StepParity::odd, 0);
+  count_chunks(spec, grid, plan, [&](const ChunkLayout& layout) { return build_chunk_program_3d(resources, layout); });
+  return plan;
+}
+
 StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo) {
+  if (grid.is_3d()) return plan_on_3d(spec, grid);
   const StepResources resources{step_field_shapes(grid, spec.execution.granularity),
                                 grid.geometry(),
                                 {},
@@ -31,16 +67,7 @@ StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo
   StepOutline plan;
   plan.description = describe_step(step_scheme(), halo.domain, spec.execution.check_every);
   plan.step = build_step_program(resources, StepParity::odd, 0);
-  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step);
-  plan.num_steps =
-      TimeStepping(spec.time.sim_time, grid.horizontal_spacing(), grid.dz(), spec.time.cfl, spec.physics.viscosity)
-          .num_steps();
-  const int every = spec.execution.check_every;
-  const int first_chunk = static_cast<int>(std::min<long>(plan.steps_per_graph, plan.num_steps));
-  plan.chunk = build_chunk_program(resources, chunk_layout(0, first_chunk, plan.num_steps, every));
-  plan.full_chunks = plan.num_steps / plan.steps_per_graph;
-  plan.remainder_steps = static_cast<int>(plan.num_steps % plan.steps_per_graph);
-  plan.distinct_chunks = distinct_chunk_layouts(plan.num_steps, plan.steps_per_graph, every);
+  count_chunks(spec, grid, plan, [&](const ChunkLayout& layout) { return build_chunk_program(resources, layout); });
   return plan;
 }
 

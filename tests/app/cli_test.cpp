@@ -150,6 +150,23 @@ TEST_F(CliTest, WhatThe3DModelCannotRunIsRefusedByName) {
                      R"(perturbation\.amplitude = 2: the rest case has no bump)");
 }
 
+TEST_F(CliTest, The3DModelPlansAndRunsWithItsYDirection) {
+  write_config("case: thermal\ngrid:\n  nx: 16\n  ny: 8\n  nz: 8\n  ylen: 10000\ntime:\n  sim_time: 40\n");
+  const Outcome plan = simapp("case.yaml --backend host --plan");
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("plan: case thermal, 16 x 8 x 8 cells"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("passes: odd steps x then y then z; even steps z then y then x"), std::string::npos);
+  EXPECT_NE(plan.out.find("y low periodic, y high periodic"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("kernels per step:      9\n"), std::string::npos) << plan.out;
+  const Outcome run = simapp("case.yaml --backend host");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("grid      16 x 8 x 8 cells (x, y, z), dx = 1250 m, dy = 1250 m, dz = 1250 m"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("(x and y periodic, z walls)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("d_mass: 0.000000e+00"), std::string::npos) << run.out;
+}
+
 TEST_F(CliTest, TheKeysOfThe3DModelAtTheir2DValuesChangeNoOutput) {
   write_config("case: collision\ngrid:\n  nx: 40\n  nz: 20\n  xlen: 8000\n  zlen: 10000\ntime:\n  sim_time: 30\n");
   const std::string as_3d_keys = " --set grid.ny=1 --set grid.ylen=8000 --set parallel.ranks=0,1,0";
