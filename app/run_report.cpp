@@ -187,7 +187,7 @@ void print_result(io::RunLog& log, const Simulation& simulation, const RunResult
   log.print(fmt::format("d_mass: {:e}", result.change.mass));
   log.print(fmt::format("d_te: {:e}", result.change.total_energy));
   const double per_step = result.steps > 0 ? wall_max / static_cast<double>(result.steps) : 0.0;
-  const double cells = static_cast<double>(decomposition.global().nx) * decomposition.global().nz;
+  const auto cells = static_cast<double>(cell_count(decomposition.global()));
   const ExecutorStats& stats = simulation.executor_stats();
   if (decomposition.size() > 1)
     log.print(fmt::format("ranks: stepping wall time min {:.3f} s, avg {:.3f} s, max {:.3f} s over {} ranks",

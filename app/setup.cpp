@@ -21,12 +21,6 @@ namespace simapp::app {
 
 namespace {
 
-/// "400 x 200", or "48 x 24 x 10" (x, y, z) in the 3-D model.
-std::string cells_text(const GridSpec& grid) {
-  return grid.ny > 1 ? fmt::format("{} x {} x {}", grid.nx, grid.ny, grid.nz)
-                     : fmt::format("{} x {}", grid.nx, grid.nz);
-}
-
 /// Refuses a job whose ranks chose different backends (auto on nodes with and without a GPU),
 /// the same on every rank.
 void require_same_backend(Backend backend) {

@@ -49,11 +49,11 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   const std::string processor = device::processor_name(setup.backend);
   if (root)
     fmt::print(
-        "simapp {} compare: case {}, {} x {} cells, granularity {}, backend {} ({}), {} rank(s) as {} x {}, "
+        "simapp {} compare: case {}, {} cells, granularity {}, backend {} ({}), {} rank(s) as {} x {}, "
         "halos by {}\n",
-        build_info::version, to_string(spec.case_name), spec.grid.nx, spec.grid.nz,
-        to_string(spec.execution.granularity), to_string(setup.backend), processor, decomposition.size(),
-        decomposition.px(), decomposition.pz(), to_string(spec.parallel.halo));
+        build_info::version, to_string(spec.case_name), cells_text(spec.grid), to_string(spec.execution.granularity),
+        to_string(setup.backend), processor, decomposition.size(), decomposition.px(), decomposition.pz(),
+        to_string(spec.parallel.halo));
   // A line a round: "round 2 of 5: graph_loop graph eager" as the runs start.
   const ModeComparison comparison =
       compare_modes(spec, setup.backend, decomposition, [&](const ComparisonProgress& progress) {
@@ -82,8 +82,8 @@ int profile(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   const StepProfile step = profile_steps(simulation, 2, 10);
   const std::string processor = device::processor_name(setup.backend);
   if (decomposition.rank() == 0) {
-    fmt::print("simapp {} profile: case {}, {} x {} cells ({} on rank 0), granularity {}, backend {} ({})\n",
-               build_info::version, to_string(spec.case_name), spec.grid.nx, spec.grid.nz, step.cells,
+    fmt::print("simapp {} profile: case {}, {} cells ({} on rank 0), granularity {}, backend {} ({})\n",
+               build_info::version, to_string(spec.case_name), cells_text(spec.grid), step.cells,
                to_string(spec.execution.granularity), to_string(setup.backend), processor);
     print_profile(stdout, step);
   }

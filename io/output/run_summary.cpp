@@ -132,6 +132,7 @@ Json run_summary_json(const RunSummary& s) {
   if (s.spec) {
     json["case"] = to_string(s.spec->case_name);
     json["nx"] = s.spec->grid.nx;
+    if (s.spec->grid.ny > 1) json["ny"] = s.spec->grid.ny;
     json["nz"] = s.spec->grid.nz;
     json["sim_time_s"] = s.spec->time.sim_time;
   }

@@ -75,13 +75,15 @@ nlohmann::json mode_json(const ModeComparison& comparison, const ModeTiming& tim
 
 /// What every report starts with: the simapp that wrote it and the case.
 nlohmann::json report_header(const RunSpec& spec) {
-  return {
+  nlohmann::json header{
       {"simapp_version", build_info::version},
       {"git", build_info::git_hash},
       {"case", to_string(spec.case_name)},
       {"nx", spec.grid.nx},
-      {"nz", spec.grid.nz},
   };
+  if (spec.grid.ny > 1) header["ny"] = spec.grid.ny;  // the 3-D model
+  header["nz"] = spec.grid.nz;
+  return header;
 }
 
 }  // namespace
@@ -94,7 +96,7 @@ nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison
     skipped.push_back({{"mode", to_string(mode.mode)}, {"reason", mode.reason}});
   nlohmann::json report = report_header(spec);
   report.update({
-      {"cells", static_cast<long>(spec.grid.nx) * spec.grid.nz},
+      {"cells", cell_count(spec.grid)},
       {"backend", context.backend},
       {"processor", context.processor},
       {"ranks", context.ranks},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 
 #include "kernels/physics/constants.hpp"
 
@@ -22,6 +23,12 @@ inline double horizontal_spacing(const GridSpec& grid) {
   const double dx = grid.xlen / grid.nx;
   return grid.ny > 1 ? std::min(dx, grid.ylen / grid.ny) : dx;
 }
+
+/// The grid's cells, nx · ny · nz.
+inline std::int64_t cell_count(const GridSpec& grid) { return std::int64_t{grid.nx} * grid.ny * grid.nz; }
+
+/// "400 x 200", or in the 3-D model "48 x 24 x 10" (x, y, z).
+std::string cells_text(const GridSpec& grid);
 
 /// The most cells along x or z: the cells plus the halo on both sides are indexed with an int.
 inline constexpr int max_cells_per_direction = std::numeric_limits<int>::max() - 2 * numerics::halo_width;

@@ -57,7 +57,8 @@ StepProfile profile_steps(Simulation& simulation, int warmup, int steps) {
   }
   if (!step_seconds.empty()) profile.step_times = summarize(step_seconds);
   const FieldShape shape = simulation.grid().cell_shape();
-  profile.cells = static_cast<long>(shape.nx) * shape.nz;
+  const RankBox& box = simulation.grid().box();
+  profile.cells = static_cast<long>(box.nx) * box.ny * box.nz;
   profile.copy_bandwidth =
       copy_bandwidth(simulation.stream(), std::max<std::size_t>(std::size_t{1} << 28, shape.size() * sizeof(double)));
   return profile;
