@@ -14,10 +14,11 @@ void check_health(const Stream& stream, FieldView<const double> state, Hydrostat
 
 void check_health_3d(const Stream& stream, FieldView3d<const double> state, HydrostaticView background,
                      const CellGeometry3d& geometry, HealthRecord* record) {
+  // One thread a cell: rows (k, j) of the (i, kj) index box, kj = k·ny + j.
   const int ny = state.shape.ny;
   parallel_for(
-      "check_health_3d", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz}, SIMAPP_LAMBDA(int i, int k) {
-        for (int j = 0; j < ny; ++j) check_cell_health_3d(state, background, geometry, record, k, j, i);
+      "check_health_3d", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz * ny}, SIMAPP_LAMBDA(int i, int kj) {
+        check_cell_health_3d(state, background, geometry, record, kj / ny, kj % ny, i);
       });
 }
 
