@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "foundation/error.hpp"
+#include "io/hdf5/snapshot_writer.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 
 namespace simapp::io {
@@ -83,10 +84,21 @@ void check_perturbation(const RunSpec& spec, const KeyPlaces& places, const std:
 
 void resolve_defaults(RunSpec& spec, const KeyPlaces& places) {
   if (!places.contains("grid.ylen")) spec.grid.ylen = spec.grid.xlen;
+  std::vector<std::string>& variables = spec.output.variables;
+  if (spec.grid.ny > 1 && !places.contains("output.variables"))
+    variables = {"rho_prime", "u", "v", "w", "theta_prime"};  // the 3-D model's default
+  // Every field ("all") in the 2-D model: those it has.
+  if (spec.grid.ny == 1 && variables.size() == snapshot_fields().size()) std::erase_if(variables, is_3d_field);
 }
 
 void check_model_keys(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
   check_dimensions(spec, places, file);
+  if (spec.grid.ny == 1)
+    for (const std::string& name : spec.output.variables)
+      if (is_3d_field(name))
+        throw Error(
+            ExitCode::bad_input, place_of("output.variables", places, file),
+            fmt::format("output.variables: {} is a field of the 3-D model (grid.ny > 1); this run is 2-D", name));
   check_perturbation(spec, places, file);
 }
 

@@ -36,66 +36,89 @@ namespace {
 
 // ---- the fields -----------------------------------------------------------------------------
 
-/// The prognostic variables in the order a snapshot's state holds them.
-enum Variable : std::size_t { dens, umom, wmom, rhot, variable_count };
+/// The prognostic variables by name. A snapshot's state holds them in its model's order: dens,
+/// umom, wmom, rhot (2-D); dens, umom, vmom, wmom, rhot (3-D, ny > 1).
+enum Variable : std::size_t { dens, umom, vmom, wmom, rhot };
+
+/// Where `variable` is in the state of the model of `ny` cells in y.
+std::size_t variable_index(Variable variable, std::size_t ny) {
+  return ny > 1 || variable < vmom ? variable : variable - 1;
+}
+
+std::size_t variable_count(int ny) { return ny > 1 ? 5 : 4; }
 
 std::size_t cell_count(const Snapshot& snapshot) {
-  return static_cast<std::size_t>(snapshot.nx) * static_cast<std::size_t>(snapshot.nz);
+  return static_cast<std::size_t>(snapshot.nx) * static_cast<std::size_t>(snapshot.ny) *
+         static_cast<std::size_t>(snapshot.nz);
 }
 
 /// Whether the snapshot's arrays have its grid's sizes.
 bool arrays_match(const Snapshot& snapshot) {
   const auto rows = static_cast<std::size_t>(snapshot.nz);
-  return snapshot.nx > 0 && snapshot.nz > 0 && snapshot.state.size() == variable_count * cell_count(snapshot) &&
+  return snapshot.nx > 0 && snapshot.ny > 0 && snapshot.nz > 0 &&
+         snapshot.state.size() == variable_count(snapshot.ny) * cell_count(snapshot) &&
          snapshot.density_cell.size() == rows && snapshot.rho_theta_cell.size() == rows;
 }
 
-/// The cells a field's values come from: a whole snapshot or a rank's block of one, viewed.
+/// The cells a field's values come from: a whole snapshot or a rank's block of one, viewed, as
+/// rows of nx values: row r is (k, j) = (r / ny, r % ny) (in the 2-D model, ny = 1: row k).
 struct CellValues {
-  std::size_t nx = 0, nz = 0;
-  std::span<const double> state;                         ///< [var][k][i]
-  std::span<const double> density_cell, rho_theta_cell;  ///< ρ̄_c(k), ρ̄θ̄_c(k) of these rows
+  std::size_t nx = 0, ny = 1, nz = 0;
+  std::span<const double> state;                         ///< [var][k][i], or [var][k][j][i]
+  std::span<const double> density_cell, rho_theta_cell;  ///< ρ̄_c(k), ρ̄θ̄_c(k) of these layers
 
   explicit CellValues(const Snapshot& snapshot)
       : nx(static_cast<std::size_t>(snapshot.nx)),
+        ny(static_cast<std::size_t>(snapshot.ny)),
         nz(static_cast<std::size_t>(snapshot.nz)),
         state(snapshot.state),
         density_cell(snapshot.density_cell),
         rho_theta_cell(snapshot.rho_theta_cell) {}
-  explicit CellValues(const SnapshotBlock& block)
+  /// A block of a snapshot of `global_ny` cells in y (which says the model's variables).
+  CellValues(const SnapshotBlock& block, int global_ny)
       : nx(static_cast<std::size_t>(block.nx)),
+        ny(static_cast<std::size_t>(block.ny)),
         nz(static_cast<std::size_t>(block.nz)),
         state(block.state),
         density_cell(block.density_cell),
-        rho_theta_cell(block.rho_theta_cell) {}
+        rho_theta_cell(block.rho_theta_cell),
+        model_ny(static_cast<std::size_t>(global_ny)) {}
 
-  std::size_t cells() const { return nx * nz; }
-  /// Row k of `variable`.
-  const double* row(Variable variable, std::size_t k) const { return state.data() + variable * cells() + k * nx; }
+  std::size_t rows() const { return ny * nz; }
+  std::size_t cells() const { return nx * rows(); }
+  /// Row r of `variable`.
+  const double* row(Variable variable, std::size_t r) const {
+    return state.data() + variable_index(variable, model_ny) * cells() + r * nx;
+  }
+  /// The layer k of row r, which its background values are of.
+  std::size_t layer(std::size_t r) const { return r / ny; }
+
+ private:
+  std::size_t model_ny = ny;  ///< cells in y of the whole grid: more than 1 in the 3-D model
 };
 
-/// Row k of a field into out[0..nx).
-using RowValues = void (*)(const CellValues& cells, std::size_t k, double* out);
+/// Row r of a field into out[0..nx).
+using RowValues = void (*)(const CellValues& cells, std::size_t r, double* out);
 
 template <Variable variable>
-void prognostic(const CellValues& cells, std::size_t k, double* out) {
-  std::copy_n(cells.row(variable, k), cells.nx, out);
+void prognostic(const CellValues& cells, std::size_t r, double* out) {
+  std::copy_n(cells.row(variable, r), cells.nx, out);
 }
 
 /// Momentum `variable` divided by the density ρ = ρ̄_c(k) + ρ′: a velocity.
 template <Variable variable>
-void velocity(const CellValues& cells, std::size_t k, double* out) {
-  const double* momentum = cells.row(variable, k);
-  const double* density_perturbation = cells.row(dens, k);
-  const double background = cells.density_cell[k];
+void velocity(const CellValues& cells, std::size_t r, double* out) {
+  const double* momentum = cells.row(variable, r);
+  const double* density_perturbation = cells.row(dens, r);
+  const double background = cells.density_cell[cells.layer(r)];
   for (std::size_t i = 0; i < cells.nx; ++i) out[i] = momentum[i] / (background + density_perturbation[i]);
 }
 
 /// θ′ = (ρ̄θ̄_c + (ρθ)′)/ρ − ρ̄θ̄_c/ρ̄_c.
-void theta_prime(const CellValues& cells, std::size_t k, double* out) {
-  const double* rho_theta = cells.row(rhot, k);
-  const double* density_perturbation = cells.row(dens, k);
-  const double density = cells.density_cell[k], background = cells.rho_theta_cell[k];
+void theta_prime(const CellValues& cells, std::size_t r, double* out) {
+  const double* rho_theta = cells.row(rhot, r);
+  const double* density_perturbation = cells.row(dens, r);
+  const double density = cells.density_cell[cells.layer(r)], background = cells.rho_theta_cell[cells.layer(r)];
   for (std::size_t i = 0; i < cells.nx; ++i)
     out[i] = (background + rho_theta[i]) / (density + density_perturbation[i]) - background / density;
 }
@@ -103,23 +126,26 @@ void theta_prime(const CellValues& cells, std::size_t k, double* out) {
 /// Every value of a field, row by row.
 std::vector<double> all_rows(const CellValues& cells, RowValues row) {
   std::vector<double> values(cells.cells());
-  for (std::size_t k = 0; k < cells.nz; ++k) row(cells, k, values.data() + k * cells.nx);
+  for (std::size_t r = 0; r < cells.rows(); ++r) row(cells, r, values.data() + r * cells.nx);
   return values;
 }
 
 struct FieldDefinition {
   FieldInfo info;
   RowValues row;
+  bool three_d_only = false;  ///< of the 3-D model's y momentum
 };
 
 const std::vector<FieldDefinition>& field_definitions() {
   static const std::vector<FieldDefinition> definitions{
       {{"rho_prime", "kg m-3", "density perturbation rho' = rho - rho_bar(z)", ""}, prognostic<dens>},
       {{"u", "m s-1", "horizontal velocity u = umom / rho", "x_wind"}, velocity<umom>},
+      {{"v", "m s-1", "horizontal velocity v = vmom / rho (3-D model)", "y_wind"}, velocity<vmom>, true},
       {{"w", "m s-1", "vertical velocity w = wmom / rho", "upward_air_velocity"}, velocity<wmom>},
       {{"theta_prime", "K", "potential temperature perturbation theta' = theta - theta_bar(z)", ""}, theta_prime},
       {{"dens", "kg m-3", "prognostic variable dens = rho'", ""}, prognostic<dens>},
       {{"umom", "kg m-2 s-1", "prognostic variable umom = rho u", ""}, prognostic<umom>},
+      {{"vmom", "kg m-2 s-1", "prognostic variable vmom = rho v (3-D model)", ""}, prognostic<vmom>, true},
       {{"wmom", "kg m-2 s-1", "prognostic variable wmom = rho w", ""}, prognostic<wmom>},
       {{"rhot", "kg m-3 K", "prognostic variable rhot = (rho theta)'", ""}, prognostic<rhot>},
   };
@@ -139,6 +165,8 @@ std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& 
   if (field == nullptr) throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
   if (!arrays_match(snapshot))
     throw Error(ExitCode::internal, "snapshot_field", "snapshot arrays do not match its grid");
+  if (field->three_d_only && snapshot.ny == 1)
+    throw Error(ExitCode::bad_input, "snapshot_field", "field '" + name + "' is of the 3-D model (ny > 1)");
   return all_rows(CellValues(snapshot), field->row);
 }
 
@@ -165,8 +193,18 @@ void check_fields(const fs::path& path, const std::vector<std::string>& fields, 
   }
 }
 
+/// Refuses (bad input) a field of the 3-D model in a snapshot of the 2-D one.
+void check_model_fields(const fs::path& path, const std::vector<std::string>& fields, int ny) {
+  if (ny > 1) return;
+  for (const std::string& name : fields)
+    if (find_field(name)->three_d_only)
+      throw Error(ExitCode::bad_input, path.string(),
+                  "field '" + name + "' is of the 3-D model (grid.ny > 1); this grid is 2-D");
+}
+
 void check_dimensions(const fs::path& path, const Snapshot& snapshot) {
-  if (snapshot.nx <= 0 || snapshot.nz <= 0 || !(snapshot.dx > 0.0) || !(snapshot.dz > 0.0))
+  if (snapshot.nx <= 0 || snapshot.nz <= 0 || snapshot.ny <= 0 || !(snapshot.dx > 0.0) || !(snapshot.dz > 0.0) ||
+      (snapshot.ny > 1 && !(snapshot.dy > 0.0)))
     throw Error(ExitCode::internal, path.string(), "snapshot has no valid grid");
 }
 
@@ -176,23 +214,28 @@ void check_grid(const fs::path& path, const Snapshot& snapshot) {
 }
 
 void check_block(const fs::path& path, const Snapshot& global, const SnapshotBlock& block) {
-  const auto rows = static_cast<std::size_t>(block.nz);
-  const bool inside = block.nx > 0 && block.nz > 0 && block.i_offset >= 0 && block.k_offset >= 0 &&
-                      block.i_offset + block.nx <= global.nx && block.k_offset + block.nz <= global.nz;
-  if (!inside || block.state.size() != variable_count * rows * static_cast<std::size_t>(block.nx) ||
-      block.density_cell.size() != rows || block.rho_theta_cell.size() != rows)
+  const auto layers = static_cast<std::size_t>(block.nz);
+  const bool inside = block.nx > 0 && block.ny > 0 && block.nz > 0 && block.i_offset >= 0 && block.j_offset >= 0 &&
+                      block.k_offset >= 0 && block.i_offset + block.nx <= global.nx &&
+                      block.j_offset + block.ny <= global.ny && block.k_offset + block.nz <= global.nz;
+  const std::size_t cells = layers * static_cast<std::size_t>(block.ny) * static_cast<std::size_t>(block.nx);
+  if (!inside || block.state.size() != variable_count(global.ny) * cells || block.density_cell.size() != layers ||
+      block.rho_theta_cell.size() != layers)
     throw Error(ExitCode::internal, path.string(), "the rank's block does not match the grid");
 }
 
 /// More than the bytes of a snapshot file of `field_count` uncompressed fields: the fields,
 /// the coordinates with their bounds and the input YAML, and room for the metadata with the
 /// dimension scales' references (measured: 13.7 KiB with one field, 0.7 KiB more a field;
-/// allowed: 16 KiB and 1 KiB a field).
+/// allowed: 16 KiB and 1 KiB a field; in the 3-D model, with y and four dimensions a field,
+/// twice that).
 long long file_size_bound(const Snapshot& snapshot, std::size_t field_count) {
-  const auto values =
-      static_cast<long long>(field_count * cell_count(snapshot)) + 3LL * (snapshot.nx + snapshot.nz) + 3;
+  const bool three_d = snapshot.ny > 1;
+  const auto values = static_cast<long long>(field_count * cell_count(snapshot)) +
+                      3LL * (snapshot.nx + (three_d ? snapshot.ny : 0) + snapshot.nz) + 3;
+  const long long metadata = (three_d ? 2 : 1) * ((16LL << 10) + 1024 * static_cast<long long>(field_count));
   return values * static_cast<long long>(sizeof(double)) + static_cast<long long>(snapshot.input_yaml.size()) +
-         (16LL << 10) + 1024 * static_cast<long long>(field_count);
+         metadata;
 }
 
 // ---- HDF5 datasets -------------------------------------------------------------------------
@@ -203,14 +246,18 @@ void set_deflate(hid_t properties, int compression_level) {
   check(H5Pset_deflate(properties, static_cast<unsigned>(compression_level)), "cannot set deflate");
 }
 
-/// Dataset creation properties for [1][rows][columns] fields: chunked, shuffled and deflated
-/// when `compression_level` > 0, the library's contiguous default otherwise.
+/// Dataset creation properties for [1][nz][nx] fields ([1][nz][ny][nx] in 3-D): chunked (at most
+/// 64 × 256, or 16 × 64 × 256), shuffled and deflated when `compression_level` > 0, the
+/// library's contiguous default otherwise.
 PropertyListHandle field_creation_properties(const Snapshot& snapshot, int compression_level) {
   PropertyListHandle properties(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
   if (compression_level == 0) return properties;
-  const hsize_t chunk[3] = {1, std::min<hsize_t>(static_cast<hsize_t>(snapshot.nz), 64),
-                            std::min<hsize_t>(static_cast<hsize_t>(snapshot.nx), 256)};
-  check(H5Pset_chunk(properties.get(), 3, chunk), "cannot set chunking");
+  const auto at_most = [](int cells, hsize_t most) { return std::min<hsize_t>(static_cast<hsize_t>(cells), most); };
+  const std::vector<hsize_t> chunk =
+      snapshot.ny > 1
+          ? std::vector<hsize_t>{1, at_most(snapshot.nz, 16), at_most(snapshot.ny, 64), at_most(snapshot.nx, 256)}
+          : std::vector<hsize_t>{1, at_most(snapshot.nz, 64), at_most(snapshot.nx, 256)};
+  check(H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data()), "cannot set chunking");
   set_deflate(properties.get(), compression_level);
   return properties;
 }
@@ -286,26 +333,42 @@ PropertyListHandle along_time(const std::vector<hsize_t>& chunk) {
   return properties;
 }
 
-/// time (the values `times`, an unlimited dimension), x, z with their bounds, and the bounds'
-/// dimension.
+/// time (the values `times`, an unlimited dimension), x, (y,) z with their bounds, and the
+/// bounds' dimension.
 void write_coordinates(hid_t file, const Snapshot& snapshot, const std::vector<double>& times) {
+  const bool three_d = snapshot.ny > 1;
   write_coordinate(file, {"time", "s", "time", "time"}, times, {{"axis", "T"}}, along_time({1}).get(), {H5S_UNLIMITED});
   write_coordinate(file, {"x", "m", "x of the cell centres", "projection_x_coordinate"},
                    coordinates(snapshot.nx, snapshot.dx, 0.5), {{"axis", "X"}, {"bounds", "x_bnds"}});
+  if (three_d)
+    write_coordinate(file, {"y", "m", "y of the cell centres", "projection_y_coordinate"},
+                     coordinates(snapshot.ny, snapshot.dy, 0.5), {{"axis", "Y"}, {"bounds", "y_bnds"}});
   write_coordinate(file, {"z", "m", "height of the cell centres", "height"}, coordinates(snapshot.nz, snapshot.dz, 0.5),
                    {{"axis", "Z"}, {"positive", "up"}, {"bounds", "z_bnds"}});
   write_coordinate(file, {"bnds", "1", "the two ends of a cell", ""}, {0.0, 1.0}, {});
   write_dataset(file, {"x_bnds", "m", "x of the cell edges", ""}, {static_cast<hsize_t>(snapshot.nx), 2},
                 cell_bounds(snapshot.nx, snapshot.dx), H5P_DEFAULT);
+  if (three_d)
+    write_dataset(file, {"y_bnds", "m", "y of the cell edges", ""}, {static_cast<hsize_t>(snapshot.ny), 2},
+                  cell_bounds(snapshot.ny, snapshot.dy), H5P_DEFAULT);
   write_dataset(file, {"z_bnds", "m", "height of the cell edges", ""}, {static_cast<hsize_t>(snapshot.nz), 2},
                 cell_bounds(snapshot.nz, snapshot.dz), H5P_DEFAULT);
   attach_dimensions(file, "x_bnds", {"x", "bnds"});
+  if (three_d) attach_dimensions(file, "y_bnds", {"y", "bnds"});
   attach_dimensions(file, "z_bnds", {"z", "bnds"});
 }
 
-/// The shape of a field: one time, nz rows, nx columns.
+/// The shape of a field: one time, nz rows, nx columns (3-D: nz layers of ny rows).
 std::vector<hsize_t> field_dims(const Snapshot& snapshot) {
+  if (snapshot.ny > 1)
+    return {1, static_cast<hsize_t>(snapshot.nz), static_cast<hsize_t>(snapshot.ny), static_cast<hsize_t>(snapshot.nx)};
   return {1, static_cast<hsize_t>(snapshot.nz), static_cast<hsize_t>(snapshot.nx)};
+}
+
+/// The dimensions of a field, slowest first: time, z, (y,) x.
+std::vector<std::string> field_dimension_names(const Snapshot& snapshot) {
+  if (snapshot.ny > 1) return {"time", "z", "y", "x"};
+  return {"time", "z", "x"};
 }
 
 void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields, int compression_level) {
@@ -313,7 +376,7 @@ void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::s
   for (const std::string& name : fields) {
     const FieldDefinition& field = *find_field(name);
     write_dataset(file, field.info, field_dims(snapshot), all_rows(CellValues(snapshot), field.row), creation.get());
-    attach_dimensions(file, name, {"time", "z", "x"});
+    attach_dimensions(file, name, field_dimension_names(snapshot));
   }
 }
 
@@ -326,6 +389,10 @@ void write_run_attributes(hid_t file, const Snapshot& snapshot, const std::strin
   write_attribute(file, "dz", snapshot.dz);
   write_attribute(file, "nx", snapshot.nx);
   write_attribute(file, "nz", snapshot.nz);
+  if (snapshot.ny > 1) {  // the 3-D model
+    write_attribute(file, "dy", snapshot.dy);
+    write_attribute(file, "ny", snapshot.ny);
+  }
   write_attribute(file, "case", snapshot.case_name);
   write_attribute(file, "simapp_version", snapshot.version);
   write_attribute(file, "git_hash", snapshot.git_hash);
@@ -346,14 +413,14 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
   const std::vector<hsize_t> dims = field_dims(snapshot);
   for (const std::string& name : fields) {
     const FieldDefinition& field = *find_field(name);
-    const DataspaceHandle space(
-        checked(H5Screate_simple(3, dims.data(), nullptr), "cannot create the dataspace of " + name));
+    const DataspaceHandle space(checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                                        "cannot create the dataspace of " + name));
     DatasetHandle dataset(
         checked(H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
                 "cannot create dataset " + name));
     write_variable_attributes(dataset.get(), field.info);
     check(dataset.close(), "cannot close dataset " + name);
-    attach_dimensions(file, name, {"time", "z", "x"});
+    attach_dimensions(file, name, field_dimension_names(snapshot));
   }
 }
 
@@ -362,16 +429,23 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
 /// The most values in one chunk of a series' field: 1 GiB of doubles (HDF5 allows 4 GiB).
 constexpr hsize_t chunk_values = hsize_t{1} << 27;
 
-/// A field of the series at one time: all its rows where they fit in a chunk, else bands of rows.
+/// A field of the series at one time: all its rows where they fit in a chunk, else bands of rows
+/// (3-D: of layers, or of rows of one layer).
 std::vector<hsize_t> series_chunk(const Snapshot& snapshot) {
   const hsize_t columns = std::min<hsize_t>(static_cast<hsize_t>(snapshot.nx), chunk_values);
-  return {1, std::min<hsize_t>(static_cast<hsize_t>(snapshot.nz), std::max<hsize_t>(1, chunk_values / columns)),
-          columns};
+  const auto fitting = [](int cells, hsize_t room) {
+    return std::min<hsize_t>(static_cast<hsize_t>(cells), std::max<hsize_t>(1, room));
+  };
+  if (snapshot.ny == 1) return {1, fitting(snapshot.nz, chunk_values / columns), columns};
+  const hsize_t rows = fitting(snapshot.ny, chunk_values / columns);
+  return {1, fitting(snapshot.nz, chunk_values / (columns * rows)), rows, columns};
 }
 
 /// The shape of a field of the series, unlimited along time.
 std::vector<hsize_t> series_max_dims(const Snapshot& snapshot) {
-  return {H5S_UNLIMITED, static_cast<hsize_t>(snapshot.nz), static_cast<hsize_t>(snapshot.nx)};
+  std::vector<hsize_t> dims = field_dims(snapshot);
+  dims[0] = H5S_UNLIMITED;
+  return dims;
 }
 
 void write_series_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields,
@@ -382,7 +456,7 @@ void write_series_fields(hid_t file, const Snapshot& snapshot, const std::vector
     const FieldDefinition& field = *find_field(name);
     write_dataset(file, field.info, field_dims(snapshot), all_rows(CellValues(snapshot), field.row), creation.get(),
                   series_max_dims(snapshot));
-    attach_dimensions(file, name, {"time", "z", "x"});
+    attach_dimensions(file, name, field_dimension_names(snapshot));
   }
 }
 
@@ -456,7 +530,7 @@ off_t allocated_end(const fs::path& path) {
 hsize_t length_along_time(hid_t file, const std::string& name) {
   const DatasetHandle dataset = open_dataset(file, name);
   const DataspaceHandle space(checked(H5Dget_space(dataset.get()), "cannot get the dataspace of " + name));
-  hsize_t dims[3] = {};
+  hsize_t dims[4] = {};
   if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 1) fail("cannot get the shape of " + name);
   return dims[0];
 }
@@ -557,23 +631,33 @@ long continue_series(const fs::path& path, const std::vector<std::string>& field
 /// any size is written through one small buffer that stays in cache.
 constexpr std::size_t row_buffer_bytes = std::size_t{4} << 20;
 
-/// Writes this rank's block of one field into its reserved range of a [nz][nx] dataset,
-/// computing the values a few rows at a time.
-void write_field_rows(const RowSink& sink, int global_nx, const SnapshotBlock& block, RowValues row,
+/// Writes this rank's block of one field into its reserved range of a [nz][nx] dataset
+/// ([nz][ny][nx] of the whole grid's `global_ny` in 3-D), computing the values a few rows at a
+/// time. The block's rows lie a file row apart in runs: all of them where the block spans the
+/// grid's y (always in 2-D), else each layer's.
+void write_field_rows(const RowSink& sink, int global_nx, int global_ny, const SnapshotBlock& block, RowValues row,
                       const ReservedRange& range) {
   static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian doubles");
-  const CellValues cells(block);
+  const CellValues cells(block, global_ny);
   const auto file_nx = static_cast<std::size_t>(global_nx);
+  const std::size_t run_rows = block.ny == global_ny ? cells.rows() : cells.ny;
   const std::size_t rows_at_once =
       cells.nx == file_nx ? std::max<std::size_t>(1, row_buffer_bytes / (cells.nx * sizeof(double))) : 1;
-  std::vector<double> buffer(std::min(rows_at_once, cells.nz) * cells.nx);
+  std::vector<double> buffer(std::min(rows_at_once, run_rows) * cells.nx);
   constexpr auto value_bytes = static_cast<long long>(sizeof(double));
-  const long long first =
-      range.offset + (static_cast<long long>(block.k_offset) * global_nx + block.i_offset) * value_bytes;
-  for (std::size_t k = 0; k < cells.nz; k += rows_at_once) {
-    const std::size_t rows = std::min(rows_at_once, cells.nz - k);
-    for (std::size_t r = 0; r < rows; ++r) row(cells, k + r, buffer.data() + r * cells.nx);
-    write_rows(sink, buffer.data(), cells.nx, rows, file_nx, first + static_cast<long long>(k * file_nx) * value_bytes);
+  for (std::size_t run = 0; run < cells.rows(); run += run_rows) {
+    const std::size_t k = run / cells.ny;
+    const long long first =
+        range.offset +
+        ((static_cast<long long>(block.k_offset + static_cast<long long>(k)) * global_ny + block.j_offset) * global_nx +
+         block.i_offset) *
+            value_bytes;
+    for (std::size_t r = 0; r < run_rows; r += rows_at_once) {
+      const std::size_t rows = std::min(rows_at_once, run_rows - r);
+      for (std::size_t n = 0; n < rows; ++n) row(cells, run + r + n, buffer.data() + n * cells.nx);
+      write_rows(sink, buffer.data(), cells.nx, rows, file_nx,
+                 first + static_cast<long long>(r * file_nx) * value_bytes);
+    }
   }
 }
 
@@ -586,12 +670,12 @@ std::size_t concurrent_fields(std::size_t fields) {
 
 /// Writes this rank's block of every field into its reserved range, several fields at once
 /// where the processor has the threads (the sink must accept writes from several threads).
-void write_block_rows(const RowSink& sink, int global_nx, const SnapshotBlock& block,
+void write_block_rows(const RowSink& sink, int global_nx, int global_ny, const SnapshotBlock& block,
                       const std::vector<std::string>& fields, const std::vector<ReservedRange>& ranges) {
   const std::size_t lanes = concurrent_fields(fields.size());
   const auto write_lane = [&](std::size_t lane) {
     for (std::size_t f = lane; f < fields.size(); f += lanes)
-      write_field_rows(sink, global_nx, block, find_field(fields[f])->row, ranges[f]);
+      write_field_rows(sink, global_nx, global_ny, block, find_field(fields[f])->row, ranges[f]);
   };
   std::vector<std::future<void>> others;
   for (std::size_t lane = 1; lane < lanes; ++lane) others.push_back(std::async(std::launch::async, write_lane, lane));
@@ -626,6 +710,7 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
                     int compression_level) {
   check_fields(path, fields, compression_level);
   check_grid(path, snapshot);
+  check_model_fields(path, fields, snapshot.ny);
   const auto estimate = static_cast<std::size_t>(file_size_bound(snapshot, fields.size()));
   try {
     write_new_file(path, estimate, [&](hid_t file) {
@@ -638,6 +723,11 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
   }
 }
 
+bool is_3d_field(const std::string& name) {
+  const FieldDefinition* field = find_field(name);
+  return field != nullptr && field->three_d_only;
+}
+
 std::size_t snapshot_writer_threads(std::size_t fields) { return concurrent_fields(fields); }
 
 SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const SnapshotBlock& block,
@@ -645,6 +735,7 @@ SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const Snapsh
     : comm_(comm) {
   check_fields(path, fields, 0);
   check_dimensions(path, global);
+  check_model_fields(path, fields, global.ny);
   check_block(path, global, block);
   file_ = std::make_unique<RankWrittenFile>(
       std::move(path), file_size_bound(global, fields.size()), fields,
@@ -657,15 +748,16 @@ SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const Snapsh
   // The rows, on a thread of their own: plain writes to a file no other thread touches, no HDF5.
   // The block is released once they are written; the sync that follows needs only the file.
   rows_written_ = rows_released_.get_future();
-  written_ = std::async(std::launch::async, [this, global_nx = global.nx, block, fields] {
+  written_ = std::async(std::launch::async, [this, global_nx = global.nx, global_ny = global.ny, block, fields] {
     const auto start = std::chrono::steady_clock::now();
     bool block_released = false;
     try {
-      file_->write_part([&](const RowSink& sink) { write_block_rows(sink, global_nx, block, fields, file_->ranges()); },
-                        [&] {
-                          rows_released_.set_value();
-                          block_released = true;
-                        });
+      file_->write_part(
+          [&](const RowSink& sink) { write_block_rows(sink, global_nx, global_ny, block, fields, file_->ranges()); },
+          [&] {
+            rows_released_.set_value();
+            block_released = true;
+          });
     } catch (...) {
       if (!block_released) rows_released_.set_value();
       throw;
@@ -708,6 +800,7 @@ SnapshotSeriesFile::SnapshotSeriesFile(fs::path path, std::vector<std::string> f
 
 void SnapshotSeriesFile::append(const Snapshot& snapshot) {
   check_grid(path_, snapshot);
+  check_model_fields(path_, fields_, snapshot.ny);
   if (exists_)
     extend(snapshot);
   else
@@ -743,10 +836,15 @@ void SnapshotSeriesFile::extend(const Snapshot& snapshot) {
       FileHandle file = open_series_for_writing(path_, WriterMarks::keep);
       const Hdf5Reader series(file.get(), path_, ExitCode::io);
       const int nx = series.read_attribute<int>("nx"), nz = series.read_attribute<int>("nz");
-      if (nx != snapshot.nx || nz != snapshot.nz)
+      const int ny = series.has_attribute("ny") ? series.read_attribute<int>("ny") : 1;
+      if (nx != snapshot.nx || ny != snapshot.ny || nz != snapshot.nz) {
+        const auto cells = [](int x, int y, int z) {
+          return y > 1 ? fmt::format("{} x {} x {}", x, y, z) : fmt::format("{} x {}", x, z);
+        };
         throw Error(ExitCode::bad_input, path_.string(),
-                    fmt::format("the series is of a grid of {} x {} cells, the run's {} x {}", nx, nz, snapshot.nx,
-                                snapshot.nz));
+                    fmt::format("the series is of a grid of {} cells, the run's {}", cells(nx, ny, nz),
+                                cells(snapshot.nx, snapshot.ny, snapshot.nz)));
+      }
       const auto index = static_cast<hsize_t>(times_);
       // The fields, then step, then time, each on its way to the disk before the next is
       // extended (HDF5 writes its cached metadata in no order of its own at a close): killed at

@@ -13,13 +13,16 @@
 ///                        that the files of a run concatenate along it (open_mfdataset)
 ///   /x, /z               cell centres (nx), (nz), m: dimension scales, with axis, positive
 ///                        (z: up), standard_name and the bounds below
+///   /y                   the 3-D model's (ny > 1): cell centres (ny), m, the same way
 ///   /bnds                (2): the dimension of the bounds
-///   /x_bnds, /z_bnds     cell edges: [nx][2], [nz][2], m (CF cell bounds)
-///   /<field>             one per selected field, shape [1][nz][nx] (time, z, x; x fastest)
+///   /x_bnds, /z_bnds     cell edges: [nx][2], [nz][2], m (CF cell bounds); /y_bnds [ny][2] in 3-D
+///   /<field>             one per selected field, shape [1][nz][nx] (time, z, x; x fastest), in
+///                        the 3-D model [1][nz][ny][nx] (time, z, y, x)
 ///   every variable has "units" and "long_name", and "standard_name" where CF has one
 ///   root attributes: Conventions ("CF-1.10"), title, source; time (double, s), step (int64),
-///                    dx, dz (double, m), nx, nz (int32), case, simapp_version, git_hash,
-///                    input_yaml (strings)
+///                    dx, dz (double, m), nx, nz (int32), in 3-D also dy (double, m) and ny
+///                    (int32), case, simapp_version, git_hash, input_yaml (strings)
+/// A grid with ny = 1 is the 2-D model's: its files hold no y, y_bnds, dy or ny.
 #include <mpi.h>
 
 #include <filesystem>
@@ -43,18 +46,24 @@ struct Snapshot {
   std::string case_name;
   std::string input_yaml;  ///< the configuration as resolved
   std::string version, git_hash;
-  std::vector<double> state;           ///< prognostic variables [var][k][i], var = dens, umom, wmom, rhot; nx*nz each
+  /// Prognostic variables [var][k][i], var = dens, umom, wmom, rhot, nx*nz each; in the 3-D model
+  /// [var][k][j][i], var = dens, umom, vmom, wmom, rhot, nx*ny*nz each.
+  std::vector<double> state;
   std::vector<double> density_cell;    ///< ρ̄_c(k), k = 0..nz-1 (interior rows only)
   std::vector<double> rho_theta_cell;  ///< ρ̄θ̄_c(k), k = 0..nz-1
+  int ny = 1;                          ///< global cells in y: 1 is the 2-D model
+  double dy = 0.0;                     ///< m (the 3-D model)
 };
 
 /// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).
 struct SnapshotBlock {
   int nx = 0, nz = 0;                      ///< this rank's cells
   int i_offset = 0, k_offset = 0;          ///< its first cell in the whole grid
-  std::span<const double> state;           ///< prognostic variables [var][k][i], nx*nz each
+  std::span<const double> state;           ///< prognostic variables [var][k][i] ([var][k][j][i]) of the block
   std::span<const double> density_cell;    ///< ρ̄_c of rows k_offset .. k_offset + nz - 1
   std::span<const double> rho_theta_cell;  ///< ρ̄θ̄_c of the same rows
+  int ny = 1;                              ///< this rank's cells in y (the 3-D model)
+  int j_offset = 0;                        ///< its first cell's y index in the whole grid
 };
 
 /// A field a snapshot can hold.
@@ -65,10 +74,14 @@ struct FieldInfo {
   std::string standard_name;  ///< CF's standard name, where it has one; else empty
 };
 
-/// The fields a snapshot can hold, with their units: rho_prime, u, w, theta_prime (physical,
-/// with ρ = ρ̄_c + dens: ρ′ = dens, u = umom/ρ, w = wmom/ρ, θ′ = (ρ̄θ̄_c + rhot)/ρ − ρ̄θ̄_c/ρ̄_c),
-/// then the prognostic variables dens, umom, wmom, rhot as stored.
+/// The fields a snapshot can hold, with their units: rho_prime, u, v, w, theta_prime (physical,
+/// with ρ = ρ̄_c + dens: ρ′ = dens, u = umom/ρ, v = vmom/ρ, w = wmom/ρ, θ′ = (ρ̄θ̄_c + rhot)/ρ −
+/// ρ̄θ̄_c/ρ̄_c), then the prognostic variables dens, umom, vmom, wmom, rhot as stored. v and vmom
+/// are the 3-D model's only (is_3d_field); a 2-D snapshot asked for them is a bad-input Error.
 const std::vector<FieldInfo>& snapshot_fields();
+
+/// Whether field `name` exists in the 3-D model only (v, vmom).
+bool is_3d_field(const std::string& name);
 
 /// The values of field `name` (one of snapshot_fields()) over the snapshot's grid, row by row;
 /// an internal Error for another name.

@@ -61,7 +61,9 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           build_info::git_hash,
           {},
           interior(columns.density_cell),
-          interior(columns.rho_theta_cell)};
+          interior(columns.rho_theta_cell),
+          grid.ny,
+          grid.ny > 1 ? grid.ylen / grid.ny : 0.0};
 }
 
 namespace {
@@ -97,7 +99,9 @@ class SnapshotFiles {
                                     box.k_offset,
                                     interior,
                                     rows(whole_grid_.density_cell),
-                                    rows(whole_grid_.rho_theta_cell)};
+                                    rows(whole_grid_.rho_theta_cell),
+                                    box.ny,
+                                    box.j_offset};
       return std::make_unique<io::SnapshotWrite>(path, snapshot, block, fields_, comm);
     }
     snapshot.state = gather_interior(decomposition_, interior);
@@ -182,7 +186,9 @@ class SnapshotSeries {
   void write_index() const {
     const GridSpec& grid = config_.spec.grid;
     run_on_root_agreed(comm_, [&] {
-      io::write_xdmf(directory_ / "fields.xmf", {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz},
+      io::write_xdmf(directory_ / "fields.xmf",
+                     {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz, grid.ny,
+                      grid.ny > 1 ? grid.ylen / grid.ny : 0.0},
                      files_.fields(), entries_);
     });
   }

@@ -44,9 +44,12 @@ std::string data_item(const std::string& dimensions, const std::string& file, co
 /// A cell field: the 1 × nz × nx dataset (time, z, x) as it is, the mesh's single layer of
 /// cells: a plain HDF DataItem, which every XDMF reader takes (ParaView's Xdmf3 readers skip
 /// a Function item).
-std::string attribute_xml(int nx, int nz, const std::string& file, const std::string& field) {
+/// In the 3-D model the 1 × nz × ny × nx dataset, the mesh's cells.
+std::string attribute_xml(const XdmfMesh& mesh, const std::string& file, const std::string& field) {
+  const std::string dimensions =
+      mesh.ny > 1 ? fmt::format("1 {} {} {}", mesh.nz, mesh.ny, mesh.nx) : fmt::format("1 {} {}", mesh.nz, mesh.nx);
   return fmt::format("        <Attribute Name=\"{}\" AttributeType=\"Scalar\" Center=\"Cell\">\n", xml_escaped(field)) +
-         data_item(fmt::format("1 {} {}", nz, nx), file, field) + "        </Attribute>\n";
+         data_item(dimensions, file, field) + "        </Attribute>\n";
 }
 
 /// A DataItem holding `values` in the XML itself.
@@ -58,14 +61,17 @@ std::string inline_item(const std::string& values) {
 
 /// One output time: the mesh of cell edges and the cell-centred fields.
 std::string grid_xml(const XdmfMesh& mesh, const std::vector<std::string>& fields, const XdmfEntry& entry) {
+  const bool three_d = mesh.ny > 1;
   std::string xml = fmt::format("      <Grid Name=\"{}\" GridType=\"Uniform\">\n",
                                 xml_escaped(std::filesystem::path(entry.file).stem().string())) +
                     fmt::format("        <Time Value=\"{}\"/>\n", entry.time) +
-                    fmt::format("        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"2 {} {}\"/>\n",
-                                mesh.nz + 1, mesh.nx + 1) +
+                    fmt::format("        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"{} {} {}\"/>\n",
+                                three_d ? mesh.nz + 1 : 2, three_d ? mesh.ny + 1 : mesh.nz + 1, mesh.nx + 1) +
                     "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n" + inline_item("0 0 0") +
-                    inline_item(fmt::format("0 {} {}", mesh.dz, mesh.dx)) + "        </Geometry>\n";
-  for (const std::string& field : fields) xml += attribute_xml(mesh.nx, mesh.nz, entry.file, field);
+                    inline_item(three_d ? fmt::format("{} {} {}", mesh.dz, mesh.dy, mesh.dx)
+                                        : fmt::format("0 {} {}", mesh.dz, mesh.dx)) +
+                    "        </Geometry>\n";
+  for (const std::string& field : fields) xml += attribute_xml(mesh, entry.file, field);
   return xml + "      </Grid>\n";
 }
 
@@ -73,7 +79,8 @@ std::string grid_xml(const XdmfMesh& mesh, const std::vector<std::string>& field
 
 void write_xdmf(const std::filesystem::path& path, const XdmfMesh& mesh, const std::vector<std::string>& fields,
                 const std::vector<XdmfEntry>& entries) {
-  if (mesh.nx <= 0 || mesh.nz <= 0 || !(mesh.dx > 0.0) || !(mesh.dz > 0.0))
+  if (mesh.nx <= 0 || mesh.nz <= 0 || mesh.ny <= 0 || !(mesh.dx > 0.0) || !(mesh.dz > 0.0) ||
+      (mesh.ny > 1 && !(mesh.dy > 0.0)))
     throw Error(ExitCode::internal, path.string(), "XDMF index of an empty grid");
   std::string xml =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -12,10 +12,13 @@ struct XdmfEntry {
   double time = 0.0;  ///< s
 };
 
-/// The uniform mesh of the series: nx × nz cells of dx × dz m from (0, 0).
+/// The uniform mesh of the series: nx × nz cells of dx × dz m from (0, 0); in the 3-D model
+/// (ny > 1) nx × ny × nz cells of dx × dy × dz m from (0, 0, 0).
 struct XdmfMesh {
   int nx = 0, nz = 0;
   double dx = 0.0, dz = 0.0;
+  int ny = 1;
+  double dy = 0.0;
 };
 
 /// Writes `path`, an XDMF 3 temporal collection with one grid per entry, and one cell-centred
@@ -24,7 +27,10 @@ struct XdmfMesh {
 /// (0, dz, dx), slowest axis first: ParaView and VisIt show x along their x axis and z along
 /// their y axis, a single layer of nz × nx cells of zero thickness, with the true node
 /// coordinates and bounds (ParaView 5.11 reads a 2DRectMesh's VXVY coordinates wrongly, all
-/// bounds 0, and lays a 2DCoRectMesh on its y–z plane). Replaces `path` atomically
+/// bounds 0, and lays a 2DCoRectMesh on its y–z plane). In the 3-D model the mesh is a
+/// 3DCoRectMesh of (nz + 1) × (ny + 1) × (nx + 1) nodes with spacing (dz, dy, dx), and each
+/// attribute the snapshot's 1 × nz × ny × nx dataset: x, y and z along ParaView's x, y and z.
+/// Replaces `path` atomically
 /// (temporary file, then rename), as the series grows. Throws an internal Error for an empty
 /// grid and an I/O Error when writing fails.
 void write_xdmf(const std::filesystem::path& path, const XdmfMesh& mesh, const std::vector<std::string>& fields,

@@ -458,14 +458,23 @@ TEST_F(ConfigTest, IntegerListsComeAsAYamlListOrAnOverride) {
 TEST_F(ConfigTest, OutputVariablesMustBeKnownAndListedOnce) {
   const std::string unknown = write("output:\n  variables: rho_prime,bogus\n");
   expect_bad_input(load_error(unknown), unknown + ":2",
-                   "output.variables: unknown name 'bogus' (valid: rho_prime, u, w, theta_prime, dens, umom, wmom, "
-                   "rhot, all)");
+                   "output.variables: unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, dens, umom, "
+                   "vmom, wmom, rhot, all)");
   const std::string path = write("case: thermal\n", "valid.yaml");
   expect_bad_input(load_error(path, {"output.variables=u,u"}), "--set output.variables=u,u",
                    "output.variables: 'u' is listed twice");
   expect_bad_input(load_error(path, {"output.variables=rhoo"}), "--set output.variables=rhoo",
-                   "output.variables: unknown name 'rhoo' (did you mean 'rhot'?; valid: rho_prime, u, w, theta_prime, "
-                   "dens, umom, wmom, rhot, all)");
+                   "output.variables: unknown name 'rhoo' (did you mean 'rhot'?; valid: rho_prime, u, v, w, "
+                   "theta_prime, dens, umom, vmom, wmom, rhot, all)");
+  expect_bad_input(load_error(path, {"output.variables=u,v"}), "--set output.variables=u,v",
+                   "output.variables: v is a field of the 3-D model (grid.ny > 1); this run is 2-D");
+  EXPECT_EQ(load_config(path, {"output.variables=all"}).spec.output.variables,
+            (std::vector<std::string>{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"}))
+      << "all: the 2-D model's fields";
+  EXPECT_EQ(load_config(path, {"grid.ny=4", "output.variables=all"}).spec.output.variables.size(), 10u);
+  EXPECT_EQ(load_config(path, {"grid.ny=4"}).spec.output.variables,
+            (std::vector<std::string>{"rho_prime", "u", "v", "w", "theta_prime"}))
+      << "the 3-D model's default adds v";
   expect_bad_input(load_error(path, {"output.variables=u,,w"}), "--set output.variables=u,,w",
                    "output.variables: empty name in 'u,,w'");
   expect_bad_input(load_error(path, {"output.variables=all,u"}), "--set output.variables=all,u",
@@ -500,7 +509,8 @@ TEST_F(ConfigTest, NameListsAreReadFromAYamlListToo) {
     expect_bad_input(load_error(path), path + ":2", "output.variables: " + problem);
   };
   refused("[u, u]", "'u' is listed twice");
-  refused("[u, bogus]", "unknown name 'bogus' (valid: rho_prime, u, w, theta_prime, dens, umom, wmom, rhot, all)");
+  refused("[u, bogus]",
+          "unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, dens, umom, vmom, wmom, rhot, all)");
   refused("[]", "must not be empty");
   refused("[all, u]", "'all' cannot be combined with other names");
   refused("['u,w']", "one name an item of the list, got 'u,w'");

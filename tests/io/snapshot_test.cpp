@@ -195,21 +195,37 @@ std::vector<std::string> files_in(const fs::path& dir) {
 // ---- snapshot contents ----------------------------------------------------------------------
 
 TEST_F(SnapshotTest, ListsTheDocumentedFieldsWithUnits) {
-  const std::map<std::string, std::string> units{{"rho_prime", "kg m-3"}, {"u", "m s-1"},      {"w", "m s-1"},
-                                                 {"theta_prime", "K"},    {"dens", "kg m-3"},  {"umom", "kg m-2 s-1"},
-                                                 {"wmom", "kg m-2 s-1"},  {"rhot", "kg m-3 K"}};
-  std::vector<std::string> names;
+  const std::map<std::string, std::string> units{
+      {"rho_prime", "kg m-3"}, {"u", "m s-1"},      {"v", "m s-1"},         {"w", "m s-1"},
+      {"theta_prime", "K"},    {"dens", "kg m-3"},  {"umom", "kg m-2 s-1"}, {"vmom", "kg m-2 s-1"},
+      {"wmom", "kg m-2 s-1"},  {"rhot", "kg m-3 K"}};
+  std::vector<std::string> names, of_2d;
   for (const FieldInfo& field : snapshot_fields()) {
     names.push_back(field.name);
+    if (!is_3d_field(field.name)) of_2d.push_back(field.name);
     EXPECT_EQ(field.unit, units.at(field.name));
     EXPECT_FALSE(field.long_name.empty()) << field.name;
   }
-  EXPECT_EQ(names, all_fields);
+  EXPECT_EQ(names, (std::vector<std::string>{"rho_prime", "u", "v", "w", "theta_prime", "dens", "umom", "vmom", "wmom",
+                                             "rhot"}));
+  EXPECT_EQ(of_2d, all_fields) << "v and vmom are the 3-D model's only";
+}
+
+TEST_F(SnapshotTest, AFieldOfThe3DModelIsRefusedInA2DSnapshot) {
+  for (const std::string name : {"v", "vmom"}) {
+    const Error error = error_of([&] { write("refused.h5", {"u", name}); });
+    EXPECT_EQ(error.code(), ExitCode::bad_input) << name;
+    EXPECT_NE(std::string(error.what()).find("field '" + name + "' is of the 3-D model (grid.ny > 1)"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "refused.h5"));
 }
 
 TEST_F(SnapshotTest, FieldsHoldTheDocumentedFormulasBitForBit) {
   const FileHandle file = open_file(write("fields.h5"));
   for (const FieldInfo& field : snapshot_fields()) {
+    if (is_3d_field(field.name)) continue;
     EXPECT_EQ(dims_of(file.get(), field.name), (std::vector<hsize_t>{1, nz, nx})) << field.name;  // time, z, x
     EXPECT_TRUE(bitwise_equal(read_values(file.get(), field.name), expected_field(snapshot_, field.name)))
         << field.name;
