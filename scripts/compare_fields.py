@@ -12,7 +12,7 @@ try:
 except ImportError as error:
     sys.exit(f"compare_fields: error: {error} (install python3-h5py and python3-numpy)")
 
-FIELDS = ("rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot")
+FIELDS = ("rho_prime", "u", "v", "w", "theta_prime", "dens", "umom", "vmom", "wmom", "rhot")
 
 
 def fields_of(path):
@@ -32,9 +32,11 @@ def difference(reference, other):
             return f"{name}: shape {values.shape} vs {other[name].shape}"
         unequal = values.view(np.uint64) != other[name].view(np.uint64)
         if unequal.any():
-            k, i = np.argwhere(unequal)[0]
-            return (f"{name}: {int(unequal.sum())} cells differ, first at k={k} i={i}: "
-                    f"{values[k, i]!r} vs {other[name][k, i]!r}")
+            first = tuple(int(n) for n in np.argwhere(unequal)[0])
+            axes = ("time", "k", "j", "i") if values.ndim == 4 else ("time", "k", "i")[-values.ndim:]
+            where = " ".join(f"{axis}={n}" for axis, n in zip(axes, first))
+            return (f"{name}: {int(unequal.sum())} cells differ, first at {where}: "
+                    f"{values[first]!r} vs {other[name][first]!r}")
     return ""
 
 

@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "foundation/error.hpp"
 #include "io/files/numbered_name.hpp"
@@ -29,8 +30,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The layout described in checkpoint.hpp; files without format_version are the format before.
+/// The layouts described in checkpoint.hpp: the 2-D model's (format 5; files without
+/// format_version are the format before) and the 3-D model's (format 6, ny > 1).
 constexpr int format_version = 5;
+constexpr int format_version_3d = 6;
+
+int format_of(const CheckpointHeader& header) { return header.ny > 1 ? format_version_3d : format_version; }
+
+/// The model's variables: 4 (dens, umom, wmom, rhot) or, in 3-D, 5 (with vmom after umom).
+int variables_of(const CheckpointHeader& header) {
+  return header.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
+}
 
 Error io_error(const fs::path& path, const std::string& what) { return Error(ExitCode::io, path.string(), what); }
 Error bad_input(const fs::path& path, const std::string& what) {
@@ -43,23 +53,27 @@ std::uint64_t fnv1a(std::string_view bytes) {
   return hash;
 }
 
+/// The 3-D model's grid (ny > 1) adds its y; the 2-D model's hash is the same as before it.
 std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xlen, double zlen,
-                           const Dissipation& physics, double cfl) {
-  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}",
-                           case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl));
+                           const Dissipation& physics, double cfl, int ny, double ylen) {
+  const std::string y = ny > 1 ? fmt::format(";ny={};ylen={:a}", ny, ylen) : std::string();
+  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}{}",
+                           case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl, y));
 }
 
 std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
 
 /// FNV-1a of every header value, exactly (doubles by their bits), and of the format.
 std::uint64_t header_checksum(const CheckpointHeader& header) {
+  const std::string y =
+      header.ny > 1 ? fmt::format(";ny={};ylen={:016x}", header.ny, bits(header.ylen)) : std::string();
   return fnv1a(fmt::format(
       "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
-      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}",
-      format_version, header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name,
+      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}",
+      format_of(header), header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name,
       header.nx, header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass),
       bits(header.initial_total_energy), bits(header.physics.viscosity), bits(header.physics.hyperviscosity),
-      bits(header.cfl)));
+      bits(header.cfl), y));
 }
 
 /// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
@@ -100,8 +114,10 @@ std::string header_problem(const CheckpointHeader& header) {
         std::pair{"cfl", header.cfl}})
     if (!std::isfinite(value)) return fmt::format("attribute {} is not finite ({})", name, value);
   if (header.step < 0) return fmt::format("attribute step is {}; expected a step >= 0", header.step);
-  for (const auto& [name, value] : {std::pair{"nx", header.nx}, std::pair{"nz", header.nz}})
+  for (const auto& [name, value] : {std::pair{"nx", header.nx}, std::pair{"ny", header.ny}, std::pair{"nz", header.nz}})
     if (value <= 0) return fmt::format("attribute {} is {}; expected a positive number of cells", name, value);
+  if (header.ny > 1 && !(std::isfinite(header.ylen) && header.ylen > 0.0))
+    return fmt::format("attribute ylen is {} m; expected a positive length", header.ylen);
   for (const auto& [name, value] : {std::pair{"xlen", header.xlen}, std::pair{"zlen", header.zlen}})
     if (value <= 0.0) return fmt::format("attribute {} is {} m; expected a positive length", name, value);
   for (const auto& [name, value] :
@@ -111,37 +127,69 @@ std::string header_problem(const CheckpointHeader& header) {
   return "";
 }
 
-/// Where the first value of `values` [var][k][i] over `box` that is not finite is; "" when all are.
-std::string first_non_finite(std::span<const double> values, const RankBox& box) {
+/// Where the first value of `values` [var][k][i] ([var][k][j][i] in 3-D, `three_d`) over `box`
+/// that is not finite is; "" when all are.
+std::string first_non_finite(std::span<const double> values, const RankBox& box, bool three_d) {
   const auto found = std::ranges::find_if(values, [](double value) { return !std::isfinite(value); });
   if (found == values.end()) return "";
   const auto index = static_cast<std::size_t>(found - values.begin());
-  const std::size_t per_var = static_cast<std::size_t>(box.nz) * box.nx;
+  const std::size_t per_var = static_cast<std::size_t>(box.nz) * box.ny * box.nx;
   const std::size_t in_var = index % per_var;
-  return fmt::format("{} is not finite ({}) at cell (i, k) = ({}, {})", variable_names[index / per_var], *found,
-                     box.i_offset + static_cast<long>(in_var % box.nx),
-                     box.k_offset + static_cast<long>(in_var / box.nx));
+  const long i = box.i_offset + static_cast<long>(in_var % box.nx);
+  const long j = box.j_offset + static_cast<long>(in_var / box.nx % box.ny);
+  const long k = box.k_offset + static_cast<long>(in_var / (static_cast<std::size_t>(box.nx) * box.ny));
+  if (three_d)
+    return fmt::format("{} is not finite ({}) at cell (i, j, k) = ({}, {}, {})", variable_names_3d[index / per_var],
+                       *found, i, j, k);
+  return fmt::format("{} is not finite ({}) at cell (i, k) = ({}, {})", variable_names[index / per_var], *found, i, k);
+}
+
+/// Whether `box` lies in the grid of `header` and `values` are its cells' (when given).
+bool box_fits(const RankBox& box, const CheckpointHeader& header) {
+  return box.nx > 0 && box.ny > 0 && box.nz > 0 && box.i_offset >= 0 && box.j_offset >= 0 && box.k_offset >= 0 &&
+         box.i_offset + box.nx <= header.nx && box.j_offset + box.ny <= header.ny && box.k_offset + box.nz <= header.nz;
+}
+
+std::size_t box_values(const RankBox& box, const CheckpointHeader& header) {
+  return static_cast<std::size_t>(variables_of(header)) * static_cast<std::size_t>(box.nz) * box.ny * box.nx;
 }
 
 /// The checksum segments of a row of `nx` cells.
 int segments_of(int nx) { return (nx + checksum_columns - 1) / checksum_columns; }
 
-/// The checksums [var][k][segment] over the whole grid of what `block` (this rank's cells
-/// [var][k][i] over `box`) contributes: zero for segments it has no cell of.
-std::vector<std::uint64_t> checksums_of(std::span<const double> block, const RankBox& box, int nx, int nz) {
-  const auto segments = static_cast<std::size_t>(segments_of(nx));
-  std::vector<std::uint64_t> sums(var::count * static_cast<std::size_t>(nz) * segments, 0);
+/// The checksums [var][k][segment] ([var][k][j][segment] in 3-D) over the whole grid of what
+/// `block` (this rank's cells [var][k][(j)][i] over `box`) contributes: zero for segments it
+/// has no cell of.
+std::vector<std::uint64_t> checksums_of(std::span<const double> block, const RankBox& box,
+                                        const CheckpointHeader& header) {
+  const auto segments = static_cast<std::size_t>(segments_of(header.nx));
+  const int variables = variables_of(header);
+  std::vector<std::uint64_t> sums(variables * static_cast<std::size_t>(header.nz) * header.ny * segments, 0);
   std::size_t n = 0;
-  for (int v = 0; v < var::count; ++v)
-    for (int k = 0; k < box.nz; ++k) {
-      std::uint64_t* row = sums.data() + (static_cast<std::size_t>(v) * nz + box.k_offset + k) * segments;
-      for (int i = 0; i < box.nx; ++i, ++n) {
-        const int column = box.i_offset + i;
-        row[column / checksum_columns] += checksum_share(block[n], static_cast<std::uint64_t>(column));
+  for (int v = 0; v < variables; ++v)
+    for (int k = 0; k < box.nz; ++k)
+      for (int j = 0; j < box.ny; ++j) {
+        const std::size_t global_row =
+            (static_cast<std::size_t>(v) * header.nz + box.k_offset + k) * header.ny + box.j_offset + j;
+        std::uint64_t* row = sums.data() + global_row * segments;
+        for (int i = 0; i < box.nx; ++i, ++n) {
+          const int column = box.i_offset + i;
+          row[column / checksum_columns] += checksum_share(block[n], static_cast<std::uint64_t>(column));
+        }
       }
-    }
   return sums;
 }
+
+/// The shape of /state: [4][nz][nx], or [5][nz][ny][nx] in 3-D; of /state_checksums the same
+/// with segments for columns.
+std::vector<hsize_t> state_dims(const CheckpointHeader& header, int columns) {
+  const auto variables = static_cast<hsize_t>(variables_of(header));
+  if (header.ny > 1)
+    return {variables, static_cast<hsize_t>(header.nz), static_cast<hsize_t>(header.ny), static_cast<hsize_t>(columns)};
+  return {variables, static_cast<hsize_t>(header.nz), static_cast<hsize_t>(columns)};
+}
+
+std::string dims_text(const std::vector<hsize_t>& dims) { return fmt::format("{}", fmt::join(dims, " x ")); }
 
 /// Creates dataset `name` of `type` and shape `dims`, reserved for the ranks to fill.
 void reserve_dataset(hid_t file, const char* name, hid_t type, const std::vector<hsize_t>& dims) {
@@ -157,11 +205,9 @@ void reserve_dataset(hid_t file, const char* name, hid_t type, const std::vector
 /// The checkpoint's layout, into the scratch HDF5 file that write_layout gives: /state and
 /// /state_checksums reserved, the header as attributes.
 void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::string& input_yaml) {
-  const auto nz = static_cast<hsize_t>(header.nz);
-  reserve_dataset(file, "state", H5T_IEEE_F64LE, {var::count, nz, static_cast<hsize_t>(header.nx)});
-  reserve_dataset(file, "state_checksums", H5T_STD_U64LE,
-                  {var::count, nz, static_cast<hsize_t>(segments_of(header.nx))});
-  write_attribute(file, "format_version", format_version);
+  reserve_dataset(file, "state", H5T_IEEE_F64LE, state_dims(header, header.nx));
+  reserve_dataset(file, "state_checksums", H5T_STD_U64LE, state_dims(header, segments_of(header.nx)));
+  write_attribute(file, "format_version", format_of(header));
   write_attribute(file, "step", header.step);
   write_attribute(file, "time", header.time);
   write_attribute(file, "config_hash", static_cast<unsigned long>(header.config_hash));
@@ -170,6 +216,10 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
   write_attribute(file, "nz", header.nz);
   write_attribute(file, "xlen", header.xlen);
   write_attribute(file, "zlen", header.zlen);
+  if (header.ny > 1) {  // the 3-D model
+    write_attribute(file, "ny", header.ny);
+    write_attribute(file, "ylen", header.ylen);
+  }
   write_attribute(file, "initial_mass", header.initial_mass);
   write_attribute(file, "initial_total_energy", header.initial_total_energy);
   write_attribute(file, "viscosity", header.physics.viscosity);
@@ -182,21 +232,28 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
 /// More than the bytes of the checkpoint file: its two datasets, the input YAML, and room for
 /// the metadata.
 long long checkpoint_size_bound(const CheckpointHeader& header, const std::string& input_yaml) {
-  const long long rows = static_cast<long long>(var::count) * header.nz;
+  const long long rows = static_cast<long long>(variables_of(header)) * header.nz * header.ny;
   return rows * (static_cast<long long>(header.nx) + segments_of(header.nx)) * 8 +
          static_cast<long long>(input_yaml.size()) + (64LL << 10);
 }
 
-/// Writes this rank's cells [var][k][i] over `box` into /state's bytes, which start at `first`.
+/// Writes this rank's cells [var][k][(j)][i] over `box` into /state's bytes, which start at
+/// `first`: each variable's rows in one run a file row apart where the box spans the grid's y
+/// (always in 2-D), else each layer's.
 void write_state_rows(const RowSink& sink, std::span<const double> block, const RankBox& box,
                       const CheckpointHeader& header, long long first) {
   constexpr auto value_bytes = static_cast<long long>(sizeof(double));
-  const auto rows = static_cast<std::size_t>(box.nz), row_values = static_cast<std::size_t>(box.nx);
-  for (int v = 0; v < var::count; ++v)
-    write_rows(
-        sink, block.data() + static_cast<std::size_t>(v) * rows * row_values, row_values, rows,
-        static_cast<std::size_t>(header.nx),
-        first + ((static_cast<long long>(v) * header.nz + box.k_offset) * header.nx + box.i_offset) * value_bytes);
+  const auto row_values = static_cast<std::size_t>(box.nx);
+  const bool spans_y = box.ny == header.ny;
+  const int runs = spans_y ? 1 : box.nz;
+  const auto run_rows = static_cast<std::size_t>(spans_y ? box.nz * box.ny : box.ny);
+  const double* values = block.data();
+  for (int v = 0; v < variables_of(header); ++v)
+    for (int run = 0; run < runs; ++run, values += run_rows * row_values) {
+      const long long row = (static_cast<long long>(v) * header.nz + box.k_offset + run) * header.ny + box.j_offset;
+      write_rows(sink, values, row_values, run_rows, static_cast<std::size_t>(header.nx),
+                 first + (row * header.nx + box.i_offset) * value_bytes);
+    }
 }
 
 /// Sums `values` over the ranks into rank 0's, in messages whose counts fit an int.
@@ -232,7 +289,7 @@ std::uint64_t checksum_share(double value, std::uint64_t column) {
 
 std::uint64_t physics_hash(const RunSpec& spec) {
   return physics_hash(to_string(spec.case_name), spec.grid.nx, spec.grid.nz, spec.grid.xlen, spec.grid.zlen,
-                      spec.physics, spec.time.cfl);
+                      spec.physics, spec.time.cfl, spec.grid.ny, spec.grid.ylen);
 }
 
 fs::path checkpoint_path(const fs::path& directory, long step) {
@@ -242,22 +299,20 @@ fs::path checkpoint_path(const fs::path& directory, long step) {
 void write_checkpoint(const fs::path& directory, const CheckpointHeader& header, const RankBox& box,
                       std::span<const double> block, const std::string& input_yaml, MPI_Comm comm) {
   const fs::path path = checkpoint_path(directory, header.step);
-  if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen, header.physics, header.cfl) !=
-      header.config_hash)
+  if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen, header.physics, header.cfl,
+                   header.ny, header.ylen) != header.config_hash)
     throw Error(ExitCode::internal, path.string(),
                 "the checkpoint's case, grid, domain, physics and cfl do not give its config_hash");
-  if (box.nx <= 0 || box.nz <= 0 || box.i_offset < 0 || box.k_offset < 0 || box.i_offset + box.nx > header.nx ||
-      box.k_offset + box.nz > header.nz ||
-      block.size() != var::count * static_cast<std::size_t>(box.nz) * static_cast<std::size_t>(box.nx))
+  if (!box_fits(box, header) || block.size() != box_values(box, header))
     throw Error(ExitCode::internal, path.string(), "the rank's block does not match the checkpoint's grid");
   // A state that is not finite could never be restarted: keep the earlier checkpoints instead.
   if (const std::string problem = header_problem(header); !problem.empty())
     throw Error(ExitCode::numerical, path.string(), "not written: " + problem);
   run_agreed(comm, [&] {
-    if (const std::string problem = first_non_finite(block, box); !problem.empty())
+    if (const std::string problem = first_non_finite(block, box, header.ny > 1); !problem.empty())
       throw Error(ExitCode::numerical, path.string(), "not written: the state's " + problem);
   });
-  std::vector<std::uint64_t> checksums = checksums_of(block, box, header.nx, header.nz);
+  std::vector<std::uint64_t> checksums = checksums_of(block, box, header);
   sum_to_root(checksums, comm);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -288,7 +343,8 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
 
 void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
                       const std::vector<double>& global_state, const std::string& input_yaml) {
-  write_checkpoint(directory, header, RankBox{header.nx, header.nz, 0, 0}, global_state, input_yaml, MPI_COMM_SELF);
+  write_checkpoint(directory, header, RankBox{header.nx, header.nz, 0, 0, header.ny, 0}, global_state, input_yaml,
+                   MPI_COMM_SELF);
 }
 
 bool is_simapp_checkpoint(const fs::path& path) {
@@ -323,8 +379,10 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   if (!file.has_attribute("format_version") || !file.has_attribute("header_checksum"))
     throw bad_input(path, "written by an older simapp without checksums; cannot be verified");
   const int format = file.read_attribute<int>("format_version");
-  if (format != format_version)
-    throw bad_input(path, fmt::format("checkpoint format {}; this simapp reads format {}", format, format_version));
+  if (format != format_version && format != format_version_3d)
+    throw bad_input(path, fmt::format("checkpoint format {}; this simapp reads formats {} (the 2-D model) and {} (the "
+                                      "3-D model)",
+                                      format, format_version, format_version_3d));
 
   CheckpointHeader header;
   header.step = file.read_attribute<long>("step");
@@ -335,6 +393,14 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.nz = file.read_attribute<int>("nz");
   header.xlen = file.read_attribute<double>("xlen");
   header.zlen = file.read_attribute<double>("zlen");
+  if (format == format_version_3d) {
+    for (const char* name : {"ny", "ylen"})
+      if (!file.has_attribute(name)) throw bad_input(path, fmt::format("a 3-D checkpoint without attribute {}", name));
+    header.ny = file.read_attribute<int>("ny");
+    header.ylen = file.read_attribute<double>("ylen");
+    if (header.ny <= 1)
+      throw bad_input(path, fmt::format("attribute ny is {}; a 3-D checkpoint has more than one cell in y", header.ny));
+  }
   header.initial_mass = file.read_attribute<double>("initial_mass");
   header.initial_total_energy = file.read_attribute<double>("initial_total_energy");
   header.physics.viscosity = file.read_attribute<double>("viscosity");
@@ -349,28 +415,28 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
 
 std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& box) {
   const CheckpointHeader header = read_checkpoint_header(path);
-  if (box.nx <= 0 || box.nz <= 0 || box.i_offset < 0 || box.k_offset < 0 || box.i_offset + box.nx > header.nx ||
-      box.k_offset + box.nz > header.nz)
+  if (!box_fits(box, header))
     throw Error(ExitCode::internal, path.string(), "the cells asked for are not all in the checkpoint's grid");
+  const bool three_d = header.ny > 1;
+  const int variables = variables_of(header);
   const Hdf5Reader file(path, ExitCode::bad_input);
   const DatasetShape state = file.dataset_shape("state");
   if (state.type != StoredType::float64)
     throw bad_input(path, fmt::format("/state holds {} values; expected 64-bit IEEE floats", state.type_name));
-  const std::vector<hsize_t> expected{var::count, static_cast<hsize_t>(header.nz), static_cast<hsize_t>(header.nx)};
+  const std::vector<hsize_t> expected = state_dims(header, header.nx);
   if (state.dims != expected)
-    throw bad_input(path, fmt::format("/state has shape {}; expected {} x {} x {} (the variables on its nz x nx cells)",
-                                      state.dims_text(), var::count, header.nz, header.nx));
-  const auto segments = static_cast<hsize_t>(segments_of(header.nx));
+    throw bad_input(path, fmt::format("/state has shape {}; expected {} (the variables on its {} cells)",
+                                      state.dims_text(), dims_text(expected), three_d ? "nz x ny x nx" : "nz x nx"));
+  const auto segments = segments_of(header.nx);
+  const std::vector<hsize_t> expected_sums = state_dims(header, segments);
   const auto has_checksums = [&] {
     if (!file.has_dataset("state_checksums")) return false;
     const DatasetShape sums = file.dataset_shape("state_checksums");
-    return (sums.type == StoredType::int64 || sums.type == StoredType::uint64) &&
-           sums.dims == std::vector<hsize_t>{var::count, static_cast<hsize_t>(header.nz), segments};
+    return (sums.type == StoredType::int64 || sums.type == StoredType::uint64) && sums.dims == expected_sums;
   };
   if (!has_checksums())
-    throw bad_input(path, fmt::format("/state carries no checksums of shape {} x {} x {} (/state_checksums); cannot be "
-                                      "verified",
-                                      var::count, header.nz, segments));
+    throw bad_input(path, fmt::format("/state carries no checksums of shape {} (/state_checksums); cannot be verified",
+                                      dims_text(expected_sums)));
 
   // The whole checksum segments this rank's columns lie in, read and checked, then its columns kept.
   const hsize_t first_segment = static_cast<hsize_t>(box.i_offset / checksum_columns);
@@ -378,25 +444,31 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
   const hsize_t column0 = first_segment * checksum_columns;
   const hsize_t columns =
       std::min<hsize_t>((last_segment + 1) * checksum_columns, static_cast<hsize_t>(header.nx)) - column0;
-  const hsize_t rows = static_cast<hsize_t>(box.nz);
-  std::vector<double> block(var::count * static_cast<std::size_t>(box.nz) * box.nx);
-  for (int v = 0; v < var::count; ++v) {
-    const std::vector<double> stored = file.read_dataset<double>(
-        "state", {{static_cast<hsize_t>(v), static_cast<hsize_t>(box.k_offset), column0}, {1, rows, columns}});
-    const std::vector<unsigned long> stored_sums = file.read_dataset<unsigned long>(
-        "state_checksums", {{static_cast<hsize_t>(v), static_cast<hsize_t>(box.k_offset), first_segment},
-                            {1, rows, last_segment - first_segment + 1}});
-    for (hsize_t k = 0; k < rows; ++k) {
-      std::vector<std::uint64_t> found(last_segment - first_segment + 1, 0);
+  const hsize_t rows = static_cast<hsize_t>(box.nz) * static_cast<hsize_t>(box.ny);  // (k, j) in order
+  const hsize_t segments_read = last_segment - first_segment + 1;
+  // The hyperslab of variable v: its rows of the box, starting at `column`, `count` wide.
+  const auto slab = [&](int v, hsize_t column, hsize_t count) -> Hyperslab {
+    if (three_d)
+      return {{static_cast<hsize_t>(v), static_cast<hsize_t>(box.k_offset), static_cast<hsize_t>(box.j_offset), column},
+              {1, static_cast<hsize_t>(box.nz), static_cast<hsize_t>(box.ny), count}};
+    return {{static_cast<hsize_t>(v), static_cast<hsize_t>(box.k_offset), column}, {1, rows, count}};
+  };
+  std::vector<double> block(box_values(box, header));
+  for (int v = 0; v < variables; ++v) {
+    const std::vector<double> stored = file.read_dataset<double>("state", slab(v, column0, columns));
+    const std::vector<unsigned long> stored_sums =
+        file.read_dataset<unsigned long>("state_checksums", slab(v, first_segment, segments_read));
+    for (hsize_t r = 0; r < rows; ++r) {
+      std::vector<std::uint64_t> found(segments_read, 0);
       for (hsize_t i = 0; i < columns; ++i)
-        found[(column0 + i) / checksum_columns - first_segment] += checksum_share(stored[k * columns + i], column0 + i);
-      if (!std::equal(found.begin(), found.end(), stored_sums.begin() + static_cast<std::ptrdiff_t>(k * found.size())))
+        found[(column0 + i) / checksum_columns - first_segment] += checksum_share(stored[r * columns + i], column0 + i);
+      if (!std::equal(found.begin(), found.end(), stored_sums.begin() + static_cast<std::ptrdiff_t>(r * found.size())))
         throw bad_input(path, "/state fails its checksum (corrupted)");
-      std::copy_n(stored.data() + k * columns + (static_cast<hsize_t>(box.i_offset) - column0), box.nx,
-                  block.data() + (static_cast<std::size_t>(v) * box.nz + k) * box.nx);
+      std::copy_n(stored.data() + r * columns + (static_cast<hsize_t>(box.i_offset) - column0), box.nx,
+                  block.data() + (static_cast<std::size_t>(v) * rows + r) * box.nx);
     }
   }
-  if (const std::string problem = first_non_finite(block, box); !problem.empty())
+  if (const std::string problem = first_non_finite(block, box, three_d); !problem.empty())
     throw bad_input(path, "/state: " + problem);
   return block;
 }
@@ -405,12 +477,24 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
                               const TimeStepping& stepping) {
   const std::string_view case_name = to_string(spec.case_name);
   const GridSpec& grid = spec.grid;
+  if ((header.ny > 1) != (grid.ny > 1))
+    throw bad_input(path, header.ny > 1 ? fmt::format("a checkpoint of the 3-D model (ny = {}); this run is 2-D "
+                                                      "(grid.ny = 1)",
+                                                      header.ny)
+                                        : fmt::format("a checkpoint of the 2-D model (ny = 1); this run is 3-D "
+                                                      "(grid.ny = {})",
+                                                      grid.ny));
   std::string differences;
   const auto add = [&](const std::string& difference) {
     differences += (differences.empty() ? "" : "; ") + difference;
   };
-  if (header.nx != grid.nx || header.nz != grid.nz)
-    add(fmt::format("grid {} x {} vs {} x {}", header.nx, header.nz, grid.nx, grid.nz));
+  if (header.nx != grid.nx || header.nz != grid.nz || header.ny != grid.ny) {
+    const auto cells = [](int nx, int ny, int nz) {
+      return ny > 1 ? fmt::format("{} x {} x {}", nx, ny, nz) : fmt::format("{} x {}", nx, nz);
+    };
+    add(fmt::format("grid {} vs {}", cells(header.nx, header.ny, header.nz), cells(grid.nx, grid.ny, grid.nz)));
+  }
+  if (grid.ny > 1 && header.ylen != grid.ylen) add(fmt::format("ylen {} m vs {} m", header.ylen, grid.ylen));
   if (header.xlen != grid.xlen || header.zlen != grid.zlen)
     add(fmt::format("domain {} x {} m vs {} x {} m", header.xlen, header.zlen, grid.xlen, grid.zlen));
   if (header.physics.viscosity != spec.physics.viscosity)

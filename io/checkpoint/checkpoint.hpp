@@ -1,7 +1,8 @@
 #pragma once
 /// Checkpoints: the full prognostic state of the whole grid with its step, time and a hash of
 /// the configuration that decides the physics, so a run can continue bit for bit, on any
-/// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 5):
+/// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 5, the
+/// 2-D model's; format 6, the 3-D model's, below):
 ///   /state            [4][nz][nx] 64-bit IEEE floats (dens, umom, wmom, rhot), contiguous
 ///   /state_checksums  [4][nz][segments] uint64: for each row of each variable and each segment
 ///                     of 4096 columns, the sum modulo 2^64 of a 64-bit mix of every value's bits
@@ -15,6 +16,10 @@
 ///                    which with the grid and the viscosity makes dt),
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
 ///                    input_yaml (string: the configuration, for people; not read back)
+/// Format 6 (the 3-D model, ny > 1): /state [5][nz][ny][nx] (dens, umom, vmom, wmom, rhot),
+/// /state_checksums [5][nz][ny][segments] (a checksum for each row (k, j)), and the attributes
+/// above with ny (int32) and ylen (double, m), which header_checksum and config_hash cover too.
+/// A 2-D checkpoint is refused for a 3-D run and a 3-D one for a 2-D run, by name.
 /// Written as snapshots are, without gathering the state: rank 0 lays the file out under a
 /// temporary name, every rank writes its rows, the checksums are summed to rank 0, the ranks
 /// agree, the file is synced and renamed, then read back; older checkpoints are removed only
@@ -41,8 +46,8 @@ struct CheckpointHeader {
   double time = 0.0;
   std::uint64_t config_hash = 0;
   int nx = 0, nz = 0;
-  double initial_mass = 0.0;          ///< kg per metre of y, at t = 0
-  double initial_total_energy = 0.0;  ///< J per metre of y, at t = 0
+  double initial_mass = 0.0;          ///< kg per metre of y (kg in the 3-D model), at t = 0
+  double initial_total_energy = 0.0;  ///< J per metre of y (J), at t = 0
   /// The configuration's case and domain (m).
   std::string case_name{};
   double xlen = 0.0, zlen = 0.0;
@@ -50,6 +55,8 @@ struct CheckpointHeader {
   Dissipation physics{};
   /// The configuration's time.cfl: with the grid and the viscosity it makes dt, so the steps.
   double cfl = numerics::default_cfl;
+  int ny = 1;         ///< cells in y: 1 is the 2-D model (format 5), more the 3-D one (format 6)
+  double ylen = 0.0;  ///< m (the 3-D model)
 };
 
 /// Columns one checksum of /state_checksums covers (the last segment of a row may be shorter).
@@ -60,14 +67,14 @@ inline constexpr int checksum_columns = 4096;
 /// change of a value or of its place changes it. For tools that edit a checkpoint.
 std::uint64_t checksum_share(double value, std::uint64_t column);
 
-/// FNV-1a hash of what a checkpoint's state depends on: the case, the grid and domain, the
-/// physics (viscosity, hyperviscosity) and time.cfl.
+/// FNV-1a hash of what a checkpoint's state depends on: the case, the grid and domain (with ny
+/// and ylen in the 3-D model), the physics (viscosity, hyperviscosity) and time.cfl.
 std::uint64_t physics_hash(const RunSpec& spec);
 
 /// The file name of the checkpoint at `step`.
 std::filesystem::path checkpoint_path(const std::filesystem::path& directory, long step);
 
-/// Collective over `comm`: writes the checkpoint of the state whose cells [var][k][i] over `box`
+/// Collective over `comm`: writes the checkpoint of the state whose cells [var][k][i] ([var][k][j][i]) over `box`
 /// each rank passes in `block`, reads it back, then removes the other checkpoints in
 /// `directory`: only regular files (no links, pipes or directories) named checkpoint_<step>.h5
 /// that is_simapp_checkpoint() recognizes. No rank holds more than its own block. A state or
@@ -98,10 +105,10 @@ std::optional<std::filesystem::path> latest_checkpoint(const std::filesystem::pa
 /// is not positive), or attributes that fail their checksum.
 CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 
-/// Reads the cells of `box` from the checkpoint: [var][k][i] over box.nz × box.nx. A bad-input
-/// Error when the header does not verify, /state is not 64-bit IEEE floats of shape
-/// [4][nz][nx] with checksums, the chunks read fail their checksum, or a value read is not
-/// finite (naming the variable and the global cell (i, k) of the first).
+/// Reads the cells of `box` from the checkpoint: [var][k][i] over box.nz × box.nx ([var][k][j][i]
+/// in 3-D). A bad-input Error when the header does not verify, /state is not 64-bit IEEE floats
+/// of its format's shape with checksums, the chunks read fail their checksum, or a value read is
+/// not finite (naming the variable and the global cell (i, k), or (i, j, k), of the first).
 std::vector<double> read_checkpoint_block(const std::filesystem::path& path, const RankBox& box);
 
 /// Refuses (a bad-input Error naming what differs) a checkpoint a run of `spec` with `stepping`

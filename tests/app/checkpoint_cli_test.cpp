@@ -124,6 +124,29 @@ TEST_F(CheckpointCliTest, ALongerRunContinuesFromAShortenedLastStepWithItsDt) {
                  R"(is at or past the run's sim_time = 10 s)");
 }
 
+TEST_F(CheckpointCliTest, A3DRunContinuesBitForBitAndIsNotContinuedAs2D) {
+  // 40 x 8 x 20 cells of 500 m: dt = 5/3 s as in 2-D.
+  const std::string three_d = " --set grid.ny=8 --set grid.ylen=4000";
+  ASSERT_EQ(simapp(steps(9) + three_d).exit_code, 0);
+  const RankBox whole{40, 20, 0, 0, 8, 0};
+  const std::vector<double> uninterrupted = io::read_checkpoint_block(out() / "checkpoint_000009.h5", whole);
+  EXPECT_EQ(uninterrupted.size(), 5u * 40 * 8 * 20);
+  fs::remove_all(out());
+  ASSERT_EQ(simapp(steps(6) + three_d).exit_code, 0);
+  expect_refused(restart(), R"(out/checkpoint_000006\.h5: a checkpoint of the 3-D model \(ny = 8\); this run is 2-D )"
+                            R"(\(grid\.ny = 1\))");
+  const Outcome outcome = simapp(steps(9) + three_d + " --restart latest");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const std::vector<double> restarted = io::read_checkpoint_block(out() / "checkpoint_000009.h5", whole);
+  ASSERT_EQ(restarted.size(), uninterrupted.size());
+  EXPECT_EQ(std::memcmp(restarted.data(), uninterrupted.data(), restarted.size() * sizeof(double)), 0);
+  fs::remove_all(out());
+  checkpointed_run();
+  expect_refused(
+      simapp(steps(9) + three_d + " --restart latest"),
+      R"(out/checkpoint_000006\.h5: a checkpoint of the 2-D model \(ny = 1\); this run is 3-D \(grid\.ny = 8\))");
+}
+
 // 1. Checksums: damaged data and damaged header values.
 
 TEST_F(CheckpointCliTest, FlippedBitInTheStateIsRefused) {

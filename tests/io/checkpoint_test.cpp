@@ -290,7 +290,7 @@ TEST_F(CheckpointTest, CheckpointOfAnEarlierFormatVersionIsRefusedNamingBoth) {
   const fs::path path = write(8);
   testing::set_attribute(path, "format_version", 4.0);  // format 4 had no cfl attribute
   EXPECT_EQ(refusal([&] { read_checkpoint_header(path); }),
-            path.string() + ": checkpoint format 4; this simapp reads format 5");
+            path.string() + ": checkpoint format 4; this simapp reads formats 5 (the 2-D model) and 6 (the 3-D model)");
 }
 
 TEST_F(CheckpointTest, IncompatibleConfigurationIsRefusedNamingWhatDiffers) {
