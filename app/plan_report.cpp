@@ -34,8 +34,8 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
   fmt::print(out, "plan: case {}, {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
              cells(grid.nx, grid.ny, grid.nz), plan.num_steps, to_string(spec.execution.granularity),
              to_string(spec.execution.mode));
-  fmt::print(out, "ranks: {} as {} x {}; rank 0 holds {} cells{}\n", decomposition.size(), decomposition.px(),
-             decomposition.pz(), cells(box.nx, box.ny, box.nz),
+  fmt::print(out, "ranks: {} as {}; rank 0 holds {} cells{}\n", decomposition.size(),
+             cells(decomposition.px(), decomposition.py(), decomposition.pz()), cells(box.nx, box.ny, box.nz),
              decomposition.size() == 1 ? std::string()
                                        : fmt::format("; {} ({} ops)", describe(path, backend),
                                                      exchanges_on_host(path) ? "host" : "transfer"));

@@ -106,9 +106,12 @@ std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& 
 
 std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Backend backend,
                            const std::string& halo_reason) {
+  const bool three_d = decomposition.global().ny > 1;
   return fmt::format(
-      "{} as {} x {} ({}){}", decomposition.size(), decomposition.px(), decomposition.pz(),
-      decomposition.global().ny > 1 ? "x and y periodic, z walls" : "x periodic, z walls",
+      "{} as {} ({}){}", decomposition.size(),
+      three_d ? fmt::format("{} x {} x {}", decomposition.px(), decomposition.py(), decomposition.pz())
+              : fmt::format("{} x {}", decomposition.px(), decomposition.pz()),
+      three_d ? "x and y periodic, z walls" : "x periodic, z walls",
       decomposition.size() == 1 ? std::string() : fmt::format(", {} ({})", describe(path, backend), halo_reason));
 }
 
@@ -123,16 +126,20 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   log.print("  grid      " + describe_grid(simulation.grid()));
   log.print("  time      " + describe_time_stepping(simulation.time_stepping(), spec));
   const double nu = spec.physics.viscosity;
-  log.print(fmt::format("  physics   viscosity {}, hyperviscosity beta = {:g}",
-                        nu > 0 ? fmt::format("nu = {:g} m^2/s on u, w, theta", nu) : std::string("off"),
-                        spec.physics.hyperviscosity));
+  log.print(
+      fmt::format("  physics   viscosity {}, hyperviscosity beta = {:g}",
+                  nu > 0 ? fmt::format("nu = {:g} m^2/s on {}", nu, spec.grid.ny > 1 ? "u, v, w, theta" : "u, w, theta")
+                         : std::string("off"),
+                  spec.physics.hyperviscosity));
   log.print(fmt::format("  backend   {}: {}", to_string(simulation.backend()), placements[0].processor));
   log.print("  ranks     " + describe_ranks(decomposition, simulation.halo_path(), simulation.backend(), halo_reason));
   const bool show_placement = decomposition.size() > 1 || simulation.backend() == Backend::cuda;
   for (int r = 0; r < decomposition.size() && show_placement; ++r) {
     const RankBox box = decomposition.box_of(r);
-    log.print(fmt::format("    rank {:>3} -> {} -> {}  cells [{}, {}) x [{}, {})", r, placements[r].host,
-                          describe_processor(placements[r]), box.i_offset, box.i_offset + box.nx, box.k_offset,
+    const std::string y_range =
+        decomposition.global().ny > 1 ? fmt::format(" x [{}, {})", box.j_offset, box.j_offset + box.ny) : std::string();
+    log.print(fmt::format("    rank {:>3} -> {} -> {}  cells [{}, {}){} x [{}, {})", r, placements[r].host,
+                          describe_processor(placements[r]), box.i_offset, box.i_offset + box.nx, y_range, box.k_offset,
                           box.k_offset + box.nz));
   }
   print_gpu_sharing(log, placements);

@@ -118,6 +118,7 @@ class Model3d {
                                     &params_,
                                     Bump3d{},
                                     periodic_in_y(case_boundaries(CaseName::thermal)),
+                                    {},
                                     {}};
     odd_ = build_step_program_3d(resources, StepParity::odd, 0);
     even_ = build_step_program_3d(resources, StepParity::even, 0);

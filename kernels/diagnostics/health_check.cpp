@@ -17,9 +17,8 @@ void check_health_3d(const Stream& stream, FieldView3d<const double> state, Hydr
   // One thread a cell: rows (k, j) of the (i, kj) index box, kj = k·ny + j.
   const int ny = state.shape.ny;
   parallel_for(
-      "check_health_3d", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz * ny}, SIMAPP_LAMBDA(int i, int kj) {
-        check_cell_health_3d(state, background, geometry, record, kj / ny, kj % ny, i);
-      });
+      "check_health_3d", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz * ny},
+      SIMAPP_LAMBDA(int i, int kj) { check_cell_health_3d(state, background, geometry, record, kj / ny, kj % ny, i); });
 }
 
 void count_health_check(const Stream& stream, HealthRecord* record, HealthRecord* mirror) {

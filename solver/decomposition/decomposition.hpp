@@ -1,11 +1,14 @@
 #pragma once
-/// The 2-D Cartesian decomposition of the global grid over MPI ranks: px × pz ranks,
-/// periodic in x, walls in z. Cells are split as evenly as possible (the first
-/// `cells mod parts` ranks of a direction get one more).
+/// The Cartesian decomposition of the global grid over MPI ranks: px × pz ranks for the 2-D
+/// model, periodic in x, walls in z; px × py × pz for the 3-D model (grid.ny > 1), periodic in
+/// x and y. Cells are split as evenly as possible (the first `cells mod parts` ranks of a
+/// direction get one more).
 #include <mpi.h>
 
 #include <array>
+#include <utility>
 
+#include "kernels/physics/variables.hpp"
 #include "solver/grid/grid_spec.hpp"
 #include "solver/grid/rank_box.hpp"
 #include "solver/spec/run_spec.hpp"
@@ -30,9 +33,10 @@ class Decomposition {
 
   MPI_Comm comm() const { return cart_; }  ///< the Cartesian communicator
   int rank() const { return rank_; }
-  int size() const { return dims_[0] * dims_[1]; }
+  int size() const { return dims_[0] * dims_[1] * dims_[2]; }
   int px() const { return dims_[0]; }
-  int pz() const { return dims_[1]; }
+  int py() const { return dims_[1]; }  ///< 1 in the 2-D model
+  int pz() const { return dims_[2]; }
   const GridSpec& global() const { return global_; }
   const RankBox& box() const { return box_; }
   RankBox box_of(int rank) const;
@@ -42,16 +46,21 @@ class Decomposition {
   int right() const { return right_; }
   int below() const { return below_; }
   int above() const { return above_; }
+  int front() const { return front_; }  ///< the neighbour at lower y (the 3-D model; periodic)
+  int back() const { return back_; }    ///< at higher y
   bool splits_x() const { return px() > 1; }
+  bool splits_y() const { return py() > 1; }
   bool splits_z() const { return pz() > 1; }
+  /// The neighbours on the low and high side along `direction`.
+  std::pair<int, int> neighbours(Direction direction) const;
 
  private:
   GridSpec global_;
-  std::array<int, 2> dims_{};
-  std::array<int, 2> coords_{};
+  std::array<int, 3> dims_{1, 1, 1};  ///< px, py, pz
   MPI_Comm cart_ = MPI_COMM_NULL;
   int rank_ = 0;
   int left_ = MPI_PROC_NULL, right_ = MPI_PROC_NULL, below_ = MPI_PROC_NULL, above_ = MPI_PROC_NULL;
+  int front_ = MPI_PROC_NULL, back_ = MPI_PROC_NULL;
   RankBox box_;
 };
 

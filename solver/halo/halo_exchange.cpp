@@ -10,12 +10,20 @@ constexpr int tag_towards_high = 2;
 
 HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape& shape,
                            Backend backend, HaloPath path, const NcclCommunicator* nccl)
+    : HaloExchange(decomposition, direction, halo_side_size(direction, shape), backend, path, nccl) {}
+
+HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape3d& shape,
+                           Backend backend, HaloPath path, const NcclCommunicator* nccl)
+    : HaloExchange(decomposition, direction, halo_side_size_3d(direction, shape), backend, path, nccl) {}
+
+HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, std::size_t side_size,
+                           Backend backend, HaloPath path, const NcclCommunicator* nccl)
     : comm_(decomposition.comm()),
       direction_(direction),
-      low_neighbour_(direction == Direction::x ? decomposition.left() : decomposition.below()),
-      high_neighbour_(direction == Direction::x ? decomposition.right() : decomposition.above()),
+      low_neighbour_(decomposition.neighbours(direction).first),
+      high_neighbour_(decomposition.neighbours(direction).second),
       sides_{low_neighbour_ != MPI_PROC_NULL, high_neighbour_ != MPI_PROC_NULL},
-      side_size_(halo_side_size(direction, shape)),
+      side_size_(side_size),
       path_(path),
       nccl_(nccl),
       send_(backend, 2 * side_size_),
@@ -33,7 +41,7 @@ void HaloExchange::exchange_messages() const {
   double* send = staged ? host_send_.data() : send_.data();
   double* receive = staged ? host_receive_.data() : receive_.data();
   const int count = static_cast<int>(side_size_);
-  const int tag_base = direction_ == Direction::x ? 0 : 10;
+  const int tag_base = direction_ == Direction::x ? 0 : direction_ == Direction::z ? 10 : 20;
   MPI_Request requests[4];
   // My low ghosts hold what the low neighbour sent towards its high side, and vice versa.
   MPI_Irecv(receive, count, MPI_DOUBLE, low_neighbour_, tag_base + tag_towards_high, comm_, &requests[0]);
@@ -45,6 +53,10 @@ void HaloExchange::exchange_messages() const {
 
 void HaloExchange::pack(const Stream& stream, FieldView<const double> field) const {
   pack_halos(stream, direction_, field, send_.data());
+}
+
+void HaloExchange::pack(const Stream& stream, FieldView3d<const double> field) const {
+  pack_halos_3d(stream, direction_, field, send_.data());
 }
 
 void HaloExchange::copy_to_host(const Stream& stream) const {
@@ -65,6 +77,10 @@ void HaloExchange::copy_to_device(const Stream& stream) const {
 
 void HaloExchange::unpack(const Stream& stream, FieldView<double> field) const {
   unpack_halos(stream, direction_, field, receive_.data(), sides_);
+}
+
+void HaloExchange::unpack(const Stream& stream, FieldView3d<double> field) const {
+  unpack_halos_3d(stream, direction_, field, receive_.data(), sides_);
 }
 
 }  // namespace simapp

@@ -8,13 +8,16 @@
 ///   nccl:       pack → exchange_on_stream (ncclRecv/ncclSend) → unpack, all device work.
 /// exchange_messages waits for the event signal_ready records only, so device work queued
 /// between the two (interior fluxes) runs while the messages travel. The step program puts
-/// these pieces in order as its ops (solver/step/halo_ops.hpp).
+/// these pieces in order as its ops (solver/step/halo_ops.hpp). The 3-D model's exchanges (of a
+/// FieldShape3d, along x, y or z) are the same pieces with its packing kernels
+/// (kernels/halo/halo_pack_3d.hpp).
 #include <mpi.h>
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/owned_event.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
 #include "kernels/halo/halo_pack.hpp"
+#include "kernels/halo/halo_pack_3d.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
@@ -26,11 +29,15 @@ class HaloExchange {
   /// `nccl`: the communicator of the nccl path (null on the MPI paths).
   HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape& shape, Backend backend,
                HaloPath path, const NcclCommunicator* nccl);
+  /// The 3-D model's exchange along `direction` of fields of `shape`.
+  HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape3d& shape, Backend backend,
+               HaloPath path, const NcclCommunicator* nccl);
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
 
   /// Send buffer ← the interior cells of `field` next to each side (a kernel).
   void pack(const Stream& stream, FieldView<const double> field) const;
+  void pack(const Stream& stream, FieldView3d<const double> field) const;
   /// Pinned send buffer ← send buffer (mpi_staged).
   void copy_to_host(const Stream& stream) const;
   /// Records the event exchange_messages waits for (MPI paths).
@@ -43,8 +50,12 @@ class HaloExchange {
   void copy_to_device(const Stream& stream) const;
   /// The ghost cells of `field` on each side with a neighbour ← receive buffer (a kernel).
   void unpack(const Stream& stream, FieldView<double> field) const;
+  void unpack(const Stream& stream, FieldView3d<double> field) const;
 
  private:
+  HaloExchange(const Decomposition& decomposition, Direction direction, std::size_t side_size, Backend backend,
+               HaloPath path, const NcclCommunicator* nccl);
+
   MPI_Comm comm_;
   Direction direction_;
   int low_neighbour_, high_neighbour_;

@@ -14,4 +14,13 @@ BoundaryConditions rank_boundaries(const BoundaryConditions& domain, const RankB
   return sides;
 }
 
+BoundaryConditions3d rank_boundaries(const BoundaryConditions3d& domain, const RankBox& box, const GridSpec& global) {
+  BoundaryConditions3d sides{rank_boundaries(domain.xz, box, global), domain.y_low, domain.y_high};
+  if (box.ny < global.ny) {
+    sides.y_low = as_exchanged(domain.y_low);
+    sides.y_high = as_exchanged(domain.y_high);
+  }
+  return sides;
+}
+
 }  // namespace simapp

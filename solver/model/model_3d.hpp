@@ -1,8 +1,12 @@
 #pragma once
 /// The 3-D model (grid.ny > 1): its three arrays (qⁿ, q*, q**; the stage kernels keep their
 /// fluxes on chip), StepParams3d, step resources and chunk programs
-/// (solver/step/build_step_program_3d.hpp). One rank: x and y periodic (or the case's inflow
-/// in x), walls in z.
+/// (solver/step/build_step_program_3d.hpp), and the halo exchanges of the directions split
+/// between ranks (px × py × pz): x and y periodic (or the case's inflow in x), walls in z.
+#include <memory>
+
+#include "solver/halo/halo_exchange.hpp"
+#include "solver/halo/nccl_communicator.hpp"
 #include "solver/model/model.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_params_block.hpp"
@@ -11,9 +15,11 @@ namespace simapp {
 
 class Model3d final : public Model {
  public:
+  /// Collective over the decomposition's ranks (the halo exchanges' communicators).
   explicit Model3d(const ModelContext& context);
   Model3d(const Model3d&) = delete;
   Model3d& operator=(const Model3d&) = delete;
+  ~Model3d() override;
 
   ChunkPrograms& chunks() override { return chunks_; }
   const StepProgram& first_step() const override { return first_step_; }
@@ -31,6 +37,8 @@ class Model3d final : public Model {
   HydrostaticView background_;
   DeviceBuffer<double> state_, stage1_, stage2_;
   StepParamsBlock3d params_;
+  std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
+  std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;
   StepResources3d resources_;
   StepProgram first_step_;
   ChunkPrograms chunks_;

@@ -4,6 +4,7 @@
 
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/stage/stage_kernel_3d.hpp"
+#include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
 
 namespace simapp {
@@ -20,10 +21,14 @@ void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, c
   const StepFields3d& f = resources.fields;
   const FieldShape3d& shape = f.state.shape;
   const CellBox3d cells{0, shape.nx, 0, shape.ny, 0, shape.nz};
+  const bool exchanged = exchanges_along(resources.sides, direction);
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
-    const StageArrays3d arrays = stage_arrays(f.state, stage_array(rk.input, f.state, f.stage1, f.stage2),
-                                              stage_array(rk.output, f.state, f.stage1, f.stage2));
+    const FieldView3d<double> input = stage_array(rk.input, f.state, f.stage1, f.stage2);
+    if (exchanged)
+      add_halo_ops(program, pass_name(direction) + ".stage" + std::to_string(s + 1) + ".", input,
+                   resources.halos.along(direction), resources.halos.path);
+    const StageArrays3d arrays = stage_arrays(f.state, input, stage_array(rk.output, f.state, f.stage1, f.stage2));
     const FluxContext3d context{resources.geometry, resources.background,
                                 resources.params != nullptr ? resources.params->device_slot(slot) : nullptr, s};
     const Bump3d wave_source = resources.wave_source;
@@ -54,6 +59,15 @@ void add_health_check_3d(StepProgram& program, const std::string& prefix, const 
 }
 
 }  // namespace
+
+bool exchanges_along(const BoundaryConditions3d& sides, Direction direction) {
+  switch (direction) {
+    case Direction::x: return sides.xz.x_low.from_neighbour() || sides.xz.x_high.from_neighbour();
+    case Direction::y: return sides.y_low.from_neighbour() || sides.y_high.from_neighbour();
+    case Direction::z: return sides.xz.z_low.from_neighbour() || sides.xz.z_high.from_neighbour();
+  }
+  return false;
+}
 
 StepProgram build_chunk_program_3d(const StepResources3d& resources, const ChunkLayout& layout) {
   StepProgram chunk;

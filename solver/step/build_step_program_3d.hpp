@@ -1,8 +1,10 @@
 #pragma once
 /// The 3-D model's step (grid.ny > 1) as a StepProgram: the passes of step_scheme_3d() for the
 /// step's parity (x, y, z | z, y, x), one stage kernel (kernels/stage/stage_kernel_3d.hpp) for
-/// each RK3 stage, the ghost cells made by the kernels' rules (one rank: x and y periodic or an
-/// inflow, z walls). Ops are named as the 2-D model's stage granularity names them
+/// each RK3 stage, the ghost cells made by the kernels' rules (x and y periodic or an inflow, z
+/// walls) or, on the sides between ranks, received before the stage: the halo exchange of the
+/// stage's input along the pass's direction (a pass reads ghosts along its own direction only). Ops are named as the
+/// 2-D model's stage granularity names them
 /// ("y.stage2.stage"), so executors and graphs take the program as they take a 2-D one.
 #include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/boundary/boundary_conditions_3d.hpp"
@@ -22,6 +24,22 @@ struct StepFields3d {
   FieldView3d<double> state, stage1, stage2;
 };
 
+/// The halo exchanges of a rank's 3-D step: how messages travel, and the exchange of each
+/// direction split between ranks (null where it is not, and in programs only described).
+struct HaloExchanges3d {
+  HaloPath path = HaloPath::mpi;
+  const HaloExchange* x = nullptr;
+  const HaloExchange* y = nullptr;
+  const HaloExchange* z = nullptr;
+
+  const HaloExchange* along(Direction direction) const {
+    return direction == Direction::x ? x : direction == Direction::y ? y : z;
+  }
+};
+
+/// Whether some ghost cells of the passes along `direction` come from neighbour ranks.
+bool exchanges_along(const BoundaryConditions3d& sides, Direction direction);
+
 /// What the 3-D step's ops need; the arrays and params must outlive the programs built from it.
 struct StepResources3d {
   StepFields3d fields;
@@ -29,8 +47,9 @@ struct StepResources3d {
   HydrostaticView background;
   const StepParamsBlock3d* params = nullptr;  ///< the slots the steps of a chunk read
   Bump3d wave_source;                         ///< the gravity_waves forcing; none in every other case
-  BoundaryConditions3d sides;
+  BoundaryConditions3d sides;                 ///< this rank's (rank_boundaries)
   HealthCheckOps health;
+  HaloExchanges3d halos;  ///< where sides are exchanged
 };
 
 /// The step of parity `parity` reading the StepParams3d of slot `slot`.

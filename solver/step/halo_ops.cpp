@@ -2,8 +2,9 @@
 
 namespace simapp {
 
-void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldView<double> field,
-                       const HaloExchange* exchange, HaloPath path) {
+template <class Field>
+void add_halo_send_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
+                       HaloPath path) {
   program.add(OpKind::kernel, prefix + "pack_halos",
               [exchange, field](const Stream& stream) { exchange->pack(stream, field); });
   if (path == HaloPath::mpi_staged)
@@ -14,8 +15,9 @@ void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldVie
                 [exchange](const Stream& stream) { exchange->signal_ready(stream); });
 }
 
-void add_halo_receive_ops(StepProgram& program, const std::string& prefix, FieldView<double> field,
-                          const HaloExchange* exchange, HaloPath path) {
+template <class Field>
+void add_halo_receive_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
+                          HaloPath path) {
   if (path == HaloPath::nccl)
     program.add(OpKind::transfer, prefix + "exchange_halos",
                 [exchange](const Stream& stream) { exchange->exchange_on_stream(stream); });
@@ -28,10 +30,16 @@ void add_halo_receive_ops(StepProgram& program, const std::string& prefix, Field
               [exchange, field](const Stream& stream) { exchange->unpack(stream, field); });
 }
 
-void add_halo_ops(StepProgram& program, const std::string& prefix, FieldView<double> field,
-                  const HaloExchange* exchange, HaloPath path) {
+template <class Field>
+void add_halo_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
+                  HaloPath path) {
   add_halo_send_ops(program, prefix, field, exchange, path);
   add_halo_receive_ops(program, prefix, field, exchange, path);
 }
+
+template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
+template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
+template void add_halo_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
+template void add_halo_ops(StepProgram&, const std::string&, FieldView3d<double>, const HaloExchange*, HaloPath);
 
 }  // namespace simapp

@@ -13,13 +13,17 @@
 namespace simapp {
 
 /// `exchange` may be null for a program that is only described (its ops must then never run);
-/// `path` says which ops there are.
-void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldView<double> field,
-                       const HaloExchange* exchange, HaloPath path);
-void add_halo_receive_ops(StepProgram& program, const std::string& prefix, FieldView<double> field,
-                          const HaloExchange* exchange, HaloPath path);
+/// `path` says which ops there are. `Field`: FieldView<double> (the 2-D model's) or
+/// FieldView3d<double>.
+template <class Field>
+void add_halo_send_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
+                       HaloPath path);
+template <class Field>
+void add_halo_receive_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
+                          HaloPath path);
 /// Both, with nothing between them.
-void add_halo_ops(StepProgram& program, const std::string& prefix, FieldView<double> field,
-                  const HaloExchange* exchange, HaloPath path);
+template <class Field>
+void add_halo_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
+                  HaloPath path);
 
 }  // namespace simapp

@@ -37,25 +37,28 @@ void count_chunks(const RunSpec& spec, const Grid& grid, StepOutline& plan, cons
   plan.distinct_chunks = distinct_chunk_layouts(plan.num_steps, plan.steps_per_graph, every);
 }
 
-/// The 3-D model's outline (one rank: x and y periodic or the case's inflow, z walls).
-StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid) {
+/// The 3-D model's outline on the rank of `grid`'s box, its halo messages taking `path`.
+StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid, HaloPath path) {
   const FieldShape3d cells = grid.cell_shape_3d();
-  const StepResources3d resources{{{nullptr, cells}, {nullptr, cells}, {nullptr, cells}},
-                                  grid.geometry_3d(),
-                                  {},
-                                  nullptr,
-                                  gravity_wave_source(spec.case_name, configured_bump_3d(spec)),
-                                  periodic_in_y(case_boundaries(spec.case_name)),
-                                  HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
+  const StepResources3d resources{
+      {{nullptr, cells}, {nullptr, cells}, {nullptr, cells}},
+      grid.geometry_3d(),
+      {},
+      nullptr,
+      gravity_wave_source(spec.case_name, configured_bump_3d(spec)),
+      rank_boundaries(periodic_in_y(case_boundaries(spec.case_name)), grid.box(), grid.spec()),
+      HealthCheckOps{spec.execution.check_every, nullptr, nullptr},
+      {path, nullptr, nullptr, nullptr}};
   StepOutline plan;
-  plan.description = describe_step(step_scheme_3d(), resources.sides, spec.execution.check_every);
+  plan.description =
+      describe_step(step_scheme_3d(), periodic_in_y(case_boundaries(spec.case_name)), spec.execution.check_every);
   plan.step = build_step_program_3d(resources, StepParity::odd, 0);
   count_chunks(spec, grid, plan, [&](const ChunkLayout& layout) { return build_chunk_program_3d(resources, layout); });
   return plan;
 }
 
 StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo) {
-  if (grid.is_3d()) return plan_on_3d(spec, grid);
+  if (grid.is_3d()) return plan_on_3d(spec, grid, halo.path);
   const StepResources resources{step_field_shapes(grid, spec.execution.granularity),
                                 grid.geometry(),
                                 {},

@@ -66,7 +66,8 @@ struct TwoCopies {
             &params,
             Bump3d{},
             periodic_in_y(case_boundaries(CaseName::straka)),
-            health};
+            health,
+            {}};
   }
   bool equal() const {
     const FieldView3d<double>& p = programmed.three_d.state.view;
