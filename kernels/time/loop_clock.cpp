@@ -36,6 +36,15 @@ void advance_step_params(const Stream& stream, const LoopClock* clock, StepParam
       });
 }
 
+void advance_step_params_3d(const Stream& stream, const LoopClock* clock, StepParams3d* slots, int count,
+                            const TimeSchedule& schedule) {
+  parallel_for(
+      "advance_step_params_3d", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
+        slots[j] = step_params_3d(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dy, schedule.dz,
+                                  schedule.dissipation);
+      });
+}
+
 void count_loop_steps(const Stream& stream, LoopClock* clock, int steps, const HealthRecord* health,
                       std::uint64_t condition) {
   parallel_for(

@@ -8,6 +8,7 @@
 #include "kernels/backend/stream.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/time/step_params.hpp"
+#include "kernels/time/step_params_3d.hpp"
 
 namespace simapp {
 
@@ -25,6 +26,7 @@ struct TimeSchedule {
   double dx = 0.0;
   double dz = 0.0;
   Dissipation dissipation;
+  double dy = 0.0;  ///< the 3-D model's (advance_step_params_3d)
 
   SIMAPP_HOST_DEVICE double dt_of(std::int64_t step) const { return step == num_steps ? dt_last : dt; }
 };
@@ -42,6 +44,10 @@ void add_completed_steps(const Stream& stream, LoopClock* clock, int steps);
 /// the next `count` steps, the same values the host would stage.
 void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams* slots, int count,
                          const TimeSchedule& schedule);
+
+/// The 3-D model's: slots[j] = step_params_3d(dt_of(completed + 1 + j), dx, dy, dz, dissipation).
+void advance_step_params_3d(const Stream& stream, const LoopClock* clock, StepParams3d* slots, int count,
+                            const TimeSchedule& schedule);
 
 /// completed += steps; the loop goes on while completed < target and no health check has
 /// failed (`health` null: none runs). `condition` is the WHILE node's cudaGraphConditionalHandle.

@@ -27,6 +27,9 @@ ChunkPrograms::ChunkPrograms(const StepResources& resources, StepParamsBlock& pa
       stage_([&params, &time, dx, dz, physics](long completed, int steps) {
         stage_steps(params, time, completed, steps, [&](double dt) { return step_params(dt, dx, dz, physics); });
       }),
+      loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
+        return build_loop_body_program(resources, layout, loop);
+      }),
       time_(time),
       check_every_(check_every) {}
 
@@ -37,6 +40,9 @@ ChunkPrograms::ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d
         stage_steps(params, time, completed, steps, [&](double dt) {
           return step_params_3d(dt, geometry.xz.dx, geometry.dy, geometry.xz.dz, physics);
         });
+      }),
+      loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
+        return build_loop_body_program_3d(resources, layout, loop);
       }),
       time_(time),
       check_every_(check_every) {}

@@ -27,9 +27,8 @@ class ChunkPrograms {
   ChunkPrograms(const ChunkPrograms&) = delete;
   ChunkPrograms& operator=(const ChunkPrograms&) = delete;
 
-  /// The 2-D model's step resources, which graph_loop and persistent build their own programs
-  /// from; an internal Error for the 3-D model's chunks (require_mode_can_run refuses those
-  /// modes there).
+  /// The 2-D model's step resources, which the persistent kernel runs from; an internal Error for
+  /// the 3-D model's chunks (require_mode_can_run refuses persistent there).
   const StepResources& resources() const;
   long num_steps() const { return time_.num_steps(); }
   int check_every() const { return check_every_; }
@@ -44,11 +43,15 @@ class ChunkPrograms {
   void stage_params(long completed, int steps) { stage_(completed, steps); }
   /// The program of the `steps` steps after `completed`, its step values staged: ready to run.
   const StepProgram& staged(long completed, int steps);
+  /// The body of a graph_loop WHILE node of `layout`'s steps (build_loop_body_program, or
+  /// build_loop_body_program_3d), reading `loop`.
+  StepProgram loop_body(const ChunkLayout& layout, const LoopControl* loop) const { return loop_body_(layout, loop); }
 
  private:
   const StepResources* resources_2d_ = nullptr;  ///< null for the 3-D model
   std::function<StepProgram(const ChunkLayout&)> build_;
   std::function<void(long completed, int steps)> stage_;
+  std::function<StepProgram(const ChunkLayout&, const LoopControl*)> loop_body_;
   const TimeStepping& time_;
   int check_every_;
   std::map<ChunkLayout, StepProgram> programs_;  ///< stable addresses

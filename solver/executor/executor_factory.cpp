@@ -21,10 +21,10 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
                                 const Decomposition& decomposition) {
   const std::string name(to_string(mode));
   const bool persistent = mode == ExecutionMode::persistent;
-  if (spec.grid.ny > 1 && (persistent || mode == ExecutionMode::graph_loop))
+  if (spec.grid.ny > 1 && persistent)
     return name +
-           " has no 3-D form in this build (its loop body and the persistent kernel step the 2-D model); the 3-D "
-           "model (grid.ny > 1) runs eager_sync, eager, eager_streams and graph";
+           " has no 3-D form in this build (the persistent kernel steps the 2-D model); the 3-D model (grid.ny > 1) "
+           "runs eager_sync, eager, eager_streams, graph and graph_loop";
   if (persistent && spec.execution.granularity != Granularity::stage)
     return name +
            " runs the stage kernel's tiles, one stage between grid barriers: it needs execution.granularity: "
@@ -35,8 +35,10 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
            " runs on one rank: halos between ranks would have to travel inside the kernel (NCCL "
            "device-initiated communication, which simapp does not use); use graph_loop with parallel.halo: nccl";
   if (!mode_runs_on(mode, backend)) return name + " needs the CUDA backend, but this run uses host";
-  if (mode == ExecutionMode::graph_loop &&
-      exchanges_halos_on_host(ghost_fill(spec, decomposition, halo_path(backend, spec.parallel))))
+  const bool host_halos =
+      spec.grid.ny > 1 ? decomposition.size() > 1 && exchanges_on_host(halo_path(backend, spec.parallel))
+                       : exchanges_halos_on_host(ghost_fill(spec, decomposition, halo_path(backend, spec.parallel)));
+  if (mode == ExecutionMode::graph_loop && host_halos)
     return name +
            " needs steps without host operations: one rank, or parallel.halo: nccl (MPI halos are exchanged "
            "by the host every stage)";

@@ -19,8 +19,7 @@ const GraphLoop& GraphLoopExecutor::loop_graph(StepParity first) {
   ChunkLayout layout{first, body_.steps, {}};
   for (int j = 0; body_.checked && j < body_.steps; ++j)
     if ((j + 1) % chunks_.check_every() == 0) layout.checked.push_back(j);
-  const StepProgram& body =
-      bodies_.try_emplace(first, build_loop_body_program(chunks_.resources(), layout, &control)).first->second;
+  const StepProgram& body = bodies_.try_emplace(first, chunks_.loop_body(layout, &control)).first->second;
   CaptureTiming timing;
   auto loop = std::make_unique<GraphLoop>(body, control, stream_, timing);
   ++loop_stats_.captures;

@@ -21,7 +21,8 @@ TimeSchedule time_schedule(const TimeStepping& time_stepping, const Grid& grid, 
           time_stepping.num_steps(),
           grid.dx(),
           grid.dz(),
-          physics};
+          physics,
+          grid.is_3d() ? grid.dy() : 0.0};
 }
 
 }  // namespace

@@ -81,6 +81,24 @@ StepProgram build_chunk_program_3d(const StepResources3d& resources, const Chunk
   return chunk;
 }
 
+StepProgram build_loop_body_program_3d(const StepResources3d& resources, const ChunkLayout& layout,
+                                       const LoopControl* loop) {
+  StepProgram body;
+  StepParams3d* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
+  const int steps = layout.steps;
+  body.add(OpKind::kernel, "advance_step_params", [loop, slots, steps](const Stream& stream) {
+    advance_step_params_3d(stream, loop->clock, slots, steps, loop->schedule);
+  });
+  add_chunk_steps(
+      body, layout, [&](StepParity parity, int slot) { return build_step_program_3d(resources, parity, slot); },
+      [&](const std::string& prefix, const StepProgram&) { add_health_check_3d(body, prefix, resources); });
+  const HealthRecord* health = resources.health.every > 0 ? resources.health.record : nullptr;
+  body.add(OpKind::kernel, "count_loop_steps", [loop, steps, health](const Stream& stream) {
+    count_loop_steps(stream, loop->clock, steps, health, loop->condition);
+  });
+  return body;
+}
+
 StepProgram build_step_program_3d(const StepResources3d& resources, StepParity parity, int slot) {
   constexpr StepSchemeOf<3> scheme = step_scheme_3d();
   StepProgram program;

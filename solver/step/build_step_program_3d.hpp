@@ -61,4 +61,10 @@ StepProgram build_step_program_3d(const StepResources3d& resources, StepParity p
 /// and its count.
 StepProgram build_chunk_program_3d(const StepResources3d& resources, const ChunkLayout& layout);
 
+/// The body of a graph_loop WHILE node for the 3-D model (build_loop_body_program's
+/// counterpart): StepParams3d of its steps computed on the device from the loop clock, the steps
+/// and checks of `layout`, then the count that sets the node's condition.
+StepProgram build_loop_body_program_3d(const StepResources3d& resources, const ChunkLayout& layout,
+                                       const LoopControl* loop);
+
 }  // namespace simapp
