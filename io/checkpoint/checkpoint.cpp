@@ -127,9 +127,9 @@ std::string header_problem(const CheckpointHeader& header) {
   return "";
 }
 
-/// Where the first value of `values` [var][k][i] ([var][k][j][i] in 3-D, `three_d`) over `box`
-/// that is not finite is; "" when all are.
-std::string first_non_finite(std::span<const double> values, const RankBox& box, bool three_d) {
+/// Where the first value of `values` [var][k][i] ([var][k][j][i] in the 3-D model of `header`)
+/// over `box` that is not finite is; "" when all are.
+std::string first_non_finite(std::span<const double> values, const RankBox& box, const CheckpointHeader& header) {
   const auto found = std::ranges::find_if(values, [](double value) { return !std::isfinite(value); });
   if (found == values.end()) return "";
   const auto index = static_cast<std::size_t>(found - values.begin());
@@ -138,18 +138,19 @@ std::string first_non_finite(std::span<const double> values, const RankBox& box,
   const long i = box.i_offset + static_cast<long>(in_var % box.nx);
   const long j = box.j_offset + static_cast<long>(in_var / box.nx % box.ny);
   const long k = box.k_offset + static_cast<long>(in_var / (static_cast<std::size_t>(box.nx) * box.ny));
-  if (three_d)
+  if (header.ny > 1)
     return fmt::format("{} is not finite ({}) at cell (i, j, k) = ({}, {}, {})", variable_names_3d[index / per_var],
                        *found, i, j, k);
   return fmt::format("{} is not finite ({}) at cell (i, k) = ({}, {})", variable_names[index / per_var], *found, i, k);
 }
 
-/// Whether `box` lies in the grid of `header` and `values` are its cells' (when given).
+/// Whether `box` holds at least one cell and lies in the grid of `header`.
 bool box_fits(const RankBox& box, const CheckpointHeader& header) {
   return box.nx > 0 && box.ny > 0 && box.nz > 0 && box.i_offset >= 0 && box.j_offset >= 0 && box.k_offset >= 0 &&
          box.i_offset + box.nx <= header.nx && box.j_offset + box.ny <= header.ny && box.k_offset + box.nz <= header.nz;
 }
 
+/// The values of the model's variables on the cells of `box`.
 std::size_t box_values(const RankBox& box, const CheckpointHeader& header) {
   return static_cast<std::size_t>(variables_of(header)) * static_cast<std::size_t>(box.nz) * box.ny * box.nx;
 }
@@ -309,7 +310,7 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
   if (const std::string problem = header_problem(header); !problem.empty())
     throw Error(ExitCode::numerical, path.string(), "not written: " + problem);
   run_agreed(comm, [&] {
-    if (const std::string problem = first_non_finite(block, box, header.ny > 1); !problem.empty())
+    if (const std::string problem = first_non_finite(block, box, header); !problem.empty())
       throw Error(ExitCode::numerical, path.string(), "not written: the state's " + problem);
   });
   std::vector<std::uint64_t> checksums = checksums_of(block, box, header);
@@ -468,7 +469,7 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
                   block.data() + (static_cast<std::size_t>(v) * rows + r) * box.nx);
     }
   }
-  if (const std::string problem = first_non_finite(block, box, three_d); !problem.empty())
+  if (const std::string problem = first_non_finite(block, box, header); !problem.empty())
     throw bad_input(path, "/state: " + problem);
   return block;
 }

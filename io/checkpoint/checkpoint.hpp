@@ -8,7 +8,7 @@
 ///                     of 4096 columns, the sum modulo 2^64 of a 64-bit mix of every value's bits
 ///                     with its column, so damaged data fails to read, and every rank can add
 ///                     its part of a segment without the others' values
-///   root attributes: format_version (int32, 5), step (int64), time (double, s),
+///   root attributes: format_version (int32: 5), step (int64), time (double, s),
 ///                    config_hash (uint64), case (string), nx, nz (int32), xlen, zlen (double, m),
 ///                    initial_mass, initial_total_energy (double: the run's t = 0 diagnostics,
 ///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
@@ -17,8 +17,10 @@
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
 ///                    input_yaml (string: the configuration, for people; not read back)
 /// Format 6 (the 3-D model, ny > 1): /state [5][nz][ny][nx] (dens, umom, vmom, wmom, rhot),
-/// /state_checksums [5][nz][ny][segments] (a checksum for each row (k, j)), and the attributes
-/// above with ny (int32) and ylen (double, m), which header_checksum and config_hash cover too.
+/// /state_checksums [5][nz][ny][segments] (a checksum for each row (k, j) of each variable, of
+/// the same mix with the global column i), and the attributes above with format_version 6 and
+/// ny (int32) and ylen (double, m), which header_checksum and config_hash cover too. A 2-D
+/// checkpoint (ny = 1) is the same file, its hashes the same values, as before the 3-D model.
 /// A 2-D checkpoint is refused for a 3-D run and a 3-D one for a 2-D run, by name.
 /// Written as snapshots are, without gathering the state: rank 0 lays the file out under a
 /// temporary name, every rank writes its rows, the checksums are summed to rank 0, the ranks
@@ -74,10 +76,11 @@ std::uint64_t physics_hash(const RunSpec& spec);
 /// The file name of the checkpoint at `step`.
 std::filesystem::path checkpoint_path(const std::filesystem::path& directory, long step);
 
-/// Collective over `comm`: writes the checkpoint of the state whose cells [var][k][i] ([var][k][j][i]) over `box`
-/// each rank passes in `block`, reads it back, then removes the other checkpoints in
-/// `directory`: only regular files (no links, pipes or directories) named checkpoint_<step>.h5
-/// that is_simapp_checkpoint() recognizes. No rank holds more than its own block. A state or
+/// Collective over `comm`: writes the checkpoint of the state whose cells [var][k][i] over
+/// `box` ([var][k][j][i] in 3-D: box.nz x box.ny x box.nx from box.k_offset, box.j_offset,
+/// box.i_offset) each rank passes in `block`, reads it back, then removes the other
+/// checkpoints in `directory`: only regular files (no links, pipes or directories) named
+/// checkpoint_<step>.h5 that is_simapp_checkpoint() recognizes. No rank holds more than its own block. A state or
 /// t = 0 diagnostics that are not finite are not written (a numerical Error naming the first
 /// such value; earlier checkpoints kept). Throws an I/O Error, the same on every rank, on any
 /// other failure (earlier checkpoints kept, no file left); an internal Error when the header's
@@ -85,7 +88,7 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& directory, lo
 void write_checkpoint(const std::filesystem::path& directory, const CheckpointHeader& header, const RankBox& box,
                       std::span<const double> block, const std::string& input_yaml, MPI_Comm comm);
 
-/// The same by one process holding the whole grid's state [var][k][i].
+/// The same by one process holding the whole grid's state [var][k][i] ([var][k][j][i] in 3-D).
 void write_checkpoint(const std::filesystem::path& directory, const CheckpointHeader& header,
                       const std::vector<double>& global_state, const std::string& input_yaml);
 
@@ -100,9 +103,10 @@ bool is_simapp_checkpoint(const std::filesystem::path& path);
 std::optional<std::filesystem::path> latest_checkpoint(const std::filesystem::path& directory);
 
 /// Reads and verifies a checkpoint's attributes: a bad-input Error naming the file and the
-/// problem when it is not a regular file (never opened then), not a simapp checkpoint, of the
-/// older format, has an attribute of another type, a value that is not finite (or a count that
-/// is not positive), or attributes that fail their checksum.
+/// problem when it is not a regular file (never opened then), not a simapp checkpoint, of a
+/// format before 5, a 3-D one without ny and ylen (or with ny = 1), has an attribute of another
+/// type, a value that is not finite (or a count that is not positive), or attributes that fail
+/// their checksum.
 CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 
 /// Reads the cells of `box` from the checkpoint: [var][k][i] over box.nz × box.nx ([var][k][j][i]
@@ -111,10 +115,12 @@ CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 /// not finite (naming the variable and the global cell (i, k), or (i, j, k), of the first).
 std::vector<double> read_checkpoint_block(const std::filesystem::path& path, const RankBox& box);
 
-/// Refuses (a bad-input Error naming what differs) a checkpoint a run of `spec` with `stepping`
-/// cannot continue: another case, grid, domain, physics (viscosity, hyperviscosity), time.cfl
-/// (the continuation would not be the run it continues: other steps) or config hash, or a time at or past sim_time
-/// that is not the run's last step (a finished run is its last step).
+/// Refuses (a bad-input Error naming the file and what differs) a checkpoint a run of `spec`
+/// with `stepping` cannot continue: one of the other model (2-D for a run with grid.ny > 1, 3-D
+/// for one with grid.ny = 1), another case, grid (ny too), domain (ylen too, in 3-D), physics
+/// (viscosity, hyperviscosity), time.cfl (the continuation would not be the run it continues:
+/// other steps) or config hash, or a time at or past sim_time that is not the run's last step
+/// (a finished run is its last step).
 void check_restart_compatible(const std::filesystem::path& path, const CheckpointHeader& header, const RunSpec& spec,
                               const TimeStepping& stepping);
 

@@ -246,16 +246,18 @@ void set_deflate(hid_t properties, int compression_level) {
   check(H5Pset_deflate(properties, static_cast<unsigned>(compression_level)), "cannot set deflate");
 }
 
-/// Dataset creation properties for [1][nz][nx] fields ([1][nz][ny][nx] in 3-D): chunked (at most
-/// 64 × 256, or 16 × 64 × 256), shuffled and deflated when `compression_level` > 0, the
-/// library's contiguous default otherwise.
+/// Dataset creation properties for [1][nz][nx] fields ([1][nz][ny][nx] in 3-D): chunked, shuffled
+/// and deflated when `compression_level` > 0, the library's contiguous default otherwise. Chunks
+/// are at most 64 × 256 cells (128 KiB) in 2-D and 8 × 64 × 256 (1 MiB) in 3-D: a reader inflates
+/// whole chunks and HDF5 caches only those that fit its chunk cache (1 MiB a dataset by
+/// default), so that reading a 3-D field a part at a time inflates a chunk once, not once a part.
 PropertyListHandle field_creation_properties(const Snapshot& snapshot, int compression_level) {
   PropertyListHandle properties(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
   if (compression_level == 0) return properties;
   const auto at_most = [](int cells, hsize_t most) { return std::min<hsize_t>(static_cast<hsize_t>(cells), most); };
   const std::vector<hsize_t> chunk =
       snapshot.ny > 1
-          ? std::vector<hsize_t>{1, at_most(snapshot.nz, 16), at_most(snapshot.ny, 64), at_most(snapshot.nx, 256)}
+          ? std::vector<hsize_t>{1, at_most(snapshot.nz, 8), at_most(snapshot.ny, 64), at_most(snapshot.nx, 256)}
           : std::vector<hsize_t>{1, at_most(snapshot.nz, 64), at_most(snapshot.nx, 256)};
   check(H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data()), "cannot set chunking");
   set_deflate(properties.get(), compression_level);

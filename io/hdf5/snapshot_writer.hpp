@@ -83,30 +83,34 @@ const std::vector<FieldInfo>& snapshot_fields();
 /// Whether field `name` exists in the 3-D model only (v, vmom).
 bool is_3d_field(const std::string& name);
 
-/// The values of field `name` (one of snapshot_fields()) over the snapshot's grid, row by row;
-/// an internal Error for another name.
+/// The values of field `name` (one of snapshot_fields()) over the snapshot's grid, [k][i]
+/// ([k][j][i] in 3-D); an internal Error for another name, a bad-input Error for v or vmom of a
+/// 2-D snapshot.
 std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name);
 
 /// Writes `path`, a new file, holding `fields` (names from snapshot_fields()) and the grid.
-/// `compression_level` 0 stores plainly; 1..9 deflates chunks (at most 64 × 256) after a shuffle.
+/// `compression_level` 0 stores plainly; 1..9 deflates chunks (at most 64 × 256 cells, in 3-D
+/// 8 × 64 × 256: 1 MiB, which HDF5's default chunk cache holds) after a shuffle.
 /// Builds the file in memory (about twice its size at the peak), writes it under its unfinished
 /// name (`.simapp_tmp/` beside `path`: io/files/new_file.hpp), syncs and closes that, then renames
-/// it to `path`. Throws a bad-input Error for an
-/// unknown or repeated field or a level outside 0..9, an internal Error for a snapshot whose
-/// arrays do not match its grid, and an I/O Error when `path` exists or writing fails; on
-/// failure neither `path` nor the temporary file is left behind.
+/// it to `path`. Throws a bad-input Error for an unknown or repeated field, a field of the 3-D
+/// model in a 2-D snapshot or a level outside 0..9, an internal Error for a snapshot whose arrays
+/// do not match its grid, and an I/O Error when `path` exists or writing fails; on failure
+/// neither `path` nor the temporary file is left behind.
 void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot, const std::vector<std::string>& fields,
                     int compression_level);
 
 /// Collective over `comm`: writes `path`, a new file holding the same datasets and attributes
 /// as write_snapshot of the whole grid (uncompressed), without gathering it. Every rank passes
-/// its block and `global` (the whole grid's nx, nz, dx, dz, time, step and texts; its arrays
-/// unused). Rank 0 lays the file out (HDF5 builds its metadata in memory, with the fields'
-/// storage reserved), every rank computes its rows of each field a few MiB at a time and writes
-/// them into the unfinished file, and the ranks agree on the outcome before rank 0 publishes
-/// it. Memory: one buffer of a few MiB besides the block. No HDF5
-/// call touches the disk and no collective call can be left waiting: a failure on any rank is
-/// the same I/O Error on every rank (ErrorReach::every_rank), and no file is left behind.
+/// its block and `global` (the whole grid's nx, ny, nz, dx, dy, dz, time, step and texts; its
+/// arrays unused). The block's row (k, j) of nx values goes to value ((k_offset + k)·ny +
+/// j_offset + j)·nx + i_offset of each field (nx, ny: the whole grid's; j = 0 in 2-D). Rank 0
+/// lays the file out (HDF5 builds its metadata in memory, with the fields' storage reserved),
+/// every rank computes its rows of each field a few MiB at a time and writes them into the
+/// unfinished file, and the ranks agree on the outcome before rank 0 publishes it. Memory: one
+/// buffer of a few MiB besides the block. No HDF5 call touches the disk and no collective call
+/// can be left waiting: a failure on any rank is the same I/O Error on every rank
+/// (ErrorReach::every_rank), and no file is left behind.
 void write_snapshot_blocks(const std::filesystem::path& path, const Snapshot& global, const SnapshotBlock& block,
                            const std::vector<std::string>& fields, MPI_Comm comm);
 
@@ -148,21 +152,21 @@ class SnapshotWrite {
   double waited_seconds_ = 0.0;
 };
 
-/// output.layout: series. Every snapshot of a run in one netCDF-4/CF file along its unlimited
-/// time dimension, one more time at each append: the layout of a snapshot (above) with the
-/// fields [time][nz][nx], each time one chunk (of at most 1 GiB: a larger grid's fields are cut
-/// into bands of rows), the step a variable step(time) (int64), and the root attributes but
-/// time and step. Written by one process with the whole grid, one writer at a time (a run's
-/// output directory lock). The first append makes the file under its unfinished name (in
-/// HDF5's latest format), syncs and publishes it; each later one opens it in place in HDF5's
-/// SWMR mode (single writer, multiple readers: metadata written in an order that keeps the file
-/// readable at every moment), extends the fields, step and then time by one, closes and syncs
-/// it. Between appends the file is closed and whole for every reader; a run killed in an append
-/// leaves the times before it readable by SWMR readers (h5py's swmr=True), and the restart that
-/// continues the file makes it whole again. Unlike the other files here, HDF5 writes this one to
-/// the disk itself: the space an append may need is taken first (io/files/file_space.hpp), so
-/// that a full disk or a file-size limit fails before HDF5 writes (HDF5 1.10 cannot recover from
-/// a write that fails when it closes a file), and what is left of it is given back after.
+/// output.layout: series. Every snapshot of a run in one netCDF-4/CF file along its unlimited time
+/// dimension, one more time at each append: the layout of a snapshot (above) with the fields
+/// [time][nz][nx] ([time][nz][ny][nx] in 3-D), each time one chunk (of at most 1 GiB: a larger
+/// grid's fields are cut into bands of rows, or of layers in 3-D), the step a variable step(time)
+/// (int64), and the root attributes but time and step. Written by one process with the whole grid,
+/// one writer at a time (a run's output directory lock). The first append makes the file under its
+/// unfinished name (in HDF5's latest format), syncs and publishes it; each later one opens it in
+/// place in HDF5's SWMR mode (single writer, multiple readers: metadata written in an order that
+/// keeps the file readable at every moment), extends the fields, step and then time by one, closes
+/// and syncs it. Between appends the file is closed and whole for every reader; a run killed in an
+/// append leaves the times before it readable by SWMR readers (h5py's swmr=True), and the restart
+/// that continues the file makes it whole again. Unlike the other files here, HDF5 writes this one
+/// to the disk itself: the space an append may need is taken first (io/files/file_space.hpp), so
+/// that a full disk or a file-size limit fails before HDF5 writes (HDF5 1.10 cannot recover from a
+/// write that fails when it closes a file), and what is left of it is given back after.
 class SnapshotSeriesFile {
  public:
   /// A series at `path` of `fields` (deflated at `compression_level`, 0: none), made at the first
@@ -179,7 +183,8 @@ class SnapshotSeriesFile {
 
   /// Appends `snapshot` (the whole grid, with its state) as the next time, synced. Throws an
   /// I/O Error when `path` exists at the first append or writing fails (the times before stay
-  /// readable), a bad-input Error when the grid is not the continued file's, an internal Error
+  /// readable), a bad-input Error naming both grids when the grid (nx, ny, nz) is not the
+  /// continued file's, or for a field of the 3-D model in a 2-D snapshot, an internal Error
   /// for a snapshot whose arrays do not match its grid.
   void append(const Snapshot& snapshot);
   /// The times the file holds.

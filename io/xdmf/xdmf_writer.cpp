@@ -42,9 +42,9 @@ std::string data_item(const std::string& dimensions, const std::string& file, co
 }
 
 /// A cell field: the 1 × nz × nx dataset (time, z, x) as it is, the mesh's single layer of
-/// cells: a plain HDF DataItem, which every XDMF reader takes (ParaView's Xdmf3 readers skip
-/// a Function item).
-/// In the 3-D model the 1 × nz × ny × nx dataset, the mesh's cells.
+/// cells, or in the 3-D model the 1 × nz × ny × nx dataset (time, z, y, x), its nz layers: a
+/// plain HDF DataItem, which every XDMF reader takes (ParaView's Xdmf3 readers skip a Function
+/// item).
 std::string attribute_xml(const XdmfMesh& mesh, const std::string& file, const std::string& field) {
   const std::string dimensions =
       mesh.ny > 1 ? fmt::format("1 {} {} {}", mesh.nz, mesh.ny, mesh.nx) : fmt::format("1 {} {}", mesh.nz, mesh.nx);
