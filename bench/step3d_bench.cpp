@@ -112,14 +112,19 @@ class Model3d {
     device::copy_async(stream, state_.data(), q3_values.data(), q3_values.size() * sizeof(double),
                        device::CopyDirection::host_to_device);
     device::synchronize(stream);
-    const StepResources3d resources{{{state_.data(), shape_}, {stage1_.data(), shape_}, {stage2_.data(), shape_}},
-                                    geometry_,
-                                    background_.view(),
-                                    &params_,
-                                    Bump3d{},
-                                    periodic_in_y(case_boundaries(CaseName::thermal)),
-                                    {},
-                                    {}};
+    const BoundaryConditions3d sides = periodic_in_y(case_boundaries(CaseName::thermal));
+    const StepResources3d resources{
+        {{state_.data(), shape_}, {stage1_.data(), shape_}, {stage2_.data(), shape_}, {}, {}, {}, {}},
+        geometry_,
+        background_.view(),
+        &params_,
+        Bump3d{},
+        Granularity::stage,
+        sides,
+        sides,
+        {},
+        {},
+        false};
     odd_ = build_step_program_3d(resources, StepParity::odd, 0);
     even_ = build_step_program_3d(resources, StepParity::even, 0);
   }

@@ -34,11 +34,6 @@ std::string configurable_cases() {
 }
 
 void check_dimensions(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
-  if (spec.grid.ny > 1 && spec.execution.granularity != Granularity::stage)
-    throw Error(ExitCode::bad_input, place_of("execution.granularity", places, file),
-                fmt::format("execution.granularity = {}: the 3-D model (grid.ny = {}) runs the stage granularity "
-                            "in this build",
-                            to_string(spec.execution.granularity), spec.grid.ny));
   const auto& [px, py, pz] = spec.parallel.ranks;
   if (spec.grid.ny == 1 && py > 1)
     throw Error(

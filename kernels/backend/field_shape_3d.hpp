@@ -51,4 +51,9 @@ struct CellBox3d {
   int k_lo = 0, k_hi = 0;
 };
 
+/// The interior cells of `shape`.
+SIMAPP_HOST_DEVICE inline CellBox3d interior_cells(const FieldShape3d& shape) {
+  return {0, shape.nx, 0, shape.ny, 0, shape.nz};
+}
+
 }  // namespace simapp

@@ -1,7 +1,9 @@
 #pragma once
 /// parallel_for(label, stream, box, body): runs body(i, k) for every index of `box`, as a
-/// CUDA kernel on the stream when the run's backend is CUDA, else as OpenMP host loops.
+/// CUDA kernel on the stream when the run's backend is CUDA, else as OpenMP host loops;
+/// parallel_for_cells(label, stream, cells, body) runs body(i, j, k) over a 3-D box likewise.
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
+#include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/index_box.hpp"
 #include "kernels/backend/launch_counter.hpp"
 #include "kernels/backend/launch_recorder.hpp"
@@ -40,6 +42,16 @@ void parallel_for([[maybe_unused]] const char* label, [[maybe_unused]] const Str
     return;
   }
   parallel_for_host(box, body);
+}
+
+/// body(i, j, k) for every cell of `cells`: one index along x by one over its (k, j) rows.
+template <class Body>
+void parallel_for_cells(const char* label, const Stream& stream, const CellBox3d& cells, const Body& body) {
+  const int j_lo = cells.j_lo, k_lo = cells.k_lo, rows_j = cells.j_hi - cells.j_lo;
+  if (rows_j <= 0 || cells.k_hi <= k_lo) return;
+  parallel_for(
+      label, stream, IndexBox{cells.i_lo, cells.i_hi, 0, rows_j * (cells.k_hi - k_lo)},
+      SIMAPP_LAMBDA(int i, int row) { body(i, j_lo + row % rows_j, k_lo + row / rows_j); });
 }
 
 }  // namespace simapp

@@ -33,4 +33,36 @@ void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays
   throw std::invalid_argument("apply_stage_3d: no such direction");
 }
 
+namespace {
+
+/// The interior cells of `shape` with cells [lo, hi) along `direction`.
+CellBox3d cells_along(Direction direction, const FieldShape3d& shape, int lo, int hi) {
+  CellBox3d box = interior_cells(shape);
+  switch (direction) {
+    case Direction::x: box.i_lo = lo, box.i_hi = hi; break;
+    case Direction::y: box.j_lo = lo, box.j_hi = hi; break;
+    case Direction::z: box.k_lo = lo, box.k_hi = hi; break;
+  }
+  return box;
+}
+
+int cells_along(Direction direction, const FieldShape3d& shape) {
+  return direction == Direction::x ? shape.nx : direction == Direction::y ? shape.ny : shape.nz;
+}
+
+}  // namespace
+
+CellBox3d stage_interior_cells_3d(Direction direction, const FieldShape3d& shape) {
+  return cells_along(direction, shape, 2, cells_along(direction, shape) - 2);
+}
+
+CellBox3d stage_low_cells_3d(Direction direction, const FieldShape3d& shape) {
+  return cells_along(direction, shape, 0, 2);
+}
+
+CellBox3d stage_high_cells_3d(Direction direction, const FieldShape3d& shape) {
+  const int n = cells_along(direction, shape);
+  return cells_along(direction, shape, n - 2, n);
+}
+
 }  // namespace simapp

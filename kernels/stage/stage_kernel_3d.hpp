@@ -3,17 +3,16 @@
 ///   q_out = q_init + dt_stage · R(q_forcing),
 ///   R = −(F_{i+1} − F_i)/dx, −(G_{j+1} − G_j)/dy or −(H_{k+1} − H_k)/dz (+ sources),
 /// the 2-D stage kernel's scheme (stage_kernel.hpp) with the y pass beside its x and z passes,
-/// from the same point functions instantiated for ModelVariables<3> (face_flux.hpp,
-/// diffusive_flux.hpp, stage_tendency.hpp, ghost_rules.hpp), so that a state uniform in y gives
-/// the 2-D model's numbers at every j.
+/// from the same point functions instantiated for ModelVariables<3> (face_flux_3d.hpp,
+/// stage_tendency_3d.hpp, ghost_rules.hpp), so that a state uniform in y gives the 2-D model's
+/// numbers at every j, and the fused and fine granularities (fluxes_3d.hpp,
+/// tendency_update_3d.hpp) the stage kernel's.
 #include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/boundary/boundary_conditions_3d.hpp"
-#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/flux/flux_context_3d.hpp"
 #include "kernels/physics/bump_3d.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
 #include "kernels/physics/variables.hpp"
-#include "kernels/time/step_params_3d.hpp"
 
 namespace simapp {
 
@@ -35,20 +34,18 @@ inline StageArrays3d stage_arrays(const FieldView3d<const double>& init, const F
   return {init.data, forcing.data, out.data, out.shape};
 }
 
-/// What a 3-D stage's kernels need besides the arrays: geometry, the step's parameters (read on
-/// the device at run time), the stage and the background (which depends on z only).
-struct FluxContext3d {
-  CellGeometry3d geometry;
-  HydrostaticView background;
-  const StepParams3d* params = nullptr;
-  int stage = 0;  ///< the RK3 stage, 0..2
-};
-
 /// The stage of the pass along `direction` for the interior cells in `cells`; the ghost cells of
 /// the pass's sides are made by the rule `sides` names as the kernel loads a tile, or read from
 /// memory where a halo exchange put them. `wave_source` forces ρw in the x and z passes.
 void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays3d& arrays,
                     const FluxContext3d& context, const Bump3d& wave_source, const BoundaryConditions3d& sides,
                     const CellBox3d& cells);
+
+/// The cells whose stencils along `direction` read no ghost cell (2 … n − 3 of the n along it),
+/// so that a stage can update them while halos travel, and the two at the low and at the high
+/// end, which wait for them. Splitting needs n ≥ 4.
+CellBox3d stage_interior_cells_3d(Direction direction, const FieldShape3d& shape);
+CellBox3d stage_low_cells_3d(Direction direction, const FieldShape3d& shape);
+CellBox3d stage_high_cells_3d(Direction direction, const FieldShape3d& shape);
 
 }  // namespace simapp

@@ -5,12 +5,11 @@
 #include "kernels/backend/tile_copy.hpp"
 #include "kernels/backend/tile_origin.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
-#include "kernels/flux/diffusive_flux.hpp"
-#include "kernels/flux/face_flux.hpp"
+#include "kernels/flux/face_flux_3d.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/stage_kernel_3d.hpp"
 #include "kernels/stage/stage_tile_shape.hpp"
-#include "kernels/update/stage_tendency.hpp"
+#include "kernels/update/stage_tendency_3d.hpp"
 
 namespace simapp {
 
@@ -121,32 +120,6 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
     for (int v = 0; v < V::count; ++v) copy_into_tile(tile.init[v][cb][ca], cell[v * stride]);
   }
 
-  /// ν/Δ of the pass's direction: 0 without diffusion.
-  SIMAPP_HOST_DEVICE double viscosity_over_spacing() const {
-    const StepParams3d& params = *context.params;
-    return x_pass ? params.xz.viscosity_x : y_pass ? params.viscosity_y : params.xz.viscosity_z;
-  }
-
-  /// F, G or H at a face of row k (x, y) or at face k (z) from its face values and third differences.
-  SIMAPP_HOST_DEVICE void flux_at_face(const double q[V::count], const double d3[V::count], int k,
-                                       double f[V::count]) const {
-    const HydrostaticView& background = context.background;
-    const StepParams3d& params = *context.params;
-    const StageParams& stage = params.xz.stage[context.stage];
-    if constexpr (x_pass) {
-      horizontal_face_flux<V, V::umom>(q, d3, background.cell_density(k), background.cell_reference(k), stage.k_hyper_x,
-                                       f);
-    } else if constexpr (y_pass) {
-      horizontal_face_flux<V, V::vmom>(q, d3, background.cell_density(k), background.cell_reference(k),
-                                       params.k_hyper_y[context.stage], f);
-    } else {
-      const int global_k = context.geometry.xz.k_offset + k;
-      const bool at_wall = global_k == 0 || global_k == context.geometry.xz.global_nz;
-      vertical_face_flux<V>(q, d3, background.density_face[k], background.face_reference(k), at_wall, stage.k_hyper_z,
-                            f);
-    }
-  }
-
   /// Face a (x) or b (y, z) of the tile lies between its cells a − 1 and a (b − 1 and b), so its
   /// four stencil cells are tile points a … a + 3 (b … b + 3).
   SIMAPP_HOST_DEVICE void face(Tile& tile, const LayerTileOrigin& origin, int a, int b) const {
@@ -158,28 +131,16 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
       d3[v] = third_difference(s[0], s[1], s[2], s[3]);
     }
     const int k = z_pass ? origin.k0 + b : origin.layer;
-    flux_at_face(q, d3, k, f);
-    const double nu_over_spacing = viscosity_over_spacing();
-    if (nu_over_spacing != 0.0) {  // the two cells either side of the face
-      double low[V::count], high[V::count];
-      for (int v = 0; v < V::count; ++v) {
-        low[v] = x_pass ? tile.q[v][b][a + 1] : tile.q[v][b + 1][a];
-        high[v] = x_pass ? tile.q[v][b][a + 2] : tile.q[v][b + 2][a];
-      }
-      const int global_k = context.geometry.xz.k_offset + k;
-      if (!z_pass || (global_k != 0 && global_k != context.geometry.xz.global_nz))
-        add_face_diffusion<V>(low, high, face_neighbours<z_pass>(context.background, k),
-                              nu_over_spacing * (q[V::dens] + face_density<z_pass>(context.background, k)), f);
-    }
+    face_flux_3d<D>(
+        q, d3, k, context,
+        [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
+          for (int v = 0; v < V::count; ++v) {
+            low[v] = x_pass ? tile.q[v][b][a + 1] : tile.q[v][b + 1][a];
+            high[v] = x_pass ? tile.q[v][b][a + 2] : tile.q[v][b + 2][a];
+          }
+        },
+        f);
     for (int v = 0; v < V::count; ++v) tile.flux[v][b][a] = f[v];
-  }
-
-  /// S = b(x_i, y_j, z_k) ρ̄_c(k), the wave source's forcing of ρw, in the x and z passes.
-  SIMAPP_HOST_DEVICE double momentum_source(const Cell& c) const {
-    if (y_pass || wave_source.amplitude == 0.0) return 0.0;
-    const CellGeometry3d& geometry = context.geometry;
-    return wave_source(geometry.xz.x_center(c.i), geometry.y_center(c.j), geometry.xz.z_center(c.k)) *
-           context.background.cell_density(c.k);
   }
 
   SIMAPP_HOST_DEVICE void cell(const Tile& tile, const LayerTileOrigin& origin, int a, int b) const {
@@ -188,12 +149,8 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
     const bool init_is_input = this->init_is_input();
     const std::size_t out_stride = arrays.shape.var_stride();
     double* out = arrays.out_at(c.k, c.j, c.i);
-    const StepParams3d& params = *context.params;
-    const StageFactors factors{x_pass   ? params.xz.inv_dx
-                               : y_pass ? params.inv_dy
-                                        : params.xz.inv_dz,
-                               params.xz.stage[context.stage].dt};
-    const double source = momentum_source(c);
+    const StageFactors factors = stage_factors_3d<D>(context);
+    const double source = momentum_source_3d<D>(c.i, c.j, c.k, context, wave_source);
     for (int v = 0; v < V::count; ++v) {
       const double high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
       const double density_perturbation = z_pass && v == V::wmom ? tile.q[V::dens][qb][qa] : 0.0;

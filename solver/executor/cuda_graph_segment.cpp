@@ -40,7 +40,7 @@ void abandon_capture(cudaStream_t stream) {
 /// and at the end; without, all on the capturing stream.
 void queue_segment(const StepProgram& program, const Segment& segment, LaneStreams& lanes, bool use_lanes,
                    cudaStream_t origin) {
-  if (use_lanes) lanes.begin();
+  if (use_lanes) lanes.begin(program.lanes());
   const Stream capturing{Backend::cuda, origin, nullptr};
   for (std::size_t index = segment.first; index < segment.last; ++index) {
     const StepOp& op = program.ops()[index];

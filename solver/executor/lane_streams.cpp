@@ -24,22 +24,23 @@ LaneStreams::~LaneStreams() {
   if (origin_event_ != nullptr) cudaEventDestroy(origin_event_);
 }
 
-void LaneStreams::begin() {
+void LaneStreams::begin(int lanes) {
+  active_ = lanes;
   SIMAPP_CUDA_CHECK(cudaEventRecord(origin_event_, origin_));
-  for (int lane = 0; lane < max_lanes; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], origin_event_, 0));
+  for (int lane = 0; lane < active_; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], origin_event_, 0));
 }
 
 void LaneStreams::join() {
-  for (int lane = 1; lane < max_lanes; ++lane) {
+  for (int lane = 1; lane < active_; ++lane) {
     SIMAPP_CUDA_CHECK(cudaEventRecord(events_[lane], streams_[lane]));
     SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[0], events_[lane], 0));
   }
   SIMAPP_CUDA_CHECK(cudaEventRecord(events_[0], streams_[0]));
-  for (int lane = 1; lane < max_lanes; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], events_[0], 0));
+  for (int lane = 1; lane < active_; ++lane) SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(streams_[lane], events_[0], 0));
 }
 
 void LaneStreams::end() {
-  for (int lane = 0; lane < max_lanes; ++lane) {
+  for (int lane = 0; lane < active_; ++lane) {
     SIMAPP_CUDA_CHECK(cudaEventRecord(events_[lane], streams_[lane]));
     SIMAPP_CUDA_CHECK(cudaStreamWaitEvent(origin_, events_[lane], 0));
   }

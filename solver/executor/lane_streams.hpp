@@ -21,8 +21,9 @@ class LaneStreams {
   Stream stream(int lane) const { return Stream{Backend::cuda, streams_[lane], nullptr}; }
   cudaStream_t origin() const { return origin_; }
 
-  /// Every lane continues after what the origin has queued.
-  void begin();
+  /// Lanes 0 .. lanes − 1 continue after what the origin has queued; they are the lanes that
+  /// join() and end() join, until the next begin.
+  void begin(int lanes);
   /// Every lane continues after what every lane has queued (a Join op).
   void join();
   /// The origin continues after what every lane has queued.
@@ -33,6 +34,7 @@ class LaneStreams {
   cudaEvent_t origin_event_ = nullptr;
   cudaStream_t streams_[max_lanes] = {};
   cudaEvent_t events_[max_lanes] = {};
+  int active_ = max_lanes;  ///< the lanes of the program being queued
 };
 
 }  // namespace simapp

@@ -24,7 +24,7 @@ void LaneStreamsRunner::run(const StepProgram& program, const Stream& stream) {
       ++stats_.host_ops;
       continue;
     }
-    if (!forked) lanes_->begin();
+    if (!forked) lanes_->begin(program.lanes());
     forked = true;
     if (op.kind == OpKind::join) {
       lanes_->join();

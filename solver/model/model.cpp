@@ -11,7 +11,7 @@ std::unique_ptr<Model> make_model(const ModelContext& context) {
 }
 
 std::size_t model_memory_needed(const RunSpec& spec, const Grid& grid) {
-  if (grid.is_3d()) return Model3d::memory_needed(grid);
+  if (grid.is_3d()) return step_fields_3d_bytes(grid, spec.execution.granularity);
   const StepFields fields = step_field_shapes(grid, spec.execution.granularity);
   std::size_t values = 0;
   for (const FieldView<double>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux, &fields.face_value,

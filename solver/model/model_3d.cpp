@@ -11,10 +11,6 @@ namespace simapp {
 
 namespace {
 
-FieldView3d<double> view_of(const DeviceBuffer<double>& buffer, const FieldShape3d& shape) {
-  return {buffer.data(), shape};
-}
-
 std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Decomposition& decomposition) {
   if (path != HaloPath::nccl || decomposition.size() == 1) return nullptr;
   require_one_gpu_per_rank(decomposition.comm());
@@ -35,32 +31,30 @@ Model3d::Model3d(const ModelContext& context)
     : spec_(context.spec),
       geometry_(context.grid.geometry_3d()),
       background_(context.background),
-      state_(context.stream.backend, context.grid.cell_shape_3d().size()),
-      stage1_(context.stream.backend, context.grid.cell_shape_3d().size()),
-      stage2_(context.stream.backend, context.grid.cell_shape_3d().size()),
+      workspace_(context.stream.backend, context.grid, context.spec.execution.granularity),
       params_(context.stream, step_params_slots(context.mode, context.spec.execution)),
       nccl_(nccl_communicator_if(context.halo_path, context.decomposition)),
       halo_x_(exchange_if(context.decomposition.splits_x(), context, Direction::x, nccl_.get())),
       halo_y_(exchange_if(context.decomposition.splits_y(), context, Direction::y, nccl_.get())),
       halo_z_(exchange_if(context.decomposition.splits_z(), context, Direction::z, nccl_.get())),
-      resources_{{view_of(state_, context.grid.cell_shape_3d()), view_of(stage1_, context.grid.cell_shape_3d()),
-                  view_of(stage2_, context.grid.cell_shape_3d())},
+      resources_{workspace_.fields(),
                  geometry_,
                  context.background,
                  &params_,
                  gravity_wave_source(context.spec.case_name, configured_bump_3d(context.spec)),
+                 context.spec.execution.granularity,
+                 periodic_in_y(case_boundaries(context.spec.case_name)),
                  rank_boundaries(periodic_in_y(case_boundaries(context.spec.case_name)), context.grid.box(),
                                  context.grid.spec()),
                  context.health,
-                 {context.halo_path, halo_x_.get(), halo_y_.get(), halo_z_.get()}},
+                 {context.halo_path, halo_x_.get(), halo_y_.get(), halo_z_.get()},
+                 context.spec.parallel.overlap == HaloOverlap::on},
       first_step_(build_step_program_3d(resources_, StepParity::odd, 0)),
       chunks_(resources_, params_, context.time, geometry_, context.spec.physics, context.spec.execution.check_every),
       reducer_(context.stream.backend, context.grid.nz(), context.decomposition.comm()),
       interior_(interior_layout(context.grid.cell_shape_3d())) {}
 
 Model3d::~Model3d() = default;
-
-std::size_t Model3d::memory_needed(const Grid& grid) { return 3 * grid.cell_shape_3d().size() * sizeof(double); }
 
 void Model3d::set_initial_state(const Stream& stream) const {
   set_initial_state_3d(stream, resources_.fields.state, spec_.case_name, configured_bump_3d(spec_), geometry_);

@@ -1,6 +1,6 @@
 #pragma once
-/// The 3-D model (grid.ny > 1): its three arrays (qⁿ, q*, q**; the stage kernels keep their
-/// fluxes on chip), StepParams3d, step resources and chunk programs
+/// The 3-D model (grid.ny > 1): the arrays of its granularity (solver/state/workspace_3d.hpp),
+/// StepParams3d, step resources and chunk programs
 /// (solver/step/build_step_program_3d.hpp), and the halo exchanges of the directions split
 /// between ranks (px × py × pz): x and y periodic (or the case's inflow in x), walls in z.
 #include <memory>
@@ -8,6 +8,7 @@
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/model/model.hpp"
+#include "solver/state/workspace_3d.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_params_block.hpp"
 
@@ -24,18 +25,15 @@ class Model3d final : public Model {
   ChunkPrograms& chunks() override { return chunks_; }
   const StepProgram& first_step() const override { return first_step_; }
   void set_initial_state(const Stream& stream) const override;
-  const DeviceBuffer<double>& state() const override { return state_; }
+  const DeviceBuffer<double>& state() const override { return workspace_.state_buffer(); }
   const InteriorLayout& interior() const override { return interior_; }
   Diagnostics diagnostics(const Stream& stream) const override;
-
-  /// Bytes the three arrays take on a grid.
-  static std::size_t memory_needed(const Grid& grid);
 
  private:
   const RunSpec& spec_;
   CellGeometry3d geometry_;
   HydrostaticView background_;
-  DeviceBuffer<double> state_, stage1_, stage2_;
+  Workspace3d workspace_;
   StepParamsBlock3d params_;
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;

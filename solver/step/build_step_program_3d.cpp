@@ -2,8 +2,11 @@
 
 #include <string>
 
+#include "kernels/boundary/halo_fill_3d.hpp"
 #include "kernels/diagnostics/health_check.hpp"
+#include "kernels/flux/fluxes_3d.hpp"
 #include "kernels/stage/stage_kernel_3d.hpp"
+#include "kernels/update/tendency_update_3d.hpp"
 #include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
 
@@ -15,30 +18,212 @@ std::string pass_name(Direction direction) {
   return direction == Direction::x ? "x" : direction == Direction::y ? "y" : "z";
 }
 
+constexpr int variables_3d = ModelVariables<3>::count;
+constexpr VarRange all_vars_3d{0, variables_3d};
+
+/// One RK3 stage of one pass: q_out = q_init + dt/divisor · R(q_forcing).
+struct Stage3d {
+  Direction direction = Direction::x;
+  FieldView3d<double> init;
+  FieldView3d<double> forcing;  ///< the stage's input, whose ghosts along the pass are made or received
+  FieldView3d<double> out;
+  StepFields3d fields;  ///< flux and the fine granularity's scratch arrays
+  FluxContext3d context;
+  Bump3d wave_source;
+  const StepResources3d* resources = nullptr;
+
+  const BoundaryConditions3d& sides() const { return resources->sides; }
+  const HaloExchange* exchange() const { return resources->halos.along(direction); }
+  HaloPath path() const { return resources->halos.path; }
+  bool exchanges() const { return exchanges_along(sides(), direction); }
+  /// The domain's low side along the pass is an inflow (the x pass in injection).
+  bool has_inflow() const { return direction == Direction::x && resources->domain.xz.x_low.has_inflow(); }
+  StageArrays3d arrays() const { return stage_arrays(init, forcing, out); }
+  StageFields3d stage_fields() const { return {init, forcing, fields.flux, out}; }
+  PassShape3d pass() const { return {direction, forcing.shape}; }
+  int cells_along() const {
+    return direction == Direction::x   ? forcing.shape.nx
+           : direction == Direction::y ? forcing.shape.ny
+                                       : forcing.shape.nz;
+  }
+  /// Work can overlap an MPI exchange when asked and the rank has room for it (an NCCL exchange
+  /// runs in stream order: see build_step_program.cpp).
+  bool overlaps() const { return exchanges() && resources->overlap && path() != HaloPath::nccl && cells_along() >= 4; }
+};
+
+void add_halo_fill(StepProgram& program, const std::string& name, const Stage3d& stage, VarRange vars, int lane) {
+  program
+      .add(
+          OpKind::kernel, name,
+          [stage, vars](const Stream& stream) {
+            fill_halos_3d(stream, stage.direction, stage.forcing, vars, stage.context.background, stage.sides());
+          },
+          lane)
+      .bytes = halo_fill_3d_bytes(stage.pass(), vars.last - vars.first, stage.sides());
+}
+
+/// The inflow of this rank's low x side: nothing on a rank away from the domain's inflow side.
+void add_inflow(StepProgram& program, const std::string& name, const Stage3d& stage) {
+  if (!stage.has_inflow()) return;
+  program
+      .add(OpKind::kernel, name,
+           [stage](const Stream& stream) {
+             apply_inflow_halos_3d(stream, stage.forcing, stage.context.background, stage.context.geometry,
+                                   stage.sides());
+           })
+      .bytes = inflow_3d_bytes(stage.pass());
+}
+
+void add_fluxes(StepProgram& program, const std::string& name, const Stage3d& stage, FaceRegion region, int lane) {
+  program
+      .add(
+          OpKind::kernel, name,
+          [stage, region](const Stream& stream) {
+            compute_fluxes_3d(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars_3d, stage.context,
+                              region);
+          },
+          lane)
+      .bytes = flux_3d_bytes(stage.pass(), region);
+}
+
+/// fill (walls or periodic) → [send halos ‖ interior fluxes on lane 1] → receive halos →
+/// inflow → boundary fluxes → join → update; without overlap, all fluxes after the exchange.
+void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage3d& stage) {
+  if (fills_halos_3d(stage.direction, stage.sides()))
+    add_halo_fill(program, prefix + "fill_halos", stage, all_vars_3d, 0);
+  if (stage.overlaps()) {
+    program.add_join(prefix + "join_before_exchange");
+    add_halo_send_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
+    add_fluxes(program, prefix + "fluxes_interior", stage, FaceRegion::interior, 1);
+    add_halo_receive_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
+    add_inflow(program, prefix + "inflow", stage);
+    add_fluxes(program, prefix + "fluxes_boundary", stage, FaceRegion::boundary, 0);
+    program.add_join(prefix + "join_fluxes");  // the update reads the interior fluxes too
+  } else {
+    if (stage.exchanges()) add_halo_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
+    add_inflow(program, prefix + "inflow", stage);
+    add_fluxes(program, prefix + "fluxes", stage, FaceRegion::all, 0);
+  }
+  program
+      .add(OpKind::kernel, prefix + "update",
+           [stage](const Stream& stream) {
+             apply_tendency_update_3d(stream, stage.direction, stage.stage_fields(), all_vars_3d, stage.context,
+                                      stage.wave_source);
+           })
+      .bytes = update_3d_bytes(stage.pass());
+}
+
+/// Adds one kernel per variable on the variable's own lane, named prefix + operation + "." + variable.
+template <class Launch>
+void add_per_variable(StepProgram& program, const std::string& prefix, const std::string& operation, FineOp op,
+                      const PassShape3d& pass, Launch launch) {
+  for (int v = 0; v < variables_3d; ++v) {
+    const VarRange one{v, v + 1};
+    program
+        .add(
+            OpKind::kernel, prefix + operation + "." + variable_names_3d[v],
+            [launch, one](const Stream& stream) { launch(stream, one); }, v)
+        .bytes = fine_3d_bytes(op, pass, v);
+  }
+}
+
+/// Variable v's kernels run on lane v. Lanes meet where a kernel needs other variables:
+///   fill_halos.v → [exchange, inflow, between joins] → reconstruct.v → join → flux.v (reads
+///   every variable's face values) → join (before the next stage overwrites face values) →
+///   tendency.v → update.v.
+void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage3d& stage) {
+  if (fills_halos_3d(stage.direction, stage.sides()))
+    for (int v = 0; v < variables_3d; ++v)
+      add_halo_fill(program, prefix + "fill_halos." + variable_names_3d[v], stage, VarRange{v, v + 1}, v);
+  if (stage.exchanges()) {  // one exchange of every variable, between joins
+    program.add_join(prefix + "join_before_exchange");
+    add_halo_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
+    program.add_join(prefix + "join_after_exchange");
+  }
+  if (stage.has_inflow()) {
+    program.add_join(prefix + "join_halos");
+    add_inflow(program, prefix + "inflow", stage);
+    program.add_join(prefix + "join_inflow");
+  }
+  const StepFields3d& f = stage.fields;
+  add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(),
+                   [stage, f](const Stream& stream, VarRange one) {
+                     reconstruct_faces_3d(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
+                   });
+  program.add_join(prefix + "join_faces");
+  add_per_variable(program, prefix, "flux", FineOp::flux, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
+    compute_fluxes_from_faces_3d(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, f.flux, one,
+                                 stage.context);
+  });
+  program.add_join(prefix + "join_fluxes");
+  add_per_variable(program, prefix, "tendency", FineOp::tendency, stage.pass(),
+                   [stage, f](const Stream& stream, VarRange one) {
+                     compute_tendencies_3d(stream, stage.direction, stage.forcing, f.flux, f.tendency, one,
+                                           stage.context, stage.wave_source);
+                   });
+  add_per_variable(program, prefix, "update", FineOp::update, stage.pass(),
+                   [stage, f](const Stream& stream, VarRange one) {
+                     apply_updates_3d(stream, stage.init, f.tendency, stage.out, one, stage.context);
+                   });
+}
+
+void add_stage_kernel(StepProgram& program, const std::string& name, const Stage3d& stage, const CellBox3d& cells,
+                      int lane) {
+  const StageArrays3d arrays = stage.arrays();
+  const FluxContext3d context = stage.context;
+  const Bump3d wave_source = stage.wave_source;
+  const BoundaryConditions3d sides = stage.sides();
+  const Direction direction = stage.direction;
+  program
+      .add(
+          OpKind::kernel, name,
+          [direction, arrays, context, wave_source, sides, cells](const Stream& stream) {
+            apply_stage_3d(stream, direction, arrays, context, wave_source, sides, cells);
+          },
+          lane)
+      .bytes = stage_kernel_3d_bytes(cells, arrays.init == arrays.forcing);
+}
+
+/// One kernel a stage; ghost cells the rank makes itself are made inside it. With an exchange:
+/// exchange → stage kernel, or, overlapped, [send ‖ interior cells on lane 1] → receive → the
+/// cells next to the ghosts → join.
+void add_single_kernel_stage(StepProgram& program, const std::string& prefix, const Stage3d& stage) {
+  const FieldShape3d& shape = stage.forcing.shape;
+  if (!stage.overlaps()) {
+    if (stage.exchanges()) add_halo_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
+    add_stage_kernel(program, prefix + "stage", stage, interior_cells(shape), 0);
+    return;
+  }
+  program.add_join(prefix + "join_before_exchange");
+  add_halo_send_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
+  add_stage_kernel(program, prefix + "stage_interior", stage, stage_interior_cells_3d(stage.direction, shape), 1);
+  add_halo_receive_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
+  add_stage_kernel(program, prefix + "stage_low", stage, stage_low_cells_3d(stage.direction, shape), 0);
+  add_stage_kernel(program, prefix + "stage_high", stage, stage_high_cells_3d(stage.direction, shape), 0);
+  program.add_join(prefix + "join_stage");
+}
+
 /// The RK3 stages of one split pass, each reading and writing the arrays the scheme names.
 void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, const StepSchemeOf<3>& scheme,
                        Direction direction, int slot) {
   const StepFields3d& f = resources.fields;
-  const FieldShape3d& shape = f.state.shape;
-  const CellBox3d cells{0, shape.nx, 0, shape.ny, 0, shape.nz};
-  const bool exchanged = exchanges_along(resources.sides, direction);
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
-    const FieldView3d<double> input = stage_array(rk.input, f.state, f.stage1, f.stage2);
-    if (exchanged)
-      add_halo_ops(program, pass_name(direction) + ".stage" + std::to_string(s + 1) + ".", input,
-                   resources.halos.along(direction), resources.halos.path);
-    const StageArrays3d arrays = stage_arrays(f.state, input, stage_array(rk.output, f.state, f.stage1, f.stage2));
-    const FluxContext3d context{resources.geometry, resources.background,
-                                resources.params != nullptr ? resources.params->device_slot(slot) : nullptr, s};
-    const Bump3d wave_source = resources.wave_source;
-    const BoundaryConditions3d sides = resources.sides;
-    program
-        .add(OpKind::kernel, pass_name(direction) + ".stage" + std::to_string(s + 1) + ".stage",
-             [direction, arrays, context, wave_source, sides, cells](const Stream& stream) {
-               apply_stage_3d(stream, direction, arrays, context, wave_source, sides, cells);
-             })
-        .bytes = stage_kernel_3d_bytes(cells, arrays.init == arrays.forcing);
+    const Stage3d stage{direction,
+                        f.state,
+                        stage_array(rk.input, f.state, f.stage1, f.stage2),
+                        stage_array(rk.output, f.state, f.stage1, f.stage2),
+                        f,
+                        FluxContext3d{resources.geometry, resources.background,
+                                      resources.params != nullptr ? resources.params->device_slot(slot) : nullptr, s},
+                        resources.wave_source,
+                        &resources};
+    const std::string prefix = pass_name(direction) + ".stage" + std::to_string(s + 1) + ".";
+    switch (resources.granularity) {
+      case Granularity::fine: add_fine_stage(program, prefix, stage); break;
+      case Granularity::fused: add_fused_stage(program, prefix, stage); break;
+      case Granularity::stage: add_single_kernel_stage(program, prefix, stage); break;
+    }
   }
 }
 

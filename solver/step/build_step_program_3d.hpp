@@ -1,11 +1,20 @@
 #pragma once
 /// The 3-D model's step (grid.ny > 1) as a StepProgram: the passes of step_scheme_3d() for the
-/// step's parity (x, y, z | z, y, x), one stage kernel (kernels/stage/stage_kernel_3d.hpp) for
-/// each RK3 stage, the ghost cells made by the kernels' rules (x and y periodic or an inflow, z
-/// walls) or, on the sides between ranks, received before the stage: the halo exchange of the
-/// stage's input along the pass's direction (a pass reads ghosts along its own direction only). Ops are named as the
-/// 2-D model's stage granularity names them
-/// ("y.stage2.stage"), so executors and graphs take the program as they take a 2-D one.
+/// step's parity (x, y, z | z, y, x), each RK3 stage in the kernels of the run's granularity
+/// (the 2-D model's three, built the same way and named as it names them: "y.stage2.stage",
+/// "y.stage2.fluxes", "y.stage2.flux.vmom"), so executors and graphs take the program as they
+/// take a 2-D one:
+///   stage: one stage kernel (kernels/stage/stage_kernel_3d.hpp) that makes the ghost cells by
+///          rule as it loads a tile (x and y periodic or an inflow, z walls);
+///   fused: the ghost cells filled in memory, then fluxes, then tendency and update
+///          (kernels/boundary/halo_fill_3d.hpp, kernels/flux/fluxes_3d.hpp,
+///          kernels/update/tendency_update_3d.hpp);
+///   fine:  the fused kernels split per variable, variable v on lane v, joined where a kernel
+///          reads other variables.
+/// On the sides between ranks, the stage's input is exchanged along the pass's direction before
+/// the stage (a pass reads ghosts along its own direction only); with parallel.overlap, the
+/// stage and fused granularities update the cells (or fluxes) that read no ghost while halos
+/// travel, as the 2-D model does.
 #include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
@@ -13,16 +22,12 @@
 #include "kernels/physics/cell_geometry_3d.hpp"
 #include "kernels/time/step_params_3d.hpp"
 #include "kernels/time/step_scheme.hpp"
+#include "solver/state/workspace_3d.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_params_block.hpp"
 #include "solver/step/step_program.hpp"
 
 namespace simapp {
-
-/// The step's three arrays: qⁿ (and qⁿ⁺¹), q*, q**.
-struct StepFields3d {
-  FieldView3d<double> state, stage1, stage2;
-};
 
 /// The halo exchanges of a rank's 3-D step: how messages travel, and the exchange of each
 /// direction split between ranks (null where it is not, and in programs only described).
@@ -42,14 +47,19 @@ bool exchanges_along(const BoundaryConditions3d& sides, Direction direction);
 
 /// What the 3-D step's ops need; the arrays and params must outlive the programs built from it.
 struct StepResources3d {
-  StepFields3d fields;
+  StepFields3d fields;  ///< the arrays of `granularity` (step_field_shapes_3d)
   CellGeometry3d geometry;
   HydrostaticView background;
   const StepParamsBlock3d* params = nullptr;  ///< the slots the steps of a chunk read
   Bump3d wave_source;                         ///< the gravity_waves forcing; none in every other case
-  BoundaryConditions3d sides;                 ///< this rank's (rank_boundaries)
+  Granularity granularity = Granularity::stage;
+  /// The domain's sides: every rank's steps hold the same ops (an inflow op on a rank away from
+  /// the inflow side leaves its ghosts alone), so they chunk their steps alike.
+  BoundaryConditions3d domain;
+  BoundaryConditions3d sides;  ///< this rank's (rank_boundaries)
   HealthCheckOps health;
   HaloExchanges3d halos;  ///< where sides are exchanged
+  bool overlap = false;   ///< parallel.overlap: work that reads no ghost runs while halos travel
 };
 
 /// The step of parity `parity` reading the StepParams3d of slot `slot`.

@@ -40,6 +40,9 @@ void add_halo_ops(StepProgram& program, const std::string& prefix, Field field, 
 template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
 template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
 template void add_halo_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
+template void add_halo_send_ops(StepProgram&, const std::string&, FieldView3d<double>, const HaloExchange*, HaloPath);
+template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView3d<double>, const HaloExchange*,
+                                   HaloPath);
 template void add_halo_ops(StepProgram&, const std::string&, FieldView3d<double>, const HaloExchange*, HaloPath);
 
 }  // namespace simapp

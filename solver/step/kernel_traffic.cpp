@@ -12,6 +12,44 @@ std::size_t values(long a, long b, int vars) {
          static_cast<std::size_t>(vars) * sizeof(double);
 }
 
+/// Face fluxes of `vars` variables on the faces of `region` of `across` lines of `along` cells:
+/// the cells they read (ghosts included) and the faces they write.
+std::size_t face_flux_bytes(long along, long across, long halo, int vars, FaceRegion region) {
+  long faces = along + 1, cells = along + 2 * halo;
+  if (region == FaceRegion::interior) {
+    faces = along - 3;
+    cells = along;
+  } else if (region == FaceRegion::boundary) {
+    faces = 4;
+    cells = 2 * (2 * halo + 1);
+  }
+  return values(cells, across, vars) + values(faces, across, vars);
+}
+
+/// The fused tendency + update: initial state and fluxes (and ρ′ in z) read, output written.
+std::size_t tendency_update_bytes(Direction direction, long along, long across, int vars) {
+  const std::size_t interior = values(along, across, vars);
+  const std::size_t density = direction == Direction::z ? values(along, across, 1) : 0;
+  return 2 * interior + values(along + 1, across, vars) + density;
+}
+
+/// One fine kernel of one variable (`vertical_momentum`: ρw, which reads ρ′ in the z pass).
+std::size_t fine_kernel_bytes(FineOp op, Direction direction, long along, long across, long halo, int vars,
+                              bool vertical_momentum) {
+  const std::size_t cells = values(along, across, 1), faces = values(along + 1, across, 1);
+  switch (op) {
+    case FineOp::reconstruct:  // stage input with ghosts read; face value and d3 written
+      return values(along + 2 * halo, across, 1) + 2 * faces;
+    case FineOp::flux:  // every variable's face value and this one's d3 read; its flux written
+      return values(along + 1, across, vars) + 2 * faces;
+    case FineOp::tendency:  // its flux (and ρ′ for ρw in z) read; its tendency written
+      return faces + cells + (direction == Direction::z && vertical_momentum ? cells : 0);
+    case FineOp::update:  // initial state and tendency read; output written
+      return 3 * cells;
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::size_t halo_fill_bytes(const PassShape& pass, int vars, const BoundaryConditions& sides) {
@@ -29,22 +67,11 @@ std::size_t inflow_bytes(const PassShape& pass) { return values(pass.halo, pass.
 std::size_t health_check_bytes(int nx, int nz) { return values(nx, nz, var::count); }
 
 std::size_t flux_bytes(const PassShape& pass, FaceRegion region) {
-  const long n = pass.along();
-  long faces = n + 1, cells = n + 2L * pass.halo;
-  if (region == FaceRegion::interior) {
-    faces = n - 3;
-    cells = n;
-  } else if (region == FaceRegion::boundary) {
-    faces = 4;
-    cells = 2 * (2L * pass.halo + 1);
-  }
-  return values(cells, pass.across(), var::count) + values(faces, pass.across(), var::count);
+  return face_flux_bytes(pass.along(), pass.across(), pass.halo, var::count, region);
 }
 
 std::size_t update_bytes(const PassShape& pass) {
-  const std::size_t interior = values(pass.nx, pass.nz, var::count);
-  const std::size_t density = pass.direction == Direction::z ? values(pass.nx, pass.nz, 1) : 0;
-  return 2 * interior + values(pass.along() + 1L, pass.across(), var::count) + density;
+  return tendency_update_bytes(pass.direction, pass.along(), pass.across(), var::count);
 }
 
 std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, bool low_ghosts_from_memory,
@@ -69,20 +96,37 @@ std::size_t stage_kernel_3d_bytes(const CellBox3d& cells, bool init_is_input) {
 }
 
 std::size_t fine_bytes(FineOp op, const PassShape& pass, int variable) {
-  const long faces = pass.along() + 1L;
-  const std::size_t cells = values(pass.nx, pass.nz, 1);
-  switch (op) {
-    case FineOp::reconstruct:  // stage input with ghosts read; face value and d3 written
-      return values(pass.along() + 2L * pass.halo, pass.across(), 1) + 2 * values(faces, pass.across(), 1);
-    case FineOp::flux:  // every variable's face value and this one's d3 read; its flux written
-      return values(faces, pass.across(), var::count) + 2 * values(faces, pass.across(), 1);
-    case FineOp::tendency:  // its flux (and ρ′ for ρw in z) read; its tendency written
-      return values(faces, pass.across(), 1) + cells +
-             (pass.direction == Direction::z && variable == var::wmom ? cells : 0);
-    case FineOp::update:  // initial state and tendency read; output written
-      return 3 * cells;
+  return fine_kernel_bytes(op, pass.direction, pass.along(), pass.across(), pass.halo, var::count,
+                           variable == var::wmom);
+}
+
+std::size_t halo_fill_3d_bytes(const PassShape3d& pass, int vars, const BoundaryConditions3d& sides) {
+  const long halo = pass.shape.halo;
+  if (pass.direction == Direction::z) {
+    const long walls = (sides.xz.z_low.is_wall() ? 1 : 0) + (sides.xz.z_high.is_wall() ? 1 : 0);
+    return values(walls * (halo + 1), pass.across(), vars);
   }
-  return 0;
+  const BoundaryCondition& low = pass.direction == Direction::x ? sides.xz.x_low : sides.y_low;
+  const BoundaryCondition& high = pass.direction == Direction::x ? sides.xz.x_high : sides.y_high;
+  const long copied = (low.copies_periodic_image() ? 1 : 0) + (high.copies_periodic_image() ? 1 : 0);
+  return 2 * values(copied * halo, pass.across(), vars);
+}
+
+std::size_t inflow_3d_bytes(const PassShape3d& pass) {
+  return values(pass.shape.halo, static_cast<long>(pass.shape.ny) * pass.shape.nz, 3);
+}
+
+std::size_t flux_3d_bytes(const PassShape3d& pass, FaceRegion region) {
+  return face_flux_bytes(pass.along(), pass.across(), pass.shape.halo, ModelVariables<3>::count, region);
+}
+
+std::size_t update_3d_bytes(const PassShape3d& pass) {
+  return tendency_update_bytes(pass.direction, pass.along(), pass.across(), ModelVariables<3>::count);
+}
+
+std::size_t fine_3d_bytes(FineOp op, const PassShape3d& pass, int variable) {
+  return fine_kernel_bytes(op, pass.direction, pass.along(), pass.across(), pass.shape.halo, ModelVariables<3>::count,
+                           variable == ModelVariables<3>::wmom);
 }
 
 }  // namespace simapp

@@ -8,6 +8,7 @@
 #include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/index_box.hpp"
 #include "kernels/boundary/boundary_conditions.hpp"
+#include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/flux/fluxes.hpp"
 #include "kernels/physics/variables.hpp"
 
@@ -36,6 +37,30 @@ std::size_t update_bytes(const PassShape& pass);
 std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, bool low_ghosts_from_memory,
                                bool high_ghosts_from_memory, bool init_is_input);
 
+/// A split pass of the 3-D model over a rank's cells of `shape` (nx × ny × nz, halo a side).
+struct PassShape3d {
+  Direction direction = Direction::x;
+  FieldShape3d shape;
+
+  long along() const {  ///< cells along the pass
+    return direction == Direction::x ? shape.nx : direction == Direction::y ? shape.ny : shape.nz;
+  }
+  long across() const {  ///< lines of cells along the pass
+    const long nx = shape.nx, ny = shape.ny, nz = shape.nz;
+    return direction == Direction::x ? ny * nz : direction == Direction::y ? nx * nz : nx * ny;
+  }
+};
+
+/// The 3-D ghost cells of `vars` variables the rank fills along the pass: periodic copies in x
+/// and y (read + written), wall layers in z (the interior layer read, the ghost layers written).
+std::size_t halo_fill_3d_bytes(const PassShape3d& pass, int vars, const BoundaryConditions3d& sides);
+/// The 3-D inflow: ρ′ read, ρu and (ρθ)′ written in the low x ghost columns.
+std::size_t inflow_3d_bytes(const PassShape3d& pass);
+/// The 3-D face fluxes of every variable from the stage input (fused), on the faces of `region`.
+std::size_t flux_3d_bytes(const PassShape3d& pass, FaceRegion region);
+/// The 3-D fused tendency + update: initial state, fluxes (and ρ′ in z) read, output written.
+std::size_t update_3d_bytes(const PassShape3d& pass);
+
 /// The 3-D model's stage kernel over `cells` on one rank (ghost cells made by rule, not read):
 /// its input read and output written, five variables a cell, and the step's initial state read
 /// unless it is the input: 80 or 120 B a cell.
@@ -50,5 +75,7 @@ std::size_t health_check_bytes(int nx, int nz);
 /// The fine granularity's kernels of one variable.
 enum class FineOp { reconstruct, flux, tendency, update };
 std::size_t fine_bytes(FineOp op, const PassShape& pass, int variable);
+/// The fine granularity's kernels of one variable of the 3-D model.
+std::size_t fine_3d_bytes(FineOp op, const PassShape3d& pass, int variable);
 
 }  // namespace simapp

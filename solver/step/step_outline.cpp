@@ -11,6 +11,7 @@
 #include "solver/grid/grid.hpp"
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/state/workspace.hpp"
+#include "solver/state/workspace_3d.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_description.hpp"
@@ -39,19 +40,20 @@ void count_chunks(const RunSpec& spec, const Grid& grid, StepOutline& plan, cons
 
 /// The 3-D model's outline on the rank of `grid`'s box, its halo messages taking `path`.
 StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid, HaloPath path) {
-  const FieldShape3d cells = grid.cell_shape_3d();
-  const StepResources3d resources{
-      {{nullptr, cells}, {nullptr, cells}, {nullptr, cells}},
-      grid.geometry_3d(),
-      {},
-      nullptr,
-      gravity_wave_source(spec.case_name, configured_bump_3d(spec)),
-      rank_boundaries(periodic_in_y(case_boundaries(spec.case_name)), grid.box(), grid.spec()),
-      HealthCheckOps{spec.execution.check_every, nullptr, nullptr},
-      {path, nullptr, nullptr, nullptr}};
+  const BoundaryConditions3d domain = periodic_in_y(case_boundaries(spec.case_name));
+  const StepResources3d resources{step_field_shapes_3d(grid, spec.execution.granularity),
+                                  grid.geometry_3d(),
+                                  {},
+                                  nullptr,
+                                  gravity_wave_source(spec.case_name, configured_bump_3d(spec)),
+                                  spec.execution.granularity,
+                                  domain,
+                                  rank_boundaries(domain, grid.box(), grid.spec()),
+                                  HealthCheckOps{spec.execution.check_every, nullptr, nullptr},
+                                  {path, nullptr, nullptr, nullptr},
+                                  spec.parallel.overlap == HaloOverlap::on};
   StepOutline plan;
-  plan.description =
-      describe_step(step_scheme_3d(), periodic_in_y(case_boundaries(spec.case_name)), spec.execution.check_every);
+  plan.description = describe_step(step_scheme_3d(), domain, spec.execution.check_every);
   plan.step = build_step_program_3d(resources, StepParity::odd, 0);
   count_chunks(spec, grid, plan, [&](const ChunkLayout& layout) { return build_chunk_program_3d(resources, layout); });
   return plan;

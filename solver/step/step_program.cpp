@@ -16,6 +16,12 @@ bool StepProgram::uses_lanes() const {
   return std::ranges::any_of(ops_, [](const StepOp& op) { return op.lane != 0; });
 }
 
+int StepProgram::lanes() const {
+  int highest = 0;
+  for (const StepOp& op : ops_) highest = std::max(highest, op.lane);
+  return highest + 1;
+}
+
 void StepProgram::append(const StepProgram& other, const std::string& prefix) {
   for (const StepOp& op : other.ops_) ops_.push_back({op.kind, prefix + op.name, op.run, op.lane, op.bytes});
 }

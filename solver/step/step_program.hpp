@@ -18,7 +18,7 @@ namespace simapp {
 enum class OpKind { kernel, transfer, host, join };
 
 /// Lanes an op may run on: 0 .. max_lanes − 1.
-inline constexpr int max_lanes = 4;
+inline constexpr int max_lanes = 5;
 
 struct StepOp {
   OpKind kind = OpKind::kernel;
@@ -47,6 +47,8 @@ class StepProgram {
   const std::vector<StepOp>& ops() const { return ops_; }
   /// True when some op runs on a lane other than 0.
   bool uses_lanes() const;
+  /// The lanes its ops run on: one more than the highest lane.
+  int lanes() const;
   std::size_t count(OpKind kind) const;
   /// The capturable segments, in order (Host ops lie between them).
   std::vector<Segment> segments() const;

@@ -134,11 +134,6 @@ TEST_F(CliTest, RunPrintsHeaderAndTheClassicClosingLines) {
 }
 
 TEST_F(CliTest, WhatThe3DModelCannotRunIsRefusedByName) {
-  write_config("case: thermal\ngrid:\n  nx: 40\n  ny: 8\n  nz: 20\nexecution:\n  granularity: fused\n");
-  const std::string refused = R"(^simapp: error: case\.yaml:7: execution\.granularity = fused: the 3-D model )"
-                              R"(\(grid\.ny = 8\) runs the stage granularity in this build\n$)";
-  expect_input_error(simapp("case.yaml --backend host"), refused);
-  expect_input_error(simapp("case.yaml --validate"), refused);
   write_config("case: thermal\ngrid:\n  nx: 40\n  ny: 8\n  nz: 20\n");
   expect_input_error(simapp("case.yaml --backend host --set execution.mode=persistent"),
                      R"(persistent has no 3-D form in this build)");

@@ -1,6 +1,6 @@
 /// Whole runs of the 3-D model on the CUDA backend (label gpu; skipped without a GPU): every mode
-/// that runs it (graph_loop with its StepParams3d made on the device) and K computes the same
-/// state bit for bit, a state uniform in y stays so bit for
+/// that runs it (graph_loop with its StepParams3d made on the device), granularity and K
+/// computes the same state bit for bit, a state uniform in y stays so bit for
 /// bit and equals the CUDA 2-D run, and the CUDA state agrees with the host backend's.
 #include <gtest/gtest.h>
 
@@ -43,6 +43,19 @@ TEST_F(Cuda3dTest, EveryModeAndStepsPerGraphComputeTheSameStateBitForBit) {
       spec.execution.steps_per_graph = k;
       EXPECT_TRUE(bitwise_equal(testing::final_state(spec, Backend::cuda, mode), reference))
           << to_string(mode) << " K=" << k;
+    }
+}
+
+TEST_F(Cuda3dTest, EveryGranularityComputesTheSameStateBitForBit) {
+  RunSpec spec = off_centre_thermal();
+  spec.execution.steps_per_graph = 4;
+  const std::vector<double> reference = testing::final_state(spec, Backend::cuda, ExecutionMode::eager_sync);
+  for (const Granularity granularity : {Granularity::fused, Granularity::fine})
+    for (const ExecutionMode mode :
+         {ExecutionMode::eager_sync, ExecutionMode::eager_streams, ExecutionMode::graph, ExecutionMode::graph_loop}) {
+      spec.execution.granularity = granularity;
+      EXPECT_TRUE(bitwise_equal(testing::final_state(spec, Backend::cuda, mode), reference))
+          << to_string(granularity) << " in " << to_string(mode);
     }
 }
 

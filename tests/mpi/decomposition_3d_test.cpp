@@ -1,7 +1,8 @@
 /// The 3-D model's fields do not depend on the decomposition: a run on every rank of the job as
 /// px × py × pz, gathered on rank 0, equals bit for bit the same case run by rank 0 alone, for
 /// every layout of the job's rank count (1 = 2 × 2 × 1 = 1 × 3 × 1 = 2 × 1 × 2 …), in the
-/// eager and graph modes, with halos exchanged along x, y and z. Run under mpiexec with 1, 3, 4
+/// eager and graph modes, every granularity, halos exchanged along x, y and z with and without
+/// overlap (the cells that read no ghost updated while halos travel). Run under mpiexec with 1, 3, 4
 /// and 6 ranks; the CUDA variant (label gpu) where a GPU is visible.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -67,20 +68,41 @@ std::vector<double> gathered_run(const RunSpec& spec, Backend backend, Execution
   return simulation.gathered_state();
 }
 
+/// How a distributed run lays out its work: granularity, halo overlap, execution mode.
+struct Variant {
+  Granularity granularity;
+  HaloOverlap overlap;
+  ExecutionMode mode;
+};
+
+std::string describe(const Variant& variant) {
+  return std::string(to_string(variant.granularity)) + ", overlap " +
+         std::string(name_in(halo_overlap_names, variant.overlap)) + ", " + std::string(to_string(variant.mode));
+}
+
 void expect_every_layout_equals_one_rank(Backend backend) {
-  for (const CaseName name : {CaseName::thermal, CaseName::injection, CaseName::straka})
+  const std::vector<Variant> variants{{Granularity::stage, HaloOverlap::on, ExecutionMode::eager},
+                                      {Granularity::stage, HaloOverlap::on, ExecutionMode::graph},
+                                      {Granularity::stage, HaloOverlap::off, ExecutionMode::graph},
+                                      {Granularity::fused, HaloOverlap::on, ExecutionMode::graph},
+                                      {Granularity::fused, HaloOverlap::off, ExecutionMode::eager},
+                                      {Granularity::fine, HaloOverlap::on, ExecutionMode::graph}};
+  for (const CaseName name : {CaseName::thermal, CaseName::injection, CaseName::straka}) {
+    RunSpec alone = spec_for(name, {0, 0, 0}, 4);
+    const std::vector<double> reference =
+        world_rank() == 0 ? gathered_run(alone, backend, ExecutionMode::eager, MPI_COMM_SELF) : std::vector<double>{};
     for (const Layout& layout : layouts_of(world_size()))
-      for (const ExecutionMode mode : {ExecutionMode::eager, ExecutionMode::graph}) {
-        const RunSpec spec = spec_for(name, layout, 4);
-        const std::vector<double> distributed = gathered_run(spec, backend, mode, MPI_COMM_WORLD);
+      for (const Variant& variant : variants) {
+        RunSpec spec = spec_for(name, layout, 4);
+        spec.execution.granularity = variant.granularity;
+        spec.parallel.overlap = variant.overlap;
+        const std::vector<double> distributed = gathered_run(spec, backend, variant.mode, MPI_COMM_WORLD);
         if (world_rank() != 0) continue;
-        RunSpec alone = spec;
-        alone.parallel.ranks = {0, 0, 0};
-        const std::vector<double> reference = gathered_run(alone, backend, ExecutionMode::eager, MPI_COMM_SELF);
         EXPECT_TRUE(bitwise_equal(distributed, reference))
-            << to_string(name) << " " << to_string(mode) << " as [" << layout[0] << ", " << layout[1] << ", "
+            << to_string(name) << " (" << describe(variant) << ") as [" << layout[0] << ", " << layout[1] << ", "
             << layout[2] << "]";
       }
+  }
 }
 
 TEST(Decomposition3dTest, EveryLayoutEqualsOneRankBitForBit_host) {

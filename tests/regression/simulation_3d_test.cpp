@@ -1,7 +1,7 @@
 /// The 3-D model as a run (grid.ny > 1): whole runs of the Simulation held to the 2-D model's
 /// runs (a state uniform in y equals the 2-D run at every j; one uniform in x the 2-D run of the
-/// y–z plane with v as u), to the model's symmetries, conservation and rest, and every mode to
-/// the others bit for bit (host backend; the gpu suite repeats the modes on CUDA).
+/// y–z plane with v as u), to the model's symmetries, conservation and rest, and every mode and
+/// granularity to the others bit for bit (host backend; the gpu suite repeats them on CUDA).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -146,6 +146,27 @@ TEST(Simulation3dTest, EveryModeAndStepsPerGraphComputeTheSameStateBitForBit) {
       spec.execution.steps_per_graph = k;
       EXPECT_TRUE(bitwise_equal(testing::final_state(spec, Backend::host, mode), reference))
           << to_string(mode) << " K=" << k;
+    }
+}
+
+/// The fused and fine granularities against the stage granularity, in the cases whose stages
+/// differ: walls and periodic sides (thermal), the inflow's ghost columns (injection), the wave
+/// source (gravity_waves), viscosity in every direction (straka).
+class GranularityRunsTest : public ::testing::TestWithParam<CaseName> {};
+INSTANTIATE_TEST_SUITE_P(Cases, GranularityRunsTest,
+                         ::testing::Values(CaseName::thermal, CaseName::injection, CaseName::gravity_waves,
+                                           CaseName::straka),
+                         [](const auto& param_info) { return std::string(to_string(param_info.param)); });
+
+TEST_P(GranularityRunsTest, FusedAndFineComputeTheStageGranularitysStateBitForBit) {
+  RunSpec spec = GetParam() == CaseName::thermal ? off_centre_thermal() : case_3d(GetParam(), nx, 6);
+  const std::vector<double> reference = testing::final_state(spec, Backend::host, ExecutionMode::eager_sync);
+  for (const Granularity granularity : {Granularity::fused, Granularity::fine})
+    for (const ExecutionMode mode : {ExecutionMode::eager_sync, ExecutionMode::graph}) {
+      spec.execution.granularity = granularity;
+      spec.execution.steps_per_graph = 3;
+      EXPECT_TRUE(bitwise_equal(testing::final_state(spec, Backend::host, mode), reference))
+          << to_string(granularity) << " in " << to_string(mode);
     }
 }
 

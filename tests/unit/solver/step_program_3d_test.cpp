@@ -3,11 +3,13 @@
 /// for bit as the stage kernels called one after another (tests/support/uniform_runs_3d.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
 
+#include "kernels/flux/fluxes_3d.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "tests/support/uniform_runs_3d.hpp"
 
@@ -41,15 +43,39 @@ TEST(StepProgram3dTest, AStepMoves960BytesACell) {
   StepResources3d resources{};
   std::vector<double> a(1), b(1), c(1);  // distinct arrays: only their addresses count here
   const FieldShape3d shape{12, 7, 5, 2, 5};
-  resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}};
+  resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
   const StepProgram step = build_step_program_3d(resources, StepParity::odd, 0);
   const std::size_t bytes = std::accumulate(step.ops().begin(), step.ops().end(), std::size_t{0},
                                             [](std::size_t sum, const StepOp& op) { return sum + op.bytes; });
   EXPECT_EQ(bytes, 960u * 12 * 7 * 5);
 }
 
+TEST(StepProgram3dTest, FusedAndFineStagesAreTheKernelsOfThe2dModelWithAYPass) {
+  StepResources3d resources{};
+  resources.domain = resources.sides = periodic_in_y(case_boundaries(CaseName::injection));
+  resources.granularity = Granularity::fused;
+  const std::vector<std::string> fused = names_of(build_step_program_3d(resources, StepParity::odd, 0));
+  const std::vector<std::string> x_stage{"x.stage1.fill_halos", "x.stage1.inflow", "x.stage1.fluxes",
+                                         "x.stage1.update"};
+  EXPECT_EQ(std::vector<std::string>(fused.begin(), fused.begin() + 4), x_stage) << "x: outflow high, inflow low";
+  EXPECT_EQ(fused.size(), 3u * (4 + 3 + 3)) << "x: fill, inflow, fluxes, update; y and z: fill, fluxes, update";
+  EXPECT_EQ(fused[12], "y.stage1.fill_halos");
+  EXPECT_EQ(fused[21], "z.stage1.fill_halos");
+
+  resources.granularity = Granularity::fine;
+  const StepProgram fine = build_step_program_3d(resources, StepParity::odd, 0);
+  const auto named = [&](const std::string& name) { return std::ranges::find(fine.ops(), name, &StepOp::name); };
+  ASSERT_NE(named("y.stage2.flux.vmom"), fine.ops().end());
+  EXPECT_EQ(named("y.stage2.flux.vmom")->lane, 2) << "variable v on lane v";
+  EXPECT_EQ(named("z.stage3.update.rhot")->lane, 4);
+  EXPECT_EQ(fine.lanes(), ModelVariables<3>::count);
+  EXPECT_EQ(fine.count(OpKind::kernel), 3u * (5 + 1 + 4 * 5) + 3u * (5 + 4 * 5) + 3u * (5 + 4 * 5))
+      << "each stage: fill, reconstruct, flux, tendency and update of each variable; x's inflow once";
+}
+
 /// Two copies of a 3-D state that varies along y: one stepped by the stage kernels in turn, one by
-/// programs, with the step values in a StepParamsBlock3d of two slots.
+/// programs, with the step values in a StepParamsBlock3d of two slots, and the face arrays of the
+/// fused and fine granularities.
 struct TwoCopies {
   TwoCopies() {
     FieldView3d<double>& q = direct.three_d.state.view;
@@ -59,33 +85,55 @@ struct TwoCopies {
     params.stage(slots);
     params.enqueue_refresh(Stream{}, 2);
   }
-  StepResources3d resources(HealthCheckOps health = {}) const {
-    return {{programmed.three_d.state.view, programmed.three_d.stage1.view, programmed.three_d.stage2.view},
+  StepResources3d resources(HealthCheckOps health = {}, Granularity granularity = Granularity::stage) {
+    const BoundaryConditions3d sides = periodic_in_y(case_boundaries(CaseName::straka));
+    return {{programmed.three_d.state.view, programmed.three_d.stage1.view, programmed.three_d.stage2.view,
+             view(flux, faces), view(face_value, faces), view(face_d3, faces), view(tendency, cells)},
             programmed.geometry_3d,
             programmed.background.view(),
             &params,
             Bump3d{},
-            periodic_in_y(case_boundaries(CaseName::straka)),
+            granularity,
+            sides,
+            sides,
             health,
-            {}};
+            {},
+            false};
   }
+  /// The interior cells bit for bit (the fused and fine granularities also fill ghost cells in memory).
   bool equal() const {
     const FieldView3d<double>& p = programmed.three_d.state.view;
-    return std::memcmp(p.data, direct.three_d.state.view.data, p.shape.size() * sizeof(double)) == 0;
+    const FieldView3d<double>& d = direct.three_d.state.view;
+    for (int v = 0; v < p.shape.num_vars; ++v)
+      for (int k = 0; k < p.shape.nz; ++k)
+        for (int j = 0; j < p.shape.ny; ++j)
+          if (std::memcmp(&p(v, k, j, 0), &d(v, k, j, 0), p.shape.nx * sizeof(double)) != 0) return false;
+    return true;
+  }
+  static FieldView3d<double> view(std::vector<double>& values, const FieldShape3d& shape) {
+    values.assign(shape.size(), 0.0);
+    return {values.data(), shape};
   }
   TwoModels direct{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
   TwoModels programmed{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
   StepParamsBlock3d params{Stream{}, 2};
+  FieldShape3d faces = face_shape_3d(programmed.three_d.state.view.shape);
+  FieldShape3d cells{40, 9, 16, 0, ModelVariables<3>::count};
+  std::vector<double> flux, face_value, face_d3, tendency;
 };
 
-TEST(StepProgram3dTest, RunOpByOpItEqualsTheStageKernelsCalledInTurnBitForBit) {
-  TwoCopies copies;
-  for (long step = 1; step <= 2; ++step) {
-    copies.direct.step_3d(step);
-    const StepProgram program = build_step_program_3d(copies.resources(), parity_of(step), 0);
-    for (const StepOp& op : program.ops()) op.run(Stream{});
+TEST(StepProgram3dTest, RunOpByOpEveryGranularityEqualsTheStageKernelsCalledInTurnBitForBit) {
+  for (const Granularity granularity : {Granularity::stage, Granularity::fused, Granularity::fine}) {
+    TwoCopies copies;
+    const StepResources3d resources = copies.resources({}, granularity);
+    for (long step = 1; step <= 2; ++step) {
+      copies.direct.step_3d(step);
+      const StepProgram program = build_step_program_3d(resources, parity_of(step), 0);
+      for (const StepOp& op : program.ops())
+        if (op.kind != OpKind::join) op.run(Stream{});
+    }
+    EXPECT_TRUE(copies.equal()) << to_string(granularity);
   }
-  EXPECT_TRUE(copies.equal());
 }
 
 TEST(StepProgram3dTest, AChunkRunsItsStepsFromItsSlotsAndChecksWhereItsLayoutSays) {

@@ -1,0 +1,148 @@
+#include "kernels/flux/fluxes_3d.hpp"
+
+#include "kernels/backend/parallel_for.hpp"
+#include "kernels/flux/face_flux_3d.hpp"
+#include "kernels/reconstruction/fourth_order.hpp"
+
+namespace simapp {
+
+namespace {
+
+using V = ModelVariables<3>;
+
+/// Cell (i, j, k) moved by `n` cells along the pass.
+template <Direction D>
+SIMAPP_HOST_DEVICE inline double along(const FieldView3d<const double>& field, int v, int k, int j, int i, int n) {
+  if constexpr (D == Direction::x)
+    return field(v, k, j, i + n);
+  else if constexpr (D == Direction::y)
+    return field(v, k, j + n, i);
+  else
+    return field(v, k + n, j, i);
+}
+
+/// q_f and d3 of variable v at face (i, j, k) of the pass, from its four cells along the pass.
+template <Direction D>
+SIMAPP_HOST_DEVICE inline void reconstruct_at(const FieldView3d<const double>& forcing, int v, int k, int j, int i,
+                                              double& q, double& d3) {
+  const double s0 = along<D>(forcing, v, k, j, i, -2), s1 = along<D>(forcing, v, k, j, i, -1);
+  const double s2 = along<D>(forcing, v, k, j, i, 0), s3 = along<D>(forcing, v, k, j, i, 1);
+  q = face_value(s0, s1, s2, s3);
+  d3 = third_difference(s0, s1, s2, s3);
+}
+
+/// The flux of every variable at face (i, j, k) from its face values and third differences.
+template <Direction D>
+SIMAPP_HOST_DEVICE inline void flux_at(const FieldView3d<const double>& forcing, const double q[V::count],
+                                       const double d3[V::count], int k, int j, int i, const FluxContext3d& context,
+                                       double f[V::count]) {
+  face_flux_3d<D>(
+      q, d3, k, context,
+      [&](double low[V::count], double high[V::count]) {
+        for (int v = 0; v < V::count; ++v) {
+          low[v] = along<D>(forcing, v, k, j, i, -1);
+          high[v] = forcing(v, k, j, i);
+        }
+      },
+      f);
+}
+
+/// The faces of `region` along the pass: lo, hi of the index along it (boundary: 0 … 3, mapped
+/// to faces 0, 1, n − 1 and n by `boundary_face`).
+template <Direction D>
+CellBox3d region_faces(const FieldShape3d& cells, FaceRegion region) {
+  CellBox3d box = face_box_3d(D, cells);
+  int& lo = D == Direction::x ? box.i_lo : D == Direction::y ? box.j_lo : box.k_lo;
+  int& hi = D == Direction::x ? box.i_hi : D == Direction::y ? box.j_hi : box.k_hi;
+  if (region == FaceRegion::interior) {
+    lo = 2;
+    hi -= 2;  // faces [2, n − 1) of n + 1
+  } else if (region == FaceRegion::boundary) {
+    lo = 0;
+    hi = 4;
+  }
+  return box;
+}
+
+template <Direction D>
+void launch_fluxes(const Stream& stream, FieldView3d<const double> forcing, FieldView3d<double> flux, VarRange vars,
+                   const FluxContext3d& context, FaceRegion region) {
+  const int n = D == Direction::x ? forcing.shape.nx : D == Direction::y ? forcing.shape.ny : forcing.shape.nz;
+  const bool boundary = region == FaceRegion::boundary;
+  parallel_for_cells(
+      D == Direction::x   ? "compute_fluxes_3d_x"
+      : D == Direction::y ? "compute_fluxes_3d_y"
+                          : "compute_fluxes_3d_z",
+      stream, region_faces<D>(forcing.shape, region), SIMAPP_LAMBDA(int i, int j, int k) {
+        if (boundary) {  // index 0 … 3 along the pass: faces 0, 1, n − 1, n
+          int& face = D == Direction::x ? i : D == Direction::y ? j : k;
+          if (face >= 2) face += n - 3;
+        }
+        double q[V::count], d3[V::count], f[V::count];
+        for (int v = 0; v < V::count; ++v) reconstruct_at<D>(forcing, v, k, j, i, q[v], d3[v]);
+        flux_at<D>(forcing, q, d3, k, j, i, context, f);
+        for (int v = vars.first; v < vars.last; ++v) flux(v, k, j, i) = f[v];
+      });
+}
+
+template <Direction D>
+void launch_reconstruction(const Stream& stream, FieldView3d<const double> forcing, FieldView3d<double> face_value_out,
+                           FieldView3d<double> face_d3_out, VarRange vars) {
+  parallel_for_cells(
+      D == Direction::x   ? "reconstruct_faces_3d_x"
+      : D == Direction::y ? "reconstruct_faces_3d_y"
+                          : "reconstruct_faces_3d_z",
+      stream, face_box_3d(D, forcing.shape), SIMAPP_LAMBDA(int i, int j, int k) {
+        for (int v = vars.first; v < vars.last; ++v)
+          reconstruct_at<D>(forcing, v, k, j, i, face_value_out(v, k, j, i), face_d3_out(v, k, j, i));
+      });
+}
+
+template <Direction D>
+void launch_fluxes_from_faces(const Stream& stream, FieldView3d<const double> forcing,
+                              FieldView3d<const double> face_value_in, FieldView3d<const double> face_d3_in,
+                              FieldView3d<double> flux, VarRange vars, const FluxContext3d& context) {
+  parallel_for_cells(
+      D == Direction::x   ? "compute_fluxes_from_faces_3d_x"
+      : D == Direction::y ? "compute_fluxes_from_faces_3d_y"
+                          : "compute_fluxes_from_faces_3d_z",
+      stream, face_box_3d(D, forcing.shape), SIMAPP_LAMBDA(int i, int j, int k) {
+        double q[V::count], d3[V::count], f[V::count];
+        for (int v = 0; v < V::count; ++v) {
+          q[v] = face_value_in(v, k, j, i);
+          d3[v] = v >= vars.first && v < vars.last ? face_d3_in(v, k, j, i) : 0.0;  // flux v needs only d3 of v
+        }
+        flux_at<D>(forcing, q, d3, k, j, i, context, f);
+        for (int v = vars.first; v < vars.last; ++v) flux(v, k, j, i) = f[v];
+      });
+}
+
+}  // namespace
+
+CellBox3d face_box_3d(Direction direction, const FieldShape3d& cells) {
+  return {0, cells.nx + (direction == Direction::x ? 1 : 0), 0, cells.ny + (direction == Direction::y ? 1 : 0),
+          0, cells.nz + (direction == Direction::z ? 1 : 0)};
+}
+
+void compute_fluxes_3d(const Stream& stream, Direction direction, FieldView3d<const double> forcing,
+                       FieldView3d<double> flux, VarRange vars, const FluxContext3d& context, FaceRegion region) {
+  with_direction_3d(direction,
+                    [&](auto d) { launch_fluxes<decltype(d)::value>(stream, forcing, flux, vars, context, region); });
+}
+
+void reconstruct_faces_3d(const Stream& stream, Direction direction, FieldView3d<const double> forcing,
+                          FieldView3d<double> face_value_out, FieldView3d<double> face_d3_out, VarRange vars) {
+  with_direction_3d(direction, [&](auto d) {
+    launch_reconstruction<decltype(d)::value>(stream, forcing, face_value_out, face_d3_out, vars);
+  });
+}
+
+void compute_fluxes_from_faces_3d(const Stream& stream, Direction direction, FieldView3d<const double> forcing,
+                                  FieldView3d<const double> face_value_in, FieldView3d<const double> face_d3_in,
+                                  FieldView3d<double> flux, VarRange vars, const FluxContext3d& context) {
+  with_direction_3d(direction, [&](auto d) {
+    launch_fluxes_from_faces<decltype(d)::value>(stream, forcing, face_value_in, face_d3_in, flux, vars, context);
+  });
+}
+
+}  // namespace simapp

@@ -1,0 +1,51 @@
+#include "solver/state/workspace_3d.hpp"
+
+#include <initializer_list>
+
+#include "kernels/flux/fluxes_3d.hpp"
+
+namespace simapp {
+
+StepFields3d step_field_shapes_3d(const Grid& grid, Granularity granularity) {
+  const FieldShape3d cells = grid.cell_shape_3d();
+  const FieldShape3d faces = face_shape_3d(cells);
+  const FieldShape3d interior{cells.nx, cells.ny, cells.nz, 0, cells.num_vars};
+  const bool fine = granularity == Granularity::fine;
+  const bool stage = granularity == Granularity::stage;  // keeps its fluxes on chip
+  return {{nullptr, cells},
+          {nullptr, cells},
+          {nullptr, cells},
+          {nullptr, stage ? FieldShape3d{} : faces},
+          {nullptr, fine ? faces : FieldShape3d{}},
+          {nullptr, fine ? faces : FieldShape3d{}},
+          {nullptr, fine ? interior : FieldShape3d{}}};
+}
+
+std::size_t step_fields_3d_bytes(const Grid& grid, Granularity granularity) {
+  const StepFields3d f = step_field_shapes_3d(grid, granularity);
+  std::size_t values = 0;
+  for (const FieldView3d<double>& view : {f.state, f.stage1, f.stage2, f.flux, f.face_value, f.face_d3, f.tendency})
+    values += view.shape.size();
+  return values * sizeof(double);
+}
+
+namespace {
+DeviceBuffer<double> allocate_for(Backend backend, FieldView3d<double>& view) {
+  DeviceBuffer<double> buffer(backend, view.shape.size());
+  view.data = buffer.data();
+  return buffer;
+}
+}  // namespace
+
+Workspace3d::Workspace3d(Backend backend, const Grid& grid, Granularity granularity)
+    : fields_(step_field_shapes_3d(grid, granularity)) {
+  state_ = allocate_for(backend, fields_.state);
+  stage1_ = allocate_for(backend, fields_.stage1);
+  stage2_ = allocate_for(backend, fields_.stage2);
+  flux_ = allocate_for(backend, fields_.flux);
+  face_value_ = allocate_for(backend, fields_.face_value);
+  face_d3_ = allocate_for(backend, fields_.face_d3);
+  tendency_ = allocate_for(backend, fields_.tendency);
+}
+
+}  // namespace simapp
