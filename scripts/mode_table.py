@@ -172,6 +172,16 @@ def repeats_note(rows):
     return f"median (min–max) of {text} repeats"
 
 
+def grid_of(r):
+    """(nx, ny, nz) of a row; ny is 1 in 2-D (and in a CSV from before the ny column)."""
+    return int(r["nx"]), int(r.get("ny") or 1), int(r["nz"])
+
+
+def grid_label(grid):
+    nx, ny, nz = grid
+    return f"{nx} × {nz}" if ny == 1 else f"{nx} × {ny} × {nz}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("csv")
@@ -182,37 +192,37 @@ def main():
         error(f"{args.csv}: no rows of the size sweep")
     floor = floors(args.bench, {r["processor"] for r in rows})
 
-    times = {}  # (nx, nz, granularity) -> {mode: Timing}
-    kernels = {}  # (nx, nz, granularity) -> kernels a step of the step program
-    barriers = {}  # (nx, nz, granularity) -> persistent's grid barriers a step
+    times = {}  # ((nx, ny, nz), granularity) -> {mode: Timing}
+    kernels = {}  # ((nx, ny, nz), granularity) -> kernels a step of the step program
+    barriers = {}  # ((nx, ny, nz), granularity) -> persistent's grid barriers a step
     for r in rows:
-        key = (int(r["nx"]), int(r["nz"]), r["granularity"])
+        key = (grid_of(r), r["granularity"])
         times.setdefault(key, {})[r["mode"]] = timing_of(r)
         if r["mode"] == "eager" or key not in kernels:  # eager's, else any mode's
             kernels[key] = float(r["kernels_per_step"])
         if r["mode"] == "persistent":
             barriers[key] = int(number(r.get("grid_barriers_per_step")) or STAGES_PER_STEP)
-    grids = sorted({(nx, nz) for nx, nz, _ in times}, key=lambda g: g[0] * g[1])
+    grids = sorted({grid for grid, _ in times}, key=lambda g: g[0] * g[1] * g[2])
     drawn = floor.launch_us is not None
 
     floor_heads = " eager floor | graph floor | barrier floor |" if drawn else ""
     print("| grid | granularity | " + " | ".join(MODES) + " |" + floor_heads + " best |")
     print("|---|---|" + "---:|" * (len(MODES) + (3 if drawn else 0)) + "---|")
-    for nx, nz in grids:
+    for grid in grids:
         for granularity in GRANULARITIES:
-            t = times.get((nx, nz, granularity))
+            t = times.get((grid, granularity))
             if t is None:
                 continue
             v = verdict(list(t.values()))
             cells = [("**" + with_range(t[m]) + "**" if v.kind == "best" and m == v.names[0] else with_range(t[m]))
                      if m in t else "–" for m in MODES]
-            k = kernels.get((nx, nz, granularity), 0.0)
+            k = kernels.get((grid, granularity), 0.0)
             floor_cells = ""
             if drawn:
                 barrier = ("–" if "persistent" not in t or floor.barrier_us is None else
-                           f"{barriers[(nx, nz, granularity)] * floor.barrier_us:.1f}")
+                           f"{barriers[(grid, granularity)] * floor.barrier_us:.1f}")
                 floor_cells = f" {k * floor.launch_us:.1f} | {k * floor.node_us:.1f} | {barrier} |"
-            print(f"| {nx} × {nz} | {granularity} ({k:.0f} kernels) | " + " | ".join(cells) + " |" + floor_cells +
+            print(f"| {grid_label(grid)} | {granularity} ({k:.0f} kernels) | " + " | ".join(cells) + " |" + floor_cells +
                   f" {v.text} |")
     print()
     print(f"µs a step, {repeats_note(rows)}; {floor.note}.")
@@ -220,21 +230,20 @@ def main():
     print()
     print("| grid | best | µs a step | eager, same granularity | speed-up over eager |")
     print("|---|---|---:|---:|---:|")
-    for nx, nz in grids:
-        point = {f"{m} ({g})": (t, g) for (x, z, g), modes in times.items() if (x, z) == (nx, nz)
-                 for m, t in modes.items()}
+    for grid in grids:
+        point = {f"{m} ({g})": (t, g) for (of, g), modes in times.items() if of == grid for m, t in modes.items()}
         everything = [t._replace(name=name) for name, (t, _) in point.items()]
         v = verdict(everything)
         fastest_name = v.names[0]
         fastest = next(t for t in everything if t.name == fastest_name)
         granularity = point[fastest_name][1]
-        eager = times[(nx, nz, granularity)].get("eager")
+        eager = times[(grid, granularity)].get("eager")
         if eager is None:
-            print(f"| {nx} × {nz} | {v.text} | {with_range(fastest)} | – | – |")
+            print(f"| {grid_label(grid)} | {v.text} | {with_range(fastest)} | – | – |")
             continue
         ratio, ratio_range = speedup(eager, fastest)
         spread = f" ({factor(ratio_range[0])}–{factor(ratio_range[1])})" if ratio_range else ""
-        print(f"| {nx} × {nz} | {v.text} | {with_range(fastest)} | {with_range(eager)} | {factor(ratio)}×{spread} |")
+        print(f"| {grid_label(grid)} | {v.text} | {with_range(fastest)} | {with_range(eager)} | {factor(ratio)}×{spread} |")
     print()
     print("Best over every mode and granularity of a grid, named only outside the others' ranges; the numbers are "
           "those of the fastest median (the first named).")

@@ -19,6 +19,8 @@ import mode_table  # noqa: E402 (the statistics and the bench's floors, shared w
 
 MODES = mode_table.MODES
 GRANULARITIES = mode_table.GRANULARITIES
+grid_of = mode_table.grid_of
+grid_label = mode_table.grid_label
 STYLE = {"fine": "-", "fused": "--", "stage": ":"}
 
 
@@ -115,14 +117,14 @@ def plot_sizes(rows, out, floors):
 
 
 def plot_steps_per_graph(rows, out):
-    grids = sorted({(int(r["nx"]), int(r["nz"])) for r in rows if r["sweep"] == "steps_per_graph"})
+    grids = sorted({grid_of(r) for r in rows if r["sweep"] == "steps_per_graph"}, key=lambda g: g[0] * g[1] * g[2])
     if not grids:
         return None
     plt, np = plotting()
     fig, axes = plt.subplots(1, len(grids), figsize=(6 * len(grids), 4.8), squeeze=False)
-    for axis, (nx, nz) in zip(axes[0], grids):
+    for axis, grid in zip(axes[0], grids):
         for granularity in GRANULARITIES:
-            s = [r for r in rows if r["sweep"] == "steps_per_graph" and int(r["nx"]) == nx and int(r["nz"]) == nz
+            s = [r for r in rows if r["sweep"] == "steps_per_graph" and grid_of(r) == grid
                  and r["granularity"] == granularity]
             graph = sorted((r for r in s if r["mode"] == "graph"), key=lambda r: int(r["steps_per_graph"]))
             eager = [float(r["time_per_step_us"]) for r in s if r["mode"] == "eager"]
@@ -136,7 +138,7 @@ def plot_steps_per_graph(rows, out):
                              label=f"eager, {granularity} (median over K)")
         axis.axvspan(50, 200, color="tab:green", alpha=0.1, label="50–200 kernels per graph")
         axis.set(xlabel="kernels per graph (K × kernels per step)", ylabel="time per step (µs)",
-                 title=f"{nx} × {nz}: steps per graph K")
+                 title=f"{grid_label(grid)}: steps per graph K")
         axis.grid(True, which="both", alpha=0.3)
         axis.legend(fontsize=8)
     fig.suptitle(spread_note([r for r in rows if r["sweep"] == "steps_per_graph"]), fontsize=10)

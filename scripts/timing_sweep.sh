@@ -3,21 +3,25 @@
 # sizes and the three granularities (K chosen automatically), then over steps_per_graph K at
 # fixed grids, and writes one CSV row per mode and run: the median time per step over simapp's
 # repeated rounds with its spread (min, max, quartiles, the median's interval) and the speed-up
-# ranges. Plot with scripts/plot_timing.py; tabulate with scripts/mode_table.py (both take
+# ranges; --3d sweeps the 3-D model (grid.ny > 1) instead. Plot with scripts/plot_timing.py; tabulate with scripts/mode_table.py (both take
 # --bench BENCH.json for the launch floors of the same processor). `--help` lists the options.
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
-usage: scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick] [--grid NX NZ] [--sizes-only]
-                               [--repeats N] [--bench PATH] [--help]
+usage: scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick] [--3d] [--grid NX NZ]
+                               [--grid3d NX NY NZ] [--sizes-only] [--repeats N] [--bench PATH] [--help]
 Runs `simapp --mode compare` over grid sizes (fine, fused and stage granularity, K automatic),
 then over steps_per_graph K at fixed grids, into DIR/sweep.csv: one row per mode and run with
 the median time per step (time_per_step_us) and its spread over the repeats.
   --simapp PATH   the simapp binary (default build/app/simapp)
   --out DIR       where the CSV, skipped.txt and the runs go (default out/timing_sweep)
-  --quick         three sizes and K in {1, 4, 16}: a smoke test
+  --quick         three sizes (two in 3-D) and K in {1, 4, 16}: a smoke test
+  --3d            the 3-D model: 48 x 24 x 10, 64 x 64 x 32, 128 x 128 x 64 and 256 x 256 x 128
+                  (NX x NY x NZ, grid.ylen = grid.xlen), K swept at 48 x 24 x 10 and 64 x 64 x 32
   --grid NX NZ    that grid size only (the size sweep and the K sweep)
+  --grid3d NX NY NZ
+                  that 3-D grid size only (implies --3d)
   --sizes-only    no K sweep
   --repeats N     rounds of timed runs a case (--set execution.repeats=N; default simapp's)
   --bench PATH    run this simapp-bench once first and keep its JSON as DIR/bench.json, so that
@@ -37,6 +41,7 @@ fail() {  # status message: one line on stderr
 simapp=build/app/simapp
 out=out/timing_sweep
 quick=0
+three_d=0
 grid=()
 k_sweep=1
 repeats=""
@@ -55,17 +60,28 @@ while (($#)); do
       shift 2 ;;
     --grid)
       (($# >= 3)) || fail 2 "--grid needs two values, NX NZ (try --help)"
-      grid=("$2" "$3")
+      grid=("$2" 1 "$3")
       shift 3 ;;
+    --grid3d)
+      (($# >= 4)) || fail 2 "--grid3d needs three values, NX NY NZ (try --help)"
+      grid=("$2" "$3" "$4")
+      three_d=1
+      shift 4 ;;
     --quick) quick=1; shift ;;
+    --3d) three_d=1; shift ;;
     --sizes-only) k_sweep=0; shift ;;
     *) fail 2 "unknown argument '$1' (try --help)" ;;
   esac
 done
 positive='^[1-9][0-9]{0,8}$'
 if ((${#grid[@]})); then
-  [[ ${grid[0]} =~ $positive && ${grid[1]} =~ $positive ]] ||
-    fail 2 "--grid needs two positive integers, got '${grid[0]}' '${grid[1]}'"
+  if ((three_d)); then
+    [[ ${grid[0]} =~ $positive && ${grid[1]} =~ $positive && ${grid[2]} =~ $positive ]] && ((grid[1] > 1)) ||
+      fail 2 "--grid3d needs three positive integers with NY > 1, got '${grid[0]}' '${grid[1]}' '${grid[2]}'"
+  else
+    [[ ${grid[0]} =~ $positive && ${grid[2]} =~ $positive ]] ||
+      fail 2 "--grid needs two positive integers, got '${grid[0]}' '${grid[2]}'"
+  fi
 fi
 if [[ -n $repeats ]]; then
   if ! [[ $repeats =~ $positive ]] || ((repeats > 1000)); then
@@ -80,18 +96,27 @@ if [[ -n $bench ]]; then
   [[ -x "$bench" && ! -d "$bench" ]] || fail 2 "--bench: $bench is not an executable (build simapp-bench first)"
 fi
 
-if ((quick)); then
-  sizes=("64 32" "128 64" "256 128")
+# Sizes are "NX NY NZ", NY = 1 in 2-D.
+if ((three_d && quick)); then
+  sizes=("48 24 10" "64 64 32")
   k_values=(1 4 16)
-  k_grids=("64 32")
-else
-  sizes=("64 32" "128 64" "256 128" "512 256" "1024 512" "2048 1024" "4096 2048")
+  k_grids=("48 24 10")
+elif ((three_d)); then
+  sizes=("48 24 10" "64 64 32" "128 128 64" "256 256 128")
   k_values=(1 2 3 4 8 16 32 64)
-  k_grids=("128 64" "1024 512")
+  k_grids=("48 24 10" "64 64 32")
+elif ((quick)); then
+  sizes=("64 1 32" "128 1 64" "256 1 128")
+  k_values=(1 4 16)
+  k_grids=("64 1 32")
+else
+  sizes=("64 1 32" "128 1 64" "256 1 128" "512 1 256" "1024 1 512" "2048 1 1024" "4096 1 2048")
+  k_values=(1 2 3 4 8 16 32 64)
+  k_grids=("128 1 64" "1024 1 512")
 fi
 if ((${#grid[@]})); then
-  sizes=("${grid[0]} ${grid[1]}")
-  k_grids=("${grid[0]} ${grid[1]}")
+  sizes=("${grid[*]}")
+  k_grids=("${grid[*]}")
 fi
 
 # Steps per run: enough to time small grids well, few on large ones, and at least 4 graphs.
@@ -100,17 +125,21 @@ steps_for() {  # cells k
                                         if (s < 4 * k) s = 4 * k; print s }'
 }
 
-# The plan: one line per run, "sweep nx nz granularity k steps" (k "-": automatic).
+# The plan: one line per run, "sweep nx ny nz granularity k steps" (k "-": automatic).
 plan=()
 for size in "${sizes[@]}"; do
-  read -r nx nz <<<"$size"
-  for granularity in fine fused stage; do plan+=("size $nx $nz $granularity - $(steps_for $((nx * nz)) 1)"); done
+  read -r nx ny nz <<<"$size"
+  for granularity in fine fused stage; do
+    plan+=("size $nx $ny $nz $granularity - $(steps_for $((nx * ny * nz)) 1)")
+  done
 done
 if ((k_sweep)); then
   for size in "${k_grids[@]}"; do
-    read -r nx nz <<<"$size"
+    read -r nx ny nz <<<"$size"
     for granularity in fine fused stage; do
-      for k in "${k_values[@]}"; do plan+=("steps_per_graph $nx $nz $granularity $k $(steps_for $((nx * nz)) "$k")"); done
+      for k in "${k_values[@]}"; do
+        plan+=("steps_per_graph $nx $ny $nz $granularity $k $(steps_for $((nx * ny * nz)) "$k")")
+      done
     done
   done
 fi
@@ -131,7 +160,7 @@ COLUMNS = ("sweep,nx,nz,cells,granularity,steps_per_graph,steps,mode,time_per_st
            "speedup_vs_eager,identical,processor,grid_barriers_per_step,time_min_us,time_max_us,time_q1_us,"
            "time_q3_us,time_median_low_us,time_median_high_us,repeats,relative_spread,speedup_vs_eager_sync_low,"
            "speedup_vs_eager_sync_high,speedup_vs_eager_low,speedup_vs_eager_high,within_noise_of,"
-           "break_even_steps,break_even_steps_low,break_even_steps_high").split(",")
+           "break_even_steps,break_even_steps_low,break_even_steps_high,ny").split(",")
 out = csv.writer(sys.stdout, lineterminator="\n")
 if sys.argv[1] == "header":
     out.writerow(COLUMNS)
@@ -141,7 +170,8 @@ with open(timing_path) as f:
     t = json.load(f)
 with open(skipped_path, "a") as skipped:
     for s in t.get("skipped", []):
-        print(f'{t["nx"]}x{t["nz"]} {t["granularity"]}: {s["mode"]}: {s["reason"]}', file=skipped)
+        grid = f'{t["nx"]}x{t["ny"]}x{t["nz"]}' if "ny" in t else f'{t["nx"]}x{t["nz"]}'
+        print(f'{grid} {t["granularity"]}: {s["mode"]}: {s["reason"]}', file=skipped)
 
 
 def cell(value):
@@ -176,7 +206,7 @@ for m in t["modes"]:
            "within_noise_of": "/".join(m.get("within_noise_of", [])),
            "break_even_steps": cell(m.get("break_even_steps")),
            "break_even_steps_low": bound(m.get("break_even_steps_range"), 0),
-           "break_even_steps_high": bound(m.get("break_even_steps_range"), 1)}
+           "break_even_steps_high": bound(m.get("break_even_steps_range"), 1), "ny": t.get("ny", 1)}
     out.writerow([row[c] for c in COLUMNS])
 PY
 
@@ -231,8 +261,8 @@ def scale(pts):
 fits = {g: fit(pts) for g, pts in done.items()}
 left = 0.0
 for line in open(plan_path).read().splitlines()[index:]:
-    _, nx, nz, g, _, steps = line.split()
-    cells, steps = float(nx) * float(nz), float(steps)
+    _, nx, ny, nz, g, _, steps = line.split()
+    cells, steps = float(nx) * float(ny) * float(nz), float(steps)
     if fits.get(g):
         a, b = fits[g]
         left += steps * (a + b * cells)
@@ -271,21 +301,28 @@ repeat_args=()
 
 index=0
 for entry in "${plan[@]}"; do
-  read -r sweep nx nz granularity k steps <<<"$entry"
-  cells=$((nx * nz))
+  read -r sweep nx ny nz granularity k steps <<<"$entry"
+  cells=$((nx * ny * nz))
   [[ $k == - ]] && k_label=auto || k_label=$k
-  # sim_time = steps · dt with dt = 1.5 · min(dx, dz) / 450 on the default 20 km × 10 km domain.
-  sim_time=$(awk -v nx="$nx" -v nz="$nz" -v s="$steps" \
-    'BEGIN { dx = 20000 / nx; dz = 10000 / nz; d = dx < dz ? dx : dz; printf "%.17g", s * 1.5 * d / 450 }')
-  dir="$out/runs/${sweep}_${nx}x${nz}_${granularity}_k${k_label}"
+  # sim_time = steps · dt with dt = 1.5 · min(dx, dy, dz) / 450 on the default 20 km × 10 km
+  # domain (20 km along y in 3-D).
+  sim_time=$(awk -v nx="$nx" -v ny="$ny" -v nz="$nz" -v s="$steps" \
+    'BEGIN { dx = 20000 / nx; dz = 10000 / nz; d = dx < dz ? dx : dz; if (ny > 1 && 20000 / ny < d) d = 20000 / ny;
+             printf "%.17g", s * 1.5 * d / 450 }')
+  if ((ny > 1)); then
+    grid_name="${nx}x${ny}x${nz}" grid_label="$nx x $ny x $nz" ny_args=(--set grid.ny="$ny")
+  else
+    grid_name="${nx}x${nz}" grid_label="$nx x $nz" ny_args=()
+  fi
+  dir="$out/runs/${sweep}_${grid_name}_${granularity}_k${k_label}"
   progress=$(/usr/bin/python3 -c "$eta_py" "$work/done" "$work/plan" "$index" "$(since_start)")
-  echo "timing_sweep: [$((index + 1))/${#plan[@]}] $nx x $nz $granularity K=$k_label ($steps steps) … $progress"
+  echo "timing_sweep: [$((index + 1))/${#plan[@]}] $grid_label $granularity K=$k_label ($steps steps) … $progress"
   run_start=$(date +%s.%N)
   "$simapp" inputs/case.yaml --mode compare --overwrite \
-    --set grid.nx="$nx" --set grid.nz="$nz" --set time.sim_time="$sim_time" \
+    --set grid.nx="$nx" "${ny_args[@]}" --set grid.nz="$nz" --set time.sim_time="$sim_time" \
     --set execution.granularity="$granularity" --set execution.steps_per_graph="${k/-/0}" \
     "${repeat_args[@]}" --set output.dir="$dir" >"$dir.log" 2>&1 ||
-    { cat "$dir.log" >&2; fail 1 "simapp failed on $nx x $nz $granularity K=$k_label (log: $dir.log)"; }
+    { cat "$dir.log" >&2; fail 1 "simapp failed on $grid_label $granularity K=$k_label (log: $dir.log)"; }
   /usr/bin/python3 -c "$csv_py" row "$dir/timing.json" "$sweep" "$out/skipped.txt" >>"$csv"
   seconds=$(awk -v start="$run_start" -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now - start }')
   echo "$granularity $cells $steps $seconds" >>"$work/done"

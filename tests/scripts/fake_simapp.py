@@ -10,7 +10,7 @@ import sys
 settings = dict(arg.split("=", 1) for arg in sys.argv[1:] if "=" in arg and not arg.startswith("--"))
 with open(os.environ["FAKE_SIMAPP_JOURNAL"], "a") as journal:
     print(" ".join(sys.argv[1:]), file=journal)
-nx, nz = int(settings["grid.nx"]), int(settings["grid.nz"])
+nx, ny, nz = int(settings["grid.nx"]), int(settings.get("grid.ny", "1")), int(settings["grid.nz"])
 repeats = int(settings.get("execution.repeats", "5"))
 granularity = settings.get("execution.granularity", "stage")
 kernels = {"fine": 120.0, "fused": 18.0, "stage": 6.0}[granularity]
@@ -51,7 +51,8 @@ for mode, values in times.items():
         entry.update({"graphs": 1, "nodes_per_graph": [250], "capture_ms": 0.5, "instantiate_ms": 1.0,
                       "break_even_steps": 250.0, "break_even_steps_range": [120.0, None]})
     modes.append(entry)
-report = {"simapp_version": "0.1.0", "git": "fake", "case": "thermal", "nx": nx, "nz": nz, "cells": nx * nz,
+report = {"simapp_version": "0.1.0", "git": "fake", "case": "thermal", "nx": nx, **({"ny": ny} if ny > 1 else {}),
+          "nz": nz, "cells": nx * ny * nz,
           "backend": "host", "processor": "CPU, 2 OpenMP threads", "ranks": 1, "layout": [1, 1], "halo": "mpi",
           "granularity": granularity, "steps_per_graph": int(settings.get("execution.steps_per_graph", "0")) or 40,
           "warmup_steps": 20, "repeats": repeats, "identical": True, "difference": "", "modes": modes,

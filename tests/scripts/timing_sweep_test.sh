@@ -4,7 +4,8 @@
 # and exit 2; a sweep prints [i/N] progress lines with the elapsed time and an ETA, passes
 # --repeats on as execution.repeats (and nothing without it), and writes the CSV's median and
 # spread columns from timing.json; --bench keeps simapp-bench's JSON beside the CSV, and a
-# machine without a GPU only gets a note. No timing is asserted.
+# machine without a GPU only gets a note; --3d and --grid3d sweep the 3-D model (grid.ny, the ny
+# column). No timing is asserted.
 set -euo pipefail
 source_dir=$1
 sweep=$source_dir/scripts/timing_sweep.sh
@@ -92,6 +93,7 @@ echo "ok: progress lines with elapsed time and ETA; --repeats 3 passed on as exe
 "$sweep" --simapp "$fake_simapp" --out "$work/out2" --grid 16 8 --sizes-only >/dev/null 2>"$work/stderr" ||
   fail "sweep without --repeats exited $?: $(cat "$work/stderr")"
 ! grep -q 'execution.repeats' "$FAKE_SIMAPP_JOURNAL" || fail "execution.repeats set without --repeats"
+! grep -q 'grid.ny' "$FAKE_SIMAPP_JOURNAL" || fail "a 2-D sweep set grid.ny"
 /usr/bin/python3 -c 'import csv, sys; assert {r["repeats"] for r in csv.DictReader(open(sys.argv[1]))} == {"5"}' \
   "$work/out2/sweep.csv" || fail "repeats column without --repeats: $(head -n 2 "$work/out2/sweep.csv")"
 echo "ok: without --repeats no execution.repeats is set (simapp's default, 5)"
@@ -119,3 +121,31 @@ grep -q 'no CUDA device visible; no launch floors' "$work/stdout" || fail "no no
 [[ ! -e $work/out3/bench.json ]] || fail "the previous sweep's bench.json was left beside the new CSV"
 [[ $(wc -l <"$work/out3/sweep.csv") == 10 ]] || fail "the sweep without a GPU wrote $(wc -l <"$work/out3/sweep.csv") lines"
 echo "ok: --bench keeps simapp-bench's JSON beside the CSV; without a GPU a note and the sweep"
+
+# 6. --3d: the 3-D model's sizes with grid.ny on simapp's command line, NX x NY x NZ in the
+# progress lines and run names, the ny column; --grid3d one 3-D size, its mistakes refused.
+: >"$FAKE_SIMAPP_JOURNAL"
+"$sweep" --simapp "$fake_simapp" --out "$work/out4" --3d --quick --sizes-only --repeats 2 >"$work/stdout" 2>"$work/stderr" ||
+  fail "--3d sweep exited $?: $(cat "$work/stderr")"
+grep -q '^timing_sweep: \[1/6\] 48 x 24 x 10 fine K=auto' "$work/stdout" || fail "--3d progress: $(cat "$work/stdout")"
+grep -q '^timing_sweep: \[6/6\] 64 x 64 x 32 stage K=auto' "$work/stdout" || fail "--3d progress: $(cat "$work/stdout")"
+[[ $(grep -c -- '--set grid.nx=48 --set grid.ny=24 --set grid.nz=10 ' "$FAKE_SIMAPP_JOURNAL") == 3 ]] ||
+  fail "grid.ny not passed on: $(cat "$FAKE_SIMAPP_JOURNAL")"
+/usr/bin/python3 - "$work/out4/sweep.csv" "$work/out4/runs" <<'PY' || fail "3-D CSV check failed"
+import csv, os, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 18, f"{len(rows)} rows, expected 6 runs x 3 modes"
+assert {(r["nx"], r["ny"], r["nz"], r["cells"]) for r in rows} == {("48", "24", "10", "11520"), ("64", "64", "32", "131072")}
+assert os.path.isdir(os.path.join(sys.argv[2], "size_48x24x10_fine_kauto"))
+PY
+/usr/bin/python3 -c 'import csv, sys; assert {r["ny"] for r in csv.DictReader(open(sys.argv[1]))} == {"1"}' \
+  "$work/out2/sweep.csv" || fail "a 2-D sweep's ny column is not 1"
+: >"$FAKE_SIMAPP_JOURNAL"
+"$sweep" --simapp "$fake_simapp" --out "$work/out5" --grid3d 8 6 4 --sizes-only >/dev/null 2>"$work/stderr" ||
+  fail "--grid3d sweep exited $?: $(cat "$work/stderr")"
+[[ $(grep -c -- '--set grid.nx=8 --set grid.ny=6 --set grid.nz=4 ' "$FAKE_SIMAPP_JOURNAL") == 3 ]] ||
+  fail "--grid3d: $(cat "$FAKE_SIMAPP_JOURNAL")"
+rm -f "$FAKE_SIMAPP_JOURNAL"
+expect_usage_error "--grid3d needs three values" --grid3d 8 6
+expect_usage_error "--grid3d needs three positive integers with NY > 1" --grid3d 8 1 4
+echo "ok: --3d and --grid3d sweep the 3-D model: grid.ny passed on, NX x NY x NZ named, the ny column"
