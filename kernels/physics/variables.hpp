@@ -84,15 +84,18 @@ void with_direction(Direction direction, const Launch& launch) {
     launch(std::integral_constant<Direction, Direction::z>{});
 }
 
-/// launch(integral_constant<Direction, D>) for the 3-D model's direction D: x, y or z.
+/// launch(integral_constant<Direction, D>) for the 3-D model's direction D: x, y or z (also in
+/// device code: the 3-D persistent kernel's passes).
 template <class Launch>
-void with_direction_3d(Direction direction, const Launch& launch) {
+SIMAPP_HOST_DEVICE void with_direction_3d(Direction direction, const Launch& launch) {
   switch (direction) {
     case Direction::x: launch(std::integral_constant<Direction, Direction::x>{}); return;
     case Direction::y: launch(std::integral_constant<Direction, Direction::y>{}); return;
     case Direction::z: launch(std::integral_constant<Direction, Direction::z>{}); return;
   }
+#if !defined(__CUDA_ARCH__)
   throw std::invalid_argument("the 3-D model has no such direction");
+#endif
 }
 
 }  // namespace simapp

@@ -1,18 +1,15 @@
 #include "kernels/stage/persistent_steps.hpp"
 
 #include <algorithm>
-#include <string>
-#include <type_traits>
 
 #include "foundation/error.hpp"
 #include "kernels/backend/launch_counter.hpp"
 
 #if defined(__CUDACC__)
-#include <cooperative_groups.h>
-
 #include "kernels/backend/parallel_for_tiles_cuda.cuh"
 #include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/stage/pass_tile.hpp"
+#include "kernels/stage/persistent_loop.cuh"
 #include "kernels/stage/stage_tile.hpp"
 #include "kernels/time/step_scheme.hpp"
 #endif
@@ -24,18 +21,7 @@ namespace simapp {
 namespace {
 
 namespace cg = cooperative_groups;
-
-/// Threads a block: a tile has a face for each (stage_tile.hpp). Small grids take the
-/// smallest tiles that still give every block a tile of its own, so that each
-/// multiprocessor has less of a stage to do; large grids the stage kernels' tiles.
-constexpr int block_sizes[] = {64, 128, 256};
-constexpr int largest_block = 256;
-
-/// Blocks a multiprocessor holds: with the largest tiles four (64 registers a thread, as the
-/// stage kernels), else two (up to 128 registers, no spills): those grids have a block per
-/// tile either way.
-template <int Threads>
-constexpr int min_blocks_per_sm = Threads == largest_block ? 4 : 2;
+using namespace persistent;
 
 template <int Threads>
 using StageX = StageKernel<Direction::x, Threads>;
@@ -125,21 +111,14 @@ __device__ void stages_of_step(const PersistentKernels<Threads>& k, StepParity p
   }
 }
 
-/// Checks every cell, then counts the check; true when a check has failed (every block sees
-/// the same record after the barrier, so all of them stop together).
+/// Checks every cell, then counts the check; true when a check has failed.
 __device__ bool health_check_failed(const PersistentSteps& p, cg::grid_group& grid) {
   const int nx = p.state.shape.nx;
   const long cells = static_cast<long>(nx) * p.state.shape.nz;
   const long stride = static_cast<long>(gridDim.x) * blockDim.x;
   for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
     check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / nx), static_cast<int>(c % nx));
-  grid.sync();
-  const bool failed = *static_cast<volatile std::int64_t*>(&p.record->failed_check) >= 0;
-  if (grid.thread_rank() == 0) {  // others read checks_run again only after later barriers
-    p.record->checks_run += 1;
-    *p.mirror = *p.record;
-  }
-  return failed;
+  return count_check(p, grid);
 }
 
 /// Step n's StepParams into the slot of its parity (odd steps 0, even steps 1).
@@ -148,25 +127,13 @@ __device__ void write_step_params(const PersistentSteps& p, std::int64_t step) {
       step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz, p.schedule.dissipation);
 }
 
-/// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity)` runs the
-/// passes of a step of that parity, ending with a grid barrier; the health check follows the
-/// steps the scheme's checks_after names.
-template <class Step>
-__device__ void run_steps(const StepScheme& scheme, const PersistentSteps& p, int steps, cg::grid_group& grid,
-                          const Step& step_body) {
-  const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
-  if (grid.thread_rank() == 0) write_step_params(p, completed + 1);
-  grid.sync();
-  int done = 0;
-  while (done < steps) {
-    const std::int64_t step = completed + done + 1;
-    // The other slot was last read in the step before, which every block has finished.
-    if (grid.thread_rank() == 0 && done + 1 < steps) write_step_params(p, step + 1);
-    step_body(parity_of(step));
-    ++done;
-    if (scheme.checks_after(step, p.schedule.num_steps, p.check_every) && health_check_failed(p, grid)) break;
-  }
-  if (grid.thread_rank() == 0) p.clock->completed = completed + done;
+/// The loop over a launch's steps (run_steps) with this model's StepParams and health check.
+template <class Scheme, class Step>
+__device__ void run_model_steps(const Scheme& scheme, const PersistentSteps& p, int steps, cg::grid_group& grid,
+                                const Step& step_body) {
+  run_steps(
+      scheme, p, steps, grid, [&](std::int64_t step) { write_step_params(p, step); },
+      [&] { return health_check_failed(p, grid); }, step_body);
 }
 
 /// One barrier a stage: the stage kernel's tiles.
@@ -175,7 +142,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_steps_kernel(const __grid_constant__ PersistentKernels<Threads> k, int steps) {
   __shared__ SharedTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) { stages_of_step(k, parity, shared, grid); });
+  run_model_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) { stages_of_step(k, parity, shared, grid); });
 }
 
 /// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams slot the
@@ -209,7 +176,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_passes_kernel(const __grid_constant__ PersistentPasses<Threads> k, int steps) {
   __shared__ SharedPassTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) {
+  run_model_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) {
     const int slot = parity_index(parity);
     for (int p = 0; p < split_passes; ++p) {
       if (k.scheme.pass(parity, p) == Direction::x)
@@ -250,28 +217,6 @@ int tiles_of_larger_pass(int nx, int nz) {
                   tile_count(nx, Z::tile_x) * tile_count(nz, Z::tile_z));
 }
 
-/// Calls f with std::integral_constant<int, threads> for a size of block_sizes.
-template <class F>
-decltype(auto) with_block_threads(int threads, F&& f) {
-  switch (threads) {
-    case 64: return f(std::integral_constant<int, 64>{});
-    case 128: return f(std::integral_constant<int, 128>{});
-    default: return f(std::integral_constant<int, 256>{});
-  }
-}
-
-[[noreturn]] void refuse(const std::string& reason) {
-  throw Error(ExitCode::bad_input, "execution.mode", "persistent cannot run on this GPU: " + reason);
-}
-
-/// Blocks of `kernel` with `threads` threads that fit on the device at once.
-int resident_blocks(const void* kernel, int threads, int multiprocessors) {
-  int per_multiprocessor = 0;
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, 0),
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  return per_multiprocessor * multiprocessors;
-}
-
 template <int Threads>
 int pass_tiles(int nx, int nz) {
   const FieldShape shape{nx, nz, 0, var::count};
@@ -282,89 +227,39 @@ int pass_tiles(int nx, int nz) {
   return std::max(x.tile_count(), z.tile_count());
 }
 
-constexpr int pass_threads = 128;
-
-/// Blocks of the kernel with a barrier a pass that fit on the device at once.
-int resident_pass_blocks(int multiprocessors) {
-  return resident_blocks(reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>), pass_threads,
-                         multiprocessors);
-}
-
-/// A barrier a pass where every pass tile has a resident block (small grids) and the pass
-/// tiles make the boundaries' ghost cells.
-bool fused_passes_fit(const PersistentSteps& steps, int multiprocessors) {
-  if (!pass_tile_makes(steps.boundaries)) return false;
-  return pass_tiles<pass_threads>(steps.state.shape.nx, steps.state.shape.nz) <= resident_pass_blocks(multiprocessors);
-}
-
 }  // namespace
 
 PersistentGrid persistent_grid(const PersistentSteps& steps) {
   const int nx = steps.state.shape.nx, nz = steps.state.shape.nz;
-  int device = 0, cooperative = 0;
-  PersistentGrid grid;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-  check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), "cudaDeviceGetAttribute");
-  check_cuda(cudaDeviceGetAttribute(&grid.multiprocessors, cudaDevAttrMultiProcessorCount, device),
-             "cudaDeviceGetAttribute");
-  if (cooperative == 0) refuse("the device does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
-  if (fused_passes_fit(steps, grid.multiprocessors)) {
-    grid.barrier_a_pass = true;
-    grid.block_threads = pass_threads;
-    grid.blocks = std::min(pass_tiles<pass_threads>(nx, nz), resident_pass_blocks(grid.multiprocessors));
-    return grid;
-  }
-  grid.block_threads = largest_block;
-  for (const int threads : block_sizes) {
-    const int tiles =
-        with_block_threads(threads, [&](auto t) { return tiles_of_larger_pass<decltype(t)::value>(nx, nz); });
-    if (tiles <= grid.multiprocessors) {
-      grid.block_threads = threads;
-      break;
-    }
-  }
-  const int resident = with_block_threads(grid.block_threads, [&](auto t) {
-    constexpr int threads = decltype(t)::value;
-    return resident_blocks(reinterpret_cast<const void*>(persistent_steps_kernel<threads>), threads,
-                           grid.multiprocessors);
-  });
-  if (resident == 0)
-    refuse("no block of " + std::to_string(grid.block_threads) +
-           " threads fits on a multiprocessor (registers or shared memory), so the blocks cannot all be resident");
-  grid.blocks = std::min(resident, with_block_threads(grid.block_threads, [&](auto t) {
-                           return tiles_of_larger_pass<decltype(t)::value>(nx, nz);
-                         }));
-  return grid;
+  return choose_grid(
+      split_passes, pass_tile_makes(steps.boundaries), pass_tiles<pass_threads>(nx, nz),
+      reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>),
+      [&](auto threads) { return tiles_of_larger_pass<decltype(threads)::value>(nx, nz); },
+      [](auto threads) { return reinterpret_cast<const void*>(persistent_steps_kernel<decltype(threads)::value>); });
 }
 
 void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_args, const PersistentGrid& grid,
                           int steps) {
   if (steps <= 0) return;
   count_kernel_launch();
-  cudaError_t launched = cudaSuccess;
   if (grid.barrier_a_pass) {
     PersistentPasses<pass_threads> kernels{step_scheme(), steps_args, {}, {}};
     for (const StepParity parity : {StepParity::odd, StepParity::even})
       make_passes(kernels.scheme, steps_args, parity, kernels);
-    void* kernel_args[] = {&kernels, &steps};
-    launched = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>),
-                                           dim3(grid.blocks), dim3(pass_threads), kernel_args, 0, stream.cuda_stream);
-  } else {
-    launched = with_block_threads(grid.block_threads, [&](auto t) {
-      constexpr int threads = decltype(t)::value;
-      PersistentKernels<threads> kernels{step_scheme(), steps_args, {}, {}};
-      for (int slot = 0; slot < 2; ++slot) {
-        make_stages(kernels.scheme, steps_args, slot, kernels.x[slot]);
-        make_stages(kernels.scheme, steps_args, slot, kernels.z[slot]);
-      }
-      void* kernel_args[] = {&kernels, &steps};
-      return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_steps_kernel<threads>),
-                                         dim3(grid.blocks), dim3(threads), kernel_args, 0, stream.cuda_stream);
-    });
+    launch(reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>), grid.blocks, pass_threads, kernels,
+           steps, stream.cuda_stream);
+    return;
   }
-  if (launched == cudaErrorCooperativeLaunchTooLarge)
-    refuse(std::to_string(grid.blocks) + " blocks do not fit at once (another process may hold part of the GPU)");
-  check_cuda(launched, "persistent_steps_kernel");
+  with_block_threads(grid.block_threads, [&](auto t) {
+    constexpr int threads = decltype(t)::value;
+    PersistentKernels<threads> kernels{step_scheme(), steps_args, {}, {}};
+    for (int slot = 0; slot < 2; ++slot) {
+      make_stages(kernels.scheme, steps_args, slot, kernels.x[slot]);
+      make_stages(kernels.scheme, steps_args, slot, kernels.z[slot]);
+    }
+    launch(reinterpret_cast<const void*>(persistent_steps_kernel<threads>), grid.blocks, threads, kernels, steps,
+           stream.cuda_stream);
+  });
 }
 
 #else

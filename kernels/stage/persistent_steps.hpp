@@ -49,6 +49,7 @@ struct PersistentGrid {
   int blocks = 0;
   int blocks_per_multiprocessor = 0;  ///< that fit at once, by registers and shared memory
   int multiprocessors = 0;
+  int barriers_per_step = 0;  ///< grid-wide barriers a step: one a pass, or one a stage
 };
 
 /// The launch shape for the steps' grid on the current device: a barrier a pass where every

@@ -22,13 +22,30 @@ void stage_steps(StepParamsBlockOf<Params>& params, const TimeStepping& time, lo
 
 ChunkPrograms::ChunkPrograms(const StepResources& resources, StepParamsBlock& params, const TimeStepping& time,
                              double dx, double dz, const Dissipation& physics, int check_every)
-    : resources_2d_(&resources),
-      build_([&resources](const ChunkLayout& layout) { return build_chunk_program(resources, layout); }),
+    : build_([&resources](const ChunkLayout& layout) { return build_chunk_program(resources, layout); }),
       stage_([&params, &time, dx, dz, physics](long completed, int steps) {
         stage_steps(params, time, completed, steps, [&](double dt) { return step_params(dt, dx, dz, physics); });
       }),
       loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
         return build_loop_body_program(resources, layout, loop);
+      }),
+      persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) -> PersistentArguments {
+        const StepFields& fields = resources.fields;
+        const HealthCheckOps& health = resources.health;
+        // One rank: its sides are the domain's.
+        return PersistentSteps{fields.state,
+                               fields.stage1,
+                               fields.stage2,
+                               resources.geometry,
+                               resources.background,
+                               resources.wave_source,
+                               resources.halo.domain,
+                               schedule,
+                               resources.params->writable_device_slots(),
+                               clock,
+                               health.every,
+                               health.record,
+                               health.mirror};
       }),
       time_(time),
       check_every_(check_every) {}
@@ -44,14 +61,25 @@ ChunkPrograms::ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d
       loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
         return build_loop_body_program_3d(resources, layout, loop);
       }),
+      persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) -> PersistentArguments {
+        const StepFields3d& fields = resources.fields;
+        const HealthCheckOps& health = resources.health;
+        return PersistentSteps3d{fields.state,
+                                 fields.stage1,
+                                 fields.stage2,
+                                 resources.geometry,
+                                 resources.background,
+                                 resources.wave_source,
+                                 resources.domain,
+                                 schedule,
+                                 resources.params->writable_device_slots(),
+                                 clock,
+                                 health.every,
+                                 health.record,
+                                 health.mirror};
+      }),
       time_(time),
       check_every_(check_every) {}
-
-const StepResources& ChunkPrograms::resources() const {
-  if (resources_2d_ == nullptr)
-    throw Error(ExitCode::internal, "chunk programs", "the 3-D model's chunks have no 2-D step resources");
-  return *resources_2d_;
-}
 
 ChunkLayout ChunkPrograms::layout_after(long completed, int steps) const {
   return chunk_layout(completed, steps, time_.num_steps(), check_every_);

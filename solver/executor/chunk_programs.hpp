@@ -1,19 +1,25 @@
 #pragma once
 /// The chunk programs of a run, each built on first use and kept for the run (runners know
 /// programs by address, so a captured chunk is captured once), and the step values their steps
-/// read. Every executor runs its steps as these programs, or (graph_loop and persistent, the
-/// 2-D model's) derives its own from the same StepResources.
+/// read. Every executor runs its steps as these programs, or (graph_loop, persistent) derives
+/// its own from the same step resources.
 #include <functional>
 #include <map>
+#include <variant>
 #include <vector>
 
 #include "kernels/physics/cell_geometry_3d.hpp"
+#include "kernels/stage/persistent_steps.hpp"
+#include "kernels/stage/persistent_steps_3d.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_params_block.hpp"
 #include "solver/time/time_stepping.hpp"
 
 namespace simapp {
+
+/// The persistent kernel's arguments for either model's step.
+using PersistentArguments = std::variant<PersistentSteps, PersistentSteps3d>;
 
 class ChunkPrograms {
  public:
@@ -27,9 +33,11 @@ class ChunkPrograms {
   ChunkPrograms(const ChunkPrograms&) = delete;
   ChunkPrograms& operator=(const ChunkPrograms&) = delete;
 
-  /// The 2-D model's step resources, which the persistent kernel runs from; an internal Error for
-  /// the 3-D model's chunks (require_mode_can_run refuses persistent there).
-  const StepResources& resources() const;
+  /// The arguments of the persistent kernel of the model's step: its arrays, step values (two
+  /// slots) and health check, with the device's step count `clock` and the dt of every step.
+  PersistentArguments persistent_arguments(const TimeSchedule& schedule, LoopClock* clock) const {
+    return persistent_(schedule, clock);
+  }
   long num_steps() const { return time_.num_steps(); }
   int check_every() const { return check_every_; }
 
@@ -48,10 +56,10 @@ class ChunkPrograms {
   StepProgram loop_body(const ChunkLayout& layout, const LoopControl* loop) const { return loop_body_(layout, loop); }
 
  private:
-  const StepResources* resources_2d_ = nullptr;  ///< null for the 3-D model
   std::function<StepProgram(const ChunkLayout&)> build_;
   std::function<void(long completed, int steps)> stage_;
   std::function<StepProgram(const ChunkLayout&, const LoopControl*)> loop_body_;
+  std::function<PersistentArguments(const TimeSchedule&, LoopClock*)> persistent_;
   const TimeStepping& time_;
   int check_every_;
   std::map<ChunkLayout, StepProgram> programs_;  ///< stable addresses

@@ -21,10 +21,6 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
                                 const Decomposition& decomposition) {
   const std::string name(to_string(mode));
   const bool persistent = mode == ExecutionMode::persistent;
-  if (spec.grid.ny > 1 && persistent)
-    return name +
-           " has no 3-D form in this build (the persistent kernel steps the 2-D model); the 3-D model (grid.ny > 1) "
-           "runs eager_sync, eager, eager_streams, graph and graph_loop";
   if (persistent && spec.execution.granularity != Granularity::stage)
     return name +
            " runs the stage kernel's tiles, one stage between grid barriers: it needs execution.granularity: "

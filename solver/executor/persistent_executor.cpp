@@ -2,34 +2,21 @@
 
 #include <algorithm>
 #include <limits>
+#include <variant>
 
 #include <fmt/format.h>
 
 namespace simapp {
 
-namespace {
-
-PersistentSteps persistent_arguments(const ExecutorContext& context) {
-  const StepResources& resources = context.chunks.resources();
-  const StepFields& fields = resources.fields;
-  const HealthCheckOps& health = resources.health;
-  // One rank: its sides are the domain's.
-  return {fields.state,          fields.stage1,        fields.stage2,
-          resources.geometry,    resources.background, resources.wave_source,
-          resources.halo.domain, context.schedule,     resources.params->writable_device_slots(),
-          context.loop_clock,    health.every,         health.record,
-          health.mirror};
-}
-
-}  // namespace
-
 PersistentExecutor::PersistentExecutor(const ExecutorContext& context)
-    : stream_(context.stream), arguments_(persistent_arguments(context)), grid_(persistent_grid(arguments_)) {}
+    : stream_(context.stream),
+      arguments_(context.chunks.persistent_arguments(context.schedule, context.loop_clock)),
+      grid_(std::visit([](const auto& arguments) { return persistent_grid(arguments); }, arguments_)) {}
 
 long PersistentExecutor::advance(long /*completed*/, long batch, long /*steps_left*/) {
   for (long done = 0; done < batch;) {  // launches of at most INT_MAX steps
     const int launch = static_cast<int>(std::min<long>(batch - done, std::numeric_limits<int>::max()));
-    run_persistent_steps(stream_, arguments_, grid_, launch);
+    std::visit([&](const auto& arguments) { run_persistent_steps(stream_, arguments, grid_, launch); }, arguments_);
     ++stats_.launches;
     done += launch;
   }
@@ -39,7 +26,7 @@ long PersistentExecutor::advance(long /*completed*/, long batch, long /*steps_le
 LaunchDescription PersistentExecutor::launch_description() const {
   return {fmt::format("one cooperative kernel a launch, {} blocks of {} threads, a grid barrier a {}", grid_.blocks,
                       grid_.block_threads, grid_.barrier_a_pass ? "pass (3 stages a tile)" : "stage"),
-          true, grid_.barrier_a_pass ? 2 : 2 * rk_stages};
+          true, grid_.barriers_per_step};
 }
 
 }  // namespace simapp

@@ -1,8 +1,7 @@
 #pragma once
-/// execution.mode persistent: a batch is one launch of the persistent kernel
-/// (kernels/stage/persistent_steps.hpp), one cooperative kernel running every step of it, its
-/// StepParams made on the device from the loop clock, which it advances.
-#include "kernels/stage/persistent_steps.hpp"
+/// execution.mode persistent: a batch is one launch of the persistent kernel of the run's model
+/// (kernels/stage/persistent_steps.hpp, persistent_steps_3d.hpp), one cooperative kernel running
+/// every step of it, its StepParams made on the device from the loop clock, which it advances.
 #include "solver/executor/executor.hpp"
 
 namespace simapp {
@@ -21,7 +20,7 @@ class PersistentExecutor final : public Executor {
 
  private:
   const Stream& stream_;
-  PersistentSteps arguments_;
+  PersistentArguments arguments_;
   PersistentGrid grid_;
   ExecutorStats stats_;
 };

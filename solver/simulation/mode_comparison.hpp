@@ -25,7 +25,7 @@ struct ModeTiming {
   double kernels_per_step = 0.0;
   double launches_per_step = 0.0;  ///< eager: kernels and copies; graph: graph launches
   ExecutorStats stats;             ///< captures, instantiation and graph sizes (whole lifetime)
-  int grid_barriers_per_step = 0;  ///< persistent: 2 (a barrier a pass) or 6 (a barrier a stage); else 0
+  int grid_barriers_per_step = 0;  ///< persistent: one a pass, or one a stage; else 0
   DiagnosticsChange change;        ///< d_mass, d_te at the end
 };
 

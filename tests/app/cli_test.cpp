@@ -136,7 +136,7 @@ TEST_F(CliTest, RunPrintsHeaderAndTheClassicClosingLines) {
 TEST_F(CliTest, WhatThe3DModelCannotRunIsRefusedByName) {
   write_config("case: thermal\ngrid:\n  nx: 40\n  ny: 8\n  nz: 20\n");
   expect_input_error(simapp("case.yaml --backend host --set execution.mode=persistent"),
-                     R"(persistent has no 3-D form in this build)");
+                     R"(execution\.mode: persistent needs the CUDA backend, but this run uses host)");
   write_config("case: thermal\ngrid:\n  nx: 40\n  nz: 20\noutput:\n  every: 10\n");
   expect_input_error(simapp("case.yaml --backend host --set perturbation.center=5000,0,2000"),
                      R"(--set perturbation\.center=5000,0,2000: perturbation\.center = \[5000, 0, 2000\]: three )"

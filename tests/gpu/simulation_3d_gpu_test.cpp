@@ -1,6 +1,7 @@
 /// Whole runs of the 3-D model on the CUDA backend (label gpu; skipped without a GPU): every mode
-/// that runs it (graph_loop with its StepParams3d made on the device), granularity and K
-/// computes the same state bit for bit, a state uniform in y stays so bit for
+/// (graph_loop with its StepParams3d made on the device, persistent with a barrier a pass or a
+/// stage), granularity and K computes the same state bit for bit, the persistent kernel's health
+/// check names the step and cell the graphs' check names, a state uniform in y stays so bit for
 /// bit and equals the CUDA 2-D run, and the CUDA state agrees with the host backend's.
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <cmath>
 
 #include "kernels/backend/device_runtime.hpp"
+#include "solver/simulation/mode_comparison.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
@@ -38,12 +40,66 @@ TEST_F(Cuda3dTest, EveryModeAndStepsPerGraphComputeTheSameStateBitForBit) {
   spec.execution.steps_per_graph = 1;
   const std::vector<double> reference = testing::final_state(spec, Backend::cuda, ExecutionMode::eager_sync);
   for (const int k : {1, 4, 16})
-    for (const ExecutionMode mode :
-         {ExecutionMode::eager, ExecutionMode::eager_streams, ExecutionMode::graph, ExecutionMode::graph_loop}) {
+    for (const ExecutionMode mode : {ExecutionMode::eager, ExecutionMode::eager_streams, ExecutionMode::graph,
+                                     ExecutionMode::graph_loop, ExecutionMode::persistent}) {
       spec.execution.steps_per_graph = k;
       EXPECT_TRUE(bitwise_equal(testing::final_state(spec, Backend::cuda, mode), reference))
           << to_string(mode) << " K=" << k;
     }
+}
+
+/// The persistent kernel with a barrier a pass (pass tiles: thermal on a grid whose tiles all have
+/// a resident block) and with a barrier a stage (injection's inflow; thermal on a grid of more
+/// tiles than resident blocks, each block looping over tiles), against eager_sync through
+/// --mode compare's own check, every mode run twice.
+TEST_F(Cuda3dTest, PersistentEqualsEagerWithABarrierAPassAndAStage) {
+  struct Run {
+    CaseName name;
+    int nx, ny, nz;
+    int barriers_per_step;
+  };
+  for (const Run& run : {Run{CaseName::thermal, 48, 24, 10, 3}, Run{CaseName::injection, 48, 24, 10, 9},
+                         Run{CaseName::thermal, 128, 64, 32, 9}}) {
+    RunSpec spec = testing::small_case(run.name, run.nx, run.nz, 1.0);
+    spec.grid.ny = run.ny;
+    const double spacing = std::min({spec.grid.xlen / run.nx, spec.grid.ylen / run.ny, spec.grid.zlen / run.nz});
+    spec.time.sim_time = 9.5 * TimeStepping(1.0, spacing, spacing, spec.time.cfl).dt();
+    spec.execution.steps_per_graph = 3;
+    spec.execution.check_every = 4;
+    spec.execution.repeats = 2;
+    const Decomposition decomposition(MPI_COMM_SELF, spec.grid, spec.parallel);
+    const ModeComparison comparison =
+        compare_modes(spec, Backend::cuda, decomposition, [](const ComparisonProgress&) {});
+    const std::string what = std::string(to_string(run.name)) + " " + std::to_string(run.nx) + " x " +
+                             std::to_string(run.ny) + " x " + std::to_string(run.nz);
+    EXPECT_TRUE(comparison.identical) << what << ": " << comparison.difference;
+    EXPECT_EQ(comparison.modes.size(), 6u) << what;
+    for (const ModeTiming& timing : comparison.modes)
+      if (timing.mode == ExecutionMode::persistent) {
+        EXPECT_EQ(timing.grid_barriers_per_step, run.barriers_per_step) << what;
+      }
+  }
+}
+
+/// A bubble no time step can carry: the persistent kernel's check (every 3 steps, by the global
+/// step count) stops at the step and names the cell (i, j, k) that graph mode's check names.
+TEST_F(Cuda3dTest, ThePersistentKernelsHealthCheckNamesTheGraphsStepAndCell) {
+  RunSpec spec = off_centre_thermal();
+  spec.perturbation.amplitude = 1e6;
+  spec.execution.check_every = 3;
+  spec.execution.steps_per_graph = 3;
+  const auto failure_in = [&](ExecutionMode mode) {
+    testing::SerialSimulation simulation(spec, Backend::cuda, mode);
+    while (!simulation->finished() && !simulation->health_failure_seen()) simulation->advance_chunk(3);
+    return simulation->health_failure();
+  };
+  const std::optional<HealthFinding> graph = failure_in(ExecutionMode::graph);
+  const std::optional<HealthFinding> persistent = failure_in(ExecutionMode::persistent);
+  ASSERT_TRUE(graph.has_value());
+  ASSERT_TRUE(persistent.has_value());
+  EXPECT_EQ(persistent->step, graph->step);
+  EXPECT_EQ(persistent->step % 3, 0);
+  EXPECT_EQ(describe_cell(persistent->where, spec.grid.ny), describe_cell(graph->where, spec.grid.ny));
 }
 
 TEST_F(Cuda3dTest, EveryGranularityComputesTheSameStateBitForBit) {

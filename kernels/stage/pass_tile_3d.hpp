@@ -1,0 +1,228 @@
+#pragma once
+/// The three RK3 stages of a split pass of the 3-D model on one tile, in one block, for the
+/// persistent kernel (temporal blocking, as the 2-D model's pass_tile.hpp does it):
+///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**)
+/// with R from the stage kernel's point functions in the stage kernel's order
+/// (stage_tile_3d.hpp: face_flux_3d, stage_factors_3d, momentum_source_3d, stage_tendency), so
+/// the same bits. A pass reads neighbours along its own direction only, so a tile is a few
+/// lines of cells along the pass: a tile of n cells a line loads qⁿ on n + 12, computes q* on
+/// the middle n + 8, q** on n + 4 and qⁿ⁺¹ on its n, all in shared memory.
+///
+/// Lines: the x pass's are rows (j, k), four consecutive ones a tile (rows are contiguous); the
+/// y and z passes' are columns along j at (i, k) or along k at (i, j), Threads / 16 consecutive
+/// i a tile, so that a tile's loads of one position are contiguous. Ghost cells, for one rank
+/// holding the whole grid: along x and y (periodic) every loaded cell is the interior cell it
+/// wraps to, computed as that cell; along z (walls) only interior cells are computed, and the
+/// two ghost rows beyond a wall are made from each stage's adjacent row by the wall rule.
+/// Include this only from kernel sources (compiled as CUDA in a CUDA build).
+#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/host_device.hpp"
+#include "kernels/boundary/boundary_conditions_3d.hpp"
+#include "kernels/boundary/ghost_rules.hpp"
+#include "kernels/flux/face_flux_3d.hpp"
+#include "kernels/physics/bump_3d.hpp"
+#include "kernels/reconstruction/fourth_order.hpp"
+#include "kernels/update/stage_tendency_3d.hpp"
+
+namespace simapp {
+
+/// Whether the 3-D pass tiles make the ghost cells of `sides`: periodic in x and y, walls in z.
+constexpr bool pass_tile_makes(const BoundaryConditions3d& sides) {
+  return sides.xz.x_low.kind == BoundaryKind::periodic && sides.xz.x_high.kind == BoundaryKind::periodic &&
+         sides.y_low.kind == BoundaryKind::periodic && sides.y_high.kind == BoundaryKind::periodic &&
+         sides.xz.z_low.is_wall() && sides.xz.z_high.is_wall();
+}
+
+/// A pass of `Threads` threads a block. x: tiles of 4 rows × (Threads/4 − 9) cells, a thread
+/// per face of a row in the first stage; y and z: tiles of Threads/16 lines × 7 cells, 16 faces
+/// a line in the first stage.
+template <Direction D, int Threads>
+struct PassTile3d {
+  using V = ModelVariables<3>;
+  static constexpr bool x_pass = D == Direction::x;
+  static constexpr bool z_pass = D == Direction::z;
+  static constexpr int margin = 6;                            ///< cells loaded beyond the tile on each side
+  static constexpr int lines = x_pass ? 4 : Threads / 16;     ///< lines of a tile
+  static constexpr int cells = x_pass ? Threads / 4 - 9 : 7;  ///< cells of a line computed into the output
+  static constexpr int span = cells + 2 * margin;             ///< cells of a line loaded
+  static constexpr int max_faces = cells + 9;                 ///< faces of a line in the first stage
+
+  struct Tile {
+    double q[rk_stages][V::count][lines][span];  ///< qⁿ, q*, q** by position along the line
+    double flux[V::count][lines][max_faces];
+  };
+
+  FieldView3d<const double> input;   ///< qⁿ
+  FieldView3d<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
+  FluxContext3d context[rk_stages];  ///< per stage; their params are this step's slot
+  Bump3d wave_source;
+
+  /// Cells along the pass, and lines across it (x: ny · nz rows; y: nx · nz; z: nx · ny).
+  SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : z_pass ? input.shape.nz : input.shape.ny; }
+  SIMAPP_HOST_DEVICE int breadth() const {
+    const FieldShape3d& s = input.shape;
+    return x_pass ? s.ny * s.nz : z_pass ? s.nx * s.ny : s.nx * s.nz;
+  }
+  SIMAPP_HOST_DEVICE int tiles_along() const { return (length() + cells - 1) / cells; }
+  SIMAPP_HOST_DEVICE int tile_count() const { return tiles_along() * ((breadth() + lines - 1) / lines); }
+
+  /// Cells computed in stage s on each side beyond the tile: 4, 2, 0.
+  static constexpr int reach(int s) { return 2 * (rk_stages - 1 - s); }
+
+  /// Index t of work items (line, position) with positions along a line `count` long: along the
+  /// line fastest for x (rows are contiguous), across lines fastest for y and z (neighbouring i).
+  SIMAPP_HOST_DEVICE static void item(int t, int count, int& line, int& position) {
+    if constexpr (x_pass) {
+      line = t / count;
+      position = t % count;
+    } else {
+      line = t % lines;
+      position = t / lines;
+    }
+  }
+
+  struct Cell {
+    int i, j, k;
+  };
+
+  /// The cell at position `along` of line L (global line index); along x and y, the interior
+  /// cell it wraps to.
+  SIMAPP_HOST_DEVICE Cell cell_of(int line, int along) const {
+    const FieldShape3d& s = input.shape;
+    if constexpr (x_pass) return {((along % s.nx) + s.nx) % s.nx, line % s.ny, line / s.ny};
+    if constexpr (z_pass) return {line % s.nx, line / s.nx, along};
+    return {line % s.nx, ((along % s.ny) + s.ny) % s.ny, line / s.nx};
+  }
+
+  /// Whether position p of a line is a cell computed in a stage (interior along z).
+  SIMAPP_HOST_DEVICE bool computed(int a0, int p) const {
+    if constexpr (!z_pass) return true;
+    const int k = a0 - margin + p;
+    return k >= 0 && k < input.shape.nz;
+  }
+
+  /// Loads qⁿ: every position along x and y; interior rows and the two ghost rows by each wall
+  /// along z.
+  SIMAPP_HOST_DEVICE void load(Tile& tile, int a0, int c0, int t) const {
+    int l = 0, p = 0;
+    item(t, span, l, p);
+    if (c0 + l >= breadth()) return;
+    const Cell c = cell_of(c0 + l, a0 - margin + p);
+    if constexpr (z_pass) {
+      const int nz = input.shape.nz;
+      if (c.k < -2 || c.k >= nz + 2) return;  // never read
+      if (c.k < 0 || c.k >= nz) {
+        const int adjacent = c.k < 0 ? 0 : nz - 1;
+        const HydrostaticView& background = context[0].background;
+        for (int v = 0; v < V::count; ++v)
+          tile.q[0][v][l][p] = wall_ghost_of<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
+                                                background.cell_density(c.k));
+        return;
+      }
+    }
+    for (int v = 0; v < V::count; ++v) tile.q[0][v][l][p] = input(v, c.k, c.j, c.i);
+  }
+
+  /// Face f of stage s: the low face of the stage's cell f (positions margin − reach(s) + f).
+  SIMAPP_HOST_DEVICE void face(Tile& tile, int a0, int c0, int s, int t) const {
+    const int faces = cells + 2 * reach(s) + 1;
+    int l = 0, f = 0;
+    item(t, faces, l, f);
+    if (c0 + l >= breadth()) return;
+    const int p = margin - reach(s) + f;
+    const int along = a0 - margin + p;
+    if constexpr (z_pass) {
+      if (along < 0 || along > input.shape.nz) return;  // no interior cell on either side
+    }
+    double q[V::count], d3[V::count], flux[V::count];
+    for (int v = 0; v < V::count; ++v) {
+      const double* line = tile.q[s][v][l];
+      q[v] = face_value(line[p - 2], line[p - 1], line[p], line[p + 1]);
+      d3[v] = third_difference(line[p - 2], line[p - 1], line[p], line[p + 1]);
+    }
+    const int k = z_pass ? along : cell_of(c0 + l, along).k;  // the face's row (x, y) or face k (z)
+    face_flux_3d<D>(
+        q, d3, k, context[s],
+        [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
+          for (int v = 0; v < V::count; ++v) {
+            low[v] = tile.q[s][v][l][p - 1];
+            high[v] = tile.q[s][v][l][p];
+          }
+        },
+        flux);
+    for (int v = 0; v < V::count; ++v) tile.flux[v][l][f] = flux[v];
+  }
+
+  /// Cell f of stage s: into the next stage's input, or (last stage) into the output.
+  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t) const {
+    const int count = cells + 2 * reach(s);
+    int l = 0, f = 0;
+    item(t, count, l, f);
+    if (c0 + l >= breadth()) return;
+    const int p = margin - reach(s) + f;
+    if (!computed(a0, p)) return;
+    const bool last = s == rk_stages - 1;
+    if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
+    const Cell c = cell_of(c0 + l, a0 - margin + p);
+    const StageFactors factors = stage_factors_3d<D>(context[s]);
+    const double source = momentum_source_3d<D>(c.i, c.j, c.k, context[s], wave_source);
+    for (int v = 0; v < V::count; ++v) {
+      const double density_perturbation = z_pass && v == V::wmom ? tile.q[s][V::dens][l][p] : 0.0;
+      const double tendency =
+          stage_tendency<D, V>(v, tile.flux[v][l][f], tile.flux[v][l][f + 1], density_perturbation, source, factors);
+      const double value = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
+      if (last)
+        output(v, c.k, c.j, c.i) = value;
+      else
+        tile.q[s + 1][v][l][p] = value;
+    }
+  }
+
+  /// Along z: the next stage's two ghost rows by each wall, from its adjacent row.
+  SIMAPP_HOST_DEVICE void wall_ghosts(Tile& tile, int a0, int c0, int s, int t) const {
+    if constexpr (z_pass) {
+      int l = 0, g = 0;
+      item(t, 4, l, g);  // g: rows −2, −1, nz, nz + 1
+      if (c0 + l >= breadth()) return;
+      const int nz = input.shape.nz;
+      const int k = g < 2 ? g - 2 : nz + g - 2;
+      const int p = k - a0 + margin;
+      const int lowest = margin - reach(s + 1) - 2;  // the next stage's input positions
+      if (p < lowest || p >= span - lowest) return;
+      const int adjacent = k < 0 ? 0 : nz - 1;
+      const int q_adjacent = adjacent - a0 + margin;
+      const HydrostaticView& background = context[0].background;
+      for (int v = 0; v < V::count; ++v)
+        tile.q[s + 1][v][l][p] = wall_ghost_of<V>(v, tile.q[s + 1][v][l][q_adjacent], background.cell_density(adjacent),
+                                                  background.cell_density(k));
+    }
+  }
+
+  /// Tile t's first cell along the pass (a0) and first line (c0).
+  SIMAPP_HOST_DEVICE void origin(int t, int& a0, int& c0) const {
+    a0 = t % tiles_along() * cells;
+    c0 = t / tiles_along() * lines;
+  }
+
+  /// Tile t, the work shared by threads first, first + stride, …; `sync()` separates the
+  /// phases (a block barrier on the GPU; nothing for one host thread doing all of it).
+  template <class Sync>
+  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, const Sync& sync) const {
+    int a0 = 0, c0 = 0;
+    origin(t, a0, c0);
+    for (int u = first; u < lines * span; u += stride) load(tile, a0, c0, u);
+    sync();
+    for (int s = 0; s < rk_stages; ++s) {
+      for (int u = first; u < lines * (cells + 2 * reach(s) + 1); u += stride) face(tile, a0, c0, s, u);
+      sync();
+      for (int u = first; u < lines * (cells + 2 * reach(s)); u += stride) cell(tile, a0, c0, s, u);
+      sync();
+      if (z_pass && s + 1 < rk_stages) {
+        for (int u = first; u < lines * 4; u += stride) wall_ghosts(tile, a0, c0, s, u);
+        sync();
+      }
+    }
+  }
+};
+
+}  // namespace simapp

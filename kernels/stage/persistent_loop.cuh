@@ -1,0 +1,156 @@
+#pragma once
+/// What the persistent kernels of both models share (persistent_steps.cpp: 2-D,
+/// persistent_steps_3d.cpp: 3-D): the loop over a launch's steps, with their StepParams made on
+/// the device and the health checks where the step scheme says, and the launch's fit on the
+/// device (every block resident, or a bad_input Error naming execution.mode). CUDA only.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "foundation/error.hpp"
+#include "kernels/backend/cuda_check.hpp"
+#include "kernels/stage/persistent_steps.hpp"
+#include "kernels/time/loop_clock.hpp"
+#include "kernels/time/step_scheme.hpp"
+
+namespace simapp::persistent {
+
+namespace cg = cooperative_groups;
+
+/// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity)` runs the
+/// passes of a step of that parity, ending with a grid barrier; the health check,
+/// `check_failed()`, follows the steps the scheme's checks_after names. `write_step_params(n)`
+/// writes step n's StepParams into the slot of its parity.
+template <class Scheme, class Steps, class WriteStepParams, class CheckFailed, class Step>
+__device__ void run_steps(const Scheme& scheme, const Steps& p, int steps, cg::grid_group& grid,
+                          const WriteStepParams& write_step_params, const CheckFailed& check_failed,
+                          const Step& step_body) {
+  const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
+  if (grid.thread_rank() == 0) write_step_params(completed + 1);
+  grid.sync();
+  int done = 0;
+  while (done < steps) {
+    const std::int64_t step = completed + done + 1;
+    // The other slot was last read in the step before, which every block has finished.
+    if (grid.thread_rank() == 0 && done + 1 < steps) write_step_params(step + 1);
+    step_body(parity_of(step));
+    ++done;
+    if (scheme.checks_after(step, p.schedule.num_steps, p.check_every) && check_failed()) break;
+  }
+  if (grid.thread_rank() == 0) p.clock->completed = completed + done;
+}
+
+/// After every block has checked its share of the cells into p.record: counts the check; true
+/// when a check has failed (every block sees the same record after the barrier, so all of them
+/// stop together).
+template <class Steps>
+__device__ bool count_check(const Steps& p, cg::grid_group& grid) {
+  grid.sync();
+  const bool failed = *static_cast<volatile std::int64_t*>(&p.record->failed_check) >= 0;
+  if (grid.thread_rank() == 0) {  // others read checks_run again only after later barriers
+    p.record->checks_run += 1;
+    *p.mirror = *p.record;
+  }
+  return failed;
+}
+
+/// Threads a block of the kernel with a barrier a stage: a tile has a face for each
+/// (stage_tile_shape.hpp). Small grids take the smallest tiles that still give every block a
+/// tile of its own, so that each multiprocessor has less of a stage to do; large grids the
+/// stage kernels' tiles.
+inline constexpr int block_sizes[] = {64, 128, 256};
+inline constexpr int largest_block = 256;
+
+/// Blocks a multiprocessor holds: with the largest tiles four (64 registers a thread, as the
+/// stage kernels), else two (up to 128 registers, no spills): those grids have a block per
+/// tile either way.
+template <int Threads>
+inline constexpr int min_blocks_per_sm = Threads == largest_block ? 4 : 2;
+
+/// Threads a block of the kernel with a barrier a pass (pass_tile.hpp, pass_tile_3d.hpp).
+inline constexpr int pass_threads = 128;
+
+/// Calls f with std::integral_constant<int, threads> for a size of block_sizes.
+template <class F>
+decltype(auto) with_block_threads(int threads, F&& f) {
+  switch (threads) {
+    case 64: return f(std::integral_constant<int, 64>{});
+    case 128: return f(std::integral_constant<int, 128>{});
+    default: return f(std::integral_constant<int, 256>{});
+  }
+}
+
+[[noreturn]] inline void refuse(const std::string& reason) {
+  throw Error(ExitCode::bad_input, "execution.mode", "persistent cannot run on this GPU: " + reason);
+}
+
+/// The current device's multiprocessors; refused where it has no cooperative launches.
+inline int cooperative_multiprocessors() {
+  int device = 0, cooperative = 0, multiprocessors = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), "cudaDeviceGetAttribute");
+  check_cuda(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+             "cudaDeviceGetAttribute");
+  if (cooperative == 0) refuse("the device does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
+  return multiprocessors;
+}
+
+/// Blocks of `kernel` with `threads` threads that fit on the device at once.
+inline int resident_blocks(const void* kernel, int threads, int multiprocessors) {
+  int per_multiprocessor = 0;
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, 0),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return per_multiprocessor * multiprocessors;
+}
+
+/// The launch shape on the current device for a step of `passes` split passes. A barrier a pass where the pass tiles
+/// make the boundaries' ghost cells (`pass_tiles_make`) and each of the `pass_tiles` tiles has a resident block of
+/// `pass_kernel`; else a barrier a stage, with the smallest block of block_sizes whose largest stage has no more tiles
+/// than the device has multiprocessors (`stage_tiles(threads)`, threads an std::integral_constant), and as many blocks
+/// of `stage_kernel(threads)` as fit at once, up to a tile each.
+template <class StageTiles, class StageKernelOf>
+PersistentGrid choose_grid(int passes, bool pass_tiles_make, int pass_tiles, const void* pass_kernel,
+                           const StageTiles& stage_tiles, const StageKernelOf& stage_kernel) {
+  PersistentGrid grid;
+  grid.multiprocessors = cooperative_multiprocessors();
+  const int resident_pass_blocks = resident_blocks(pass_kernel, pass_threads, grid.multiprocessors);
+  if (pass_tiles_make && pass_tiles <= resident_pass_blocks) {
+    grid.barrier_a_pass = true;
+    grid.barriers_per_step = passes;
+    grid.block_threads = pass_threads;
+    grid.blocks = pass_tiles;
+    grid.blocks_per_multiprocessor = resident_pass_blocks / grid.multiprocessors;
+    return grid;
+  }
+  grid.barriers_per_step = passes * rk_stages;
+  grid.block_threads = largest_block;
+  for (const int threads : block_sizes)
+    if (with_block_threads(threads, stage_tiles) <= grid.multiprocessors) {
+      grid.block_threads = threads;
+      break;
+    }
+  const int resident = with_block_threads(grid.block_threads, [&](auto threads) {
+    return resident_blocks(stage_kernel(threads), decltype(threads)::value, grid.multiprocessors);
+  });
+  if (resident == 0)
+    refuse("no block of " + std::to_string(grid.block_threads) +
+           " threads fits on a multiprocessor (registers or shared memory), so the blocks cannot all be resident");
+  grid.blocks = std::min(resident, with_block_threads(grid.block_threads, stage_tiles));
+  grid.blocks_per_multiprocessor = resident / grid.multiprocessors;
+  return grid;
+}
+
+/// The cooperative launch of `kernel` with its parameter block `parameter` and the step count.
+template <class Parameter>
+void launch(const void* kernel, int blocks, int threads, Parameter& parameter, int steps, cudaStream_t stream) {
+  void* kernel_args[] = {&parameter, &steps};
+  const cudaError_t launched = cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(threads), kernel_args, 0, stream);
+  if (launched == cudaErrorCooperativeLaunchTooLarge)
+    refuse(std::to_string(blocks) + " blocks do not fit at once (another process may hold part of the GPU)");
+  check_cuda(launched, "persistent_steps_kernel");
+}
+
+}  // namespace simapp::persistent
