@@ -47,10 +47,20 @@ struct PassTile3d {
   static constexpr int span = cells + 2 * margin;             ///< cells of a line loaded
   static constexpr int max_faces = cells + 9;                 ///< faces of a line in the first stage
 
+  /// qⁿ, q*, q** and the fluxes of each variable, by line and position: along a row for x
+  /// ([line][position]: a warp reads consecutive positions of a row), across lines for y and z
+  /// ([position][line]: a warp reads the tile's lines at a few positions), so that a warp's
+  /// shared-memory accesses are consecutive (no bank conflicts).
   struct Tile {
-    double q[rk_stages][V::count][lines][span];  ///< qⁿ, q*, q** by position along the line
-    double flux[V::count][lines][max_faces];
+    double q[rk_stages][V::count][lines * span];
+    double flux[V::count][lines * max_faces];
   };
+  SIMAPP_HOST_DEVICE static double& q(Tile& tile, int s, int v, int l, int p) {
+    return tile.q[s][v][x_pass ? l * span + p : p * lines + l];
+  }
+  SIMAPP_HOST_DEVICE static double& flux(Tile& tile, int v, int l, int f) {
+    return tile.flux[v][x_pass ? l * max_faces + f : f * lines + l];
+  }
 
   FieldView3d<const double> input;   ///< qⁿ
   FieldView3d<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
@@ -115,12 +125,12 @@ struct PassTile3d {
         const int adjacent = c.k < 0 ? 0 : nz - 1;
         const HydrostaticView& background = context[0].background;
         for (int v = 0; v < V::count; ++v)
-          tile.q[0][v][l][p] = wall_ghost_of<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
-                                                background.cell_density(c.k));
+          q(tile, 0, v, l, p) = wall_ghost_of<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
+                                                 background.cell_density(c.k));
         return;
       }
     }
-    for (int v = 0; v < V::count; ++v) tile.q[0][v][l][p] = input(v, c.k, c.j, c.i);
+    for (int v = 0; v < V::count; ++v) q(tile, 0, v, l, p) = input(v, c.k, c.j, c.i);
   }
 
   /// Face f of stage s: the low face of the stage's cell f (positions margin − reach(s) + f).
@@ -134,23 +144,24 @@ struct PassTile3d {
     if constexpr (z_pass) {
       if (along < 0 || along > input.shape.nz) return;  // no interior cell on either side
     }
-    double q[V::count], d3[V::count], flux[V::count];
+    double face_q[V::count], d3[V::count], face_flux[V::count];
     for (int v = 0; v < V::count; ++v) {
-      const double* line = tile.q[s][v][l];
-      q[v] = face_value(line[p - 2], line[p - 1], line[p], line[p + 1]);
-      d3[v] = third_difference(line[p - 2], line[p - 1], line[p], line[p + 1]);
+      const double s0 = q(tile, s, v, l, p - 2), s1 = q(tile, s, v, l, p - 1), s2 = q(tile, s, v, l, p),
+                   s3 = q(tile, s, v, l, p + 1);
+      face_q[v] = face_value(s0, s1, s2, s3);
+      d3[v] = third_difference(s0, s1, s2, s3);
     }
     const int k = z_pass ? along : cell_of(c0 + l, along).k;  // the face's row (x, y) or face k (z)
     face_flux_3d<D>(
-        q, d3, k, context[s],
+        face_q, d3, k, context[s],
         [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
           for (int v = 0; v < V::count; ++v) {
-            low[v] = tile.q[s][v][l][p - 1];
-            high[v] = tile.q[s][v][l][p];
+            low[v] = q(tile, s, v, l, p - 1);
+            high[v] = q(tile, s, v, l, p);
           }
         },
-        flux);
-    for (int v = 0; v < V::count; ++v) tile.flux[v][l][f] = flux[v];
+        face_flux);
+    for (int v = 0; v < V::count; ++v) flux(tile, v, l, f) = face_flux[v];
   }
 
   /// Cell f of stage s: into the next stage's input, or (last stage) into the output.
@@ -167,14 +178,14 @@ struct PassTile3d {
     const StageFactors factors = stage_factors_3d<D>(context[s]);
     const double source = momentum_source_3d<D>(c.i, c.j, c.k, context[s], wave_source);
     for (int v = 0; v < V::count; ++v) {
-      const double density_perturbation = z_pass && v == V::wmom ? tile.q[s][V::dens][l][p] : 0.0;
+      const double density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : 0.0;
       const double tendency =
-          stage_tendency<D, V>(v, tile.flux[v][l][f], tile.flux[v][l][f + 1], density_perturbation, source, factors);
-      const double value = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
+          stage_tendency<D, V>(v, flux(tile, v, l, f), flux(tile, v, l, f + 1), density_perturbation, source, factors);
+      const double value = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
       if (last)
         output(v, c.k, c.j, c.i) = value;
       else
-        tile.q[s + 1][v][l][p] = value;
+        q(tile, s + 1, v, l, p) = value;
     }
   }
 
@@ -193,8 +204,8 @@ struct PassTile3d {
       const int q_adjacent = adjacent - a0 + margin;
       const HydrostaticView& background = context[0].background;
       for (int v = 0; v < V::count; ++v)
-        tile.q[s + 1][v][l][p] = wall_ghost_of<V>(v, tile.q[s + 1][v][l][q_adjacent], background.cell_density(adjacent),
-                                                  background.cell_density(k));
+        q(tile, s + 1, v, l, p) = wall_ghost_of<V>(v, q(tile, s + 1, v, l, q_adjacent),
+                                                   background.cell_density(adjacent), background.cell_density(k));
     }
   }
 
