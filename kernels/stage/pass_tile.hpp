@@ -19,6 +19,7 @@
 #include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
+#include "kernels/stage/pass_tile_shape.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/stage_tendency.hpp"
 
@@ -30,17 +31,13 @@ constexpr bool pass_tile_makes(const BoundaryConditions& sides) {
          sides.z_low.is_wall() && sides.z_high.is_wall();
 }
 
-/// A pass of `Threads` threads a block. x: tiles of 4 rows × (Threads/4 − 9) cells, a thread
-/// per face of a row in the first stage; z: tiles of Threads/16 columns × 7 cells, 16 faces a
-/// column in the first stage.
+/// A pass of `Threads` threads a block, on tiles of PassTileShape: x along rows, z across columns.
 template <Direction D, int Threads>
-struct PassTile {
+struct PassTile : PassTileShape<D == Direction::x, Threads> {
+  using Shape = PassTileShape<D == Direction::x, Threads>;
+  using Shape::margin, Shape::lines, Shape::cells, Shape::span, Shape::max_faces, Shape::reach, Shape::item;
   static constexpr bool x_pass = D == Direction::x;
-  static constexpr int margin = 6;                            ///< cells loaded beyond the tile on each side
-  static constexpr int lines = x_pass ? 4 : Threads / 16;     ///< rows (x) or columns (z) of a tile
-  static constexpr int cells = x_pass ? Threads / 4 - 9 : 7;  ///< cells of a line computed into the output
-  static constexpr int span = cells + 2 * margin;             ///< cells of a line loaded
-  static constexpr int max_faces = cells + 9;                 ///< faces of a line in the first stage
+  static constexpr bool walls_along = !x_pass;  ///< z: the two ghost rows by each wall are made between stages
 
   struct Tile {
     double q[rk_stages][var::count][lines][span];  ///< qⁿ, q*, q** by position along the line
@@ -56,21 +53,6 @@ struct PassTile {
   SIMAPP_HOST_DEVICE int breadth() const { return x_pass ? input.shape.nz : input.shape.nx; }
   SIMAPP_HOST_DEVICE int tiles_along() const { return (length() + cells - 1) / cells; }
   SIMAPP_HOST_DEVICE int tile_count() const { return tiles_along() * ((breadth() + lines - 1) / lines); }
-
-  /// Cells computed in stage s on each side beyond the tile: 4, 2, 0.
-  static constexpr int reach(int s) { return 2 * (rk_stages - 1 - s); }
-
-  /// Index t of work items (line, position) with positions along a line `count` long: along the
-  /// line fastest for x (rows are contiguous), across lines fastest for z (so are columns' cells).
-  SIMAPP_HOST_DEVICE static void item(int t, int count, int& line, int& position) {
-    if constexpr (x_pass) {
-      line = t / count;
-      position = t % count;
-    } else {
-      line = t % lines;
-      position = t / lines;
-    }
-  }
 
   /// Global (k, i) of position p of line l in the tile starting at (a0, c0); along x, the
   /// interior column it wraps to.
@@ -168,30 +150,11 @@ struct PassTile {
     }
   }
 
-  /// Tile t's first cell along the pass (a0) and first line (c0).
-  SIMAPP_HOST_DEVICE void origin(int t, int& a0, int& c0) const {
-    a0 = t % tiles_along() * cells;
-    c0 = t / tiles_along() * lines;
-  }
-
   /// Tile t, the work shared by threads first, first + stride, …; `sync()` separates the
-  /// phases (a block barrier on the GPU; nothing for one host thread doing all of it).
+  /// phases (run_pass_tile).
   template <class Sync>
   SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, const Sync& sync) const {
-    int a0 = 0, c0 = 0;
-    origin(t, a0, c0);
-    for (int u = first; u < lines * span; u += stride) load(tile, a0, c0, u);
-    sync();
-    for (int s = 0; s < rk_stages; ++s) {
-      for (int u = first; u < lines * (cells + 2 * reach(s) + 1); u += stride) face(tile, a0, c0, s, u);
-      sync();
-      for (int u = first; u < lines * (cells + 2 * reach(s)); u += stride) cell(tile, a0, c0, s, u);
-      sync();
-      if (!x_pass && s + 1 < rk_stages) {
-        for (int u = first; u < lines * 4; u += stride) wall_ghosts(tile, a0, c0, s, u);
-        sync();
-      }
-    }
+    run_pass_tile(*this, tile, t, first, stride, sync);
   }
 
   /// Along z: the next stage's two ghost rows by each wall, from its adjacent row.

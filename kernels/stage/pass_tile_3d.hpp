@@ -22,6 +22,7 @@
 #include "kernels/flux/face_flux_3d.hpp"
 #include "kernels/physics/bump_3d.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
+#include "kernels/stage/pass_tile_shape.hpp"
 #include "kernels/update/stage_tendency_3d.hpp"
 
 namespace simapp {
@@ -33,19 +34,16 @@ constexpr bool pass_tile_makes(const BoundaryConditions3d& sides) {
          sides.xz.z_low.is_wall() && sides.xz.z_high.is_wall();
 }
 
-/// A pass of `Threads` threads a block. x: tiles of 4 rows × (Threads/4 − 9) cells, a thread
-/// per face of a row in the first stage; y and z: tiles of Threads/16 lines × 7 cells, 16 faces
-/// a line in the first stage.
+/// A pass of `Threads` threads a block, on tiles of PassTileShape: x along rows, y and z across
+/// columns.
 template <Direction D, int Threads>
-struct PassTile3d {
+struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
+  using Shape = PassTileShape<D == Direction::x, Threads>;
+  using Shape::margin, Shape::lines, Shape::cells, Shape::span, Shape::max_faces, Shape::reach, Shape::item;
   using V = ModelVariables<3>;
   static constexpr bool x_pass = D == Direction::x;
   static constexpr bool z_pass = D == Direction::z;
-  static constexpr int margin = 6;                            ///< cells loaded beyond the tile on each side
-  static constexpr int lines = x_pass ? 4 : Threads / 16;     ///< lines of a tile
-  static constexpr int cells = x_pass ? Threads / 4 - 9 : 7;  ///< cells of a line computed into the output
-  static constexpr int span = cells + 2 * margin;             ///< cells of a line loaded
-  static constexpr int max_faces = cells + 9;                 ///< faces of a line in the first stage
+  static constexpr bool walls_along = z_pass;  ///< z: the two ghost rows by each wall are made between stages
 
   /// qⁿ, q*, q** and the fluxes of each variable, by line and position: along a row for x
   /// ([line][position]: a warp reads consecutive positions of a row), across lines for y and z
@@ -75,21 +73,6 @@ struct PassTile3d {
   }
   SIMAPP_HOST_DEVICE int tiles_along() const { return (length() + cells - 1) / cells; }
   SIMAPP_HOST_DEVICE int tile_count() const { return tiles_along() * ((breadth() + lines - 1) / lines); }
-
-  /// Cells computed in stage s on each side beyond the tile: 4, 2, 0.
-  static constexpr int reach(int s) { return 2 * (rk_stages - 1 - s); }
-
-  /// Index t of work items (line, position) with positions along a line `count` long: along the
-  /// line fastest for x (rows are contiguous), across lines fastest for y and z (neighbouring i).
-  SIMAPP_HOST_DEVICE static void item(int t, int count, int& line, int& position) {
-    if constexpr (x_pass) {
-      line = t / count;
-      position = t % count;
-    } else {
-      line = t % lines;
-      position = t / lines;
-    }
-  }
 
   struct Cell {
     int i, j, k;
@@ -209,30 +192,11 @@ struct PassTile3d {
     }
   }
 
-  /// Tile t's first cell along the pass (a0) and first line (c0).
-  SIMAPP_HOST_DEVICE void origin(int t, int& a0, int& c0) const {
-    a0 = t % tiles_along() * cells;
-    c0 = t / tiles_along() * lines;
-  }
-
   /// Tile t, the work shared by threads first, first + stride, …; `sync()` separates the
-  /// phases (a block barrier on the GPU; nothing for one host thread doing all of it).
+  /// phases (run_pass_tile).
   template <class Sync>
   SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, const Sync& sync) const {
-    int a0 = 0, c0 = 0;
-    origin(t, a0, c0);
-    for (int u = first; u < lines * span; u += stride) load(tile, a0, c0, u);
-    sync();
-    for (int s = 0; s < rk_stages; ++s) {
-      for (int u = first; u < lines * (cells + 2 * reach(s) + 1); u += stride) face(tile, a0, c0, s, u);
-      sync();
-      for (int u = first; u < lines * (cells + 2 * reach(s)); u += stride) cell(tile, a0, c0, s, u);
-      sync();
-      if (z_pass && s + 1 < rk_stages) {
-        for (int u = first; u < lines * 4; u += stride) wall_ghosts(tile, a0, c0, s, u);
-        sync();
-      }
-    }
+    run_pass_tile(*this, tile, t, first, stride, sync);
   }
 };
 

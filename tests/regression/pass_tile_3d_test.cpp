@@ -90,7 +90,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, double viscosity, cons
     apply_stage_3d(host, D, stage_arrays(q0.view, input[s]->view, output[s]->view), context[s], wave_source, sides,
                    interior_cells(shape));
 
-  const PassTile3d<D, Threads> pass{q0.view, fused.view, {context[0], context[1], context[2]}, wave_source};
+  const PassTile3d<D, Threads> pass{{}, q0.view, fused.view, {context[0], context[1], context[2]}, wave_source};
   const auto tile = std::make_unique<typename PassTile3d<D, Threads>::Tile>();
   for (int t = 0; t < pass.tile_count(); ++t) pass.run(*tile, t, 0, 1, [] {});
 

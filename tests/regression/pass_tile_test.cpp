@@ -77,7 +77,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
     apply_stage(host, D, stage_arrays(q0.view, input[s]->view, output[s]->view), context[s], wave_source, sides,
                 IndexBox{0, nx, 0, nz});
 
-  const PassTile<D, Threads> pass{q0.view, fused.view, {context[0], context[1], context[2]}, wave_source};
+  const PassTile<D, Threads> pass{{}, q0.view, fused.view, {context[0], context[1], context[2]}, wave_source};
   const auto tile = std::make_unique<typename PassTile<D, Threads>::Tile>();
   for (int t = 0; t < pass.tile_count(); ++t) pass.run(*tile, t, 0, 1, [] {});
 

@@ -1,0 +1,65 @@
+#pragma once
+/// The tile of a pass tile (either model's: pass_tile.hpp, pass_tile_3d.hpp), the three RK3
+/// stages of a split pass on a few lines of cells along the pass, and the phases a block runs
+/// on one: a tile of n cells a line loads n + 12 (a margin of 6 a side), computes stage 1 on
+/// the middle n + 8, stage 2 on n + 4 and stage 3 on its n.
+#include "kernels/backend/host_device.hpp"
+#include "kernels/time/step_scheme.hpp"
+
+namespace simapp {
+
+/// `Threads` threads a block. A pass along the lines' contiguous direction (x,
+/// `AlongRows`): tiles of 4 rows × (Threads/4 − 9) cells, a thread per face of a row in the first
+/// stage; across it (z, and the 3-D model's y): Threads/16 lines × 7 cells, 16 faces a line in the
+/// first stage.
+template <bool AlongRows, int Threads>
+struct PassTileShape {
+  static constexpr int margin = 6;                               ///< cells loaded beyond the tile on each side
+  static constexpr int lines = AlongRows ? 4 : Threads / 16;     ///< lines of a tile
+  static constexpr int cells = AlongRows ? Threads / 4 - 9 : 7;  ///< cells of a line computed into the output
+  static constexpr int span = cells + 2 * margin;                ///< cells of a line loaded
+  static constexpr int max_faces = cells + 9;                    ///< faces of a line in the first stage
+
+  /// Cells computed in stage s on each side beyond the tile: 4, 2, 0.
+  static constexpr int reach(int s) { return 2 * (rk_stages - 1 - s); }
+
+  /// Index t of work items (line, position) with positions along a line `count` long: along the
+  /// line fastest along rows (they are contiguous), across lines fastest otherwise (neighbouring
+  /// lines are).
+  SIMAPP_HOST_DEVICE static void item(int t, int count, int& line, int& position) {
+    if constexpr (AlongRows) {
+      line = t / count;
+      position = t % count;
+    } else {
+      line = t % lines;
+      position = t / lines;
+    }
+  }
+};
+
+/// Tile t of `pass`, the work shared by threads first, first + stride, …; `sync()` separates the
+/// phases (a block barrier on the GPU; nothing for one host thread doing all of it):
+///   load qⁿ | for each stage: faces | cells | (walls along the pass: the next stage's wall ghosts |)
+/// `Pass` is a PassTileShape with tiles_along(), load, face, cell and wall_ghosts (phases of a tile
+/// starting at cell a0 of line c0), and `walls_along` (whether the pass runs into walls).
+template <class Pass, class Sync>
+SIMAPP_HOST_DEVICE void run_pass_tile(const Pass& pass, typename Pass::Tile& tile, int t, int first, int stride,
+                                      const Sync& sync) {
+  constexpr int lines = Pass::lines, cells = Pass::cells;
+  const int a0 = t % pass.tiles_along() * cells;
+  const int c0 = t / pass.tiles_along() * lines;
+  for (int u = first; u < lines * Pass::span; u += stride) pass.load(tile, a0, c0, u);
+  sync();
+  for (int s = 0; s < rk_stages; ++s) {
+    for (int u = first; u < lines * (cells + 2 * Pass::reach(s) + 1); u += stride) pass.face(tile, a0, c0, s, u);
+    sync();
+    for (int u = first; u < lines * (cells + 2 * Pass::reach(s)); u += stride) pass.cell(tile, a0, c0, s, u);
+    sync();
+    if (Pass::walls_along && s + 1 < rk_stages) {
+      for (int u = first; u < lines * 4; u += stride) pass.wall_ghosts(tile, a0, c0, s, u);
+      sync();
+    }
+  }
+}
+
+}  // namespace simapp
