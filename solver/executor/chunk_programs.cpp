@@ -18,6 +18,27 @@ void stage_steps(StepParamsBlockOf<Params>& params, const TimeStepping& time, lo
   params.stage(values);
 }
 
+/// The persistent kernel's arguments (PersistentSteps or PersistentSteps3d) from either model's
+/// step resources; `domain`: the domain's sides (one rank: its sides are the domain's).
+template <class Steps, class Resources, class Sides>
+Steps persistent_steps(const Resources& resources, const Sides& domain, const TimeSchedule& schedule,
+                       LoopClock* clock) {
+  const HealthCheckOps& health = resources.health;
+  return Steps{resources.fields.state,
+               resources.fields.stage1,
+               resources.fields.stage2,
+               resources.geometry,
+               resources.background,
+               resources.wave_source,
+               domain,
+               schedule,
+               resources.params->writable_device_slots(),
+               clock,
+               health.every,
+               health.record,
+               health.mirror};
+}
+
 }  // namespace
 
 ChunkPrograms::ChunkPrograms(const StepResources& resources, StepParamsBlock& params, const TimeStepping& time,
@@ -30,22 +51,7 @@ ChunkPrograms::ChunkPrograms(const StepResources& resources, StepParamsBlock& pa
         return build_loop_body_program(resources, layout, loop);
       }),
       persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) -> PersistentArguments {
-        const StepFields& fields = resources.fields;
-        const HealthCheckOps& health = resources.health;
-        // One rank: its sides are the domain's.
-        return PersistentSteps{fields.state,
-                               fields.stage1,
-                               fields.stage2,
-                               resources.geometry,
-                               resources.background,
-                               resources.wave_source,
-                               resources.halo.domain,
-                               schedule,
-                               resources.params->writable_device_slots(),
-                               clock,
-                               health.every,
-                               health.record,
-                               health.mirror};
+        return persistent_steps<PersistentSteps>(resources, resources.halo.domain, schedule, clock);
       }),
       time_(time),
       check_every_(check_every) {}
@@ -62,21 +68,7 @@ ChunkPrograms::ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d
         return build_loop_body_program_3d(resources, layout, loop);
       }),
       persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) -> PersistentArguments {
-        const StepFields3d& fields = resources.fields;
-        const HealthCheckOps& health = resources.health;
-        return PersistentSteps3d{fields.state,
-                                 fields.stage1,
-                                 fields.stage2,
-                                 resources.geometry,
-                                 resources.background,
-                                 resources.wave_source,
-                                 resources.domain,
-                                 schedule,
-                                 resources.params->writable_device_slots(),
-                                 clock,
-                                 health.every,
-                                 health.record,
-                                 health.mirror};
+        return persistent_steps<PersistentSteps3d>(resources, resources.domain, schedule, clock);
       }),
       time_(time),
       check_every_(check_every) {}
