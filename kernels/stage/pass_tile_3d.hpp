@@ -177,18 +177,13 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
     if constexpr (z_pass) {
       int l = 0, g = 0;
       item(t, 4, l, g);  // g: rows −2, −1, nz, nz + 1
-      if (c0 + l >= breadth()) return;
-      const int nz = input.shape.nz;
-      const int k = g < 2 ? g - 2 : nz + g - 2;
-      const int p = k - a0 + margin;
-      const int lowest = margin - reach(s + 1) - 2;  // the next stage's input positions
-      if (p < lowest || p >= span - lowest) return;
-      const int adjacent = k < 0 ? 0 : nz - 1;
-      const int q_adjacent = adjacent - a0 + margin;
+      typename Shape::WallGhost ghost{};
+      if (c0 + l >= breadth() || !Shape::next_stage_wall_ghost(a0, s, g, input.shape.nz, ghost)) return;
       const HydrostaticView& background = context[0].background;
       for (int v = 0; v < V::count; ++v)
-        q(tile, s + 1, v, l, p) = wall_ghost_of<V>(v, q(tile, s + 1, v, l, q_adjacent),
-                                                   background.cell_density(adjacent), background.cell_density(k));
+        q(tile, s + 1, v, l, ghost.p) =
+            wall_ghost_of<V>(v, q(tile, s + 1, v, l, ghost.p_adjacent), background.cell_density(ghost.adjacent),
+                             background.cell_density(ghost.k));
     }
   }
 

@@ -35,6 +35,24 @@ struct PassTileShape {
       position = t / lines;
     }
   }
+
+  /// A ghost row beyond a wall (passes into walls make them between stages): row k, its position
+  /// p in the tile, and the adjacent interior row's index and position.
+  struct WallGhost {
+    int k, p, adjacent, p_adjacent;
+  };
+
+  /// Ghost row g (0, 1: rows −2, −1; 2, 3: rows nz, nz + 1 of nz interior rows) that stage s + 1
+  /// reads in the tile starting at cell a0; false where it lies beyond the positions that stage reads.
+  SIMAPP_HOST_DEVICE static bool next_stage_wall_ghost(int a0, int s, int g, int nz, WallGhost& ghost) {
+    const int k = g < 2 ? g - 2 : nz + g - 2;
+    const int p = k - a0 + margin;
+    const int lowest = margin - reach(s + 1) - 2;  // the next stage's input positions
+    if (p < lowest || p >= span - lowest) return false;
+    const int adjacent = k < 0 ? 0 : nz - 1;
+    ghost = {k, p, adjacent, adjacent - a0 + margin};
+    return true;
+  }
 };
 
 /// Tile t of `pass`, the work shared by threads first, first + stride, …; `sync()` separates the
