@@ -122,7 +122,6 @@ PersistentGrid choose_grid(int passes, bool pass_tiles_make, int pass_tiles, con
     grid.barriers_per_step = passes;
     grid.block_threads = pass_threads;
     grid.blocks = pass_tiles;
-    grid.blocks_per_multiprocessor = resident_pass_blocks / grid.multiprocessors;
     return grid;
   }
   grid.barriers_per_step = passes * rk_stages;
@@ -139,7 +138,6 @@ PersistentGrid choose_grid(int passes, bool pass_tiles_make, int pass_tiles, con
     refuse("no block of " + std::to_string(grid.block_threads) +
            " threads fits on a multiprocessor (registers or shared memory), so the blocks cannot all be resident");
   grid.blocks = std::min(resident, with_block_threads(grid.block_threads, stage_tiles));
-  grid.blocks_per_multiprocessor = resident / grid.multiprocessors;
   return grid;
 }
 

@@ -47,7 +47,6 @@ struct PersistentGrid {
   bool barrier_a_pass = false;  ///< the three stages of a pass in one tile (kernels/stage/pass_tile.hpp)
   int block_threads = 0;        ///< 64, 128 or 256: the tile size (small grids, small tiles)
   int blocks = 0;
-  int blocks_per_multiprocessor = 0;  ///< that fit at once, by registers and shared memory
   int multiprocessors = 0;
   int barriers_per_step = 0;  ///< grid-wide barriers a step: one a pass, or one a stage
 };
