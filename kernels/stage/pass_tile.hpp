@@ -16,6 +16,7 @@
 /// pass_tile_makes. Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
+#include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
@@ -37,7 +38,6 @@ struct PassTile : PassTileShape<D == Direction::x, Threads> {
   using Shape = PassTileShape<D == Direction::x, Threads>;
   using Shape::margin, Shape::lines, Shape::cells, Shape::span, Shape::max_faces, Shape::reach, Shape::item;
   static constexpr bool x_pass = D == Direction::x;
-  static constexpr bool walls_along = !x_pass;  ///< z: the two ghost rows by each wall are made between stages
 
   struct Tile {
     double q[rk_stages][var::count][lines][span];  ///< qⁿ, q*, q** by position along the line
@@ -48,6 +48,7 @@ struct PassTile : PassTileShape<D == Direction::x, Threads> {
   FieldView<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext context[rk_stages];  ///< per stage; their params are this step's slot
   Bump wave_source;
+  HealthRecord* record = nullptr;  ///< where a checked pass's cells latch what they find
 
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : input.shape.nz; }
   SIMAPP_HOST_DEVICE int breadth() const { return x_pass ? input.shape.nz : input.shape.nx; }
@@ -125,8 +126,9 @@ struct PassTile : PassTileShape<D == Direction::x, Threads> {
     for (int v = 0; v < var::count; ++v) tile.flux[v][l][f] = flux[v];
   }
 
-  /// Cell f of stage s: into the next stage's input, or (last stage) into the output.
-  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t) const {
+  /// Cell f of stage s: into the next stage's input (along z with the ghost rows it is adjacent
+  /// to), or (last stage) into the output, checking its health into `record` with `check_health`.
+  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t, bool check_health) const {
     const int count = cells + 2 * reach(s);
     int l = 0, f = 0, k = 0, i = 0;
     item(t, count, l, f);
@@ -138,38 +140,38 @@ struct PassTile : PassTileShape<D == Direction::x, Threads> {
     if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
     const StageFactors factors = stage_factors<D>(context[s]);
     const double source = momentum_source(k, i, context[s], wave_source);
+    double value[var::count];
     for (int v = 0; v < var::count; ++v) {
       const double density_perturbation = !x_pass && v == var::wmom ? tile.q[s][var::dens][l][p] : 0.0;
       const double tendency =
           stage_tendency<D>(v, tile.flux[v][l][f], tile.flux[v][l][f + 1], density_perturbation, source, factors);
-      const double value = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
+      value[v] = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
       if (last)
-        output(v, k, i) = value;
+        output(v, k, i) = value[v];
       else
-        tile.q[s + 1][v][l][p] = value;
+        tile.q[s + 1][v][l][p] = value[v];
+    }
+    if (check_health) {
+      const int finding =
+          health_finding_of<ModelVariables<2>>([&](int v) { return value[v]; }, context[s].background, k);
+      if (finding >= 0) record_health_finding(finding, context[s].geometry, record, k, i);
+    }
+    if constexpr (!x_pass) {
+      if (last) return;
+      const HydrostaticView& background = context[0].background;
+      Shape::for_wall_ghosts_of(a0, s, k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
+        for (int v = 0; v < var::count; ++v)
+          tile.q[s + 1][v][l][ghost.p] = wall_ghost(v, tile.q[s + 1][v][l][p], background.cell_density(ghost.adjacent),
+                                                    background.cell_density(ghost.k));
+      });
     }
   }
 
   /// Tile t, the work shared by threads first, first + stride, …; `sync()` separates the
   /// phases (run_pass_tile).
   template <class Sync>
-  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, const Sync& sync) const {
-    run_pass_tile(*this, tile, t, first, stride, sync);
-  }
-
-  /// Along z: the next stage's two ghost rows by each wall, from its adjacent row.
-  SIMAPP_HOST_DEVICE void wall_ghosts(Tile& tile, int a0, int c0, int s, int t) const {
-    if constexpr (!x_pass) {
-      int l = 0, g = 0;
-      item(t, 4, l, g);  // g: rows −2, −1, nz, nz + 1
-      typename Shape::WallGhost ghost{};
-      if (c0 + l >= breadth() || !Shape::next_stage_wall_ghost(a0, s, g, input.shape.nz, ghost)) return;
-      const HydrostaticView& background = context[0].background;
-      for (int v = 0; v < var::count; ++v)
-        tile.q[s + 1][v][l][ghost.p] =
-            wall_ghost(v, tile.q[s + 1][v][l][ghost.p_adjacent], background.cell_density(ghost.adjacent),
-                       background.cell_density(ghost.k));
-    }
+  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, bool check_health, const Sync& sync) const {
+    run_pass_tile(*this, tile, t, first, stride, check_health, sync);
   }
 };
 

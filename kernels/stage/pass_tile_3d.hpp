@@ -19,6 +19,7 @@
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
+#include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/flux/face_flux_3d.hpp"
 #include "kernels/physics/bump_3d.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
@@ -43,7 +44,6 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
   using V = ModelVariables<3>;
   static constexpr bool x_pass = D == Direction::x;
   static constexpr bool z_pass = D == Direction::z;
-  static constexpr bool walls_along = z_pass;  ///< z: the two ghost rows by each wall are made between stages
 
   /// qⁿ, q*, q** and the fluxes of each variable, by line and position: along a row for x
   /// ([line][position]: a warp reads consecutive positions of a row), across lines for y and z
@@ -64,6 +64,7 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
   FieldView3d<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext3d context[rk_stages];  ///< per stage; their params are this step's slot
   Bump3d wave_source;
+  HealthRecord* record = nullptr;  ///< where a checked pass's cells latch what they find
 
   /// Cells along the pass, and lines across it (x: ny · nz rows; y: nx · nz; z: nx · ny).
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : z_pass ? input.shape.nz : input.shape.ny; }
@@ -147,8 +148,9 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
     for (int v = 0; v < V::count; ++v) flux(tile, v, l, f) = face_flux[v];
   }
 
-  /// Cell f of stage s: into the next stage's input, or (last stage) into the output.
-  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t) const {
+  /// Cell f of stage s: into the next stage's input (along z with the ghost rows it is adjacent
+  /// to), or (last stage) into the output, checking its health into `record` with `check_health`.
+  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t, bool check_health) const {
     const int count = cells + 2 * reach(s);
     int l = 0, f = 0;
     item(t, count, l, f);
@@ -160,38 +162,38 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
     const Cell c = cell_of(c0 + l, a0 - margin + p);
     const StageFactors factors = stage_factors_3d<D>(context[s]);
     const double source = momentum_source_3d<D>(c.i, c.j, c.k, context[s], wave_source);
+    double value[V::count];
     for (int v = 0; v < V::count; ++v) {
       const double density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : 0.0;
       const double tendency =
           stage_tendency<D, V>(v, flux(tile, v, l, f), flux(tile, v, l, f + 1), density_perturbation, source, factors);
-      const double value = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
+      value[v] = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
       if (last)
-        output(v, c.k, c.j, c.i) = value;
+        output(v, c.k, c.j, c.i) = value[v];
       else
-        q(tile, s + 1, v, l, p) = value;
+        q(tile, s + 1, v, l, p) = value[v];
     }
-  }
-
-  /// Along z: the next stage's two ghost rows by each wall, from its adjacent row.
-  SIMAPP_HOST_DEVICE void wall_ghosts(Tile& tile, int a0, int c0, int s, int t) const {
+    if (check_health) {
+      const int finding = health_finding_of<V>([&](int v) { return value[v]; }, context[s].background, c.k);
+      if (finding >= 0) record_health_finding_3d(finding, context[s].geometry, record, c.k, c.j, c.i);
+    }
     if constexpr (z_pass) {
-      int l = 0, g = 0;
-      item(t, 4, l, g);  // g: rows −2, −1, nz, nz + 1
-      typename Shape::WallGhost ghost{};
-      if (c0 + l >= breadth() || !Shape::next_stage_wall_ghost(a0, s, g, input.shape.nz, ghost)) return;
+      if (last) return;
       const HydrostaticView& background = context[0].background;
-      for (int v = 0; v < V::count; ++v)
-        q(tile, s + 1, v, l, ghost.p) =
-            wall_ghost_of<V>(v, q(tile, s + 1, v, l, ghost.p_adjacent), background.cell_density(ghost.adjacent),
-                             background.cell_density(ghost.k));
+      Shape::for_wall_ghosts_of(a0, s, c.k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
+        for (int v = 0; v < V::count; ++v)
+          q(tile, s + 1, v, l, ghost.p) =
+              wall_ghost_of<V>(v, q(tile, s + 1, v, l, p), background.cell_density(ghost.adjacent),
+                               background.cell_density(ghost.k));
+      });
     }
   }
 
   /// Tile t, the work shared by threads first, first + stride, …; `sync()` separates the
   /// phases (run_pass_tile).
   template <class Sync>
-  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, const Sync& sync) const {
-    run_pass_tile(*this, tile, t, first, stride, sync);
+  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, bool check_health, const Sync& sync) const {
+    run_pass_tile(*this, tile, t, first, stride, check_health, sync);
   }
 };
 

@@ -36,33 +36,38 @@ struct PassTileShape {
     }
   }
 
-  /// A ghost row beyond a wall (passes into walls make them between stages): row k, its position
-  /// p in the tile, and the adjacent interior row's index and position.
+  /// A ghost row beyond a wall: row k, its position p in the tile, and the adjacent interior row.
   struct WallGhost {
-    int k, p, adjacent, p_adjacent;
+    int k, p, adjacent;
   };
 
-  /// Ghost row g (0, 1: rows −2, −1; 2, 3: rows nz, nz + 1 of nz interior rows) that stage s + 1
-  /// reads in the tile starting at cell a0; false where it lies beyond the positions that stage reads.
-  SIMAPP_HOST_DEVICE static bool next_stage_wall_ghost(int a0, int s, int g, int nz, WallGhost& ghost) {
-    const int k = g < 2 ? g - 2 : nz + g - 2;
-    const int p = k - a0 + margin;
+  /// Calls f(ghost) for each ghost row beyond a wall that stage s + 1 reads in the tile starting
+  /// at cell a0 and that row k of nz is adjacent to (k = 0: rows −2, −1; k = nz − 1: rows nz,
+  /// nz + 1), so that the thread computing row k in stage s makes them from its value. Stage s
+  /// computes every such row k: the next stage reads two positions beyond its own cells, which
+  /// are stage s's less two a side.
+  template <class F>
+  SIMAPP_HOST_DEVICE static void for_wall_ghosts_of(int a0, int s, int k, int nz, const F& f) {
     const int lowest = margin - reach(s + 1) - 2;  // the next stage's input positions
-    if (p < lowest || p >= span - lowest) return false;
-    const int adjacent = k < 0 ? 0 : nz - 1;
-    ghost = {k, p, adjacent, adjacent - a0 + margin};
-    return true;
+    for (int g = 0; g < 4; ++g) {
+      if (k != (g < 2 ? 0 : nz - 1)) continue;
+      const int ghost_k = g < 2 ? g - 2 : nz + g - 2;
+      const int p = ghost_k - a0 + margin;
+      if (p >= lowest && p < span - lowest) f(WallGhost{ghost_k, p, k});
+    }
   }
 };
 
 /// Tile t of `pass`, the work shared by threads first, first + stride, …; `sync()` separates the
 /// phases (a block barrier on the GPU; nothing for one host thread doing all of it):
-///   load qⁿ | for each stage: faces | cells | (walls along the pass: the next stage's wall ghosts |)
-/// `Pass` is a PassTileShape with tiles_along(), load, face, cell and wall_ghosts (phases of a tile
-/// starting at cell a0 of line c0), and `walls_along` (whether the pass runs into walls).
+///   load qⁿ | for each stage: faces | cells
+/// `Pass` is a PassTileShape with tiles_along(), load, face and cell (phases of a tile starting at
+/// cell a0 of line c0); along walls its cells of a stage make the next stage's ghost rows
+/// (for_wall_ghosts_of). With `check_health` the last stage's cells check their health as they
+/// are written (the pass's record).
 template <class Pass, class Sync>
 SIMAPP_HOST_DEVICE void run_pass_tile(const Pass& pass, typename Pass::Tile& tile, int t, int first, int stride,
-                                      const Sync& sync) {
+                                      bool check_health, const Sync& sync) {
   constexpr int lines = Pass::lines, cells = Pass::cells;
   const int a0 = t % pass.tiles_along() * cells;
   const int c0 = t / pass.tiles_along() * lines;
@@ -71,12 +76,9 @@ SIMAPP_HOST_DEVICE void run_pass_tile(const Pass& pass, typename Pass::Tile& til
   for (int s = 0; s < rk_stages; ++s) {
     for (int u = first; u < lines * (cells + 2 * Pass::reach(s) + 1); u += stride) pass.face(tile, a0, c0, s, u);
     sync();
-    for (int u = first; u < lines * (cells + 2 * Pass::reach(s)); u += stride) pass.cell(tile, a0, c0, s, u);
+    const bool check = check_health && s == rk_stages - 1;
+    for (int u = first; u < lines * (cells + 2 * Pass::reach(s)); u += stride) pass.cell(tile, a0, c0, s, u, check);
     sync();
-    if (Pass::walls_along && s + 1 < rk_stages) {
-      for (int u = first; u < lines * 4; u += stride) pass.wall_ghosts(tile, a0, c0, s, u);
-      sync();
-    }
   }
 }
 

@@ -20,10 +20,11 @@ namespace simapp::persistent {
 
 namespace cg = cooperative_groups;
 
-/// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity)` runs the
-/// passes of a step of that parity, ending with a grid barrier; the health check,
-/// `check_failed()`, follows the steps the scheme's checks_after names. `write_step_params(n)`
-/// writes step n's StepParams into the slot of its parity.
+/// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity, check)` runs
+/// the passes of a step of that parity, ending with a grid barrier, where `check` says that the
+/// scheme's checks_after names the step; `check_failed()` then counts the health check (the
+/// body's last pass may check the cells as it writes them, or check_failed checks them all).
+/// `write_step_params(n)` writes step n's StepParams into the slot of its parity.
 template <class Scheme, class Steps, class WriteStepParams, class CheckFailed, class Step>
 __device__ void run_steps(const Scheme& scheme, const Steps& p, int steps, cg::grid_group& grid,
                           const WriteStepParams& write_step_params, const CheckFailed& check_failed,
@@ -36,19 +37,19 @@ __device__ void run_steps(const Scheme& scheme, const Steps& p, int steps, cg::g
     const std::int64_t step = completed + done + 1;
     // The other slot was last read in the step before, which every block has finished.
     if (grid.thread_rank() == 0 && done + 1 < steps) write_step_params(step + 1);
-    step_body(parity_of(step));
+    const bool check = scheme.checks_after(step, p.schedule.num_steps, p.check_every);
+    step_body(parity_of(step), check);
     ++done;
-    if (scheme.checks_after(step, p.schedule.num_steps, p.check_every) && check_failed()) break;
+    if (check && check_failed()) break;
   }
   if (grid.thread_rank() == 0) p.clock->completed = completed + done;
 }
 
-/// After every block has checked its share of the cells into p.record: counts the check; true
+/// After a grid barrier that follows every cell's check into p.record: counts the check; true
 /// when a check has failed (every block sees the same record after the barrier, so all of them
 /// stop together).
 template <class Steps>
-__device__ bool count_check(const Steps& p, cg::grid_group& grid) {
-  grid.sync();
+__device__ bool count_check(const Steps& p, const cg::grid_group& grid) {
   const bool failed = *static_cast<volatile std::int64_t*>(&p.record->failed_check) >= 0;
   if (grid.thread_rank() == 0) {  // others read checks_run again only after later barriers
     p.record->checks_run += 1;

@@ -111,13 +111,15 @@ __device__ void stages_of_step(const PersistentKernels<Threads>& k, StepParity p
   }
 }
 
-/// Checks every cell, then counts the check; true when a check has failed.
+/// Checks every cell, waits for every block's checks, then counts the check; true when a check
+/// has failed.
 __device__ bool health_check_failed(const PersistentSteps& p, cg::grid_group& grid) {
   const int nx = p.state.shape.nx;
   const long cells = static_cast<long>(nx) * p.state.shape.nz;
   const long stride = static_cast<long>(gridDim.x) * blockDim.x;
   for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
     check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / nx), static_cast<int>(c % nx));
+  grid.sync();
   return count_check(p, grid);
 }
 
@@ -127,13 +129,14 @@ __device__ void write_step_params(const PersistentSteps& p, std::int64_t step) {
       step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz, p.schedule.dissipation);
 }
 
-/// The loop over a launch's steps (run_steps) with this model's StepParams and health check.
+/// The loop over a launch's steps (run_steps) with this model's StepParams; `cells_checked`:
+/// whether the step body's last pass checks the cells (else every cell is checked after it).
 template <class Scheme, class Step>
 __device__ void run_model_steps(const Scheme& scheme, const PersistentSteps& p, int steps, cg::grid_group& grid,
-                                const Step& step_body) {
+                                bool cells_checked, const Step& step_body) {
   run_steps(
       scheme, p, steps, grid, [&](std::int64_t step) { write_step_params(p, step); },
-      [&] { return health_check_failed(p, grid); }, step_body);
+      [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
 }
 
 /// One barrier a stage: the stage kernel's tiles.
@@ -142,7 +145,8 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_steps_kernel(const __grid_constant__ PersistentKernels<Threads> k, int steps) {
   __shared__ SharedTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) { stages_of_step(k, parity, shared, grid); });
+  run_model_steps(k.scheme, k.steps, steps, grid, false,
+                  [&](StepParity parity, bool) { stages_of_step(k, parity, shared, grid); });
 }
 
 /// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams slot the
@@ -160,13 +164,15 @@ template <int Threads>
 using SharedPassTile =
     EitherTile<typename PassTile<Direction::x, Threads>::Tile, typename PassTile<Direction::z, Threads>::Tile>;
 
-/// A split pass, its three stages tile by tile in shared memory, then a grid barrier.
+/// A split pass, its three stages tile by tile in shared memory (checking the health of the
+/// cells it writes with `check_health`), then a grid barrier.
 template <Direction D, int Threads>
-__device__ void fused_pass(const PassTile<D, Threads>& pass, SharedPassTile<Threads>& shared, cg::grid_group& grid) {
+__device__ void fused_pass(const PassTile<D, Threads>& pass, bool check_health, SharedPassTile<Threads>& shared,
+                           cg::grid_group& grid) {
   typename PassTile<D, Threads>::Tile& tile = shared.template of<D>();
   const int tiles = pass.tile_count();
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
-    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
+    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, check_health, [] { __syncthreads(); });
   grid.sync();
 }
 
@@ -176,13 +182,14 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_passes_kernel(const __grid_constant__ PersistentPasses<Threads> k, int steps) {
   __shared__ SharedPassTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) {
+  run_model_steps(k.scheme, k.steps, steps, grid, true, [&](StepParity parity, bool check) {
     const int slot = parity_index(parity);
     for (int p = 0; p < split_passes; ++p) {
+      const bool check_health = check && p == split_passes - 1;
       if (k.scheme.pass(parity, p) == Direction::x)
-        fused_pass(k.x[slot], shared, grid);
+        fused_pass(k.x[slot], check_health, shared, grid);
       else
-        fused_pass(k.z[slot], shared, grid);
+        fused_pass(k.z[slot], check_health, shared, grid);
     }
   });
 }
@@ -197,6 +204,7 @@ void make_passes(const StepScheme& scheme, const PersistentSteps& p, StepParity 
   const auto contexts = [&](auto& pass) {
     for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext{p.geometry, p.background, p.params + slot, s};
     pass.wave_source = p.wave_source;
+    pass.record = p.record;
   };
   PassTile<Direction::x, Threads>& x = kernels.x[slot];
   PassTile<Direction::z, Threads>& z = kernels.z[slot];

@@ -48,7 +48,8 @@ __device__ void write_step_params(const PersistentSteps3d& p, std::int64_t step)
   p.params[parity_index(parity_of(step))] = step_params_3d(s.dt_of(step), s.dx, s.dy, s.dz, s.dissipation);
 }
 
-/// Checks every cell, then counts the check; true when a check has failed.
+/// Checks every cell, waits for every block's checks, then counts the check; true when a check
+/// has failed.
 __device__ bool health_check_failed(const PersistentSteps3d& p, cg::grid_group& grid) {
   const FieldShape3d& shape = p.state.shape;
   const long layer = static_cast<long>(shape.nx) * shape.ny;
@@ -57,16 +58,18 @@ __device__ bool health_check_failed(const PersistentSteps3d& p, cg::grid_group& 
   for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
     check_cell_health_3d(p.state, p.background, p.geometry, p.record, static_cast<int>(c / layer),
                          static_cast<int>(c % layer / shape.nx), static_cast<int>(c % shape.nx));
+  grid.sync();
   return count_check(p, grid);
 }
 
-/// The loop over a launch's steps (run_steps) with this model's StepParams and health check.
+/// The loop over a launch's steps (run_steps) with this model's StepParams; `cells_checked`:
+/// whether the step body's last pass checks the cells (else every cell is checked after it).
 template <class Scheme, class Step>
 __device__ void run_model_steps(const Scheme& scheme, const PersistentSteps3d& p, int steps, cg::grid_group& grid,
-                                const Step& step_body) {
+                                bool cells_checked, const Step& step_body) {
   run_steps(
       scheme, p, steps, grid, [&](std::int64_t step) { write_step_params(p, step); },
-      [&] { return health_check_failed(p, grid); }, step_body);
+      [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
 }
 
 // ---- A barrier a stage: the 3-D stage kernel's tiles ----
@@ -135,7 +138,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_stages_3d_kernel(const __grid_constant__ PersistentStages3d<Threads> k, int steps) {
   __shared__ DirectionTiles<Stage3d, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) {
+  run_model_steps(k.scheme, k.steps, steps, grid, false, [&](StepParity parity, bool) {
     const int slot = parity_index(parity);
     for (int p = 0; p < passes_3d; ++p)
       with_direction_3d(k.scheme.pass(parity, p), [&](auto d) {
@@ -195,14 +198,15 @@ struct PersistentPasses3d {
   }
 };
 
-/// A split pass, its three stages tile by tile in shared memory, then a grid barrier.
+/// A split pass, its three stages tile by tile in shared memory (checking the health of the
+/// cells it writes with `check_health`), then a grid barrier.
 template <Direction D, int Threads>
-__device__ void fused_pass(const PassTile3d<D, Threads>& pass, DirectionTiles<PassTile3d, Threads>& shared,
-                           cg::grid_group& grid) {
+__device__ void fused_pass(const PassTile3d<D, Threads>& pass, bool check_health,
+                           DirectionTiles<PassTile3d, Threads>& shared, cg::grid_group& grid) {
   typename PassTile3d<D, Threads>::Tile& tile = shared.template of<D>();
   const int tiles = pass.tile_count();
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
-    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
+    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, check_health, [] { __syncthreads(); });
   grid.sync();
 }
 
@@ -211,11 +215,12 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_passes_3d_kernel(const __grid_constant__ PersistentPasses3d<Threads> k, int steps) {
   __shared__ DirectionTiles<PassTile3d, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, steps, grid, [&](StepParity parity) {
+  run_model_steps(k.scheme, k.steps, steps, grid, true, [&](StepParity parity, bool check) {
     const int slot = parity_index(parity);
     for (int p = 0; p < passes_3d; ++p)
-      with_direction_3d(k.scheme.pass(parity, p),
-                        [&](auto d) { fused_pass(k.template pass<decltype(d)::value>(slot), shared, grid); });
+      with_direction_3d(k.scheme.pass(parity, p), [&](auto d) {
+        fused_pass(k.template pass<decltype(d)::value>(slot), check && p == passes_3d - 1, shared, grid);
+      });
   });
 }
 
@@ -235,6 +240,7 @@ void make_passes(const Scheme3d& scheme, const PersistentSteps3d& p, StepParity 
       pass.output = arrays[n + 1];
       for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext3d{p.geometry, p.background, p.params + slot, s};
       pass.wave_source = p.wave_source;
+      pass.record = p.record;
     });
 }
 

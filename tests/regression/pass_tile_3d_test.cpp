@@ -3,15 +3,19 @@
 /// bit for bit, on the host (a second code path: the stage kernels' tiles, ghost cells by rule):
 /// every case without inflow, viscosity on and off, each of the three passes, grids smaller and
 /// larger than a tile and not a multiple of it, a state varying in every direction so that every
-/// variable and every wall ghost matters.
+/// variable and every wall ghost matters; and a checked pass finds what the health check of its
+/// output finds.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
@@ -60,39 +64,63 @@ struct Size {
   int nx, ny, nz;
 };
 
+/// A case's state on a grid of `size` (dy ≠ dx), perturbed, and the three stages' contexts.
+struct PassSetup {
+  PassSetup(CaseName name, double viscosity, const Size& size)
+      : spec(grid_spec(size)),
+        grid(spec),
+        background(Stream{}, case_background(name), grid.geometry(), grid.nz()),
+        shape(grid.cell_shape_3d()),
+        q0(shape),
+        bump(case_bump_3d(case_bump(name, spec.xlen), spec.ylen)),
+        params(step_params_3d(1.5 * std::min({grid.dx(), grid.dy(), grid.dz()}) / 450.0, grid.dx(), grid.dy(),
+                              grid.dz(), Dissipation{viscosity})),
+        wave_source(gravity_wave_source(name, bump)),
+        sides(periodic_in_y(case_boundaries(name))) {
+    set_initial_state_3d(Stream{}, q0.view, name, bump, grid.geometry_3d());
+    perturb(q0);
+    for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry_3d(), background.view(), &params, s};
+  }
+  static GridSpec grid_spec(const Size& size) {
+    GridSpec spec;
+    spec.nx = size.nx;
+    spec.ny = size.ny;
+    spec.nz = size.nz;
+    spec.ylen = 0.8 * spec.xlen;
+    return spec;
+  }
+
+  /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
+  template <Direction D, int Threads>
+  void run_pass(Field& output, HealthRecord* record = nullptr) const {
+    PassTile3d<D, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source, record};
+    const auto tile = std::make_unique<typename PassTile3d<D, Threads>::Tile>();
+    for (int t = 0; t < pass.tile_count(); ++t) pass.run(*tile, t, 0, 1, record != nullptr, [] {});
+  }
+
+  GridSpec spec;
+  Grid grid;
+  HydrostaticProfile background;
+  FieldShape3d shape;
+  Field q0;
+  Bump3d bump;
+  StepParams3d params;
+  Bump3d wave_source;
+  BoundaryConditions3d sides;
+  FluxContext3d context[rk_stages];
+};
+
 template <Direction D, int Threads>
 void expect_fused_pass_equals_three_stages(CaseName name, double viscosity, const Size& size) {
-  GridSpec spec;
-  spec.nx = size.nx;
-  spec.ny = size.ny;
-  spec.nz = size.nz;
-  spec.ylen = 0.8 * spec.xlen;  // dy differs from dx
-  const Grid grid(spec);
-  const Stream host{};
-  const HydrostaticProfile background(host, case_background(name), grid.geometry(), grid.nz());
-  const FieldShape3d shape = grid.cell_shape_3d();
-  Field q0(shape), q1(shape), q2(shape), q3(shape), fused(shape);
-  const Bump3d bump = case_bump_3d(case_bump(name, spec.xlen), spec.ylen);
-  set_initial_state_3d(host, q0.view, name, bump, grid.geometry_3d());
-  perturb(q0);
-  const double spacing = std::min({grid.dx(), grid.dy(), grid.dz()});
-  const StepParams3d params =
-      step_params_3d(1.5 * spacing / 450.0, grid.dx(), grid.dy(), grid.dz(), Dissipation{viscosity});
-  const Bump3d wave_source = gravity_wave_source(name, bump);
-  const BoundaryConditions3d sides = periodic_in_y(case_boundaries(name));
-  ASSERT_TRUE(pass_tile_makes(sides)) << to_string(name);
-  FluxContext3d context[rk_stages];
-  for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry_3d(), background.view(), &params, s};
-
-  const Field* input[rk_stages] = {&q0, &q1, &q2};
+  const PassSetup setup(name, viscosity, size);
+  ASSERT_TRUE(pass_tile_makes(setup.sides)) << to_string(name);
+  Field q1(setup.shape), q2(setup.shape), q3(setup.shape), fused(setup.shape);
+  const Field* input[rk_stages] = {&setup.q0, &q1, &q2};
   Field* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
-    apply_stage_3d(host, D, stage_arrays(q0.view, input[s]->view, output[s]->view), context[s], wave_source, sides,
-                   interior_cells(shape));
-
-  const PassTile3d<D, Threads> pass{{}, q0.view, fused.view, {context[0], context[1], context[2]}, wave_source};
-  const auto tile = std::make_unique<typename PassTile3d<D, Threads>::Tile>();
-  for (int t = 0; t < pass.tile_count(); ++t) pass.run(*tile, t, 0, 1, [] {});
+    apply_stage_3d(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
+                   setup.wave_source, setup.sides, interior_cells(setup.shape));
+  setup.run_pass<D, Threads>(fused);
 
   EXPECT_EQ(first_difference(fused, q3), "") << to_string(name) << (viscosity != 0.0 ? " with viscosity, " : ", ")
                                              << size.nx << " x " << size.ny << " x " << size.nz << ", "
@@ -114,6 +142,50 @@ TEST_P(PassTile3dTest, FusedPassEqualsThreeStageKernelsBitForBit) {
     expect_every_pass<128>(GetParam(), 0.0, size);
   expect_every_pass<128>(GetParam(), 75.0, Size{26, 11, 8});
   expect_every_pass<256>(GetParam(), 0.0, Size{61, 9, 15});
+}
+
+/// A checked pass latches into its record, as check number checks_run, what the health check of
+/// every cell of its output finds (check_cell_health_3d, the other code path); `spoil` makes
+/// the input unhealthy at a few cells, or leaves it.
+template <Direction D>
+void expect_checked_pass_finds_what_the_check_finds(const std::function<void(Field&)>& spoil,
+                                                    std::int64_t expected_failed_check) {
+  PassSetup setup(CaseName::thermal, 0.0, Size{30, 17, 9});
+  spoil(setup.q0);
+  Field fused(setup.shape);
+  HealthRecord checked{};
+  checked.checks_run = 3;
+  setup.run_pass<D, 128>(fused, &checked);
+
+  HealthRecord swept{};
+  swept.checks_run = 3;
+  for (int k = 0; k < setup.shape.nz; ++k)
+    for (int j = 0; j < setup.shape.ny; ++j)
+      for (int i = 0; i < setup.shape.nx; ++i)
+        check_cell_health_3d(fused.view, setup.background.view(), setup.grid.geometry_3d(), &swept, k, j, i);
+  const char* pass = D == Direction::x ? "x pass" : D == Direction::y ? "y pass" : "z pass";
+  EXPECT_EQ(swept.failed_check, expected_failed_check) << pass;
+  EXPECT_EQ(checked.failed_check, swept.failed_check) << pass;
+  EXPECT_EQ(checked.first_cell, swept.first_cell) << pass;
+}
+
+template <Direction D>
+void expect_checked_pass_findings() {
+  expect_checked_pass_finds_what_the_check_finds<D>([](Field&) {}, -1);
+  expect_checked_pass_finds_what_the_check_finds<D>(
+      [](Field& q) { q.view(V::rhot, 4, 11, 19) = std::numeric_limits<double>::quiet_NaN(); }, 3);
+  expect_checked_pass_finds_what_the_check_finds<D>(
+      [](Field& q) {  // about 1000 m/s along x at two cells, the far one first in the record's order
+        q.view(V::umom, 7, 2, 3) = 1000.0;
+        q.view(V::vmom, 1, 15, 28) = -1000.0;
+      },
+      3);
+}
+
+TEST(PassTile3dHealthTest, ACheckedPassRecordsWhatTheHealthCheckOfItsOutputFinds) {
+  expect_checked_pass_findings<Direction::x>();
+  expect_checked_pass_findings<Direction::y>();
+  expect_checked_pass_findings<Direction::z>();
 }
 
 TEST(PassTile3dBoundaryTest, AnInflowKeepsABarrierAStage) {

@@ -2,15 +2,18 @@
 /// split pass in one tile, with margins instead of barriers) equals three stage kernels bit
 /// for bit, on the host: every case without inflow, grids smaller and larger than a tile and
 /// not a multiple of it, both passes, a state perturbed so that every variable and every wall
-/// ghost matters.
+/// ghost matters; and a checked pass finds what the health check of its output finds.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
@@ -51,39 +54,103 @@ std::string first_difference(const Field& a, const Field& b) {
   return "";
 }
 
+/// A case's state on an nx × nz grid, perturbed, and the three stages' contexts.
+struct PassSetup {
+  PassSetup(CaseName name, int nx, int nz)
+      : spec(grid_spec(nx, nz)),
+        grid(spec),
+        background(Stream{}, case_background(name), grid.geometry(), grid.nz()),
+        q0(grid.cell_shape()),
+        params(step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{})),
+        wave_source(gravity_wave_source(name, case_bump(name, spec.xlen))),
+        sides(case_boundaries(name)) {
+    set_initial_state(Stream{}, q0.view, name, case_bump(name, spec.xlen), grid.geometry());
+    perturb(q0);
+    for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry(), background.view(), &params, s};
+  }
+  static GridSpec grid_spec(int nx, int nz) {
+    GridSpec spec;
+    spec.nx = nx;
+    spec.nz = nz;
+    return spec;
+  }
+
+  /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
+  template <Direction D, int Threads>
+  void run_pass(Field& output, HealthRecord* record = nullptr) const {
+    const PassTile<D, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source, record};
+    const auto tile = std::make_unique<typename PassTile<D, Threads>::Tile>();
+    for (int t = 0; t < pass.tile_count(); ++t) pass.run(*tile, t, 0, 1, record != nullptr, [] {});
+  }
+
+  GridSpec spec;
+  Grid grid;
+  HydrostaticProfile background;
+  Field q0;
+  StepParams params;
+  Bump wave_source;
+  BoundaryConditions sides;
+  FluxContext context[rk_stages];
+};
+
 template <Direction D, int Threads>
 void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
-  GridSpec spec;
-  spec.nx = nx;
-  spec.nz = nz;
-  const Grid grid(spec);
-  const Stream host{};
-  const HydrostaticProfile background(host, case_background(name), grid.geometry(), grid.nz());
-  Field q0(grid.cell_shape()), q1(grid.cell_shape()), q2(grid.cell_shape()), q3(grid.cell_shape()),
-      fused(grid.cell_shape());
-  set_initial_state(host, q0.view, name, case_bump(name, spec.xlen), grid.geometry());
-  perturb(q0);
-  const StepParams params =
-      step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{});
-  const Bump wave_source = gravity_wave_source(name, case_bump(name, spec.xlen));
-  const BoundaryConditions sides = case_boundaries(name);
-  ASSERT_TRUE(pass_tile_makes(sides)) << to_string(name);
-  FluxContext context[rk_stages];
-  for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry(), background.view(), &params, s};
-
-  const Field* input[rk_stages] = {&q0, &q1, &q2};
+  const PassSetup setup(name, nx, nz);
+  ASSERT_TRUE(pass_tile_makes(setup.sides)) << to_string(name);
+  const FieldShape shape = setup.grid.cell_shape();
+  Field q1(shape), q2(shape), q3(shape), fused(shape);
+  const Field* input[rk_stages] = {&setup.q0, &q1, &q2};
   Field* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
-    apply_stage(host, D, stage_arrays(q0.view, input[s]->view, output[s]->view), context[s], wave_source, sides,
-                IndexBox{0, nx, 0, nz});
-
-  const PassTile<D, Threads> pass{{}, q0.view, fused.view, {context[0], context[1], context[2]}, wave_source};
-  const auto tile = std::make_unique<typename PassTile<D, Threads>::Tile>();
-  for (int t = 0; t < pass.tile_count(); ++t) pass.run(*tile, t, 0, 1, [] {});
+    apply_stage(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
+                setup.wave_source, setup.sides, IndexBox{0, nx, 0, nz});
+  setup.run_pass<D, Threads>(fused);
 
   EXPECT_EQ(first_difference(fused, q3), "")
       << to_string(name) << " " << nx << " x " << nz << (D == Direction::x ? " x pass" : " z pass") << ", " << Threads
       << " threads";
+}
+
+/// A checked pass latches into its record, as check number checks_run, what the health check of
+/// every cell of its output finds (check_cell_health, the other code path); `spoil` makes the
+/// input unhealthy at a few cells, or leaves it.
+template <Direction D>
+void expect_checked_pass_finds_what_the_check_finds(const std::function<void(Field&)>& spoil,
+                                                    std::int64_t expected_failed_check) {
+  PassSetup setup(CaseName::thermal, 61, 30);
+  spoil(setup.q0);
+  Field fused(setup.grid.cell_shape());
+  HealthRecord checked{};
+  checked.checks_run = 3;
+  setup.run_pass<D, 128>(fused, &checked);
+
+  HealthRecord swept{};
+  swept.checks_run = 3;
+  for (int k = 0; k < setup.grid.nz(); ++k)
+    for (int i = 0; i < setup.grid.nx(); ++i)
+      check_cell_health(fused.view, setup.background.view(), setup.grid.geometry(), &swept, k, i);
+  const char* pass = D == Direction::x ? "x pass" : "z pass";
+  EXPECT_EQ(swept.failed_check, expected_failed_check) << pass;
+  EXPECT_EQ(checked.failed_check, swept.failed_check) << pass;
+  EXPECT_EQ(checked.first_cell, swept.first_cell) << pass;
+}
+
+template <Direction D>
+void expect_checked_pass_findings() {
+  expect_checked_pass_finds_what_the_check_finds<D>([](Field&) {}, -1);
+  expect_checked_pass_finds_what_the_check_finds<D>(
+      [](Field& q) { q.view(var::rhot, 17, 40) = std::numeric_limits<double>::quiet_NaN(); }, 3);
+  expect_checked_pass_finds_what_the_check_finds<D>(
+      [](Field& q) {  // about 1000 m/s at two cells
+        q.view(var::umom, 20, 3) = 1000.0;
+        q.view(var::wmom, 2, 57) = -1000.0;
+      },
+      3);
+}
+
+TEST(PassTileHealthTest, ACheckedPassRecordsWhatTheHealthCheckOfItsOutputFinds) {
+  expect_checked_pass_findings<Direction::x>();
+  expect_checked_pass_findings<Direction::z>();
 }
 
 class PassTileTest : public ::testing::TestWithParam<CaseName> {};
