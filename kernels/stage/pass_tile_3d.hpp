@@ -182,9 +182,8 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
       const HydrostaticView& background = context[0].background;
       Shape::for_wall_ghosts_of(a0, s, c.k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
         for (int v = 0; v < V::count; ++v)
-          q(tile, s + 1, v, l, ghost.p) =
-              wall_ghost_of<V>(v, q(tile, s + 1, v, l, p), background.cell_density(ghost.adjacent),
-                               background.cell_density(ghost.k));
+          q(tile, s + 1, v, l, ghost.p) = wall_ghost_of<V>(
+              v, q(tile, s + 1, v, l, p), background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
       });
     }
   }

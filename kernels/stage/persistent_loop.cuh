@@ -20,23 +20,43 @@ namespace simapp::persistent {
 
 namespace cg = cooperative_groups;
 
+/// The StepParams of a schedule's two step lengths, worked out on the host for a launch: they
+/// depend on dt alone, and every step has dt but the last (dt_last), so the kernel copies one of
+/// them into a step's slot instead of working it out every step (a dozen divisions on one
+/// thread, which its block waited for).
+template <class Params>
+struct StepValues {
+  Params regular, last;
+
+  /// `make(dt)`: the StepParams of a step of dt.
+  template <class Make>
+  static StepValues of(const TimeSchedule& schedule, const Make& make) {
+    return {make(schedule.dt), make(schedule.dt_last)};
+  }
+
+  /// Step n's StepParams into the slot of its parity (odd steps 0, even steps 1).
+  template <class Steps>
+  __device__ void write(const Steps& p, std::int64_t step) const {
+    p.params[parity_index(parity_of(step))] = step == p.schedule.num_steps ? last : regular;
+  }
+};
+
 /// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity, check)` runs
 /// the passes of a step of that parity, ending with a grid barrier, where `check` says that the
 /// scheme's checks_after names the step; `check_failed()` then counts the health check (the
 /// body's last pass may check the cells as it writes them, or check_failed checks them all).
-/// `write_step_params(n)` writes step n's StepParams into the slot of its parity.
-template <class Scheme, class Steps, class WriteStepParams, class CheckFailed, class Step>
-__device__ void run_steps(const Scheme& scheme, const Steps& p, int steps, cg::grid_group& grid,
-                          const WriteStepParams& write_step_params, const CheckFailed& check_failed,
-                          const Step& step_body) {
+/// A step's StepParams come from `values`, a step ahead, in the slot of its parity.
+template <class Scheme, class Steps, class Params, class CheckFailed, class Step>
+__device__ void run_steps(const Scheme& scheme, const Steps& p, const StepValues<Params>& values, int steps,
+                          cg::grid_group& grid, const CheckFailed& check_failed, const Step& step_body) {
   const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
-  if (grid.thread_rank() == 0) write_step_params(completed + 1);
+  if (grid.thread_rank() == 0) values.write(p, completed + 1);
   grid.sync();
   int done = 0;
   while (done < steps) {
     const std::int64_t step = completed + done + 1;
     // The other slot was last read in the step before, which every block has finished.
-    if (grid.thread_rank() == 0 && done + 1 < steps) write_step_params(step + 1);
+    if (grid.thread_rank() == 0 && done + 1 < steps) values.write(p, step + 1);
     const bool check = scheme.checks_after(step, p.schedule.num_steps, p.check_every);
     step_body(parity_of(step), check);
     ++done;

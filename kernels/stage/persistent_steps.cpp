@@ -52,6 +52,7 @@ template <int Threads>
 struct PersistentKernels {
   StepScheme scheme;
   PersistentSteps steps;
+  StepValues<StepParams> step_values;
   StageX<Threads> x[2][rk_stages];
   StageZ<Threads> z[2][rk_stages];
 
@@ -123,20 +124,19 @@ __device__ bool health_check_failed(const PersistentSteps& p, cg::grid_group& gr
   return count_check(p, grid);
 }
 
-/// Step n's StepParams into the slot of its parity (odd steps 0, even steps 1).
-__device__ void write_step_params(const PersistentSteps& p, std::int64_t step) {
-  p.params[parity_index(parity_of(step))] =
-      step_params(p.schedule.dt_of(step), p.schedule.dx, p.schedule.dz, p.schedule.dissipation);
+/// The loop over a launch's steps (run_steps); `cells_checked`: whether the step body's last pass
+/// checks the cells (else every cell is checked after it).
+template <class Scheme, class Step>
+__device__ void run_model_steps(const Scheme& scheme, const PersistentSteps& p, const StepValues<StepParams>& values,
+                                int steps, cg::grid_group& grid, bool cells_checked, const Step& step_body) {
+  run_steps(
+      scheme, p, values, steps, grid,
+      [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
 }
 
-/// The loop over a launch's steps (run_steps) with this model's StepParams; `cells_checked`:
-/// whether the step body's last pass checks the cells (else every cell is checked after it).
-template <class Scheme, class Step>
-__device__ void run_model_steps(const Scheme& scheme, const PersistentSteps& p, int steps, cg::grid_group& grid,
-                                bool cells_checked, const Step& step_body) {
-  run_steps(
-      scheme, p, steps, grid, [&](std::int64_t step) { write_step_params(p, step); },
-      [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
+/// The StepParams of a step of each of the schedule's lengths.
+StepValues<StepParams> step_values(const TimeSchedule& s) {
+  return StepValues<StepParams>::of(s, [&](double dt) { return step_params(dt, s.dx, s.dz, s.dissipation); });
 }
 
 /// One barrier a stage: the stage kernel's tiles.
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_steps_kernel(const __grid_constant__ PersistentKernels<Threads> k, int steps) {
   __shared__ SharedTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, steps, grid, false,
+  run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, false,
                   [&](StepParity parity, bool) { stages_of_step(k, parity, shared, grid); });
 }
 
@@ -156,6 +156,7 @@ template <int Threads>
 struct PersistentPasses {
   StepScheme scheme;
   PersistentSteps steps;
+  StepValues<StepParams> step_values;
   PassTile<Direction::x, Threads> x[2];
   PassTile<Direction::z, Threads> z[2];
 };
@@ -182,7 +183,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_passes_kernel(const __grid_constant__ PersistentPasses<Threads> k, int steps) {
   __shared__ SharedPassTile<Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, steps, grid, true, [&](StepParity parity, bool check) {
+  run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, true, [&](StepParity parity, bool check) {
     const int slot = parity_index(parity);
     for (int p = 0; p < split_passes; ++p) {
       const bool check_health = check && p == split_passes - 1;
@@ -251,7 +252,7 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_arg
   if (steps <= 0) return;
   count_kernel_launch();
   if (grid.barrier_a_pass) {
-    PersistentPasses<pass_threads> kernels{step_scheme(), steps_args, {}, {}};
+    PersistentPasses<pass_threads> kernels{step_scheme(), steps_args, step_values(steps_args.schedule), {}, {}};
     for (const StepParity parity : {StepParity::odd, StepParity::even})
       make_passes(kernels.scheme, steps_args, parity, kernels);
     launch(reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>), grid.blocks, pass_threads, kernels,
@@ -260,7 +261,7 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_arg
   }
   with_block_threads(grid.block_threads, [&](auto t) {
     constexpr int threads = decltype(t)::value;
-    PersistentKernels<threads> kernels{step_scheme(), steps_args, {}, {}};
+    PersistentKernels<threads> kernels{step_scheme(), steps_args, step_values(steps_args.schedule), {}, {}};
     for (int slot = 0; slot < 2; ++slot) {
       make_stages(kernels.scheme, steps_args, slot, kernels.x[slot]);
       make_stages(kernels.scheme, steps_args, slot, kernels.z[slot]);

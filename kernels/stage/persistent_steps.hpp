@@ -8,9 +8,11 @@
 ///   for each step n: one thread writes the StepParams of step n + 1 into the other slot, then
 ///     for each pass of n's parity, in the scheme's order: for each stage: the stage |
 ///     the health check where the scheme's checks_after says of step n (global, against the
-///     schedule's num_steps): check every cell | count it, stop if failed
-/// where | is a grid-wide barrier; StepParams come from the device step counter (dt of step
-/// n), never from the host. The stage kernels' arguments reach the kernel as one constant
+///     schedule's num_steps): check every cell | count it, stop if failed (with a barrier a
+///     pass the last pass checks its cells as it writes them, and counting follows its barrier)
+/// where | is a grid-wide barrier; the StepParams of step n are those of dt or of dt_last (its
+/// last step), both worked out for the launch, chosen by the device step counter, never staged
+/// by the host a step at a time. The stage kernels' arguments reach the kernel as one constant
 /// parameter, as they reach the stage kernels. The ghost cells are made by rule, as the
 /// domain's boundary conditions say: the kernel serves one rank holding the whole grid.
 #include <cstdint>

@@ -42,12 +42,6 @@ union DirectionTiles {
   }
 };
 
-/// Step n's StepParams3d into the slot of its parity (odd steps 0, even steps 1).
-__device__ void write_step_params(const PersistentSteps3d& p, std::int64_t step) {
-  const TimeSchedule& s = p.schedule;
-  p.params[parity_index(parity_of(step))] = step_params_3d(s.dt_of(step), s.dx, s.dy, s.dz, s.dissipation);
-}
-
 /// Checks every cell, waits for every block's checks, then counts the check; true when a check
 /// has failed.
 __device__ bool health_check_failed(const PersistentSteps3d& p, cg::grid_group& grid) {
@@ -62,14 +56,21 @@ __device__ bool health_check_failed(const PersistentSteps3d& p, cg::grid_group& 
   return count_check(p, grid);
 }
 
-/// The loop over a launch's steps (run_steps) with this model's StepParams; `cells_checked`:
-/// whether the step body's last pass checks the cells (else every cell is checked after it).
+/// The loop over a launch's steps (run_steps); `cells_checked`: whether the step body's last pass
+/// checks the cells (else every cell is checked after it).
 template <class Scheme, class Step>
-__device__ void run_model_steps(const Scheme& scheme, const PersistentSteps3d& p, int steps, cg::grid_group& grid,
+__device__ void run_model_steps(const Scheme& scheme, const PersistentSteps3d& p,
+                                const StepValues<StepParams3d>& values, int steps, cg::grid_group& grid,
                                 bool cells_checked, const Step& step_body) {
   run_steps(
-      scheme, p, steps, grid, [&](std::int64_t step) { write_step_params(p, step); },
+      scheme, p, values, steps, grid,
       [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
+}
+
+/// The StepParams of a step of each of the schedule's lengths.
+StepValues<StepParams3d> step_values(const TimeSchedule& s) {
+  return StepValues<StepParams3d>::of(s,
+                                      [&](double dt) { return step_params_3d(dt, s.dx, s.dy, s.dz, s.dissipation); });
 }
 
 // ---- A barrier a stage: the 3-D stage kernel's tiles ----
@@ -83,6 +84,7 @@ template <int Threads>
 struct PersistentStages3d {
   Scheme3d scheme;
   PersistentSteps3d steps;
+  StepValues<StepParams3d> step_values;
   Stage3d<Direction::x, Threads> x[2][rk_stages];
   Stage3d<Direction::y, Threads> y[2][rk_stages];
   Stage3d<Direction::z, Threads> z[2][rk_stages];
@@ -138,7 +140,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_stages_3d_kernel(const __grid_constant__ PersistentStages3d<Threads> k, int steps) {
   __shared__ DirectionTiles<Stage3d, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, steps, grid, false, [&](StepParity parity, bool) {
+  run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, false, [&](StepParity parity, bool) {
     const int slot = parity_index(parity);
     for (int p = 0; p < passes_3d; ++p)
       with_direction_3d(k.scheme.pass(parity, p), [&](auto d) {
@@ -174,6 +176,7 @@ template <int Threads>
 struct PersistentPasses3d {
   Scheme3d scheme;
   PersistentSteps3d steps;
+  StepValues<StepParams3d> step_values;
   PassTile3d<Direction::x, Threads> x[2];
   PassTile3d<Direction::y, Threads> y[2];
   PassTile3d<Direction::z, Threads> z[2];
@@ -215,7 +218,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_passes_3d_kernel(const __grid_constant__ PersistentPasses3d<Threads> k, int steps) {
   __shared__ DirectionTiles<PassTile3d, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, steps, grid, true, [&](StepParity parity, bool check) {
+  run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, true, [&](StepParity parity, bool check) {
     const int slot = parity_index(parity);
     for (int p = 0; p < passes_3d; ++p)
       with_direction_3d(k.scheme.pass(parity, p), [&](auto d) {
@@ -277,7 +280,8 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps3d& steps_a
   if (steps <= 0) return;
   count_kernel_launch();
   if (grid.barrier_a_pass) {
-    PersistentPasses3d<pass_threads> kernels{step_scheme_3d(), steps_args, {}, {}, {}};
+    PersistentPasses3d<pass_threads> kernels{
+        step_scheme_3d(), steps_args, step_values(steps_args.schedule), {}, {}, {}};
     for (const StepParity parity : {StepParity::odd, StepParity::even})
       make_passes(kernels.scheme, steps_args, parity, kernels);
     launch(reinterpret_cast<const void*>(persistent_passes_3d_kernel<pass_threads>), grid.blocks, pass_threads, kernels,
@@ -286,7 +290,7 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps3d& steps_a
   }
   with_block_threads(grid.block_threads, [&](auto t) {
     constexpr int threads = decltype(t)::value;
-    PersistentStages3d<threads> kernels{step_scheme_3d(), steps_args, {}, {}, {}};
+    PersistentStages3d<threads> kernels{step_scheme_3d(), steps_args, step_values(steps_args.schedule), {}, {}, {}};
     for (int slot = 0; slot < 2; ++slot) {
       make_stages(kernels.scheme, steps_args, slot, kernels.x[slot]);
       make_stages(kernels.scheme, steps_args, slot, kernels.y[slot]);

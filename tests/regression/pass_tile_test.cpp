@@ -78,7 +78,8 @@ struct PassSetup {
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
   template <Direction D, int Threads>
   void run_pass(Field& output, HealthRecord* record = nullptr) const {
-    const PassTile<D, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source, record};
+    const PassTile<D, Threads> pass{{},          q0.view, output.view, {context[0], context[1], context[2]},
+                                    wave_source, record};
     const auto tile = std::make_unique<typename PassTile<D, Threads>::Tile>();
     for (int t = 0; t < pass.tile_count(); ++t) pass.run(*tile, t, 0, 1, record != nullptr, [] {});
   }
