@@ -49,11 +49,13 @@ SIMAPP_HOST_DEVICE inline int health_finding_at(const FieldView<const double>& s
   return health_finding_of<ModelVariables<2>>([&](int v) { return state(v, k, i); }, background, k);
 }
 
-/// Latches `finding` (health_finding_of, not −1) of cell (i, k) of this rank into `record` as
-/// check number record->checks_run: the first failed check keeps its record; within it, the
-/// first cell.
-SIMAPP_HOST_DEVICE inline void record_health_finding(int finding, const CellGeometry& geometry, HealthRecord* record,
-                                                     int k, int i) {
+/// Checks cell (i, k) of this rank and latches what it finds into `record` as check number
+/// record->checks_run: the first failed check keeps its record; within it, the first cell.
+SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double>& state,
+                                                 const HydrostaticView& background, const CellGeometry& geometry,
+                                                 HealthRecord* record, int k, int i) {
+  const int finding = health_finding_at(state, background, k, i);
+  if (finding < 0) return;
   const std::int64_t check = record->checks_run;
   const std::int64_t first = atomic_compare_exchange(&record->failed_check, -1, check);
   if (first != -1 && first != check) return;  // an earlier check failed: its record stays
@@ -65,18 +67,13 @@ SIMAPP_HOST_DEVICE inline void record_health_finding(int finding, const CellGeom
   atomic_min(&record->first_cell, cell);
 }
 
-/// Checks cell (i, k) of this rank (record_health_finding).
-SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double>& state,
-                                                 const HydrostaticView& background, const CellGeometry& geometry,
-                                                 HealthRecord* record, int k, int i) {
-  const int finding = health_finding_at(state, background, k, i);
-  if (finding >= 0) record_health_finding(finding, geometry, record, k, i);
-}
-
-/// The 3-D model's record_health_finding of cell (i, j, k): the record's cell is
+/// The 3-D model's check of cell (i, j, k): the record's cell is
 /// v·NX·NY·NZ + k·NX·NY + j·NX + i (global indices), v = 5 for a speed.
-SIMAPP_HOST_DEVICE inline void record_health_finding_3d(int finding, const CellGeometry3d& geometry,
-                                                        HealthRecord* record, int k, int j, int i) {
+SIMAPP_HOST_DEVICE inline void check_cell_health_3d(const FieldView3d<const double>& state,
+                                                    const HydrostaticView& background, const CellGeometry3d& geometry,
+                                                    HealthRecord* record, int k, int j, int i) {
+  const int finding = health_finding_of<ModelVariables<3>>([&](int v) { return state(v, k, j, i); }, background, k);
+  if (finding < 0) return;
   const std::int64_t check = record->checks_run;
   const std::int64_t first = atomic_compare_exchange(&record->failed_check, -1, check);
   if (first != -1 && first != check) return;
@@ -87,14 +84,6 @@ SIMAPP_HOST_DEVICE inline void record_health_finding_3d(int finding, const CellG
       static_cast<std::uint64_t>(finding) * cells + static_cast<std::uint64_t>(geometry.xz.k_offset + k) * layer +
       static_cast<std::uint64_t>(geometry.j_offset + j) * nx + static_cast<std::uint64_t>(geometry.xz.i_offset + i);
   atomic_min(&record->first_cell, cell);
-}
-
-/// The 3-D model's check of cell (i, j, k) (record_health_finding_3d).
-SIMAPP_HOST_DEVICE inline void check_cell_health_3d(const FieldView3d<const double>& state,
-                                                    const HydrostaticView& background, const CellGeometry3d& geometry,
-                                                    HealthRecord* record, int k, int j, int i) {
-  const int finding = health_finding_of<ModelVariables<3>>([&](int v) { return state(v, k, j, i); }, background, k);
-  if (finding >= 0) record_health_finding_3d(finding, geometry, record, k, j, i);
 }
 
 }  // namespace simapp

@@ -48,7 +48,6 @@ struct PassTile : PassTileShape<D == Direction::x, Threads> {
   FieldView<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext context[rk_stages];  ///< per stage; their params are this step's slot
   Bump wave_source;
-  HealthRecord* record = nullptr;  ///< where a checked pass's cells latch what they find
 
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : input.shape.nz; }
   SIMAPP_HOST_DEVICE int breadth() const { return x_pass ? input.shape.nz : input.shape.nx; }
@@ -76,25 +75,38 @@ struct PassTile : PassTileShape<D == Direction::x, Threads> {
     return k >= 0 && k < input.shape.nz;
   }
 
-  /// Loads qⁿ: every position along x; interior rows and the two ghost rows by each wall along z.
-  SIMAPP_HOST_DEVICE void load(Tile& tile, int a0, int c0, int t) const {
-    int l = 0, p = 0, k = 0, i = 0;
-    item(t, span, l, p);
-    if (c0 + l >= breadth()) return;
-    cell_of(a0, c0, l, p, k, i);
+  using Loaded = LoadedPosition<var::count>;
+
+  /// qⁿ at item t of the tile starting at (a0, c0): every position along x; interior rows and the
+  /// two ghost rows by each wall along z.
+  SIMAPP_HOST_DEVICE Loaded fetch(int a0, int c0, int t) const {
+    Loaded loaded;
+    if (t >= lines * span) return loaded;
+    int k = 0, i = 0;
+    item(t, span, loaded.line, loaded.position);
+    if (c0 + loaded.line >= breadth()) return loaded;
+    cell_of(a0, c0, loaded.line, loaded.position, k, i);
     if constexpr (!x_pass) {
       const int nz = input.shape.nz;
-      if (k < -2 || k >= nz + 2) return;  // never read
+      if (k < -2 || k >= nz + 2) return loaded;  // never read
       if (k < 0 || k >= nz) {
         const int adjacent = k < 0 ? 0 : nz - 1;
         const HydrostaticView& background = context[0].background;
         for (int v = 0; v < var::count; ++v)
-          tile.q[0][v][l][p] =
+          loaded.q[v] =
               wall_ghost(v, input(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
-        return;
+        loaded.valid = true;
+        return loaded;
       }
     }
-    for (int v = 0; v < var::count; ++v) tile.q[0][v][l][p] = input(v, k, i);
+    for (int v = 0; v < var::count; ++v) loaded.q[v] = input(v, k, i);
+    loaded.valid = true;
+    return loaded;
+  }
+
+  SIMAPP_HOST_DEVICE static void store(Tile& tile, const Loaded& loaded) {
+    if (!loaded.valid) return;
+    for (int v = 0; v < var::count; ++v) tile.q[0][v][loaded.line][loaded.position] = loaded.q[v];
   }
 
   /// Face f of stage s: the low face of the stage's cell f (positions margin − reach(s) + f).
@@ -127,8 +139,8 @@ struct PassTile : PassTileShape<D == Direction::x, Threads> {
   }
 
   /// Cell f of stage s: into the next stage's input (along z with the ghost rows it is adjacent
-  /// to), or (last stage) into the output, checking its health into `record` with `check_health`.
-  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t, bool check_health) const {
+  /// to), or (last stage) into the output.
+  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t) const {
     const int count = cells + 2 * reach(s);
     int l = 0, f = 0, k = 0, i = 0;
     item(t, count, l, f);
@@ -140,38 +152,45 @@ struct PassTile : PassTileShape<D == Direction::x, Threads> {
     if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
     const StageFactors factors = stage_factors<D>(context[s]);
     const double source = momentum_source(k, i, context[s], wave_source);
-    double value[var::count];
     for (int v = 0; v < var::count; ++v) {
       const double density_perturbation = !x_pass && v == var::wmom ? tile.q[s][var::dens][l][p] : 0.0;
       const double tendency =
           stage_tendency<D>(v, tile.flux[v][l][f], tile.flux[v][l][f + 1], density_perturbation, source, factors);
-      value[v] = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
-      if (last)
-        output(v, k, i) = value[v];
-      else
-        tile.q[s + 1][v][l][p] = value[v];
+      const double value = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
+      if (last) {
+        output(v, k, i) = value;
+        continue;
+      }
+      tile.q[s + 1][v][l][p] = value;
+      if constexpr (!x_pass) {
+        const HydrostaticView& background = context[0].background;
+        Shape::for_wall_ghosts_of(a0, s, k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
+          tile.q[s + 1][v][l][ghost.p] =
+              wall_ghost(v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
+        });
+      }
     }
-    if (check_health) {
-      const int finding =
-          health_finding_of<ModelVariables<2>>([&](int v) { return value[v]; }, context[s].background, k);
-      if (finding >= 0) record_health_finding(finding, context[s].geometry, record, k, i);
-    }
-    if constexpr (!x_pass) {
-      if (last) return;
-      const HydrostaticView& background = context[0].background;
-      Shape::for_wall_ghosts_of(a0, s, k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
-        for (int v = 0; v < var::count; ++v)
-          tile.q[s + 1][v][l][ghost.p] = wall_ghost(v, tile.q[s + 1][v][l][p], background.cell_density(ghost.adjacent),
-                                                    background.cell_density(ghost.k));
-      });
+  }
+
+  /// The health check of tile t's own cells of the output, after run(), the work shared as there
+  /// (check_cell_health into `record`).
+  SIMAPP_HOST_DEVICE void check_output(int t, int first, int stride, HealthRecord* record) const {
+    const int a0 = t % tiles_along() * cells;
+    const int c0 = t / tiles_along() * lines;
+    for (int u = first; u < lines * cells; u += stride) {
+      int l = 0, f = 0, k = 0, i = 0;
+      item(u, cells, l, f);
+      if (c0 + l >= breadth() || a0 + f >= length()) continue;
+      cell_of(a0, c0, l, margin + f, k, i);
+      check_cell_health(output, context[0].background, context[0].geometry, record, k, i);
     }
   }
 
   /// Tile t, the work shared by threads first, first + stride, …; `sync()` separates the
   /// phases (run_pass_tile).
   template <class Sync>
-  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, bool check_health, const Sync& sync) const {
-    run_pass_tile(*this, tile, t, first, stride, check_health, sync);
+  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, const Sync& sync) const {
+    run_pass_tile(*this, tile, t, first, stride, sync);
   }
 };
 

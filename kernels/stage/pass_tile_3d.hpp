@@ -64,7 +64,6 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
   FieldView3d<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext3d context[rk_stages];  ///< per stage; their params are this step's slot
   Bump3d wave_source;
-  HealthRecord* record = nullptr;  ///< where a checked pass's cells latch what they find
 
   /// Cells along the pass, and lines across it (x: ny · nz rows; y: nx · nz; z: nx · ny).
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : z_pass ? input.shape.nz : input.shape.ny; }
@@ -95,26 +94,37 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
     return k >= 0 && k < input.shape.nz;
   }
 
-  /// Loads qⁿ: every position along x and y; interior rows and the two ghost rows by each wall
-  /// along z.
-  SIMAPP_HOST_DEVICE void load(Tile& tile, int a0, int c0, int t) const {
-    int l = 0, p = 0;
-    item(t, span, l, p);
-    if (c0 + l >= breadth()) return;
-    const Cell c = cell_of(c0 + l, a0 - margin + p);
+  using Loaded = LoadedPosition<V::count>;
+
+  /// qⁿ at item t of the tile starting at (a0, c0): every position along x and y; interior rows
+  /// and the two ghost rows by each wall along z.
+  SIMAPP_HOST_DEVICE Loaded fetch(int a0, int c0, int t) const {
+    Loaded loaded;
+    if (t >= lines * span) return loaded;
+    item(t, span, loaded.line, loaded.position);
+    if (c0 + loaded.line >= breadth()) return loaded;
+    const Cell c = cell_of(c0 + loaded.line, a0 - margin + loaded.position);
     if constexpr (z_pass) {
       const int nz = input.shape.nz;
-      if (c.k < -2 || c.k >= nz + 2) return;  // never read
+      if (c.k < -2 || c.k >= nz + 2) return loaded;  // never read
       if (c.k < 0 || c.k >= nz) {
         const int adjacent = c.k < 0 ? 0 : nz - 1;
         const HydrostaticView& background = context[0].background;
         for (int v = 0; v < V::count; ++v)
-          q(tile, 0, v, l, p) = wall_ghost_of<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
-                                                 background.cell_density(c.k));
-        return;
+          loaded.q[v] = wall_ghost_of<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
+                                         background.cell_density(c.k));
+        loaded.valid = true;
+        return loaded;
       }
     }
-    for (int v = 0; v < V::count; ++v) q(tile, 0, v, l, p) = input(v, c.k, c.j, c.i);
+    for (int v = 0; v < V::count; ++v) loaded.q[v] = input(v, c.k, c.j, c.i);
+    loaded.valid = true;
+    return loaded;
+  }
+
+  SIMAPP_HOST_DEVICE static void store(Tile& tile, const Loaded& loaded) {
+    if (!loaded.valid) return;
+    for (int v = 0; v < V::count; ++v) q(tile, 0, v, loaded.line, loaded.position) = loaded.q[v];
   }
 
   /// Face f of stage s: the low face of the stage's cell f (positions margin − reach(s) + f).
@@ -149,8 +159,8 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
   }
 
   /// Cell f of stage s: into the next stage's input (along z with the ghost rows it is adjacent
-  /// to), or (last stage) into the output, checking its health into `record` with `check_health`.
-  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t, bool check_health) const {
+  /// to), or (last stage) into the output.
+  SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t) const {
     const int count = cells + 2 * reach(s);
     int l = 0, f = 0;
     item(t, count, l, f);
@@ -162,37 +172,45 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
     const Cell c = cell_of(c0 + l, a0 - margin + p);
     const StageFactors factors = stage_factors_3d<D>(context[s]);
     const double source = momentum_source_3d<D>(c.i, c.j, c.k, context[s], wave_source);
-    double value[V::count];
     for (int v = 0; v < V::count; ++v) {
       const double density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : 0.0;
       const double tendency =
           stage_tendency<D, V>(v, flux(tile, v, l, f), flux(tile, v, l, f + 1), density_perturbation, source, factors);
-      value[v] = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
-      if (last)
-        output(v, c.k, c.j, c.i) = value[v];
-      else
-        q(tile, s + 1, v, l, p) = value[v];
+      const double value = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
+      if (last) {
+        output(v, c.k, c.j, c.i) = value;
+        continue;
+      }
+      q(tile, s + 1, v, l, p) = value;
+      if constexpr (z_pass) {
+        const HydrostaticView& background = context[0].background;
+        Shape::for_wall_ghosts_of(a0, s, c.k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
+          q(tile, s + 1, v, l, ghost.p) =
+              wall_ghost_of<V>(v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
+        });
+      }
     }
-    if (check_health) {
-      const int finding = health_finding_of<V>([&](int v) { return value[v]; }, context[s].background, c.k);
-      if (finding >= 0) record_health_finding_3d(finding, context[s].geometry, record, c.k, c.j, c.i);
-    }
-    if constexpr (z_pass) {
-      if (last) return;
-      const HydrostaticView& background = context[0].background;
-      Shape::for_wall_ghosts_of(a0, s, c.k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
-        for (int v = 0; v < V::count; ++v)
-          q(tile, s + 1, v, l, ghost.p) = wall_ghost_of<V>(
-              v, q(tile, s + 1, v, l, p), background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
-      });
+  }
+
+  /// The health check of tile t's own cells of the output, after run(), the work shared as there
+  /// (check_cell_health_3d into `record`).
+  SIMAPP_HOST_DEVICE void check_output(int t, int first, int stride, HealthRecord* record) const {
+    const int a0 = t % tiles_along() * cells;
+    const int c0 = t / tiles_along() * lines;
+    for (int u = first; u < lines * cells; u += stride) {
+      int l = 0, f = 0;
+      item(u, cells, l, f);
+      if (c0 + l >= breadth() || a0 + f >= length()) continue;
+      const Cell c = cell_of(c0 + l, a0 + f);
+      check_cell_health_3d(output, context[0].background, context[0].geometry, record, c.k, c.j, c.i);
     }
   }
 
   /// Tile t, the work shared by threads first, first + stride, …; `sync()` separates the
   /// phases (run_pass_tile).
   template <class Sync>
-  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, bool check_health, const Sync& sync) const {
-    run_pass_tile(*this, tile, t, first, stride, check_health, sync);
+  SIMAPP_HOST_DEVICE void run(Tile& tile, int t, int first, int stride, const Sync& sync) const {
+    run_pass_tile(*this, tile, t, first, stride, sync);
   }
 };
 

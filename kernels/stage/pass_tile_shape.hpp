@@ -58,26 +58,40 @@ struct PassTileShape {
   }
 };
 
+/// qⁿ at one position of a tile as read from memory, before it is stored into the tile (`valid`:
+/// a position the tile holds).
+template <int Vars>
+struct LoadedPosition {
+  int line = 0, position = 0;
+  bool valid = false;
+  double q[Vars];
+};
+
 /// Tile t of `pass`, the work shared by threads first, first + stride, …; `sync()` separates the
 /// phases (a block barrier on the GPU; nothing for one host thread doing all of it):
 ///   load qⁿ | for each stage: faces | cells
-/// `Pass` is a PassTileShape with tiles_along(), load, face and cell (phases of a tile starting at
-/// cell a0 of line c0); along walls its cells of a stage make the next stage's ghost rows
-/// (for_wall_ghosts_of). With `check_health` the last stage's cells check their health as they
-/// are written (the pass's record).
+/// `Pass` is a PassTileShape with tiles_along(), fetch and store (qⁿ at a position), face and cell
+/// (phases of a tile starting at cell a0 of line c0); along walls its cells of a stage make the next stage's ghost rows
+/// (for_wall_ghosts_of).
 template <class Pass, class Sync>
 SIMAPP_HOST_DEVICE void run_pass_tile(const Pass& pass, typename Pass::Tile& tile, int t, int first, int stride,
-                                      bool check_health, const Sync& sync) {
+                                      const Sync& sync) {
   constexpr int lines = Pass::lines, cells = Pass::cells;
   const int a0 = t % pass.tiles_along() * cells;
   const int c0 = t / pass.tiles_along() * lines;
-  for (int u = first; u < lines * Pass::span; u += stride) pass.load(tile, a0, c0, u);
+  // A tile has more positions than threads (152 at most for 128): each thread reads two before it
+  // stores either, so that its reads are in flight together.
+  for (int u = first; u < lines * Pass::span; u += 2 * stride) {
+    const auto position = pass.fetch(a0, c0, u);
+    const auto next = pass.fetch(a0, c0, u + stride);
+    pass.store(tile, position);
+    pass.store(tile, next);
+  }
   sync();
   for (int s = 0; s < rk_stages; ++s) {
     for (int u = first; u < lines * (cells + 2 * Pass::reach(s) + 1); u += stride) pass.face(tile, a0, c0, s, u);
     sync();
-    const bool check = check_health && s == rk_stages - 1;
-    for (int u = first; u < lines * (cells + 2 * Pass::reach(s)); u += stride) pass.cell(tile, a0, c0, s, u, check);
+    for (int u = first; u < lines * (cells + 2 * Pass::reach(s)); u += stride) pass.cell(tile, a0, c0, s, u);
     sync();
   }
 }

@@ -67,13 +67,14 @@ __device__ void run_steps(const Scheme& scheme, const Steps& p, const StepValues
 
 /// After a grid barrier that follows every cell's check into p.record: counts the check; true
 /// when a check has failed (every block sees the same record after the barrier, so all of them
-/// stop together).
+/// stop together). The host mirror is written when a check fails, the one record the host reads
+/// from it; a write to host memory at every check held the first block back.
 template <class Steps>
 __device__ bool count_check(const Steps& p, const cg::grid_group& grid) {
   const bool failed = *static_cast<volatile std::int64_t*>(&p.record->failed_check) >= 0;
   if (grid.thread_rank() == 0) {  // others read checks_run again only after later barriers
     p.record->checks_run += 1;
-    *p.mirror = *p.record;
+    if (failed) *p.mirror = *p.record;
   }
   return failed;
 }

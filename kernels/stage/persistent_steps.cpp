@@ -125,7 +125,7 @@ __device__ bool health_check_failed(const PersistentSteps& p, cg::grid_group& gr
 }
 
 /// The loop over a launch's steps (run_steps); `cells_checked`: whether the step body's last pass
-/// checks the cells (else every cell is checked after it).
+/// checks the cells it writes (else every cell is checked after the step).
 template <class Scheme, class Step>
 __device__ void run_model_steps(const Scheme& scheme, const PersistentSteps& p, const StepValues<StepParams>& values,
                                 int steps, cg::grid_group& grid, bool cells_checked, const Step& step_body) {
@@ -165,15 +165,17 @@ template <int Threads>
 using SharedPassTile =
     EitherTile<typename PassTile<Direction::x, Threads>::Tile, typename PassTile<Direction::z, Threads>::Tile>;
 
-/// A split pass, its three stages tile by tile in shared memory (checking the health of the
-/// cells it writes with `check_health`), then a grid barrier.
+/// A split pass, its three stages tile by tile in shared memory (with `check_into`, each tile's
+/// output cells checked after), then a grid barrier.
 template <Direction D, int Threads>
-__device__ void fused_pass(const PassTile<D, Threads>& pass, bool check_health, SharedPassTile<Threads>& shared,
+__device__ void fused_pass(const PassTile<D, Threads>& pass, HealthRecord* check_into, SharedPassTile<Threads>& shared,
                            cg::grid_group& grid) {
   typename PassTile<D, Threads>::Tile& tile = shared.template of<D>();
   const int tiles = pass.tile_count();
-  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
-    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, check_health, [] { __syncthreads(); });
+  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
+    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
+    if (check_into != nullptr) pass.check_output(t, static_cast<int>(threadIdx.x), Threads, check_into);
+  }
   grid.sync();
 }
 
@@ -186,11 +188,11 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
   run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, true, [&](StepParity parity, bool check) {
     const int slot = parity_index(parity);
     for (int p = 0; p < split_passes; ++p) {
-      const bool check_health = check && p == split_passes - 1;
+      HealthRecord* check_into = check && p == split_passes - 1 ? k.steps.record : nullptr;
       if (k.scheme.pass(parity, p) == Direction::x)
-        fused_pass(k.x[slot], check_health, shared, grid);
+        fused_pass(k.x[slot], check_into, shared, grid);
       else
-        fused_pass(k.z[slot], check_health, shared, grid);
+        fused_pass(k.z[slot], check_into, shared, grid);
     }
   });
 }
@@ -205,7 +207,6 @@ void make_passes(const StepScheme& scheme, const PersistentSteps& p, StepParity 
   const auto contexts = [&](auto& pass) {
     for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext{p.geometry, p.background, p.params + slot, s};
     pass.wave_source = p.wave_source;
-    pass.record = p.record;
   };
   PassTile<Direction::x, Threads>& x = kernels.x[slot];
   PassTile<Direction::z, Threads>& z = kernels.z[slot];

@@ -57,7 +57,7 @@ __device__ bool health_check_failed(const PersistentSteps3d& p, cg::grid_group& 
 }
 
 /// The loop over a launch's steps (run_steps); `cells_checked`: whether the step body's last pass
-/// checks the cells (else every cell is checked after it).
+/// checks the cells it writes (else every cell is checked after the step).
 template <class Scheme, class Step>
 __device__ void run_model_steps(const Scheme& scheme, const PersistentSteps3d& p,
                                 const StepValues<StepParams3d>& values, int steps, cg::grid_group& grid,
@@ -201,20 +201,28 @@ struct PersistentPasses3d {
   }
 };
 
-/// A split pass, its three stages tile by tile in shared memory (checking the health of the
-/// cells it writes with `check_health`), then a grid barrier.
+/// A split pass, its three stages tile by tile in shared memory (with `check_into`, each tile's
+/// output cells checked after), then a grid barrier.
 template <Direction D, int Threads>
-__device__ void fused_pass(const PassTile3d<D, Threads>& pass, bool check_health,
+__device__ void fused_pass(const PassTile3d<D, Threads>& pass, HealthRecord* check_into,
                            DirectionTiles<PassTile3d, Threads>& shared, cg::grid_group& grid) {
   typename PassTile3d<D, Threads>::Tile& tile = shared.template of<D>();
   const int tiles = pass.tile_count();
-  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
-    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, check_health, [] { __syncthreads(); });
+  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
+    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
+    if (check_into != nullptr) pass.check_output(t, static_cast<int>(threadIdx.x), Threads, check_into);
+  }
   grid.sync();
 }
 
+/// Blocks of the pass kernel a multiprocessor holds at least (up to 168 registers a thread):
+/// left to itself the compiler gives the tiles' paired loads 173 registers, two blocks a
+/// multiprocessor, too few for the 288 tiles of 48 × 24 × 10 on 132 multiprocessors.
+constexpr int pass_blocks_per_sm = 3;
+
+/// One barrier a pass: the pass tiles.
 template <int Threads>
-__global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
+__global__ void __launch_bounds__(Threads, pass_blocks_per_sm)
     persistent_passes_3d_kernel(const __grid_constant__ PersistentPasses3d<Threads> k, int steps) {
   __shared__ DirectionTiles<PassTile3d, Threads> shared;
   cg::grid_group grid = cg::this_grid();
@@ -222,7 +230,8 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     const int slot = parity_index(parity);
     for (int p = 0; p < passes_3d; ++p)
       with_direction_3d(k.scheme.pass(parity, p), [&](auto d) {
-        fused_pass(k.template pass<decltype(d)::value>(slot), check && p == passes_3d - 1, shared, grid);
+        HealthRecord* check_into = check && p == passes_3d - 1 ? k.steps.record : nullptr;
+        fused_pass(k.template pass<decltype(d)::value>(slot), check_into, shared, grid);
       });
   });
 }
@@ -243,7 +252,6 @@ void make_passes(const Scheme3d& scheme, const PersistentSteps3d& p, StepParity 
       pass.output = arrays[n + 1];
       for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext3d{p.geometry, p.background, p.params + slot, s};
       pass.wave_source = p.wave_source;
-      pass.record = p.record;
     });
 }
 
