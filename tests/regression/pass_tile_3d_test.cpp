@@ -191,6 +191,39 @@ TEST(PassTile3dHealthTest, TheTilesChecksOfTheirCellsFindWhatTheCheckOfTheOutput
   expect_checked_pass_findings<Direction::z>();
 }
 
+/// The tiles' checks look at every output cell, each under its own index: a NaN put into any one
+/// cell of a healthy output is the cell the record names (v = 0, the cell's k·NX·NY + j·NX + i).
+template <Direction D>
+void expect_every_output_cell_checked(const Size& size) {
+  const PassSetup setup(CaseName::thermal, 0.0, size);
+  Field output(setup.shape);
+  setup.run_pass<D, 128>(output);
+  const PassTile3d<D, 128> pass{
+      {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};
+  const FieldShape3d& s = setup.shape;
+  int missed = 0;
+  for (int k = 0; k < s.nz; ++k)
+    for (int j = 0; j < s.ny; ++j)
+      for (int i = 0; i < s.nx; ++i) {
+        const double kept = output.view(V::dens, k, j, i);
+        output.view(V::dens, k, j, i) = std::numeric_limits<double>::quiet_NaN();
+        HealthRecord record{};
+        for (int t = 0; t < pass.tile_count(); ++t) pass.check_output(t, 0, 1, &record);
+        const auto cell = static_cast<std::uint64_t>((k * s.ny + j) * s.nx + i);
+        if (record.failed_check != 0 || record.first_cell != cell) ++missed;
+        output.view(V::dens, k, j, i) = kept;
+      }
+  EXPECT_EQ(missed, 0) << "xzy"[static_cast<int>(D)] << " pass, " << size.nx << " x " << size.ny << " x " << size.nz;
+}
+
+TEST(PassTile3dHealthTest, TheTilesCheckEveryOutputCellUnderItsOwnIndex) {
+  // Two tiles along every pass and lines not a multiple of a tile's (4 rows, 8 columns).
+  const Size size{26, 9, 9};
+  expect_every_output_cell_checked<Direction::x>(size);
+  expect_every_output_cell_checked<Direction::y>(size);
+  expect_every_output_cell_checked<Direction::z>(size);
+}
+
 TEST(PassTile3dBoundaryTest, AnInflowKeepsABarrierAStage) {
   EXPECT_FALSE(pass_tile_makes(periodic_in_y(case_boundaries(CaseName::injection))));
   EXPECT_TRUE(pass_tile_makes(periodic_in_y(case_boundaries(CaseName::thermal))));

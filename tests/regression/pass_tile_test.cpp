@@ -157,6 +157,34 @@ TEST(PassTileHealthTest, TheTilesChecksOfTheirCellsFindWhatTheCheckOfTheOutputFi
   expect_checked_pass_findings<Direction::z>();
 }
 
+/// The tiles' checks look at every output cell, each under its own index: a NaN put into any one
+/// cell of a healthy output is the cell the record names (v = 0, the cell's k·NX + i).
+template <Direction D>
+void expect_every_output_cell_checked(int nx, int nz) {
+  const PassSetup setup(CaseName::thermal, nx, nz);
+  Field output(setup.grid.cell_shape());
+  setup.run_pass<D, 128>(output);
+  const PassTile<D, 128> pass{
+      {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};
+  int missed = 0;
+  for (int k = 0; k < nz; ++k)
+    for (int i = 0; i < nx; ++i) {
+      const double kept = output.view(var::dens, k, i);
+      output.view(var::dens, k, i) = std::numeric_limits<double>::quiet_NaN();
+      HealthRecord record{};
+      for (int t = 0; t < pass.tile_count(); ++t) pass.check_output(t, 0, 1, &record);
+      if (record.failed_check != 0 || record.first_cell != static_cast<std::uint64_t>(k * nx + i)) ++missed;
+      output.view(var::dens, k, i) = kept;
+    }
+  EXPECT_EQ(missed, 0) << (D == Direction::x ? "x pass, " : "z pass, ") << nx << " x " << nz;
+}
+
+TEST(PassTileHealthTest, TheTilesCheckEveryOutputCellUnderItsOwnIndex) {
+  // Two tiles along each pass and lines not a multiple of a tile's (4 rows, 8 columns).
+  expect_every_output_cell_checked<Direction::x>(30, 9);
+  expect_every_output_cell_checked<Direction::z>(30, 9);
+}
+
 class PassTileTest : public ::testing::TestWithParam<CaseName> {};
 
 TEST_P(PassTileTest, FusedPassEqualsThreeStageKernelsBitForBit) {
