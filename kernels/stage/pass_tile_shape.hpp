@@ -71,8 +71,8 @@ struct LoadedPosition {
 /// phases (a block barrier on the GPU; nothing for one host thread doing all of it):
 ///   load qⁿ | for each stage: faces | cells
 /// `Pass` is a PassTileShape with tiles_along(), fetch and store (qⁿ at a position), face and cell
-/// (phases of a tile starting at cell a0 of line c0); along walls its cells of a stage make the next stage's ghost rows
-/// (for_wall_ghosts_of).
+/// (phases of a tile starting at cell a0 of line c0); along walls its cells of a stage make the
+/// next stage's ghost rows (for_wall_ghosts_of).
 template <class Pass, class Sync>
 SIMAPP_HOST_DEVICE void run_pass_tile(const Pass& pass, typename Pass::Tile& tile, int t, int first, int stride,
                                       const Sync& sync) {

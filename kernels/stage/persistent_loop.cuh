@@ -43,8 +43,8 @@ struct StepValues {
 
 /// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity, check)` runs
 /// the passes of a step of that parity, ending with a grid barrier, where `check` says that the
-/// scheme's checks_after names the step; `check_failed()` then counts the health check (the
-/// body's last pass may check the cells as it writes them, or check_failed checks them all).
+/// scheme's checks_after names the step; `check_failed()` then counts the health check (each
+/// tile of the body's last pass may have checked its own cells, or check_failed checks them all).
 /// A step's StepParams come from `values`, a step ahead, in the slot of its parity.
 template <class Scheme, class Steps, class Params, class CheckFailed, class Step>
 __device__ void run_steps(const Scheme& scheme, const Steps& p, const StepValues<Params>& values, int steps,
@@ -67,8 +67,8 @@ __device__ void run_steps(const Scheme& scheme, const Steps& p, const StepValues
 
 /// After a grid barrier that follows every cell's check into p.record: counts the check; true
 /// when a check has failed (every block sees the same record after the barrier, so all of them
-/// stop together). The host mirror is written when a check fails, the one record the host reads
-/// from it; a write to host memory at every check held the first block back.
+/// stop together). The host mirror is written when a check fails: the host reads nothing else
+/// from it (HealthMonitor::failure), so no check but a failed one writes to host memory.
 template <class Steps>
 __device__ bool count_check(const Steps& p, const cg::grid_group& grid) {
   const bool failed = *static_cast<volatile std::int64_t*>(&p.record->failed_check) >= 0;
