@@ -9,7 +9,7 @@
 ///     for each pass of n's parity, in the scheme's order: for each stage: the stage |
 ///     the health check where the scheme's checks_after says of step n (global, against the
 ///     schedule's num_steps): check every cell | count it, stop if failed (with a barrier a
-///     pass the last pass checks its cells as it writes them, and counting follows its barrier)
+///     pass each tile of the last pass checks its own cells after it, before that pass's barrier)
 /// where | is a grid-wide barrier; the StepParams of step n are those of dt or of dt_last (its
 /// last step), both worked out for the launch, chosen by the device step counter, never staged
 /// by the host a step at a time. The stage kernels' arguments reach the kernel as one constant
