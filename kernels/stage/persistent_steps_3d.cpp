@@ -56,8 +56,8 @@ __device__ bool health_check_failed(const PersistentSteps3d& p, cg::grid_group& 
   return count_check(p, grid);
 }
 
-/// The loop over a launch's steps (run_steps); `cells_checked`: whether the step body's last pass
-/// checks the cells it writes (else every cell is checked after the step).
+/// The loop over a launch's steps (run_steps); `cells_checked`: whether each tile of the step
+/// body's last pass checks its own cells after it (else every cell is checked after the step).
 template <class Scheme, class Step>
 __device__ void run_model_steps(const Scheme& scheme, const PersistentSteps3d& p,
                                 const StepValues<StepParams3d>& values, int steps, cg::grid_group& grid,
