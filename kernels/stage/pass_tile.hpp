@@ -1,6 +1,6 @@
 #pragma once
-/// The three RK3 stages of a split pass on one tile, in one block, for the persistent kernel
-/// (temporal blocking):
+/// The three RK3 stages of a split pass on one tile, in one block, for the persistent kernel and
+/// the pass kernel (pass_kernel.hpp) (temporal blocking):
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**)
 /// with R from the same point functions, in the same order, as the stage kernel
 /// (stage_tile.hpp), so the same bits. A stage's cell needs its input two cells either side
@@ -13,7 +13,7 @@
 /// it would hold; along z (walls) only interior cells are computed, and the two ghost rows
 /// beyond a wall are made from each stage's adjacent row by the wall rule. Other conditions
 /// (an inflow makes a ghost differ from the cell it wraps to) keep one barrier a stage:
-/// pass_tile_makes. Include this only from kernel sources (compiled as CUDA in a CUDA build).
+/// pass_tile_makes (pass_tile_sides.hpp). Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
@@ -21,22 +21,20 @@
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/pass_tile_shape.hpp"
+#include "kernels/stage/pass_tile_sides.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
 
-/// Whether the pass tiles make the ghost cells of `sides`: periodic in x, walls in z.
-constexpr bool pass_tile_makes(const BoundaryConditions& sides) {
-  return sides.x_low.kind == BoundaryKind::periodic && sides.x_high.kind == BoundaryKind::periodic &&
-         sides.z_low.is_wall() && sides.z_high.is_wall();
-}
-
-/// A pass of `Threads` threads a block, on tiles of PassTileShape: x along rows, z across columns.
-template <Direction D, int Threads>
-struct PassTile : PassTileShape<D == Direction::x, Threads> {
-  using Shape = PassTileShape<D == Direction::x, Threads>;
+/// A pass of `Threads` threads a block, on tiles of PassTileShape (`Lines` lines of `Cells` cells
+/// computed, or its default shape): x along rows, z across columns.
+template <Direction D, int Threads, int Lines = (D == Direction::x ? 4 : Threads / 16),
+          int Cells = (D == Direction::x ? Threads / Lines - 9 : 7)>
+struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
+  using Shape = PassTileShape<D == Direction::x, Threads, Lines, Cells>;
   using Shape::margin, Shape::lines, Shape::cells, Shape::span, Shape::max_faces, Shape::reach, Shape::item;
+  static constexpr Direction direction = D;
   static constexpr bool x_pass = D == Direction::x;
 
   struct Tile {

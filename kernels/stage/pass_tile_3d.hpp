@@ -1,6 +1,7 @@
 #pragma once
 /// The three RK3 stages of a split pass of the 3-D model on one tile, in one block, for the
-/// persistent kernel (temporal blocking, as the 2-D model's pass_tile.hpp does it):
+/// persistent kernel and the pass kernel (pass_kernel_3d.hpp) (temporal blocking, as the 2-D
+/// model's pass_tile.hpp does it):
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**)
 /// with R from the stage kernel's point functions in the stage kernel's order
 /// (stage_tile_3d.hpp: face_flux_3d, stage_factors_3d, momentum_source_3d, stage_tendency), so
@@ -17,31 +18,26 @@
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/host_device.hpp"
-#include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/flux/face_flux_3d.hpp"
 #include "kernels/physics/bump_3d.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/pass_tile_shape.hpp"
+#include "kernels/stage/pass_tile_sides.hpp"
 #include "kernels/update/stage_tendency_3d.hpp"
 
 namespace simapp {
 
-/// Whether the 3-D pass tiles make the ghost cells of `sides`: periodic in x and y, walls in z.
-constexpr bool pass_tile_makes(const BoundaryConditions3d& sides) {
-  return sides.xz.x_low.kind == BoundaryKind::periodic && sides.xz.x_high.kind == BoundaryKind::periodic &&
-         sides.y_low.kind == BoundaryKind::periodic && sides.y_high.kind == BoundaryKind::periodic &&
-         sides.xz.z_low.is_wall() && sides.xz.z_high.is_wall();
-}
-
 /// A pass of `Threads` threads a block, on tiles of PassTileShape: x along rows, y and z across
 /// columns.
-template <Direction D, int Threads>
-struct PassTile3d : PassTileShape<D == Direction::x, Threads> {
-  using Shape = PassTileShape<D == Direction::x, Threads>;
+template <Direction D, int Threads, int Lines = (D == Direction::x ? 4 : Threads / 16),
+          int Cells = (D == Direction::x ? Threads / Lines - 9 : 7)>
+struct PassTile3d : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
+  using Shape = PassTileShape<D == Direction::x, Threads, Lines, Cells>;
   using Shape::margin, Shape::lines, Shape::cells, Shape::span, Shape::max_faces, Shape::reach, Shape::item;
   using V = ModelVariables<3>;
+  static constexpr Direction direction = D;
   static constexpr bool x_pass = D == Direction::x;
   static constexpr bool z_pass = D == Direction::z;
 

@@ -9,16 +9,21 @@
 namespace simapp {
 
 /// `Threads` threads a block. A pass along the lines' contiguous direction (x,
-/// `AlongRows`): tiles of 4 rows × (Threads/4 − 9) cells, a thread per face of a row in the first
-/// stage; across it (z, and the 3-D model's y): Threads/16 lines × 7 cells, 16 faces a line in the
-/// first stage.
-template <bool AlongRows, int Threads>
+/// `AlongRows`): by default tiles of 4 rows × (Threads/4 − 9) cells, a thread per face of a row in
+/// the first stage; across it (z, and the 3-D model's y): Threads/16 lines × 7 cells, 16 faces a
+/// line in the first stage. `Lines` and `Cells` give a tile of another shape.
+template <bool AlongRows, int Threads, int Lines = (AlongRows ? 4 : Threads / 16),
+          int Cells = (AlongRows ? Threads / Lines - 9 : 7)>
 struct PassTileShape {
+  static constexpr int threads = Threads;
   static constexpr int margin = 6;                               ///< cells loaded beyond the tile on each side
-  static constexpr int lines = AlongRows ? 4 : Threads / 16;     ///< lines of a tile
-  static constexpr int cells = AlongRows ? Threads / 4 - 9 : 7;  ///< cells of a line computed into the output
+  static constexpr int lines = Lines;  ///< lines of a tile
+  static constexpr int cells = Cells;  ///< cells of a line computed into the output
   static constexpr int span = cells + 2 * margin;                ///< cells of a line loaded
   static constexpr int max_faces = cells + 9;                    ///< faces of a line in the first stage
+
+  /// Cells a line `length` long loads, tiles along it times their span.
+  static constexpr int cells_loaded_along(int length) { return (length + cells - 1) / cells * span; }
 
   /// Cells computed in stage s on each side beyond the tile: 4, 2, 0.
   static constexpr int reach(int s) { return 2 * (rk_stages - 1 - s); }

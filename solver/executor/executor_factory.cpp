@@ -21,10 +21,10 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
                                 const Decomposition& decomposition) {
   const std::string name(to_string(mode));
   const bool persistent = mode == ExecutionMode::persistent;
-  if (persistent && spec.execution.granularity != Granularity::stage)
+  if (persistent && !keeps_fluxes_on_chip(spec.execution.granularity))
     return name +
-           " runs the stage kernel's tiles, one stage between grid barriers: it needs execution.granularity: "
-           "stage, not " +
+           " runs the stage and pass kernels' tiles between grid barriers: it needs execution.granularity: "
+           "stage or pass, not " +
            std::string(to_string(spec.execution.granularity));
   if (persistent && decomposition.size() > 1)
     return name +

@@ -19,8 +19,15 @@ namespace simapp {
 enum class ExecutionMode { eager_sync, eager, eager_streams, graph, graph_loop, persistent, compare };
 
 /// fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one
-/// kernel per stage (fluxes kept on chip).
-enum class Granularity { fine, fused, stage };
+/// kernel per stage (fluxes kept on chip); pass: one kernel per split pass (its three stages on
+/// chip) where the rank holds the whole line along the pass and its ghost cells are periodic
+/// images or wall rows, else the stage kernels.
+enum class Granularity { fine, fused, stage, pass };
+
+/// Whether a granularity's kernels keep the fluxes on chip (no flux arrays in memory).
+constexpr bool keeps_fluxes_on_chip(Granularity granularity) {
+  return granularity == Granularity::stage || granularity == Granularity::pass;
+}
 
 inline constexpr std::array<std::pair<ExecutionMode, std::string_view>, 7> execution_mode_names{{
     {ExecutionMode::eager_sync, "eager_sync"},
@@ -37,10 +44,11 @@ inline constexpr std::array<ExecutionMode, 6> timed_modes{ExecutionMode::eager_s
                                                           ExecutionMode::eager_streams, ExecutionMode::graph,
                                                           ExecutionMode::graph_loop,    ExecutionMode::persistent};
 
-inline constexpr std::array<std::pair<Granularity, std::string_view>, 3> granularity_names{{
+inline constexpr std::array<std::pair<Granularity, std::string_view>, 4> granularity_names{{
     {Granularity::fine, "fine"},
     {Granularity::fused, "fused"},
     {Granularity::stage, "stage"},
+    {Granularity::pass, "pass"},
 }};
 
 constexpr std::string_view to_string(ExecutionMode mode) { return name_in(execution_mode_names, mode); }

@@ -7,7 +7,7 @@ StepFields step_field_shapes(const Grid& grid, Granularity granularity) {
   const FieldShape faces = grid.face_shape();
   const FieldShape interior{grid.nx(), grid.nz(), 0, var::count};
   const bool fine = granularity == Granularity::fine;
-  const bool stage = granularity == Granularity::stage;  // keeps its fluxes on chip
+  const bool stage = keeps_fluxes_on_chip(granularity);
   return {{nullptr, cells},
           {nullptr, cells},
           {nullptr, cells},

@@ -11,7 +11,7 @@ StepFields3d step_field_shapes_3d(const Grid& grid, Granularity granularity) {
   const FieldShape3d faces = face_shape_3d(cells);
   const FieldShape3d interior{cells.nx, cells.ny, cells.nz, 0, cells.num_vars};
   const bool fine = granularity == Granularity::fine;
-  const bool stage = granularity == Granularity::stage;  // keeps its fluxes on chip
+  const bool stage = keeps_fluxes_on_chip(granularity);
   return {{nullptr, cells},
           {nullptr, cells},
           {nullptr, cells},

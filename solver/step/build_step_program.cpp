@@ -1,13 +1,17 @@
 #include "solver/step/build_step_program.hpp"
 
+#include <array>
 #include <string>
 
 #include "kernels/boundary/halo_fill.hpp"
 #include "kernels/flux/fluxes.hpp"
+#include "kernels/stage/pass_kernel.hpp"
+#include "kernels/stage/pass_tile_sides.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/tendency_update.hpp"
 #include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
+#include "solver/step/pass_placement.hpp"
 
 namespace simapp {
 
@@ -211,22 +215,29 @@ void add_single_kernel_stage(StepProgram& program, const std::string& prefix, co
   program.add_join(prefix + "join_stage");
 }
 
+const StepParams* params_of_slot(const StepResources& resources, int slot) {
+  return resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
+}
+
 /// Adds the RK3 stages of one split pass, each reading and writing the arrays the scheme names:
 /// qⁿ → q* → q** → qⁿ⁺¹ (three distinct arrays, so no stage reads the array it writes, except
-/// the point-wise qⁿ + dt R in the last).
+/// the point-wise qⁿ + dt R in the last), qⁿ in `arrays[placement.input]` (updated in place) and
+/// q*, q** in the placement's other two.
 void add_split_pass(StepProgram& program, const StepResources& resources, const StepScheme& scheme, Direction direction,
-                    int slot) {
-  const StepFields& f = resources.fields;
-  const StepParams* params = resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
+                    int slot, const FieldView<double> (&arrays)[3], const PassPlacement& placement) {
+  const StepParams* params = params_of_slot(resources, slot);
   const std::string pass = direction == Direction::x ? "x" : "z";
+  const FieldView<double>& initial = arrays[placement.input];
+  const FieldView<double>& stage1 = arrays[placement.stage1()];
+  const FieldView<double>& stage2 = arrays[placement.stage2()];
 
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
     const Stage stage{direction,
-                      f.state,
-                      stage_array(rk.input, f.state, f.stage1, f.stage2),
-                      stage_array(rk.output, f.state, f.stage1, f.stage2),
-                      f,
+                      initial,
+                      stage_array(rk.input, initial, stage1, stage2),
+                      stage_array(rk.output, initial, stage1, stage2),
+                      resources.fields,
                       FluxContext{resources.geometry, resources.background, params, s},
                       resources.wave_source,
                       resources.halo};
@@ -234,9 +245,25 @@ void add_split_pass(StepProgram& program, const StepResources& resources, const 
     switch (resources.granularity) {
       case Granularity::fine: add_fine_stage(program, prefix, stage); break;
       case Granularity::fused: add_fused_stage(program, prefix, stage); break;
-      case Granularity::stage: add_single_kernel_stage(program, prefix, stage); break;
+      case Granularity::stage:
+      case Granularity::pass: add_single_kernel_stage(program, prefix, stage); break;
     }
   }
+}
+
+/// One split pass as one pass kernel, qⁿ from `input` into `output`.
+void add_pass_kernel(StepProgram& program, const StepResources& resources, Direction direction, int slot,
+                     const FieldView<double>& input, const FieldView<double>& output) {
+  const CellGeometry geometry = resources.geometry;
+  const HydrostaticView background = resources.background;
+  const StepParams* params = params_of_slot(resources, slot);
+  const Bump wave_source = resources.wave_source;
+  program
+      .add(OpKind::kernel, direction == Direction::x ? "x.pass" : "z.pass",
+           [direction, input, output, geometry, background, params, wave_source](const Stream& stream) {
+             apply_pass(stream, direction, input, output, geometry, background, params, wave_source);
+           })
+      .bytes = pass_kernel_bytes(input.shape.nx, input.shape.nz);
 }
 
 /// The check of the state after a step, then its count and the copy to the host mirror.
@@ -260,8 +287,21 @@ void add_health_check(StepProgram& program, const std::string& prefix, const Ste
 }  // namespace
 
 StepProgram build_step_program(const StepResources& resources, const StepScheme& scheme, StepParity parity, int slot) {
+  std::array<bool, split_passes> can_fuse{};
+  for (int p = 0; p < split_passes; ++p)
+    can_fuse[p] = resources.granularity == Granularity::pass &&
+                  pass_tile_makes_along(resources.halo.sides, scheme.pass(parity, p));
+  const auto placement = place_passes(can_fuse);
+  const StepFields& f = resources.fields;
+  const FieldView<double> arrays[3] = {f.state, f.stage1, f.stage2};
   StepProgram program;
-  for (int p = 0; p < split_passes; ++p) add_split_pass(program, resources, scheme, scheme.pass(parity, p), slot);
+  for (int p = 0; p < split_passes; ++p) {
+    const Direction direction = scheme.pass(parity, p);
+    if (placement[p].pass_kernel)
+      add_pass_kernel(program, resources, direction, slot, arrays[placement[p].input], arrays[placement[p].output]);
+    else
+      add_split_pass(program, resources, scheme, direction, slot, arrays, placement[p]);
+  }
   return program;
 }
 

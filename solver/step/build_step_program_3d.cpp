@@ -1,14 +1,18 @@
 #include "solver/step/build_step_program_3d.hpp"
 
+#include <array>
 #include <string>
 
 #include "kernels/boundary/halo_fill_3d.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/flux/fluxes_3d.hpp"
+#include "kernels/stage/pass_kernel_3d.hpp"
+#include "kernels/stage/pass_tile_sides.hpp"
 #include "kernels/stage/stage_kernel_3d.hpp"
 #include "kernels/update/tendency_update_3d.hpp"
 #include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
+#include "solver/step/pass_placement.hpp"
 
 namespace simapp {
 
@@ -203,28 +207,51 @@ void add_single_kernel_stage(StepProgram& program, const std::string& prefix, co
   program.add_join(prefix + "join_stage");
 }
 
-/// The RK3 stages of one split pass, each reading and writing the arrays the scheme names.
+const StepParams3d* params_of_slot(const StepResources3d& resources, int slot) {
+  return resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
+}
+
+/// The RK3 stages of one split pass, each reading and writing the arrays the scheme names, qⁿ in
+/// `arrays[placement.input]` (updated in place) and q*, q** in the placement's other two.
 void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, const StepSchemeOf<3>& scheme,
-                       Direction direction, int slot) {
-  const StepFields3d& f = resources.fields;
+                       Direction direction, int slot, const FieldView3d<double> (&arrays)[3],
+                       const PassPlacement& placement) {
+  const FieldView3d<double>& initial = arrays[placement.input];
+  const FieldView3d<double>& stage1 = arrays[placement.stage1()];
+  const FieldView3d<double>& stage2 = arrays[placement.stage2()];
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
     const Stage3d stage{direction,
-                        f.state,
-                        stage_array(rk.input, f.state, f.stage1, f.stage2),
-                        stage_array(rk.output, f.state, f.stage1, f.stage2),
-                        f,
-                        FluxContext3d{resources.geometry, resources.background,
-                                      resources.params != nullptr ? resources.params->device_slot(slot) : nullptr, s},
+                        initial,
+                        stage_array(rk.input, initial, stage1, stage2),
+                        stage_array(rk.output, initial, stage1, stage2),
+                        resources.fields,
+                        FluxContext3d{resources.geometry, resources.background, params_of_slot(resources, slot), s},
                         resources.wave_source,
                         &resources};
     const std::string prefix = pass_name(direction) + ".stage" + std::to_string(s + 1) + ".";
     switch (resources.granularity) {
       case Granularity::fine: add_fine_stage(program, prefix, stage); break;
       case Granularity::fused: add_fused_stage(program, prefix, stage); break;
-      case Granularity::stage: add_single_kernel_stage(program, prefix, stage); break;
+      case Granularity::stage:
+      case Granularity::pass: add_single_kernel_stage(program, prefix, stage); break;
     }
   }
+}
+
+/// One split pass as one pass kernel, qⁿ from `input` into `output`.
+void add_pass_kernel_3d(StepProgram& program, const StepResources3d& resources, Direction direction, int slot,
+                        const FieldView3d<double>& input, const FieldView3d<double>& output) {
+  const CellGeometry3d geometry = resources.geometry;
+  const HydrostaticView background = resources.background;
+  const StepParams3d* params = params_of_slot(resources, slot);
+  const Bump3d wave_source = resources.wave_source;
+  program
+      .add(OpKind::kernel, pass_name(direction) + ".pass",
+           [direction, input, output, geometry, background, params, wave_source](const Stream& stream) {
+             apply_pass_3d(stream, direction, input, output, geometry, background, params, wave_source);
+           })
+      .bytes = pass_kernel_3d_bytes(input.shape);
 }
 
 /// The check of the state after a step, then its count and the copy to the host mirror.
@@ -284,10 +311,29 @@ StepProgram build_loop_body_program_3d(const StepResources3d& resources, const C
   return body;
 }
 
+std::array<PassPlacement, StepSchemeOf<3>::passes> place_passes_3d(const StepResources3d& resources,
+                                                                   StepParity parity) {
+  constexpr StepSchemeOf<3> scheme = step_scheme_3d();
+  std::array<bool, scheme.passes> can_fuse{};
+  for (int p = 0; p < scheme.passes; ++p)
+    can_fuse[p] = resources.granularity == Granularity::pass &&
+                  pass_tile_makes_along(resources.sides, scheme.pass(parity, p));
+  return place_passes(can_fuse);
+}
+
 StepProgram build_step_program_3d(const StepResources3d& resources, StepParity parity, int slot) {
   constexpr StepSchemeOf<3> scheme = step_scheme_3d();
+  const StepFields3d& f = resources.fields;
+  const FieldView3d<double> arrays[3] = {f.state, f.stage1, f.stage2};
+  const auto placement = place_passes_3d(resources, parity);
   StepProgram program;
-  for (int p = 0; p < scheme.passes; ++p) add_split_pass_3d(program, resources, scheme, scheme.pass(parity, p), slot);
+  for (int p = 0; p < scheme.passes; ++p) {
+    const Direction direction = scheme.pass(parity, p);
+    if (placement[p].pass_kernel)
+      add_pass_kernel_3d(program, resources, direction, slot, arrays[placement[p].input], arrays[placement[p].output]);
+    else
+      add_split_pass_3d(program, resources, scheme, direction, slot, arrays, placement[p]);
+  }
   return program;
 }
 

@@ -85,6 +85,12 @@ std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, boo
   return values(read_hi - read_lo, across, var::count) + (init_is_input ? 0 : own) + own;
 }
 
+std::size_t pass_kernel_bytes(int nx, int nz) { return 2 * values(nx, nz, var::count); }
+
+std::size_t pass_kernel_3d_bytes(const FieldShape3d& shape) {
+  return 2 * values(shape.nx, shape.ny, ModelVariables<3>::count) * static_cast<std::size_t>(shape.nz);
+}
+
 std::size_t health_check_3d_bytes(const FieldShape3d& shape) {
   return values(shape.nx, shape.ny, shape.num_vars) * static_cast<std::size_t>(shape.nz);
 }

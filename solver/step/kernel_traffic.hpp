@@ -36,6 +36,8 @@ std::size_t update_bytes(const PassShape& pass);
 /// the initial state unless it is the input, the output.
 std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, bool low_ghosts_from_memory,
                                bool high_ghosts_from_memory, bool init_is_input);
+/// The pass kernel on nx × nz cells: qⁿ read and qⁿ⁺¹ written, four variables a cell (64 B).
+std::size_t pass_kernel_bytes(int nx, int nz);
 
 /// A split pass of the 3-D model over a rank's cells of `shape` (nx × ny × nz, halo a side).
 struct PassShape3d {
@@ -65,6 +67,11 @@ std::size_t update_3d_bytes(const PassShape3d& pass);
 /// its input read and output written, five variables a cell, and the step's initial state read
 /// unless it is the input: 80 or 120 B a cell.
 std::size_t stage_kernel_3d_bytes(const CellBox3d& cells, bool init_is_input);
+
+/// The 3-D model's pass kernel on one rank's cells of `shape`: qⁿ read and qⁿ⁺¹ written, five
+/// variables a cell (80 B; the tiles' margins, read again by the neighbouring tile, are left to
+/// the cache).
+std::size_t pass_kernel_3d_bytes(const FieldShape3d& shape);
 
 /// The 3-D model's health check: every variable of the interior cells read.
 std::size_t health_check_3d_bytes(const FieldShape3d& shape);

@@ -33,7 +33,7 @@ class GraphEquivalenceTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(GraphEquivalenceTest, GraphReplayEqualsEagerBitForBit) {
   const int k = GetParam();
-  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
+  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage, Granularity::pass}) {
     const RunSpec spec = shortened_case(CaseName::injection, granularity, k);
     const std::vector<double> eager = final_state(spec, ExecutionMode::eager);
     EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::graph), eager)) << to_string(granularity) << " K=" << k;
@@ -45,16 +45,18 @@ INSTANTIATE_TEST_SUITE_P(StepsPerGraph, GraphEquivalenceTest, ::testing::Values(
 
 class GranularityEquivalenceTest : public ::testing::TestWithParam<CaseName> {};
 
-TEST_P(GranularityEquivalenceTest, FineAndStageEqualFusedBitForBit) {
+TEST_P(GranularityEquivalenceTest, FineStageAndPassEqualFusedBitForBit) {
   const CaseName name = GetParam();
   const std::vector<double> fused = final_state(shortened_case(name, Granularity::fused, 4), ExecutionMode::graph);
   const std::vector<double> fine = final_state(shortened_case(name, Granularity::fine, 4), ExecutionMode::graph);
   const std::vector<double> stage = final_state(shortened_case(name, Granularity::stage, 4), ExecutionMode::graph);
+  const std::vector<double> pass = final_state(shortened_case(name, Granularity::pass, 4), ExecutionMode::graph);
   EXPECT_TRUE(bitwise_equal(fine, fused)) << to_string(name);
   EXPECT_TRUE(bitwise_equal(stage, fused)) << to_string(name);
+  EXPECT_TRUE(bitwise_equal(pass, fused)) << to_string(name);
 }
 
-TEST_P(GranularityEquivalenceTest, WithViscosityFineAndStageEqualFusedBitForBit) {
+TEST_P(GranularityEquivalenceTest, WithViscosityFineStageAndPassEqualFusedBitForBit) {
   const CaseName name = GetParam();
   const auto viscous = [name](Granularity granularity) {
     RunSpec spec = shortened_case(name, granularity, 4);
@@ -66,6 +68,7 @@ TEST_P(GranularityEquivalenceTest, WithViscosityFineAndStageEqualFusedBitForBit)
   EXPECT_TRUE(bitwise_equal(final_state(viscous(Granularity::fine), ExecutionMode::graph), fused)) << to_string(name);
   EXPECT_TRUE(bitwise_equal(final_state(viscous(Granularity::stage), ExecutionMode::graph), fused)) << to_string(name);
   EXPECT_TRUE(bitwise_equal(final_state(viscous(Granularity::stage), ExecutionMode::eager), fused)) << to_string(name);
+  EXPECT_TRUE(bitwise_equal(final_state(viscous(Granularity::pass), ExecutionMode::eager), fused)) << to_string(name);
   if (name != CaseName::rest) {  // diffusion changes the state
     EXPECT_FALSE(bitwise_equal(final_state(shortened_case(name, Granularity::fused, 4), ExecutionMode::graph), fused))
         << to_string(name);
@@ -96,7 +99,7 @@ TEST(GraphExecutorTest, CapturesEachDistinctChunkOnceAndReplaysIt) {
 }
 
 TEST(PlanTest, PlanCountsTheKernelsTheEagerExecutorLaunches) {
-  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
+  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage, Granularity::pass}) {
     for (CaseName name : {CaseName::thermal, CaseName::injection}) {
       RunSpec spec = shortened_case(name, granularity, 1);
       spec.execution.check_every = 1;

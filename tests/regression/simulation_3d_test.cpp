@@ -149,7 +149,7 @@ TEST(Simulation3dTest, EveryModeAndStepsPerGraphComputeTheSameStateBitForBit) {
     }
 }
 
-/// The fused and fine granularities against the stage granularity, in the cases whose stages
+/// The fused, fine and pass granularities against the stage granularity, in the cases whose stages
 /// differ: walls and periodic sides (thermal), the inflow's ghost columns (injection), the wave
 /// source (gravity_waves), viscosity in every direction (straka).
 class GranularityRunsTest : public ::testing::TestWithParam<CaseName> {};
@@ -158,10 +158,10 @@ INSTANTIATE_TEST_SUITE_P(Cases, GranularityRunsTest,
                                            CaseName::straka),
                          [](const auto& param_info) { return std::string(to_string(param_info.param)); });
 
-TEST_P(GranularityRunsTest, FusedAndFineComputeTheStageGranularitysStateBitForBit) {
+TEST_P(GranularityRunsTest, FusedFineAndPassComputeTheStageGranularitysStateBitForBit) {
   RunSpec spec = GetParam() == CaseName::thermal ? off_centre_thermal() : case_3d(GetParam(), nx, 6);
   const std::vector<double> reference = testing::final_state(spec, Backend::host, ExecutionMode::eager_sync);
-  for (const Granularity granularity : {Granularity::fused, Granularity::fine})
+  for (const Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::pass})
     for (const ExecutionMode mode : {ExecutionMode::eager_sync, ExecutionMode::graph}) {
       spec.execution.granularity = granularity;
       spec.execution.steps_per_graph = 3;

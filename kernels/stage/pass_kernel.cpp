@@ -1,0 +1,49 @@
+#include "kernels/stage/pass_kernel.hpp"
+
+#include "kernels/stage/pass_tile.hpp"
+#include "kernels/stage/pass_tiles_launch.hpp"
+
+namespace simapp {
+
+namespace {
+
+/// The tiles of each pass, the 3-D model's (pass_kernel_3d.cpp): along x, rows of 4 × 23 or
+/// 2 × 55 cells, whichever loads fewer cells a row; along z, 8 columns × 32 cells, or 8 × 7 on
+/// columns shorter than 32 cells.
+using ShortRows = PassTile<Direction::x, 128, 4, 23>;
+using LongRows = PassTile<Direction::x, 128, 2, 55>;
+using ShortColumns = PassTile<Direction::z, 128, 8, 7>;
+using LongColumns = PassTile<Direction::z, 256, 8, 32>;
+constexpr int long_columns_from = 32;
+
+template <class Pass>
+void launch(const Stream& stream, const FieldView<const double>& input, const FieldView<double>& output,
+            const CellGeometry& geometry, const HydrostaticView& background, const StepParams* params,
+            const Bump& wave_source) {
+  Pass pass{};
+  pass.input = input;
+  pass.output = output;
+  for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext{geometry, background, params, s};
+  pass.wave_source = wave_source;
+  launch_pass_tiles(Pass::direction == Direction::x ? "pass_x" : "pass_z", stream, pass);
+}
+
+}  // namespace
+
+void apply_pass(const Stream& stream, Direction direction, const FieldView<const double>& input,
+                const FieldView<double>& output, const CellGeometry& geometry, const HydrostaticView& background,
+                const StepParams* params, const Bump& wave_source) {
+  const FieldShape& shape = input.shape;
+  if (direction == Direction::x) {
+    if (LongRows::cells_loaded_along(shape.nx) < ShortRows::cells_loaded_along(shape.nx))
+      launch<LongRows>(stream, input, output, geometry, background, params, wave_source);
+    else
+      launch<ShortRows>(stream, input, output, geometry, background, params, wave_source);
+  } else if (shape.nz < long_columns_from) {
+    launch<ShortColumns>(stream, input, output, geometry, background, params, wave_source);
+  } else {
+    launch<LongColumns>(stream, input, output, geometry, background, params, wave_source);
+  }
+}
+
+}  // namespace simapp

@@ -1,0 +1,26 @@
+#pragma once
+/// One split pass of the 2-D model in one kernel (execution.granularity: pass): its three RK3
+/// stages,
+///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
+/// tile by tile in shared memory (pass_tile.hpp, the persistent kernel's pass tiles: the point
+/// functions of the stage kernel, so the same bits), a block a tile. A pass reads qⁿ once and
+/// writes qⁿ⁺¹ once (64 B a cell, the tiles' margins mostly from the cache) where three stage
+/// kernels move 256 B. Along x the rows must be periodic on the rank, along z the columns end at
+/// walls (pass_tile_makes_along): the rank holds the whole line.
+#include "kernels/backend/field_view.hpp"
+#include "kernels/backend/stream.hpp"
+#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/physics/bump.hpp"
+#include "kernels/physics/cell_geometry.hpp"
+#include "kernels/physics/variables.hpp"
+#include "kernels/time/step_params.hpp"
+
+namespace simapp {
+
+/// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
+/// shape), stage s reading StepParams `params` (its dt / divisor and coefficients of stage s).
+void apply_pass(const Stream& stream, Direction direction, const FieldView<const double>& input,
+                const FieldView<double>& output, const CellGeometry& geometry, const HydrostaticView& background,
+                const StepParams* params, const Bump& wave_source);
+
+}  // namespace simapp

@@ -1,0 +1,67 @@
+#include "kernels/stage/pass_kernel_3d.hpp"
+
+#include "kernels/stage/pass_tile_3d.hpp"
+#include "kernels/stage/pass_tiles_launch.hpp"
+
+namespace simapp {
+
+namespace {
+
+/// The tiles of each pass (docs/performance.md, "Pass kernels: the tiles' shapes"): along x,
+/// rows of 4 × 23 or 2 × 55 cells, whichever loads fewer cells a row; across lines (y, z), 8 lines
+/// × 32 cells, or 8 × 7 on lines shorter than 32 cells, where a grid needs small tiles to give
+/// every multiprocessor work.
+using ShortRows = PassTile3d<Direction::x, 128, 4, 23>;
+using LongRows = PassTile3d<Direction::x, 128, 2, 55>;
+template <Direction D>
+using ShortColumns = PassTile3d<D, 128, 8, 7>;
+template <Direction D>
+using LongColumns = PassTile3d<D, 256, 8, 32>;
+constexpr int long_columns_from = 32;
+
+template <class Pass>
+void launch(const Stream& stream, const FieldView3d<const double>& input, const FieldView3d<double>& output,
+            const CellGeometry3d& geometry, const HydrostaticView& background, const StepParams3d* params,
+            const Bump3d& wave_source) {
+  Pass pass{};
+  pass.input = input;
+  pass.output = output;
+  for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext3d{geometry, background, params, s};
+  pass.wave_source = wave_source;
+  constexpr Direction d = Pass::direction;
+  launch_pass_tiles(d == Direction::x ? "pass3d_x" : d == Direction::y ? "pass3d_y" : "pass3d_z", stream, pass);
+}
+
+template <Direction D>
+void launch_columns(const Stream& stream, const FieldView3d<const double>& input, const FieldView3d<double>& output,
+                    const CellGeometry3d& geometry, const HydrostaticView& background, const StepParams3d* params,
+                    const Bump3d& wave_source) {
+  const int length = D == Direction::y ? input.shape.ny : input.shape.nz;
+  if (length < long_columns_from)
+    launch<ShortColumns<D>>(stream, input, output, geometry, background, params, wave_source);
+  else
+    launch<LongColumns<D>>(stream, input, output, geometry, background, params, wave_source);
+}
+
+}  // namespace
+
+void apply_pass_3d(const Stream& stream, Direction direction, const FieldView3d<const double>& input,
+                   const FieldView3d<double>& output, const CellGeometry3d& geometry,
+                   const HydrostaticView& background, const StepParams3d* params, const Bump3d& wave_source) {
+  switch (direction) {
+    case Direction::x:
+      if (LongRows::cells_loaded_along(input.shape.nx) < ShortRows::cells_loaded_along(input.shape.nx))
+        launch<LongRows>(stream, input, output, geometry, background, params, wave_source);
+      else
+        launch<ShortRows>(stream, input, output, geometry, background, params, wave_source);
+      return;
+    case Direction::y:
+      launch_columns<Direction::y>(stream, input, output, geometry, background, params, wave_source);
+      return;
+    case Direction::z:
+      launch_columns<Direction::z>(stream, input, output, geometry, background, params, wave_source);
+      return;
+  }
+}
+
+}  // namespace simapp

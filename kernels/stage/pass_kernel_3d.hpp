@@ -1,0 +1,26 @@
+#pragma once
+/// One split pass of the 3-D model in one kernel (execution.granularity: pass): its three RK3
+/// stages,
+///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
+/// tile by tile in shared memory (pass_tile_3d.hpp, the persistent kernel's pass tiles: the
+/// point functions of the stage kernel, so the same bits), a block a tile. A pass reads qⁿ once
+/// and writes qⁿ⁺¹ once (80 B a cell, the tiles' margins mostly from the cache) where three stage
+/// kernels move 320 B. Along x and y the lines must be periodic on the rank, along z end at walls
+/// (pass_tile_makes_along): the rank holds the whole line.
+#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/stream.hpp"
+#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/physics/bump_3d.hpp"
+#include "kernels/physics/cell_geometry_3d.hpp"
+#include "kernels/physics/variables.hpp"
+#include "kernels/time/step_params_3d.hpp"
+
+namespace simapp {
+
+/// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
+/// shape), stage s reading StepParams3d `params` (its dt / divisor and coefficients of stage s).
+void apply_pass_3d(const Stream& stream, Direction direction, const FieldView3d<const double>& input,
+                   const FieldView3d<double>& output, const CellGeometry3d& geometry,
+                   const HydrostaticView& background, const StepParams3d* params, const Bump3d& wave_source);
+
+}  // namespace simapp
