@@ -32,7 +32,7 @@ std::vector<double> final_state(const RunSpec& spec, ExecutionMode mode) {
 }
 
 TEST_F(CudaGraphTest, GraphReplayAndLaneStreamsEqualEagerBitForBitForAnyStepsPerGraph) {
-  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage}) {
+  for (Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::stage, Granularity::pass}) {
     const std::vector<double> eager = final_state(shortened_case(granularity, 1), ExecutionMode::eager);
     for (int k : {1, 2, 3, 8}) {
       const RunSpec spec = shortened_case(granularity, k);
@@ -61,7 +61,7 @@ std::vector<std::vector<double>> states_at_outputs(const RunSpec& spec, Executio
 }
 
 TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfAnyLength) {
-  for (Granularity granularity : {Granularity::fine, Granularity::stage}) {
+  for (Granularity granularity : {Granularity::fine, Granularity::stage, Granularity::pass}) {
     const std::vector<std::vector<double>> eager =
         states_at_outputs(shortened_case(granularity, 1), ExecutionMode::eager, nullptr);
     for (int k : {1, 3, 8}) {
@@ -139,7 +139,7 @@ TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
   for (const auto& [nx, nz] : {std::pair{96, 48}, std::pair{1200, 600}}) {
     for (const auto& [name, granularity] :
          {std::pair{CaseName::injection, Granularity::fine}, std::pair{CaseName::injection, Granularity::stage},
-          std::pair{CaseName::thermal, Granularity::stage}}) {
+          std::pair{CaseName::thermal, Granularity::stage}, std::pair{CaseName::thermal, Granularity::pass}}) {
       RunSpec spec = testing::shortened_case(name, nx, nz, granularity, 3);
       spec.time.sim_time = 9.5 * TimeStepping(1.0, spec.grid.xlen / nx, spec.grid.zlen / nz, spec.time.cfl).dt();
       const Decomposition decomposition(MPI_COMM_SELF, spec.grid, spec.parallel);
@@ -148,7 +148,7 @@ TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
           compare_modes(spec, Backend::cuda, decomposition, [](const ComparisonProgress&) {});
       EXPECT_TRUE(comparison.identical) << to_string(name) << " " << nx << " x " << nz << " " << to_string(granularity)
                                         << ": " << comparison.difference;
-      const std::size_t expected = granularity == Granularity::stage ? 6 : 5;  // persistent: stage only
+      const std::size_t expected = granularity == Granularity::fine ? 5 : 6;  // persistent: stage or pass
       EXPECT_EQ(comparison.modes.size(), expected) << to_string(granularity);
       EXPECT_EQ(comparison.modes.size() + comparison.skipped.size(), 6u);
       EXPECT_EQ(comparison.rounds, 2);
@@ -161,7 +161,7 @@ TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
   }
 }
 
-TEST_F(CudaGraphTest, FineAndStageEqualFusedBitForBit) {
+TEST_F(CudaGraphTest, FineStageAndPassEqualFusedBitForBit) {
   for (CaseName name : {CaseName::thermal, CaseName::gravity_waves, CaseName::injection, CaseName::rest}) {
     const auto run = [name](Granularity granularity) {
       return final_state(testing::shortened_case(name, 96, 48, granularity, 4), ExecutionMode::graph);
@@ -169,6 +169,7 @@ TEST_F(CudaGraphTest, FineAndStageEqualFusedBitForBit) {
     const std::vector<double> fused = run(Granularity::fused);
     EXPECT_TRUE(bitwise_equal(run(Granularity::fine), fused)) << to_string(name);
     EXPECT_TRUE(bitwise_equal(run(Granularity::stage), fused)) << to_string(name);
+    EXPECT_TRUE(bitwise_equal(run(Granularity::pass), fused)) << to_string(name);
   }
 }
 

@@ -106,7 +106,7 @@ TEST_F(Cuda3dTest, EveryGranularityComputesTheSameStateBitForBit) {
   RunSpec spec = off_centre_thermal();
   spec.execution.steps_per_graph = 4;
   const std::vector<double> reference = testing::final_state(spec, Backend::cuda, ExecutionMode::eager_sync);
-  for (const Granularity granularity : {Granularity::fused, Granularity::fine})
+  for (const Granularity granularity : {Granularity::fused, Granularity::fine, Granularity::pass})
     for (const ExecutionMode mode :
          {ExecutionMode::eager_sync, ExecutionMode::eager_streams, ExecutionMode::graph, ExecutionMode::graph_loop}) {
       spec.execution.granularity = granularity;

@@ -86,7 +86,8 @@ void expect_every_layout_equals_one_rank(Backend backend) {
                                       {Granularity::stage, HaloOverlap::off, ExecutionMode::graph},
                                       {Granularity::fused, HaloOverlap::on, ExecutionMode::graph},
                                       {Granularity::fused, HaloOverlap::off, ExecutionMode::eager},
-                                      {Granularity::fine, HaloOverlap::on, ExecutionMode::graph}};
+                                      {Granularity::fine, HaloOverlap::on, ExecutionMode::graph},
+                                      {Granularity::pass, HaloOverlap::on, ExecutionMode::graph}};
   for (const CaseName name : {CaseName::thermal, CaseName::injection, CaseName::straka}) {
     RunSpec alone = spec_for(name, {0, 0, 0}, 4);
     const std::vector<double> reference =

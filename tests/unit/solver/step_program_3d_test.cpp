@@ -50,6 +50,43 @@ TEST(StepProgram3dTest, AStepMoves960BytesACell) {
   EXPECT_EQ(bytes, 960u * 12 * 7 * 5);
 }
 
+TEST(StepProgram3dTest, PassGranularityRunsAPassKernelWhereTheRankMakesTheSidesAlongIt) {
+  StepResources3d resources{};
+  resources.granularity = Granularity::pass;
+  resources.domain = resources.sides = periodic_in_y(case_boundaries(CaseName::thermal));
+  EXPECT_EQ(names_of(build_step_program_3d(resources, StepParity::odd, 0)),
+            (std::vector<std::string>{"x.pass", "y.pass", "z.pass"}));
+  EXPECT_EQ(names_of(build_step_program_3d(resources, StepParity::even, 0)),
+            (std::vector<std::string>{"z.pass", "y.pass", "x.pass"}));
+
+  const auto kernels = [&] {  // the pass and stage kernels, without the halo exchanges' ops
+    std::vector<std::string> names = names_of(build_step_program_3d(resources, StepParity::odd, 0));
+    std::erase_if(names, [](const std::string& name) { return !name.ends_with(".pass") && !name.ends_with(".stage"); });
+    return names;
+  };
+  resources.sides.xz.z_high.kind = BoundaryKind::exchanged;  // a rank below another
+  EXPECT_EQ(kernels(),
+            (std::vector<std::string>{"x.pass", "y.pass", "z.stage1.stage", "z.stage2.stage", "z.stage3.stage"}));
+
+  resources.sides.y_low.kind = resources.sides.y_high.kind = BoundaryKind::exchanged;  // x alone: stage kernels
+  EXPECT_EQ(kernels().size(), 9u);
+  EXPECT_EQ(kernels().front(), "x.stage1.stage");
+
+  resources.sides = resources.domain = periodic_in_y(case_boundaries(CaseName::injection));  // an inflow along x
+  EXPECT_EQ(names_of(build_step_program_3d(resources, StepParity::odd, 0)).back(), "z.pass");
+}
+
+TEST(StepProgram3dTest, APassKernelMoves80BytesACell) {
+  StepResources3d resources{};
+  resources.granularity = Granularity::pass;
+  resources.domain = resources.sides = periodic_in_y(case_boundaries(CaseName::thermal));
+  std::vector<double> a(1), b(1), c(1);
+  const FieldShape3d shape{12, 7, 5, 2, 5};
+  resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
+  for (const StepOp& op : build_step_program_3d(resources, StepParity::odd, 0).ops())
+    EXPECT_EQ(op.bytes, 80u * 12 * 7 * 5) << op.name;
+}
+
 TEST(StepProgram3dTest, FusedAndFineStagesAreTheKernelsOfThe2dModelWithAYPass) {
   StepResources3d resources{};
   resources.domain = resources.sides = periodic_in_y(case_boundaries(CaseName::injection));
@@ -123,7 +160,8 @@ struct TwoCopies {
 };
 
 TEST(StepProgram3dTest, RunOpByOpEveryGranularityEqualsTheStageKernelsCalledInTurnBitForBit) {
-  for (const Granularity granularity : {Granularity::stage, Granularity::fused, Granularity::fine}) {
+  for (const Granularity granularity :
+       {Granularity::stage, Granularity::fused, Granularity::fine, Granularity::pass}) {
     TwoCopies copies;
     const StepResources3d resources = copies.resources({}, granularity);
     for (long step = 1; step <= 2; ++step) {
