@@ -7,16 +7,18 @@ namespace simapp {
 
 namespace {
 
-/// The tiles of each pass (docs/performance.md, "Pass kernels: the tiles' shapes"): along x,
-/// rows of 4 × 23 or 2 × 55 cells, whichever loads fewer cells a row; across lines (y, z), 8 lines
-/// × 32 cells, or 8 × 7 on lines shorter than 32 cells, where a grid needs small tiles to give
-/// every multiprocessor work.
+/// The tiles of each pass (docs/performance.md, "Pass kernels: the tiles' shapes"), each with a
+/// thread per face of its first stage (threads = lines × (cells + 9)), so that no face phase
+/// takes a second round of a few threads while the others wait at the barrier: along x, rows of
+/// 4 × 23 or 2 × 55 cells, whichever loads fewer cells a row; across lines (y, z), 4 lines × 23
+/// cells, or 8 × 7 on lines shorter than 32 cells, where a grid needs small tiles to give every
+/// multiprocessor work.
 using ShortRows = PassTile3d<Direction::x, 128, 4, 23>;
 using LongRows = PassTile3d<Direction::x, 128, 2, 55>;
 template <Direction D>
 using ShortColumns = PassTile3d<D, 128, 8, 7>;
 template <Direction D>
-using LongColumns = PassTile3d<D, 256, 8, 32>;
+using LongColumns = PassTile3d<D, 128, 4, 23>;
 constexpr int long_columns_from = 32;
 
 template <class Pass>
