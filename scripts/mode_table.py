@@ -32,7 +32,7 @@ import sys
 from collections import namedtuple
 
 MODES = ("eager_sync", "eager", "eager_streams", "graph", "graph_loop", "persistent")
-GRANULARITIES = ("fine", "fused", "stage")
+GRANULARITIES = ("fine", "fused", "stage", "pass")
 STAGES_PER_STEP = 6  # two passes of three RK stages, a grid-wide barrier after each
 
 # One mode's time per step at one point: median and [low, high] = [min, max] over `repeats`

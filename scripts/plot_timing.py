@@ -21,7 +21,7 @@ MODES = mode_table.MODES
 GRANULARITIES = mode_table.GRANULARITIES
 grid_of = mode_table.grid_of
 grid_label = mode_table.grid_label
-STYLE = {"fine": "-", "fused": "--", "stage": ":"}
+STYLE = {"fine": "-", "fused": "--", "stage": ":", "pass": "-."}
 
 
 def plotting():

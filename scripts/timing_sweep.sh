@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Timing sweep: runs `simapp --mode compare` (every execution mode the backend has) over grid
-# sizes and the three granularities (K chosen automatically), then over steps_per_graph K at
+# sizes and the four granularities (K chosen automatically), then over steps_per_graph K at
 # fixed grids, and writes one CSV row per mode and run: the median time per step over simapp's
 # repeated rounds with its spread (min, max, quartiles, the median's interval) and the speed-up
 # ranges; --3d sweeps the 3-D model (grid.ny > 1) instead. Plot with scripts/plot_timing.py; tabulate with scripts/mode_table.py (both take
@@ -11,7 +11,7 @@ usage() {
   cat <<'EOF'
 usage: scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick] [--3d] [--grid NX NZ]
                                [--grid3d NX NY NZ] [--sizes-only] [--repeats N] [--bench PATH] [--help]
-Runs `simapp --mode compare` over grid sizes (fine, fused and stage granularity, K automatic),
+Runs `simapp --mode compare` over grid sizes (fine, fused, stage and pass granularity, K automatic),
 then over steps_per_graph K at fixed grids, into DIR/sweep.csv: one row per mode and run with
 the median time per step (time_per_step_us) and its spread over the repeats.
   --simapp PATH   the simapp binary (default build/app/simapp)
@@ -129,14 +129,14 @@ steps_for() {  # cells k
 plan=()
 for size in "${sizes[@]}"; do
   read -r nx ny nz <<<"$size"
-  for granularity in fine fused stage; do
+  for granularity in fine fused stage pass; do
     plan+=("size $nx $ny $nz $granularity - $(steps_for $((nx * ny * nz)) 1)")
   done
 done
 if ((k_sweep)); then
   for size in "${k_grids[@]}"; do
     read -r nx ny nz <<<"$size"
-    for granularity in fine fused stage; do
+    for granularity in fine fused stage pass; do
       for k in "${k_values[@]}"; do
         plan+=("steps_per_graph $nx $ny $nz $granularity $k $(steps_for $((nx * ny * nz)) "$k")")
       done

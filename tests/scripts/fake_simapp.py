@@ -13,7 +13,7 @@ with open(os.environ["FAKE_SIMAPP_JOURNAL"], "a") as journal:
 nx, ny, nz = int(settings["grid.nx"]), int(settings.get("grid.ny", "1")), int(settings["grid.nz"])
 repeats = int(settings.get("execution.repeats", "5"))
 granularity = settings.get("execution.granularity", "stage")
-kernels = {"fine": 120.0, "fused": 18.0, "stage": 6.0}[granularity]
+kernels = {"fine": 120.0, "fused": 18.0, "stage": 6.0, "pass": 2.0}[granularity]
 # eager_sync slowest, eager and graph within each other's ranges.
 base = {"eager_sync": 300.0, "eager": 100.0, "graph": 96.0}
 

@@ -52,14 +52,14 @@ echo "ok: unknown arguments and bad values: one line, exit 2 ($(cat "$work/stder
 # 3. A sweep of one grid: progress lines, --repeats passed on, the CSV's statistics.
 "$sweep" --simapp "$fake_simapp" --out "$work/out" --grid 16 8 --sizes-only --repeats 3 >"$work/stdout" 2>"$work/stderr" ||
   fail "sweep exited $?: $(cat "$work/stderr")"
-grep -q '^timing_sweep: \[1/3\] 16 x 8 fine K=auto (1000 steps) … elapsed [0-9hms]*, ETA unknown$' "$work/stdout" ||
+grep -q '^timing_sweep: \[1/4\] 16 x 8 fine K=auto (1000 steps) … elapsed [0-9hms]*, ETA unknown$' "$work/stdout" ||
   fail "first progress line: $(cat "$work/stdout")"
-for i in 2 3; do
-  grep -q "^timing_sweep: \[$i/3\] 16 x 8 [a-z]* K=auto (1000 steps) … elapsed [0-9hms]*, ETA [0-9][0-9hms]*$" \
+for i in 2 3 4; do
+  grep -q "^timing_sweep: \[$i/4\] 16 x 8 [a-z]* K=auto (1000 steps) … elapsed [0-9hms]*, ETA [0-9][0-9hms]*$" \
     "$work/stdout" || fail "progress line $i: $(cat "$work/stdout")"
 done
-[[ $(wc -l <"$FAKE_SIMAPP_JOURNAL") == 3 ]] || fail "journal: $(cat "$FAKE_SIMAPP_JOURNAL")"
-[[ $(grep -c -- '--set execution.repeats=3 ' "$FAKE_SIMAPP_JOURNAL") == 3 ]] || fail "--repeats 3 not passed on: $(cat "$FAKE_SIMAPP_JOURNAL")"
+[[ $(wc -l <"$FAKE_SIMAPP_JOURNAL") == 4 ]] || fail "journal: $(cat "$FAKE_SIMAPP_JOURNAL")"
+[[ $(grep -c -- '--set execution.repeats=3 ' "$FAKE_SIMAPP_JOURNAL") == 4 ]] || fail "--repeats 3 not passed on: $(cat "$FAKE_SIMAPP_JOURNAL")"
 /usr/bin/python3 - "$work/out/sweep.csv" "$work/out/runs" <<'PY' || fail "CSV check failed"
 import csv, json, os, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
@@ -67,7 +67,7 @@ needed = ["time_per_step_us", "time_min_us", "time_max_us", "time_q1_us", "time_
           "speedup_vs_eager_low", "speedup_vs_eager_high", "speedup_vs_eager_sync_low", "speedup_vs_eager_sync_high"]
 missing = [c for c in needed if c not in rows[0]]
 assert not missing, f"columns missing: {missing}"
-assert len(rows) == 9, f"{len(rows)} rows, expected 3 runs x 3 modes"
+assert len(rows) == 12, f"{len(rows)} rows, expected 4 runs x 3 modes"
 for r in rows:
     t = json.load(open(os.path.join(sys.argv[2], f"size_16x8_{r['granularity']}_kauto", "timing.json")))
     m = next(m for m in t["modes"] if m["mode"] == r["mode"])
@@ -119,7 +119,7 @@ grep -q "simapp-bench: wrote $work/out3/bench.json" "$work/stdout" || fail "benc
   >"$work/stdout" 2>"$work/stderr" || fail "sweep with a bench and no GPU exited $?: $(cat "$work/stderr")"
 grep -q 'no CUDA device visible; no launch floors' "$work/stdout" || fail "no note without a GPU: $(cat "$work/stdout")"
 [[ ! -e $work/out3/bench.json ]] || fail "the previous sweep's bench.json was left beside the new CSV"
-[[ $(wc -l <"$work/out3/sweep.csv") == 10 ]] || fail "the sweep without a GPU wrote $(wc -l <"$work/out3/sweep.csv") lines"
+[[ $(wc -l <"$work/out3/sweep.csv") == 13 ]] || fail "the sweep without a GPU wrote $(wc -l <"$work/out3/sweep.csv") lines"
 echo "ok: --bench keeps simapp-bench's JSON beside the CSV; without a GPU a note and the sweep"
 
 # 6. --3d: the 3-D model's sizes with grid.ny on simapp's command line, NX x NY x NZ in the
@@ -127,14 +127,14 @@ echo "ok: --bench keeps simapp-bench's JSON beside the CSV; without a GPU a note
 : >"$FAKE_SIMAPP_JOURNAL"
 "$sweep" --simapp "$fake_simapp" --out "$work/out4" --3d --quick --sizes-only --repeats 2 >"$work/stdout" 2>"$work/stderr" ||
   fail "--3d sweep exited $?: $(cat "$work/stderr")"
-grep -q '^timing_sweep: \[1/6\] 48 x 24 x 10 fine K=auto' "$work/stdout" || fail "--3d progress: $(cat "$work/stdout")"
-grep -q '^timing_sweep: \[6/6\] 64 x 64 x 32 stage K=auto' "$work/stdout" || fail "--3d progress: $(cat "$work/stdout")"
-[[ $(grep -c -- '--set grid.nx=48 --set grid.ny=24 --set grid.nz=10 ' "$FAKE_SIMAPP_JOURNAL") == 3 ]] ||
+grep -q '^timing_sweep: \[1/8\] 48 x 24 x 10 fine K=auto' "$work/stdout" || fail "--3d progress: $(cat "$work/stdout")"
+grep -q '^timing_sweep: \[8/8\] 64 x 64 x 32 pass K=auto' "$work/stdout" || fail "--3d progress: $(cat "$work/stdout")"
+[[ $(grep -c -- '--set grid.nx=48 --set grid.ny=24 --set grid.nz=10 ' "$FAKE_SIMAPP_JOURNAL") == 4 ]] ||
   fail "grid.ny not passed on: $(cat "$FAKE_SIMAPP_JOURNAL")"
 /usr/bin/python3 - "$work/out4/sweep.csv" "$work/out4/runs" <<'PY' || fail "3-D CSV check failed"
 import csv, os, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-assert len(rows) == 18, f"{len(rows)} rows, expected 6 runs x 3 modes"
+assert len(rows) == 24, f"{len(rows)} rows, expected 8 runs x 3 modes"
 assert {(r["nx"], r["ny"], r["nz"], r["cells"]) for r in rows} == {("48", "24", "10", "11520"), ("64", "64", "32", "131072")}
 assert os.path.isdir(os.path.join(sys.argv[2], "size_48x24x10_fine_kauto"))
 PY
