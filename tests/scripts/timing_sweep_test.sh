@@ -143,7 +143,7 @@ PY
 : >"$FAKE_SIMAPP_JOURNAL"
 "$sweep" --simapp "$fake_simapp" --out "$work/out5" --grid3d 8 6 4 --sizes-only >/dev/null 2>"$work/stderr" ||
   fail "--grid3d sweep exited $?: $(cat "$work/stderr")"
-[[ $(grep -c -- '--set grid.nx=8 --set grid.ny=6 --set grid.nz=4 ' "$FAKE_SIMAPP_JOURNAL") == 3 ]] ||
+[[ $(grep -c -- '--set grid.nx=8 --set grid.ny=6 --set grid.nz=4 ' "$FAKE_SIMAPP_JOURNAL") == 4 ]] ||
   fail "--grid3d: $(cat "$FAKE_SIMAPP_JOURNAL")"
 rm -f "$FAKE_SIMAPP_JOURNAL"
 expect_usage_error "--grid3d needs three values" --grid3d 8 6
