@@ -287,7 +287,8 @@ const std::vector<ConfigKey>& config_keys() {
           "eager_sync, eager (one launch per kernel), eager_streams (eager, each lane on a stream of its own; CUDA), "
           "graph (captured segments replayed), graph_loop (one launch of a graph with a WHILE node runs the steps "
           "up to the next output, or half a second's worth; CUDA), persistent (one cooperative kernel runs as many, "
-          "grid barriers between stages; CUDA, one rank, granularity stage or pass) or compare (those of execution.compare, "
+          "grid barriers between stages; CUDA, one rank, granularity stage or pass) or compare (those of "
+          "execution.compare, "
           "timed)",
           execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
       enum_key(

@@ -48,8 +48,8 @@ void launch_columns(const Stream& stream, const FieldView3d<const double>& input
 }  // namespace
 
 void apply_pass_3d(const Stream& stream, Direction direction, const FieldView3d<const double>& input,
-                   const FieldView3d<double>& output, const CellGeometry3d& geometry,
-                   const HydrostaticView& background, const StepParams3d* params, const Bump3d& wave_source) {
+                   const FieldView3d<double>& output, const CellGeometry3d& geometry, const HydrostaticView& background,
+                   const StepParams3d* params, const Bump3d& wave_source) {
   switch (direction) {
     case Direction::x:
       if (LongRows::cells_loaded_along(input.shape.nx) < ShortRows::cells_loaded_along(input.shape.nx))

@@ -20,7 +20,7 @@ namespace simapp {
 /// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
 /// shape), stage s reading StepParams3d `params` (its dt / divisor and coefficients of stage s).
 void apply_pass_3d(const Stream& stream, Direction direction, const FieldView3d<const double>& input,
-                   const FieldView3d<double>& output, const CellGeometry3d& geometry,
-                   const HydrostaticView& background, const StepParams3d* params, const Bump3d& wave_source);
+                   const FieldView3d<double>& output, const CellGeometry3d& geometry, const HydrostaticView& background,
+                   const StepParams3d* params, const Bump3d& wave_source);
 
 }  // namespace simapp

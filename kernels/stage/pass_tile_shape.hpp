@@ -16,11 +16,11 @@ template <bool AlongRows, int Threads, int Lines = (AlongRows ? 4 : Threads / 16
           int Cells = (AlongRows ? Threads / Lines - 9 : 7)>
 struct PassTileShape {
   static constexpr int threads = Threads;
-  static constexpr int margin = 6;                               ///< cells loaded beyond the tile on each side
-  static constexpr int lines = Lines;  ///< lines of a tile
-  static constexpr int cells = Cells;  ///< cells of a line computed into the output
-  static constexpr int span = cells + 2 * margin;                ///< cells of a line loaded
-  static constexpr int max_faces = cells + 9;                    ///< faces of a line in the first stage
+  static constexpr int margin = 6;                 ///< cells loaded beyond the tile on each side
+  static constexpr int lines = Lines;              ///< lines of a tile
+  static constexpr int cells = Cells;              ///< cells of a line computed into the output
+  static constexpr int span = cells + 2 * margin;  ///< cells of a line loaded
+  static constexpr int max_faces = cells + 9;      ///< faces of a line in the first stage
 
   /// Cells a line `length` long loads, tiles along it times their span.
   static constexpr int cells_loaded_along(int length) { return (length + cells - 1) / cells * span; }

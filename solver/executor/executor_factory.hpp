@@ -1,7 +1,7 @@
 #pragma once
 /// The one place that maps execution modes to executors: which modes can run a case (the
 /// backend's, and what each mode needs of the step: graph_loop no host op inside a step,
-/// persistent one rank and stage granularity), the StepParams slots a mode's programs need
+/// persistent one rank and stage or pass granularity), the StepParams slots a mode's programs need
 /// before they are built, and the executor of a mode.
 #include <memory>
 #include <string>

@@ -14,8 +14,8 @@ namespace simapp {
 /// eager_streams: one launch per kernel, each lane on a stream of its own (CUDA); graph:
 /// captured segments replayed; graph_loop: one launch of a graph with a WHILE node runs every
 /// step between two host events (CUDA); persistent: one cooperative kernel runs every step
-/// between two host events, its stages separated by grid-wide barriers (CUDA, one rank, stage
-/// granularity); compare: each of them from the same initial state, timed.
+/// between two host events, its stages separated by grid-wide barriers (CUDA, one rank, stage or
+/// pass granularity); compare: each of them from the same initial state, timed.
 enum class ExecutionMode { eager_sync, eager, eager_streams, graph, graph_loop, persistent, compare };
 
 /// fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one

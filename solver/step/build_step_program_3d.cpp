@@ -316,8 +316,8 @@ std::array<PassPlacement, StepSchemeOf<3>::passes> place_passes_3d(const StepRes
   constexpr StepSchemeOf<3> scheme = step_scheme_3d();
   std::array<bool, scheme.passes> can_fuse{};
   for (int p = 0; p < scheme.passes; ++p)
-    can_fuse[p] = resources.granularity == Granularity::pass &&
-                  pass_tile_makes_along(resources.sides, scheme.pass(parity, p));
+    can_fuse[p] =
+        resources.granularity == Granularity::pass && pass_tile_makes_along(resources.sides, scheme.pass(parity, p));
   return place_passes(can_fuse);
 }
 

@@ -114,10 +114,10 @@ TEST_F(ExecutionModeTest, AnUnknownModeInTheSubsetIsAnInputError) {
       << outcome.err;
 }
 
-TEST_F(ExecutionModeTest, PersistentNeedsStageGranularity) {
+TEST_F(ExecutionModeTest, PersistentNeedsStageOrPassGranularity) {
   expect_one_line_error(
       simapp("--mode persistent --set execution.granularity=fused"),
-      R"(persistent runs the stage kernel's tiles, [^\n]*needs execution\.granularity: stage, not fused)");
+      R"(persistent runs the stage and pass kernels' tiles [^\n]*needs execution\.granularity: stage or pass, not fused)");
 }
 
 TEST_F(ExecutionModeTest, PersistentOnTheHostIsAnInputError) {

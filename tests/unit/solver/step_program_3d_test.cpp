@@ -160,8 +160,7 @@ struct TwoCopies {
 };
 
 TEST(StepProgram3dTest, RunOpByOpEveryGranularityEqualsTheStageKernelsCalledInTurnBitForBit) {
-  for (const Granularity granularity :
-       {Granularity::stage, Granularity::fused, Granularity::fine, Granularity::pass}) {
+  for (const Granularity granularity : {Granularity::stage, Granularity::fused, Granularity::fine, Granularity::pass}) {
     TwoCopies copies;
     const StepResources3d resources = copies.resources({}, granularity);
     for (long step = 1; step <= 2; ++step) {
