@@ -1,8 +1,11 @@
-/// simapp-bench-3d: the 3-D model's step (kernels/stage/stage_kernel_3d.hpp: x, y and z passes of
-/// three RK3 stages, nine stage kernels: solver/step/build_step_program_3d.hpp) on one GPU, at stage granularity,
-/// launched eagerly and as CUDA graphs of one step pair and of 25 step pairs, at the sizes the 3-D issue names; beside
-/// it the step's memory floor (960 B a cell a step, the stage kernels' accounting, at the copy bandwidth measured in
-/// the same run). Prints a table and writes JSON (docs/performance.md).
+/// simapp-bench-3d: the 3-D model's step (x, y and z passes of three RK3 stages:
+/// solver/step/build_step_program_3d.hpp) on one GPU, at stage granularity (nine stage kernels,
+/// kernels/stage/stage_kernel_3d.hpp) and at pass granularity (three pass kernels,
+/// kernels/stage/pass_kernel_3d.hpp), launched eagerly and as CUDA graphs of one step pair and of 25
+/// step pairs, at the sizes the 3-D issue names; beside it the stage-at-a-time memory floor (960 B a
+/// cell a step, the stage kernels' accounting, at the copy bandwidth measured in the same run), and
+/// whether the pass kernels' state equals the stage kernels' bit for bit after the same steps.
+/// Prints a table and writes JSON (docs/performance.md).
 ///   simapp-bench-3d [--pairs N] [--grid NXxNYxNZ] [--json FILE]
 ///   OMP_NUM_THREADS=1 simapp-bench-3d --host [--pairs N] [--json FILE]   the host backend's per-core
 ///       cost of a 3-D cell-stage against a 2-D one (64 × 64 × 32 against 512 × 256 cells)
@@ -45,6 +48,8 @@ struct Size3d {
 /// Bytes a cell a step of the stage kernels: each pass reads its input (5 values) and writes its
 /// output (5) in every stage, and reads the step's initial state (5) in stages 2 and 3.
 constexpr double bytes_per_cell_step = 3.0 * (10.0 + 15.0 + 15.0) * sizeof(double);
+/// Bytes a cell a step of the pass kernels: each pass reads qⁿ (5 values) and writes qⁿ⁺¹ (5).
+constexpr double pass_bytes_per_cell_step = 3.0 * 10.0 * sizeof(double);
 
 /// Milliseconds of the GPU work `queue()` puts on the stream, between two events, the best of `repeats`.
 template <class Queue>
@@ -78,10 +83,11 @@ double copy_bandwidth(const Stream& stream) {
 }
 
 /// The 3-D thermal on nx × ny × nz: the 2-D case's state at every j plus a pattern that varies
-/// along y, its three step arrays, background and step parameters on the GPU.
+/// along y, its three step arrays, background and step parameters on the GPU, and its steps at
+/// `granularity` (stage or pass).
 class Model3d {
  public:
-  Model3d(const Stream& stream, const Size3d& size)
+  Model3d(const Stream& stream, const Size3d& size, Granularity granularity = Granularity::stage)
       : stream_(stream),
         grid_(grid_spec(size)),
         background_(stream, case_background(CaseName::thermal), grid_.geometry(), size.nz),
@@ -119,7 +125,7 @@ class Model3d {
         background_.view(),
         &params_,
         Bump3d{},
-        Granularity::stage,
+        granularity,
         sides,
         sides,
         {},
@@ -129,15 +135,16 @@ class Model3d {
     even_ = build_step_program_3d(resources, StepParity::even, 0);
   }
 
-  /// Queues one step of parity `parity`: its program's nine stage kernels.
+  /// Queues one step of parity `parity`: its program's nine stage kernels or three pass kernels.
   void queue_step(StepParity parity) const {
     for (const StepOp& op : (parity == StepParity::odd ? odd_ : even_).ops()) op.run(stream_);
   }
 
   long cells() const { return static_cast<long>(shape_.nx) * shape_.ny * shape_.nz; }
+  std::vector<double> state() const { return state_.copy_to_host(stream_); }
   /// Whether every value of the state is finite (the run did not blow up).
   bool finite() const {
-    for (const double value : state_.copy_to_host(stream_))
+    for (const double value : state())
       if (!std::isfinite(value)) return false;
     return true;
   }
@@ -292,43 +299,60 @@ int main(int argc, char** argv) {
   }
   const Stream stream = device::create_stream(Backend::cuda);
   const double bandwidth = copy_bandwidth(stream);
-  std::printf("3-D step, stage granularity (9 kernels a step), float64; copy bandwidth %.0f GB/s\n", bandwidth / 1e9);
-  std::printf("%-16s %11s %11s %11s %11s %8s %9s %10s\n", "grid", "eager µs", "graph1 µs", "graph25 µs", "floor µs",
-              "x floor", "% of bw", "x JAX");
+  std::printf("3-D step, float64; copy bandwidth %.0f GB/s; floor: 960 B a cell a step (stage at a time)\n",
+              bandwidth / 1e9);
+  std::printf("%-14s %-8s %11s %11s %11s %11s %8s %9s %10s\n", "grid", "kernels", "eager µs", "graph1 µs",
+              "graph25 µs", "floor µs", "x floor", "% of bw", "x JAX");
   nlohmann::json results = nlohmann::json::array();
   const Size3d sizes[] = {{48, 24, 10, 62.8}, {64, 64, 32, 192.7}, {128, 128, 64, 1589.0}, {256, 256, 128, 11015.0}};
   for (const Size3d& size : sizes) {
     const std::string grid = std::to_string(size.nx) + "x" + std::to_string(size.ny) + "x" + std::to_string(size.nz);
     if (!only.empty() && grid != only) continue;
-    const Model3d model(stream, size);
-    const double eager = time_per_step(stream, pairs, 1, [&] {
-      model.queue_step(StepParity::odd);
-      model.queue_step(StepParity::even);
-    });
-    const cudaGraphExec_t one_pair = capture_pairs(stream, model, 1);
-    const double graph1 =
-        time_per_step(stream, pairs, 1, [&] { BENCH_CUDA_CHECK(cudaGraphLaunch(one_pair, stream.cuda_stream)); });
-    const cudaGraphExec_t many_pairs = capture_pairs(stream, model, 25);
-    const double graph25 =
-        time_per_step(stream, pairs, 25, [&] { BENCH_CUDA_CHECK(cudaGraphLaunch(many_pairs, stream.cuda_stream)); });
-    BENCH_CUDA_CHECK(cudaGraphExecDestroy(one_pair));
-    BENCH_CUDA_CHECK(cudaGraphExecDestroy(many_pairs));
-    const double best = std::min({eager, graph1, graph25});
-    const double floor_us = bytes_per_cell_step * static_cast<double>(model.cells()) / bandwidth * 1e6;
-    std::printf("%-16s %11.1f %11.1f %11.1f %11.1f %8.2f %9.1f %10.2f%s\n", grid.c_str(), eager, graph1, graph25,
-                floor_us, best / floor_us, 100.0 * floor_us / best, size.jax_us / best,
-                model.finite() ? "" : "  (state not finite)");
-    results.push_back({{"grid", grid},
-                       {"cells", model.cells()},
-                       {"eager_us_per_step", eager},
-                       {"graph_1_pair_us_per_step", graph1},
-                       {"graph_25_pairs_us_per_step", graph25},
-                       {"floor_us_per_step", floor_us},
-                       {"bytes_per_cell_step", bytes_per_cell_step},
-                       {"copy_bandwidth_bytes_per_s", bandwidth},
-                       {"jax_us_per_step", size.jax_us},
-                       {"speedup_vs_jax", size.jax_us / best},
-                       {"finite", model.finite()}});
+    std::vector<double> stage_state;
+    for (const Granularity granularity : {Granularity::stage, Granularity::pass}) {
+      const Model3d model(stream, size, granularity);
+      const bool pass = granularity == Granularity::pass;
+      const double eager = time_per_step(stream, pairs, 1, [&] {
+        model.queue_step(StepParity::odd);
+        model.queue_step(StepParity::even);
+      });
+      const cudaGraphExec_t one_pair = capture_pairs(stream, model, 1);
+      const double graph1 =
+          time_per_step(stream, pairs, 1, [&] { BENCH_CUDA_CHECK(cudaGraphLaunch(one_pair, stream.cuda_stream)); });
+      const cudaGraphExec_t many_pairs = capture_pairs(stream, model, 25);
+      const double graph25 = time_per_step(stream, pairs, 25, [&] {
+        BENCH_CUDA_CHECK(cudaGraphLaunch(many_pairs, stream.cuda_stream));
+      });
+      BENCH_CUDA_CHECK(cudaGraphExecDestroy(one_pair));
+      BENCH_CUDA_CHECK(cudaGraphExecDestroy(many_pairs));
+      // Both models ran the same steps from the same state: their states must agree bit for bit.
+      const std::vector<double> state = model.state();
+      if (!pass) stage_state = state;
+      const bool same_as_stage = state == stage_state;
+      const double best = std::min({eager, graph1, graph25});
+      const double cells = static_cast<double>(model.cells());
+      const double floor_us = bytes_per_cell_step * cells / bandwidth * 1e6;
+      const double moved = (pass ? pass_bytes_per_cell_step : bytes_per_cell_step) * cells;
+      std::printf("%-14s %-8s %11.1f %11.1f %11.1f %11.1f %8.2f %9.1f %10.2f%s%s\n", grid.c_str(),
+                  pass ? "3 pass" : "9 stage", eager, graph1, graph25, floor_us, best / floor_us,
+                  100.0 * moved / (best * 1e-6) / bandwidth, size.jax_us / best,
+                  model.finite() ? "" : "  (state not finite)",
+                  same_as_stage ? "" : "  (state differs from the stage kernels')");
+      results.push_back({{"grid", grid},
+                         {"granularity", pass ? "pass" : "stage"},
+                         {"cells", model.cells()},
+                         {"eager_us_per_step", eager},
+                         {"graph_1_pair_us_per_step", graph1},
+                         {"graph_25_pairs_us_per_step", graph25},
+                         {"floor_us_per_step", floor_us},
+                         {"bytes_per_cell_step", bytes_per_cell_step},
+                         {"moved_bytes_per_cell_step", pass ? pass_bytes_per_cell_step : bytes_per_cell_step},
+                         {"copy_bandwidth_bytes_per_s", bandwidth},
+                         {"jax_us_per_step", size.jax_us},
+                         {"speedup_vs_jax", size.jax_us / best},
+                         {"finite", model.finite()},
+                         {"bit_identical_to_stage", same_as_stage}});
+    }
   }
   device::destroy_stream(stream);
   if (!json_path.empty()) std::ofstream(json_path) << results.dump(2) << "\n";
