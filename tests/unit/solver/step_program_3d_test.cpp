@@ -83,8 +83,8 @@ TEST(StepProgram3dTest, APassKernelMoves80BytesACell) {
   std::vector<double> a(1), b(1), c(1);
   const FieldShape3d shape{12, 7, 5, 2, 5};
   resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
-  for (const StepOp& op : build_step_program_3d(resources, StepParity::odd, 0).ops())
-    EXPECT_EQ(op.bytes, 80u * 12 * 7 * 5) << op.name;
+  const StepProgram step = build_step_program_3d(resources, StepParity::odd, 0);
+  for (const StepOp& op : step.ops()) EXPECT_EQ(op.bytes, 80u * 12 * 7 * 5) << op.name;
 }
 
 TEST(StepProgram3dTest, FusedAndFineStagesAreTheKernelsOfThe2dModelWithAYPass) {
