@@ -7,11 +7,11 @@ namespace simapp {
 
 namespace {
 
-/// The tiles of each pass (docs/performance.md, "Pass kernels: the tiles' shapes"): along x, the
-/// 3-D model's rows (pass_kernel_3d.cpp), 4 × 23 or 2 × 55 cells, whichever loads fewer cells a
-/// row; along z, 8 columns × 32 cells, or 8 × 7 on columns shorter than 32 cells (at
-/// 4096 × 2048 the 3-D model's 4 × 23 columns took 10 % longer: 2-D tiles keep a column's
-/// positions together, and four of them put a warp's reads on the same banks).
+/// The tiles of each pass (docs/performance.md, "One kernel a pass", the tiles' shapes): along
+/// x, the 3-D model's rows (pass_kernel_3d.cpp), 4 × 23 or 2 × 55 cells, whichever loads fewer
+/// cells a row; along z, 8 columns × 32 cells, or 8 × 7 on columns shorter than 32 cells (at
+/// 4096 × 2048 the 3-D model's 4 × 23 columns took 10 % longer; unlike the 3-D tiles, the 2-D
+/// ones keep each column's positions together in shared memory).
 using ShortRows = PassTile<Direction::x, 128, 4, 23>;
 using LongRows = PassTile<Direction::x, 128, 2, 55>;
 using ShortColumns = PassTile<Direction::z, 128, 8, 7>;

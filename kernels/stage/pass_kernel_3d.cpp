@@ -7,8 +7,8 @@ namespace simapp {
 
 namespace {
 
-/// The tiles of each pass (docs/performance.md, "Pass kernels: the tiles' shapes"), each with a
-/// thread per face of its first stage (threads = lines × (cells + 9)), so that no face phase
+/// The tiles of each pass (docs/performance.md, "One kernel a pass", the tiles' shapes), each
+/// with a thread per face of its first stage (threads = lines × (cells + 9)), so that no face phase
 /// takes a second round of a few threads while the others wait at the barrier: along x, rows of
 /// 4 × 23 or 2 × 55 cells, whichever loads fewer cells a row; across lines (y, z), 4 lines × 23
 /// cells, or 8 × 7 on lines shorter than 32 cells, where a grid needs small tiles to give every
