@@ -301,8 +301,8 @@ int main(int argc, char** argv) {
   const double bandwidth = copy_bandwidth(stream);
   std::printf("3-D step, float64; copy bandwidth %.0f GB/s; floor: 960 B a cell a step (stage at a time)\n",
               bandwidth / 1e9);
-  std::printf("%-14s %-8s %11s %11s %11s %11s %8s %9s %10s\n", "grid", "kernels", "eager µs", "graph1 µs",
-              "graph25 µs", "floor µs", "x floor", "% of bw", "x JAX");
+  std::printf("%-14s %-8s %11s %11s %11s %11s %8s %9s %10s\n", "grid", "kernels", "eager µs", "graph1 µs", "graph25 µs",
+              "floor µs", "x floor", "% of bw", "x JAX");
   nlohmann::json results = nlohmann::json::array();
   const Size3d sizes[] = {{48, 24, 10, 62.8}, {64, 64, 32, 192.7}, {128, 128, 64, 1589.0}, {256, 256, 128, 11015.0}};
   for (const Size3d& size : sizes) {
@@ -320,9 +320,8 @@ int main(int argc, char** argv) {
       const double graph1 =
           time_per_step(stream, pairs, 1, [&] { BENCH_CUDA_CHECK(cudaGraphLaunch(one_pair, stream.cuda_stream)); });
       const cudaGraphExec_t many_pairs = capture_pairs(stream, model, 25);
-      const double graph25 = time_per_step(stream, pairs, 25, [&] {
-        BENCH_CUDA_CHECK(cudaGraphLaunch(many_pairs, stream.cuda_stream));
-      });
+      const double graph25 =
+          time_per_step(stream, pairs, 25, [&] { BENCH_CUDA_CHECK(cudaGraphLaunch(many_pairs, stream.cuda_stream)); });
       BENCH_CUDA_CHECK(cudaGraphExecDestroy(one_pair));
       BENCH_CUDA_CHECK(cudaGraphExecDestroy(many_pairs));
       // Both models ran the same steps from the same state: their states must agree bit for bit.
