@@ -23,10 +23,7 @@ void launch(const Stream& stream, const FieldView<const double>& input, const Fi
             const CellGeometry& geometry, const HydrostaticView& background, const StepParams* params,
             const Bump& wave_source) {
   Pass pass{};
-  pass.input = input;
-  pass.output = output;
-  for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext{geometry, background, params, s};
-  pass.wave_source = wave_source;
+  set_pass(pass, input, output, geometry, background, params, wave_source);
   launch_pass_tiles(Pass::direction == Direction::x ? "pass_x" : "pass_z", stream, pass);
 }
 

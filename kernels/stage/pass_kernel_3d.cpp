@@ -26,10 +26,7 @@ void launch(const Stream& stream, const FieldView3d<const double>& input, const 
             const CellGeometry3d& geometry, const HydrostaticView& background, const StepParams3d* params,
             const Bump3d& wave_source) {
   Pass pass{};
-  pass.input = input;
-  pass.output = output;
-  for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext3d{geometry, background, params, s};
-  pass.wave_source = wave_source;
+  set_pass(pass, input, output, geometry, background, params, wave_source);
   constexpr Direction d = Pass::direction;
   launch_pass_tiles(d == Direction::x ? "pass3d_x" : d == Direction::y ? "pass3d_y" : "pass3d_z", stream, pass);
 }

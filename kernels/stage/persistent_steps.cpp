@@ -204,19 +204,11 @@ void make_passes(const StepScheme& scheme, const PersistentSteps& p, StepParity 
                  PersistentPasses<Threads>& kernels) {
   static_assert(split_passes == 2, "the pass tiles take a step's passes as a first and a second");
   const int slot = parity_index(parity);
-  const auto contexts = [&](auto& pass) {
-    for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext{p.geometry, p.background, p.params + slot, s};
-    pass.wave_source = p.wave_source;
-  };
-  PassTile<Direction::x, Threads>& x = kernels.x[slot];
-  PassTile<Direction::z, Threads>& z = kernels.z[slot];
-  contexts(x);
-  contexts(z);
   const bool x_first = scheme.pass(parity, 0) == Direction::x;
-  x.input = x_first ? p.state : p.stage1;
-  x.output = x_first ? p.stage1 : p.state;
-  z.input = x_first ? p.stage1 : p.state;
-  z.output = x_first ? p.state : p.stage1;
+  set_pass(kernels.x[slot], x_first ? p.state : p.stage1, x_first ? p.stage1 : p.state, p.geometry, p.background,
+           p.params + slot, p.wave_source);
+  set_pass(kernels.z[slot], x_first ? p.stage1 : p.state, x_first ? p.state : p.stage1, p.geometry, p.background,
+           p.params + slot, p.wave_source);
 }
 
 template <int Threads>

@@ -247,11 +247,8 @@ void make_passes(const Scheme3d& scheme, const PersistentSteps3d& p, StepParity 
   for (int n = 0; n < passes_3d; ++n)
     with_direction_3d(scheme.pass(parity, n), [&](auto d) {
       constexpr Direction D = decltype(d)::value;
-      PassTile3d<D, Threads>& pass = kernels.template pass<D>(slot);
-      pass.input = arrays[n];
-      pass.output = arrays[n + 1];
-      for (int s = 0; s < rk_stages; ++s) pass.context[s] = FluxContext3d{p.geometry, p.background, p.params + slot, s};
-      pass.wave_source = p.wave_source;
+      set_pass(kernels.template pass<D>(slot), arrays[n], arrays[n + 1], p.geometry, p.background, p.params + slot,
+               p.wave_source);
     });
 }
 
