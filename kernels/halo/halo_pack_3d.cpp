@@ -54,18 +54,21 @@ std::size_t halo_side_size_3d(Direction direction, const FieldShape3d& shape) {
   return message_extent(direction, shape).cells() * shape.num_vars;
 }
 
+/// A thread a message cell (both sides, every variable): an x or z message is two cells thin
+/// along its direction, so a thread a column of it left the GPU nearly idle (docs/performance.md,
+/// "3-D on two GPUs").
 void pack_halos_3d(const Stream& stream, Direction direction, FieldView3d<const double> field, double* buffer) {
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size_3d(direction, field.shape);
   const int vars = field.shape.num_vars;
-  parallel_for(
-      label(direction, true), stream, IndexBox{0, extent.ni, 0, extent.nk}, SIMAPP_LAMBDA(int a, int c) {
-        for (int side = 0; side < 2; ++side)
-          for (int b = 0; b < extent.nj; ++b) {
-            const Cell3d cell = message_cell(direction, field.shape, side, false, a, b, c);
-            for (int v = 0; v < vars; ++v)
-              buffer[side * side_size + buffer_index(extent, v, a, b, c)] = field(v, cell.k, cell.j, cell.i);
-          }
+  parallel_for_cells(
+      label(direction, true), stream, CellBox3d{0, extent.ni, 0, extent.nj, 0, extent.nk},
+      SIMAPP_LAMBDA(int a, int b, int c) {
+        for (int side = 0; side < 2; ++side) {
+          const Cell3d cell = message_cell(direction, field.shape, side, false, a, b, c);
+          for (int v = 0; v < vars; ++v)
+            buffer[side * side_size + buffer_index(extent, v, a, b, c)] = field(v, cell.k, cell.j, cell.i);
+        }
       });
 }
 
@@ -74,15 +77,14 @@ void unpack_halos_3d(const Stream& stream, Direction direction, FieldView3d<doub
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size_3d(direction, field.shape);
   const int vars = field.shape.num_vars;
-  parallel_for(
-      label(direction, false), stream, IndexBox{0, extent.ni, 0, extent.nk}, SIMAPP_LAMBDA(int a, int c) {
+  parallel_for_cells(
+      label(direction, false), stream, CellBox3d{0, extent.ni, 0, extent.nj, 0, extent.nk},
+      SIMAPP_LAMBDA(int a, int b, int c) {
         for (int side = 0; side < 2; ++side) {
           if (side == 0 ? !sides.low : !sides.high) continue;
-          for (int b = 0; b < extent.nj; ++b) {
-            const Cell3d cell = message_cell(direction, field.shape, side, true, a, b, c);
-            for (int v = 0; v < vars; ++v)
-              field(v, cell.k, cell.j, cell.i) = buffer[side * side_size + buffer_index(extent, v, a, b, c)];
-          }
+          const Cell3d cell = message_cell(direction, field.shape, side, true, a, b, c);
+          for (int v = 0; v < vars; ++v)
+            field(v, cell.k, cell.j, cell.i) = buffer[side * side_size + buffer_index(extent, v, a, b, c)];
         }
       });
 }

@@ -15,6 +15,7 @@
 #if SIMAPP_USE_CUDA
 #define SIMAPP_CUDA_RUNTIME 1
 #include "kernels/backend/cuda_check.hpp"
+#include "solver/executor/graph_instantiate_error.hpp"
 #include "solver/executor/lane_streams.hpp"
 #endif
 
@@ -108,10 +109,10 @@ class CudaGraphSegment final : public CapturedSegment {
     params.flags = cudaGraphInstantiateFlagUpload | cudaGraphInstantiateFlagUseNodePriority;
     params.uploadStream = stream.cuda_stream;
     const cudaError_t instantiated = cudaGraphInstantiateWithParams(&exec_, graph, &params);
+    const bool failed = instantiated != cudaSuccess || params.result_out != cudaGraphInstantiateSuccess;
+    const std::string failure = failed ? graph_instantiate_error(instantiated, params) : std::string();
     cudaGraphDestroy(graph);
-    if (instantiated != cudaSuccess || params.result_out != cudaGraphInstantiateSuccess)
-      throw capture_error(program.ops()[segment.first].name,
-                          std::string("instantiating the graph: ") + cudaGetErrorString(instantiated));
+    if (failed) throw capture_error(program.ops()[segment.first].name, "instantiating the graph: " + failure);
     SIMAPP_CUDA_CHECK(cudaStreamSynchronize(stream.cuda_stream));  // the upload
     timing.instantiate_seconds = seconds_since(start);
   }

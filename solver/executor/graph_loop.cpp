@@ -11,6 +11,7 @@
 #if SIMAPP_USE_CUDA
 #define SIMAPP_CUDA_RUNTIME 1
 #include "kernels/backend/cuda_check.hpp"
+#include "solver/executor/graph_instantiate_error.hpp"
 #endif
 
 namespace simapp {
@@ -83,10 +84,10 @@ GraphLoop::GraphLoop(const StepProgram& body, LoopControl& control, const Stream
   instantiate.flags = cudaGraphInstantiateFlagUpload;
   instantiate.uploadStream = stream.cuda_stream;
   const cudaError_t made = cudaGraphInstantiateWithParams(&exec_, graph, &instantiate);
+  const bool failed = made != cudaSuccess || instantiate.result_out != cudaGraphInstantiateSuccess;
+  const std::string failure = failed ? graph_instantiate_error(made, instantiate) : std::string();
   cudaGraphDestroy(graph);
-  if (made != cudaSuccess || instantiate.result_out != cudaGraphInstantiateSuccess)
-    throw Error(ExitCode::internal, "graph_loop",
-                std::string("instantiating the loop graph: ") + cudaGetErrorString(made));
+  if (failed) throw Error(ExitCode::internal, "graph_loop", "instantiating the loop graph: " + failure);
   SIMAPP_CUDA_CHECK(cudaStreamSynchronize(stream.cuda_stream));  // the upload
   timing.instantiate_seconds = seconds_since(start);
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -59,6 +60,12 @@ void require_one_gpu_per_rank(MPI_Comm comm) {
 }
 
 NcclCommunicator::NcclCommunicator(MPI_Comm comm) {
+  // By default NCCL joins each captured call to its other work through event record and wait
+  // nodes, which a conditional graph body may not hold: graph_loop's loop graph would not
+  // instantiate ("invalid argument"). simapp never runs NCCL calls of a graph beside calls
+  // outside it or of another graph (one stream queues them in turn), so it turns that support
+  // off, unless the job's environment sets NCCL_GRAPH_MIXING_SUPPORT itself.
+  setenv("NCCL_GRAPH_MIXING_SUPPORT", "0", 0);
   int rank = 0, ranks = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);

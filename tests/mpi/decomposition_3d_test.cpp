@@ -3,7 +3,8 @@
 /// every layout of the job's rank count (1 = 2 × 2 × 1 = 1 × 3 × 1 = 2 × 1 × 2 …), in the
 /// eager and graph modes, every granularity, halos exchanged along x, y and z with and without
 /// overlap (the cells that read no ghost updated while halos travel). Run under mpiexec with 1, 3, 4
-/// and 6 ranks; the CUDA variant (label gpu) where a GPU is visible.
+/// and 6 ranks; the CUDA variant (label gpu) where a GPU is visible; halos by NCCL inside the
+/// graphs (label nccl) with 2 ranks where each rank has a GPU of its own.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "kernels/backend/device_runtime.hpp"
+#include "solver/halo/halo_path.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "tests/support/small_case.hpp"
 
@@ -53,8 +55,8 @@ int world_rank() {
 
 /// The layouts of `ranks` ranks this test takes (each direction keeps at least two cells a rank).
 std::vector<Layout> layouts_of(int ranks) {
-  const std::vector<Layout> all{{1, 1, 1}, {1, 3, 1}, {3, 1, 1}, {2, 2, 1}, {2, 1, 2},
-                                {1, 1, 4}, {1, 4, 1}, {1, 3, 2}, {3, 2, 1}, {2, 3, 1}};
+  const std::vector<Layout> all{{1, 1, 1}, {2, 1, 1}, {1, 2, 1}, {1, 1, 2}, {1, 3, 1}, {3, 1, 1}, {2, 2, 1},
+                                {2, 1, 2}, {1, 1, 4}, {1, 4, 1}, {1, 3, 2}, {3, 2, 1}, {2, 3, 1}};
   std::vector<Layout> of;
   for (const Layout& layout : all)
     if (layout[0] * layout[1] * layout[2] == ranks) of.push_back(layout);
@@ -80,14 +82,9 @@ std::string describe(const Variant& variant) {
          std::string(name_in(halo_overlap_names, variant.overlap)) + ", " + std::string(to_string(variant.mode));
 }
 
-void expect_every_layout_equals_one_rank(Backend backend) {
-  const std::vector<Variant> variants{{Granularity::stage, HaloOverlap::on, ExecutionMode::eager},
-                                      {Granularity::stage, HaloOverlap::on, ExecutionMode::graph},
-                                      {Granularity::stage, HaloOverlap::off, ExecutionMode::graph},
-                                      {Granularity::fused, HaloOverlap::on, ExecutionMode::graph},
-                                      {Granularity::fused, HaloOverlap::off, ExecutionMode::eager},
-                                      {Granularity::fine, HaloOverlap::on, ExecutionMode::graph},
-                                      {Granularity::pass, HaloOverlap::on, ExecutionMode::graph}};
+/// Every variant of every layout of the job's ranks, halos by `halo`, equals rank 0 alone (eager,
+/// one rank) bit for bit, for thermal, injection and straka.
+void expect_every_layout_equals_one_rank(Backend backend, HaloTransport halo, const std::vector<Variant>& variants) {
   for (const CaseName name : {CaseName::thermal, CaseName::injection, CaseName::straka}) {
     RunSpec alone = spec_for(name, {0, 0, 0}, 4);
     const std::vector<double> reference =
@@ -97,6 +94,7 @@ void expect_every_layout_equals_one_rank(Backend backend) {
         RunSpec spec = spec_for(name, layout, 4);
         spec.execution.granularity = variant.granularity;
         spec.parallel.overlap = variant.overlap;
+        spec.parallel.halo = halo;
         const std::vector<double> distributed = gathered_run(spec, backend, variant.mode, MPI_COMM_WORLD);
         if (world_rank() != 0) continue;
         EXPECT_TRUE(bitwise_equal(distributed, reference))
@@ -106,13 +104,40 @@ void expect_every_layout_equals_one_rank(Backend backend) {
   }
 }
 
+/// Halos by MPI: both overlaps, the eager and graph modes, every granularity.
+const std::vector<Variant> mpi_variants{{Granularity::stage, HaloOverlap::on, ExecutionMode::eager},
+                                        {Granularity::stage, HaloOverlap::on, ExecutionMode::graph},
+                                        {Granularity::stage, HaloOverlap::off, ExecutionMode::graph},
+                                        {Granularity::fused, HaloOverlap::on, ExecutionMode::graph},
+                                        {Granularity::fused, HaloOverlap::off, ExecutionMode::eager},
+                                        {Granularity::fine, HaloOverlap::on, ExecutionMode::graph},
+                                        {Granularity::pass, HaloOverlap::on, ExecutionMode::graph}};
+
+/// Halos by NCCL (device work, so a step needs no host op): every granularity, and every mode
+/// that runs more than one rank, graph_loop included.
+const std::vector<Variant> nccl_variants{{Granularity::stage, HaloOverlap::on, ExecutionMode::eager},
+                                         {Granularity::stage, HaloOverlap::on, ExecutionMode::eager_streams},
+                                         {Granularity::stage, HaloOverlap::on, ExecutionMode::graph},
+                                         {Granularity::stage, HaloOverlap::on, ExecutionMode::graph_loop},
+                                         {Granularity::fused, HaloOverlap::on, ExecutionMode::graph},
+                                         {Granularity::fine, HaloOverlap::on, ExecutionMode::graph},
+                                         {Granularity::pass, HaloOverlap::on, ExecutionMode::graph_loop}};
+
 TEST(Decomposition3dTest, EveryLayoutEqualsOneRankBitForBit_host) {
-  expect_every_layout_equals_one_rank(Backend::host);
+  expect_every_layout_equals_one_rank(Backend::host, HaloTransport::mpi, mpi_variants);
 }
 
 TEST(Decomposition3dTest, EveryLayoutEqualsOneRankBitForBit_cuda) {
   if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-  expect_every_layout_equals_one_rank(Backend::cuda);
+  expect_every_layout_equals_one_rank(Backend::cuda, HaloTransport::mpi, mpi_variants);
+}
+
+TEST(Decomposition3dTest, EveryLayoutEqualsOneRankBitForBit_nccl) {
+  if (!nccl_compiled()) GTEST_SKIP() << "built without NCCL";
+  if (device::device_count() < world_size())
+    GTEST_SKIP() << "NCCL needs a GPU per rank: " << world_size() << " ranks, " << device::device_count() << " GPU(s)";
+  device::select_device(world_rank());
+  expect_every_layout_equals_one_rank(Backend::cuda, HaloTransport::nccl, nccl_variants);
 }
 
 TEST(Decomposition3dTest, ARankBoxTilesTheGrid_host) {
