@@ -25,10 +25,11 @@ struct Outcome {
   RunResult result;
 };
 
-Outcome run(const RunSpec& spec, Backend backend, ExecutionMode mode, MPI_Comm comm) {
+/// The run reports progress every `progress_every` steps (0: never), which cuts it into spans.
+Outcome run(const RunSpec& spec, Backend backend, ExecutionMode mode, MPI_Comm comm, int progress_every = 7) {
   const Decomposition decomposition(comm, spec.grid, spec.parallel);
   Simulation simulation(spec, backend, mode, decomposition);
-  const RunResult result = run_to_end(simulation, 7, [](const ProgressReport&) {});
+  const RunResult result = run_to_end(simulation, progress_every, [](const ProgressReport&) {});
   return {simulation.gathered_state(), result};
 }
 
@@ -109,9 +110,12 @@ TEST_P(DecompositionInvarianceTest, DistributedRunEqualsSerialRunBitForBit) {
     by_mpi.parallel.halo = HaloTransport::mpi;
     const Outcome mpi_halos =
         variant.halo == HaloTransport::mpi ? graph : run(by_mpi, variant.backend, ExecutionMode::graph, MPI_COMM_WORLD);
-    // graph_loop where steps need no host op (NCCL halos, or one rank).
+    // graph_loop where steps need no host op (NCCL halos, or one rank), in one span, so that
+    // its loop graph (a body of a multiple of check_every, 10, steps) runs: spans of 7 steps
+    // would be run by chunks alone.
     const bool loop_possible = variant.backend == Backend::cuda && (variant.halo == HaloTransport::nccl || ranks == 1);
-    const Outcome loop = loop_possible ? run(spec, variant.backend, ExecutionMode::graph_loop, MPI_COMM_WORLD) : graph;
+    const Outcome loop =
+        loop_possible ? run(spec, variant.backend, ExecutionMode::graph_loop, MPI_COMM_WORLD, 0) : graph;
     if (rank != 0) continue;
     const Outcome serial =
         run(spec_for(variant.name, variant.granularity, {1, 1}), variant.backend, ExecutionMode::graph, MPI_COMM_SELF);
