@@ -1,7 +1,8 @@
 /// Halo exchange across ranks: every ghost cell must hold the value of the global cell it
 /// mirrors (periodic in x), identified by a value that encodes the owner rank and the
 /// global index; ghost rows beyond a wall are left alone. MPI from host memory runs under
-/// mpiexec with 2, 4 and 6 ranks; NCCL on the GPUs where each rank has a GPU of its own.
+/// mpiexec with 2, 4 and 6 ranks; NCCL on the GPUs where each rank has a GPU of its own, also
+/// inside the conditional WHILE body of a graph_loop graph.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -11,7 +12,9 @@
 
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/constants.hpp"
+#include "kernels/time/loop_clock.hpp"
 #include "solver/executor/eager_runner.hpp"
+#include "solver/executor/graph_loop.hpp"
 #include "solver/executor/graph_runner.hpp"
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/step/halo_ops.hpp"
@@ -126,6 +129,56 @@ TEST_P(HaloExchangeMpiTest, EveryGhostCellHoldsItsNeighboursValue) {
     exchange_halos(decomposition, shape, values, path, mode);
     expect_ghosts_hold_their_neighbours_values(decomposition, FieldView<const double>{values.data(), shape});
   }
+}
+
+/// The NCCL exchange inside a conditional WHILE body, as graph_loop captures a step's: a body
+/// that exchanges the x halos and counts a pass, launched for three passes, instantiates, runs
+/// three times and leaves every ghost cell holding its neighbour's value. (With NCCL's default
+/// graph support, NCCL_GRAPH_MIXING_SUPPORT=1, the captured calls bring event nodes that a
+/// conditional body may not hold, and the instantiation fails.)
+TEST(NcclLoopGraphTest, AnExchangeRunsInTheBodyOfAWhileLoop_nccl) {
+  int ranks = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (!nccl_compiled()) GTEST_SKIP() << "built without NCCL";
+  if (device::device_count() < ranks)
+    GTEST_SKIP() << "NCCL needs a GPU per rank: " << ranks << " ranks, " << device::device_count() << " GPU(s)";
+  device::select_device(rank);
+
+  const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 1300.0, 1000.0}, ParallelSpec{{ranks, 1, 1}});
+  const RankBox box = decomposition.box();
+  const FieldShape shape{box.nx, box.nz, numerics::halo_width, var::count};
+  std::vector<double> values(shape.size(), untouched);
+  const FieldView<double> initial{values.data(), shape};
+  for (int v = 0; v < var::count; ++v)
+    for (int k = 0; k < box.nz; ++k)
+      for (int i = 0; i < box.nx; ++i) initial(v, k, i) = encode(decomposition, v, box.k_offset + k, box.i_offset + i);
+
+  const Stream stream = device::create_stream(Backend::cuda);
+  std::vector<LoopClock> clock_after;
+  {
+    DeviceBuffer<double> device_values(Backend::cuda, values.size());
+    device::copy_async(stream, device_values.data(), values.data(), values.size() * sizeof(double),
+                       device::CopyDirection::host_to_device);
+    DeviceBuffer<LoopClock> clock(Backend::cuda, 1);
+    set_loop_clock(stream, clock.data(), 0);
+    const NcclCommunicator nccl(decomposition.comm());
+    const HaloExchange x(decomposition, Direction::x, shape, Backend::cuda, HaloPath::nccl, &nccl);
+    LoopControl control{clock.data(), {}, 0};
+    StepProgram body;
+    add_halo_ops(body, "x.", FieldView<double>{device_values.data(), shape}, &x, HaloPath::nccl);
+    body.add(OpKind::kernel, "count_pass",
+             [&control](const Stream& on) { count_loop_steps(on, control.clock, 1, nullptr, control.condition); });
+    CaptureTiming timing;
+    const GraphLoop loop(body, control, stream, timing);
+    set_loop_target(stream, clock.data(), 3);
+    loop.launch(stream);
+    values = device_values.copy_to_host(stream);
+    clock_after = clock.copy_to_host(stream);
+  }
+  device::destroy_stream(stream);
+  EXPECT_EQ(clock_after.at(0).completed, 3);
+  expect_ghosts_hold_their_neighbours_values(decomposition, FieldView<const double>{values.data(), shape});
 }
 
 constexpr std::array<int, 2> layouts[] = {{1, 1}, {2, 1}, {2, 2}, {4, 1}, {1, 4}, {3, 2}, {2, 3}};
