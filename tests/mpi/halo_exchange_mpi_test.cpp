@@ -40,6 +40,17 @@ double encode(const Decomposition& decomposition, int v, int k, int i) {
   return owner(decomposition, i, k) * 1e6 + v * 1e5 + k * 100.0 + i;
 }
 
+/// This rank's field of `shape`: every interior cell its encoded value, every ghost cell untouched.
+std::vector<double> encoded_field(const Decomposition& decomposition, const FieldShape& shape) {
+  const RankBox box = decomposition.box();
+  std::vector<double> values(shape.size(), untouched);
+  const FieldView<double> field{values.data(), shape};
+  for (int v = 0; v < var::count; ++v)
+    for (int k = 0; k < box.nz; ++k)
+      for (int i = 0; i < box.nx; ++i) field(v, k, i) = encode(decomposition, v, box.k_offset + k, box.i_offset + i);
+  return values;
+}
+
 struct Variant {
   std::array<int, 2> layout;
   HaloPath path;  ///< mpi on the host backend, or nccl on CUDA
@@ -120,12 +131,7 @@ TEST_P(HaloExchangeMpiTest, EveryGhostCellHoldsItsNeighboursValue) {
   const FieldShape shape{box.nx, box.nz, numerics::halo_width, var::count};
   for (const ExecutionMode mode : {ExecutionMode::eager, ExecutionMode::graph}) {
     SCOPED_TRACE(std::string(to_string(mode)));
-    std::vector<double> values(shape.size(), untouched);
-    const FieldView<double> initial{values.data(), shape};
-    for (int v = 0; v < var::count; ++v)
-      for (int k = 0; k < box.nz; ++k)
-        for (int i = 0; i < box.nx; ++i)
-          initial(v, k, i) = encode(decomposition, v, box.k_offset + k, box.i_offset + i);
+    std::vector<double> values = encoded_field(decomposition, shape);
     exchange_halos(decomposition, shape, values, path, mode);
     expect_ghosts_hold_their_neighbours_values(decomposition, FieldView<const double>{values.data(), shape});
   }
@@ -148,11 +154,7 @@ TEST(NcclLoopGraphTest, AnExchangeRunsInTheBodyOfAWhileLoop_nccl) {
   const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 1300.0, 1000.0}, ParallelSpec{{ranks, 1, 1}});
   const RankBox box = decomposition.box();
   const FieldShape shape{box.nx, box.nz, numerics::halo_width, var::count};
-  std::vector<double> values(shape.size(), untouched);
-  const FieldView<double> initial{values.data(), shape};
-  for (int v = 0; v < var::count; ++v)
-    for (int k = 0; k < box.nz; ++k)
-      for (int i = 0; i < box.nx; ++i) initial(v, k, i) = encode(decomposition, v, box.k_offset + k, box.i_offset + i);
+  std::vector<double> values = encoded_field(decomposition, shape);
 
   const Stream stream = device::create_stream(Backend::cuda);
   std::vector<LoopClock> clock_after;
