@@ -50,8 +50,6 @@ struct BoundaryCondition {
   SIMAPP_HOST_DEVICE constexpr bool has_inflow() const {
     return kind == BoundaryKind::inflow || kind == BoundaryKind::exchanged_inflow;
   }
-  /// Some rule makes or changes the ghost cells (they are not just read from memory).
-  SIMAPP_HOST_DEVICE constexpr bool made_by_rule() const { return kind != BoundaryKind::exchanged; }
 };
 
 /// The side as a rank that faces a neighbour rank there sees it: ghost cells received, and an

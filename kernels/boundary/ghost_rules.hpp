@@ -12,6 +12,15 @@ namespace simapp {
 /// x periodic: the interior cell a ghost column i ∈ [−halo, 0) ∪ [nx, nx + halo) copies.
 SIMAPP_HOST_DEVICE inline int periodic_source(int i, int nx) { return i < 0 ? i + nx : i - nx; }
 
+/// The point a pass reads for point i ∈ [−halo, n + halo) of a line of n cells: the periodic
+/// image where the side beyond it copies one, else i itself (interior cells, and the ghost cells
+/// a neighbour rank sent, which are in memory at i).
+SIMAPP_HOST_DEVICE inline int point_read(int i, int n, const BoundaryCondition& low, const BoundaryCondition& high) {
+  if (i < 0 && low.copies_periodic_image()) return periodic_source(i, n);
+  if (i >= n && high.copies_periodic_image()) return periodic_source(i, n);
+  return i;
+}
+
 /// z free-slip wall: ghost row k of variable v of the model whose variables are V, from the
 /// adjacent interior row a:
 ///   ρw = 0;  ρu = ρu(a) / ρ̄_c(a) · ρ̄_c(k) (in 3-D ρv likewise);  ρ′ and (ρθ)′ copied.

@@ -28,16 +28,19 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, var::count> {
   Bump wave_source;
   BoundaryConditions sides;  ///< what makes the ghost cells of each side
 
+  /// Where the stage input at (i, k) is read: along x a periodic image where the side copies
+  /// one (point_read); the rules of input_at change what is read there.
+  SIMAPP_HOST_DEVICE const double* input_cell(int i, int k) const {
+    if constexpr (x_pass) return arrays.forcing_at(k, point_read(i, arrays.shape.nx, sides.x_low, sides.x_high));
+    return arrays.forcing_at(k, i);
+  }
+
   /// The stage input at cell (i, k), which may be a ghost cell: by rule, or from memory.
   SIMAPP_HOST_DEVICE void input_at(int i, int k, double q[var::count]) const {
     const HydrostaticView& background = context.background;
     const std::size_t stride = arrays.shape.var_stride();
     if constexpr (x_pass) {
-      const int nx = arrays.shape.nx;
-      const bool periodic_ghost =
-          (i < 0 && sides.x_low.copies_periodic_image()) || (i >= nx && sides.x_high.copies_periodic_image());
-      const int source = periodic_ghost ? periodic_source(i, nx) : i;
-      const double* cell = arrays.forcing_at(k, source);
+      const double* cell = input_cell(i, k);
       for (int v = 0; v < var::count; ++v) q[v] = cell[v * stride];
       if (i < 0 && sides.x_low.has_inflow() &&
           sides.inflow.applies(context.geometry.z_center(k), context.geometry.zlen))
@@ -58,13 +61,13 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, var::count> {
     }
   }
 
-  /// Whether a rule makes any point the tile loads; most tiles lie away from such boundaries
-  /// and read every point from memory without testing the rules point by point.
+  /// Whether a rule computes any point the tile loads (an inflow's rows, a wall's rows); every
+  /// other point, periodic images included, is read from memory without testing the rules
+  /// point by point. Deciding this before the loads costs them: the x pass reads periodic
+  /// images by address instead (docs/performance.md, "Launch parameters, and the step as data").
   SIMAPP_HOST_DEVICE bool needs_rules(const TileOrigin& origin) const {
     if constexpr (x_pass) {
-      const bool low = origin.i0 - halo_x < 0;
-      const bool high = origin.i0 + origin.ni + halo_x > arrays.shape.nx;
-      return (low && sides.x_low.made_by_rule()) || (high && sides.x_high.made_by_rule());
+      return sides.x_low.has_inflow() && origin.i0 - halo_x < 0;
     } else {
       return (sides.z_low.is_wall() && origin.k0 - halo_z < 0) ||
              (sides.z_high.is_wall() && origin.k0 + origin.nk + halo_z > arrays.shape.nz);
@@ -82,7 +85,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, var::count> {
       input_at(i, k, q);
       for (int v = 0; v < var::count; ++v) tile.q[v][b][a] = q[v];
     } else {
-      const double* cell = arrays.forcing_at(k, i);
+      const double* cell = input_cell(i, k);
       const std::size_t stride = arrays.shape.var_stride();
       for (int v = 0; v < var::count; ++v) copy_into_tile(tile.q[v][b][a], cell[v * stride]);
     }

@@ -42,25 +42,29 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
     return z_pass ? Cell{i, layer, m} : Cell{i, m, layer};
   }
 
+  /// Where the stage input at c is read: along x and y a periodic image where the side copies
+  /// one (point_read); the rules of input_at change what is read there.
+  SIMAPP_HOST_DEVICE const double* input_cell(const Cell& c) const {
+    if constexpr (x_pass)
+      return arrays.forcing_at(c.k, c.j, point_read(c.i, arrays.shape.nx, sides.xz.x_low, sides.xz.x_high));
+    if constexpr (y_pass)
+      return arrays.forcing_at(c.k, point_read(c.j, arrays.shape.ny, sides.y_low, sides.y_high), c.i);
+    return arrays.forcing_at(c.k, c.j, c.i);
+  }
+
   /// The stage input at cell c, which may be a ghost cell: by rule, or from memory.
   SIMAPP_HOST_DEVICE void input_at(const Cell& c, double q[V::count]) const {
     const HydrostaticView& background = context.background;
     const std::size_t stride = arrays.shape.var_stride();
     if constexpr (x_pass) {
-      const int nx = arrays.shape.nx;
       const BoundaryConditions& xz = sides.xz;
-      const bool periodic_ghost =
-          (c.i < 0 && xz.x_low.copies_periodic_image()) || (c.i >= nx && xz.x_high.copies_periodic_image());
-      const double* cell = arrays.forcing_at(c.k, c.j, periodic_ghost ? periodic_source(c.i, nx) : c.i);
+      const double* cell = input_cell(c);
       for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
       if (c.i < 0 && xz.x_low.has_inflow() &&
           xz.inflow.applies(context.geometry.xz.z_center(c.k), context.geometry.xz.zlen))
         apply_inflow<V>(q, background.cell_density(c.k), background.cell_rho_theta(c.k), xz.inflow);
     } else if constexpr (y_pass) {
-      const int ny = arrays.shape.ny;
-      const bool periodic_ghost =
-          (c.j < 0 && sides.y_low.copies_periodic_image()) || (c.j >= ny && sides.y_high.copies_periodic_image());
-      const double* cell = arrays.forcing_at(c.k, periodic_ghost ? periodic_source(c.j, ny) : c.j, c.i);
+      const double* cell = input_cell(c);
       for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
     } else {
       const int nz = arrays.shape.nz;
@@ -78,16 +82,14 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
     }
   }
 
-  /// Whether a rule makes any point the tile loads (most tiles read every point from memory).
+  /// Whether a rule computes any point the tile loads (an inflow's rows, a wall's rows); every
+  /// other point, periodic images included, is read from memory (input_cell), as in the 2-D
+  /// stage kernel (stage_tile.hpp).
   SIMAPP_HOST_DEVICE bool needs_rules(const LayerTileOrigin& origin) const {
     if constexpr (x_pass) {
-      const bool low = origin.i0 - halo_x < 0;
-      const bool high = origin.i0 + origin.ni + halo_x > arrays.shape.nx;
-      return (low && sides.xz.x_low.made_by_rule()) || (high && sides.xz.x_high.made_by_rule());
+      return sides.xz.x_low.has_inflow() && origin.i0 - halo_x < 0;
     } else if constexpr (y_pass) {
-      const bool low = origin.k0 - halo_z < 0;
-      const bool high = origin.k0 + origin.nk + halo_z > arrays.shape.ny;
-      return (low && sides.y_low.made_by_rule()) || (high && sides.y_high.made_by_rule());
+      return false;
     } else {
       return (sides.xz.z_low.is_wall() && origin.k0 - halo_z < 0) ||
              (sides.xz.z_high.is_wall() && origin.k0 + origin.nk + halo_z > arrays.shape.nz);
@@ -104,7 +106,7 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
       input_at(c, q);
       for (int v = 0; v < V::count; ++v) tile.q[v][b][a] = q[v];
     } else {
-      const double* cell = arrays.forcing_at(c.k, c.j, c.i);
+      const double* cell = input_cell(c);
       const std::size_t stride = arrays.shape.var_stride();
       for (int v = 0; v < V::count; ++v) copy_into_tile(tile.q[v][b][a], cell[v * stride]);
     }

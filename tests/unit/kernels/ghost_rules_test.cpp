@@ -23,6 +23,20 @@ TEST(GhostRuleTest, PeriodicGhostColumnsCopyTheInteriorColumnsAtTheOtherSide) {
   EXPECT_EQ(periodic_source(nx + 1, nx), 1);
 }
 
+TEST(GhostRuleTest, APassReadsThePeriodicImageOfAGhostCellOnlyWhereItsSideCopiesOne) {
+  constexpr int nx = 5;
+  const BoundaryCondition periodic{BoundaryKind::periodic}, inflow{BoundaryKind::inflow};
+  const BoundaryCondition exchanged{BoundaryKind::exchanged}, exchanged_inflow{BoundaryKind::exchanged_inflow};
+  for (int i = 0; i < nx; ++i) EXPECT_EQ(point_read(i, nx, periodic, periodic), i) << "interior cell " << i;
+  EXPECT_EQ(point_read(-2, nx, periodic, exchanged), 3);
+  EXPECT_EQ(point_read(-1, nx, inflow, exchanged), 4) << "an inflow side starts from the periodic image";
+  EXPECT_EQ(point_read(nx + 1, nx, exchanged, periodic), 1);
+  // What a neighbour rank sent lies in the ghost cells themselves.
+  EXPECT_EQ(point_read(-2, nx, exchanged, periodic), -2);
+  EXPECT_EQ(point_read(-1, nx, exchanged_inflow, periodic), -1);
+  EXPECT_EQ(point_read(nx, nx, periodic, exchanged), nx);
+}
+
 TEST(GhostRuleTest, WallGhostStopsVerticalMomentumAndRescalesHorizontalMomentum) {
   // Adjacent ρu = 6 over ρ̄_c = 1.2 is u = 5 m/s; on a ghost row with ρ̄_c = 1.5 that is ρu = 7.5.
   EXPECT_DOUBLE_EQ(wall_ghost(var::umom, 6.0, 1.2, 1.5), 7.5);
