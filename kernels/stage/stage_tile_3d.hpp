@@ -52,21 +52,12 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
     return arrays.forcing_at(c.k, c.j, c.i);
   }
 
-  /// The stage input at cell c, which may be a ghost cell: by rule, or from memory.
+  /// The stage input at cell c, which may be a ghost cell: a wall's rows made by rule (z), every
+  /// other point read where input_cell says, an inflow's rows then changed (x).
   SIMAPP_HOST_DEVICE void input_at(const Cell& c, double q[V::count]) const {
     const HydrostaticView& background = context.background;
     const std::size_t stride = arrays.shape.var_stride();
-    if constexpr (x_pass) {
-      const BoundaryConditions& xz = sides.xz;
-      const double* cell = input_cell(c);
-      for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
-      if (c.i < 0 && xz.x_low.has_inflow() &&
-          xz.inflow.applies(context.geometry.xz.z_center(c.k), context.geometry.xz.zlen))
-        apply_inflow<V>(q, background.cell_density(c.k), background.cell_rho_theta(c.k), xz.inflow);
-    } else if constexpr (y_pass) {
-      const double* cell = input_cell(c);
-      for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
-    } else {
+    if constexpr (z_pass) {
       const int nz = arrays.shape.nz;
       const bool low_wall = c.k < 0 && sides.xz.z_low.is_wall();
       const bool high_wall = c.k >= nz && sides.xz.z_high.is_wall();
@@ -75,11 +66,15 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
         const double* cell = arrays.forcing_at(adjacent, c.j, c.i);
         for (int v = 0; v < V::count; ++v)
           q[v] = wall_ghost_of<V>(v, cell[v * stride], background.cell_density(adjacent), background.cell_density(c.k));
-      } else {
-        const double* cell = arrays.forcing_at(c.k, c.j, c.i);
-        for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
+        return;
       }
     }
+    const double* cell = input_cell(c);
+    for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
+    const BoundaryConditions& xz = sides.xz;
+    if (x_pass && c.i < 0 && xz.x_low.has_inflow() &&
+        xz.inflow.applies(context.geometry.xz.z_center(c.k), context.geometry.xz.zlen))
+      apply_inflow<V>(q, background.cell_density(c.k), background.cell_rho_theta(c.k), xz.inflow);
   }
 
   /// Whether a rule computes any point the tile loads (an inflow's rows, a wall's rows); every
