@@ -11,7 +11,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include "io/output/build_description.hpp"
+#include "io/provenance/build_description.hpp"
 #include "kernels/backend/gpu_topology.hpp"
 #include "simapp_version.hpp"
 #include "solver/halo/halo_path.hpp"

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/output/build_description.hpp"
+#include "io/provenance/build_description.hpp"
 #include "solver/spec/run_spec.hpp"
 
 namespace simapp::io {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <optional>
 
-#include "io/output/build_description.hpp"
+#include "io/provenance/build_description.hpp"
 #include "io/timing/machine_report.hpp"
 #include "simapp_version.hpp"
 

@@ -1,4 +1,4 @@
-#include "io/output/build_description.hpp"
+#include "io/provenance/build_description.hpp"
 
 #include <hdf5.h>
 #include <mpi.h>
