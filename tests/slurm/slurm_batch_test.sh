@@ -3,16 +3,23 @@
 # with a slurm.conf of its own (SLURM_CONF, ports of its own, one node that declares 64 CPUs and
 # 4 GPUs, stand-ins that jobs asking for GPUs can be scheduled on), then
 #   1. checks every script in scripts/slurm/ with `bash -n`, that Slurm reads all of its #SBATCH
-#      lines (none below a command) and that it asks for --signal=TERM@120 or says why not, and
-#      that chain.sh refuses a bad N, a missing script and --overwrite;
-#   2. runs the GPU scripts (one_node_4gpus.sbatch, multi_node.sbatch on one node) for real with a
-#      stand-in srun first on PATH, which records its arguments and hands them to the real srun
-#      with --backend host appended (a later --backend wins), and checks they wrote results, passed
-#      the user's options after their own and gave simapp the wall limit left in the job;
+#      lines (none below a command), that it asks for --signal=TERM@120 or says why not, has the
+#      account and partition placeholders and sources simapp_job.sh (the one place that reads the
+#      job's end time), and that chain.sh refuses a bad N, a missing script and --overwrite;
+#   2. runs the GPU scripts (one_node_4gpus.sbatch, multi_node.sbatch on one node), submitted from
+#      a directory outside the repository, for real with a stand-in srun that the site
+#      environment hook (SIMAPP_SITE_ENV) puts first on PATH, which records its arguments and hands
+#      them to the real srun with --backend host appended (a later --backend wins), and checks
+#      they wrote results, passed the user's options after their own and gave simapp the wall
+#      limit left in the job;
 #   3. at once: cpu.sbatch on one rank in a job of 2 minutes, which its --signal=TERM@120 stops
-#      (SIGTERM to the rank, a checkpoint, exit 5); the timing sweep's CPU job array (2 tasks) and
-#      one task of the GPU array (auto backend: the host here), each writing its CSV rows, every
-#      mode bit-identical;
+#      (SIGTERM to the rank, a checkpoint, exit 5); the timing sweep's CPU job array (2 tasks,
+#      submitted from outside the repository) and one task of the GPU array (auto backend: the
+#      host here), each writing its CSV rows, every mode bit-identical; sweep_array.sbatch over a
+#      table of two rows in three tasks (each row's values and output.dir in its run.json, the
+#      third task refused); chain.sh 1 cpu.sbatch -dash2.yaml (a configuration named with a
+#      leading dash); a copy of cpu.sbatch outside the repository, refused without SIMAPP_ROOT
+#      and run with it;
 #   4. a run of cpu.sbatch (2 ranks, srun --mpi=pmix) as a chain of three jobs (chain.sh), each cut
 #      by execution.wall_limit (0.6 of the time the uncut run takes here, so that one job cannot
 #      finish it and three can) and continued with --restart latest, against the same run started
