@@ -83,6 +83,9 @@ SlurmdParameters=config_overrides
 MpiDefault=none
 ReturnToService=2
 JobCompType=jobcomp/none
+# Ended jobs stay known to scontrol for the test's whole length (the default, 300 s, forgets the
+# first jobs of a slow machine's run before the test reads how they ended).
+MinJobAge=3600
 AccountingStorageType=accounting_storage/none
 GresTypes=gpu
 NodeName=$host CPUs=64 Gres=gpu:4 State=UNKNOWN
