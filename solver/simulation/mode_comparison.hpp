@@ -5,7 +5,8 @@
 /// states must be bit-identical. The modes are timed in rounds, each mode once a round, in turn
 /// (the order reversed every other round), so that drift and other work on the machine reach
 /// every mode alike: execution.repeats rounds, and with execution.max_noise more, until every
-/// mode's median is known to within it or execution.max_noise_time has passed.
+/// mode's median is known to within it or execution.max_noise_time has passed. A stop request
+/// (a signal) ends it before the next timed run, its timings incomplete.
 #include <functional>
 #include <optional>
 #include <string>
