@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "app/run_report.hpp"
+#include "foundation/printable_text.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/variables.hpp"
@@ -72,11 +73,11 @@ std::string disk_line(const RunSpec& spec, bool continued) {
                                       ? fmt::format("1 checkpoint ({})", bytes_text(disk.checkpoint_bytes))
                                       : fmt::format("{} checkpoints ({} each, at most 2 at once)", disk.checkpoints,
                                                     bytes_text(disk.checkpoint_bytes));
-  std::string text =
-      fmt::format("at most {} in '{}': {}, {}", bytes_text(disk.most), spec.output.dir, snapshots, checkpoints);
+  std::string text = fmt::format("at most {} in '{}': {}, {}", bytes_text(disk.most), printable(spec.output.dir),
+                                 snapshots, checkpoints);
   if (const auto free = free_space(spec.output.dir))
-    text += fmt::format("; {} free on the file system of '{}'{}", bytes_text(free->first), free->second.string(),
-                        free->first < disk.most ? ": not enough" : "");
+    text += fmt::format("; {} free on the file system of '{}'{}", bytes_text(free->first),
+                        printable(free->second.string()), free->first < disk.most ? ": not enough" : "");
   return text;
 }
 
@@ -110,7 +111,7 @@ void print_validation(std::FILE* out, const std::string& config_path, const Setu
                       const Decomposition& decomposition, const MemoryUse& memory, const std::string& restart) {
   const RunSpec& spec = setup.config.spec;
   const bool continued = !restart.empty();
-  fmt::print(out, "{}: configuration is valid{}\n", config_path, restart);
+  fmt::print(out, "{}: configuration is valid{}\n", printable(config_path), printable(restart));
   fmt::print(out, "  time      {}\n", describe_time_stepping(io::run_time_stepping(spec), spec));
   fmt::print(out, "  backend   {}: {}\n", to_string(setup.backend), device::processor_name(setup.backend));
   fmt::print(out, "  ranks     {}\n",

@@ -15,6 +15,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// Refuses a relative `directory` when the working directory it lies in is gone (a shell left
+/// in a directory that was removed): no path can be made of it.
+void require_working_directory(const fs::path& directory) {
+  if (directory.is_absolute()) return;
+  std::error_code error;
+  if (!fs::current_path(error).empty()) return;  // empty when it cannot be found
+  throw Error(ExitCode::bad_input, "output.dir",
+              fmt::format("cannot write to '{}': the working directory it is relative to cannot be found ({}; "
+                          "was it removed?): change to an existing directory or give an absolute path",
+                          directory.string(), error.message()));
+}
+
 /// Refuses a directory inside a folder for unfinished files, as written or once links are
 /// resolved.
 void require_outside_unfinished_folders(const fs::path& directory) {
@@ -33,6 +45,7 @@ void require_outside_unfinished_folders(const fs::path& directory) {
 
 OwnedOutputDirectory::OwnedOutputDirectory(const fs::path& directory, MPI_Comm comm) {
   run_on_root_agreed(comm, [&] {
+    require_working_directory(directory);
     require_outside_unfinished_folders(directory);
     const auto cannot_write = [&](const std::string& why) {
       return Error(ExitCode::bad_input, "output.dir", fmt::format("cannot write to '{}': {}", directory.string(), why));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <regex>
 #include <string>
 
@@ -108,6 +109,67 @@ TEST_F(ErrorReportTest, ControlCharactersInEchoedValuesAreEscaped) {
   EXPECT_TRUE(std::none_of(outcome.err.begin(), outcome.err.end() - 1, [](char c) {
     return static_cast<unsigned char>(c) < 0x20;
   })) << "no control character but the final newline";
+}
+
+TEST_F(ErrorReportTest, ControlCharactersInPathsAreEscapedWhereverTheyArePrinted) {
+  // A configuration and an output directory named with a colour escape and a newline, after which
+  // a line that reads as a result (a forged log line).
+  const std::string forged = "$(printf '\\033[31m\\nFAKE d_mass: 9')";
+  const std::string names = "cfg=\"case" + forged + ".yaml\"; dir=\"out" + forged + "\"; cp case.yaml \"$cfg\"; ";
+  const std::string simapp_on_them = launcher(1) + binary() +
+                                     " \"$cfg\" --backend host --set time.sim_time=" + sim_time(6) +
+                                     " --set output.every=" + every(6) + " --set \"output.dir=$dir\"";
+  const auto expect_printable = [](const std::string& text, const std::string& what) {
+    EXPECT_FALSE(std::regex_search(text, std::regex("(^|\n|\\] )FAKE"))) << what << ":\n" << text;
+    EXPECT_EQ(std::count_if(text.begin(), text.end(),
+                            [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\n'; }),
+              0)
+        << what << ":\n"
+        << text;
+  };
+  const Outcome validated = run(names + simapp_on_them + " --validate");
+  EXPECT_EQ(validated.exit_code, 0) << validated.err;
+  expect_printable(validated.out, "--validate");
+  EXPECT_TRUE(validated.out.starts_with("case\\x1b[31m\\nFAKE d_mass: 9.yaml: configuration is valid\n"))
+      << validated.out;
+  const Outcome ran =
+      run("(" + names + simapp_on_them + "; status=$?; cat \"$dir/simapp.log\" > log.txt; exit $status)");
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  expect_printable(ran.out, "the run's lines");
+  EXPECT_NE(ran.out.find("  config    case\\x1b[31m\\nFAKE d_mass: 9.yaml\n"), std::string::npos) << ran.out;
+  const std::string log = testing::read_text(directory_ / "log.txt");
+  expect_printable(log, "simapp.log");
+  EXPECT_NE(log.find("  output    out\\x1b[31m\\nFAKE d_mass: 9: snapshots"), std::string::npos) << log;
+  const Outcome compared = run(names + simapp_on_them + " --mode compare --set execution.repeats=1 --overwrite");
+  EXPECT_EQ(compared.exit_code, 0) << compared.err;
+  expect_printable(compared.out, "--mode compare");
+  EXPECT_NE(compared.out.find("\nwrote out\\x1b[31m\\nFAKE d_mass: 9/timing.json\n"), std::string::npos)
+      << compared.out;
+}
+
+TEST_F(ErrorReportTest, MoreOpenMPThreadsThanTheMachineCanRunAreRefusedWithOneLine) {
+  // 100000 threads crashed inside the OpenMP runtime (a stack overflow, SIGSEGV, no word).
+  for (const char* flags : {" --validate", ""}) {
+    SCOPED_TRACE(flags);
+    const Outcome outcome = run("env OMP_NUM_THREADS=100000 " + binary() +
+                                " case.yaml --backend host --set time.sim_time=" + sim_time(6) + flags);
+    EXPECT_EQ(outcome.exit_code, 2);
+    EXPECT_TRUE(std::regex_match(
+        outcome.err, std::regex(R"(simapp: error: OMP_NUM_THREADS: 100000 OpenMP threads, more than 4 for each of )"
+                                R"(the (\d+) CPUs? this process may run on: set it to at most \d+ \(one thread a )"
+                                R"(CPU is fastest\)\n)")))
+        << outcome.err;
+  }
+}
+
+TEST_F(ErrorReportTest, AJobOfOneRankRunsWithoutAnyEnvironment) {
+  // `env -i simapp …`: no PATH, so no rsh agent for Open MPI's singleton start-up to find.
+  const Outcome outcome = run("env -i " + binary() + " " + (directory_ / "case.yaml").string() +
+                              " --backend host --set time.sim_time=" + sim_time(6) + " --set output.every=" + every(6) +
+                              " --set output.dir=out");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(outcome.err, "");
+  EXPECT_TRUE(std::filesystem::exists(out() / "fields_000006.h5"));
 }
 
 }  // namespace

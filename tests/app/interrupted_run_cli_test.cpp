@@ -172,9 +172,65 @@ TEST_P(StopSignalTest, StopsWithACheckpointAndTheInterruptedCode) {
   expect_same_snapshots(directory_ / "reference", out());
 }
 
+TEST_P(StopSignalTest, ACompareStopsAfterItsTimedRunAndWritesNoTimingReport) {
+  // Rounds enough for minutes; the signal comes once the second has begun.
+  std::string script = command("--mode compare --set execution.repeats=1000 --set time.sim_time=" + sim_time(12) +
+                               " --set output.dir=out");
+  script +=
+      " > compare.out 2> compare.err & pid=$!; while ! grep -q 'round 2 ' compare.out && kill -0 $pid; do sleep "
+      "0.01; done; kill -" +
+      std::string(GetParam()) +
+      " $pid; date +%s.%N > signalled; wait $pid; echo $? > compare.status; date "
+      "+%s.%N > ended";
+  run("(" + script + ")");
+  const double seconds =
+      std::stod(testing::read_text(directory_ / "ended")) - std::stod(testing::read_text(directory_ / "signalled"));
+  EXPECT_EQ(std::stoi(testing::read_text(directory_ / "compare.status")), 5);
+  EXPECT_LT(seconds, 5.0) << "it stops after the run in progress";
+  EXPECT_EQ(testing::read_text(directory_ / "compare.err"), "");
+  const std::string said = testing::read_text(directory_ / "compare.out");
+  EXPECT_TRUE(std::regex_search(said, std::regex("\nstopped by SIG" + std::string(GetParam()) +
+                                                 R"( in round \d+ after \d+ timed runs; no timing\.json written )"
+                                                 R"(\(an interrupted comparison is incomplete\): run it again to )"
+                                                 R"(time the modes\n$)")))
+      << said;
+  EXPECT_FALSE(fs::exists(out() / "timing.json")) << "no report claims a whole comparison";
+}
+
+TEST_P(StopSignalTest, AWaitForAConfigurationFromAPipeEndsWithOneLine) {
+  // A named pipe nothing writes to (mkfifo f; simapp f --validate), signalled once simapp
+  // waits on it (has it open), or after 3 s.
+  std::string script =
+      "mkfifo config.fifo; " + launcher(1) + binary() +
+      " config.fifo --validate > fifo.out 2> fifo.err & pid=$!; "
+      "for n in $(seq 300); do ls -l /proc/$pid/fd 2> /dev/null | grep -q config.fifo && break; sleep 0.01; done; kill "
+      "-" +
+      std::string(GetParam()) +
+      " $pid; (sleep 10; kill -KILL $pid) 2> /dev/null & watchdog=$!; wait $pid; echo $? > fifo.status; kill $watchdog";
+  run("(" + script + ")");
+  EXPECT_EQ(std::stoi(testing::read_text(directory_ / "fifo.status")), 5) << "137: killed by the watchdog after 10 s";
+  EXPECT_EQ(testing::read_text(directory_ / "fifo.err"), "simapp: error: config.fifo: stopped by SIG" +
+                                                             std::string(GetParam()) +
+                                                             " while waiting for the pipe's writer; nothing was run\n");
+  EXPECT_EQ(testing::read_text(directory_ / "fifo.out"), "");
+}
+
 // SIGTERM: what Slurm and mpirun send before a kill; SIGHUP: a closed terminal or ssh session;
 // SIGINT: Ctrl-C.
 INSTANTIATE_TEST_SUITE_P(Signals, StopSignalTest, ::testing::Values("TERM", "HUP", "INT"));
+
+TEST_F(InterruptedRunTest, AConfigurationFromAPipeIsWaitedForSayingSo) {
+  // The writer comes 1.5 s after simapp opened the pipe: simapp says what it waits for after 1 s,
+  // then reads and validates.
+  const Outcome outcome =
+      run("(mkfifo config.fifo; " + launcher(1) + binary() +
+          " config.fifo --validate & pid=$!; for n in $(seq 300); do ls -l /proc/$pid/fd 2> /dev/null | grep -q "
+          "config.fifo && break; sleep 0.01; done; sleep 1.5; cat case.yaml > config.fifo; wait $pid)");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(outcome.err,
+            "simapp: waiting for something to write the configuration into the pipe 'config.fifo' (Ctrl-C stops)\n");
+  EXPECT_TRUE(outcome.out.starts_with("config.fifo: configuration is valid\n")) << outcome.out;
+}
 
 TEST_F(InterruptedRunTest, AWallLimitStopsTheRunWithACheckpointBeforeItAndARestartContinuesIt) {
   // A run far longer than its limit: it stops at some step S, wherever the machine's speed puts it.

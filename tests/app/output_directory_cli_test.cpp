@@ -154,6 +154,38 @@ TEST_F(OutputDirectoryTest, ASecondRunInTheSameDirectoryIsRefusedAtOnceNamingThe
       << continued.out << continued.err;
 }
 
+TEST_F(OutputDirectoryTest, ALockFileThatIsAHardLinkToAUsersFileIsRefusedAndLeftIntact) {
+  // As `cp -al` leaves it, or as planted in a shared directory.
+  fs::create_directories(out());
+  const std::string precious = "a user's file\n" + std::string(1000, 'x') + "\n";
+  std::ofstream(directory_ / "precious.txt") << precious;
+  fs::create_hard_link(directory_ / "precious.txt", out() / ".simapp_lock");
+  for (const char* flags : {"", " --overwrite", " --mode compare"}) {
+    SCOPED_TRACE(flags);
+    expect_one_line(simapp(short_run() + flags), 2,
+                    R"(^simapp: error: [^\n]*out/\.simapp_lock: not simapp's lock file: it has 2 names \(a hard )"
+                    R"(link\); simapp never writes into it: remove this name \(the file's other names keep its )"
+                    R"(content\), or choose another output\.dir\n$)");
+    EXPECT_EQ(testing::read_text(directory_ / "precious.txt"), precious) << "byte for byte intact";
+  }
+  EXPECT_FALSE(fs::exists(out() / "fields_000000.h5")) << "nothing is written";
+}
+
+TEST_F(OutputDirectoryTest, ARelativeDirectoryInARemovedWorkingDirectoryIsOneLine) {
+  // A shell left in a directory that was removed meanwhile.
+  const std::string config = (directory_ / "case.yaml").string();
+  for (const char* flags : {"", " --mode compare"}) {
+    SCOPED_TRACE(flags);
+    fs::create_directories(directory_ / "gone");
+    expect_one_line(run("(cd gone && rmdir ../gone && " + launcher(1) + binary() + " " + config + " --backend host " +
+                        short_run() + flags + ")"),
+                    2,
+                    R"(^simapp: error: output\.dir: cannot write to 'out': the working directory it is relative )"
+                    R"(to cannot be found \(No such file or directory; was it removed\?\): change to an existing )"
+                    R"(directory or give an absolute path\n$)");
+  }
+}
+
 TEST_F(OutputDirectoryTest, AnOutputDirectoryInsideAFolderForUnfinishedFilesIsRefused) {
   for (const char* directory : {"out/.simapp_tmp", "out/.simapp_tmp/deeper", "./out/x/../.simapp_tmp/"}) {
     SCOPED_TRACE(directory);

@@ -17,9 +17,11 @@
 #include <iterator>
 #include <limits>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "foundation/error.hpp"
@@ -709,6 +711,35 @@ TEST_F(ConfigTest, StrayCommaIsInvalidYaml) {
     } catch (const std::exception& error) {
       ADD_FAILURE() << "not a simapp::Error: " << error.what();
     }
+  }
+}
+
+TEST_F(ConfigTest, ControlCharactersAreNamedWithTheirLineAndColumn) {
+  // yaml-cpp 0.7 reports a NUL byte a line later, as "unknown escape character: \n".
+  const std::string nul = write(std::string("case: rest\ngrid:\n  nx: 4") + '\0' + "\n  nz: 40\n");
+  expect_bad_input(load_error(nul), nul + ":3",
+                   "invalid YAML: a NUL byte at column 8; YAML text holds no control characters but tabs and line "
+                   "breaks");
+  const std::string escape = write("case: \"rest\x1b[31m\"\n", "escape.yaml");
+  expect_bad_input(load_error(escape), escape + ":1",
+                   "invalid YAML: control character \\x1b at column 12; YAML text holds no control characters but "
+                   "tabs and line breaks");
+}
+
+TEST_F(ConfigTest, NestingBeyondTheParsersDepthIsNamed) {
+  // yaml-cpp 0.7 says "bad file".
+  for (const auto& [open, close] : {std::pair{"[", "]"}, std::pair{"{a: ", "}"}}) {
+    SCOPED_TRACE(open);
+    std::string nested = "case: rest\ngrid: ";
+    for (int level = 0; level < 3000; ++level) nested += open;
+    for (int level = 0; level < 3000; ++level) nested += close;
+    const std::string path = write(nested + "\n", "nested.yaml");
+    const Error error = load_error(path);
+    EXPECT_EQ(error.code(), ExitCode::bad_input);
+    EXPECT_EQ(error.where(), path + ":2");
+    EXPECT_TRUE(std::regex_match(error.what(), std::regex(R"(invalid YAML: lists and maps nested too deep \(the )"
+                                                          R"(parser stops at depth \d+\))")))
+        << error.what();
   }
 }
 
