@@ -312,11 +312,12 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
 void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomposition, const Diagnostics& reference,
                          long step, double time, std::span<const double> interior) {
   const GridSpec& grid = config.spec.grid;
-  io::write_checkpoint(config.spec.output.dir,
-                       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
-                        reference.total_energy, std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen,
-                        config.spec.physics, config.spec.time.cfl, grid.ny, grid.ny > 1 ? grid.ylen : 0.0},
-                       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
+  io::write_checkpoint(
+      config.spec.output.dir,
+      {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
+       std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
+       grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec)},
+      decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
 }
 
 }  // namespace
