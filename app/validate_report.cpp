@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
-#include <set>
 #include <system_error>
 
 #include <fmt/core.h>
@@ -90,16 +89,14 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
       static_cast<double>(spec.grid.nx) * static_cast<double>(spec.grid.ny) * static_cast<double>(spec.grid.nz);
   const int variables = spec.grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
   if (spec.output.every > 0.0) {
-    disk.snapshots = static_cast<long>(output_steps(stepping, spec.output.every, true).size());
+    disk.snapshots = OutputSchedule(stepping, spec.output.every, true).count_after(-1);
     disk.fields = spec.output.variables.size();
     disk.snapshot_bytes = static_cast<double>(disk.fields) * cells * bytes_per_value;
   }
-  // A run that writes a checkpoint before its end (a checkpoint output, or one to measure a stop
-  // under a wall-clock limit), or one continued with --restart, ends with one of its last step.
-  std::set<long> checkpoints;
-  for (const long step : output_steps(stepping, spec.output.checkpoint_every, false)) checkpoints.insert(step);
-  if (continued || spec.execution.wall_limit > 0.0 || !checkpoints.empty()) checkpoints.insert(stepping.num_steps());
-  disk.checkpoints = static_cast<long>(checkpoints.size());
+  // Checkpoints end with one of the last step; so does a run that writes one to measure a stop
+  // under a wall-clock limit, or one continued with --restart.
+  disk.checkpoints = OutputSchedule(stepping, spec.output.checkpoint_every, false).count_after(-1);
+  if (disk.checkpoints == 0 && (continued || spec.execution.wall_limit > 0.0)) disk.checkpoints = 1;
   disk.checkpoint_bytes = variables * cells * bytes_per_value;
   disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
               static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;

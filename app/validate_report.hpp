@@ -14,7 +14,7 @@ namespace simapp::app {
 
 /// What the run's results take on the disk at most (bytes, and the counts they come from).
 struct DiskUse {
-  long snapshots = 0;
+  long snapshots = 0;             ///< at most (OutputSchedule::count_after)
   std::size_t fields = 0;         ///< a snapshot's
   double snapshot_bytes = 0.0;    ///< each: fields × cells × 8 B
   long checkpoints = 0;           ///< written, at most two of which are on the disk at once

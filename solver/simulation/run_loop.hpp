@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "solver/output/output_schedule.hpp"
 #include "solver/simulation/simulation.hpp"
 #include "solver/simulation/wall_clock_limit.hpp"
 
@@ -49,9 +50,9 @@ struct ThreadedWriteTimes {
   double waited_seconds = 0.0;
 };
 
-/// Output taken at chosen steps (step 0 included when listed).
+/// Output taken at chosen steps (step 0 included when the schedule holds it).
 struct ScheduledOutput {
-  std::vector<long> steps;  ///< ascending
+  OutputSchedule steps;  ///< those after the step the run starts from
   /// Called on every rank (it may be collective) with this rank's interior state [var][k][i].
   /// It may leave the output unfinished (being written on a thread, from `interior`, which
   /// stays unchanged until `release` is called).
