@@ -34,7 +34,9 @@ void finish_outputs(const std::vector<ScheduledOutput>& outputs, RunResult& resu
 }
 
 /// The diagnostics are reduced over every rank, so every rank knows the outcome; the outputs
-/// still being written are completed before the error.
+/// still being written are completed before the error. The end's are checked so, never a
+/// progress line's: those meet a blow-up at whatever step the wall clock puts the line, where
+/// the health check (or an output's finite-state check) reports it at its own step and cell.
 void check_finite(const Diagnostics& diagnostics, long step, const std::vector<ScheduledOutput>& outputs,
                   RunResult& result) {
   if (std::isfinite(diagnostics.mass) && std::isfinite(diagnostics.total_energy)) return;
@@ -51,16 +53,22 @@ std::vector<const ScheduledOutput*> due_at(const std::vector<ScheduledOutput>& o
   return due;
 }
 
-/// Where the loop ends its chunks: at output steps, and at multiples of progress_every.
-/// `outputs` must outlive the chunk ends.
-ChunkEnds chunk_ends(const std::vector<ScheduledOutput>& outputs, int progress_every) {
-  return [&outputs, progress_every](long step) {
+/// Where the loop ends its chunks: at output steps, at multiples of progress_every, and at the
+/// steps the health check follows where the host runs the steps itself. The host then sees a
+/// failed check before it runs another step, so the run stops at the check's own step, and
+/// saves the state there, whatever else cuts the run into chunks. A GPU runs on while its host
+/// looks (without waiting, which would leave it idle): there the state saved is that of the
+/// step the device has reached by then. `outputs` must outlive the chunk ends.
+ChunkEnds chunk_ends(const std::vector<ScheduledOutput>& outputs, int progress_every, const Simulation& simulation) {
+  const int check_every = simulation.backend() == Backend::host ? simulation.spec().execution.check_every : 0;
+  return [&outputs, progress_every, check_every](long step) {
     long next = -1;
     const auto take = [&next](long end) {
       if (end > 0 && (next < 0 || end < next)) next = end;
     };
     for (const ScheduledOutput& output : outputs) take(output.steps.next_after(step));
-    if (progress_every > 0) take((step / progress_every + 1) * progress_every);
+    for (const int every : {progress_every, check_every})
+      if (every > 0) take((step / every + 1) * every);
     return next;
   };
 }
@@ -250,7 +258,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   const std::vector<ScheduledOutput> outputs = limit.active() ? timed_into(limit, scheduled) : scheduled;
   const StopRequest stop = limit.active() ? timed_into(limit, requested_stop) : requested_stop;
   RunResult result;
-  const ChunkEnds ends = chunk_ends(outputs, progress_every);
+  const ChunkEnds ends = chunk_ends(outputs, progress_every, simulation);
   simulation.prepare(ends);
   result.prepared = simulation.executor_stats();
   result.initial = reference ? *reference : simulation.diagnostics();
@@ -285,7 +293,6 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     if (due && !simulation.finished()) {
       const Diagnostics now = simulation.diagnostics();
       stop_if_unhealthy(simulation, outputs, pending, failed, result);
-      check_finite(now, step, outputs, result);
       const double wall = seconds_since(start);
       last_report = wall;
       const double rate = wall / static_cast<double>(step - first_step);
