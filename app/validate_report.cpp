@@ -10,9 +10,12 @@
 #include <fmt/core.h>
 
 #include "app/run_report.hpp"
+#include "io/files/result_file.hpp"
+#include "io/output/output_directory.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/variables.hpp"
+#include "solver/decomposition/error_agreement.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/output/output_schedule.hpp"
 
@@ -101,6 +104,19 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
               static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;
   return disk;
+}
+
+void check_output_dir(const Setup& setup, const CommandLine& command_line, const Decomposition& decomposition) {
+  const RunSpec& spec = setup.config.spec;
+  if (spec.execution.mode != ExecutionMode::compare) {
+    io::check_output_plan(spec, existing_results(command_line), command_line.restart, decomposition.comm());
+    return;
+  }
+  run_on_root_agreed(decomposition.comm(), [&] {
+    io::check_output_directory(spec.output.dir, "timing.json");
+    io::refuse_existing_result(fs::path(spec.output.dir) / "timing.json",
+                               command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
+  });
 }
 
 void print_validation(std::FILE* out, const std::string& config_path, const Setup& setup,

@@ -13,6 +13,7 @@
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/new_file.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
+#include "io/output/output_directory.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "simapp_version.hpp"
@@ -377,9 +378,13 @@ RestartPoint restart_point(const RunSpec& spec, const std::string& restart, MPI_
   return point;
 }
 
-}  // namespace
+/// How a plan makes sure output.dir takes the run's files: by making it and a file of the
+/// longest name there (a run), or by looking only (--validate).
+enum class DirectoryProbe { make, look };
 
-OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
+/// plan_output, its directory probed as `probe` says.
+OutputStart planned_start(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm,
+                          DirectoryProbe probe) {
   const RestartPoint point = restart_point(spec, restart, comm);
   OutputStart start{point.checkpoint, point.step, point.finished, {}, point.origin};
   if (!writes_results(spec) || start.finished) return start;
@@ -387,7 +392,10 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
     const fs::path directory(spec.output.dir);
     const TimeStepping time_stepping = run_time_stepping(spec, start.origin);
     try {
-      io::probe_directory(directory, longest_result_name(time_stepping));
+      if (probe == DirectoryProbe::make)
+        io::probe_directory(directory, longest_result_name(time_stepping));
+      else
+        io::check_output_directory(directory, longest_result_name(time_stepping));
     } catch (const io::FileFailure& failure) {
       throw Error(ExitCode::bad_input, "output.dir",
                   fmt::format("cannot write to '{}': {}", directory.string(), failure.what()));
@@ -396,6 +404,20 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
     start.replaced = replaced_results(directory, policy, start, written_after(first_written, spec, time_stepping));
   });
   return start;
+}
+
+}  // namespace
+
+OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
+  return planned_start(spec, policy, restart, comm, DirectoryProbe::make);
+}
+
+void check_output_plan(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
+  // First what taking the directory over checks, as a run does before it plans.
+  if (writes_results(spec))
+    run_on_root_agreed(
+        comm, [&] { io::check_output_directory(spec.output.dir, longest_result_name(run_time_stepping(spec))); });
+  planned_start(spec, policy, restart, comm, DirectoryProbe::look);
 }
 
 std::string check_restart(const RunSpec& spec, const std::string& restart, const Decomposition& decomposition) {
