@@ -97,9 +97,12 @@ struct StopRequest {
 /// mirror is looked at without waiting; when a check failed on any rank, the outputs of the
 /// steps before it are written, `failed` saves the state where the run stands, and
 /// Error(ExitCode::numerical) names the check's step and finding. Throws that error too when
-/// the state, mass or energy stops being finite. On a stop request the loop ends after the chunk
-/// that is running, writes what is due, saves the state and returns with `stopped` set; likewise
-/// when the wall-clock limit is near (`stopped_at_wall_limit` set too).
+/// a state an output is given, or the mass or energy at the end, is not finite; a progress
+/// line shows the diagnostics as they are and never ends the run. On the host backend chunks
+/// also end after the steps the health check follows, so a failed check stops the run there.
+/// On a stop request the loop ends after the chunk that is running, writes what is due, saves
+/// the state and returns with `stopped` set; likewise when the wall-clock limit is near
+/// (`stopped_at_wall_limit` set too).
 /// `reference`: the diagnostics changes are relative to (default: the current state's; a
 /// restarted run passes its original t = 0 values).
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
