@@ -20,8 +20,9 @@ class OutputSchedule {
   /// shorter than dt gives every step, longer than the run only the last step (and step 0 with
   /// `ends`).
   OutputSchedule(const TimeStepping& stepping, double every, bool ends);
-  /// The steps given (ascending), for callers that choose them one by one.
-  OutputSchedule(std::vector<long> steps);  // NOLINT(google-explicit-constructor): a list of steps is a schedule
+  /// The steps given (ascending), for callers that choose them one by one: a list of steps is
+  /// a schedule, so it converts to one.
+  OutputSchedule(std::vector<long> steps);
 
   /// The same schedule without its steps up to `step`.
   OutputSchedule after(long step) const;
