@@ -5,16 +5,18 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
-#include <set>
 #include <system_error>
 
 #include <fmt/core.h>
 
 #include "app/run_report.hpp"
 #include "foundation/printable_text.hpp"
+#include "io/files/result_file.hpp"
+#include "io/output/output_directory.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/variables.hpp"
+#include "solver/decomposition/error_agreement.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/output/output_schedule.hpp"
 
@@ -91,20 +93,31 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
       static_cast<double>(spec.grid.nx) * static_cast<double>(spec.grid.ny) * static_cast<double>(spec.grid.nz);
   const int variables = spec.grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
   if (spec.output.every > 0.0) {
-    disk.snapshots = static_cast<long>(output_steps(stepping, spec.output.every, true).size());
+    disk.snapshots = OutputSchedule(stepping, spec.output.every, true).count_after(-1);
     disk.fields = spec.output.variables.size();
     disk.snapshot_bytes = static_cast<double>(disk.fields) * cells * bytes_per_value;
   }
-  // A run that writes a checkpoint before its end (a checkpoint output, or one to measure a stop
-  // under a wall-clock limit), or one continued with --restart, ends with one of its last step.
-  std::set<long> checkpoints;
-  for (const long step : output_steps(stepping, spec.output.checkpoint_every, false)) checkpoints.insert(step);
-  if (continued || spec.execution.wall_limit > 0.0 || !checkpoints.empty()) checkpoints.insert(stepping.num_steps());
-  disk.checkpoints = static_cast<long>(checkpoints.size());
+  // Checkpoints end with one of the last step; so does a run that writes one to measure a stop
+  // under a wall-clock limit, or one continued with --restart.
+  disk.checkpoints = OutputSchedule(stepping, spec.output.checkpoint_every, false).count_after(-1);
+  if (disk.checkpoints == 0 && (continued || spec.execution.wall_limit > 0.0)) disk.checkpoints = 1;
   disk.checkpoint_bytes = variables * cells * bytes_per_value;
   disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
               static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;
   return disk;
+}
+
+void check_output_dir(const Setup& setup, const CommandLine& command_line, const Decomposition& decomposition) {
+  const RunSpec& spec = setup.config.spec;
+  if (spec.execution.mode != ExecutionMode::compare) {
+    io::check_output_plan(spec, existing_results(command_line), command_line.restart, decomposition.comm());
+    return;
+  }
+  run_on_root_agreed(decomposition.comm(), [&] {
+    io::check_output_directory(spec.output.dir, "timing.json");
+    io::refuse_existing_result(fs::path(spec.output.dir) / "timing.json",
+                               command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
+  });
 }
 
 void print_validation(std::FILE* out, const std::string& config_path, const Setup& setup,

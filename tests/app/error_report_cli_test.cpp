@@ -101,6 +101,52 @@ TEST_P(CheckCadenceTest, AFailedCheckNamesTheSameStepAndCellOnOneAndThreeRanks) 
 
 INSTANTIATE_TEST_SUITE_P(Outputs, CheckCadenceTest, ::testing::Values(0, 7));
 
+/// Runs on 40 x 20 cells whose density turns NaN at step 5 (dt = 3.33 s, three times the stable
+/// one); the first health check after it follows step 10, and the first snapshot is at step 15.
+const std::string turns_nan = "--set time.cfl=3 --set time.sim_time=100 --set output.dir=out --set output.every=50";
+
+/// A progress line every step sees the NaN in its mass and energy before the health check
+/// does (a line every 2 s of wall time did so by chance: with fine chunks, on 3 or 4 ranks, on a
+/// loaded machine). The report is the health check's all the same, whatever the progress lines,
+/// ranks, granularity or mode: its step, its cell, and the state of that step kept.
+TEST_F(ErrorReportTest, AProgressLineNeverDecidesHowABlowUpIsReported) {
+  const std::string expected =
+      "simapp: error: step 10 (t = 33.3333 s): the health check failed: dens is not finite at cell (i, k) = (0, 0); "
+      "the state at step 10 is in out/fields_000010_failed.h5\n";
+  const std::pair<std::string, int> variants[] = {
+      {"", 1},
+      {"--set output.progress_every=1", 1},
+      {"--set output.progress_every=1 --set execution.granularity=fine --mode eager", 1},
+      {"--set output.progress_every=3 --mode eager_sync", 1},
+      {"--set output.progress_every=1", 3},
+  };
+  for (const auto& [arguments, ranks] : variants) {
+    std::filesystem::remove_all(out());
+    const Outcome outcome = simapp(turns_nan + " " + arguments, ranks);
+    EXPECT_EQ(outcome.exit_code, 4) << arguments << " on " << ranks << " rank(s)";
+    // mpiexec adds lines of its own about the exit code.
+    EXPECT_EQ(outcome.err.substr(0, outcome.err.find('\n') + 1), expected) << arguments << " on " << ranks;
+    EXPECT_EQ(count_of(outcome.err, "simapp: error:"), 1) << outcome.err;
+    EXPECT_TRUE(std::filesystem::exists(out() / "fields_000010_failed.h5")) << arguments;
+    EXPECT_TRUE(std::filesystem::exists(out() / "fields_000000.h5")) << arguments;
+  }
+}
+
+/// Without the health check (execution.check_every = 0) the state is looked at where a snapshot
+/// or checkpoint is due (and the mass and energy at the end), never by a progress line.
+TEST_F(ErrorReportTest, WithoutTheHealthCheckABlowUpIsFoundAtTheNextOutputWhateverTheProgressLines) {
+  const std::string expected =
+      "simapp: error: step 15 (t = 50 s): the solution is no longer finite: dens is not finite at cell (i, k) = (0, "
+      "0); nothing was written at this step\n";
+  for (const std::string progress : {"0", "1"}) {
+    std::filesystem::remove_all(out());
+    const Outcome outcome =
+        simapp(turns_nan + " --set execution.check_every=0 --set output.progress_every=" + progress);
+    EXPECT_EQ(outcome.exit_code, 4) << "progress_every " << progress;
+    EXPECT_EQ(outcome.err, expected) << "progress_every " << progress;
+  }
+}
+
 TEST_F(ErrorReportTest, ControlCharactersInEchoedValuesAreEscaped) {
   const Outcome outcome = simapp("--set \"case=therm$(printf '\\033[31m\\nal\\t')\"");
   EXPECT_EQ(outcome.exit_code, 2);

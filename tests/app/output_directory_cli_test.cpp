@@ -195,6 +195,57 @@ TEST_F(OutputDirectoryTest, AnOutputDirectoryInsideAFolderForUnfinishedFilesIsRe
   EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "nothing was created";
 }
 
+/// The names in the test's directory, recursively: what a command left there.
+std::vector<std::string> listing_of(const fs::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::recursive_directory_iterator(directory))
+    names.push_back(fs::relative(entry.path(), directory).string());
+  std::ranges::sort(names);
+  return names;
+}
+
+/// --validate checks output.dir as the run does before it starts, creating nothing, and
+/// refuses what the run refuses at once with the same line.
+TEST_F(OutputDirectoryTest, ValidateRefusesTheOutputDirectoriesTheRunRefuses) {
+  std::ofstream(directory_ / "plain") << "a file, not a directory\n";
+  fs::create_directories(directory_ / "earlier");
+  ASSERT_EQ(simapp(short_run("earlier")).exit_code, 0);
+  for (const std::string& directory : {"out/" + std::string(300, 'a'), std::string("out/.simapp_tmp/deeper"),
+                                       std::string("plain/out"), std::string("plain"), std::string("earlier")}) {
+    SCOPED_TRACE(directory.substr(0, 24));
+    const std::vector<std::string> before = listing_of(directory_);
+    const Outcome validated = simapp(short_run(directory) + " --validate");
+    EXPECT_EQ(listing_of(directory_), before) << "--validate creates nothing";
+    const Outcome ran = simapp(short_run(directory));
+    expect_one_line(ran, 2, "output\\.dir: ");
+    EXPECT_EQ(validated.exit_code, 2);
+    EXPECT_EQ(validated.err, ran.err);
+    EXPECT_EQ(validated.out, "");
+  }
+  // What --overwrite and --restart accept there, --validate accepts with them.
+  EXPECT_EQ(simapp(short_run("earlier") + " --validate --overwrite").exit_code, 0);
+  EXPECT_EQ(simapp(short_run("earlier") + " --validate --restart latest").exit_code, 0);
+}
+
+/// A read-only file system (a read-only bind mount, in a mount namespace of the test's own):
+/// refused by --validate as by the run, whether output.dir is to be made there or is there.
+TEST_F(OutputDirectoryTest, ValidateRefusesAnOutputDirectoryOnAReadOnlyFileSystem) {
+  if (run("unshare -rm mount -o bind,ro . .").exit_code != 0)
+    GTEST_SKIP() << "no mount namespace can be made here (unshare -rm) for a read-only bind mount";
+  fs::create_directories(directory_ / "ro" / "there");
+  const auto read_only = [&](const std::string& arguments) {
+    return run("unshare -rm sh -c 'mount -o bind,ro ro ro && exec \"$0\" \"$@\"' " + command(arguments));
+  };
+  for (const char* directory : {"ro/out", "ro/there"}) {
+    SCOPED_TRACE(directory);
+    const Outcome validated = read_only(short_run(directory) + " --validate");
+    const Outcome ran = read_only(short_run(directory));
+    expect_one_line(ran, 2, "output\\.dir: cannot write to '[^']*': .*Read-only file system");
+    EXPECT_EQ(validated.exit_code, 2);
+    EXPECT_EQ(validated.err, ran.err);
+  }
+}
+
 TEST_F(OutputDirectoryTest, AnAddressSpaceLimitIsFoundBeforeAnythingIsRemoved) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no address-space limit can hold";

@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "foundation/error.hpp"
 #include "io/config/config_schema.hpp"
 
@@ -437,6 +439,34 @@ TEST_F(ConfigTest, DomainsBeyondTheAtmosphereOrBeyondWhatADoubleCountsAreRefused
                    "grid.xlen: a domain of 1e+308 m x 10000 m holds more mass and energy than a double can count; use "
                    "a smaller domain");
   EXPECT_NO_THROW(load_config(path, {"grid.xlen=1e20"}));
+}
+
+/// The 3-D model's domain holds xlen · ylen · zlen of atmosphere: lengths a double holds each
+/// can still give totals it cannot.
+TEST_F(ConfigTest, A3dDomainWhoseTotalsOverflowIsRefusedNamingItsLongestSide) {
+  const std::string path = write("case: thermal\ngrid:\n  nx: 8\n  ny: 4\n  nz: 4\n");
+  expect_bad_input(load_error(path, {"grid.xlen=1e200", "grid.ylen=1e200"}), "--set grid.xlen=1e200",
+                   "grid.xlen: a domain of 1e+200 m x 1e+200 m x 10000 m holds more mass and energy than a double can "
+                   "count; use a smaller domain");
+  expect_bad_input(load_error(path, {"grid.xlen=1e100", "grid.ylen=1e250"}), "--set grid.ylen=1e250",
+                   "grid.ylen: a domain of 1e+100 m x 1e+250 m x 10000 m holds more mass and energy than a double can "
+                   "count; use a smaller domain");
+  EXPECT_NO_THROW(load_config(path, {"grid.xlen=1e100", "grid.ylen=1e100"}));
+  EXPECT_NO_THROW(load_config(path, {"grid.ny=1", "grid.xlen=1e200", "grid.ylen=1e200"})) << "no y in 2-D";
+}
+
+/// A time within 1e-9 dt of a step's end is that end (solver/time/time_stepping.hpp), so a
+/// sim_time below it is t = 0: no step to take (its one step of a subnormal dt overflowed the
+/// hyperviscosity, K ∝ 1/dt, and "blew up").
+TEST_F(ConfigTest, ASimTimeWithinRoundOffOfTheStartIsRefused) {
+  const std::string path = write("case: thermal\n");  // dt = 0.166667 s
+  for (const char* sim_time : {"1e-310", "1e-300", "1e-11"})
+    expect_bad_input(load_error(path, {std::string("time.sim_time=") + sim_time}),
+                     std::string("--set time.sim_time=") + sim_time,
+                     fmt::format("time.sim_time: {} s is within round-off of t = 0 (less than 1e-09 of the time "
+                                 "step dt = 0.166667 s), so the run has no step to take; give at least 1.66667e-10 s",
+                                 sim_time));
+  EXPECT_NO_THROW(load_config(path, {"time.sim_time=1e-9"}));
 }
 
 TEST_F(ConfigTest, IntegerListsComeAsAYamlListOrAnOverride) {
