@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "app/run_report.hpp"
+#include "io/hdf5/snapshot_writer.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/variables.hpp"
@@ -91,7 +92,7 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   const int variables = spec.grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
   if (spec.output.every > 0.0) {
     disk.snapshots = static_cast<long>(output_steps(stepping, spec.output.every, true).size());
-    disk.fields = spec.output.variables.size();
+    disk.fields = io::grid_fields(spec.output.variables).size();  // the profiles are a few values
     disk.snapshot_bytes = static_cast<double>(disk.fields) * cells * bytes_per_value;
   }
   // A run that writes a checkpoint before its end (a checkpoint output, or one to measure a stop
@@ -101,7 +102,10 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   if (continued || spec.execution.wall_limit > 0.0 || !checkpoints.empty()) checkpoints.insert(stepping.num_steps());
   disk.checkpoints = static_cast<long>(checkpoints.size());
   disk.checkpoint_bytes = variables * cells * bytes_per_value;
-  disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
+  // A series (output.layout: series) is changed in a working copy of it, which the run keeps
+  // beside it (io/hdf5/snapshot_series.hpp): twice its times at the end.
+  const double snapshot_copies = spec.output.layout == OutputLayout::series ? 2.0 : 1.0;
+  disk.most = snapshot_copies * static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
               static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;
   return disk;
 }

@@ -12,6 +12,7 @@
 #include "foundation/error.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/new_file.hpp"
+#include "io/hdf5/snapshot_series.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
@@ -28,11 +29,16 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path snapshot_path(const fs::path& directory, long step) {
+  return directory / fmt::format("fields_{:06}.nc", step);
+}
+
+/// The name earlier versions of simapp gave the snapshot of `step`.
+fs::path earlier_snapshot_path(const fs::path& directory, long step) {
   return directory / fmt::format("fields_{:06}.h5", step);
 }
 
 fs::path failed_snapshot_path(const fs::path& directory, long step) {
-  return directory / fmt::format("fields_{:06}_failed.h5", step);
+  return directory / fmt::format("fields_{:06}_failed.nc", step);
 }
 
 /// The snapshot series of output.layout: series.
@@ -63,7 +69,8 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           interior(columns.density_cell),
           interior(columns.rho_theta_cell),
           grid.ny,
-          grid.ny > 1 ? grid.ylen / grid.ny : 0.0};
+          grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
+          config.spec.time.start};
 }
 
 namespace {
@@ -132,11 +139,16 @@ class SnapshotSeries {
         directory_(config.spec.output.dir),
         comm_(simulation.decomposition().comm()) {
     // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
-    // again at once (the snapshots after it were replaced).
-    for (long step : output_steps(simulation.time_stepping(), config.spec.output.every, true))
-      if (step <= simulation.step() && simulation.step() > 0 && fs::exists(snapshot_path(directory_, step)))
-        entries_.push_back(
-            {snapshot_path(directory_, step).filename().string(), simulation.time_stepping().time_after(step)});
+    // again at once (the snapshots after it were replaced), under the names they have (those
+    // of an earlier simapp's run end in .h5).
+    for (long step : output_steps(simulation.time_stepping(), config.spec.output.every, true)) {
+      if (step > simulation.step() || simulation.step() == 0) continue;
+      for (const fs::path& path : {snapshot_path(directory_, step), earlier_snapshot_path(directory_, step)})
+        if (fs::exists(path)) {
+          entries_.push_back({path.filename().string(), simulation.time_stepping().time_after(step)});
+          break;
+        }
+    }
     if (!entries_.empty()) write_index();
   }
 
@@ -189,7 +201,7 @@ class SnapshotSeries {
       io::write_xdmf(directory_ / "fields.xmf",
                      {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz, grid.ny,
                       grid.ny > 1 ? grid.ylen / grid.ny : 0.0},
-                     files_.fields(), entries_);
+                     io::grid_fields(files_.fields()), entries_);
     });
   }
 

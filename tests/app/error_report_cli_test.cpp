@@ -43,14 +43,14 @@ TEST_P(ErrorReportTest, AFailedHealthCheckNamesTheSameCellOnAnyRankCountAndKeeps
   const Outcome serial = simapp(unstable);
   const std::regex line(
       R"(simapp: error: step (\d+) \(t = [^)]+\): the health check failed: [^\n]+ at cell \(i, k\) = )"
-      R"(\(\d+, \d+\); the state at step (\d+) is in out/fields_0*(\d+)_failed\.h5\n)");
+      R"(\(\d+, \d+\); the state at step (\d+) is in out/fields_0*(\d+)_failed\.nc\n)");
   std::smatch parts;
   ASSERT_EQ(serial.exit_code, 4) << serial.err;
   ASSERT_TRUE(std::regex_match(serial.err, parts, line)) << serial.err;
   EXPECT_EQ(parts[2], parts[3]);
   EXPECT_GE(std::stol(parts[2]), std::stol(parts[1]));
-  EXPECT_TRUE(std::filesystem::exists(out() / ("fields_0000" + parts[3].str() + "_failed.h5")));
-  EXPECT_TRUE(std::filesystem::exists(out() / "fields_000050.h5"));  // snapshots before the failure stay
+  EXPECT_TRUE(std::filesystem::exists(out() / ("fields_0000" + parts[3].str() + "_failed.nc")));
+  EXPECT_TRUE(std::filesystem::exists(out() / "fields_000050.nc"));  // snapshots before the failure stay
   const std::string failed_step = parts[1];
   const std::string cell = serial.err.substr(0, serial.err.find("; the state"));
 
