@@ -168,18 +168,20 @@ TEST_F(OutputCliTest, UnwritableDirectoryIsRefusedBeforeAnyWork) {
 }
 
 TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
-  // A file-size limit of 28 KiB lets the one-field snapshot (22 KiB, laid out in at most 26) through
-  // and fails the checkpoint (32 KiB); the limit is an I/O error, not a kill (SIGXFSZ).
-  const Outcome outcome = run(command_with_file_limit("--set time.sim_time=" + sim_time(4) +
-                                                          " --set output.dir=out --set output.variables=rho_prime"
-                                                          " --set output.every=" +
-                                                          every(2) + " --set output.checkpoint_every=" + every(2),
-                                                      1, 28));
+  // On 80 x 20 cells (of the usual 500 m) a file-size limit of 48 KiB lets the one-field snapshot
+  // (35 KiB, laid out in at most 43) through and fails the checkpoint (56 KiB); the limit is an I/O
+  // error, not a kill (SIGXFSZ).
+  const Outcome outcome =
+      run(command_with_file_limit("--set grid.nx=80 --set grid.xlen=40000 --set time.sim_time=" + sim_time(4) +
+                                      " --set output.dir=out --set output.variables=rho_prime"
+                                      " --set output.every=" +
+                                      every(2) + " --set output.checkpoint_every=" + every(2),
+                                  1, 48));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
   EXPECT_TRUE(std::regex_match(without_launcher_notices(outcome.err),
                                std::regex(R"(simapp: error: out/checkpoint_000002\.h5: [^\n]*File too large\n)")))
       << outcome.err;
-  EXPECT_EQ(io::read_dataset(out() / "fields_000000.nc", "rho_prime").size(), 40u * 20u);
+  EXPECT_EQ(io::read_dataset(out() / "fields_000000.nc", "rho_prime").size(), 80u * 20u);
   EXPECT_FALSE(fs::exists(out() / "checkpoint_000002.h5"));
   EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "no unfinished file is left";
 }

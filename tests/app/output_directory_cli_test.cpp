@@ -93,21 +93,21 @@ TEST_F(OutputDirectoryTest, OverwriteRemovesOnlyFilesSimappWrote) {
 /// fields_<step>.h5: its snapshots are results (a plain run is refused), a restart replaces those
 /// after its checkpoint and keeps (and indexes) those before, --overwrite removes them all.
 TEST_F(OutputDirectoryTest, SnapshotsNamedAsEarlierVersionsNamedThemAreResults) {
-  const auto as_earlier_version = [&] {
-    for (const auto& entry : fs::directory_iterator(out()))
-      if (entry.path().extension() == ".nc") fs::rename(entry.path(), fs::path(entry.path()).replace_extension(".h5"));
-  };
-  ASSERT_EQ(simapp(short_run()).exit_code, 0);
-  as_earlier_version();
-  fs::remove(out() / "checkpoint_000012.h5");
-  fs::remove(out() / "run.json");
-  fs::remove(out() / "simapp.log");
-  fs::remove(out() / "fields.xmf");
+  // A run to step 9 whose snapshots are renamed as an earlier simapp named them, and a snapshot
+  // of step 12 beside them, as if that run had gone further than its checkpoint.
+  const std::string run_to_9 = "--set time.sim_time=" + sim_time(9) +
+                               " --set output.dir=out --set output.every=" + every(3) +
+                               " --set output.checkpoint_every=" + every(3);
+  ASSERT_EQ(simapp(run_to_9).exit_code, 0);
+  for (const auto& entry : fs::directory_iterator(out()))
+    if (entry.path().extension() == ".nc") fs::rename(entry.path(), fs::path(entry.path()).replace_extension(".h5"));
+  fs::copy_file(out() / "fields_000009.h5", out() / "fields_000012.h5");
+  for (const char* record : {"run.json", "simapp.log", "fields.xmf"}) fs::remove(out() / record);
   expect_one_line(simapp(short_run()), 2, R"('out' holds results of an earlier run \(checkpoint_000009\.h5, \.\.\.\))");
   const Outcome restarted = simapp(short_run() + " --restart latest");
   ASSERT_EQ(restarted.exit_code, 0) << restarted.err;
   for (const char* kept : {"fields_000000.h5", "fields_000003.h5", "fields_000006.h5", "fields_000009.h5"})
-    EXPECT_TRUE(fs::exists(out() / kept)) << kept << ": before the checkpoint";
+    EXPECT_TRUE(fs::exists(out() / kept)) << kept << ": up to the checkpoint";
   EXPECT_FALSE(fs::exists(out() / "fields_000012.h5")) << "after the checkpoint: replaced";
   EXPECT_TRUE(fs::exists(out() / "fields_000012.nc"));
   const std::string index = testing::read_text(out() / "fields.xmf");
