@@ -1,27 +1,17 @@
 #include "io/hdf5/snapshot_writer.hpp"
 
 #include <hdf5.h>
-#include <hdf5_hl.h>
 
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstddef>
 #include <exception>
-#include <functional>
-#include <optional>
-#include <set>
 #include <span>
-#include <stdexcept>
-#include <system_error>
 #include <thread>
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "foundation/error.hpp"
-#include "io/files/file_space.hpp"
-#include "io/files/new_file.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/netcdf_dimensions.hpp"

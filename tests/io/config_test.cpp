@@ -483,6 +483,25 @@ TEST_F(ConfigTest, OutputVariablesMustBeKnownAndListedOnce) {
                    "output.variables: 'all' cannot be combined with other names");
 }
 
+TEST_F(ConfigTest, TimeStartIsADateAndTimeInUtc) {
+  EXPECT_EQ(RunSpec{}.time.start, "2000-01-01T00:00:00Z");
+  const std::string path = write("time:\n  start: 1850-07-04T12:30:00Z\n");
+  const LoadedConfig config = load_config(path, {});
+  EXPECT_EQ(config.spec.time.start, "1850-07-04T12:30:00Z");
+  EXPECT_NE(config.resolved_yaml.find("  start: 1850-07-04T12:30:00Z\n"), std::string::npos) << config.resolved_yaml;
+  EXPECT_EQ(load_config(path, {"time.start=2024-02-29"}).spec.time.start, "2024-02-29");
+  const std::string leap = write("time:\n  start: 2023-02-29T00:00:00Z\n", "leap.yaml");
+  expect_bad_input(load_error(leap), leap + ":2",
+                   "time.start: '2023-02-29T00:00:00Z': day 29 is not in 2023-02 (e.g. 2000-01-01T00:00:00Z)");
+  expect_bad_input(load_error(path, {"time.start=01/01/2000"}), "--set time.start=01/01/2000",
+                   "time.start: '01/01/2000': expected an ISO 8601 date and time in UTC, YYYY-MM-DDTHH:MM:SSZ (e.g. "
+                   "2000-01-01T00:00:00Z)");
+  expect_bad_input(load_error(path, {"time.start=2000-01-01T00:00:00+01:00"}),
+                   "--set time.start=2000-01-01T00:00:00+01:00",
+                   "time.start: '2000-01-01T00:00:00+01:00': the zone +01:00 is not UTC: end the time with Z (or with "
+                   "no zone) (e.g. 2000-01-01T00:00:00Z)");
+}
+
 TEST_F(ConfigTest, OutputVariablesAreReadIntoAList) {
   const std::string path = write("output:\n  variables: theta_prime, u\n");
   const LoadedConfig config = load_config(path, {});
