@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 import h5py
 import numpy as np
 from paraview import servermanager
-from paraview.simple import NetCDFReader, Xdmf3ReaderS, Xdmf3ReaderT, XDMFReader
+from paraview.simple import NetCDFReader, OpenDataFile, Xdmf3ReaderS, Xdmf3ReaderT, XDMFReader
 from vtk.util.numpy_support import vtk_to_numpy
 
 XDMF_READERS = {
@@ -73,10 +73,14 @@ def check_index(reader_name, xmf, directory, grids):
 
 
 def check_cf(path):
-    """The netCDF CF reader opens a snapshot or a series as it is: a time step at each time of the
-    file, points at the cell centres (x, z), or (x, y, z) in the 3-D model, and the fields' values
-    at each time."""
+    """File > Open finds readers for a snapshot or a series, and the netCDF CF reader opens it as it
+    is: a time step at each time of the file, points at the cell centres (x, z), or (x, y, z) in
+    the 3-D model, and the fields' values at each time."""
     name = os.path.basename(path)
+    try:  # what File > Open does: find the readers of the file's name (.nc: the netCDF ones)
+        OpenDataFile(os.path.abspath(path))
+    except RuntimeError as error:
+        fail(f"{name}: ParaView's File > Open finds no reader for it: {error}")
     reader = NetCDFReader(FileName=[path])
     with h5py.File(path, "r") as h5:
         times = h5["time"][()]
