@@ -147,9 +147,10 @@ MemoryUse require_memory(const Setup& setup, const Decomposition& decomposition)
                               available / 1e9));
     // A process's address-space limit also counts the threads it starts.
     const OutputSpec& output = setup.config.spec.output;
-    const std::size_t threads =
-        static_cast<std::size_t>(device::host_compute_threads()) +
-        (output.every > 0 && output.compression == 0 ? io::snapshot_writer_threads(output.variables.size()) : 0);
+    const std::size_t threads = static_cast<std::size_t>(device::host_compute_threads()) +
+                                (output.every > 0 && output.compression == 0
+                                     ? io::snapshot_writer_threads(io::grid_fields(output.variables).size())
+                                     : 0);
     const double mapped = per_rank + static_cast<double>(threads * device::address_space_per_thread());
     const double process_room = static_cast<double>(device::host_memory_room().process);
     if (setup.backend == Backend::host && mapped > process_room)

@@ -12,6 +12,7 @@
 #include "app/run_report.hpp"
 #include "foundation/printable_text.hpp"
 #include "io/files/result_file.hpp"
+#include "io/hdf5/snapshot_writer.hpp"
 #include "io/output/output_directory.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
@@ -94,7 +95,7 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   const int variables = spec.grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
   if (spec.output.every > 0.0) {
     disk.snapshots = OutputSchedule(stepping, spec.output.every, true).count_after(-1);
-    disk.fields = spec.output.variables.size();
+    disk.fields = io::grid_fields(spec.output.variables).size();  // the profiles are a few values
     disk.snapshot_bytes = static_cast<double>(disk.fields) * cells * bytes_per_value;
   }
   // Checkpoints end with one of the last step; so does a run that writes one to measure a stop
@@ -102,7 +103,10 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   disk.checkpoints = OutputSchedule(stepping, spec.output.checkpoint_every, false).count_after(-1);
   if (disk.checkpoints == 0 && (continued || spec.execution.wall_limit > 0.0)) disk.checkpoints = 1;
   disk.checkpoint_bytes = variables * cells * bytes_per_value;
-  disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
+  // A series (output.layout: series) is changed in a working copy of it, which the run keeps
+  // beside it (io/hdf5/snapshot_series.hpp): twice its times at the end.
+  const double snapshot_copies = spec.output.layout == OutputLayout::series ? 2.0 : 1.0;
+  disk.most = snapshot_copies * static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
               static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;
   return disk;
 }

@@ -20,7 +20,7 @@ struct DiskUse {
   double snapshot_bytes = 0.0;    ///< each: fields × cells × 8 B
   long checkpoints = 0;           ///< written, at most two of which are on the disk at once
   double checkpoint_bytes = 0.0;  ///< each: the state's variables × cells × 8 B
-  double most = 0.0;              ///< every snapshot and two checkpoints
+  double most = 0.0;              ///< every snapshot (a series' twice) and two checkpoints
 };
 
 /// The results a run of `spec` writes (none without output.every and output.checkpoint_every);

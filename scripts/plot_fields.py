@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draws one field of simapp snapshots (HDF5) as a colour map with wind vectors, one PNG each.
 
-usage: scripts/plot_fields.py FILE.h5 [FILE.h5 ...] [--out DIR] [--field theta_prime] [--contours LO:HI:STEP]
+usage: scripts/plot_fields.py FILE.nc [FILE.nc ...] [--out DIR] [--field theta_prime] [--contours LO:HI:STEP]
                               [--xlim X0:X1] [--height METRES]
 
 --contours draws contour lines at LO, LO + STEP, …, HI instead of the colour map and wind, as
@@ -64,6 +64,14 @@ def scale_names(field):
     return [os.path.basename(dim[0].name) if len(dim) else None for dim in field.dims]
 
 
+def time_and_step(snapshot):
+    """The snapshot's time (s since time.start) and step: its time and step variables' first values
+    (global attributes in the files of earlier versions)."""
+    if "time" in snapshot and "step" in snapshot and snapshot["step"].shape[0] > 0:
+        return float(snapshot["time"][0]), int(snapshot["step"][0])
+    return float(snapshot.attrs.get("time", float("nan"))), int(snapshot.attrs.get("step", -1))
+
+
 def nearest_row(nodes, height):
     """The cell [nodes[k], nodes[k + 1]] holding height, the upper one on an edge between two."""
     return min(int(np.searchsorted(nodes, height, side="right")) - 1, len(nodes) - 2)
@@ -96,9 +104,8 @@ def load(path, field, height=None):
             "z": dataset(snapshot, path, "z", "dataset"),
             "wind": None,
             "case": text(snapshot.attrs.get("case", "?")),
-            "time": float(snapshot.attrs.get("time", float("nan"))),
-            "step": int(snapshot.attrs.get("step", -1)),
         }
+        data["time"], data["step"] = time_and_step(snapshot)
         if "u" in snapshot and "w" in snapshot:
             data["wind"] = (dataset(snapshot, path, "u", "field"), dataset(snapshot, path, "w", "field"))
     return data
@@ -132,11 +139,12 @@ def load_3d(snapshot, path, field, height):
     if any(name in snapshot and snapshot[name].shape != shape for name in ("u", "v", "w")):
         fail(f"{path}: the wind (u, v, w) is not of the shape of '{field}' {shape}")
     values, winds = slices(field), {name: slices(name) for name in ("u", "v", "w") if name in snapshot}
+    time, step = time_and_step(snapshot)
     return {
         "units": text(snapshot[field].attrs.get("units", "")),
         "case": text(snapshot.attrs.get("case", "?")),
-        "time": float(snapshot.attrs.get("time", float("nan"))),
-        "step": int(snapshot.attrs.get("step", -1)),
+        "time": time,
+        "step": step,
         "x_nodes": nodes["x"], "x": coordinates["x"],
         # Each panel: its vertical axis's name, edges, centres; the slice, its wind, where it lies.
         "panels": [
@@ -248,7 +256,7 @@ def plot(data, field, out_path, contours=None, xlim=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", metavar="FILE.h5")
+    parser.add_argument("files", nargs="+", metavar="FILE.nc")
     parser.add_argument("--out", default=None, help="directory for the PNGs (default: each snapshot's)")
     parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime)")
     parser.add_argument("--contours", default=None, metavar="LO:HI:STEP", help="contour lines instead of colours")

@@ -26,6 +26,7 @@
 #include "io/config/config_text.hpp"
 #include "io/config/model_keys.hpp"
 #include "io/config/run_limits.hpp"
+#include "io/hdf5/cf_time.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 
 namespace simapp::io {
@@ -82,6 +83,7 @@ std::string_view type_name(const ConfigKey& key) {
     case ValueType::integer: return "an integer";
     case ValueType::real: return "a number";
     case ValueType::string: return "a string";
+    case ValueType::date_time: return "a date and time";
     case ValueType::enumeration: return "a name";
     case ValueType::integer_list: return "two or three integers";
     case ValueType::real_list: return "two or three numbers";
@@ -387,6 +389,12 @@ ConfigValue checked_value(const Setting& setting) {
     case ValueType::string:
       if (text.empty()) throw fail("must not be empty");
       return text;
+    case ValueType::date_time: {
+      const auto time = parse_utc_time(text);
+      if (const std::string* problem = std::get_if<std::string>(&time))
+        throw fail(fmt::format("{}: {} (e.g. 2000-01-01T00:00:00Z)", quoted(text), *problem));
+      return text;
+    }
     case ValueType::enumeration:
       if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
       throw fail(fmt::format("unknown value {} ({}valid: {})", quoted(text),

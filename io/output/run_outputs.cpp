@@ -12,6 +12,7 @@
 #include "foundation/error.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/new_file.hpp"
+#include "io/hdf5/snapshot_series.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "io/output/output_directory.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
@@ -29,11 +30,16 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path snapshot_path(const fs::path& directory, long step) {
+  return directory / fmt::format("fields_{:06}.nc", step);
+}
+
+/// The name earlier versions of simapp gave the snapshot of `step`.
+fs::path earlier_snapshot_path(const fs::path& directory, long step) {
   return directory / fmt::format("fields_{:06}.h5", step);
 }
 
 fs::path failed_snapshot_path(const fs::path& directory, long step) {
-  return directory / fmt::format("fields_{:06}_failed.h5", step);
+  return directory / fmt::format("fields_{:06}_failed.nc", step);
 }
 
 /// The snapshot series of output.layout: series.
@@ -64,7 +70,8 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           interior(columns.density_cell),
           interior(columns.rho_theta_cell),
           grid.ny,
-          grid.ny > 1 ? grid.ylen / grid.ny : 0.0};
+          grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
+          config.spec.time.start};
 }
 
 namespace {
@@ -133,7 +140,8 @@ class SnapshotSeries {
         directory_(config.spec.output.dir),
         comm_(simulation.decomposition().comm()) {
     // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
-    // again at once (the snapshots after it were replaced).
+    // again at once (the snapshots after it were replaced), under the names they have (those
+    // of an earlier simapp's run end in .h5).
     if (simulation.step() > 0) index_snapshots_up_to(simulation.step(), simulation.time_stepping());
     if (!entries_.empty()) write_index();
   }
@@ -187,7 +195,7 @@ class SnapshotSeries {
       io::write_xdmf(directory_ / "fields.xmf",
                      {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz, grid.ny,
                       grid.ny > 1 ? grid.ylen / grid.ny : 0.0},
-                     files_.fields(), entries_);
+                     io::grid_fields(files_.fields()), entries_);
     });
   }
 
@@ -209,7 +217,8 @@ class SnapshotSeries {
     std::vector<io::ResultEntry> found = io::result_entries(directory_);
     std::erase_if(found, [&](const io::ResultEntry& entry) {
       return entry.kind != io::ResultKind::snapshot || entry.step > last || !steps.holds(entry.step) ||
-             entry.path != snapshot_path(directory_, entry.step);
+             (entry.path != snapshot_path(directory_, entry.step) &&
+              entry.path != earlier_snapshot_path(directory_, entry.step));
     });
     std::ranges::sort(found, {}, &io::ResultEntry::step);
     for (const io::ResultEntry& entry : found)

@@ -71,7 +71,7 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
 std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simulation& simulation,
                                           const Diagnostics& reference);
 
-/// Writes the state where a failed health check stopped the run as fields_<step>_failed.h5 (a
+/// Writes the state where a failed health check stopped the run as fields_<step>_failed.nc (a
 /// snapshot outside the XDMF index), when the run writes results at all.
 FailedStateWriter failed_state_writer(const LoadedConfig& config, const Simulation& simulation);
 

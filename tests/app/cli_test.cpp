@@ -245,8 +245,8 @@ TEST_F(CliTest, OutputIntervalLongerThanTheRunWritesTheStartAndTheEnd) {
                               " case.yaml --backend host --set output.dir=out --set output.every=1e20 "
                               "--set output.checkpoint_every=1e20");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000000.h5"));
-  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000003.h5"));
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000000.nc"));
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000003.nc"));
   EXPECT_TRUE(fs::exists(directory_ / "out" / "checkpoint_000003.h5"));
 }
 

@@ -44,14 +44,14 @@ TEST_P(ErrorReportTest, AFailedHealthCheckNamesTheSameCellOnAnyRankCountAndKeeps
   const Outcome serial = simapp(unstable);
   const std::regex line(
       R"(simapp: error: step (\d+) \(t = [^)]+\): the health check failed: [^\n]+ at cell \(i, k\) = )"
-      R"(\(\d+, \d+\); the state at step (\d+) is in out/fields_0*(\d+)_failed\.h5\n)");
+      R"(\(\d+, \d+\); the state at step (\d+) is in out/fields_0*(\d+)_failed\.nc\n)");
   std::smatch parts;
   ASSERT_EQ(serial.exit_code, 4) << serial.err;
   ASSERT_TRUE(std::regex_match(serial.err, parts, line)) << serial.err;
   EXPECT_EQ(parts[2], parts[3]);
   EXPECT_GE(std::stol(parts[2]), std::stol(parts[1]));
-  EXPECT_TRUE(std::filesystem::exists(out() / ("fields_0000" + parts[3].str() + "_failed.h5")));
-  EXPECT_TRUE(std::filesystem::exists(out() / "fields_000050.h5"));  // snapshots before the failure stay
+  EXPECT_TRUE(std::filesystem::exists(out() / ("fields_0000" + parts[3].str() + "_failed.nc")));
+  EXPECT_TRUE(std::filesystem::exists(out() / "fields_000050.nc"));  // snapshots before the failure stay
   const std::string failed_step = parts[1];
   const std::string cell = serial.err.substr(0, serial.err.find("; the state"));
 
@@ -112,7 +112,7 @@ const std::string turns_nan = "--set time.cfl=3 --set time.sim_time=100 --set ou
 TEST_F(ErrorReportTest, AProgressLineNeverDecidesHowABlowUpIsReported) {
   const std::string expected =
       "simapp: error: step 10 (t = 33.3333 s): the health check failed: dens is not finite at cell (i, k) = (0, 0); "
-      "the state at step 10 is in out/fields_000010_failed.h5\n";
+      "the state at step 10 is in out/fields_000010_failed.nc\n";
   const std::pair<std::string, int> variants[] = {
       {"", 1},
       {"--set output.progress_every=1", 1},
@@ -127,8 +127,8 @@ TEST_F(ErrorReportTest, AProgressLineNeverDecidesHowABlowUpIsReported) {
     // mpiexec adds lines of its own about the exit code.
     EXPECT_EQ(outcome.err.substr(0, outcome.err.find('\n') + 1), expected) << arguments << " on " << ranks;
     EXPECT_EQ(count_of(outcome.err, "simapp: error:"), 1) << outcome.err;
-    EXPECT_TRUE(std::filesystem::exists(out() / "fields_000010_failed.h5")) << arguments;
-    EXPECT_TRUE(std::filesystem::exists(out() / "fields_000000.h5")) << arguments;
+    EXPECT_TRUE(std::filesystem::exists(out() / "fields_000010_failed.nc")) << arguments;
+    EXPECT_TRUE(std::filesystem::exists(out() / "fields_000000.nc")) << arguments;
   }
 }
 
@@ -215,7 +215,7 @@ TEST_F(ErrorReportTest, AJobOfOneRankRunsWithoutAnyEnvironment) {
                               " --set output.dir=out");
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_EQ(outcome.err, "");
-  EXPECT_TRUE(std::filesystem::exists(out() / "fields_000006.h5"));
+  EXPECT_TRUE(std::filesystem::exists(out() / "fields_000006.nc"));
 }
 
 }  // namespace

@@ -108,6 +108,7 @@ std::string other_value(const ConfigKey& key) {
     case ValueType::integer: return std::to_string(std::get<int>(fallback) + 3);
     case ValueType::real: return std::to_string(std::get<double>(fallback) * 2 + 0.5);
     case ValueType::string: return "elsewhere";
+    case ValueType::date_time: return "1999-12-31T23:00:00Z";
     case ValueType::enumeration:
       return std::string(key.allowed.back() == std::get<std::string>(fallback) ? key.allowed.front()
                                                                                : key.allowed.back());
@@ -490,20 +491,21 @@ TEST_F(ConfigTest, IntegerListsComeAsAYamlListOrAnOverride) {
 TEST_F(ConfigTest, OutputVariablesMustBeKnownAndListedOnce) {
   const std::string unknown = write("output:\n  variables: rho_prime,bogus\n");
   expect_bad_input(load_error(unknown), unknown + ":2",
-                   "output.variables: unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, dens, umom, "
-                   "vmom, wmom, rhot, all)");
+                   "output.variables: unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, p_prime, dens, "
+                   "umom, vmom, wmom, rhot, rho_bar, theta_bar, p_bar, all)");
   const std::string path = write("case: thermal\n", "valid.yaml");
   expect_bad_input(load_error(path, {"output.variables=u,u"}), "--set output.variables=u,u",
                    "output.variables: 'u' is listed twice");
   expect_bad_input(load_error(path, {"output.variables=rhoo"}), "--set output.variables=rhoo",
                    "output.variables: unknown name 'rhoo' (did you mean 'rhot'?; valid: rho_prime, u, v, w, "
-                   "theta_prime, dens, umom, vmom, wmom, rhot, all)");
+                   "theta_prime, p_prime, dens, umom, vmom, wmom, rhot, rho_bar, theta_bar, p_bar, all)");
   expect_bad_input(load_error(path, {"output.variables=u,v"}), "--set output.variables=u,v",
                    "output.variables: v is a field of the 3-D model (grid.ny > 1); this run is 2-D");
   EXPECT_EQ(load_config(path, {"output.variables=all"}).spec.output.variables,
-            (std::vector<std::string>{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"}))
+            (std::vector<std::string>{"rho_prime", "u", "w", "theta_prime", "p_prime", "dens", "umom", "wmom", "rhot",
+                                      "rho_bar", "theta_bar", "p_bar"}))
       << "all: the 2-D model's fields";
-  EXPECT_EQ(load_config(path, {"grid.ny=4", "output.variables=all"}).spec.output.variables.size(), 10u);
+  EXPECT_EQ(load_config(path, {"grid.ny=4", "output.variables=all"}).spec.output.variables.size(), 14u);
   EXPECT_EQ(load_config(path, {"grid.ny=4"}).spec.output.variables,
             (std::vector<std::string>{"rho_prime", "u", "v", "w", "theta_prime"}))
       << "the 3-D model's default adds v";
@@ -513,13 +515,33 @@ TEST_F(ConfigTest, OutputVariablesMustBeKnownAndListedOnce) {
                    "output.variables: 'all' cannot be combined with other names");
 }
 
+TEST_F(ConfigTest, TimeStartIsADateAndTimeInUtc) {
+  EXPECT_EQ(RunSpec{}.time.start, "2000-01-01T00:00:00Z");
+  const std::string path = write("time:\n  start: 1850-07-04T12:30:00Z\n");
+  const LoadedConfig config = load_config(path, {});
+  EXPECT_EQ(config.spec.time.start, "1850-07-04T12:30:00Z");
+  EXPECT_NE(config.resolved_yaml.find("  start: 1850-07-04T12:30:00Z\n"), std::string::npos) << config.resolved_yaml;
+  EXPECT_EQ(load_config(path, {"time.start=2024-02-29"}).spec.time.start, "2024-02-29");
+  const std::string leap = write("time:\n  start: 2023-02-29T00:00:00Z\n", "leap.yaml");
+  expect_bad_input(load_error(leap), leap + ":2",
+                   "time.start: '2023-02-29T00:00:00Z': day 29 is not in 2023-02 (e.g. 2000-01-01T00:00:00Z)");
+  expect_bad_input(load_error(path, {"time.start=01/01/2000"}), "--set time.start=01/01/2000",
+                   "time.start: '01/01/2000': expected an ISO 8601 date and time in UTC, YYYY-MM-DDTHH:MM:SSZ (e.g. "
+                   "2000-01-01T00:00:00Z)");
+  expect_bad_input(load_error(path, {"time.start=2000-01-01T00:00:00+01:00"}),
+                   "--set time.start=2000-01-01T00:00:00+01:00",
+                   "time.start: '2000-01-01T00:00:00+01:00': the zone +01:00 is not UTC: end the time with Z (or with "
+                   "no zone) (e.g. 2000-01-01T00:00:00Z)");
+}
+
 TEST_F(ConfigTest, OutputVariablesAreReadIntoAList) {
   const std::string path = write("output:\n  variables: theta_prime, u\n");
   const LoadedConfig config = load_config(path, {});
   EXPECT_EQ(config.spec.output.variables, (NameList{"theta_prime", "u"}));
   EXPECT_NE(config.resolved_yaml.find("variables: theta_prime,u\n"), std::string::npos) << config.resolved_yaml;
   EXPECT_EQ(load_config(path, {"output.variables=all"}).spec.output.variables,
-            (NameList{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"}));
+            (NameList{"rho_prime", "u", "w", "theta_prime", "p_prime", "dens", "umom", "wmom", "rhot", "rho_bar",
+                      "theta_bar", "p_bar"}));
   EXPECT_EQ(RunSpec{}.output.variables, (NameList{"rho_prime", "u", "w", "theta_prime"}));
   const std::string empty = write("output:\n  variables: ''\n", "empty.yaml");
   expect_bad_input(load_error(empty), empty + ":2", "output.variables: must not be empty");
@@ -541,8 +563,10 @@ TEST_F(ConfigTest, NameListsAreReadFromAYamlListToo) {
     expect_bad_input(load_error(path), path + ":2", "output.variables: " + problem);
   };
   refused("[u, u]", "'u' is listed twice");
-  refused("[u, bogus]",
-          "unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, dens, umom, vmom, wmom, rhot, all)");
+  refused(
+      "[u, bogus]",
+      "unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, p_prime, dens, umom, vmom, wmom, rhot, rho_bar, "
+      "theta_bar, p_bar, all)");
   refused("[]", "must not be empty");
   refused("[all, u]", "'all' cannot be combined with other names");
   refused("['u,w']", "one name an item of the list, got 'u,w'");

@@ -70,10 +70,13 @@ def write_snapshot(path, three_d, y_scale=True, layout=None):
     """A snapshot at t = 10 s; three_d: fields (time, z, y, x) with a y scale unless y_scale is False;
     layout: the scales to attach to a field's dimensions instead of (time, z, [y,] x)."""
     with h5py.File(path, "w") as f:
-        f.attrs.update({"Conventions": "CF-1.10", "case": "synthetic", "nx": NX, "nz": NZ, "step": 10, "time": 10.0})
+        f.attrs.update({"Conventions": "CF-1.10", "case": "synthetic", "nx": NX, "nz": NZ})
         time = f.create_dataset("time", data=[10.0])
-        time.attrs.update({"axis": "T", "long_name": "time", "standard_name": "time", "units": "s"})
+        time.attrs.update({"axis": "T", "long_name": "time", "standard_name": "time",
+                           "units": "seconds since 2000-01-01 00:00:00", "calendar": "proleptic_gregorian"})
         time.make_scale("time")
+        step = f.create_dataset("step", data=[10])
+        step.dims[0].attach_scale(time)
         bnds = f.create_dataset("bnds", data=[0.0, 1.0])
         bnds.attrs.update({"long_name": "the two ends of a cell", "units": "1"})
         bnds.make_scale("bnds")
@@ -139,7 +142,7 @@ def summary(drawn):
 
 
 def two_d_tests(work, plot_fields):
-    path = os.path.join(work, "fields_000010.h5")
+    path = os.path.join(work, "fields_000010.nc")
     write_snapshot(path, three_d=False)
     out = os.path.join(work, "out2d")
     status, stdout, stderr = run(path, "--out", out)
@@ -164,7 +167,7 @@ def two_d_tests(work, plot_fields):
 
 
 def three_d_tests(work, plot_fields):
-    path = os.path.join(work, "fields_000010.h5")
+    path = os.path.join(work, "fields_000010.nc")
     write_snapshot(path, three_d=True)
     out = os.path.join(work, "out3d")
     png = os.path.join(out, "fields_000010.png")
