@@ -1,8 +1,14 @@
 #!/usr/bin/python3
-"""Draws one field of simapp snapshots (HDF5) as a colour map with wind vectors, one PNG each.
+"""Draws one field of simapp's output files (netCDF-4) as a colour map with wind vectors, one PNG each.
 
-usage: scripts/plot_fields.py FILE.h5 [FILE.h5 ...] [--out DIR] [--field theta_prime] [--contours LO:HI:STEP]
-                              [--xlim X0:X1] [--height METRES]
+usage: scripts/plot_fields.py FILE [FILE ...] [--out DIR] [--field theta_prime] [--time SECONDS | --step N]
+                              [--contours LO:HI:STEP] [--xlim X0:X1] [--height METRES]
+
+FILE is a snapshot (fields_<step>.nc, or .h5 as earlier versions named them) or the series layout's
+fields.nc, which holds every output time: the last time is drawn unless --time or --step names
+another (an output time in seconds, or a step number). A file of one output time gives a PNG named
+after it (fields_006000.png), one of several the stem and the step drawn (fields_006000.png from
+fields.nc); the title says the time and step. Time may be in s or in CF's "seconds since <date>".
 
 --contours draws contour lines at LO, LO + STEP, …, HI instead of the colour map and wind, as
 the density-current benchmark's figure does (straka: --contours=-16.5:-0.5:1 --xlim=25.6:44);
@@ -31,6 +37,9 @@ except ImportError as error:
 
 ARROWS = (25, 15)  # about this many wind vectors across x and z (across x and y on an x–y slice)
 LAYOUT_3D = ("time", "z", "y", "x")
+# Seconds in each unit the time coordinate may be in, alone ("s") or as CF's "<unit> since <date>".
+SECONDS_IN = {"s": 1.0, "sec": 1.0, "second": 1.0, "seconds": 1.0, "min": 60.0, "minute": 60.0, "minutes": 60.0,
+              "h": 3600.0, "hour": 3600.0, "hours": 3600.0, "d": 86400.0, "day": 86400.0, "days": 86400.0}
 
 
 def fail(message):
@@ -48,10 +57,59 @@ def require(snapshot, path, name, what):
 
 
 def dataset(snapshot, path, name, what):
-    """A dataset's values; a field's (time, z, x) or (time, z, y, x) of one time as (z, x) or (z, y, x)."""
+    """A coordinate's or its bounds' values."""
     require(snapshot, path, name, what)
-    values = snapshot[name][()]
-    return values[0] if values.ndim in (3, 4) else values
+    return snapshot[name][()]
+
+
+def field_at(snapshot, path, name, index):
+    """A field's (time, z, x) of output time `index` as (z, x): only that time is read."""
+    require(snapshot, path, name, "field")
+    return snapshot[name][index]
+
+
+def output_times(snapshot, path):
+    """The file's output times in seconds, and the step of each (None where the file does not say):
+    time in s or CF's "<unit> since <date>"; the steps from step(time), or a snapshot's attribute."""
+    require(snapshot, path, "time", "coordinate")
+    units = text(snapshot["time"].attrs.get("units", "s"))
+    unit = units.split(" since ")[0].strip()
+    if unit not in SECONDS_IN:
+        fail(f"{path}: time in '{units}', not a unit of time (s, or CF's 'seconds since <date>')")
+    times = np.asarray(snapshot["time"][()], dtype=float).reshape(-1) * SECONDS_IN[unit]
+    if "step" in snapshot and snapshot["step"].shape == times.shape:
+        steps = [int(step) for step in snapshot["step"][()]]
+    elif "step" in snapshot.attrs and len(times) == 1:
+        steps = [int(snapshot.attrs["step"])]
+    else:
+        steps = [None] * len(times)
+    return times, steps
+
+
+def listing(values, unit=""):
+    """A short list of values: all of up to six, else the first three and the last two."""
+    shown = [f"{value:g}" for value in values] if len(values) <= 6 else (
+        [f"{value:g}" for value in values[:3]] + ["…"] + [f"{value:g}" for value in values[-2:]])
+    return ", ".join(shown) + unit
+
+
+def chosen_time(path, times, steps, when):
+    """The index of the output time that `when` names: ("time", seconds), ("step", n), or None (the last)."""
+    count = f"{len(times)} time{'s' if len(times) != 1 else ''}"
+    if len(times) == 0:
+        fail(f"{path}: holds no output time")
+    if when is None:
+        return len(times) - 1
+    kind, value = when
+    if kind == "step":
+        if value in steps:
+            return steps.index(value)
+        known = [step for step in steps if step is not None]
+        fail(f"{path}: no output step {value} ({count}, steps {listing(known) if known else 'not recorded'})")
+    matches = np.flatnonzero(np.abs(times - value) <= 1e-6 * max(1.0, abs(value)))
+    if len(matches) == 0:
+        fail(f"{path}: no output time t = {value:g} s ({count}, t = {listing(times, ' s')})")
+    return int(matches[0])
 
 
 def edges(bounds):
@@ -69,9 +127,10 @@ def nearest_row(nodes, height):
     return min(int(np.searchsorted(nodes, height, side="right")) - 1, len(nodes) - 2)
 
 
-def load(path, field, height=None):
-    """The field, the mesh, the wind (None when u or w is missing) and the run's attributes; of a 3-D
-    field, its x–z slice through the centre and its x–y slice at height (None: the middle)."""
+def load(path, field, height=None, when=None):
+    """The field at the output time `when` names (None: the last; see chosen_time), the mesh, the wind
+    (None when u or w is missing), the run's case and the time and step drawn; of a 3-D field, its x–z
+    slice through the centre and its x–y slice at height (None: the middle)."""
     if not os.path.isfile(path):
         fail(f"{path}: no such file")
     try:
@@ -83,29 +142,32 @@ def load(path, field, height=None):
         rank = snapshot[field].ndim
         if rank not in (3, 4):
             fail(f"{path}: '{field}' has {rank} dimension(s), not (time, z, x) nor (time, z, y, x)")
+        times, steps = output_times(snapshot, path)
+        index = chosen_time(path, times, steps, when)
+        if index >= snapshot[field].shape[0]:
+            fail(f"{path}: '{field}' holds {snapshot[field].shape[0]} times, the time coordinate {len(times)}")
+        drawn = {"case": text(snapshot.attrs.get("case", "?")), "time": float(times[index]), "step": steps[index],
+                 "several": len(times) > 1}
         if rank == 4:
-            return load_3d(snapshot, path, field, height)
+            return drawn | load_3d(snapshot, path, field, height, index)
         if height is not None:
             fail(f"{path}: --height is for 3-D snapshots, and '{field}' is 2-D (time, z, x)")
-        data = {
-            "values": dataset(snapshot, path, field, "field"),
+        data = drawn | {
+            "values": field_at(snapshot, path, field, index),
             "units": text(snapshot[field].attrs.get("units", "")),
             "x_nodes": edges(dataset(snapshot, path, "x_bnds", "dataset")),
             "z_nodes": edges(dataset(snapshot, path, "z_bnds", "dataset")),
             "x": dataset(snapshot, path, "x", "dataset"),
             "z": dataset(snapshot, path, "z", "dataset"),
             "wind": None,
-            "case": text(snapshot.attrs.get("case", "?")),
-            "time": float(snapshot.attrs.get("time", float("nan"))),
-            "step": int(snapshot.attrs.get("step", -1)),
         }
         if "u" in snapshot and "w" in snapshot:
-            data["wind"] = (dataset(snapshot, path, "u", "field"), dataset(snapshot, path, "w", "field"))
+            data["wind"] = (field_at(snapshot, path, "u", index), field_at(snapshot, path, "w", index))
     return data
 
 
-def load_3d(snapshot, path, field, height):
-    """A 3-D field's two slices (only those are read), with their meshes and winds."""
+def load_3d(snapshot, path, field, height, index):
+    """A 3-D field's two slices at output time `index` (only those are read), with their meshes and winds."""
     shape = snapshot[field].shape
     attached = scale_names(snapshot[field])
     if any(name and name != expected for expected, name in zip(LAYOUT_3D, attached)):
@@ -127,16 +189,13 @@ def load_3d(snapshot, path, field, height):
     j, k = shape[2] // 2, nearest_row(nodes["z"], height)
 
     def slices(name):
-        return snapshot[name][0, :, j, :], snapshot[name][0, k, :, :]
+        return snapshot[name][index, :, j, :], snapshot[name][index, k, :, :]
 
     if any(name in snapshot and snapshot[name].shape != shape for name in ("u", "v", "w")):
         fail(f"{path}: the wind (u, v, w) is not of the shape of '{field}' {shape}")
     values, winds = slices(field), {name: slices(name) for name in ("u", "v", "w") if name in snapshot}
     return {
         "units": text(snapshot[field].attrs.get("units", "")),
-        "case": text(snapshot.attrs.get("case", "?")),
-        "time": float(snapshot.attrs.get("time", float("nan"))),
-        "step": int(snapshot.attrs.get("step", -1)),
         "x_nodes": nodes["x"], "x": coordinates["x"],
         # Each panel: its vertical axis's name, edges, centres; the slice, its wind, where it lies.
         "panels": [
@@ -177,11 +236,19 @@ def parse_range(text, what, parts):
     return values
 
 
-def parse_height(text):
+def parse_number(text, flag, expected, kind=float):
     try:
-        return float(text)
+        return kind(text)
     except ValueError:
-        fail(f"--height '{text}': expected a height in metres")
+        fail(f"{flag} '{text}': expected {expected}")
+
+
+def png_name(path, data):
+    """A file of one output time gives its own name; one of several, its stem and the step drawn."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if not data["several"]:
+        return stem + ".png"
+    return f"{stem}_{data['step']:06d}.png" if data["step"] is not None else f"{stem}_t{data['time']:g}s.png"
 
 
 def draw_panel(fig, axis, x, z, values, wind, field, units, contours, limit):
@@ -208,7 +275,8 @@ def figure(data, field, contours=None, xlim=None):
     """The figure of a snapshot and, of a 3-D one, the slices drawn ("x–z at y = … m, x–y at z = … m")."""
     x_km = data["x_nodes"] / 1e3
     width = xlim[1] - xlim[0] if xlim else x_km[-1] - x_km[0]
-    title = (f"{data['case']}: {field} at t = {data['time']:g} s (step {data['step']})"
+    title = (f"{data['case']}: {field} at t = {data['time']:g} s"
+             + (f" (step {data['step']})" if data["step"] is not None else "")
              + (f", contours every {contours[2]:g} {data['units']}" if contours else ""))
     if "panels" not in data:
         z_km = data["z_nodes"] / 1e3
@@ -248,9 +316,13 @@ def plot(data, field, out_path, contours=None, xlim=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", metavar="FILE.h5")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="snapshots (fields_<step>.nc or .h5) or a series "
+                        "(fields.nc)")
     parser.add_argument("--out", default=None, help="directory for the PNGs (default: each snapshot's)")
     parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime)")
+    when = parser.add_mutually_exclusive_group()
+    when.add_argument("--time", default=None, metavar="SECONDS", help="the output time to draw (default: the last)")
+    when.add_argument("--step", default=None, metavar="N", help="the output step to draw (default: the last)")
     parser.add_argument("--contours", default=None, metavar="LO:HI:STEP", help="contour lines instead of colours")
     parser.add_argument("--xlim", default=None, metavar="X0:X1", help="x range to show, km")
     parser.add_argument("--height", default=None, metavar="METRES",
@@ -258,14 +330,19 @@ def main():
     args = parser.parse_args()
     contours = parse_range(args.contours, "--contours", 3) if args.contours else None
     xlim = parse_range(args.xlim, "--xlim", 2) if args.xlim else None
-    height = parse_height(args.height) if args.height is not None else None
+    height = parse_number(args.height, "--height", "a height in metres") if args.height is not None else None
+    when = None
+    if args.time is not None:
+        when = ("time", parse_number(args.time, "--time", "a time in seconds"))
+    elif args.step is not None:
+        when = ("step", parse_number(args.step, "--step", "a step number", int))
     if contours and not contours[2] > 0:
         fail(f"--contours '{args.contours}': the step must be positive")
     for path in args.files:
-        data = load(path, args.field, height)
+        data = load(path, args.field, height, when)
         out = args.out or os.path.dirname(os.path.abspath(path))
         os.makedirs(out, exist_ok=True)
-        out_path = os.path.join(out, os.path.splitext(os.path.basename(path))[0] + ".png")
+        out_path = os.path.join(out, png_name(path, data))
         slices = plot(data, args.field, out_path, contours, xlim)
         print(f"plot_fields: wrote {out_path}" + (f" ({slices})" if slices else ""))
 

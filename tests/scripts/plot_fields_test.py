@@ -259,7 +259,9 @@ def series_tests(work, plot_fields):
             status, stdout, stderr = run(path, "--out", out, *choice)
             check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", f"{what}, into {png}", stdout + stderr)
             check_png(png, what)
-            when = {"--time": ("time", float(choice[1])), "--step": ("step", int(choice[1]))}[choice[0]] if choice else None
+            when = None
+            if choice:
+                when = ("time", float(choice[1])) if choice[0] == "--time" else ("step", int(choice[1]))
             data = plot_fields.load(path, "theta_prime", when=when) if when else plot_fields.load(path, "theta_prime")
             figure, _ = plot_fields.figure(data, "theta_prime")
             drawn = meshes(figure)
