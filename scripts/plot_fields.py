@@ -32,22 +32,17 @@ try:
     import numpy as np
     import h5py
     from mpl_toolkits.axes_grid1 import make_axes_locatable
+
+    from output_files import BadOutput, chosen_time, edges, output_times, text
 except ImportError as error:
     sys.exit(f"plot_fields: error: {error} (install python3-matplotlib, python3-numpy and python3-h5py)")
 
 ARROWS = (25, 15)  # about this many wind vectors across x and z (across x and y on an x–y slice)
 LAYOUT_3D = ("time", "z", "y", "x")
-# Seconds in each unit the time coordinate may be in, alone ("s") or as CF's "<unit> since <date>".
-SECONDS_IN = {"s": 1.0, "sec": 1.0, "second": 1.0, "seconds": 1.0, "min": 60.0, "minute": 60.0, "minutes": 60.0,
-              "h": 3600.0, "hour": 3600.0, "hours": 3600.0, "d": 86400.0, "day": 86400.0, "days": 86400.0}
 
 
 def fail(message):
     sys.exit(f"plot_fields: error: {message}")
-
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def require(snapshot, path, name, what):
@@ -66,55 +61,6 @@ def field_at(snapshot, path, name, index):
     """A field's (time, z, x) of output time `index` as (z, x): only that time is read."""
     require(snapshot, path, name, "field")
     return snapshot[name][index]
-
-
-def output_times(snapshot, path):
-    """The file's output times in seconds, and the step of each (None where the file does not say):
-    time in s or CF's "<unit> since <date>"; the steps from step(time), or a snapshot's attribute."""
-    require(snapshot, path, "time", "coordinate")
-    units = text(snapshot["time"].attrs.get("units", "s"))
-    unit = units.split(" since ")[0].strip()
-    if unit not in SECONDS_IN:
-        fail(f"{path}: time in '{units}', not a unit of time (s, or CF's 'seconds since <date>')")
-    times = np.asarray(snapshot["time"][()], dtype=float).reshape(-1) * SECONDS_IN[unit]
-    if "step" in snapshot and snapshot["step"].shape == times.shape:
-        steps = [int(step) for step in snapshot["step"][()]]
-    elif "step" in snapshot.attrs and len(times) == 1:
-        steps = [int(snapshot.attrs["step"])]
-    else:
-        steps = [None] * len(times)
-    return times, steps
-
-
-def listing(values, unit=""):
-    """A short list of values: all of up to six, else the first three and the last two."""
-    shown = [f"{value:g}" for value in values] if len(values) <= 6 else (
-        [f"{value:g}" for value in values[:3]] + ["…"] + [f"{value:g}" for value in values[-2:]])
-    return ", ".join(shown) + unit
-
-
-def chosen_time(path, times, steps, when):
-    """The index of the output time that `when` names: ("time", seconds), ("step", n), or None (the last)."""
-    count = f"{len(times)} time{'s' if len(times) != 1 else ''}"
-    if len(times) == 0:
-        fail(f"{path}: holds no output time")
-    if when is None:
-        return len(times) - 1
-    kind, value = when
-    if kind == "step":
-        if value in steps:
-            return steps.index(value)
-        known = [step for step in steps if step is not None]
-        fail(f"{path}: no output step {value} ({count}, steps {listing(known) if known else 'not recorded'})")
-    matches = np.flatnonzero(np.abs(times - value) <= 1e-6 * max(1.0, abs(value)))
-    if len(matches) == 0:
-        fail(f"{path}: no output time t = {value:g} s ({count}, t = {listing(times, ' s')})")
-    return int(matches[0])
-
-
-def edges(bounds):
-    """The cell edges from CF cell bounds [cells][2]."""
-    return np.append(bounds[:, 0], bounds[-1, 1])
 
 
 def scale_names(field):
@@ -142,8 +88,11 @@ def load(path, field, height=None, when=None):
         rank = snapshot[field].ndim
         if rank not in (3, 4):
             fail(f"{path}: '{field}' has {rank} dimension(s), not (time, z, x) nor (time, z, y, x)")
-        times, steps = output_times(snapshot, path)
-        index = chosen_time(path, times, steps, when)
+        try:
+            times, steps = output_times(snapshot, path)
+            index = chosen_time(path, times, steps, when)
+        except BadOutput as error:
+            fail(str(error))
         if index >= snapshot[field].shape[0]:
             fail(f"{path}: '{field}' holds {snapshot[field].shape[0]} times, the time coordinate {len(times)}")
         drawn = {"case": text(snapshot.attrs.get("case", "?")), "time": float(times[index]), "step": steps[index],

@@ -255,10 +255,12 @@ def series_tests(work, plot_fields):
         write_snapshot(path, three_d=False, times=times, steps=steps, time_units=units, per_time_attributes=False)
         for choice, index in (([], 2), (["--time", "10"], 1), (["--step", "0"], 0), (["--time", "20.0"], 2)):
             what = f"series, time in '{units}', {' '.join(choice) or 'by default'}: draws t = {times[index]:g} s"
-            png = os.path.join(out, f"fields_{steps[index]:06d}.png")
-            status, stdout, stderr = run(path, "--out", out, *choice)
-            check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", f"{what}, into {png}", stdout + stderr)
-            check_png(png, what)
+            if units == "s":  # the command line once; the other units in-process only, for speed
+                png = os.path.join(out, f"fields_{steps[index]:06d}.png")
+                status, stdout, stderr = run(path, "--out", out, *choice)
+                check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", f"{what}, into {png}",
+                      stdout + stderr)
+                check_png(png, what)
             when = None
             if choice:
                 when = ("time", float(choice[1])) if choice[0] == "--time" else ("step", int(choice[1]))
