@@ -79,23 +79,46 @@ def listing(values, unit=""):
     return ", ".join(shown) + unit
 
 
+def matching_time(times, steps, when):
+    """The index of the output time that `when` names, ("time", seconds) or ("step", n); None where none is."""
+    kind, value = when
+    if kind == "step":
+        return steps.index(value) if value in steps else None
+    matches = np.flatnonzero(np.abs(times - value) <= 1e-6 * max(1.0, abs(value)))
+    return int(matches[0]) if len(matches) else None
+
+
 def chosen_time(path, times, steps, when):
-    """The index of the output time that `when` names: ("time", seconds), ("step", n), or None (the last)."""
-    count = f"{len(times)} time{'s' if len(times) != 1 else ''}"
+    """The index of the output time that `when` names (see matching_time), or the last for None."""
     if len(times) == 0:
         raise BadOutput(f"{path}: holds no output time")
     if when is None:
         return len(times) - 1
-    kind, value = when
-    if kind == "step":
-        if value in steps:
-            return steps.index(value)
+    index = matching_time(times, steps, when)
+    if index is not None:
+        return index
+    count = f"{len(times)} time{'s' if len(times) != 1 else ''}"
+    if when[0] == "step":
         known = [step for step in steps if step is not None]
-        raise BadOutput(f"{path}: no output step {value} ({count}, steps {listing(known) if known else 'not recorded'})")
-    matches = np.flatnonzero(np.abs(times - value) <= 1e-6 * max(1.0, abs(value)))
-    if len(matches) == 0:
-        raise BadOutput(f"{path}: no output time t = {value:g} s ({count}, t = {listing(times, ' s')})")
-    return int(matches[0])
+        raise BadOutput(f"{path}: no output step {when[1]} ({count}, steps {listing(known) if known else 'not recorded'})")
+    raise BadOutput(f"{path}: no output time t = {when[1]:g} s ({count}, t = {listing(times, ' s')})")
+
+
+def file_holding(run, when):
+    """The file of a run (a file, or a directory: see run_files) that holds the output time `when`
+    names (see matching_time; None: the run's last)."""
+    files = run_files(run)
+    if when is None or len(files) == 1:
+        return files[-1]
+    import h5py
+
+    for path in files:
+        with h5py.File(path, "r") as file:
+            times, steps = output_times(file, path)
+        if matching_time(times, steps, when) is not None:
+            return path
+    what = f"step {when[1]}" if when[0] == "step" else f"time t = {when[1]:g} s"
+    raise BadOutput(f"{run}: no output {what} in its {len(files)} snapshots")
 
 
 def edges(bounds):

@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """Draws one field of simapp's output files (netCDF-4) as a colour map with wind vectors, one PNG each.
 
-usage: scripts/plot_fields.py FILE [FILE ...] [--out DIR] [--field theta_prime] [--time SECONDS | --step N]
+usage: scripts/plot_fields.py RUN [RUN ...] [--out DIR] [--field theta_prime] [--time SECONDS | --step N]
                               [--contours LO:HI:STEP] [--xlim X0:X1] [--height METRES]
 
-FILE is a snapshot (fields_<step>.nc, or .h5 as earlier versions named them) or the series layout's
-fields.nc, which holds every output time: the last time is drawn unless --time or --step names
-another (an output time in seconds, or a step number). A file of one output time gives a PNG named
-after it (fields_006000.png), one of several the stem and the step drawn (fields_006000.png from
-fields.nc); the title says the time and step. Time may be in s or in CF's "seconds since <date>".
+RUN is a snapshot (fields_<step>.nc, or .h5 as earlier versions named them), the series layout's
+fields.nc, which holds every output time, or a run's output directory (its snapshots or fields.nc):
+the last time is drawn unless --time or --step names another (an output time in seconds, or a step
+number). A file of one output time gives a PNG named after it (fields_006000.png), one of several
+the stem and the step drawn (fields_006000.png from fields.nc); the title says the time and step.
+Time may be in s or in CF's "seconds since <date>".
 
 --contours draws contour lines at LO, LO + STEP, …, HI instead of the colour map and wind, as
 the density-current benchmark's figure does (straka: --contours=-16.5:-0.5:1 --xlim=25.6:44);
@@ -33,7 +34,7 @@ try:
     import h5py
     from mpl_toolkits.axes_grid1 import make_axes_locatable
 
-    from output_files import BadOutput, chosen_time, edges, output_times, text
+    from output_files import BadOutput, chosen_time, edges, file_holding, output_times, text
 except ImportError as error:
     sys.exit(f"plot_fields: error: {error} (install python3-matplotlib, python3-numpy and python3-h5py)")
 
@@ -265,8 +266,8 @@ def plot(data, field, out_path, contours=None, xlim=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", metavar="FILE", help="snapshots (fields_<step>.nc or .h5) or a series "
-                        "(fields.nc)")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="snapshots (fields_<step>.nc or .h5), a series "
+                        "(fields.nc), or a run's output directory")
     parser.add_argument("--out", default=None, help="directory for the PNGs (default: each snapshot's)")
     parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime)")
     when = parser.add_mutually_exclusive_group()
@@ -287,7 +288,11 @@ def main():
         when = ("step", parse_number(args.step, "--step", "a step number", int))
     if contours and not contours[2] > 0:
         fail(f"--contours '{args.contours}': the step must be positive")
-    for path in args.files:
+    for run in args.runs:
+        try:
+            path = file_holding(run, when) if os.path.isdir(run) else run
+        except BadOutput as error:
+            fail(str(error))
         data = load(path, args.field, height, when)
         out = args.out or os.path.dirname(os.path.abspath(path))
         os.makedirs(out, exist_ok=True)

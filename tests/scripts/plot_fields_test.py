@@ -9,7 +9,8 @@ Each file's PNG is written, readable, of a sensible size and not of one colour; 
 printed line names the slices, and the slices drawn (the colour meshes and wind vectors of the
 figure) are the field's x–z row j = ny // 2 and its x–y layer at --height; of a file of several
 output times (the series layout), the last time, or the one --time or --step names, titled with
-its time and step; time in "s" or in CF's "seconds since <date>"; bad input is a one-line error. Exits 77 (skipped) without h5py, numpy or matplotlib.
+its time and step; time in "s" or in CF's "seconds since <date>"; of a run's directory, its last
+snapshot or series time, or the one --time or --step names; bad input is a one-line error. Exits 77 (skipped) without h5py, numpy or matplotlib.
 """
 import importlib
 import os
@@ -310,9 +311,42 @@ def series_tests(work, plot_fields):
     matplotlib.pyplot.close(figure)
 
 
+def directory_tests(work, plot_fields):
+    """A run's output directory: its last snapshot (.h5 or .nc alike), or the one holding --time or
+    --step; or the last time of its series fields.nc."""
+    run_dir = os.path.join(work, "run")
+    os.makedirs(run_dir)
+    write_snapshot(os.path.join(run_dir, "fields_000000.h5"), three_d=False, times=(0.0,), steps=(0,))
+    write_snapshot(os.path.join(run_dir, "fields_000060.nc"), three_d=False, times=(10.0,), steps=(60,),
+                   time_units="seconds since 2000-01-01 00:00:00", per_time_attributes=False)
+    out = os.path.join(work, "out")
+    for choice, png in (([], "fields_000060.png"), (["--step", "0"], "fields_000000.png"),
+                        (["--time", "10"], "fields_000060.png")):
+        status, stdout, stderr = run(run_dir, "--out", out, *choice)
+        check(status == 0 and stdout.strip() == f"plot_fields: wrote {os.path.join(out, png)}",
+              f"a directory of snapshots, {' '.join(choice) or 'by default'}: draws {png}", stdout + stderr)
+    status, stdout, stderr = run(run_dir, "--time", "5")
+    check(status != 0 and stderr.strip() == f"plot_fields: error: {run_dir}: no output time t = 5 s in its 2 snapshots",
+          "a directory of snapshots, --time that none holds: a one-line error", f"{status} {stderr}")
+    series_dir = os.path.join(work, "series")
+    os.makedirs(series_dir)
+    write_snapshot(os.path.join(series_dir, "fields.nc"), three_d=False, times=(0.0, 10.0, 20.0), steps=(0, 60, 120),
+                   per_time_attributes=False)
+    status, stdout, stderr = run(series_dir)
+    png = os.path.join(series_dir, "fields_000120.png")
+    check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", "a directory of a series: its last time, "
+          "the PNG beside it", stdout + stderr)
+    empty = os.path.join(work, "empty")
+    os.makedirs(empty)
+    status, stdout, stderr = run(empty)
+    check(status != 0 and stderr.strip() == f"plot_fields: error: {empty}: no output files (fields_<step>.nc, "
+          "fields_<step>.h5 or fields.nc)", "a directory without output files: a one-line error", f"{status} {stderr}")
+
+
 with tempfile.TemporaryDirectory() as work:
     plot_fields = importlib.import_module("plot_fields")
-    for part, tests in (("2d", two_d_tests), ("3d", three_d_tests), ("series", series_tests)):
+    for part, tests in (("2d", two_d_tests), ("3d", three_d_tests), ("series", series_tests),
+                        ("directories", directory_tests)):
         os.makedirs(os.path.join(work, part))
         tests(os.path.join(work, part), plot_fields)
 if failures:
