@@ -34,8 +34,9 @@ def readme_steps():
     paragraph = re.search(r"In \*\*ParaView\*\*:(.*?)\n\n", text, re.S)
     if not paragraph:
         fail("README.md has no paragraph 'In **ParaView**: ...'")
-    named = re.search(r"representation[^.]*?\*\*(\w+)\*\*", paragraph.group(1), re.I)
-    return paragraph.group(1), named.group(1) if named else None
+    steps = " ".join(paragraph.group(1).split())  # a name may break across lines
+    named = re.search(r"representation[^.]*?\*\*(\w+)\*\*", steps, re.I)
+    return steps, named.group(1) if named else None
 
 
 def picture(pv, reader_name, xmf, representation, png):
@@ -60,7 +61,9 @@ def picture(pv, reader_name, xmf, representation, png):
 
 
 def main():
-    xmf = os.path.abspath(sys.argv[1])
+    xmf = os.path.abspath(sys.argv[1])  # the run's output directory, or its fields.xmf
+    if os.path.isdir(xmf):
+        xmf = os.path.join(xmf, "fields.xmf")
     paragraph, representation = readme_steps()
     missing = [name for name in READERS if name not in paragraph]
     if missing:
