@@ -116,7 +116,7 @@ std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Ba
 }
 
 void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
-                  const std::string& config_path, const std::string& halo_reason) {
+                  const std::string& config_path, const std::string& halo_reason, const std::string& granularity) {
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
   const RunSpec& spec = simulation.spec();
@@ -154,11 +154,12 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
     log.print(
         fmt::format("  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it", limit));
   if (const LaunchDescription launch = simulation.launch_description(); !launch.summary.empty()) {
-    log.print(fmt::format("  steps     mode {}: {}", to_string(simulation.mode()), launch.summary));
+    log.print(fmt::format("  steps     mode {}, granularity {}: {}", to_string(simulation.mode()), granularity,
+                          launch.summary));
   } else {
     log.print(fmt::format("  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph",
-                          to_string(simulation.mode()), to_string(spec.execution.granularity),
-                          simulation.kernels_per_step(), simulation.steps_per_graph()));
+                          to_string(simulation.mode()), granularity, simulation.kernels_per_step(),
+                          simulation.steps_per_graph()));
   }
 }
 

@@ -25,8 +25,11 @@ namespace {
 
 /// Where and on what a timed run ran, for its report.
 io::TimingContext timing_context(const Setup& setup, const Decomposition& decomposition, const std::string& processor) {
-  return {
-      std::string(to_string(setup.backend)), processor, decomposition.size(), {decomposition.px(), decomposition.pz()}};
+  return {std::string(to_string(setup.backend)),
+          processor,
+          decomposition.size(),
+          {decomposition.px(), decomposition.pz()},
+          setup.granularity_reason};
 }
 
 /// Writes a report made by `make` on rank 0 (its failure known to every rank) and says so.
@@ -51,7 +54,7 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
     fmt::print(
         "simapp {} compare: case {}, {} cells, granularity {}, backend {} ({}), {} rank(s) as {} x {}, "
         "halos by {}\n",
-        build_info::version, to_string(spec.case_name), cells_text(spec.grid), to_string(spec.execution.granularity),
+        build_info::version, to_string(spec.case_name), cells_text(spec.grid), describe_granularity(setup),
         to_string(setup.backend), processor, decomposition.size(), decomposition.px(), decomposition.pz(),
         to_string(spec.parallel.halo));
   // A line a round: "round 2 of 5: graph_loop graph eager" as the runs start.
@@ -84,7 +87,7 @@ int profile(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   if (decomposition.rank() == 0) {
     fmt::print("simapp {} profile: case {}, {} cells ({} on rank 0), granularity {}, backend {} ({})\n",
                build_info::version, to_string(spec.case_name), cells_text(spec.grid), step.cells,
-               to_string(spec.execution.granularity), to_string(setup.backend), processor);
+               describe_granularity(setup), to_string(setup.backend), processor);
     print_profile(stdout, step);
   }
   write_report(decomposition, path,

@@ -18,6 +18,7 @@ struct TimingContext {
   std::string processor;
   int ranks = 1;
   std::array<int, 2> layout{1, 1};  ///< ranks along x and z
+  std::string granularity_reason;   ///< what made execution.granularity: auto concrete; empty as configured
 };
 
 nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context);
