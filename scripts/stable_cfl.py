@@ -3,7 +3,8 @@
 increasing Courant numbers (dt = cfl · min(dx, (dy,) dz) / 450 m/s) for a fixed number of steps
 and finds, for every case, model (2-D, 3-D) and dissipation (as the shipped inputs have it, and
 none), the largest cfl whose run ends healthy and the smallest whose health check fails (exit
-code 4): a scan upward in steps of --step from --start, then bisection down to --resolution.
+code 4): a scan upward in steps of --step from --start (downward where --start fails), then
+bisection down to --resolution.
 Prints a Markdown table (docs/validation.md, "Stable Courant numbers") and writes every run's
 outcome to OUT/runs.csv as it goes.
 
@@ -97,16 +98,21 @@ class Runner:
 
 
 def limit(runner, case, model, dissipation, settings, options):
-    """(largest healthy cfl, smallest failing cfl or None) for one configuration."""
+    """(largest healthy cfl or None, smallest failing cfl or None) for one configuration: a scan
+    up from --start while the runs stay healthy (down from it while they fail), then bisection."""
     low, high = None, None
     cfl = options.start
-    while cfl <= options.highest + 1e-9:
+    while options.step / 2 < cfl <= options.highest + 1e-9:
         if runner.healthy(case, model, dissipation, settings, cfl):
             low = cfl
+            if high is not None:
+                break
+            cfl = round(cfl + options.step, 10)
         else:
             high = cfl
-            break
-        cfl = round(cfl + options.step, 10)
+            if low is not None:
+                break
+            cfl = round(cfl - options.step, 10)
     if low is None or high is None:
         return low, high
     while high - low > options.resolution + 1e-9:
