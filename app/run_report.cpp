@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "app/courant_warning.hpp"
 #include "kernels/backend/gpu_topology.hpp"
 #include "simapp_version.hpp"
 #include "solver/halo/halo_path.hpp"
@@ -125,6 +126,7 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   log.print(fmt::format("  case      {}", to_string(spec.case_name)));
   log.print("  grid      " + describe_grid(simulation.grid()));
   log.print("  time      " + describe_time_stepping(simulation.time_stepping(), spec));
+  if (const auto warning = courant_warning(spec, simulation.time_stepping())) log.print("  warning   " + *warning);
   const double nu = spec.physics.viscosity;
   log.print(
       fmt::format("  physics   viscosity {}, hyperviscosity beta = {:g}",
