@@ -21,8 +21,13 @@ struct Setup {
   std::string granularity_reason;  ///< what made execution.granularity: auto concrete; empty as configured
 };
 
-/// Loads the configuration (with the command line's overrides) and picks the backend, for a
-/// process that started at `started`.
+/// Loads the configuration with the command line's overrides (--set, --backend, --mode), the
+/// same on every rank.
+io::LoadedConfig load_configuration(const CommandLine& command_line);
+
+/// Loads the configuration (with the command line's overrides; from a pipe, waiting for its
+/// writer until a stop signal), refuses more OpenMP threads than 4 a usable CPU, and picks the
+/// backend, for a process that started at `started`.
 Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started);
 
 /// Makes parallel.halo concrete (auto: NCCL where the build has it, the backend is CUDA and

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "solver/output/output_schedule.hpp"
 #include "solver/simulation/simulation.hpp"
 #include "solver/simulation/wall_clock_limit.hpp"
 
@@ -49,9 +50,9 @@ struct ThreadedWriteTimes {
   double waited_seconds = 0.0;
 };
 
-/// Output taken at chosen steps (step 0 included when listed).
+/// Output taken at chosen steps (step 0 included when the schedule holds it).
 struct ScheduledOutput {
-  std::vector<long> steps;  ///< ascending
+  OutputSchedule steps;  ///< those after the step the run starts from
   /// Called on every rank (it may be collective) with this rank's interior state [var][k][i].
   /// It may leave the output unfinished (being written on a thread, from `interior`, which
   /// stays unchanged until `release` is called).
@@ -96,9 +97,12 @@ struct StopRequest {
 /// mirror is looked at without waiting; when a check failed on any rank, the outputs of the
 /// steps before it are written, `failed` saves the state where the run stands, and
 /// Error(ExitCode::numerical) names the check's step and finding. Throws that error too when
-/// the state, mass or energy stops being finite. On a stop request the loop ends after the chunk
-/// that is running, writes what is due, saves the state and returns with `stopped` set; likewise
-/// when the wall-clock limit is near (`stopped_at_wall_limit` set too).
+/// a state an output is given, or the mass or energy at the end, is not finite; a progress
+/// line shows the diagnostics as they are and never ends the run. On the host backend chunks
+/// also end after the steps the health check follows, so a failed check stops the run there.
+/// On a stop request the loop ends after the chunk that is running, writes what is due, saves
+/// the state and returns with `stopped` set; likewise when the wall-clock limit is near
+/// (`stopped_at_wall_limit` set too).
 /// `reference`: the diagnostics changes are relative to (default: the current state's; a
 /// restarted run passes its original t = 0 values).
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
