@@ -25,6 +25,7 @@ void describe_run(io::RunSummary& summary, const Setup& setup, const Decompositi
   summary.config_path = setup.config.source_path;
   summary.backend = std::string(to_string(setup.backend));
   summary.halo = fmt::format("{} ({})", to_string(spec.parallel.halo), setup.halo_reason);
+  summary.granularity = describe_granularity(setup);
   summary.layout = {decomposition.px(), decomposition.pz()};
   const TimeStepping stepping = io::run_time_stepping(spec);
   summary.dt = stepping.dt();
@@ -80,7 +81,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   summary.first_step = simulation.step();
   if (writes_results && record_start == RecordStart::fresh) record.write_into_directory(record_start, comm);
   summary.placements = gather_placements(simulation);
-  print_header(log, simulation, summary.placements, setup.config.source_path, setup.halo_reason);
+  print_header(log, simulation, summary.placements, setup.config.source_path, setup.halo_reason,
+               describe_granularity(setup));
   const StopRequest stop{stop_requested, output.stop_saver(), WallClockLimit(setup.started, spec.execution.wall_limit),
                          /*save_at_end=*/!command_line.restart.empty()};
   RunResult result;

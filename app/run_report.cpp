@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "app/courant_warning.hpp"
 #include "io/provenance/build_description.hpp"
 #include "kernels/backend/gpu_topology.hpp"
 #include "simapp_version.hpp"
@@ -117,7 +118,7 @@ std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Ba
 }
 
 void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
-                  const std::string& config_path, const std::string& halo_reason) {
+                  const std::string& config_path, const std::string& halo_reason, const std::string& granularity) {
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
   const RunSpec& spec = simulation.spec();
@@ -129,6 +130,7 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   log.print(fmt::format("  case      {}", to_string(spec.case_name)));
   log.print("  grid      " + describe_grid(simulation.grid()));
   log.print("  time      " + describe_time_stepping(simulation.time_stepping(), spec));
+  if (const auto warning = courant_warning(spec, simulation.time_stepping())) log.print("  warning   " + *warning);
   const double nu = spec.physics.viscosity;
   log.print(
       fmt::format("  physics   viscosity {}, hyperviscosity beta = {:g}",
@@ -158,11 +160,12 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
     log.print(
         fmt::format("  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it", limit));
   if (const LaunchDescription launch = simulation.launch_description(); !launch.summary.empty()) {
-    log.print(fmt::format("  steps     mode {}: {}", to_string(simulation.mode()), launch.summary));
+    log.print(fmt::format("  steps     mode {}, granularity {}: {}", to_string(simulation.mode()), granularity,
+                          launch.summary));
   } else {
     log.print(fmt::format("  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph",
-                          to_string(simulation.mode()), to_string(spec.execution.granularity),
-                          simulation.kernels_per_step(), simulation.steps_per_graph()));
+                          to_string(simulation.mode()), granularity, simulation.kernels_per_step(),
+                          simulation.steps_per_graph()));
   }
 }
 

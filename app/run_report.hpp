@@ -31,9 +31,9 @@ std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Ba
                            const std::string& halo_reason);
 
 /// Rank 0 prints, with `placements` as gathered. `halo_reason`: why the halos travel as they do
-/// (parallel.halo: auto made concrete).
+/// (parallel.halo: auto made concrete); `granularity`: the run's as the reports name it.
 void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
-                  const std::string& config_path, const std::string& halo_reason);
+                  const std::string& config_path, const std::string& halo_reason, const std::string& granularity);
 void print_progress(io::RunLog& log, const ProgressReport& report);
 
 /// The ranks' timings of `result` (collective; the job's on rank 0).

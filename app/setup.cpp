@@ -23,6 +23,7 @@
 #include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/simulation.hpp"
+#include "solver/step/granularity_choice.hpp"
 
 namespace simapp::app {
 
@@ -97,7 +98,7 @@ io::LoadedConfig load_configuration(const CommandLine& command_line) {
 }
 
 Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started) {
-  Setup setup{started, load_configuration(command_line), Backend::host, {}};
+  Setup setup{started, load_configuration(command_line), Backend::host, {}, {}};
   run_agreed(MPI_COMM_WORLD, [&] {
     if (!command_line.restart.empty() && setup.config.spec.execution.mode == ExecutionMode::compare)
       throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
@@ -124,6 +125,16 @@ void choose_halos(Setup& setup, const Decomposition& decomposition) {
       choose_halo_transport(setup.config.spec.parallel.halo, setup.backend, decomposition.size(), own_gpu != 0);
   setup.config.spec.parallel.halo = choice.transport;
   setup.halo_reason = std::move(choice.reason);
+}
+
+void choose_granularity(Setup& setup, const Decomposition& decomposition) {
+  GranularityChoice choice = simapp::choose_granularity(setup.config.spec, setup.backend, decomposition.box());
+  setup.config.spec.execution.granularity = choice.granularity;
+  setup.granularity_reason = std::move(choice.reason);
+}
+
+std::string describe_granularity(const Setup& setup) {
+  return simapp::describe_granularity({setup.config.spec.execution.granularity, setup.granularity_reason});
 }
 
 MemoryUse require_memory(const Setup& setup, const Decomposition& decomposition) {

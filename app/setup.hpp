@@ -17,7 +17,8 @@ struct Setup {
   std::chrono::steady_clock::time_point started;  ///< when the process started: execution.wall_limit counts from it
   io::LoadedConfig config;
   Backend backend = Backend::host;
-  std::string halo_reason;  ///< why parallel.halo is what it is (auto made concrete, or as configured)
+  std::string halo_reason;         ///< why parallel.halo is what it is (auto made concrete, or as configured)
+  std::string granularity_reason;  ///< what made execution.granularity: auto concrete; empty as configured
 };
 
 /// Loads the configuration with the command line's overrides (--set, --backend, --mode), the
@@ -32,6 +33,13 @@ Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_po
 /// Makes parallel.halo concrete (auto: NCCL where the build has it, the backend is CUDA and
 /// every rank has a GPU of its own, on every node; MPI otherwise) and keeps why, for the header.
 void choose_halos(Setup& setup, const Decomposition& decomposition);
+
+/// Makes execution.granularity concrete (auto: the fastest the run can use on its backend,
+/// solver/step/granularity_choice.hpp) and keeps why, for the reports.
+void choose_granularity(Setup& setup, const Decomposition& decomposition);
+
+/// The run's granularity as the reports name it: "stage", or "pass (auto: …)".
+std::string describe_granularity(const Setup& setup);
 
 /// Each rank takes GPU (node-local rank mod GPUs on the node); NCCL halos need them distinct.
 void bind_devices(const Setup& setup, const Decomposition& decomposition);

@@ -30,8 +30,13 @@ namespace {
 /// Where and on what a timed run ran, for its report, with the machine's state before and after.
 io::TimingContext timing_context(const Setup& setup, const Decomposition& decomposition, const std::string& processor,
                                  const device::MachineState& at_start, const device::MachineState& at_end) {
-  return {std::string(to_string(setup.backend)),    processor, decomposition.size(),
-          {decomposition.px(), decomposition.pz()}, at_start,  at_end};
+  return {std::string(to_string(setup.backend)),
+          processor,
+          decomposition.size(),
+          {decomposition.px(), decomposition.pz()},
+          setup.granularity_reason,
+          at_start,
+          at_end};
 }
 
 /// Rank 0 reads the state of its node (and GPU) and prints it as `when` ("at the start").
@@ -80,7 +85,7 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
     fmt::print(
         "simapp {} compare: case {}, {} cells, granularity {}, backend {} ({}), {} rank(s) as {} x {}, "
         "halos by {}\n",
-        build_info::version, to_string(spec.case_name), cells_text(spec.grid), to_string(spec.execution.granularity),
+        build_info::version, to_string(spec.case_name), cells_text(spec.grid), describe_granularity(setup),
         to_string(setup.backend), processor, decomposition.size(), decomposition.px(), decomposition.pz(),
         to_string(spec.parallel.halo));
   const device::MachineState at_start = read_and_print_machine(setup, decomposition, "at the start");
@@ -123,7 +128,7 @@ int profile(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   if (decomposition.rank() == 0) {
     fmt::print("simapp {} profile: case {}, {} cells ({} on rank 0), granularity {}, backend {} ({})\n",
                build_info::version, to_string(spec.case_name), cells_text(spec.grid), step.cells,
-               to_string(spec.execution.granularity), to_string(setup.backend), processor);
+               describe_granularity(setup), to_string(setup.backend), processor);
     fmt::print("machine at the start: {}\nmachine at the end: {}\n", io::describe_machine_state(at_start),
                io::describe_machine_state(at_end));
     print_profile(stdout, step);

@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "app/courant_warning.hpp"
 #include "app/run_report.hpp"
 #include "foundation/printable_text.hpp"
 #include "io/files/result_file.hpp"
@@ -129,10 +130,13 @@ void print_validation(std::FILE* out, const std::string& config_path, const Setu
   const RunSpec& spec = setup.config.spec;
   const bool continued = !restart.empty();
   fmt::print(out, "{}: configuration is valid{}\n", printable(config_path), printable(restart));
-  fmt::print(out, "  time      {}\n", describe_time_stepping(io::run_time_stepping(spec), spec));
+  const TimeStepping stepping = io::run_time_stepping(spec);
+  fmt::print(out, "  time      {}\n", describe_time_stepping(stepping, spec));
+  if (const auto warning = courant_warning(spec, stepping)) fmt::print(out, "  warning   {}\n", *warning);
   fmt::print(out, "  backend   {}: {}\n", to_string(setup.backend), device::processor_name(setup.backend));
   fmt::print(out, "  ranks     {}\n",
              describe_ranks(decomposition, halo_path(setup.backend, spec.parallel), setup.backend, setup.halo_reason));
+  fmt::print(out, "  steps     mode {}, granularity {}\n", to_string(spec.execution.mode), describe_granularity(setup));
   fmt::print(out, "  memory    {}\n", memory_line(setup, decomposition, memory));
   fmt::print(out, "  disk      {}\n", disk_line(spec, continued));
   std::fflush(out);

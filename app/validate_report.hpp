@@ -1,9 +1,9 @@
 #pragma once
 /// What --validate prints: its first line, `FILE: configuration is valid` (with where a restart
 /// would continue from), which scripts match, then indented lines of what the run would be and
-/// take: dt and steps, the ranks and backend, the grid's memory a rank and in all against what
-/// rank 0's processor has, and the disk its results take against the free space of the file
-/// system output.dir is on.
+/// take: dt and steps, the ranks and backend, the mode and granularity, the grid's memory a rank
+/// and in all against what rank 0's processor has, and the disk its results take against the
+/// free space of the file system output.dir is on.
 #include <cstdio>
 #include <string>
 

@@ -307,9 +307,11 @@ const std::vector<ConfigKey>& config_keys() {
           execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
       enum_key(
           "execution.granularity",
-          "fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one kernel per stage; "
-          "pass: one kernel per split pass (its three stages in shared memory) where the rank holds the pass's whole "
-          "line and its sides are periodic or walls, else one per stage",
+          "auto: the fastest the run can use on its backend, chosen at set-up and named in the header, --plan and "
+          "--validate: pass on CUDA where a step runs pass kernels (two or more passes), else stage; stage on the "
+          "host backend; fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one "
+          "kernel per stage; pass: one kernel per split pass (its three stages in shared memory) where the rank holds "
+          "the pass's whole line and its sides are periodic or walls, else one per stage; same results bit for bit",
           granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),
       value_key(
           "execution.steps_per_graph", "steps", between(0, max_steps_per_graph),

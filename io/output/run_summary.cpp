@@ -145,6 +145,7 @@ Json run_summary_json(const RunSummary& s) {
   json["ranks"] = s.ranks;
   json["layout"] = s.layout;
   json["halo"] = s.halo;
+  json["granularity"] = s.granularity;
   json["backend"] = s.backend;
   json["placements"] = placements_json(s.placements);
   json["timing"] = s.timings ? timings_json(*s.timings) : Json();

@@ -65,7 +65,8 @@ struct RunSummary {
   std::optional<RunSpec> spec;  ///< the resolved configuration
   std::string config_path;
   std::string backend;
-  std::string halo;  ///< how halos travel, and why
+  std::string halo;         ///< how halos travel, and why
+  std::string granularity;  ///< the step's granularity, with what auto decided ("pass (auto: …)")
   std::array<int, 2> layout{1, 1};
   std::vector<RankPlacement> placements;  ///< by rank, once the header has gathered them
 

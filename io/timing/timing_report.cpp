@@ -81,6 +81,11 @@ nlohmann::json machine_json(const TimingContext& context) {
 }
 
 /// What every report starts with: the simapp that wrote it and the case.
+/// Why the report's granularity is what it is: what auto decided, or "as configured".
+std::string granularity_reason(const TimingContext& context) {
+  return context.granularity_reason.empty() ? "as configured" : context.granularity_reason;
+}
+
 nlohmann::json report_header(const RunSpec& spec) {
   nlohmann::json header{
       {"simapp_version", build_info::version}, {"git", build_info::git_hash}, {"build", build_json(this_build())},
@@ -108,6 +113,7 @@ nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison
       {"layout", context.layout},
       {"halo", to_string(spec.parallel.halo)},
       {"granularity", to_string(spec.execution.granularity)},
+      {"granularity_reason", granularity_reason(context)},
       {"steps_per_graph", comparison.steps_per_graph},
       {"warmup_steps", comparison.warmup_steps},
       {"repeats", comparison.rounds},
@@ -135,6 +141,7 @@ nlohmann::json profile_json(const RunSpec& spec, const StepProfile& profile, con
   report.update({
       {"rank_cells", profile.cells},
       {"granularity", to_string(spec.execution.granularity)},
+      {"granularity_reason", granularity_reason(context)},
       {"backend", context.backend},
       {"processor", context.processor},
       {"ranks", context.ranks},

@@ -19,6 +19,7 @@ struct TimingContext {
   std::string processor;
   int ranks = 1;
   std::array<int, 2> layout{1, 1};        ///< ranks along x and z
+  std::string granularity_reason;         ///< what made execution.granularity: auto concrete; empty as configured
   device::MachineState machine_at_start;  ///< rank 0's node and GPU before the timed steps
   device::MachineState machine_at_end;    ///< and after them
 };

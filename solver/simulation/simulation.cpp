@@ -8,6 +8,7 @@
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "solver/decomposition/gather_state.hpp"
 #include "solver/executor/executor_factory.hpp"
+#include "solver/step/granularity_choice.hpp"
 #include "solver/step/steps_per_graph.hpp"
 
 namespace simapp {
@@ -31,12 +32,13 @@ std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposit
   const Grid grid(spec.grid, decomposition.box());
   const InteriorLayout interior =
       grid.is_3d() ? interior_layout(grid.cell_shape_3d()) : interior_layout(grid.cell_shape());
-  return model_memory_needed(spec, grid) + StateCopy::bytes_needed(backend, interior);
+  return model_memory_needed(with_concrete_granularity(spec, backend, decomposition.box()), grid) +
+         StateCopy::bytes_needed(backend, interior);
 }
 
 Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition,
                        TimeOrigin origin)
-    : spec_(spec),
+    : spec_(with_concrete_granularity(spec, backend, decomposition.box())),
       mode_(mode),
       decomposition_(decomposition),
       grid_(spec.grid, decomposition.box()),
@@ -52,7 +54,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
                          halo_path_, health_.ops()})),
       steps_per_graph_(simapp::steps_per_graph(spec.execution, model_->first_step())),
       executor_(make_executor(
-          mode, spec, decomposition,
+          mode, spec_, decomposition,
           {stream_.get(), model_->chunks(), loop_clock_.data(), time_schedule(time_stepping_, grid_, spec.physics),
            steps_per_graph_, model_->first_step().count(OpKind::kernel)})),
       pacing_(stream_.get(), decomposition.comm(), executor_->batch_granule()),

@@ -39,12 +39,13 @@ class Simulation {
   ~Simulation();
   /// `mode`: how steps are launched (not compare); a bad_input Error when it cannot run this
   /// case (require_mode_can_run). `origin`: where the time stepping's steps start (a restart off
-  /// the step grid; restore() then continues from that step). Collective over the decomposition's
+  /// the step grid; restore() then continues from that step). execution.granularity auto is made
+  /// concrete (choose_granularity) where set-up has not. Collective over the decomposition's
   /// ranks, which must outlive the simulation.
   Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition,
              TimeOrigin origin = {});
 
-  const RunSpec& spec() const { return spec_; }
+  const RunSpec& spec() const { return spec_; }  ///< its granularity concrete
   const Grid& grid() const { return grid_; }
   const Decomposition& decomposition() const { return decomposition_; }
   /// How halo messages travel between ranks.

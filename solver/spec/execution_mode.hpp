@@ -21,8 +21,9 @@ enum class ExecutionMode { eager_sync, eager, eager_streams, graph, graph_loop, 
 /// fine: one kernel per operation per variable; fused: a few kernels per stage; stage: one
 /// kernel per stage (fluxes kept on chip); pass: one kernel per split pass (its three stages on
 /// chip) where the rank holds the whole line along the pass and its ghost cells are periodic
-/// images or wall rows, else the stage kernels.
-enum class Granularity { fine, fused, stage, pass };
+/// images or wall rows, else the stage kernels; automatic: the fastest of them the run can use on
+/// its backend, made concrete once at set-up (choose_granularity) before any step is built.
+enum class Granularity { fine, fused, stage, pass, automatic };
 
 /// Whether a granularity's kernels keep the fluxes on chip (no flux arrays in memory).
 constexpr bool keeps_fluxes_on_chip(Granularity granularity) {
@@ -44,7 +45,8 @@ inline constexpr std::array<ExecutionMode, 6> timed_modes{ExecutionMode::eager_s
                                                           ExecutionMode::eager_streams, ExecutionMode::graph,
                                                           ExecutionMode::graph_loop,    ExecutionMode::persistent};
 
-inline constexpr std::array<std::pair<Granularity, std::string_view>, 4> granularity_names{{
+inline constexpr std::array<std::pair<Granularity, std::string_view>, 5> granularity_names{{
+    {Granularity::automatic, "auto"},
     {Granularity::fine, "fine"},
     {Granularity::fused, "fused"},
     {Granularity::stage, "stage"},

@@ -48,7 +48,7 @@ struct OutputSpec {
 struct ExecutionSpec {
   BackendChoice backend = BackendChoice::automatic;
   ExecutionMode mode = ExecutionMode::graph;
-  Granularity granularity = Granularity::stage;
+  Granularity granularity = Granularity::automatic;
   int steps_per_graph = 0;  ///< K steps per captured graph (0: chosen for a few hundred nodes per graph)
   int check_every = 10;     ///< steps between health checks inside the step programs (0: none)
   double wall_limit = 0.0;  ///< s of wall-clock time from the start; the run stops with a checkpoint before (0: none)

@@ -10,6 +10,7 @@
 #include "kernels/stage/pass_tile_sides.hpp"
 #include "kernels/stage/stage_kernel_3d.hpp"
 #include "kernels/update/tendency_update_3d.hpp"
+#include "solver/step/granularity_choice.hpp"
 #include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
 #include "solver/step/pass_placement.hpp"
@@ -235,6 +236,7 @@ void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, c
       case Granularity::fused: add_fused_stage(program, prefix, stage); break;
       case Granularity::stage:
       case Granularity::pass: add_single_kernel_stage(program, prefix, stage); break;
+      case Granularity::automatic: refuse_unresolved_granularity();
     }
   }
 }

@@ -20,18 +20,27 @@ struct PassPlacement {
   constexpr int stage2() const { return (input + 2) % 3; }
 };
 
+/// Whether a step whose passes' pass kernels serve the rank's sides as `can_fuse` says runs any:
+/// two of them or more.
+template <std::size_t Passes>
+constexpr bool runs_pass_kernels(const std::array<bool, Passes>& can_fuse) {
+  int fusable = 0;
+  for (const bool can : can_fuse) fusable += can ? 1 : 0;
+  return fusable >= 2;
+}
+
 /// The placement of a step's passes, `can_fuse[p]` saying whether pass p's pass kernel serves
 /// the rank's sides along it.
 template <std::size_t Passes>
 constexpr std::array<PassPlacement, Passes> place_passes(const std::array<bool, Passes>& can_fuse) {
-  int fusable = 0, last = -1;
+  int last = -1;
   for (std::size_t p = 0; p < Passes; ++p)
-    if (can_fuse[p]) ++fusable, last = static_cast<int>(p);
+    if (can_fuse[p]) last = static_cast<int>(p);
   std::array<PassPlacement, Passes> placement{};
   int current = 0;
   for (std::size_t p = 0; p < Passes; ++p) {
     PassPlacement& pass = placement[p];
-    pass.pass_kernel = fusable >= 2 && can_fuse[p];
+    pass.pass_kernel = runs_pass_kernels(can_fuse) && can_fuse[p];
     pass.input = current;
     if (pass.pass_kernel) current = static_cast<int>(p) == last ? 0 : current == 1 ? 2 : 1;
     pass.output = current;

@@ -1005,5 +1005,21 @@ TEST_F(ConfigTest, ReadmeDocumentsEveryKey) {
     EXPECT_NE(readme.find("| `" + std::string(key.path) + "` |"), std::string::npos) << key.path;
 }
 
+TEST_F(ConfigTest, ReadmeGivesEveryNameKeysDefaultAndAllowedNamesAsTheSchemaHasThem) {
+  std::ifstream in(SIMAPP_INPUTS_README);
+  ASSERT_TRUE(in) << SIMAPP_INPUTS_README;
+  const std::string readme{std::istreambuf_iterator<char>(in), {}};
+  for (const ConfigKey& key : config_keys()) {
+    if (key.type != ValueType::enumeration) continue;
+    // | `key` | name | unit | `default` | `a`, `b`, … | meaning |
+    std::string allowed;
+    for (const std::string_view name : key.allowed)
+      allowed += (allowed.empty() ? "`" : ", `") + std::string(name) + "`";
+    const std::string row = "| `" + std::string(key.path) + "` | name | – | `" +
+                            std::get<std::string>(key.get(RunSpec{})) + "` | " + allowed + " | ";
+    EXPECT_NE(readme.find(row), std::string::npos) << "inputs/README.md has no row starting " << row;
+  }
+}
+
 }  // namespace
 }  // namespace simapp::io

@@ -1,0 +1,76 @@
+#include "solver/step/granularity_choice.hpp"
+
+#include <array>
+#include <cstddef>
+
+#include <fmt/core.h>
+
+#include "foundation/error.hpp"
+#include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/stage/pass_tile_sides.hpp"
+#include "solver/halo/rank_boundaries.hpp"
+#include "solver/step/pass_placement.hpp"
+
+namespace simapp {
+
+namespace {
+
+/// The choice for a rank on which pass kernels can serve the passes `served` says.
+template <std::size_t Passes>
+GranularityChoice choose(Granularity asked, Backend backend, const std::array<bool, Passes>& served) {
+  if (asked != Granularity::automatic) return {asked, ""};
+  if (backend == Backend::host)
+    return {Granularity::stage, "auto: the host backend, where the stage kernels are faster than the pass kernels"};
+  std::size_t count = 0;
+  for (const bool serves : served) count += serves ? 1 : 0;
+  if (!runs_pass_kernels(served))
+    return {Granularity::stage,
+            fmt::format("auto: CUDA, but a pass kernel serves {} of the {} passes here (a line split between ranks, "
+                        "or an inflow side), and a step runs them for two or more",
+                        count, Passes)};
+  if (count == Passes)
+    return {Granularity::pass, fmt::format("auto: CUDA, one pass kernel for each of the {} passes", Passes)};
+  return {Granularity::pass,
+          fmt::format("auto: CUDA, pass kernels for {} of the {} passes, stage kernels for the other (a line split "
+                      "between ranks, or an inflow side)",
+                      count, Passes)};
+}
+
+}  // namespace
+
+GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions& sides) {
+  return choose(asked, backend,
+                std::array{pass_tile_makes_along(sides, Direction::x), pass_tile_makes_along(sides, Direction::z)});
+}
+
+GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions3d& sides) {
+  return choose(asked, backend,
+                std::array{pass_tile_makes_along(sides, Direction::x), pass_tile_makes_along(sides, Direction::y),
+                           pass_tile_makes_along(sides, Direction::z)});
+}
+
+GranularityChoice choose_granularity(const RunSpec& spec, Backend backend, const RankBox& box) {
+  const Granularity asked = spec.execution.granularity;
+  const BoundaryConditions domain = case_boundaries(spec.case_name);
+  if (spec.grid.ny > 1)
+    return choose_granularity(asked, backend, rank_boundaries(periodic_in_y(domain), box, spec.grid));
+  return choose_granularity(asked, backend, rank_boundaries(domain, box, spec.grid));
+}
+
+RunSpec with_concrete_granularity(const RunSpec& spec, Backend backend, const RankBox& box) {
+  RunSpec concrete = spec;
+  concrete.execution.granularity = choose_granularity(spec, backend, box).granularity;
+  return concrete;
+}
+
+void refuse_unresolved_granularity() {
+  throw Error(ExitCode::internal, "execution.granularity",
+              "a step was built at granularity auto, before choose_granularity made it concrete");
+}
+
+std::string describe_granularity(const GranularityChoice& choice) {
+  const std::string name(to_string(choice.granularity));
+  return choice.reason.empty() ? name : fmt::format("{} ({})", name, choice.reason);
+}
+
+}  // namespace simapp
