@@ -125,6 +125,7 @@ void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::s
       time_step(horizontal_spacing(spec.grid), spec.grid.zlen / spec.grid.nz, spec.time.cfl, spec.physics.viscosity);
   check_interval("output.every", spec.output.every, "snapshots", dt, places, file);
   check_interval("output.checkpoint_every", spec.output.checkpoint_every, "checkpoints", dt, places, file);
+  check_interval("output.stats_every", spec.output.stats_every, "statistics", dt, places, file);
 }
 
 }  // namespace simapp::io

@@ -235,9 +235,26 @@ void save_for_restart(Simulation& simulation, const std::vector<ScheduledOutput>
   result.output_seconds += seconds_since(begin);
 }
 
-/// The steps after which the loop ends a chunk: output steps, and multiples of progress_every.
-std::vector<long> chunk_ends(const std::vector<ScheduledOutput>& outputs, int progress_every, long num_steps) {
-  std::vector<long> ends;
+/// Takes the statistics due at the simulation's step and writes them, unless a health check up
+/// to that step failed (the run then ends as a failed check does): they are waited for at once,
+/// and by then every check before them has reached the host.
+void take_statistics(Simulation& simulation, const ScheduledStatistics& statistics,
+                     const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
+                     const FailedStateWriter& failed, RunResult& result) {
+  if (!std::ranges::binary_search(statistics.steps, simulation.step())) return;
+  simulation.begin_statistics();
+  const FlowStatistics taken = simulation.finish_statistics();
+  stop_if_unhealthy(simulation, outputs, pending, failed, result);
+  const Clock::time_point begin = Clock::now();
+  statistics.write(simulation.step(), simulation.time(), taken);
+  result.output_seconds += seconds_since(begin);
+}
+
+/// The steps after which the loop ends a chunk: output and statistics steps, and multiples of
+/// progress_every.
+std::vector<long> chunk_ends(const std::vector<ScheduledOutput>& outputs, const ScheduledStatistics& statistics,
+                             int progress_every, long num_steps) {
+  std::vector<long> ends = statistics.steps;
   for (const ScheduledOutput& output : outputs) ends.insert(ends.end(), output.steps.begin(), output.steps.end());
   for (long step = progress_every; progress_every > 0 && step < num_steps; step += progress_every) ends.push_back(step);
   std::ranges::sort(ends);
@@ -248,12 +265,13 @@ std::vector<long> chunk_ends(const std::vector<ScheduledOutput>& outputs, int pr
 
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
                      const std::vector<ScheduledOutput>& scheduled, const std::optional<Diagnostics>& reference,
-                     const StopRequest& requested_stop, const FailedStateWriter& failed) {
+                     const StopRequest& requested_stop, const FailedStateWriter& failed,
+                     const ScheduledStatistics& statistics) {
   WallClockLimit limit = requested_stop.limit;
   const std::vector<ScheduledOutput> outputs = limit.active() ? timed_into(limit, scheduled) : scheduled;
   const StopRequest stop = limit.active() ? timed_into(limit, requested_stop) : requested_stop;
   RunResult result;
-  simulation.prepare(chunk_ends(outputs, progress_every, simulation.time_stepping().num_steps()));
+  simulation.prepare(chunk_ends(outputs, statistics, progress_every, simulation.time_stepping().num_steps()));
   result.prepared = simulation.executor_stats();
   result.initial = reference ? *reference : simulation.diagnostics();
   const long first_step = simulation.step();
@@ -262,6 +280,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   double last_report = 0.0;
   PendingOutput pending;
   queue_due_outputs(simulation, outputs, pending, result);
+  take_statistics(simulation, statistics, outputs, pending, failed, result);
   limit.note_chunks_start(Clock::now());
   // A checkpoint of a step before the end (scheduled, or saved to measure a stop), which the
   // end's supersedes.
@@ -275,10 +294,13 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     // the next multiple of N, so that the line shows that step.
     const long to_progress =
         progress_every > 0 ? progress_every - previous % progress_every : std::numeric_limits<long>::max();
-    simulation.advance_chunk(std::min(steps_to_next_output(outputs, previous), to_progress));
+    const long to_statistics = next_output_step(statistics.steps, previous) - previous;
+    simulation.advance_chunk(std::min({steps_to_next_output(outputs, previous), to_progress,
+                                       to_statistics > 0 ? to_statistics : std::numeric_limits<long>::max()}));
     stop_if_unhealthy(simulation, outputs, pending, failed, result);
     write_pending(simulation, outputs, pending, failed, result);  // while the chunk just queued runs
     queue_due_outputs(simulation, outputs, pending, result);
+    take_statistics(simulation, statistics, outputs, pending, failed, result);
     const long step = simulation.step();
     // Reporting is collective: rank 0's clock decides for every rank.
     int due = progress_every > 0 ? step / progress_every > previous / progress_every
