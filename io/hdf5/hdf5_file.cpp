@@ -31,10 +31,13 @@ std::string hdf5_reason() {
   return reason.substr(start + quoted.size(), end - start - quoted.size());
 }
 
-DatatypeHandle utf8_string_type() {
+/// The type of a text attribute of `length` bytes as netCDF-C writes NC_CHAR: a fixed-length C
+/// string (at least one byte: an empty text is one NUL), null-terminated padding, ASCII.
+DatatypeHandle text_type(std::size_t length) {
   DatatypeHandle type(checked(H5Tcopy(H5T_C_S1), "cannot create a string type"));
-  check(H5Tset_size(type.get(), H5T_VARIABLE), "cannot make a variable-length string type");
-  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "cannot make a UTF-8 string type");
+  check(H5Tset_size(type.get(), std::max<std::size_t>(length, 1)), "cannot size a string type");
+  check(H5Tset_strpad(type.get(), H5T_STR_NULLTERM), "cannot set a string type's padding");
+  check(H5Tset_cset(type.get(), H5T_CSET_ASCII), "cannot set a string type's character set");
   return type;
 }
 
@@ -54,8 +57,8 @@ void write_scalar_attribute(hid_t object, const std::string& name, hid_t file_ty
 FileHandle create_memory_file(const std::string& name, std::size_t bytes) {
   const PropertyListHandle access(checked(H5Pcreate(H5P_FILE_ACCESS), "cannot create file access properties"));
   check(H5Pset_fapl_core(access.get(), bytes, false), "cannot select the in-memory file driver");
-  return FileHandle(
-      checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), "cannot create the in-memory file"));
+  return FileHandle(checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, file_creation_properties().get(), access.get()),
+                            "cannot create the in-memory file"));
 }
 
 /// The bytes of the finished file.
@@ -145,9 +148,9 @@ void check(herr_t status, const std::string& what) {
 }
 
 void write_attribute(hid_t object, const std::string& name, const std::string& value) {
-  const DatatypeHandle type = utf8_string_type();
-  const char* text = value.c_str();
-  write_scalar_attribute(object, name, type.get(), type.get(), &text);
+  const DatatypeHandle type = text_type(value.size());
+  const std::string padded = value + '\0';  // an empty text's one byte
+  write_scalar_attribute(object, name, type.get(), type.get(), padded.data());
 }
 
 void write_attribute(hid_t object, const std::string& name, double value) {
@@ -182,8 +185,24 @@ void write_new_file(const fs::path& path, std::size_t size_estimate, const std::
   output.publish(replace);
 }
 
-PropertyListHandle reserved_dataset_properties() {
+PropertyListHandle file_creation_properties() {
+  PropertyListHandle properties(checked(H5Pcreate(H5P_FILE_CREATE), "cannot create file creation properties"));
+  constexpr unsigned tracked_and_indexed = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+  check(H5Pset_link_creation_order(properties.get(), tracked_and_indexed), "cannot track the links' creation order");
+  check(H5Pset_attr_creation_order(properties.get(), tracked_and_indexed),
+        "cannot track the attributes' creation order");
+  return properties;
+}
+
+PropertyListHandle dataset_creation_properties() {
   PropertyListHandle properties(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
+  check(H5Pset_attr_creation_order(properties.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+        "cannot track the attributes' creation order");
+  return properties;
+}
+
+PropertyListHandle reserved_dataset_properties() {
+  PropertyListHandle properties = dataset_creation_properties();
   check(H5Pset_layout(properties.get(), H5D_CONTIGUOUS), "cannot select contiguous storage");
   check(H5Pset_alloc_time(properties.get(), H5D_ALLOC_TIME_EARLY), "cannot allocate storage at creation");
   check(H5Pset_fill_time(properties.get(), H5D_FILL_TIME_NEVER), "cannot turn fill values off");
@@ -200,8 +219,9 @@ std::vector<ReservedRange> write_layout(NewFile& out, long long size_bound, cons
     if (format == FileFormat::appendable)
       check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST),
             "cannot select the latest format");
-    FileHandle file(checked(H5Fcreate(memory.path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
-                            "cannot create the file layout in " + memory.path().string()));
+    FileHandle file(
+        checked(H5Fcreate(memory.path().c_str(), H5F_ACC_TRUNC, file_creation_properties().get(), access.get()),
+                "cannot create the file layout in " + memory.path().string()));
     memory.remove_name();
     fill(file.get());
     for (const std::string& name : reserved) {

@@ -27,7 +27,11 @@ hid_t checked(hid_t id, const std::string& what);
 /// FileFailure(what) when `status` is negative.
 void check(herr_t status, const std::string& what);
 
-/// Scalar attributes: UTF-8 strings, 64-bit doubles, 64-bit and 32-bit integers, and unsigned 64-bit.
+/// Scalar attributes: text, 64-bit doubles, 64-bit and 32-bit integers, and unsigned 64-bit.
+/// Text is written as netCDF-C writes an NC_CHAR attribute (a fixed-length string of the text's
+/// bytes, null-terminated padding, ASCII character set): netCDF-C, NCO and netCDF4-python then
+/// read and change it as their own, where a variable-length string (NC_STRING) makes NCO warn of
+/// a CF violation and ignore `bounds`.
 void write_attribute(hid_t object, const std::string& name, const std::string& value);
 void write_attribute(hid_t object, const std::string& name, double value);
 void write_attribute(hid_t object, const std::string& name, long value);
@@ -40,6 +44,16 @@ void write_attribute(hid_t object, const std::string& name, unsigned long value)
 /// the old file or the new one, whole). Throws FileFailure; nothing is left behind on failure.
 void write_new_file(const std::filesystem::path& path, std::size_t size_estimate,
                     const std::function<void(hid_t file)>& fill, Replace replace = Replace::never);
+
+/// File creation properties of every file simapp writes (write_new_file and write_layout use
+/// them): links and attributes tracked and indexed in their creation order, as netCDF-C makes a
+/// file; netCDF-C opens a file without them read-only (NC_ECANTWRITE: ncatted, netCDF4-python's
+/// mode 'a' fail).
+PropertyListHandle file_creation_properties();
+
+/// Dataset creation properties that every dataset starts from: attributes tracked and indexed
+/// in their creation order, as netCDF-C makes a variable.
+PropertyListHandle dataset_creation_properties();
 
 /// Dataset creation properties of a dataset that write_layout reserves: contiguous, allocated
 /// at creation, never filled; its values are written by whoever gets its byte range.

@@ -145,9 +145,12 @@ bool Hdf5Reader::has_dataset(const std::string& name) const {
   return DatasetHandle(H5Dopen2(file_, name.c_str(), H5P_DEFAULT)).valid();
 }
 
-AttributeHandle Hdf5Reader::open_attribute(const std::string& name, StoredType expected) const {
-  if (!has_attribute(name)) throw error("no attribute " + name);
-  AttributeHandle attribute(H5Aopen(file_, name.c_str(), H5P_DEFAULT));
+AttributeHandle Hdf5Reader::open_attribute(const std::string& object, const std::string& attribute_name,
+                                           StoredType expected) const {
+  const std::string name = object == "." ? attribute_name : object + ":" + attribute_name;
+  if (H5Aexists_by_name(file_, object.c_str(), attribute_name.c_str(), H5P_DEFAULT) <= 0)
+    throw error("no attribute " + name);
+  AttributeHandle attribute(H5Aopen_by_name(file_, object.c_str(), attribute_name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
   const DatatypeHandle type(H5Aget_type(attribute.get()));
   const DataspaceHandle space(H5Aget_space(attribute.get()));
   if (!attribute.valid() || !type.valid() || !space.valid()) throw hdf5_error("cannot open attribute " + name);
@@ -159,9 +162,9 @@ AttributeHandle Hdf5Reader::open_attribute(const std::string& name, StoredType e
 }
 
 template <class T>
-T Hdf5Reader::read_attribute(const std::string& name) const {
+T Hdf5Reader::read_attribute(const std::string& name, const std::string& object) const {
   const QuietHdf5Errors quiet;
-  const AttributeHandle attribute = open_attribute(name, Stored<T>::type);
+  const AttributeHandle attribute = open_attribute(object, name, Stored<T>::type);
   if constexpr (std::is_same_v<T, std::string>) {
     const DatatypeHandle type(H5Aget_type(attribute.get()));
     if (H5Tis_variable_str(type.get()) > 0) {
@@ -183,11 +186,11 @@ T Hdf5Reader::read_attribute(const std::string& name) const {
   }
 }
 
-template int Hdf5Reader::read_attribute<int>(const std::string&) const;
-template long Hdf5Reader::read_attribute<long>(const std::string&) const;
-template unsigned long Hdf5Reader::read_attribute<unsigned long>(const std::string&) const;
-template double Hdf5Reader::read_attribute<double>(const std::string&) const;
-template std::string Hdf5Reader::read_attribute<std::string>(const std::string&) const;
+template int Hdf5Reader::read_attribute<int>(const std::string&, const std::string&) const;
+template long Hdf5Reader::read_attribute<long>(const std::string&, const std::string&) const;
+template unsigned long Hdf5Reader::read_attribute<unsigned long>(const std::string&, const std::string&) const;
+template double Hdf5Reader::read_attribute<double>(const std::string&, const std::string&) const;
+template std::string Hdf5Reader::read_attribute<std::string>(const std::string&, const std::string&) const;
 
 DatasetHandle Hdf5Reader::open_dataset(const std::string& name) const {
   if (H5Lexists(file_, name.c_str(), H5P_DEFAULT) <= 0) throw error("no dataset " + dataset_name(name));

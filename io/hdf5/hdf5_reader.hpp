@@ -54,12 +54,13 @@ class Hdf5Reader {
   /// Whether `name` opens as a dataset.
   bool has_dataset(const std::string& name) const;
 
-  /// Root attribute `name`: one value, stored as T's type: int as int32, long as int64,
-  /// unsigned long as uint64, double as float64, std::string as a string (variable or fixed
-  /// length). Throws "no attribute N", "attribute N is int32; expected float64", "attribute N
-  /// holds 3 values; expected one" or "cannot read attribute N".
+  /// Attribute `name` of `object` (the root group, or a dataset's name): one value, stored as
+  /// T's type: int as int32, long as int64, unsigned long as uint64, double as float64,
+  /// std::string as a string (variable or fixed length). Throws "no attribute N", "attribute N
+  /// is int32; expected float64", "attribute N holds 3 values; expected one" or "cannot read
+  /// attribute N" (N: the name, or object:name for a dataset's).
   template <class T>
-  T read_attribute(const std::string& name) const;
+  T read_attribute(const std::string& name, const std::string& object = ".") const;
 
   /// The element type and dimensions of dataset `name`. Throws "no dataset /N".
   DatasetShape dataset_shape(const std::string& name) const;
@@ -80,7 +81,7 @@ class Hdf5Reader {
   /// error(what + HDF5's reason for the call that just failed).
   Error hdf5_error(const std::string& what) const;
   DatasetHandle open_dataset(const std::string& name) const;
-  AttributeHandle open_attribute(const std::string& name, StoredType expected) const;
+  AttributeHandle open_attribute(const std::string& object, const std::string& name, StoredType expected) const;
   /// Dataset `name` opened, refused unless its values convert to T.
   template <class T>
   DatasetHandle open_numbers(const std::string& name) const;
