@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws a run's statistics over time (stats.nc, docs/usage.md "The statistics file").
 
     scripts/plot_stats.py output/case/stats.nc [--out stats.png]

@@ -1,8 +1,6 @@
 #include "io/hdf5/statistics_file.hpp"
 
 #include <hdf5.h>
-#include <hdf5_hl.h>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -13,9 +11,11 @@
 
 #include "foundation/error.hpp"
 #include "io/files/new_file.hpp"
+#include "io/hdf5/cf_time.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/hdf5_reader.hpp"
+#include "io/hdf5/netcdf_dimensions.hpp"
 
 namespace simapp::io {
 
@@ -76,36 +76,33 @@ std::vector<Column> columns(bool three_d) {
 
 /// Creation properties of a variable along the unlimited time dimension of `rows` entries.
 PropertyListHandle along_time(std::size_t rows) {
-  PropertyListHandle properties(checked(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset properties"));
+  PropertyListHandle properties = dataset_creation_properties();
   const hsize_t chunk = std::clamp<hsize_t>(rows, 1, 4096);
   check(H5Pset_chunk(properties.get(), 1, &chunk), "cannot set chunking");
   return properties;
 }
 
-/// Writes `values` (of `file_type`, read as `memory_type`) as variable `info.name` along time,
-/// with its units, long_name and `comment`.
-void write_along_time(hid_t file, const FieldInfo& info, const std::string& comment, hid_t file_type, hid_t memory_type,
-                      const void* values, std::size_t rows) {
+/// Writes `values` (of `file_type`, read as `memory_type`) as variable `name` along time and
+/// returns it, open for its attributes.
+DatasetHandle write_along_time(hid_t file, const std::string& name, hid_t file_type, hid_t memory_type,
+                               const void* values, std::size_t rows) {
   const hsize_t length = rows, unlimited = H5S_UNLIMITED;
   const DataspaceHandle space(
-      checked(H5Screate_simple(1, &length, &unlimited), "cannot create the dataspace of " + info.name));
-  DatasetHandle dataset(checked(
-      H5Dcreate2(file, info.name.c_str(), file_type, space.get(), H5P_DEFAULT, along_time(rows).get(), H5P_DEFAULT),
-      "cannot create dataset " + info.name));
+      checked(H5Screate_simple(1, &length, &unlimited), "cannot create the dataspace of " + name));
+  DatasetHandle dataset(
+      checked(H5Dcreate2(file, name.c_str(), file_type, space.get(), H5P_DEFAULT, along_time(rows).get(), H5P_DEFAULT),
+              "cannot create dataset " + name));
   if (rows > 0)
-    check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values),
-          "cannot write dataset " + info.name);
-  write_attribute(dataset.get(), "units", info.unit);
-  write_attribute(dataset.get(), "long_name", info.long_name);
-  if (!info.standard_name.empty()) write_attribute(dataset.get(), "standard_name", info.standard_name);
-  if (!comment.empty()) write_attribute(dataset.get(), "comment", comment);
+    check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), "cannot write dataset " + name);
+  return dataset;
 }
 
-/// Attaches the time dimension to variable `name`.
-void attach_time(hid_t file, const std::string& name) {
-  const DatasetHandle dataset(checked(H5Dopen2(file, name.c_str(), H5P_DEFAULT), "cannot open dataset " + name));
-  const DatasetHandle time(checked(H5Dopen2(file, "time", H5P_DEFAULT), "cannot open dataset time"));
-  check(H5DSattach_scale(dataset.get(), time.get(), 0), "cannot attach dimension time to " + name);
+/// A variable's units, long_name and, where given, comment.
+void write_variable_attributes(hid_t dataset, const FieldInfo& info, const std::string& comment) {
+  write_attribute(dataset, "units", info.unit);
+  write_attribute(dataset, "long_name", info.long_name);
+  if (!info.standard_name.empty()) write_attribute(dataset, "standard_name", info.standard_name);
+  if (!comment.empty()) write_attribute(dataset, "comment", comment);
 }
 
 void write_root_attributes(hid_t file, const Snapshot& run) {
@@ -134,27 +131,26 @@ std::vector<double> values_of(const Column& column, const std::vector<Statistics
   return values;
 }
 
-void fill(hid_t file, const Snapshot& run, const std::vector<StatisticsRow>& rows) {
+void fill(hid_t file, const Snapshot& run, const std::string& time_start, const std::vector<StatisticsRow>& rows) {
   std::vector<double> times;
   std::vector<long> steps;
   for (const StatisticsRow& row : rows) {
     times.push_back(row.time);
     steps.push_back(row.step);
   }
-  write_along_time(file, {"time", "s", "time", "time"}, "", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, times.data(),
-                   rows.size());
-  {
-    const DatasetHandle time(checked(H5Dopen2(file, "time", H5P_DEFAULT), "cannot open dataset time"));
-    check(H5DSset_scale(time.get(), "time"), "cannot make time a dimension scale");
-    write_attribute(time.get(), "axis", std::string("T"));
-  }
-  write_along_time(file, {"step", "1", "time step number", ""}, "", H5T_STD_I64LE, H5T_NATIVE_LONG, steps.data(),
-                   rows.size());
-  attach_time(file, "step");
+  write_time_attributes(
+      write_along_time(file, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, times.data(), rows.size()).get(), time_start);
+  make_dimension_scale(file, "time");
+  write_variable_attributes(
+      write_along_time(file, "step", H5T_STD_I64LE, H5T_NATIVE_LONG, steps.data(), rows.size()).get(),
+      {"step", "1", "time step number", ""}, "");
+  attach_dimensions(file, "step", {"time"});
   for (const Column& column : columns(run.ny > 1)) {
     const std::vector<double> values = values_of(column, rows);
-    write_along_time(file, column.info, column.comment, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), rows.size());
-    attach_time(file, column.info.name);
+    write_variable_attributes(
+        write_along_time(file, column.info.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), rows.size()).get(),
+        column.info, column.comment);
+    attach_dimensions(file, column.info.name, {"time"});
   }
   write_root_attributes(file, run);
 }
@@ -202,8 +198,8 @@ void check_statistics_file(const fs::path& path, bool three_d) {
 
 }  // namespace
 
-StatisticsFile::StatisticsFile(fs::path path, Snapshot run, std::optional<long> kept_step)
-    : path_(std::move(path)), run_(std::move(run)) {
+StatisticsFile::StatisticsFile(fs::path path, Snapshot run, std::string time_start, std::optional<long> kept_step)
+    : path_(std::move(path)), run_(std::move(run)), time_start_(std::move(time_start)) {
   std::error_code error;
   if (!kept_step || !fs::exists(fs::symlink_status(path_, error))) return;
   const QuietHdf5Errors quiet;
@@ -233,7 +229,8 @@ void StatisticsFile::write() {
   try {
     // Only the file this writer wrote, or continued, is replaced.
     write_new_file(
-        path_, estimate, [&](hid_t file) { fill(file, run_, rows_); }, on_disk_ ? Replace::allowed : Replace::never);
+        path_, estimate, [&](hid_t file) { fill(file, run_, time_start_, rows_); },
+        on_disk_ ? Replace::allowed : Replace::never);
   } catch (const FileFailure& failure) {
     throw Error(ExitCode::io, path_.string(), failure.what());
   }

@@ -1,7 +1,8 @@
 #pragma once
 /// stats.nc (output.stats_every): the statistics of the flow over time in one small
 /// netCDF-4/CF file, one row a time along its unlimited dimension:
-///   /time                   (time) the time of each row, s; a dimension scale, unlimited
+///   /time                   (time) the time of each row, seconds since time.start (CF units and
+///                           calendar); the dimension scale of the unlimited dimension time
 ///   /step                   (time) the time step (int64)
 ///   /mass, /total_energy    (time) kg and J (per metre of y in the 2-D model)
 ///   /d_mass, /d_te          (time) their relative changes since t = 0, as the progress lines
@@ -21,6 +22,7 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "foundation/error.hpp"
@@ -46,12 +48,13 @@ struct StatisticsRow {
 /// The rows of a run's stats.nc, kept by the one process that writes it.
 class StatisticsFile {
  public:
-  /// The file at `path` of the run `run` describes (its grid, case and texts; its state unused).
+  /// The file at `path` of the run `run` describes (its grid, case and texts; its state unused),
+  /// its times in seconds since `time_start` (time.start, an ISO 8601 date and time in UTC).
   /// `kept_step` set: a restarted run continues the file at `path` if there is one, keeping its
   /// rows of steps up to `kept_step` and writing it again at once without the others. Throws a
   /// bad-input Error for a file to continue that is not a statistics file of this run's model
   /// (left as it was), an I/O Error when it cannot be read or written.
-  StatisticsFile(std::filesystem::path path, Snapshot run, std::optional<long> kept_step);
+  StatisticsFile(std::filesystem::path path, Snapshot run, std::string time_start, std::optional<long> kept_step);
 
   /// Adds `row` (of a later step than the rows so far) and writes the file unless it was written
   /// less than statistics_hold_seconds ago; returns whether it wrote. Throws an I/O Error when
@@ -68,6 +71,7 @@ class StatisticsFile {
 
   std::filesystem::path path_;
   Snapshot run_;
+  std::string time_start_;
   std::vector<StatisticsRow> rows_;
   bool on_disk_ = false;          ///< the file at path_ is this writer's (written, or continued)
   std::size_t rows_written_ = 0;  ///< of rows_, those the file on the disk holds

@@ -7,6 +7,13 @@
 
 namespace simapp::io {
 
+namespace {
+
+/// The reference of the file's times until the configuration names one (time.start).
+constexpr const char* time_start = "2000-01-01T00:00:00Z";
+
+}  // namespace
+
 StatisticsOutput::StatisticsOutput(const LoadedConfig& config, const Simulation& simulation,
                                    const Diagnostics& reference, WrittenNote written)
     : reference_(reference), written_(std::move(written)), comm_(simulation.decomposition().comm()) {
@@ -16,7 +23,7 @@ StatisticsOutput::StatisticsOutput(const LoadedConfig& config, const Simulation&
   const std::optional<long> kept_step = now > 0 ? std::optional(now) : std::nullopt;
   run_on_root_agreed(comm_, [&] {
     file_.emplace(std::filesystem::path(config.spec.output.dir) / statistics_file_name, whole_grid_snapshot(config),
-                  kept_step);
+                  time_start, kept_step);
   });
 }
 

@@ -1,6 +1,6 @@
 /// stats.nc (io/hdf5/statistics_file.hpp): the rows come back bit for bit, each variable on the
-/// time dimension with its units and long_name; a row waits while the file was written less than
-/// statistics_hold_seconds before, and flush() writes it; a restarted run keeps the rows up to its
+/// time dimension with its units and long_name, time in CF's seconds since time.start; a row waits while the file was
+/// written less than statistics_hold_seconds before, and flush() writes it; a restarted run keeps the rows up to its
 /// checkpoint's step at once; only a statistics file simapp wrote, of the run's model, is
 /// continued; a first write never replaces a file it did not write.
 #include "io/hdf5/statistics_file.hpp"
@@ -53,6 +53,8 @@ StatisticsRow row_at(long step) {
   return row;
 }
 
+constexpr const char* start = "2000-01-01T00:00:00Z";
+
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 void expect_rows(const std::vector<StatisticsRow>& got, const std::vector<long>& steps) {
@@ -101,7 +103,7 @@ TEST_F(StatisticsFileTest, RowsComeBackBitForBitOnTheTimeDimensionWithUnitsAndNa
   for (const int ny : {1, 6}) {
     SCOPED_TRACE("ny = " + std::to_string(ny));
     fs::remove(path());
-    StatisticsFile file(path(), run_of(ny), std::nullopt);
+    StatisticsFile file(path(), run_of(ny), start, std::nullopt);
     for (const long step : {0L, 3L, 6L}) file.append(row_at(step));
     file.flush();
     expect_rows(read_statistics_file(path(), ExitCode::io), {0, 3, 6});
@@ -126,11 +128,13 @@ TEST_F(StatisticsFileTest, RowsComeBackBitForBitOnTheTimeDimensionWithUnitsAndNa
     EXPECT_EQ(text_attribute(h5.get(), "mass", "units"), ny > 1 ? "kg" : "kg m-1");
     EXPECT_EQ(text_attribute(h5.get(), "max_abs_w", "units"), "m s-1");
     EXPECT_EQ(text_attribute(h5.get(), "time", "standard_name"), "time");
+    EXPECT_EQ(text_attribute(h5.get(), "time", "units"), "seconds since 2000-01-01 00:00:00");
+    EXPECT_EQ(text_attribute(h5.get(), "time", "calendar"), "proleptic_gregorian");
   }
 }
 
 TEST_F(StatisticsFileTest, ARowWaitsWhileTheFileIsFreshAndFlushWritesIt) {
-  StatisticsFile file(path(), run_of(1), std::nullopt);
+  StatisticsFile file(path(), run_of(1), start, std::nullopt);
   EXPECT_TRUE(file.append(row_at(0)));  // the first row at once
   EXPECT_FALSE(file.append(row_at(1)));
   expect_rows(read_statistics_file(path(), ExitCode::io), {0});
@@ -141,18 +145,18 @@ TEST_F(StatisticsFileTest, ARowWaitsWhileTheFileIsFreshAndFlushWritesIt) {
 
 TEST_F(StatisticsFileTest, ARestartKeepsTheRowsUpToItsCheckpointAtOnceAndGoesOn) {
   {
-    StatisticsFile file(path(), run_of(1), std::nullopt);
+    StatisticsFile file(path(), run_of(1), start, std::nullopt);
     for (const long step : {0L, 3L, 6L, 9L}) file.append(row_at(step));
     file.flush();
   }
-  StatisticsFile continued(path(), run_of(1), 5);
+  StatisticsFile continued(path(), run_of(1), start, 5);
   expect_rows(read_statistics_file(path(), ExitCode::io), {0, 3});
   continued.append(row_at(6));
   continued.flush();
   expect_rows(read_statistics_file(path(), ExitCode::io), {0, 3, 6});
   // No file yet: the restart starts one.
   fs::remove(path());
-  StatisticsFile fresh(path(), run_of(1), 5);
+  StatisticsFile fresh(path(), run_of(1), start, 5);
   EXPECT_FALSE(fs::exists(path()));
   fresh.append(row_at(6));
   expect_rows(read_statistics_file(path(), ExitCode::io), {6});
@@ -160,7 +164,7 @@ TEST_F(StatisticsFileTest, ARestartKeepsTheRowsUpToItsCheckpointAtOnceAndGoesOn)
 
 TEST_F(StatisticsFileTest, OnlyAStatisticsFileOfTheRunsModelIsContinued) {
   std::ofstream(path()) << "not HDF5\n";
-  const Error foreign = error_of([&] { StatisticsFile(path(), run_of(1), 5); });
+  const Error foreign = error_of([&] { StatisticsFile(path(), run_of(1), start, 5); });
   EXPECT_EQ(foreign.code(), ExitCode::bad_input);
   EXPECT_NE(std::string(foreign.what()).find("not a statistics file that simapp wrote"), std::string::npos)
       << foreign.what();
@@ -168,10 +172,10 @@ TEST_F(StatisticsFileTest, OnlyAStatisticsFileOfTheRunsModelIsContinued) {
 
   fs::remove(path());
   {
-    StatisticsFile three_d(path(), run_of(6), std::nullopt);
+    StatisticsFile three_d(path(), run_of(6), start, std::nullopt);
     three_d.append(row_at(0));
   }
-  const Error other_model = error_of([&] { StatisticsFile(path(), run_of(1), 5); });
+  const Error other_model = error_of([&] { StatisticsFile(path(), run_of(1), start, 5); });
   EXPECT_EQ(other_model.code(), ExitCode::bad_input);
   EXPECT_NE(std::string(other_model.what()).find("3-D model; this run is 2-D"), std::string::npos)
       << other_model.what();
@@ -179,7 +183,7 @@ TEST_F(StatisticsFileTest, OnlyAStatisticsFileOfTheRunsModelIsContinued) {
 
 TEST_F(StatisticsFileTest, AFirstWriteNeverReplacesAFileItDidNotWrite) {
   std::ofstream(path()) << "someone's\n";
-  StatisticsFile file(path(), run_of(1), std::nullopt);
+  StatisticsFile file(path(), run_of(1), start, std::nullopt);
   const Error error = error_of([&] { file.append(row_at(0)); });
   EXPECT_EQ(error.code(), ExitCode::io);
   EXPECT_EQ(testing::read_text(path()), "someone's\n");
