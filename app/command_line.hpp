@@ -15,6 +15,7 @@ struct CommandLine {
   std::string backend;
   std::string mode;
   bool validate_only = false;
+  bool print_config = false;  ///< print the resolved configuration and exit
   bool plan_only = false;
   bool profile = false;
   bool overwrite = false;

@@ -2,6 +2,7 @@
 /// The composition root: parses the command line, sets the run up, and hands it to the command
 /// it asks for.
 #include <chrono>
+#include <cstdio>
 #include <new>
 #include <optional>
 #include <variant>
@@ -19,6 +20,7 @@
 #include "app/timed_commands.hpp"
 #include "app/validate_report.hpp"
 #include "foundation/error.hpp"
+#include "io/config/load_config.hpp"
 #include "io/output/run_outputs.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/executor/executor_factory.hpp"
@@ -37,6 +39,11 @@ int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::ste
     return mpi.report(error, [&](const std::string& line) { record.fail(error.code(), line); });
   };
   try {
+    if (command_line.print_config) {
+      const io::LoadedConfig config = load_configuration(command_line);
+      if (mpi.root()) std::fputs(io::every_key_yaml(config.spec).c_str(), stdout);
+      return 0;
+    }
     Setup setup = set_up(command_line, started);
     std::optional<Decomposition> decomposition;
     // Its checks depend on what every rank holds alike, so every rank throws before MPI_Cart_create, or none.

@@ -73,6 +73,7 @@ RunRecord::RunRecord(const MpiSession& mpi, const std::vector<std::string>& comm
   summary_.ranks = mpi.size();
   summary_.started = started;
   summary_.cuda_compiler = SIMAPP_CUDA_COMPILER_VERSION;
+  summary_.build = io::this_build();
 }
 
 io::OutputSession& RunRecord::open_output(const io::LoadedConfig& config, MPI_Comm comm) {

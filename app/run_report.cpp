@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "io/provenance/build_description.hpp"
 #include "kernels/backend/gpu_topology.hpp"
 #include "simapp_version.hpp"
 #include "solver/halo/halo_path.hpp"
@@ -121,6 +122,9 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   if (decomposition.rank() != 0) return;
   const RunSpec& spec = simulation.spec();
   log.print(fmt::format("simapp {} (git {}): dry compressible atmosphere", build_info::version, build_info::git_hash));
+  const io::BuildDescription build = io::this_build();
+  log.print("  build     " + io::describe_compilation(build));
+  log.print("  libraries " + io::describe_libraries(build));
   log.print(fmt::format("  config    {}", config_path));
   log.print(fmt::format("  case      {}", to_string(spec.case_name)));
   log.print("  grid      " + describe_grid(simulation.grid()));

@@ -35,7 +35,7 @@ void require_same_backend(Backend backend) {
 
 }  // namespace
 
-Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started) {
+io::LoadedConfig load_configuration(const CommandLine& command_line) {
   std::vector<std::string> overrides = command_line.overrides;
   if (!command_line.backend.empty()) overrides.push_back("execution.backend=" + command_line.backend);
   if (!command_line.mode.empty()) overrides.push_back("execution.mode=" + command_line.mode);
@@ -43,9 +43,14 @@ Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_po
   std::string text;
   run_on_root_agreed(MPI_COMM_WORLD, [&] { text = io::read_config_text(command_line.config_path); });
   text = broadcast_text(text, 0, MPI_COMM_WORLD);
-  Setup setup{started, {}, Backend::host, {}};
+  io::LoadedConfig config;
+  run_agreed(MPI_COMM_WORLD, [&] { config = io::load_config_text(command_line.config_path, text, overrides); });
+  return config;
+}
+
+Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started) {
+  Setup setup{started, load_configuration(command_line), Backend::host, {}};
   run_agreed(MPI_COMM_WORLD, [&] {
-    setup.config = io::load_config_text(command_line.config_path, text, overrides);
     if (!command_line.restart.empty() && setup.config.spec.execution.mode == ExecutionMode::compare)
       throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
   });

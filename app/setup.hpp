@@ -20,8 +20,11 @@ struct Setup {
   std::string halo_reason;  ///< why parallel.halo is what it is (auto made concrete, or as configured)
 };
 
-/// Loads the configuration (with the command line's overrides) and picks the backend, for a
-/// process that started at `started`.
+/// Loads the configuration with the command line's overrides (--set, --backend, --mode), the
+/// same on every rank.
+io::LoadedConfig load_configuration(const CommandLine& command_line);
+
+/// Loads the configuration and picks the backend, for a process that started at `started`.
 Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started);
 
 /// Makes parallel.halo concrete (auto: NCCL where the build has it, the backend is CUDA and

@@ -11,8 +11,10 @@
 #include "app/comparison_report.hpp"
 #include "app/profile_report.hpp"
 #include "io/output/output_directory.hpp"
+#include "io/timing/machine_report.hpp"
 #include "io/timing/timing_report.hpp"
 #include "kernels/backend/device_runtime.hpp"
+#include "kernels/backend/machine_state.hpp"
 #include "simapp_version.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/simulation/mode_comparison.hpp"
@@ -23,10 +25,19 @@ namespace simapp::app {
 
 namespace {
 
-/// Where and on what a timed run ran, for its report.
-io::TimingContext timing_context(const Setup& setup, const Decomposition& decomposition, const std::string& processor) {
-  return {
-      std::string(to_string(setup.backend)), processor, decomposition.size(), {decomposition.px(), decomposition.pz()}};
+/// Where and on what a timed run ran, for its report, with the machine's state before and after.
+io::TimingContext timing_context(const Setup& setup, const Decomposition& decomposition, const std::string& processor,
+                                 const device::MachineState& at_start, const device::MachineState& at_end) {
+  return {std::string(to_string(setup.backend)),    processor, decomposition.size(),
+          {decomposition.px(), decomposition.pz()}, at_start,  at_end};
+}
+
+/// Rank 0 reads the state of its node (and GPU) and prints it as `when` ("at the start").
+device::MachineState read_and_print_machine(const Setup& setup, const Decomposition& decomposition, const char* when) {
+  if (decomposition.rank() != 0) return {};
+  const device::MachineState state = device::read_machine_state(setup.backend);
+  fmt::print("machine {}: {}\n", when, io::describe_machine_state(state));
+  return state;
 }
 
 /// Writes a report made by `make` on rank 0 (its failure known to every rank) and says so.
@@ -54,6 +65,7 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
         build_info::version, to_string(spec.case_name), cells_text(spec.grid), to_string(spec.execution.granularity),
         to_string(setup.backend), processor, decomposition.size(), decomposition.px(), decomposition.pz(),
         to_string(spec.parallel.halo));
+  const device::MachineState at_start = read_and_print_machine(setup, decomposition, "at the start");
   // A line a round: "round 2 of 5: graph_loop graph eager" as the runs start.
   const ModeComparison comparison =
       compare_modes(spec, setup.backend, decomposition, [&](const ComparisonProgress& progress) {
@@ -68,8 +80,10 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
       });
   if (root && comparison.rounds > 0) fmt::print("\n");
   if (root) print_comparison(stdout, comparison);
-  write_report(decomposition, timing_path,
-               [&] { return io::timing_json(spec, comparison, timing_context(setup, decomposition, processor)); });
+  const device::MachineState at_end = read_and_print_machine(setup, decomposition, "at the end");
+  write_report(decomposition, timing_path, [&] {
+    return io::timing_json(spec, comparison, timing_context(setup, decomposition, processor, at_start, at_end));
+  });
   return comparison.identical ? 0 : static_cast<int>(ExitCode::numerical);
 }
 
@@ -79,16 +93,23 @@ int profile(const Setup& setup, const Decomposition& decomposition, io::Overwrit
   const io::OwnedOutputDirectory owned(spec.output.dir, decomposition.comm());
   run_on_root_agreed(decomposition.comm(), [&] { io::check_result_path(path, overwrite); });
   Simulation simulation(spec, setup.backend, ExecutionMode::eager, decomposition);
+  const device::MachineState at_start =
+      decomposition.rank() == 0 ? device::read_machine_state(setup.backend) : device::MachineState{};
   const StepProfile step = profile_steps(simulation, 2, 10);
+  const device::MachineState at_end =
+      decomposition.rank() == 0 ? device::read_machine_state(setup.backend) : device::MachineState{};
   const std::string processor = device::processor_name(setup.backend);
   if (decomposition.rank() == 0) {
     fmt::print("simapp {} profile: case {}, {} cells ({} on rank 0), granularity {}, backend {} ({})\n",
                build_info::version, to_string(spec.case_name), cells_text(spec.grid), step.cells,
                to_string(spec.execution.granularity), to_string(setup.backend), processor);
+    fmt::print("machine at the start: {}\nmachine at the end: {}\n", io::describe_machine_state(at_start),
+               io::describe_machine_state(at_end));
     print_profile(stdout, step);
   }
-  write_report(decomposition, path,
-               [&] { return io::profile_json(spec, step, timing_context(setup, decomposition, processor)); });
+  write_report(decomposition, path, [&] {
+    return io::profile_json(spec, step, timing_context(setup, decomposition, processor, at_start, at_end));
+  });
   return 0;
 }
 

@@ -318,7 +318,7 @@ for entry in "${plan[@]}"; do
   progress=$(/usr/bin/python3 -c "$eta_py" "$work/done" "$work/plan" "$index" "$(since_start)")
   echo "timing_sweep: [$((index + 1))/${#plan[@]}] $grid_label $granularity K=$k_label ($steps steps) … $progress"
   run_start=$(date +%s.%N)
-  "$simapp" inputs/case.yaml --mode compare --overwrite \
+  "$simapp" "$(dirname "$0")/../inputs/case.yaml" --mode compare --overwrite \
     --set grid.nx="$nx" "${ny_args[@]}" --set grid.nz="$nz" --set time.sim_time="$sim_time" \
     --set execution.granularity="$granularity" --set execution.steps_per_graph="${k/-/0}" \
     "${repeat_args[@]}" --set output.dir="$dir" >"$dir.log" 2>&1 ||

@@ -24,6 +24,7 @@
 #include "io/config/config_text.hpp"
 #include "io/config/model_keys.hpp"
 #include "io/config/run_limits.hpp"
+#include "kernels/initial_conditions/case_profile.hpp"
 
 namespace simapp::io {
 namespace {
@@ -528,16 +529,27 @@ void insert(YAML::Node map, std::string_view path, const YAML::Node& value) {
   insert(map[std::string(path.substr(0, dot))], path.substr(dot + 1), value);
 }
 
-std::string resolved_yaml(const RunSpec& spec) {
+/// The keys of config_keys() that `include` picks, with their values in `spec`, as YAML.
+template <class Include>
+std::string keys_yaml(const RunSpec& spec, Include include) {
   YAML::Node root(YAML::NodeType::Map);
   for (const ConfigKey& key : config_keys())
-    if (is_listed(key, spec)) insert(root, key.path, yaml_value(key.get(spec)));
+    if (include(key)) insert(root, key.path, yaml_value(key.get(spec)));
   YAML::Emitter out;
   out << root;
   return std::string(out.c_str()) + "\n";
 }
 
+std::string resolved_yaml(const RunSpec& spec) {
+  return keys_yaml(spec, [&](const ConfigKey& key) { return is_listed(key, spec); });
+}
+
 }  // namespace
+
+std::string every_key_yaml(const RunSpec& spec) {
+  return keys_yaml(
+      spec, [&](const ConfigKey& key) { return has_bump(spec.case_name) || !key.path.starts_with("perturbation."); });
+}
 
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   return load_config_text(path, read_config_text(path), overrides);

@@ -118,6 +118,7 @@ Json run_summary_json(const RunSummary& s) {
       {"simapp_version", build_info::version},
       {"git", build_info::git_hash},
       {"cuda", s.cuda_compiler.empty() ? Json{{"built", false}} : Json{{"built", true}, {"compiler", s.cuda_compiler}}},
+      {"build", build_json(s.build)},
       {"exit_code", s.exit_code},
       {"outcome", meaning(static_cast<ExitCode>(s.exit_code))},
       {"reason", s.reason},

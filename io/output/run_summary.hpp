@@ -1,10 +1,9 @@
 #pragma once
 /// run.json: what a run was and how it ended, for scripts and for the record beside its
 /// results: the command, the resolved configuration (as JSON, typed), dt and steps, the ranks
-/// and where each ran, the versions, the summary's timings, d_mass and d_te, the exit code and
-/// why, and when it started and ended. Written by rank 0 at the run's end whatever the outcome,
-/// as a result file (io/files/result_file.hpp). What is not known by then (the timings of a run
-/// that failed) is null.
+/// and where each ran, the versions and the build (compiler, flags, libraries), the summary's timings, d_mass and d_te,
+/// the exit code and why, and when it started and ended. Written by rank 0 at the run's end whatever the outcome, as a
+/// result file (io/files/result_file.hpp). What is not known by then (the timings of a run that failed) is null.
 #include <array>
 #include <chrono>
 #include <filesystem>
@@ -14,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/provenance/build_description.hpp"
 #include "solver/spec/run_spec.hpp"
 
 namespace simapp::io {
@@ -60,6 +60,7 @@ struct RunSummary {
   std::chrono::system_clock::time_point started;
   std::chrono::system_clock::time_point ended;
   std::string cuda_compiler;  ///< the CUDA compiler's version, when the CUDA backend is built
+  BuildDescription build;
 
   std::optional<RunSpec> spec;  ///< the resolved configuration
   std::string config_path;

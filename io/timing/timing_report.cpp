@@ -4,6 +4,8 @@
 #include <fstream>
 #include <optional>
 
+#include "io/provenance/build_description.hpp"
+#include "io/timing/machine_report.hpp"
 #include "simapp_version.hpp"
 
 namespace simapp::io {
@@ -73,13 +75,16 @@ nlohmann::json mode_json(const ModeComparison& comparison, const ModeTiming& tim
   return mode;
 }
 
+/// The machine's state before and after the timed steps.
+nlohmann::json machine_json(const TimingContext& context) {
+  return {{"start", machine_state_json(context.machine_at_start)}, {"end", machine_state_json(context.machine_at_end)}};
+}
+
 /// What every report starts with: the simapp that wrote it and the case.
 nlohmann::json report_header(const RunSpec& spec) {
   nlohmann::json header{
-      {"simapp_version", build_info::version},
-      {"git", build_info::git_hash},
-      {"case", to_string(spec.case_name)},
-      {"nx", spec.grid.nx},
+      {"simapp_version", build_info::version}, {"git", build_info::git_hash}, {"build", build_json(this_build())},
+      {"case", to_string(spec.case_name)},     {"nx", spec.grid.nx},
   };
   if (spec.grid.ny > 1) header["ny"] = spec.grid.ny;  // the 3-D model
   header["nz"] = spec.grid.nz;
@@ -110,6 +115,7 @@ nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison
       {"difference", comparison.difference},
       {"modes", modes},
       {"skipped", skipped},
+      {"machine", machine_json(context)},
   });
   return report;
 }
@@ -140,6 +146,7 @@ nlohmann::json profile_json(const RunSpec& spec, const StepProfile& profile, con
       {"step_bytes_per_cell", static_cast<double>(profile.step_bytes) / static_cast<double>(profile.cells)},
       {"step_floor_us", static_cast<double>(profile.step_bytes) / profile.copy_bandwidth * 1e6},
       {"ops", ops},
+      {"machine", machine_json(context)},
   });
   return report;
 }

@@ -1,12 +1,13 @@
 #pragma once
 /// timing.json and profile.json: the machine-readable results of execution.mode = compare and
-/// of --profile.
+/// of --profile, with the build and the machine's state they were timed on.
 #include <array>
 #include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "kernels/backend/machine_state.hpp"
 #include "solver/simulation/mode_comparison.hpp"
 #include "solver/simulation/step_profile.hpp"
 
@@ -17,7 +18,9 @@ struct TimingContext {
   std::string backend;
   std::string processor;
   int ranks = 1;
-  std::array<int, 2> layout{1, 1};  ///< ranks along x and z
+  std::array<int, 2> layout{1, 1};        ///< ranks along x and z
+  device::MachineState machine_at_start;  ///< rank 0's node and GPU before the timed steps
+  device::MachineState machine_at_end;    ///< and after them
 };
 
 nlohmann::json timing_json(const RunSpec& spec, const ModeComparison& comparison, const TimingContext& context);

@@ -31,6 +31,33 @@ void* allocate_host(std::size_t bytes) {
 
 bool cuda_compiled() { return SIMAPP_USE_CUDA != 0; }
 
+#if SIMAPP_USE_CUDA
+namespace {
+/// A CUDA version code, 1000·major + 10·minor, as "major.minor".
+std::string cuda_version_text(int code) { return std::to_string(code / 1000) + "." + std::to_string(code % 1000 / 10); }
+}  // namespace
+#endif
+
+std::string cuda_runtime_version() {
+#if SIMAPP_USE_CUDA
+  int code = 0;
+  if (cudaRuntimeGetVersion(&code) == cudaSuccess) return cuda_version_text(code);
+  return "unknown";
+#else
+  return "";
+#endif
+}
+
+std::string cuda_driver_version() {
+#if SIMAPP_USE_CUDA
+  int code = 0;
+  if (cudaDriverGetVersion(&code) != cudaSuccess) return "unknown";
+  return code == 0 ? "none" : cuda_version_text(code);
+#else
+  return "";
+#endif
+}
+
 void select_device([[maybe_unused]] int index) {
 #if SIMAPP_USE_CUDA
   SIMAPP_CUDA_CHECK(cudaSetDevice(index));

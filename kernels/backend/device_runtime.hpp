@@ -22,6 +22,12 @@ int current_device();
 /// True when this binary was built with the CUDA backend.
 bool cuda_compiled();
 
+/// The CUDA runtime's version ("12.4"); empty in a build without CUDA.
+std::string cuda_runtime_version();
+/// The newest CUDA version the installed driver supports ("12.6"); "none" where no driver is
+/// installed; empty in a build without CUDA.
+std::string cuda_driver_version();
+
 /// The backend a choice resolves to; throws a bad-input Error when CUDA is asked for but
 /// unavailable.
 Backend resolve_backend(BackendChoice choice);

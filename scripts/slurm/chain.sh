@@ -6,6 +6,7 @@ set -euo pipefail
 usage() {
   cat << 'USAGE'
 usage: scripts/slurm/chain.sh N [SBATCH_OPTION... --] SCRIPT [CONFIG.yaml] [simapp options...]
+       scripts/slurm/chain.sh N -- SCRIPT ...   (a SCRIPT whose name starts with "-")
 
 Submits N jobs of the batch script SCRIPT (cpu.sbatch, one_node_4gpus.sbatch, multi_node.sbatch)
 with its arguments plus --restart latest, each job waiting for the one before it to end however
@@ -21,7 +22,8 @@ step). So N only has to be enough: a spare job only starts, finds the run comple
 sbatch options for every job: before a "--" after N, or in sbatch's SBATCH_* environment
 variables (SBATCH_TIMELIMIT, SBATCH_PARTITION, SBATCH_ACCOUNT, ...); the jobs see this
 environment (SIMAPP_BINARY, SIMAPP_SRUN_MPI) as sbatch passes it. --overwrite and --restart
-are refused among the simapp options (every job restarts from the latest checkpoint).
+are refused among the simapp options (every job restarts from the latest checkpoint). The batch
+script takes a CONFIG.yaml named with a leading "-" for the configuration where that file exists.
 
   scripts/slurm/chain.sh 4 scripts/slurm/cpu.sbatch inputs/case.yaml
   scripts/slurm/chain.sh 6 --nodes=4 --time=4:00:00 -- scripts/slurm/multi_node.sbatch big.yaml
@@ -55,6 +57,7 @@ fi
 script=$1
 shift
 [[ -f $script && -r $script ]] || error "$script: no such batch script"
+if [[ $script == -* ]]; then script=./$script; fi  # sbatch would take it for an option
 for argument in "$@"; do
   case $argument in
     --overwrite | --overwrite=*)

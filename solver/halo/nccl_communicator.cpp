@@ -101,6 +101,15 @@ void NcclCommunicator::exchange(const Stream& stream, const double* send, double
   check_nccl(ncclGroupEnd(), "ncclGroupEnd");
 }
 
+std::string nccl_version() {
+  int code = 0;
+  if (ncclGetVersion(&code) != ncclSuccess) return "unknown";
+  // major·10000 + minor·100 + patch since NCCL 2.9, major·1000 + minor·100 + patch before.
+  const int major = code >= 10000 ? code / 10000 : code / 1000;
+  const int minor = code >= 10000 ? code % 10000 / 100 : code % 1000 / 100;
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(code % 100);
+}
+
 #else  // a build without NCCL: halo_path() refuses parallel.halo: nccl before anything here is reached
 
 namespace {
@@ -113,6 +122,7 @@ NcclCommunicator::~NcclCommunicator() = default;
 void NcclCommunicator::exchange(const Stream&, const double*, double*, std::size_t, int, int) const {
   throw not_built();
 }
+std::string nccl_version() { return ""; }
 
 #endif
 

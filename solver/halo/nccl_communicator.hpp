@@ -6,12 +6,16 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <string>
 
 #include "kernels/backend/stream.hpp"
 
 struct ncclComm;
 
 namespace simapp {
+
+/// The version of the NCCL library loaded ("2.21.5"); empty in a build without NCCL.
+std::string nccl_version();
 
 /// NCCL runs one rank per GPU. Collective over `comm`: throws a bad-input Error on every
 /// rank alike when two ranks use the same GPU of one host.

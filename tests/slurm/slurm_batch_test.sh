@@ -3,16 +3,23 @@
 # with a slurm.conf of its own (SLURM_CONF, ports of its own, one node that declares 64 CPUs and
 # 4 GPUs, stand-ins that jobs asking for GPUs can be scheduled on), then
 #   1. checks every script in scripts/slurm/ with `bash -n`, that Slurm reads all of its #SBATCH
-#      lines (none below a command) and that it asks for --signal=TERM@120 or says why not, and
-#      that chain.sh refuses a bad N, a missing script and --overwrite;
-#   2. runs the GPU scripts (one_node_4gpus.sbatch, multi_node.sbatch on one node) for real with a
-#      stand-in srun first on PATH, which records its arguments and hands them to the real srun
-#      with --backend host appended (a later --backend wins), and checks they wrote results, passed
-#      the user's options after their own and gave simapp the wall limit left in the job;
+#      lines (none below a command), that it asks for --signal=TERM@120 or says why not, has the
+#      account and partition placeholders and sources simapp_job.sh (the one place that reads the
+#      job's end time), and that chain.sh refuses a bad N, a missing script and --overwrite;
+#   2. runs the GPU scripts (one_node_4gpus.sbatch, multi_node.sbatch on one node), submitted from
+#      a directory outside the repository, for real with a stand-in srun that the site
+#      environment hook (SIMAPP_SITE_ENV) puts first on PATH, which records its arguments and hands
+#      them to the real srun with --backend host appended (a later --backend wins), and checks
+#      they wrote results, passed the user's options after their own and gave simapp the wall
+#      limit left in the job;
 #   3. at once: cpu.sbatch on one rank in a job of 2 minutes, which its --signal=TERM@120 stops
-#      (SIGTERM to the rank, a checkpoint, exit 5); the timing sweep's CPU job array (2 tasks) and
-#      one task of the GPU array (auto backend: the host here), each writing its CSV rows, every
-#      mode bit-identical;
+#      (SIGTERM to the rank, a checkpoint, exit 5); the timing sweep's CPU job array (2 tasks,
+#      submitted from outside the repository) and one task of the GPU array (auto backend: the
+#      host here), each writing its CSV rows, every mode bit-identical; sweep_array.sbatch over a
+#      table of two rows in three tasks (each row's values and output.dir in its run.json, the
+#      third task refused); chain.sh 1 cpu.sbatch -dash2.yaml (a configuration named with a
+#      leading dash); a copy of cpu.sbatch outside the repository, refused without SIMAPP_ROOT
+#      and run with it;
 #   4. a run of cpu.sbatch (2 ranks, srun --mpi=pmix) as a chain of three jobs (chain.sh), each cut
 #      by execution.wall_limit (0.6 of the time the uncut run takes here, so that one job cannot
 #      finish it and three can) and continued with --restart latest, against the same run started
@@ -43,7 +50,7 @@ stop() {
 trap stop EXIT
 fail() {
   echo "slurm test: FAILED: $*" >&2
-  tail -n 20 "$work"/*.log "$work"/*.out 2> /dev/null >&2 || true
+  tail -n 20 "$work"/*.log "$work"/*.out >&2 2> /dev/null || true
   exit 1
 }
 
@@ -76,6 +83,9 @@ SlurmdParameters=config_overrides
 MpiDefault=none
 ReturnToService=2
 JobCompType=jobcomp/none
+# Ended jobs stay known to scontrol for the test's whole length (the default, 300 s, forgets the
+# first jobs of a slow machine's run before the test reads how they ended).
+MinJobAge=3600
 AccountingStorageType=accounting_storage/none
 GresTypes=gpu
 NodeName=$host CPUs=64 Gres=gpu:4 State=UNKNOWN
@@ -97,7 +107,14 @@ for script in "${scripts[@]}"; do
   [[ $script == *.sbatch ]] || continue
   grep -q '^#SBATCH --signal=TERM@120$' "$script" || grep -q '^# No --signal' "$script" ||
     fail "$script neither asks for --signal=TERM@120 nor says why not"
+  for placeholder in account partition; do
+    grep -q "^##SBATCH --$placeholder=<$placeholder>$" "$script" || fail "$script has no $placeholder placeholder"
+  done
+  grep -q 'source "$SIMAPP_ROOT/scripts/slurm/simapp_job.sh"$' "$script" || fail "$script does not source simapp_job.sh"
 done
+# The job's end time is read in one place.
+[[ $(grep -l 'SLURM_JOB_END_TIME:-' scripts/slurm/*) == scripts/slurm/simapp_job.sh ]] ||
+  fail "the job's end time is read outside simapp_job.sh: $(grep -l 'SLURM_JOB_END_TIME:-' scripts/slurm/*)"
 chain_refuses() {  # WHAT ARGUMENTS...
   local what=$1
   shift
@@ -154,31 +171,41 @@ if ! nvidia-smi -L > /dev/null 2>&1; then
     'for i in 0 1 2 3; do echo "GPU $i: stand-in"; done' > "$work/bin/nvidia-smi"
 fi
 chmod +x "$work/bin/"*
+# The stand-ins come through the site's environment hook (SIMAPP_SITE_ENV), as a module system's
+# PATH would: written for neither set -u nor set -e, as such scripts are.
+cat > "$work/site_env.sh" << SITE
+PATH=$work/bin:\$PATH
+test -n "\$A_VARIABLE_NO_ONE_SET" && echo "never printed"
+false
+SITE
+# Submitted from a directory outside the repository, by the scripts' full paths.
+mkdir -p "$work/elsewhere"
 user_options=(--set grid.nx=100 --set grid.nz=50 --set time.sim_time=20 --set output.every=10)
 declare -A gpu_job
 for script in one_node_4gpus multi_node; do
-  gpu_job[$script]=$(PATH=$work/bin:$PATH sbatch --parsable --nodes=1 --ntasks-per-node=2 --cpus-per-task=1 \
-    --chdir="$source_dir" --output="$work/$script.out" "scripts/slurm/$script.sbatch" inputs/case.yaml \
-    "${user_options[@]}" --set output.dir="$work/$script")
+  gpu_job[$script]=$(cd "$work/elsewhere" && SIMAPP_SITE_ENV=$work/site_env.sh sbatch --parsable --nodes=1 \
+    --ntasks-per-node=2 --cpus-per-task=1 --output="$work/$script.out" "$source_dir/scripts/slurm/$script.sbatch" \
+    "$source_dir/inputs/case.yaml" "${user_options[@]}" --set output.dir="$work/$script")
 done
 wait_for_jobs 120 "${gpu_job[@]}"
 for script in one_node_4gpus multi_node; do
   out=$work/$script
   [[ $(job_field "${gpu_job[$script]}" ExitCode) == 0:0 ]] && grep -q "^d_te:" "$out.out" ||
     fail "$script.sbatch did not complete"
+  grep -qx "simapp: site environment: $work/site_env.sh" "$out.out" || fail "$script.sbatch did not name the site hook"
   snapshots=$(ls "$out"/fields_*.h5 2> /dev/null | wc -l)
   ((snapshots == 3)) || fail "$script.sbatch wrote $snapshots snapshots, not 3"
   args=$(grep -lx -- "output.dir=$out" "$work"/srun-*.args) || fail "$script.sbatch did not call srun"
   limit=$(sed -n 's/^execution\.wall_limit=//p' "$args")
-  expected=" $binary inputs/case.yaml --backend cuda --set execution.wall_limit=$limit ${user_options[*]}"
+  expected=" $binary $source_dir/inputs/case.yaml --backend cuda --set execution.wall_limit=$limit ${user_options[*]}"
   [[ $(tr '\n' ' ' < "$args") == "--mpi=pmix "*"$expected --set output.dir=$out " ]] ||
     fail "$script.sbatch ran: srun $(tr '\n' ' ' < "$args")"
   time_limit=$(($(sed -n 's/^#SBATCH --time=0*\([0-9]*\):00:00$/\1/p' "scripts/slurm/$script.sbatch") * 3600))
   ((limit > time_limit - 120 && limit <= time_limit - 60)) ||
     fail "$script.sbatch: execution.wall_limit=$limit in a job of $time_limit s"
   grep -q "^  limit .* $limit s" "$out.out" || fail "$script.sbatch: simapp's header shows no wall limit of $limit s"
-  echo "slurm test: $script.sbatch (stand-in srun): $snapshots snapshots; srun got the script's options (wall limit" \
-    "$limit s) and then the user's"
+  echo "slurm test: $script.sbatch (submitted from outside the repository; stand-in srun through the site hook):" \
+    "$snapshots snapshots; srun got the script's options (wall limit $limit s) and then the user's"
 done
 
 # 3. A signal, and the timing sweeps' job arrays, at once. The user's --backend host repeats the
@@ -186,12 +213,40 @@ done
 signal_job=$(sbatch --parsable --ntasks=1 --time=2 --chdir="$source_dir" --output="$work/signal.out" \
   scripts/slurm/cpu.sbatch inputs/case.yaml --backend host --set grid.nx=100 --set grid.nz=50 --set time.sim_time=1e6 \
   --set output.every=1e6 --set output.checkpoint_every=1e6 --set output.dir="$work/signal")
-cpu_array=$(sbatch --parsable --array=0-1 --cpus-per-task=1 --chdir="$source_dir" --output="$work/array-%a.out" \
-  --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep",SIMAPP_SWEEP_REPEATS=2 scripts/slurm/timing_sweep_array_cpu.sbatch)
+cpu_array=$(cd "$work/elsewhere" && sbatch --parsable --array=0-1 --cpus-per-task=1 --output="$work/array-%a.out" \
+  --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep",SIMAPP_SWEEP_REPEATS=2 \
+  "$source_dir/scripts/slurm/timing_sweep_array_cpu.sbatch")
+# A parameter sweep from a table (two rows among comments and a blank line; task 2 has none),
+# submitted from the directory that holds the table and the configuration.
+mkdir -p "$work/parameters"
+cat > "$work/parameters/table.txt" << 'TABLE'
+# cfl   columns
+time.cfl=0.5 grid.nx=40
+
+time.cfl=1.25 grid.nx=60
+TABLE
+printf '%s\n' 'case: thermal' 'grid: {nx: 20, nz: 20}' 'time: {sim_time: 10}' 'output: {every: 10}' \
+  > "$work/parameters/case.yaml"
+sweep_array=$(cd "$work/parameters" && sbatch --parsable --array=0-2 --output="$work/parameters-%a.out" \
+  "$source_dir/scripts/slurm/sweep_array.sbatch" table.txt case.yaml --set grid.nz=30)
+# A configuration named with a leading "-", through chain.sh, from the directory that holds it.
+mkdir -p "$work/dash"
+printf '%s\n' 'grid: {nx: 20, nz: 20}' 'time: {sim_time: 10}' 'output: {every: 10, dir: dash-out}' > "$work/dash/-dash2.yaml"
+dash_job=$(cd "$work/dash" && SBATCH_OUTPUT="$work/dash.out" "$source_dir/scripts/slurm/chain.sh" 1 --ntasks=1 -- \
+  "$source_dir/scripts/slurm/cpu.sbatch" -dash2.yaml) || fail "chain.sh refused -dash2.yaml: $dash_job"
+# A copy of a batch script, outside the repository: SIMAPP_ROOT names the repository, else the
+# job stops at once with one line that says so.
+cp scripts/slurm/cpu.sbatch "$work/elsewhere/copy.sbatch"
+copy_jobs=()
+for root in "" "$source_dir"; do
+  copy_jobs+=("$(cd "$work/elsewhere" && SIMAPP_ROOT=$root sbatch --parsable --ntasks=1 \
+    --output="$work/copy-${#copy_jobs[@]}.out" copy.sbatch "${user_options[@]}" --set output.dir="$work/copy")")
+done
 gpu_array=$(PATH=$work/bin:$PATH sbatch --parsable --array=0 --cpus-per-task=1 --chdir="$source_dir" \
   --output="$work/gpu-array-%a.out" --export=ALL,SIMAPP_SWEEP_OUT="$work/gpu-sweep",SIMAPP_SWEEP_REPEATS=2 \
   scripts/slurm/timing_sweep_array.sbatch)
-wait_for_jobs 300 "$signal_job" "${cpu_array}_0" "${cpu_array}_1" "${gpu_array}_0"
+wait_for_jobs 300 "$signal_job" "${cpu_array}_0" "${cpu_array}_1" "${gpu_array}_0" "${sweep_array}_"{0,1,2} \
+  "$dash_job" "${copy_jobs[@]}"
 grep -q "^stopped by SIGTERM at step" "$work/signal.out" ||
   fail "cpu.sbatch's --signal=TERM@120 did not stop the rank: $(grep "^stopped" "$work/signal.out")"
 # Exit code 5 from the batch shell itself (FAILED, not TIMEOUT: before the end of the job's time).
@@ -211,6 +266,32 @@ for csv in "$work"/sweep/64x32.csv "$work"/sweep/128x64.csv "$work"/gpu-sweep/64
   tail -n +2 "$csv" | grep -qv ",True," && fail "$csv: some mode is not bit-identical"
   echo "slurm test: array task ${csv#"$work"/}: $rows rows, every mode bit-identical"
 done
+
+for task in 0 1; do
+  summary=$work/parameters/sweep-$sweep_array/task_$task/run.json
+  [[ $(job_field "${sweep_array}_$task" ExitCode) == 0:0 && -f $summary ]] ||
+    fail "sweep task $task did not complete: $(tail -n 3 "$work/parameters-$task.out")"
+  # Row 0: cfl 0.5 with 40 columns, row 1: 1.25 with 60; every task the user's grid.nz.
+  values=$(/usr/bin/python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["config"]
+print(c["time"]["cfl"], c["grid"]["nx"], c["grid"]["nz"], c["output"]["dir"])' "$summary")
+  expected=("0.5 40 30 sweep-$sweep_array/task_0" "1.25 60 30 sweep-$sweep_array/task_1")
+  [[ $values == "${expected[task]}" ]] || fail "sweep task $task ran with '$values', not '${expected[task]}'"
+done
+[[ $(job_field "${sweep_array}_2" ExitCode) == 2:0 ]] &&
+  grep -qx "simapp: error: table.txt: no row 2 for array task 2 (the table has 2 rows, 0 to 1)" "$work/parameters-2.out" ||
+  fail "sweep task 2, past the table's rows, ended $(job_field "${sweep_array}_2" ExitCode): $(cat "$work/parameters-2.out")"
+echo "slurm test: sweep_array.sbatch (3 tasks, a table of 2 rows): task 0 and 1 ran their rows into" \
+  "sweep-$sweep_array/task_0 and task_1; task 2 found no row"
+[[ $(job_field "$dash_job" ExitCode) == 0:0 && -f $work/dash/dash-out/run.json ]] && grep -q "^d_te:" "$work/dash.out" &&
+  grep -q "^  config    ./-dash2.yaml$" "$work/dash.out" ||
+  fail "chain.sh 1 cpu.sbatch -dash2.yaml: $(job_field "$dash_job" ExitCode): $(tail -n 3 "$work/dash.out")"
+echo "slurm test: chain.sh 1 cpu.sbatch -dash2.yaml ran ./-dash2.yaml"
+[[ $(job_field "${copy_jobs[0]}" ExitCode) == 2:0 ]] &&
+  grep -qx "simapp: error: SIMAPP_ROOT: no simapp repository at '.*': set SIMAPP_ROOT" "$work/copy-0.out" ||
+  fail "a copy of cpu.sbatch outside the repository ended $(job_field "${copy_jobs[0]}" ExitCode): $(cat "$work/copy-0.out")"
+[[ $(job_field "${copy_jobs[1]}" ExitCode) == 0:0 ]] && grep -q "^d_te:" "$work/copy-1.out" ||
+  fail "a copy of cpu.sbatch with SIMAPP_ROOT did not complete: $(tail -n 3 "$work/copy-1.out")"
+echo "slurm test: a copy of cpu.sbatch outside the repository: refused with one line, run with SIMAPP_ROOT"
 
 # 4. A chain of three cpu.sbatch jobs, each cut by execution.wall_limit, against one uncut run.
 run_args=(inputs/case.yaml --set time.sim_time=600 --set output.every=100 --set output.checkpoint_every=100)
