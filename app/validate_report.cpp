@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "app/run_report.hpp"
+#include "io/hdf5/statistics_file.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/variables.hpp"
@@ -60,7 +61,8 @@ std::string memory_line(const Setup& setup, const Decomposition& decomposition, 
 }
 
 std::string disk_line(const RunSpec& spec, bool continued) {
-  if (!io::writes_results(spec)) return "none: the run writes no results (no output.every, no output.checkpoint_every)";
+  if (!io::writes_results(spec))
+    return "none: the run writes no results (no output.every, no output.checkpoint_every, no output.stats_every)";
   const DiskUse disk = disk_use(spec, continued);
   const std::string snapshots =
       disk.snapshots == 0 ? "no snapshots"
@@ -72,8 +74,13 @@ std::string disk_line(const RunSpec& spec, bool continued) {
                                       ? fmt::format("1 checkpoint ({})", bytes_text(disk.checkpoint_bytes))
                                       : fmt::format("{} checkpoints ({} each, at most 2 at once)", disk.checkpoints,
                                                     bytes_text(disk.checkpoint_bytes));
-  std::string text =
-      fmt::format("at most {} in '{}': {}, {}", bytes_text(disk.most), spec.output.dir, snapshots, checkpoints);
+  const std::string statistics =
+      disk.statistics_rows == 0
+          ? "no statistics"
+          : fmt::format("{} row{} of statistics ({})", disk.statistics_rows, disk.statistics_rows == 1 ? "" : "s",
+                        bytes_text(disk.statistics_bytes / 2));
+  std::string text = fmt::format("at most {} in '{}': {}, {}, {}", bytes_text(disk.most), spec.output.dir, snapshots,
+                                 checkpoints, statistics);
   if (const auto free = free_space(spec.output.dir))
     text += fmt::format("; {} free on the file system of '{}'{}", bytes_text(free->first), free->second.string(),
                         free->first < disk.most ? ": not enough" : "");
@@ -101,8 +108,12 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   if (continued || spec.execution.wall_limit > 0.0 || !checkpoints.empty()) checkpoints.insert(stepping.num_steps());
   disk.checkpoints = static_cast<long>(checkpoints.size());
   disk.checkpoint_bytes = variables * cells * bytes_per_value;
+  if (spec.output.stats_every > 0.0) {
+    disk.statistics_rows = static_cast<long>(output_steps(stepping, spec.output.stats_every, true).size());
+    disk.statistics_bytes = 2.0 * io::statistics_file_bound(disk.statistics_rows);
+  }
   disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
-              static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;
+              static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes + disk.statistics_bytes;
   return disk;
 }
 

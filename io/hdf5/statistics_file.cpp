@@ -198,6 +198,11 @@ void check_statistics_file(const fs::path& path, bool three_d) {
 
 }  // namespace
 
+double statistics_file_bound(long rows, std::size_t yaml_bytes) {
+  // Measured: PLACEHOLDER
+  return 65536.0 + static_cast<double>(yaml_bytes) + 128.0 * static_cast<double>(rows);
+}
+
 StatisticsFile::StatisticsFile(fs::path path, Snapshot run, std::string time_start, std::optional<long> kept_step)
     : path_(std::move(path)), run_(std::move(run)), time_start_(std::move(time_start)) {
   std::error_code error;
@@ -225,7 +230,8 @@ bool StatisticsFile::flush() {
 }
 
 void StatisticsFile::write() {
-  const std::size_t estimate = (16U << 10) + run_.input_yaml.size() + rows_.size() * 16 * sizeof(double);
+  const auto estimate =
+      static_cast<std::size_t>(statistics_file_bound(static_cast<long>(rows_.size()), run_.input_yaml.size()));
   try {
     // Only the file this writer wrote, or continued, is replaced.
     write_new_file(

@@ -37,6 +37,9 @@ inline constexpr const char* statistics_file_name = "stats.nc";
 /// Wall-clock seconds a row may wait before the file is written again.
 inline constexpr double statistics_hold_seconds = 2.0;
 
+/// More than the bytes of a statistics file of `rows` rows and an input YAML of `yaml_bytes`.
+double statistics_file_bound(long rows, std::size_t yaml_bytes = 4096);
+
 /// The statistics of one time.
 struct StatisticsRow {
   long step = 0;
