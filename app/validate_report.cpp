@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "app/run_report.hpp"
+#include "io/config/load_config.hpp"
 #include "io/hdf5/statistics_file.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
@@ -110,7 +111,8 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   disk.checkpoint_bytes = variables * cells * bytes_per_value;
   if (spec.output.stats_every > 0.0) {
     disk.statistics_rows = static_cast<long>(output_steps(stepping, spec.output.stats_every, true).size());
-    disk.statistics_bytes = 2.0 * io::statistics_file_bound(disk.statistics_rows);
+    // The input YAML a file holds is the resolved configuration, a part of every key's.
+    disk.statistics_bytes = 2.0 * io::statistics_file_bound(disk.statistics_rows, io::every_key_yaml(spec).size());
   }
   disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
               static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes + disk.statistics_bytes;

@@ -13,7 +13,7 @@
 ///   every variable has units, long_name and a comment that says how it is computed; root
 ///   attributes as a snapshot's (Conventions, title, source, case, nx, nz, dx, dz, in 3-D ny
 ///   and dy, simapp_version, git_hash, input_yaml).
-/// The file is small (about 100 bytes a row): its writer keeps every row and writes the whole
+/// The file is small (about 45 kB and 100 bytes a row): its writer keeps every row and writes the whole
 /// file again as a new file (`.simapp_tmp/`, synced) renamed over the old one. A reader, while the
 /// run goes or after it was killed, opens a whole file, never one being changed; a row is on the
 /// disk when the file is written next: at once, unless the file was written less than
@@ -38,7 +38,7 @@ inline constexpr const char* statistics_file_name = "stats.nc";
 inline constexpr double statistics_hold_seconds = 2.0;
 
 /// More than the bytes of a statistics file of `rows` rows and an input YAML of `yaml_bytes`.
-double statistics_file_bound(long rows, std::size_t yaml_bytes = 4096);
+double statistics_file_bound(long rows, std::size_t yaml_bytes);
 
 /// The statistics of one time.
 struct StatisticsRow {

@@ -3,7 +3,8 @@
 /// bit, whose kinetic energy is the fields' and whose last d_mass and d_te are run.json's; the
 /// key chooses the rows (0: none, also a run with statistics alone); a state at rest gives exact
 /// zeros; a line in the output and simapp.log for each file written; a run killed at any moment
-/// leaves a whole file, and `--restart latest` ends with the uncut run's file, bit for bit.
+/// leaves a whole file, and `--restart latest` ends with the uncut run's file, bit for bit;
+/// --validate counts the rows and more bytes than the file has.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -158,8 +159,25 @@ TEST_F(StatisticsCliTest, TheKeyChoosesTheRowsAndZeroTakesNone) {
       << short_interval.err;
 }
 
+TEST_F(StatisticsCliTest, ValidateCountsTheRowsAndMoreBytesThanTheFileHas) {
+  const std::string run = "--set time.sim_time=" + sim_time(12) + " --set output.stats_every=" + every(3) +
+                          " --set output.every=" + every(6) + " --set output.dir=out";
+  const testing::Outcome validated = simapp("--validate " + run);
+  ASSERT_EQ(validated.exit_code, 0) << validated.err;
+  std::smatch disk;
+  ASSERT_TRUE(
+      std::regex_search(validated.out, disk,
+                        std::regex(R"(\n  disk      at most \S+ \S+ in 'out': 3 snapshots of 4 fields \(\S+ \S+ )"
+                                   R"(each\), no checkpoints, 5 rows of statistics \(([0-9.]+) kB\); )")))
+      << validated.out;
+  ASSERT_EQ(simapp(run).exit_code, 0);
+  EXPECT_EQ(rows(out()).size(), 5U);
+  // The estimate (3 significant digits) is a bound with kilobytes to spare, so its rounding cannot hide an excess.
+  EXPECT_LE(static_cast<double>(fs::file_size(out() / "stats.nc")), std::stod(disk[1].str()) * 1e3);
+}
+
 TEST_F(StatisticsCliTest, AFailedWriteStopsWithTheIoCodeAndLeavesNothingUnfinished) {
-  // A file-size limit of 16 KiB fails the first stats.nc (about 40 KiB); an I/O error, not a kill.
+  // A file-size limit of 16 KiB fails the first stats.nc (about 45 kB); an I/O error, not a kill.
   const testing::Outcome outcome = run(command_with_file_limit(
       "--set time.sim_time=" + sim_time(4) + " --set output.stats_every=" + every(2) + " --set output.dir=out", 1, 16));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;

@@ -2,7 +2,8 @@
 /// time dimension with its units and long_name, time in CF's seconds since time.start; a row waits while the file was
 /// written less than statistics_hold_seconds before, and flush() writes it; a restarted run keeps the rows up to its
 /// checkpoint's step at once; only a statistics file simapp wrote, of the run's model, is
-/// continued; a first write never replaces a file it did not write.
+/// continued; a first write never replaces a file it did not write; statistics_file_bound() is more than
+/// a real file's size.
 #include "io/hdf5/statistics_file.hpp"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,8 @@
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <fmt/core.h>
 
 #include "io/hdf5/hdf5_handle.hpp"
 #include "tests/support/binary_test.hpp"
@@ -179,6 +182,25 @@ TEST_F(StatisticsFileTest, OnlyAStatisticsFileOfTheRunsModelIsContinued) {
   EXPECT_EQ(other_model.code(), ExitCode::bad_input);
   EXPECT_NE(std::string(other_model.what()).find("3-D model; this run is 2-D"), std::string::npos)
       << other_model.what();
+}
+
+TEST_F(StatisticsFileTest, TheSizeBoundHoldsForFilesOfEveryModelRowCountAndInput) {
+  // Row counts about the chunks' edges (4096 rows at most a chunk), the YAML short and long.
+  for (const int ny : {1, 6})
+    for (const std::size_t yaml_bytes : {std::size_t{14}, std::size_t{6000}})
+      for (const long rows : {1L, 100L, 4096L, 4097L, 8193L}) {
+        SCOPED_TRACE(fmt::format("ny = {}, {} B of YAML, {} rows", ny, yaml_bytes, rows));
+        fs::remove(path());
+        Snapshot run = run_of(ny);
+        run.input_yaml = std::string(yaml_bytes - 1, '#') + "\n";
+        StatisticsFile file(path(), run, start, std::nullopt);
+        for (long step = 0; step < rows; ++step) file.append(row_at(step));
+        file.flush();
+        const auto size = static_cast<double>(fs::file_size(path()));
+        EXPECT_LE(size, statistics_file_bound(rows, yaml_bytes));
+        // A file that holds every value and the YAML.
+        EXPECT_GT(size, static_cast<double>(yaml_bytes) + 8.0 * (ny > 1 ? 13 : 12) * static_cast<double>(rows));
+      }
 }
 
 TEST_F(StatisticsFileTest, AFirstWriteNeverReplacesAFileItDidNotWrite) {
