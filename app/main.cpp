@@ -60,6 +60,7 @@ int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::ste
     bind_devices(setup, *decomposition);
     const MemoryUse memory = require_memory(setup, *decomposition);
     if (command_line.validate_only) {
+      check_output_dir(setup, command_line, *decomposition);
       const std::string restart =
           command_line.restart.empty()
               ? ""

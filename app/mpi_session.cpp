@@ -1,20 +1,71 @@
 #include "app/mpi_session.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <string>
-#include <string_view>
+#include <system_error>
 #include <utility>
 
 #include <fmt/core.h>
 
+#include "foundation/printable_text.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 
 namespace simapp::app {
 
-MpiSession::MpiSession(int& argc, char**& argv) {
+namespace {
+
+/// Whether a launcher (mpirun, srun) started this process as a rank of a job.
+bool launched() {
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(variable) != nullptr) return true;
+  return false;
+}
+
+/// A process started without a launcher is an MPI singleton: Open MPI's MPI_Init starts a
+/// helper daemon for it, whose default launcher component looks for ssh or rsh on PATH and,
+/// finding neither (no PATH: `env -i simapp …`, or a container without ssh), fails MPI_Init
+/// with a page of banners. A singleton launches nothing, so it is told to use the launcher that
+/// launches nothing (plm isolated), unless the environment names one.
+void start_singletons_without_rsh() {
+  if (!launched() && std::getenv("OMPI_MCA_plm") == nullptr) ::setenv("OMPI_MCA_plm", "isolated", 0);
+}
+
+/// Starts MPI. Open MPI's start-up prints "Error: Unable to get the current working directory"
+/// four times (the process and a singleton's helper daemon) when the working directory was
+/// removed (a shell left in it); MPI is then started from /, and the process returns to its own
+/// directory after (held open meanwhile), where a relative path is refused with one line.
+void init_mpi(int& argc, char**& argv) {
+  std::error_code error;
+  int removed_directory =
+      std::filesystem::current_path(error).empty() ? ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  if (removed_directory >= 0 && ::chdir("/") != 0) {
+    ::close(removed_directory);
+    removed_directory = -1;
+  }
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  if (removed_directory < 0) return;
+  if (::fchdir(removed_directory) != 0) {  // relative paths must never be taken from / instead
+    std::fprintf(stderr, "simapp: error: working directory: cannot return to it after starting MPI (%s)\n",
+                 std::strerror(errno));
+    MPI_Finalize();
+    std::exit(static_cast<int>(ExitCode::internal));
+  }
+  ::close(removed_directory);
+}
+
+}  // namespace
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  start_singletons_without_rsh();
+  init_mpi(argc, argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
@@ -32,25 +83,6 @@ JobArguments::JobArguments(const MpiSession& mpi, int argc, char** argv) {
 
 namespace {
 
-/// `text` with control characters written as escapes, so it stays on one line.
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c == '\r')
-      out += "\\r";
-    else if (byte < 0x20 || byte == 0x7f)
-      out += fmt::format("\\x{:02x}", byte);
-    else
-      out += c;
-  }
-  return out;
-}
-
 void print_to_stderr(const std::string& line) {
   std::fflush(stdout);
   std::fputs(line.c_str(), stderr);
@@ -61,7 +93,7 @@ void print_to_stderr(const std::string& line) {
 
 std::string error_line(const Error& error, int rank) {
   return fmt::format("simapp: error: {}{}: {}\n", rank >= 0 ? fmt::format("rank {}: ", rank) : "",
-                     escaped(error.where()), escaped(error.what()));
+                     printable(error.where()), printable(error.what()));
 }
 
 int MpiSession::uniform_error(const Error& error, const ErrorPrinter& print) const {

@@ -1,13 +1,20 @@
 #include "app/setup.hpp"
 
 #include <mpi.h>
+#include <sched.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <thread>
 #include <utility>
 
 #include <fmt/core.h>
 
 #include "app/mpi_session.hpp"
+#include "app/stop_signals.hpp"
 #include "foundation/error.hpp"
+#include "foundation/printable_text.hpp"
 #include "io/config/config_text.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "kernels/backend/device_runtime.hpp"
@@ -33,6 +40,45 @@ void require_same_backend(Backend backend) {
                 ErrorReach::every_rank);
 }
 
+/// The most OpenMP threads a process may compute on, for each CPU it may run on: more only slow
+/// the steps, and far more crash inside the OpenMP runtime (libgomp starts a team with an
+/// array of all its threads on the stack: 100000 threads overflow a stack of 8 MiB).
+constexpr int most_threads_per_cpu = 4;
+
+/// The CPUs this process may run on (its affinity mask: what a batch system or mpirun's
+/// binding gives it).
+int usable_cpus() {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0) return std::max(1, CPU_COUNT(&cpus));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Refuses more OpenMP threads (OMP_NUM_THREADS) than most_threads_per_cpu a usable CPU.
+void require_sane_thread_count() {
+  const int threads = device::host_compute_threads();
+  const int cpus = usable_cpus();
+  if (threads > most_threads_per_cpu * cpus)
+    throw Error(ExitCode::bad_input, "OMP_NUM_THREADS",
+                fmt::format("{} OpenMP threads, more than {} for each of the {} CPU{} this process may run on: set "
+                            "it to at most {} (one thread a CPU is fastest)",
+                            threads, most_threads_per_cpu, cpus, cpus == 1 ? "" : "s", most_threads_per_cpu * cpus));
+}
+
+/// How the wait for a configuration from a pipe ends early (a stop signal) and what it says
+/// meanwhile, so that `simapp f` on a named pipe nothing writes to is neither a silent hang nor
+/// deaf to Ctrl-C.
+io::PipeWait configuration_pipe_wait(const std::string& path) {
+  return {[] { return std::string(stop_signal_name()); },
+          [path] {
+            fmt::print(stderr,
+                       "simapp: waiting for something to write the configuration into the pipe '{}' (Ctrl-C "
+                       "stops)\n",
+                       printable(path));
+            std::fflush(stderr);
+          }};
+}
+
 }  // namespace
 
 io::LoadedConfig load_configuration(const CommandLine& command_line) {
@@ -41,7 +87,9 @@ io::LoadedConfig load_configuration(const CommandLine& command_line) {
   if (!command_line.mode.empty()) overrides.push_back("execution.mode=" + command_line.mode);
   // Rank 0 reads the file (stdin, say, reaches it alone); every rank reads the same text.
   std::string text;
-  run_on_root_agreed(MPI_COMM_WORLD, [&] { text = io::read_config_text(command_line.config_path); });
+  run_on_root_agreed(MPI_COMM_WORLD, [&] {
+    text = io::read_config_text(command_line.config_path, configuration_pipe_wait(command_line.config_path));
+  });
   text = broadcast_text(text, 0, MPI_COMM_WORLD);
   io::LoadedConfig config;
   run_agreed(MPI_COMM_WORLD, [&] { config = io::load_config_text(command_line.config_path, text, overrides); });
@@ -54,6 +102,7 @@ Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_po
     if (!command_line.restart.empty() && setup.config.spec.execution.mode == ExecutionMode::compare)
       throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
   });
+  run_agreed(MPI_COMM_WORLD, require_sane_thread_count);
   run_agreed(MPI_COMM_WORLD, [&] { setup.backend = device::resolve_backend(setup.config.spec.execution.backend); });
   require_same_backend(setup.backend);
   run_agreed(MPI_COMM_WORLD,
@@ -98,9 +147,10 @@ MemoryUse require_memory(const Setup& setup, const Decomposition& decomposition)
                               available / 1e9));
     // A process's address-space limit also counts the threads it starts.
     const OutputSpec& output = setup.config.spec.output;
-    const std::size_t threads =
-        static_cast<std::size_t>(device::host_compute_threads()) +
-        (output.every > 0 && output.compression == 0 ? io::snapshot_writer_threads(output.variables.size()) : 0);
+    const std::size_t threads = static_cast<std::size_t>(device::host_compute_threads()) +
+                                (output.every > 0 && output.compression == 0
+                                     ? io::snapshot_writer_threads(io::grid_fields(output.variables).size())
+                                     : 0);
     const double mapped = per_rank + static_cast<double>(threads * device::address_space_per_thread());
     const double process_room = static_cast<double>(device::host_memory_room().process);
     if (setup.backend == Backend::host && mapped > process_room)

@@ -24,7 +24,9 @@ struct Setup {
 /// same on every rank.
 io::LoadedConfig load_configuration(const CommandLine& command_line);
 
-/// Loads the configuration and picks the backend, for a process that started at `started`.
+/// Loads the configuration (with the command line's overrides; from a pipe, waiting for its
+/// writer until a stop signal), refuses more OpenMP threads than 4 a usable CPU, and picks the
+/// backend, for a process that started at `started`.
 Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started);
 
 /// Makes parallel.halo concrete (auto: NCCL where the build has it, the backend is CUDA and

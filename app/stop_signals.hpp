@@ -2,7 +2,8 @@
 /// How a batch job is ended without losing work: SIGTERM (what Slurm and mpirun send before
 /// they kill a job), SIGINT (Ctrl-C) and SIGHUP (a closed terminal or ssh session, what some
 /// schedulers send) ask the run to stop at the end of the chunk that is running, write a
-/// checkpoint and exit with ExitCode::interrupted; a second one ends the process at once. A
+/// checkpoint and exit with ExitCode::interrupted (a comparison stops after its timed run, a
+/// wait for a configuration from a pipe at once); a second one ends the process at once. A
 /// file-size limit (SIGXFSZ) makes writes fail with EFBIG, an I/O error, and a closed pipe
 /// (SIGPIPE: `simapp … | head`) makes them fail with EPIPE (standard_output.hpp), instead of
 /// killing the process.

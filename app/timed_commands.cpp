@@ -10,6 +10,8 @@
 
 #include "app/comparison_report.hpp"
 #include "app/profile_report.hpp"
+#include "app/stop_signals.hpp"
+#include "foundation/printable_text.hpp"
 #include "io/output/output_directory.hpp"
 #include "io/timing/machine_report.hpp"
 #include "io/timing/timing_report.hpp"
@@ -45,8 +47,24 @@ void write_report(const Decomposition& decomposition, const std::filesystem::pat
                   const std::function<nlohmann::json()>& make) {
   run_on_root_agreed(decomposition.comm(), [&] {
     io::write_result_file(path, make().dump(2) + "\n");
-    fmt::print("wrote {}\n", path.string());
+    fmt::print("wrote {}\n", printable(path.string()));
   });
+}
+
+/// Says where a comparison stopped on request and returns ExitCode::interrupted. No timing.json
+/// is written: its rounds are incomplete (the modes timed a different number of times, in
+/// alternating order), and the scripts that read the file take it for a whole measurement.
+int stopped_comparison(const ModeComparison& comparison, bool root) {
+  if (root) {
+    const char* signal = stop_signal_name();
+    fmt::print(
+        "stopped by {} in round {} after {} timed run{}; no timing.json written (an interrupted comparison "
+        "is incomplete): run it again to time the modes\n",
+        *signal != '\0' ? signal : "a signal to another rank", comparison.rounds, comparison.timed_runs,
+        comparison.timed_runs == 1 ? "" : "s");
+    std::fflush(stdout);
+  }
+  return static_cast<int>(ExitCode::interrupted);
 }
 
 }  // namespace
@@ -67,8 +85,9 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
         to_string(spec.parallel.halo));
   const device::MachineState at_start = read_and_print_machine(setup, decomposition, "at the start");
   // A line a round: "round 2 of 5: graph_loop graph eager" as the runs start.
-  const ModeComparison comparison =
-      compare_modes(spec, setup.backend, decomposition, [&](const ComparisonProgress& progress) {
+  const ModeComparison comparison = compare_modes(
+      spec, setup.backend, decomposition,
+      [&](const ComparisonProgress& progress) {
         if (!root) return;
         if (progress.position == 0)
           fmt::print("{}round {} of {}{}:", progress.round == 1 ? "" : "\n", progress.round, progress.rounds,
@@ -77,8 +96,10 @@ int compare(const Setup& setup, const Decomposition& decomposition, io::Overwrit
                          : "");
         fmt::print(" {}", to_string(progress.mode));
         std::fflush(stdout);
-      });
-  if (root && comparison.rounds > 0) fmt::print("\n");
+      },
+      stop_requested);
+  if (root && comparison.timed_runs > 0) fmt::print("\n");
+  if (comparison.stopped) return stopped_comparison(comparison, root);
   if (root) print_comparison(stdout, comparison);
   const device::MachineState at_end = read_and_print_machine(setup, decomposition, "at the end");
   write_report(decomposition, timing_path, [&] {

@@ -5,17 +5,21 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
-#include <set>
 #include <system_error>
 
 #include <fmt/core.h>
 
 #include "app/run_report.hpp"
+#include "foundation/printable_text.hpp"
 #include "io/config/load_config.hpp"
+#include "io/files/result_file.hpp"
+#include "io/hdf5/snapshot_writer.hpp"
 #include "io/hdf5/statistics_file.hpp"
+#include "io/output/output_directory.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/variables.hpp"
+#include "solver/decomposition/error_agreement.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/output/output_schedule.hpp"
 
@@ -80,11 +84,11 @@ std::string disk_line(const RunSpec& spec, bool continued) {
           ? "no statistics"
           : fmt::format("{} row{} of statistics ({})", disk.statistics_rows, disk.statistics_rows == 1 ? "" : "s",
                         bytes_text(disk.statistics_bytes / 2));
-  std::string text = fmt::format("at most {} in '{}': {}, {}, {}", bytes_text(disk.most), spec.output.dir, snapshots,
-                                 checkpoints, statistics);
+  std::string text = fmt::format("at most {} in '{}': {}, {}, {}", bytes_text(disk.most), printable(spec.output.dir),
+                                 snapshots, checkpoints, statistics);
   if (const auto free = free_space(spec.output.dir))
-    text += fmt::format("; {} free on the file system of '{}'{}", bytes_text(free->first), free->second.string(),
-                        free->first < disk.most ? ": not enough" : "");
+    text += fmt::format("; {} free on the file system of '{}'{}", bytes_text(free->first),
+                        printable(free->second.string()), free->first < disk.most ? ": not enough" : "");
   return text;
 }
 
@@ -98,32 +102,46 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
       static_cast<double>(spec.grid.nx) * static_cast<double>(spec.grid.ny) * static_cast<double>(spec.grid.nz);
   const int variables = spec.grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
   if (spec.output.every > 0.0) {
-    disk.snapshots = static_cast<long>(output_steps(stepping, spec.output.every, true).size());
-    disk.fields = spec.output.variables.size();
+    disk.snapshots = OutputSchedule(stepping, spec.output.every, true).count_after(-1);
+    disk.fields = io::grid_fields(spec.output.variables).size();  // the profiles are a few values
     disk.snapshot_bytes = static_cast<double>(disk.fields) * cells * bytes_per_value;
   }
-  // A run that writes a checkpoint before its end (a checkpoint output, or one to measure a stop
-  // under a wall-clock limit), or one continued with --restart, ends with one of its last step.
-  std::set<long> checkpoints;
-  for (const long step : output_steps(stepping, spec.output.checkpoint_every, false)) checkpoints.insert(step);
-  if (continued || spec.execution.wall_limit > 0.0 || !checkpoints.empty()) checkpoints.insert(stepping.num_steps());
-  disk.checkpoints = static_cast<long>(checkpoints.size());
+  // Checkpoints end with one of the last step; so does a run that writes one to measure a stop
+  // under a wall-clock limit, or one continued with --restart.
+  disk.checkpoints = OutputSchedule(stepping, spec.output.checkpoint_every, false).count_after(-1);
+  if (disk.checkpoints == 0 && (continued || spec.execution.wall_limit > 0.0)) disk.checkpoints = 1;
   disk.checkpoint_bytes = variables * cells * bytes_per_value;
   if (spec.output.stats_every > 0.0) {
-    disk.statistics_rows = static_cast<long>(output_steps(stepping, spec.output.stats_every, true).size());
+    disk.statistics_rows = OutputSchedule(stepping, spec.output.stats_every, true).count_after(-1);
     // The input YAML a file holds is the resolved configuration, a part of every key's.
     disk.statistics_bytes = 2.0 * io::statistics_file_bound(disk.statistics_rows, io::every_key_yaml(spec).size());
   }
-  disk.most = static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
+  // A series (output.layout: series) is changed in a working copy of it, which the run keeps
+  // beside it (io/hdf5/snapshot_series.hpp): twice its times at the end.
+  const double snapshot_copies = spec.output.layout == OutputLayout::series ? 2.0 : 1.0;
+  disk.most = snapshot_copies * static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
               static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes + disk.statistics_bytes;
   return disk;
+}
+
+void check_output_dir(const Setup& setup, const CommandLine& command_line, const Decomposition& decomposition) {
+  const RunSpec& spec = setup.config.spec;
+  if (spec.execution.mode != ExecutionMode::compare) {
+    io::check_output_plan(spec, existing_results(command_line), command_line.restart, decomposition.comm());
+    return;
+  }
+  run_on_root_agreed(decomposition.comm(), [&] {
+    io::check_output_directory(spec.output.dir, "timing.json");
+    io::refuse_existing_result(fs::path(spec.output.dir) / "timing.json",
+                               command_line.overwrite ? io::Overwrite::allow : io::Overwrite::refuse);
+  });
 }
 
 void print_validation(std::FILE* out, const std::string& config_path, const Setup& setup,
                       const Decomposition& decomposition, const MemoryUse& memory, const std::string& restart) {
   const RunSpec& spec = setup.config.spec;
   const bool continued = !restart.empty();
-  fmt::print(out, "{}: configuration is valid{}\n", config_path, restart);
+  fmt::print(out, "{}: configuration is valid{}\n", printable(config_path), printable(restart));
   fmt::print(out, "  time      {}\n", describe_time_stepping(io::run_time_stepping(spec), spec));
   fmt::print(out, "  backend   {}: {}\n", to_string(setup.backend), device::processor_name(setup.backend));
   fmt::print(out, "  ranks     {}\n",

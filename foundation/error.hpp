@@ -18,7 +18,7 @@ enum class ExitCode : int {
   bad_input = 2,    ///< configuration, command line or input files
   io = 3,           ///< reading or writing results failed
   numerical = 4,    ///< the solution blew up (NaN/Inf or CFL violation)
-  interrupted = 5,  ///< stopped by SIGTERM or SIGINT after writing a checkpoint; continue with --restart
+  interrupted = 5,  ///< stopped by a signal or the wall limit; a run writes a checkpoint: continue with --restart
 };
 
 /// What each exit code means, as run.json and the documentation (docs/usage.md) say it.

@@ -2,7 +2,7 @@
 """Compares simapp snapshot files bit for bit: every field dataset of each file against the
 first one (same names, shapes and bytes). Prints one line per file; exits 1 when any differs.
 
-usage: scripts/compare_fields.py REFERENCE.h5 OTHER.h5 [OTHER.h5 ...]
+usage: scripts/compare_fields.py REFERENCE.nc OTHER.nc [OTHER.nc ...]
 """
 import sys
 
@@ -12,7 +12,7 @@ try:
 except ImportError as error:
     sys.exit(f"compare_fields: error: {error} (install python3-h5py and python3-numpy)")
 
-FIELDS = ("rho_prime", "u", "v", "w", "theta_prime", "dens", "umom", "vmom", "wmom", "rhot")
+FIELDS = ("rho_prime", "u", "v", "w", "theta_prime", "p_prime", "dens", "umom", "vmom", "wmom", "rhot")
 
 
 def fields_of(path):

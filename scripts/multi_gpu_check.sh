@@ -51,7 +51,7 @@ for ranks in $gpus; do
     mpirun -n "$ranks" "$build/app/simapp" inputs/case.yaml --overwrite --set output.dir="$dir" \
       --set time.sim_time="$sim_time" --set parallel.halo="$halo" > "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
     log "$ranks GPU(s), halos by $halo: $(grep -E '^(d_mass|d_te|timing):' "$dir.log" | tr '\n' ' ')"
-    final=$(ls "$dir"/fields_*.h5 | sort | tail -1)
+    final=$(ls "$dir"/fields_*.nc | sort | tail -1)
     runs+=("$final")
   done
 done

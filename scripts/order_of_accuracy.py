@@ -55,7 +55,7 @@ def run(args, nx, nz):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         fail(f"{' '.join(command)} failed:\n{done.stderr}")
-    snapshots = sorted(f for f in os.listdir(directory) if f.startswith("fields_") and f.endswith(".h5"))
+    snapshots = sorted(f for f in os.listdir(directory) if f.startswith("fields_") and f.endswith((".nc", ".h5")))
     with h5py.File(os.path.join(directory, snapshots[-1]), "r") as snapshot:
         return {v: snapshot[v][0] for v in VARIABLES}  # the one time of (time, z, x)
 

@@ -1,8 +1,15 @@
 #!/usr/bin/python3
-"""Draws one field of simapp snapshots (HDF5) as a colour map with wind vectors, one PNG each.
+"""Draws one field of simapp's output files (netCDF-4) as a colour map with wind vectors, one PNG each.
 
-usage: scripts/plot_fields.py FILE.h5 [FILE.h5 ...] [--out DIR] [--field theta_prime] [--contours LO:HI:STEP]
-                              [--xlim X0:X1] [--height METRES]
+usage: scripts/plot_fields.py RUN [RUN ...] [--out DIR] [--field theta_prime] [--time SECONDS | --step N]
+                              [--contours LO:HI:STEP] [--xlim X0:X1] [--height METRES]
+
+RUN is a snapshot (fields_<step>.nc, or .h5 as earlier versions named them), the series layout's
+fields.nc, which holds every output time, or a run's output directory (its snapshots or fields.nc):
+the last time is drawn unless --time or --step names another (an output time in seconds, or a step
+number). A file of one output time gives a PNG named after it (fields_006000.png), one of several
+the stem and the step drawn (fields_006000.png from fields.nc); the title says the time and step.
+Time may be in s or in CF's "seconds since <date>".
 
 --contours draws contour lines at LO, LO + STEP, …, HI instead of the colour map and wind, as
 the density-current benchmark's figure does (straka: --contours=-16.5:-0.5:1 --xlim=25.6:44);
@@ -26,6 +33,8 @@ try:
     import numpy as np
     import h5py
     from mpl_toolkits.axes_grid1 import make_axes_locatable
+
+    from output_files import BadOutput, chosen_time, edges, file_holding, output_times, text
 except ImportError as error:
     sys.exit(f"plot_fields: error: {error} (install python3-matplotlib, python3-numpy and python3-h5py)")
 
@@ -37,10 +46,6 @@ def fail(message):
     sys.exit(f"plot_fields: error: {message}")
 
 
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 def require(snapshot, path, name, what):
     if name not in snapshot:
         fields = ", ".join(sorted(k for k, v in snapshot.items() if v.ndim in (3, 4))) or "none"
@@ -48,15 +53,15 @@ def require(snapshot, path, name, what):
 
 
 def dataset(snapshot, path, name, what):
-    """A dataset's values; a field's (time, z, x) or (time, z, y, x) of one time as (z, x) or (z, y, x)."""
+    """A coordinate's or its bounds' values."""
     require(snapshot, path, name, what)
-    values = snapshot[name][()]
-    return values[0] if values.ndim in (3, 4) else values
+    return snapshot[name][()]
 
 
-def edges(bounds):
-    """The cell edges from CF cell bounds [cells][2]."""
-    return np.append(bounds[:, 0], bounds[-1, 1])
+def field_at(snapshot, path, name, index):
+    """A field's (time, z, x) of output time `index` as (z, x): only that time is read."""
+    require(snapshot, path, name, "field")
+    return snapshot[name][index]
 
 
 def scale_names(field):
@@ -69,9 +74,10 @@ def nearest_row(nodes, height):
     return min(int(np.searchsorted(nodes, height, side="right")) - 1, len(nodes) - 2)
 
 
-def load(path, field, height=None):
-    """The field, the mesh, the wind (None when u or w is missing) and the run's attributes; of a 3-D
-    field, its x–z slice through the centre and its x–y slice at height (None: the middle)."""
+def load(path, field, height=None, when=None):
+    """The field at the output time `when` names (None: the last; see chosen_time), the mesh, the wind
+    (None when u or w is missing), the run's case and the time and step drawn; of a 3-D field, its x–z
+    slice through the centre and its x–y slice at height (None: the middle)."""
     if not os.path.isfile(path):
         fail(f"{path}: no such file")
     try:
@@ -83,29 +89,35 @@ def load(path, field, height=None):
         rank = snapshot[field].ndim
         if rank not in (3, 4):
             fail(f"{path}: '{field}' has {rank} dimension(s), not (time, z, x) nor (time, z, y, x)")
+        try:
+            times, steps = output_times(snapshot, path)
+            index = chosen_time(path, times, steps, when)
+        except BadOutput as error:
+            fail(str(error))
+        if index >= snapshot[field].shape[0]:
+            fail(f"{path}: '{field}' holds {snapshot[field].shape[0]} times, the time coordinate {len(times)}")
+        drawn = {"case": text(snapshot.attrs.get("case", "?")), "time": float(times[index]), "step": steps[index],
+                 "several": len(times) > 1}
         if rank == 4:
-            return load_3d(snapshot, path, field, height)
+            return drawn | load_3d(snapshot, path, field, height, index)
         if height is not None:
             fail(f"{path}: --height is for 3-D snapshots, and '{field}' is 2-D (time, z, x)")
-        data = {
-            "values": dataset(snapshot, path, field, "field"),
+        data = drawn | {
+            "values": field_at(snapshot, path, field, index),
             "units": text(snapshot[field].attrs.get("units", "")),
             "x_nodes": edges(dataset(snapshot, path, "x_bnds", "dataset")),
             "z_nodes": edges(dataset(snapshot, path, "z_bnds", "dataset")),
             "x": dataset(snapshot, path, "x", "dataset"),
             "z": dataset(snapshot, path, "z", "dataset"),
             "wind": None,
-            "case": text(snapshot.attrs.get("case", "?")),
-            "time": float(snapshot.attrs.get("time", float("nan"))),
-            "step": int(snapshot.attrs.get("step", -1)),
         }
         if "u" in snapshot and "w" in snapshot:
-            data["wind"] = (dataset(snapshot, path, "u", "field"), dataset(snapshot, path, "w", "field"))
+            data["wind"] = (field_at(snapshot, path, "u", index), field_at(snapshot, path, "w", index))
     return data
 
 
-def load_3d(snapshot, path, field, height):
-    """A 3-D field's two slices (only those are read), with their meshes and winds."""
+def load_3d(snapshot, path, field, height, index):
+    """A 3-D field's two slices at output time `index` (only those are read), with their meshes and winds."""
     shape = snapshot[field].shape
     attached = scale_names(snapshot[field])
     if any(name and name != expected for expected, name in zip(LAYOUT_3D, attached)):
@@ -127,16 +139,13 @@ def load_3d(snapshot, path, field, height):
     j, k = shape[2] // 2, nearest_row(nodes["z"], height)
 
     def slices(name):
-        return snapshot[name][0, :, j, :], snapshot[name][0, k, :, :]
+        return snapshot[name][index, :, j, :], snapshot[name][index, k, :, :]
 
     if any(name in snapshot and snapshot[name].shape != shape for name in ("u", "v", "w")):
         fail(f"{path}: the wind (u, v, w) is not of the shape of '{field}' {shape}")
     values, winds = slices(field), {name: slices(name) for name in ("u", "v", "w") if name in snapshot}
     return {
         "units": text(snapshot[field].attrs.get("units", "")),
-        "case": text(snapshot.attrs.get("case", "?")),
-        "time": float(snapshot.attrs.get("time", float("nan"))),
-        "step": int(snapshot.attrs.get("step", -1)),
         "x_nodes": nodes["x"], "x": coordinates["x"],
         # Each panel: its vertical axis's name, edges, centres; the slice, its wind, where it lies.
         "panels": [
@@ -177,11 +186,19 @@ def parse_range(text, what, parts):
     return values
 
 
-def parse_height(text):
+def parse_number(text, flag, expected, kind=float):
     try:
-        return float(text)
+        return kind(text)
     except ValueError:
-        fail(f"--height '{text}': expected a height in metres")
+        fail(f"{flag} '{text}': expected {expected}")
+
+
+def png_name(path, data):
+    """A file of one output time gives its own name; one of several, its stem and the step drawn."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if not data["several"]:
+        return stem + ".png"
+    return f"{stem}_{data['step']:06d}.png" if data["step"] is not None else f"{stem}_t{data['time']:g}s.png"
 
 
 def draw_panel(fig, axis, x, z, values, wind, field, units, contours, limit):
@@ -208,7 +225,8 @@ def figure(data, field, contours=None, xlim=None):
     """The figure of a snapshot and, of a 3-D one, the slices drawn ("x–z at y = … m, x–y at z = … m")."""
     x_km = data["x_nodes"] / 1e3
     width = xlim[1] - xlim[0] if xlim else x_km[-1] - x_km[0]
-    title = (f"{data['case']}: {field} at t = {data['time']:g} s (step {data['step']})"
+    title = (f"{data['case']}: {field} at t = {data['time']:g} s"
+             + (f" (step {data['step']})" if data["step"] is not None else "")
              + (f", contours every {contours[2]:g} {data['units']}" if contours else ""))
     if "panels" not in data:
         z_km = data["z_nodes"] / 1e3
@@ -248,9 +266,13 @@ def plot(data, field, out_path, contours=None, xlim=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", metavar="FILE.h5")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="snapshots (fields_<step>.nc or .h5), a series "
+                        "(fields.nc), or a run's output directory")
     parser.add_argument("--out", default=None, help="directory for the PNGs (default: each snapshot's)")
     parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime)")
+    when = parser.add_mutually_exclusive_group()
+    when.add_argument("--time", default=None, metavar="SECONDS", help="the output time to draw (default: the last)")
+    when.add_argument("--step", default=None, metavar="N", help="the output step to draw (default: the last)")
     parser.add_argument("--contours", default=None, metavar="LO:HI:STEP", help="contour lines instead of colours")
     parser.add_argument("--xlim", default=None, metavar="X0:X1", help="x range to show, km")
     parser.add_argument("--height", default=None, metavar="METRES",
@@ -258,14 +280,23 @@ def main():
     args = parser.parse_args()
     contours = parse_range(args.contours, "--contours", 3) if args.contours else None
     xlim = parse_range(args.xlim, "--xlim", 2) if args.xlim else None
-    height = parse_height(args.height) if args.height is not None else None
+    height = parse_number(args.height, "--height", "a height in metres") if args.height is not None else None
+    when = None
+    if args.time is not None:
+        when = ("time", parse_number(args.time, "--time", "a time in seconds"))
+    elif args.step is not None:
+        when = ("step", parse_number(args.step, "--step", "a step number", int))
     if contours and not contours[2] > 0:
         fail(f"--contours '{args.contours}': the step must be positive")
-    for path in args.files:
-        data = load(path, args.field, height)
+    for run in args.runs:
+        try:
+            path = file_holding(run, when) if os.path.isdir(run) else run
+        except BadOutput as error:
+            fail(str(error))
+        data = load(path, args.field, height, when)
         out = args.out or os.path.dirname(os.path.abspath(path))
         os.makedirs(out, exist_ok=True)
-        out_path = os.path.join(out, os.path.splitext(os.path.basename(path))[0] + ".png")
+        out_path = os.path.join(out, png_name(path, data))
         slices = plot(data, args.field, out_path, contours, xlim)
         print(f"plot_fields: wrote {out_path}" + (f" ({slices})" if slices else ""))
 

@@ -3,6 +3,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -53,27 +54,47 @@ std::uint64_t fnv1a(std::string_view bytes) {
   return hash;
 }
 
-/// The 3-D model's grid (ny > 1) adds its y; the 2-D model's hash is the same as before it.
-std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xlen, double zlen,
-                           const Dissipation& physics, double cfl, int ny, double ylen) {
-  const std::string y = ny > 1 ? fmt::format(";ny={};ylen={:a}", ny, ylen) : std::string();
-  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}{}",
-                           case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl, y));
+std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
+
+/// A configured bump's values as `text` spells each (its y only in the 3-D model, ny > 1):
+/// amplitude, x0, (y0,) z0, xr, (yr,) zr.
+template <class Text>
+std::string bump_text(const Bump3d& bump, int ny, Text text) {
+  if (ny > 1)
+    return fmt::format("{},{},{},{},{},{},{}", text(bump.amplitude), text(bump.x0), text(bump.y0), text(bump.z0),
+                       text(bump.xr), text(bump.yr), text(bump.zr));
+  return fmt::format("{},{},{},{},{}", text(bump.amplitude), text(bump.x0), text(bump.z0), text(bump.xr),
+                     text(bump.zr));
 }
 
-std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
+/// The 3-D model's grid (ny > 1) adds its y, a configured bump its values; the hash of a 2-D
+/// run of the case's own bump is the same as before either.
+std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xlen, double zlen,
+                           const Dissipation& physics, double cfl, int ny, double ylen,
+                           const std::optional<Bump3d>& perturbation) {
+  const std::string y = ny > 1 ? fmt::format(";ny={};ylen={:a}", ny, ylen) : std::string();
+  const std::string bump =
+      perturbation ? ";perturbation=" + bump_text(*perturbation, ny, [](double v) { return fmt::format("{:a}", v); })
+                   : std::string();
+  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}{}{}",
+                           case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl, y, bump));
+}
 
 /// FNV-1a of every header value, exactly (doubles by their bits), and of the format.
 std::uint64_t header_checksum(const CheckpointHeader& header) {
   const std::string y =
       header.ny > 1 ? fmt::format(";ny={};ylen={:016x}", header.ny, bits(header.ylen)) : std::string();
+  const std::string bump = header.perturbation
+                               ? ";perturbation=" + bump_text(*header.perturbation, header.ny,
+                                                              [](double v) { return fmt::format("{:016x}", bits(v)); })
+                               : std::string();
   return fnv1a(fmt::format(
       "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
-      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}",
+      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}{}",
       format_of(header), header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name,
       header.nx, header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass),
       bits(header.initial_total_energy), bits(header.physics.viscosity), bits(header.physics.hyperviscosity),
-      bits(header.cfl), y));
+      bits(header.cfl), y, bump));
 }
 
 /// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
@@ -124,6 +145,16 @@ std::string header_problem(const CheckpointHeader& header) {
        {std::pair{"viscosity", header.physics.viscosity}, std::pair{"hyperviscosity", header.physics.hyperviscosity}})
     if (value < 0.0) return fmt::format("attribute {} is {}; expected a value >= 0", name, value);
   if (header.cfl <= 0.0) return fmt::format("attribute cfl is {}; expected a Courant number > 0", header.cfl);
+  if (header.perturbation) {
+    const Bump3d& bump = *header.perturbation;
+    for (const auto& [name, value] :
+         {std::pair{"perturbation_amplitude", bump.amplitude}, std::pair{"perturbation_x0", bump.x0},
+          std::pair{"perturbation_y0", bump.y0}, std::pair{"perturbation_z0", bump.z0}})
+      if (!std::isfinite(value)) return fmt::format("attribute {} is not finite ({})", name, value);
+    for (const auto& [name, value] : {std::pair{"perturbation_xr", bump.xr}, std::pair{"perturbation_yr", bump.yr},
+                                      std::pair{"perturbation_zr", bump.zr}})
+      if (!(value > 0.0)) return fmt::format("attribute {} is {} m; expected a radius > 0", name, value);
+  }
   return "";
 }
 
@@ -203,6 +234,20 @@ void reserve_dataset(hid_t file, const char* name, hid_t type, const std::vector
         std::string("cannot close dataset /") + name);
 }
 
+/// The attributes that record a configured bump, by name: its y only in the 3-D model (ny > 1).
+std::vector<std::pair<std::string, double>> perturbation_attributes(const Bump3d& bump, int ny) {
+  std::vector<std::pair<std::string, double>> attributes{{"perturbation_amplitude", bump.amplitude},
+                                                         {"perturbation_x0", bump.x0},
+                                                         {"perturbation_z0", bump.z0},
+                                                         {"perturbation_xr", bump.xr},
+                                                         {"perturbation_zr", bump.zr}};
+  if (ny > 1) {
+    attributes.emplace_back("perturbation_y0", bump.y0);
+    attributes.emplace_back("perturbation_yr", bump.yr);
+  }
+  return attributes;
+}
+
 /// The checkpoint's layout, into the scratch HDF5 file that write_layout gives: /state and
 /// /state_checksums reserved, the header as attributes.
 void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::string& input_yaml) {
@@ -226,6 +271,9 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
   write_attribute(file, "viscosity", header.physics.viscosity);
   write_attribute(file, "hyperviscosity", header.physics.hyperviscosity);
   write_attribute(file, "cfl", header.cfl);
+  if (header.perturbation)
+    for (const auto& [name, value] : perturbation_attributes(*header.perturbation, header.ny))
+      write_attribute(file, name, value);
   write_attribute(file, "header_checksum", static_cast<unsigned long>(header_checksum(header)));
   write_attribute(file, "input_yaml", input_yaml);
 }
@@ -278,6 +326,35 @@ void remove_other_checkpoints(const fs::path& directory, const fs::path& kept) {
       fs::remove(entry.path(), ignored);
 }
 
+/// The bump of `spec`'s run: the 3-D model's, or the 2-D model's uniform in y.
+Bump3d bump_of(const RunSpec& spec) {
+  return spec.grid.ny > 1 ? configured_bump_3d(spec) : uniform_in_y(configured_bump(spec));
+}
+
+/// The case's own bump, likewise.
+Bump3d own_bump(const RunSpec& spec) {
+  const Bump own = case_bump(spec.case_name, spec.grid.xlen);
+  return spec.grid.ny > 1 ? case_bump_3d(own, spec.grid.ylen) : uniform_in_y(own);
+}
+
+/// Adds to `add` how bump `recorded` differs from `configured` by the key that sets it:
+/// perturbation.amplitude, center, radii (lists [x, z], or [x, y, z] in the 3-D model).
+template <class Add>
+void add_bump_differences(const Bump3d& recorded, const Bump3d& configured, int ny, const Add& add) {
+  if (recorded.amplitude != configured.amplitude)
+    add(fmt::format("perturbation.amplitude {} vs {}", recorded.amplitude, configured.amplitude));
+  const auto centre = [ny](const Bump3d& b) {
+    return ny > 1 ? std::vector{b.x0, b.y0, b.z0} : std::vector{b.x0, b.z0};
+  };
+  const auto radii = [ny](const Bump3d& b) { return ny > 1 ? std::vector{b.xr, b.yr, b.zr} : std::vector{b.xr, b.zr}; };
+  if (centre(recorded) != centre(configured))
+    add(fmt::format("perturbation.center [{}] vs [{}]", fmt::join(centre(recorded), ", "),
+                    fmt::join(centre(configured), ", ")));
+  if (radii(recorded) != radii(configured))
+    add(fmt::format("perturbation.radii [{}] vs [{}]", fmt::join(radii(recorded), ", "),
+                    fmt::join(radii(configured), ", ")));
+}
+
 }  // namespace
 
 std::uint64_t checksum_share(double value, std::uint64_t column) {
@@ -288,9 +365,16 @@ std::uint64_t checksum_share(double value, std::uint64_t column) {
   return x ^ (x >> 31);
 }
 
+std::optional<Bump3d> configured_perturbation(const RunSpec& spec) {
+  const Bump3d configured = bump_of(spec);
+  const Bump3d own = own_bump(spec);
+  const auto values = [](const Bump3d& b) { return std::array{b.amplitude, b.x0, b.y0, b.z0, b.xr, b.yr, b.zr}; };
+  return values(configured) == values(own) ? std::nullopt : std::optional(configured);
+}
+
 std::uint64_t physics_hash(const RunSpec& spec) {
   return physics_hash(to_string(spec.case_name), spec.grid.nx, spec.grid.nz, spec.grid.xlen, spec.grid.zlen,
-                      spec.physics, spec.time.cfl, spec.grid.ny, spec.grid.ylen);
+                      spec.physics, spec.time.cfl, spec.grid.ny, spec.grid.ylen, configured_perturbation(spec));
 }
 
 fs::path checkpoint_path(const fs::path& directory, long step) {
@@ -301,9 +385,9 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
                       std::span<const double> block, const std::string& input_yaml, MPI_Comm comm) {
   const fs::path path = checkpoint_path(directory, header.step);
   if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen, header.physics, header.cfl,
-                   header.ny, header.ylen) != header.config_hash)
+                   header.ny, header.ylen, header.perturbation) != header.config_hash)
     throw Error(ExitCode::internal, path.string(),
-                "the checkpoint's case, grid, domain, physics and cfl do not give its config_hash");
+                "the checkpoint's case, grid, domain, physics, cfl and bump do not give its config_hash");
   if (!box_fits(box, header) || block.size() != box_values(box, header))
     throw Error(ExitCode::internal, path.string(), "the rank's block does not match the checkpoint's grid");
   // A state that is not finite could never be restarted: keep the earlier checkpoints instead.
@@ -407,6 +491,18 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.physics.viscosity = file.read_attribute<double>("viscosity");
   header.physics.hyperviscosity = file.read_attribute<double>("hyperviscosity");
   header.cfl = file.read_attribute<double>("cfl");
+  if (file.has_attribute("perturbation_amplitude")) {
+    Bump3d& bump = header.perturbation.emplace(uniform_in_y(Bump{}));
+    bump.amplitude = file.read_attribute<double>("perturbation_amplitude");
+    bump.x0 = file.read_attribute<double>("perturbation_x0");
+    bump.z0 = file.read_attribute<double>("perturbation_z0");
+    bump.xr = file.read_attribute<double>("perturbation_xr");
+    bump.zr = file.read_attribute<double>("perturbation_zr");
+    if (format == format_version_3d) {
+      bump.y0 = file.read_attribute<double>("perturbation_y0");
+      bump.yr = file.read_attribute<double>("perturbation_yr");
+    }
+  }
   const std::uint64_t checksum = file.read_attribute<unsigned long>("header_checksum");
   // Values that cannot be right are named before the checksum, which they also fail.
   if (const std::string problem = header_problem(header); !problem.empty()) throw bad_input(path, problem);
@@ -503,6 +599,12 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
   if (header.physics.hyperviscosity != spec.physics.hyperviscosity)
     add(fmt::format("physics.hyperviscosity {} vs {}", header.physics.hyperviscosity, spec.physics.hyperviscosity));
   if (header.cfl != spec.time.cfl) add(fmt::format("time.cfl {} vs {}", header.cfl, spec.time.cfl));
+  // Either side's bump is the case's own when not recorded or not configured; the case's own is
+  // the configuration's, since a checkpoint of another case or domain is refused anyway.
+  if (const std::optional<Bump3d> configured = configured_perturbation(spec); header.perturbation || configured) {
+    const Bump3d own = own_bump(spec);
+    add_bump_differences(header.perturbation.value_or(own), configured.value_or(own), grid.ny, add);
+  }
   if (!differences.empty()) differences += " (checkpoint vs configuration)";
   if (header.case_name != case_name) {
     const std::string what =
@@ -511,9 +613,10 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
   }
   if (!differences.empty()) throw bad_input(path, "checkpoint of an incompatible configuration: " + differences);
   if (header.config_hash != physics_hash(spec))
-    throw bad_input(path, fmt::format("checkpoint of an incompatible configuration: its config_hash {:016x} is not the "
-                                      "configuration's {:016x}, although case, grid, domain, physics and cfl match",
-                                      header.config_hash, physics_hash(spec)));
+    throw bad_input(path,
+                    fmt::format("checkpoint of an incompatible configuration: its config_hash {:016x} is not the "
+                                "configuration's {:016x}, although case, grid, domain, physics, cfl and bump match",
+                                header.config_hash, physics_hash(spec)));
   if (header.time >= stepping.sim_time() && restart_origin(header, stepping).step != 0)
     throw bad_input(
         path, fmt::format("checkpoint at step {} (t = {:.6g} s) does not fit this run's {} steps: it is at or past "

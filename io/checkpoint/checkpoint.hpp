@@ -14,12 +14,17 @@
 ///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
 ///                    viscosity (double, m²/s), hyperviscosity (double: β), cfl (double: time.cfl,
 ///                    which with the grid and the viscosity makes dt),
+///                    where perturbation.* makes another bump than the case's own (the initial
+///                    state's; gravity_waves' forcing of every stage): perturbation_amplitude,
+///                    perturbation_x0, perturbation_z0, perturbation_xr, perturbation_zr (double;
+///                    without them the bump is the case's own),
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
 ///                    input_yaml (string: the configuration, for people; not read back)
 /// Format 6 (the 3-D model, ny > 1): /state [5][nz][ny][nx] (dens, umom, vmom, wmom, rhot),
 /// /state_checksums [5][nz][ny][segments] (a checksum for each row (k, j) of each variable, of
 /// the same mix with the global column i), and the attributes above with format_version 6 and
-/// ny (int32) and ylen (double, m), which header_checksum and config_hash cover too. A 2-D
+/// ny (int32) and ylen (double, m), and with a bump perturbation_y0 and perturbation_yr too,
+/// which header_checksum and config_hash cover too. A 2-D
 /// checkpoint (ny = 1) is the same file, its hashes the same values, as before the 3-D model.
 /// A 2-D checkpoint is refused for a 3-D run and a 3-D one for a 2-D run, by name.
 /// Written as snapshots are, without gathering the state: rank 0 lays the file out under a
@@ -37,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/physics/bump_3d.hpp"
 #include "solver/grid/rank_box.hpp"
 #include "solver/spec/run_spec.hpp"
 #include "solver/time/time_stepping.hpp"
@@ -59,6 +65,9 @@ struct CheckpointHeader {
   double cfl = numerics::default_cfl;
   int ny = 1;         ///< cells in y: 1 is the 2-D model (format 5), more the 3-D one (format 6)
   double ylen = 0.0;  ///< m (the 3-D model)
+  /// The bump perturbation.* configures in place of the case's own (configured_perturbation);
+  /// none: the case's own.
+  std::optional<Bump3d> perturbation{};
 };
 
 /// Columns one checksum of /state_checksums covers (the last segment of a row may be shorter).
@@ -69,8 +78,13 @@ inline constexpr int checksum_columns = 4096;
 /// change of a value or of its place changes it. For tools that edit a checkpoint.
 std::uint64_t checksum_share(double value, std::uint64_t column);
 
+/// The bump perturbation.* configures when it is not the case's own (configured_bump_3d in the
+/// 3-D model; in the 2-D one configured_bump, uniform in y), else none.
+std::optional<Bump3d> configured_perturbation(const RunSpec& spec);
+
 /// FNV-1a hash of what a checkpoint's state depends on: the case, the grid and domain (with ny
-/// and ylen in the 3-D model), the physics (viscosity, hyperviscosity) and time.cfl.
+/// and ylen in the 3-D model), the physics (viscosity, hyperviscosity), time.cfl and a bump
+/// perturbation.* configures in place of the case's own (configured_perturbation).
 std::uint64_t physics_hash(const RunSpec& spec);
 
 /// The file name of the checkpoint at `step`.
@@ -119,8 +133,10 @@ std::vector<double> read_checkpoint_block(const std::filesystem::path& path, con
 /// with `stepping` cannot continue: one of the other model (2-D for a run with grid.ny > 1, 3-D
 /// for one with grid.ny = 1), another case, grid (ny too), domain (ylen too, in 3-D), physics
 /// (viscosity, hyperviscosity), time.cfl (the continuation would not be the run it continues:
-/// other steps) or config hash, or a time at or past sim_time that is not the run's last step
-/// (a finished run is its last step).
+/// other steps), bump (perturbation.amplitude, center, radii: gravity_waves' forcing, the
+/// initial state of the others) or config hash, or a time at or past sim_time that is not the
+/// run's last step (a finished run is its last step). What may change is what leaves the
+/// solution as it is: sim_time, outputs, and how the steps are run (execution, parallel).
 void check_restart_compatible(const std::filesystem::path& path, const CheckpointHeader& header, const RunSpec& spec,
                               const TimeStepping& stepping);
 

@@ -58,6 +58,14 @@ ConfigKey value_key(std::string_view path, std::string_view unit, Range range, s
           [field](const RunSpec& spec) { return ConfigValue{field(spec)}; }};
 }
 
+/// A date_time key, stored as the text given.
+template <class Field>
+ConfigKey date_time_key(std::string_view path, std::string_view doc, Field field) {
+  ConfigKey key = value_key(path, "", any_value, doc, field);
+  key.type = ValueType::date_time;
+  return key;
+}
+
 /// A key naming one of `names`, stored as the matching enumerator.
 template <class Enum, std::size_t N, class Field>
 ConfigKey enum_key(std::string_view path, std::string_view doc,
@@ -247,6 +255,9 @@ const std::vector<ConfigKey>& config_keys() {
       value_key(
           "time.cfl", "", above(0), "Courant number: dt = cfl · min(dx, (dy,) dz) / 450 m/s",
           [](auto& spec) -> auto& { return spec.time.cfl; }),
+      date_time_key(
+          "time.start", "the date and time of t = 0 (ISO 8601, UTC): the files' time is in seconds since it (CF time)",
+          [](auto& spec) -> auto& { return spec.time.start; }),
       value_key(
           "physics.viscosity", "m² s⁻¹", at_least(0),
           "ν of the physical diffusion ν∇² of u, w and θ; 0: none (dt then also respects 0.25 min(dx, dz)² / ν)",
@@ -262,11 +273,14 @@ const std::vector<ConfigKey>& config_keys() {
           [](auto& spec) -> auto& { return spec.output.every; }),
       enum_key(
           "output.layout",
-          "per_time: a file fields_<step>.h5 per output time, indexed by fields.xmf; series: every output time in one "
-          "netCDF-4 file fields.nc along its unlimited time dimension, whole after each append",
+          "per_time: a file fields_<step>.nc per output time, indexed by fields.xmf; series: every output time in one "
+          "netCDF-4 file fields.nc along its unlimited time dimension, a new version of it renamed into place at each "
+          "output",
           output_layout_names, [](auto& spec) -> auto& { return spec.output.layout; }),
       name_list_key(
-          "output.variables", "snapshot fields, comma-separated or a YAML list, each once; or all",
+          "output.variables",
+          "snapshot variables (fields, and the background profiles *_bar), comma-separated or a YAML list, each once; "
+          "or all",
           snapshot_field_names(), [](auto& spec) -> auto& { return spec.output.variables; }),
       value_key(
           "output.compression", "", between(0, 9), "deflate level 1..9 of snapshot datasets; 0: none",

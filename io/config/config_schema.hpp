@@ -18,6 +18,7 @@ enum class ValueType {
   integer,       ///< a decimal integer
   real,          ///< a finite number
   string,        ///< non-empty text
+  date_time,     ///< a date and time in UTC as ISO 8601 writes it (io/hdf5/cf_time.hpp), stored as text
   enumeration,   ///< one of the key's allowed names
   integer_list,  ///< two or three integers: [a, b] or [a, b, c] in YAML, "a,b" or "a,b,c" in an override; the
                  ///< bound applies to each
@@ -37,7 +38,7 @@ struct LowerBound {
   Bound bound;
 };
 
-/// A checked value: integer → int, real → double, string and enumeration → std::string,
+/// A checked value: integer → int, real → double, string, date_time and enumeration → std::string,
 /// integer_list → IntegerList, real_list → RealList, name_list → NameList.
 using IntegerList = std::vector<int>;
 using RealList = std::vector<double>;

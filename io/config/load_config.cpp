@@ -1,6 +1,7 @@
 #include "io/config/load_config.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -9,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
@@ -24,6 +26,7 @@
 #include "io/config/config_text.hpp"
 #include "io/config/model_keys.hpp"
 #include "io/config/run_limits.hpp"
+#include "io/hdf5/cf_time.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 
 namespace simapp::io {
@@ -80,6 +83,7 @@ std::string_view type_name(const ConfigKey& key) {
     case ValueType::integer: return "an integer";
     case ValueType::real: return "a number";
     case ValueType::string: return "a string";
+    case ValueType::date_time: return "a date and time";
     case ValueType::enumeration: return "a name";
     case ValueType::integer_list: return "two or three integers";
     case ValueType::real_list: return "two or three numbers";
@@ -385,6 +389,12 @@ ConfigValue checked_value(const Setting& setting) {
     case ValueType::string:
       if (text.empty()) throw fail("must not be empty");
       return text;
+    case ValueType::date_time: {
+      const auto time = parse_utc_time(text);
+      if (const std::string* problem = std::get_if<std::string>(&time))
+        throw fail(fmt::format("{}: {} (e.g. 2000-01-01T00:00:00Z)", quoted(text), *problem));
+      return text;
+    }
     case ValueType::enumeration:
       if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
       throw fail(fmt::format("unknown value {} ({}valid: {})", quoted(text),
@@ -464,13 +474,39 @@ std::vector<DocumentMarks::Document> scan_documents(const std::string& path, con
   return marks.documents();
 }
 
+/// Refuses a control character other than tab and line breaks, which YAML text never holds
+/// literally (a NUL byte, say: yaml-cpp would report it a line later as another problem),
+/// naming its line and column.
+void require_text(const std::string& path, const std::string& text) {
+  const auto control = std::ranges::find_if(text, [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7f;
+  });
+  if (control == text.end()) return;
+  const auto line_start = std::find(std::make_reverse_iterator(control), text.rend(), '\n').base();
+  const auto line = std::count(text.begin(), control, '\n') + 1;
+  throw bad_input(
+      fmt::format("{}:{}", path, line),
+      fmt::format("invalid YAML: {} at column {}; YAML text holds no control characters but tabs and line "
+                  "breaks",
+                  *control == '\0' ? std::string("a NUL byte")
+                                   : fmt::format("control character \\x{:02x}", static_cast<unsigned char>(*control)),
+                  control - line_start + 1));
+}
+
 /// The one document of `text`, a map.
 YAML::Node parse_config(const std::string& path, const std::string& text) {
+  require_text(path, text);
   std::vector<DocumentMarks::Document> documents;
   YAML::Node root;
   try {
     documents = scan_documents(path, text);
     if (!documents.empty()) root = YAML::Load(text);  // the first document
+  } catch (const YAML::DeepRecursion& error) {
+    // yaml-cpp calls it "bad file".
+    throw bad_input(
+        at_line(path, error.mark),
+        fmt::format("invalid YAML: lists and maps nested too deep (the parser stops at depth {})", error.depth()));
   } catch (const YAML::Exception& error) {
     throw bad_input(at_line(path, error.mark), "invalid YAML: " + error.msg);
   }

@@ -107,12 +107,28 @@ void check_domain(const RunSpec& spec, const KeyPlaces& places, const std::strin
   const double temperature = ground.pressure / (ground.density * physics::rd);
   const double energy_density =
       ground.density * (physics::cv * temperature + numerics::max_speed * numerics::max_speed);
-  if (std::isfinite(energy_density * grid.xlen * grid.zlen)) return;
-  const std::string_view key = grid.xlen >= grid.zlen ? "grid.xlen" : "grid.zlen";
-  throw Error(ExitCode::bad_input, place_of(key, places, file),
-              fmt::format("{}: a domain of {:g} m x {:g} m holds more mass and energy than a double can count; use a "
-                          "smaller domain",
-                          key, grid.xlen, grid.zlen));
+  const bool three_d = grid.ny > 1;  // the 2-D model counts per metre of y
+  if (std::isfinite(energy_density * grid.xlen * grid.zlen * (three_d ? grid.ylen : 1.0))) return;
+  std::pair<std::string_view, double> longest{"grid.xlen", grid.xlen};
+  if (three_d && grid.ylen > longest.second) longest = {"grid.ylen", grid.ylen};
+  if (grid.zlen > longest.second) longest = {"grid.zlen", grid.zlen};
+  const std::string sides = three_d ? fmt::format("{:g} m x {:g} m x {:g} m", grid.xlen, grid.ylen, grid.zlen)
+                                    : fmt::format("{:g} m x {:g} m", grid.xlen, grid.zlen);
+  throw Error(ExitCode::bad_input, place_of(longest.first, places, file),
+              fmt::format("{}: a domain of {} holds more mass and energy than a double can count; use a smaller domain",
+                          longest.first, sides));
+}
+
+/// A time within step_tolerance · dt of a step's end is that end, so a sim_time below it is
+/// t = 0: there would be no step to take (its single step of a subnormal dt overflowed the
+/// hyperviscosity, whose coefficient goes as 1/dt).
+void check_sim_time(const RunSpec& spec, double dt, const KeyPlaces& places, const std::string& file) {
+  const double shortest = step_tolerance * dt;
+  if (spec.time.sim_time >= shortest) return;
+  throw Error(ExitCode::bad_input, place_of("time.sim_time", places, file),
+              fmt::format("time.sim_time: {:g} s is within round-off of t = 0 (less than {:g} of the time step dt = "
+                          "{:g} s), so the run has no step to take; give at least {:g} s",
+                          spec.time.sim_time, step_tolerance, dt, shortest));
 }
 
 }  // namespace
@@ -123,6 +139,7 @@ void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::s
   check_step_count(spec, places, file);
   const double dt =
       time_step(horizontal_spacing(spec.grid), spec.grid.zlen / spec.grid.nz, spec.time.cfl, spec.physics.viscosity);
+  check_sim_time(spec, dt, places, file);
   check_interval("output.every", spec.output.every, "snapshots", dt, places, file);
   check_interval("output.checkpoint_every", spec.output.checkpoint_every, "checkpoints", dt, places, file);
   check_interval("output.stats_every", spec.output.stats_every, "statistics", dt, places, file);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -62,6 +63,50 @@ Error in_use(const fs::path& directory, const std::string& holder, const std::st
       fmt::format("in use by another simapp run ({}); one run at a time per output directory{}", holder, advice));
 }
 
+/// What makes the file of `status` not a lock file of simapp's own, which simapp may write
+/// into: another kind of file than a regular one, or one with other names (a hard link to a
+/// user's file, left by `cp -al` or planted, whose content would be overwritten); "" when it is.
+std::string not_own_lock_file(const struct stat& status) {
+  if (S_ISFIFO(status.st_mode)) return "a named pipe, not a regular file; simapp never writes into it: remove it";
+  if (S_ISDIR(status.st_mode)) return "a directory, not a regular file; simapp never writes into it: remove it";
+  if (!S_ISREG(status.st_mode)) return "not a regular file; simapp never writes into it: remove it";
+  if (status.st_nlink > 1)
+    return fmt::format(
+        "it has {} names (a hard link); simapp never writes into it: remove this name (the file's other names keep "
+        "its content)",
+        status.st_nlink);
+  return {};
+}
+
+Error not_own(const fs::path& path, const std::string& why) {
+  return Error(ExitCode::bad_input, path.string(),
+               fmt::format("not simapp's lock file: {}, or choose another output.dir", why));
+}
+
+/// Refuses the file at `path` (not followed), when there is one, unless it is simapp's own.
+void require_own_or_none(const fs::path& path) {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0) return;  // none yet (or no access: opening it says why)
+  if (!S_ISLNK(status.st_mode))
+    if (const std::string why = not_own_lock_file(status); !why.empty()) throw not_own(path, why);
+}
+
+/// Opens the lock file at `path` with `flags`, never through a link, never blocking on a pipe;
+/// closes it and refuses it when it is not simapp's own (the check above, again on what was
+/// opened). Returns -1 with errno set when it cannot be opened.
+int open_own(const fs::path& path, int flags) {
+  const int descriptor = ::open(path.c_str(), flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+  if (descriptor < 0) return descriptor;
+  struct stat status {};
+  const std::string why =
+      ::fstat(descriptor, &status) != 0 ? std::string("it cannot be examined; remove it") : not_own_lock_file(status);
+  if (!why.empty()) {
+    ::close(descriptor);
+    throw not_own(path, why);
+  }
+  return descriptor;
+}
+
 /// Whether flock failed because the file system has none (rather than because of the holder).
 bool no_flock_here(int error) { return error == ENOLCK || error == ENOSYS || error == EOPNOTSUPP || error == EINVAL; }
 
@@ -77,11 +122,13 @@ bool holder_gone(const std::string& holder) {
 }  // namespace
 
 DirectoryLock::DirectoryLock(const fs::path& directory, LockMethod method) : path_(directory / lock_file_name) {
+  // Checked before opening, since opening a device or a pipe can block or act on its own.
+  require_own_or_none(path_);
   if (method == LockMethod::automatic) {
-    descriptor_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    descriptor_ = open_own(path_, O_RDWR | O_CREAT);
     // Another user's lock file (a shared directory) locks as well read-only, without naming us.
     const bool writable = descriptor_ >= 0;
-    if (!writable && errno == EACCES) descriptor_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (!writable && errno == EACCES) descriptor_ = open_own(path_, O_RDONLY);
     if (descriptor_ < 0) throw cannot_lock(path_);
     if (::flock(descriptor_, LOCK_EX | LOCK_NB) == 0) {
       by_flock_ = true;
@@ -103,13 +150,13 @@ DirectoryLock::DirectoryLock(const fs::path& directory, LockMethod method) : pat
     // No flock on this file system: the file's existence is the lock. A file left by a run that
     // had flock is taken as a lock too; the message below names it.
   }
-  descriptor_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  descriptor_ = open_own(path_, O_RDWR | O_CREAT | O_EXCL);
   if (descriptor_ >= 0) {
     write_holder(descriptor_, path_);
     return;
   }
   if (errno != EEXIST) throw cannot_lock(path_);
-  const int existing = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  const int existing = open_own(path_, O_RDONLY);
   const std::string holder = existing >= 0 ? read_holder(existing) : std::string("unreadable");
   if (existing >= 0) ::close(existing);
   throw in_use(directory, holder,

@@ -5,7 +5,9 @@
 /// is refused can say who has the directory. Where the file system has no flock (some parallel
 /// file systems are mounted without it), the lock is the file's exclusive creation instead, and
 /// removing it lets go; one that a killed process left behind is named as probably stale, and
-/// never removed by another process.
+/// never removed by another process. simapp writes only into a lock file of its own: a regular
+/// file of one name. Anything else under that name (a hard link to a user's file, a named pipe)
+/// is refused, untouched.
 #include <filesystem>
 #include <string>
 
@@ -23,8 +25,8 @@ inline constexpr const char* lock_file_name = ".simapp_lock";
 class DirectoryLock {
  public:
   /// Takes the lock of `directory`, which must exist. Throws a bad-input Error (where:
-  /// `directory`) naming the holder when another process holds it, and an I/O Error when the
-  /// lock file cannot be made.
+  /// `directory`) naming the holder when another process holds it, one (where: the lock file)
+  /// when the lock file is not simapp's own, and an I/O Error when the lock file cannot be made.
   explicit DirectoryLock(const std::filesystem::path& directory, LockMethod method = LockMethod::automatic);
   DirectoryLock(const DirectoryLock&) = delete;
   DirectoryLock& operator=(const DirectoryLock&) = delete;

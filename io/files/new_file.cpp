@@ -22,16 +22,6 @@ bool exists_as_link_or_file(const fs::path& path) {
   return ::lstat(path.c_str(), &status) == 0;
 }
 
-/// Creates `folder` unless it is there already as a plain directory.
-void make_unfinished_folder(const fs::path& folder) {
-  if (::mkdir(folder.c_str(), 0755) == 0) return;
-  if (errno != EEXIST) fail_system("cannot create " + folder.string());
-  struct stat status {};
-  if (::lstat(folder.c_str(), &status) != 0) fail_system("cannot inspect " + folder.string());
-  if (!S_ISDIR(status.st_mode))
-    throw FileFailure(folder.string() + " is not a directory (simapp keeps unfinished files there); remove it");
-}
-
 /// Removes the folder when it is empty.
 void remove_if_empty(const fs::path& folder) { ::rmdir(folder.c_str()); }
 
@@ -92,6 +82,15 @@ fs::path parent_of(const fs::path& path) { return path.has_parent_path() ? path.
 
 [[noreturn]] void fail_system(const std::string& what) {
   throw FileFailure(what + ": " + std::generic_category().message(errno));
+}
+
+void make_unfinished_folder(const fs::path& folder) {
+  if (::mkdir(folder.c_str(), 0755) == 0) return;
+  if (errno != EEXIST) fail_system("cannot create " + folder.string());
+  struct stat status {};
+  if (::lstat(folder.c_str(), &status) != 0) fail_system("cannot inspect " + folder.string());
+  if (!S_ISDIR(status.st_mode))
+    throw FileFailure(folder.string() + " is not a directory (simapp keeps unfinished files there); remove it");
 }
 
 fs::path unfinished_folder(const fs::path& directory) { return directory / unfinished_name; }

@@ -26,6 +26,10 @@ class FileFailure : public std::runtime_error {
 /// The folder for unfinished files of `directory`.
 std::filesystem::path unfinished_folder(const std::filesystem::path& directory);
 
+/// Creates `folder`, a folder for unfinished files, unless it is there already as a plain
+/// directory; throws FileFailure when something else is there.
+void make_unfinished_folder(const std::filesystem::path& folder);
+
 /// Where `target` is while it is unfinished: `<its directory>/.simapp_tmp/<its name>`.
 std::filesystem::path unfinished_path(const std::filesystem::path& target);
 

@@ -1,6 +1,6 @@
 #pragma once
 /// The step number in the name of a numbered result file, `<prefix><digits><suffix>`
-/// (fields_000012.h5, checkpoint_000012.h5, fields_000012_failed.h5).
+/// (fields_000012.nc, checkpoint_000012.h5, fields_000012_failed.nc).
 #include <algorithm>
 #include <charconv>
 #include <optional>

@@ -9,10 +9,14 @@ namespace simapp::io {
 
 namespace fs = std::filesystem;
 
-void check_result_path(const fs::path& path, Overwrite overwrite) {
+void refuse_existing_result(const fs::path& path, Overwrite overwrite) {
   std::error_code error;
   if (overwrite == Overwrite::refuse && fs::exists(fs::symlink_status(path, error)))
     throw Error(ExitCode::bad_input, path.string(), "exists; pass --overwrite to replace it");
+}
+
+void check_result_path(const fs::path& path, Overwrite overwrite) {
+  refuse_existing_result(path, overwrite);
   try {
     probe_directory(path.has_parent_path() ? path.parent_path() : fs::path("."), path.filename().string());
   } catch (const FileFailure& failure) {

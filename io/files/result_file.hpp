@@ -8,6 +8,9 @@ namespace simapp::io {
 
 enum class Overwrite { refuse, allow };
 
+/// Throws a bad-input Error when `path` exists and overwriting is refused.
+void refuse_existing_result(const std::filesystem::path& path, Overwrite overwrite);
+
 /// Throws a bad-input Error before any work when `path` exists and overwriting is refused,
 /// or when a file of its name cannot be created in its directory (probed).
 void check_result_path(const std::filesystem::path& path, Overwrite overwrite);

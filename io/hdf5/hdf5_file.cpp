@@ -210,17 +210,13 @@ PropertyListHandle reserved_dataset_properties() {
 }
 
 std::vector<ReservedRange> write_layout(NewFile& out, long long size_bound, const std::vector<std::string>& reserved,
-                                        const std::function<void(hid_t file)>& fill, FileFormat format) {
+                                        const std::function<void(hid_t file)>& fill) {
   const QuietHdf5Errors quiet;
   ScratchFile memory(size_bound);
   std::vector<ReservedRange> ranges;
   {
-    const PropertyListHandle access(checked(H5Pcreate(H5P_FILE_ACCESS), "cannot create file access properties"));
-    if (format == FileFormat::appendable)
-      check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST),
-            "cannot select the latest format");
     FileHandle file(
-        checked(H5Fcreate(memory.path().c_str(), H5F_ACC_TRUNC, file_creation_properties().get(), access.get()),
+        checked(H5Fcreate(memory.path().c_str(), H5F_ACC_TRUNC, file_creation_properties().get(), H5P_DEFAULT),
                 "cannot create the file layout in " + memory.path().string()));
     memory.remove_name();
     fill(file.get());

@@ -65,11 +65,6 @@ struct ReservedRange {
   long long size = 0;
 };
 
-/// The file format HDF5 writes. compatible: its default, the earliest format that holds the
-/// content (readable by HDF5 1.8); appendable: its latest (H5F_LIBVER_LATEST, readable by HDF5
-/// 1.10 and later), which appending in SWMR mode (single writer, multiple readers) needs.
-enum class FileFormat { compatible, appendable };
-
 /// Lays a file out for writing by several hands: `fill` builds it with HDF5 (metadata, small
 /// datasets, attributes) in a scratch file (in /dev/shm where there is one), creating the
 /// datasets named in `reserved` with reserved_dataset_properties() and writing nothing into
@@ -77,7 +72,6 @@ enum class FileFormat { compatible, appendable };
 /// which is sized to the whole file, at most `size_bound` bytes. Returns the reserved datasets'
 /// ranges in `reserved`'s order. Throws FileFailure.
 std::vector<ReservedRange> write_layout(NewFile& out, long long size_bound, const std::vector<std::string>& reserved,
-                                        const std::function<void(hid_t file)>& fill,
-                                        FileFormat format = FileFormat::compatible);
+                                        const std::function<void(hid_t file)>& fill);
 
 }  // namespace simapp::io

@@ -206,10 +206,10 @@ DatasetShape Hdf5Reader::dataset_shape(const std::string& name) const {
   if (!type.valid()) throw hdf5_error("cannot get the type of dataset " + dataset_name(name));
   const DataspaceHandle space(H5Dget_space(dataset.get()));
   const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
-  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
-  if (rank < 0 || H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0)
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0))), max_dims(dims.size());
+  if (rank < 0 || H5Sget_simple_extent_dims(space.get(), dims.data(), max_dims.data()) < 0)
     throw hdf5_error("cannot get the shape of dataset " + dataset_name(name));
-  return {stored_type(type.get()), type_name(type.get()), std::move(dims)};
+  return {stored_type(type.get()), type_name(type.get()), std::move(dims), std::move(max_dims)};
 }
 
 template <class T>

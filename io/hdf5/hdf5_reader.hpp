@@ -22,8 +22,9 @@ enum class StoredType { int32, int64, uint64, float64, string, other };
 /// What a dataset holds: its element type and its dimensions.
 struct DatasetShape {
   StoredType type = StoredType::other;
-  std::string type_name;      ///< "float64", "int16", "a string", "a compound type", …
-  std::vector<hsize_t> dims;  ///< none for a scalar
+  std::string type_name;          ///< "float64", "int16", "a string", "a compound type", …
+  std::vector<hsize_t> dims;      ///< none for a scalar
+  std::vector<hsize_t> max_dims;  ///< the most each dimension may grow to; H5S_UNLIMITED where it has no bound
 
   /// The dimensions as messages give them: "4 x 7 x 12", or "scalar".
   std::string dims_text() const;

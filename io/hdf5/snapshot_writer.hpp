@@ -1,34 +1,42 @@
 #pragma once
-/// Snapshots: one HDF5 file per output time holding the whole grid, written through the serial
-/// HDF5 C API only: built in memory by the rank that gathered the grid (compressed snapshots),
-/// or laid out by rank 0 with every rank writing its own block (uncompressed); or every output
-/// time of a run in one file (SnapshotSeriesFile, below).
+/// Snapshots: one netCDF-4 file per output time holding the whole grid, written through the
+/// serial HDF5 C API only: built in memory by the rank that gathered the grid (compressed
+/// snapshots), or laid out by rank 0 with every rank writing its own block (uncompressed); or
+/// every output time of a run in one file (io/hdf5/snapshot_series.hpp).
 ///
-/// The files are netCDF-4 files following the CF conventions (CF-1.10), made with HDF5's
-/// dimension-scale API (H5DS, its high-level library): netCDF-C, xarray (h5netcdf or netcdf4)
-/// and ParaView's CF reader see named dimensions and coordinates, h5py and the HDF5 C API the
-/// datasets as before. Layout (every dataset double, every string attribute a variable-length
-/// UTF-8 string):
-///   /time                the output time (1), s; a dimension scale, unlimited (chunked), so
-///                        that the files of a run concatenate along it (open_mfdataset)
-///   /x, /z               cell centres (nx), (nz), m: dimension scales, with axis, positive
-///                        (z: up), standard_name and the bounds below
+/// The files follow the CF conventions (CF-1.10) and netCDF-4's own: made with HDF5's
+/// dimension-scale API (io/hdf5/netcdf_dimensions.hpp), text attributes as netCDF-C's NC_CHAR and
+/// links and attributes in creation order (io/hdf5/hdf5_file.hpp), so that netCDF-C, NCO, CDO,
+/// netCDF4-python, xarray (h5netcdf or netcdf4) and ParaView's CF reader read them, and netCDF-C's
+/// tools change them (ncatted), as their own; h5py and the HDF5 C API see plain datasets. The
+/// machines simapp runs on have HDF5 and not always netCDF-C, so HDF5 writes them. Layout (every
+/// variable double unless said):
+///   /time                the output time (1), in seconds since time.start (CF time: units
+///                        "seconds since 2000-01-01 00:00:00", calendar proleptic_gregorian); a
+///                        dimension scale, unlimited (chunked), so that the files of a run
+///                        concatenate along it (open_mfdataset)
+///   /step                step(time), int64: the time step of each output time
+///   /x, /z               cell centres (nx), (nz), m: dimension scales, with standard_name,
+///                        bounds, and for z axis ("Z") and positive ("up") (no axis "X": ParaView
+///                        would take x for longitude)
 ///   /y                   the 3-D model's (ny > 1): cell centres (ny), m, the same way
-///   /bnds                (2): the dimension of the bounds
+///   /bnds                the dimension (2) of the bounds, without a variable (netCDF-C's mark)
 ///   /x_bnds, /z_bnds     cell edges: [nx][2], [nz][2], m (CF cell bounds); /y_bnds [ny][2] in 3-D
-///   /<field>             one per selected field, shape [1][nz][nx] (time, z, x; x fastest), in
-///                        the 3-D model [1][nz][ny][nx] (time, z, y, x)
-///   every variable has "units" and "long_name", and "standard_name" where CF has one
-///   root attributes: Conventions ("CF-1.10"), title, source; time (double, s), step (int64),
-///                    dx, dz (double, m), nx, nz (int32), in 3-D also dy (double, m) and ny
-///                    (int32), case, simapp_version, git_hash, input_yaml (strings)
+///   /<field>             one per selected field of the grid, shape [1][nz][nx] (time, z, x; x
+///                        fastest), in the 3-D model [1][nz][ny][nx] (time, z, y, x)
+///   /<profile>           one per selected profile of the background (rho_bar, theta_bar, p_bar):
+///                        shape [nz] (z)
+///   every variable has "units" and "long_name" (a few words), and "standard_name" where CF has
+///   one and "comment" where the definition says more than the name
+///   root attributes: Conventions ("CF-1.10"), title, source, dx, dz (double, m), nx, nz (int32),
+///                    in 3-D also dy (double, m) and ny (int32), case, simapp_version, git_hash,
+///                    input_yaml (text); nothing that differs from one output time to the next
 /// A grid with ny = 1 is the 2-D model's: its files hold no y, y_bnds, dy or ny.
 #include <mpi.h>
 
 #include <filesystem>
 #include <future>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -49,10 +57,11 @@ struct Snapshot {
   /// Prognostic variables [var][k][i], var = dens, umom, wmom, rhot, nx*nz each; in the 3-D model
   /// [var][k][j][i], var = dens, umom, vmom, wmom, rhot, nx*ny*nz each.
   std::vector<double> state;
-  std::vector<double> density_cell;    ///< ρ̄_c(k), k = 0..nz-1 (interior rows only)
-  std::vector<double> rho_theta_cell;  ///< ρ̄θ̄_c(k), k = 0..nz-1
-  int ny = 1;                          ///< global cells in y: 1 is the 2-D model
-  double dy = 0.0;                     ///< m (the 3-D model)
+  std::vector<double> density_cell;                 ///< ρ̄_c(k), k = 0..nz-1 (interior rows only)
+  std::vector<double> rho_theta_cell;               ///< ρ̄θ̄_c(k), k = 0..nz-1
+  int ny = 1;                                       ///< global cells in y: 1 is the 2-D model
+  double dy = 0.0;                                  ///< m (the 3-D model)
+  std::string time_start = "2000-01-01T00:00:00Z";  ///< the date and time of t = 0 (time.start)
 };
 
 /// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).
@@ -70,22 +79,32 @@ struct SnapshotBlock {
 struct FieldInfo {
   std::string name;
   std::string unit;
-  std::string long_name;      ///< what it is, in words (CF's long_name)
+  std::string long_name;      ///< what it is, in a few words (CF's long_name: a plot's label)
   std::string standard_name;  ///< CF's standard name, where it has one; else empty
+  std::string comment;        ///< how it is defined, where that says more than its name; else empty
+  bool profile = false;       ///< a profile of the background, on z only, not a field of the grid
 };
 
-/// The fields a snapshot can hold, with their units: rho_prime, u, v, w, theta_prime (physical,
-/// with ρ = ρ̄_c + dens: ρ′ = dens, u = umom/ρ, v = vmom/ρ, w = wmom/ρ, θ′ = (ρ̄θ̄_c + rhot)/ρ −
-/// ρ̄θ̄_c/ρ̄_c), then the prognostic variables dens, umom, vmom, wmom, rhot as stored. v and vmom
-/// are the 3-D model's only (is_3d_field); a 2-D snapshot asked for them is a bad-input Error.
+/// The fields a snapshot can hold, with their units. Fields of the grid: rho_prime, u, v, w,
+/// theta_prime, p_prime (physical, with ρ = ρ̄_c + dens: ρ′ = dens, u = umom/ρ, v = vmom/ρ,
+/// w = wmom/ρ, θ′ = (ρ̄θ̄_c + rhot)/ρ − ρ̄θ̄_c/ρ̄_c, p′ = C₀(ρ̄θ̄_c + rhot)^γ − C₀(ρ̄θ̄_c)^γ), then the
+/// prognostic variables dens, umom, vmom, wmom, rhot as stored. Profiles of the background (the
+/// hydrostatic state the perturbations are of, cell means of each layer): rho_bar = ρ̄_c,
+/// theta_bar = ρ̄θ̄_c/ρ̄_c, p_bar = C₀(ρ̄θ̄_c)^γ, so that ρ = rho_bar + rho_prime, θ = theta_bar +
+/// theta_prime and p = p_bar + p_prime. v and vmom are the 3-D model's only (is_3d_field); a
+/// 2-D snapshot asked for them is a bad-input Error.
 const std::vector<FieldInfo>& snapshot_fields();
+
+/// The fields of `fields` that are fields of the grid (not profiles), in order: those an XDMF
+/// index shows and a rank writes its block of.
+std::vector<std::string> grid_fields(const std::vector<std::string>& fields);
 
 /// Whether field `name` exists in the 3-D model only (v, vmom).
 bool is_3d_field(const std::string& name);
 
 /// The values of field `name` (one of snapshot_fields()) over the snapshot's grid, [k][i]
-/// ([k][j][i] in 3-D); an internal Error for another name, a bad-input Error for v or vmom of a
-/// 2-D snapshot.
+/// ([k][j][i] in 3-D), or of a profile [k]; an internal Error for another name, a bad-input Error
+/// for v or vmom of a 2-D snapshot.
 std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name);
 
 /// Writes `path`, a new file, holding `fields` (names from snapshot_fields()) and the grid.
@@ -102,15 +121,14 @@ void write_snapshot(const std::filesystem::path& path, const Snapshot& snapshot,
 
 /// Collective over `comm`: writes `path`, a new file holding the same datasets and attributes
 /// as write_snapshot of the whole grid (uncompressed), without gathering it. Every rank passes
-/// its block and `global` (the whole grid's nx, ny, nz, dx, dy, dz, time, step and texts; its
-/// arrays unused). The block's row (k, j) of nx values goes to value ((k_offset + k)·ny +
-/// j_offset + j)·nx + i_offset of each field (nx, ny: the whole grid's; j = 0 in 2-D). Rank 0
-/// lays the file out (HDF5 builds its metadata in memory, with the fields' storage reserved),
-/// every rank computes its rows of each field a few MiB at a time and writes them into the
-/// unfinished file, and the ranks agree on the outcome before rank 0 publishes it. Memory: one
-/// buffer of a few MiB besides the block. No HDF5 call touches the disk and no collective call
-/// can be left waiting: a failure on any rank is the same I/O Error on every rank
-/// (ErrorReach::every_rank), and no file is left behind.
+/// its block and `global` (the whole grid's nx, ny, nz, dx, dy, dz, time, step, texts and, where
+/// `fields` has profiles, background; its state unused). The block's row (k, j) of nx values goes to value ((k_offset +
+/// k)·ny + j_offset + j)·nx + i_offset of each field (nx, ny: the whole grid's; j = 0 in 2-D). Rank 0 lays the file out
+/// (HDF5 builds its metadata in memory, with the fields' storage reserved), every rank computes its rows of each field
+/// a few MiB at a time and writes them into the unfinished file, and the ranks agree on the outcome before rank 0
+/// publishes it. Memory: one buffer of a few MiB besides the block. No HDF5 call touches the disk and no collective
+/// call can be left waiting: a failure on any rank is the same I/O Error on every rank (ErrorReach::every_rank), and no
+/// file is left behind.
 void write_snapshot_blocks(const std::filesystem::path& path, const Snapshot& global, const SnapshotBlock& block,
                            const std::vector<std::string>& fields, MPI_Comm comm);
 
@@ -150,55 +168,6 @@ class SnapshotWrite {
   std::future<void> written_;
   double thread_seconds_ = 0.0;
   double waited_seconds_ = 0.0;
-};
-
-/// output.layout: series. Every snapshot of a run in one netCDF-4/CF file along its unlimited time
-/// dimension, one more time at each append: the layout of a snapshot (above) with the fields
-/// [time][nz][nx] ([time][nz][ny][nx] in 3-D), each time one chunk (of at most 1 GiB: a larger
-/// grid's fields are cut into bands of rows, or of layers in 3-D), the step a variable step(time)
-/// (int64), and the root attributes but time and step. Written by one process with the whole grid,
-/// one writer at a time (a run's output directory lock). The first append makes the file under its
-/// unfinished name (in HDF5's latest format), syncs and publishes it; each later one opens it in
-/// place in HDF5's SWMR mode (single writer, multiple readers: metadata written in an order that
-/// keeps the file readable at every moment), extends the fields, step and then time by one, closes
-/// and syncs it. Between appends the file is closed and whole for every reader; a run killed in an
-/// append leaves the times before it readable by SWMR readers (h5py's swmr=True), and the restart
-/// that continues the file makes it whole again. Unlike the other files here, HDF5 writes this one
-/// to the disk itself: the space an append may need is taken first (io/files/file_space.hpp), so
-/// that a full disk or a file-size limit fails before HDF5 writes (HDF5 1.10 cannot recover from a
-/// write that fails when it closes a file), and what is left of it is given back after.
-class SnapshotSeriesFile {
- public:
-  /// A series at `path` of `fields` (deflated at `compression_level`, 0: none), made at the first
-  /// append where there is none. `kept_step` set: a restarted run continues the file at `path`
-  /// if there is one, keeping its times of steps up to `kept_step` and dropping the others now
-  /// (its datasets keep the compression they were made with; the space of the dropped times
-  /// stays in the file, unused). Throws a bad-input Error for an unknown or repeated field, a
-  /// level outside 0..9, or a file to continue that is not such a series of the same fields
-  /// (left as it was); an I/O Error when it cannot be changed.
-  SnapshotSeriesFile(std::filesystem::path path, std::vector<std::string> fields, int compression_level,
-                     std::optional<long> kept_step);
-  SnapshotSeriesFile(const SnapshotSeriesFile&) = delete;
-  SnapshotSeriesFile& operator=(const SnapshotSeriesFile&) = delete;
-
-  /// Appends `snapshot` (the whole grid, with its state) as the next time, synced. Throws an
-  /// I/O Error when `path` exists at the first append or writing fails (the times before stay
-  /// readable), a bad-input Error naming both grids when the grid (nx, ny, nz) is not the
-  /// continued file's, or for a field of the 3-D model in a 2-D snapshot, an internal Error
-  /// for a snapshot whose arrays do not match its grid.
-  void append(const Snapshot& snapshot);
-  /// The times the file holds.
-  long times() const { return times_; }
-
- private:
-  void create(const Snapshot& snapshot);
-  void extend(const Snapshot& snapshot);
-
-  std::filesystem::path path_;
-  std::vector<std::string> fields_;
-  int compression_level_;
-  bool exists_ = false;  ///< on the disk (made, or continued)
-  long times_ = 0;
 };
 
 }  // namespace simapp::io

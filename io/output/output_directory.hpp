@@ -8,10 +8,21 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #include "io/files/directory_lock.hpp"
 
 namespace simapp::io {
+
+/// What taking `directory` over (OwnedOutputDirectory) and probing it (probe_directory) check
+/// before a run writes there, made without creating anything (--validate): that it lies outside
+/// a .simapp_tmp folder, and that it is a directory this process may make files in (the lock,
+/// then `longest_name` in its folder for unfinished files) or can be made as one: every name on
+/// the way within the file system's limit, the nearest folder that exists writable, on a file
+/// system mounted read-write, and every path short enough. Throws the bad-input Error (where:
+/// output.dir) the run would throw. A file system that refuses new folders for reasons of its
+/// own (/proc, /sys) is found by the run only.
+void check_output_directory(const std::filesystem::path& directory, const std::string& longest_name);
 
 class OwnedOutputDirectory {
  public:

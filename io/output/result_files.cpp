@@ -52,9 +52,10 @@ std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   if (name == statistics_file_name) return ResultEntry{path, ResultKind::statistics};
   if (name == "timing.json" || name == "profile.json" || name == "diagnostics.json")
     return ResultEntry{path, ResultKind::timing_report};
-  if (const auto step = numbered_name_step(name, "fields_")) return ResultEntry{path, ResultKind::snapshot, *step};
-  if (const auto step = numbered_name_step(name, "fields_", "_failed.h5"))
-    return ResultEntry{path, ResultKind::snapshot, *step};
+  // Snapshots, and those of earlier versions of simapp, named .h5.
+  for (const char* suffix : {".nc", "_failed.nc", ".h5", "_failed.h5"})
+    if (const auto step = numbered_name_step(name, "fields_", suffix))
+      return ResultEntry{path, ResultKind::snapshot, *step};
   if (const auto step = numbered_name_step(name, "checkpoint_"))
     return ResultEntry{path, ResultKind::checkpoint, *step};
   return std::nullopt;

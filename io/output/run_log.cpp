@@ -17,6 +17,7 @@
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/base_sink.h>
 
+#include "foundation/printable_text.hpp"
 #include "io/files/new_file.hpp"
 #include "simapp_version.hpp"
 
@@ -193,31 +194,26 @@ RunLog::RunLog(std::FILE* console, std::FILE* diagnostics, std::string_view star
 
 RunLog::~RunLog() = default;
 
-void RunLog::print(std::string_view text) {
+void RunLog::print(std::string_view line) {
   if (!prints_) return;
-  for (std::size_t start = 0;;) {
-    const std::size_t end = text.find('\n', start);
-    loggers_->lines->info(fmt::string_view(text.substr(start, end - start)));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
+  loggers_->lines->info(fmt::string_view(printable(line)));
   after_writing();
 }
 
-void RunLog::note(std::string_view text) {
+void RunLog::note(std::string_view line) {
   if (!prints_) return;
-  loggers_->notes->info(fmt::string_view(text));
+  loggers_->notes->info(fmt::string_view(printable(line)));
   after_writing();
 }
 
 void RunLog::warning(std::string_view line) {
-  loggers_->notices->warn(fmt::string_view(line));
+  loggers_->notices->warn(fmt::string_view(printable(line)));
   after_writing();
 }
 
 void RunLog::error(std::string_view line) {
   loggers_->lines->flush();
-  loggers_->notices->error(fmt::string_view(line));
+  loggers_->notices->error(fmt::string_view(printable(line)));
   after_writing();
 }
 
@@ -232,10 +228,10 @@ void RunLog::after_writing() {
   if (!console_warning_noted_ && console_warning_) {
     if (const std::string_view warning = console_warning_(); !warning.empty()) {
       console_warning_noted_ = true;
-      loggers_->notes->warn(fmt::string_view(warning));  // stderr has it already
+      loggers_->notes->warn(fmt::string_view(printable(warning)));  // stderr has it already
     }
   }
-  if (const std::string failure = loggers_->file->take_failure(); !failure.empty())
+  if (const std::string failure = printable(loggers_->file->take_failure()); !failure.empty())
     loggers_->diagnostics->log(spdlog::details::log_msg("simapp", spdlog::level::warn, fmt::string_view(failure)));
 }
 

@@ -10,7 +10,10 @@
 /// lines start with a line of its own, `simapp <version> (git <commit>) started: <what>`, by
 /// which simapp tells its logs from other files (is_run_log). Lines written before the file is
 /// opened are kept until then (or dropped, for a run that writes no results). A log that can no
-/// longer be written (a full disk) is a warning, once, and the run goes on.
+/// longer be written (a full disk) is a warning, once, and the run goes on. Each line is one
+/// line: control characters in it, a newline too, are escaped (foundation/printable_text.hpp),
+/// so that no name or value from outside forges a line of its own or reaches the terminal as a
+/// control sequence.
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -36,10 +39,10 @@ class RunLog {
   RunLog& operator=(const RunLog&) = delete;
   ~RunLog();
 
-  /// A printed line (one per line of `text`, without the newline): the console and the file.
-  void print(std::string_view text);
+  /// A printed line (without its newline): the console and the file.
+  void print(std::string_view line);
   /// A line for the file alone (on a printing rank).
-  void note(std::string_view text);
+  void note(std::string_view line);
   /// A warning line (`simapp: warning: …`) of this rank: stderr and the file.
   void warning(std::string_view line);
   /// The error line (`simapp: error: …`) of this rank: stderr, after what the console holds, and

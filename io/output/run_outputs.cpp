@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <memory>
-#include <set>
 #include <span>
 #include <utility>
 
@@ -12,8 +12,10 @@
 #include "foundation/error.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/new_file.hpp"
+#include "io/hdf5/snapshot_series.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "io/hdf5/statistics_file.hpp"
+#include "io/output/output_directory.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "simapp_version.hpp"
@@ -29,11 +31,16 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path snapshot_path(const fs::path& directory, long step) {
+  return directory / fmt::format("fields_{:06}.nc", step);
+}
+
+/// The name earlier versions of simapp gave the snapshot of `step`.
+fs::path earlier_snapshot_path(const fs::path& directory, long step) {
   return directory / fmt::format("fields_{:06}.h5", step);
 }
 
 fs::path failed_snapshot_path(const fs::path& directory, long step) {
-  return directory / fmt::format("fields_{:06}_failed.h5", step);
+  return directory / fmt::format("fields_{:06}_failed.nc", step);
 }
 
 /// The snapshot series of output.layout: series.
@@ -64,7 +71,8 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           interior(columns.density_cell),
           interior(columns.rho_theta_cell),
           grid.ny,
-          grid.ny > 1 ? grid.ylen / grid.ny : 0.0};
+          grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
+          config.spec.time.start};
 }
 
 namespace {
@@ -139,11 +147,9 @@ class SnapshotSeries {
         comm_(simulation.decomposition().comm()),
         written_(std::move(written)) {
     // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
-    // again at once (the snapshots after it were replaced).
-    for (long step : output_steps(simulation.time_stepping(), config.spec.output.every, true))
-      if (step <= simulation.step() && simulation.step() > 0 && fs::exists(snapshot_path(directory_, step)))
-        entries_.push_back(
-            {snapshot_path(directory_, step).filename().string(), simulation.time_stepping().time_after(step)});
+    // again at once (the snapshots after it were replaced), under the names they have (those
+    // of an earlier simapp's run end in .h5).
+    if (simulation.step() > 0) index_snapshots_up_to(simulation.step(), simulation.time_stepping());
     if (!entries_.empty()) write_index();
   }
 
@@ -196,7 +202,7 @@ class SnapshotSeries {
       io::write_xdmf(directory_ / "fields.xmf",
                      {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz, grid.ny,
                       grid.ny > 1 ? grid.ylen / grid.ny : 0.0},
-                     files_.fields(), entries_);
+                     io::grid_fields(files_.fields()), entries_);
     });
   }
 
@@ -213,6 +219,20 @@ class SnapshotSeries {
   WrittenNote written_;
   std::vector<io::XdmfEntry> entries_;            ///< the published snapshots
   std::unique_ptr<io::SnapshotWrite> in_flight_;  ///< the snapshot being written, if any
+
+  /// Indexes the snapshots of the schedule in the directory, up to `last`, by step.
+  void index_snapshots_up_to(long last, const TimeStepping& time_stepping) {
+    const OutputSchedule steps(time_stepping, config_.spec.output.every, true);
+    std::vector<io::ResultEntry> found = io::result_entries(directory_);
+    std::erase_if(found, [&](const io::ResultEntry& entry) {
+      return entry.kind != io::ResultKind::snapshot || entry.step > last || !steps.holds(entry.step) ||
+             (entry.path != snapshot_path(directory_, entry.step) &&
+              entry.path != earlier_snapshot_path(directory_, entry.step));
+    });
+    std::ranges::sort(found, {}, &io::ResultEntry::step);
+    for (const io::ResultEntry& entry : found)
+      entries_.push_back({entry.path.filename().string(), time_stepping.time_after(entry.step)});
+  }
   io::XdmfEntry in_flight_entry_;
   ThreadedWriteTimes times_;  ///< of snapshots published by write(), not yet reported
 };
@@ -254,12 +274,6 @@ class AppendedSnapshots {
   std::optional<io::SnapshotSeriesFile> file_;  ///< rank 0's
 };
 
-/// Keeps only the steps after `step`.
-std::vector<long> after(std::vector<long> steps, long step) {
-  std::erase_if(steps, [step](long s) { return s <= step; });
-  return steps;
-}
-
 /// The longest file name the run writes: its last checkpoint's.
 std::string longest_result_name(const TimeStepping& time_stepping) {
   return io::checkpoint_path(".", time_stepping.num_steps()).filename().string();
@@ -271,19 +285,28 @@ std::optional<fs::path> checkpoint_named(const std::string& which, const fs::pat
   return fs::path(which);
 }
 
-/// The names of the snapshots and checkpoints a run writes after `step`.
-std::set<std::string> names_written_after(long step, const RunSpec& spec, const TimeStepping& time_stepping) {
-  std::set<std::string> names;
-  if (spec.output.every > 0.0 && spec.output.layout == OutputLayout::series)
-    names.insert(series_path(".").filename().string());
-  else if (spec.output.every > 0.0)
-    for (long s : after(output_steps(time_stepping, spec.output.every, true), step))
-      names.insert(snapshot_path(".", s).filename().string());
-  if (spec.output.checkpoint_every > 0.0)
-    for (long s : after(output_steps(time_stepping, spec.output.checkpoint_every, false), step))
-      names.insert(io::checkpoint_path(".", s).filename().string());
-  if (spec.output.stats_every > 0.0) names.insert(statistics_file_name);
-  return names;
+/// Whether a result is one a run writes after `step`, by name: its series, its statistics, or a
+/// snapshot or checkpoint of its schedules as it spells their names.
+using WrittenAfter = std::function<bool(const io::ResultEntry&)>;
+WrittenAfter written_after(long step, const RunSpec& spec, const TimeStepping& time_stepping) {
+  const bool series = spec.output.every > 0.0 && spec.output.layout == OutputLayout::series;
+  const OutputSchedule snapshots = spec.output.every > 0.0 && !series
+                                       ? OutputSchedule(time_stepping, spec.output.every, true).after(step)
+                                       : OutputSchedule();
+  const OutputSchedule checkpoints = OutputSchedule(time_stepping, spec.output.checkpoint_every, false).after(step);
+  const bool statistics = spec.output.stats_every > 0.0;
+  return [series, statistics, snapshots, checkpoints](const io::ResultEntry& entry) {
+    const fs::path name = entry.path.filename();
+    switch (entry.kind) {
+      case io::ResultKind::snapshot_series: return series;
+      case io::ResultKind::statistics: return statistics;
+      case io::ResultKind::snapshot:
+        return snapshots.holds(entry.step) && name == snapshot_path(".", entry.step).filename();
+      case io::ResultKind::checkpoint:
+        return checkpoints.holds(entry.step) && name == io::checkpoint_path(".", entry.step).filename();
+      default: return false;
+    }
+  };
 }
 
 /// The results in `directory` that a run starting as `start` replaces: with --overwrite all
@@ -292,7 +315,7 @@ std::set<std::string> names_written_after(long step, const RunSpec& spec, const 
 /// times, when the restart has a checkpoint; replaced when it starts over), refusing a file of
 /// another kind under a name the run writes.
 std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy, const OutputStart& start,
-                                          const std::set<std::string>& written) {
+                                          const WrittenAfter& written) {
   const std::vector<ResultEntry> earlier = io::result_entries(directory);
   if (policy == ExistingResults::refuse && !earlier.empty())
     throw Error(
@@ -317,7 +340,7 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
     if (!series && (!numbered || entry.step < 0 || (start.checkpoint && entry.step <= start.step))) continue;
     if (io::written_by_simapp(entry))
       replaced.push_back(entry);
-    else if (written.contains(entry.path.filename().string()))
+    else if (written(entry))
       in_the_way.push_back(entry);
   }
   io::require_written_by_simapp(in_the_way);
@@ -332,11 +355,12 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
                          const OutputHooks& hooks, long step, double time, std::span<const double> interior) {
   if (hooks.before_checkpoint) hooks.before_checkpoint();
   const GridSpec& grid = config.spec.grid;
-  io::write_checkpoint(config.spec.output.dir,
-                       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
-                        reference.total_energy, std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen,
-                        config.spec.physics, config.spec.time.cfl, grid.ny, grid.ny > 1 ? grid.ylen : 0.0},
-                       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
+  io::write_checkpoint(
+      config.spec.output.dir,
+      {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
+       std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
+       grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec)},
+      decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
   if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }
 
@@ -387,9 +411,13 @@ RestartPoint restart_point(const RunSpec& spec, const std::string& restart, MPI_
   return point;
 }
 
-}  // namespace
+/// How a plan makes sure output.dir takes the run's files: by making it and a file of the
+/// longest name there (a run), or by looking only (--validate).
+enum class DirectoryProbe { make, look };
 
-OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
+/// plan_output, its directory probed as `probe` says.
+OutputStart planned_start(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm,
+                          DirectoryProbe probe) {
   const RestartPoint point = restart_point(spec, restart, comm);
   OutputStart start{point.checkpoint, point.step, point.finished, {}, point.origin};
   if (!writes_results(spec) || start.finished) return start;
@@ -397,16 +425,32 @@ OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::
     const fs::path directory(spec.output.dir);
     const TimeStepping time_stepping = run_time_stepping(spec, start.origin);
     try {
-      io::probe_directory(directory, longest_result_name(time_stepping));
+      if (probe == DirectoryProbe::make)
+        io::probe_directory(directory, longest_result_name(time_stepping));
+      else
+        io::check_output_directory(directory, longest_result_name(time_stepping));
     } catch (const io::FileFailure& failure) {
       throw Error(ExitCode::bad_input, "output.dir",
                   fmt::format("cannot write to '{}': {}", directory.string(), failure.what()));
     }
     const long first_written = start.checkpoint ? start.step : -1;  // the step 0 snapshot too, from the start
-    start.replaced =
-        replaced_results(directory, policy, start, names_written_after(first_written, spec, time_stepping));
+    start.replaced = replaced_results(directory, policy, start, written_after(first_written, spec, time_stepping));
   });
   return start;
+}
+
+}  // namespace
+
+OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
+  return planned_start(spec, policy, restart, comm, DirectoryProbe::make);
+}
+
+void check_output_plan(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm) {
+  // First what taking the directory over checks, as a run does before it plans.
+  if (writes_results(spec))
+    run_on_root_agreed(
+        comm, [&] { io::check_output_directory(spec.output.dir, longest_result_name(run_time_stepping(spec))); });
+  planned_start(spec, policy, restart, comm, DirectoryProbe::look);
 }
 
 std::string check_restart(const RunSpec& spec, const std::string& restart, const Decomposition& decomposition) {
@@ -451,8 +495,8 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
   const long now = simulation.step();
   if (spec.output.every > 0.0) {
     // Snapshots of the steps after this one (and of step 0 from the start).
-    std::vector<long> steps =
-        after(output_steps(simulation.time_stepping(), spec.output.every, true), now - (now == 0 ? 1 : 0));
+    OutputSchedule steps =
+        OutputSchedule(simulation.time_stepping(), spec.output.every, true).after(now - (now == 0 ? 1 : 0));
     if (spec.output.layout == OutputLayout::series) {
       auto appended = std::make_shared<AppendedSnapshots>(config, simulation, hooks.written);
       outputs.push_back(
@@ -470,7 +514,7 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
   if (spec.output.checkpoint_every > 0.0) {
     const Decomposition& decomposition = simulation.decomposition();
     outputs.push_back(
-        {after(output_steps(simulation.time_stepping(), spec.output.checkpoint_every, false), now),
+        {OutputSchedule(simulation.time_stepping(), spec.output.checkpoint_every, false).after(now),
          [&config, &decomposition, reference, hooks](long step, double time, std::span<const double> interior) {
            write_checkpoint_of(config, decomposition, reference, hooks, step, time, interior);
          },

@@ -60,6 +60,12 @@ struct OutputStart {
 /// result that simapp did not write among those it would replace. Removes nothing.
 OutputStart plan_output(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm);
 
+/// What plan_output, and taking output.dir over before it, check, made without creating or
+/// removing anything (--validate; collective; errors are bad input, agreed): the directory as
+/// check_output_directory() sees it, a restart's checkpoint, and the results there the run
+/// would replace.
+void check_output_plan(const RunSpec& spec, ExistingResults policy, const std::string& restart, MPI_Comm comm);
+
 /// What --validate --restart checks and says (collective; errors are bad input, agreed): the
 /// checkpoint a restart would continue from, as the run would choose and check it, every rank
 /// reading and verifying its block; the line describes where the restart would start.
@@ -78,7 +84,7 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
 std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simulation& simulation,
                                           const Diagnostics& reference, const OutputHooks& hooks = {});
 
-/// Writes the state where a failed health check stopped the run as fields_<step>_failed.h5 (a
+/// Writes the state where a failed health check stopped the run as fields_<step>_failed.nc (a
 /// snapshot outside the XDMF index), when the run writes results at all.
 FailedStateWriter failed_state_writer(const LoadedConfig& config, const Simulation& simulation);
 

@@ -7,23 +7,17 @@
 
 namespace simapp::io {
 
-namespace {
-
-/// The reference of the file's times until the configuration names one (time.start).
-constexpr const char* time_start = "2000-01-01T00:00:00Z";
-
-}  // namespace
-
 StatisticsOutput::StatisticsOutput(const LoadedConfig& config, const Simulation& simulation,
                                    const Diagnostics& reference, WrittenNote written)
     : reference_(reference), written_(std::move(written)), comm_(simulation.decomposition().comm()) {
   const long now = simulation.step();
-  for (const long step : output_steps(simulation.time_stepping(), config.spec.output.stats_every, true))
-    if (step > now || (now == 0 && step == 0)) steps_.push_back(step);
+  // The steps after this one (and step 0 from the start).
+  steps_ =
+      OutputSchedule(simulation.time_stepping(), config.spec.output.stats_every, true).after(now - (now == 0 ? 1 : 0));
   const std::optional<long> kept_step = now > 0 ? std::optional(now) : std::nullopt;
   run_on_root_agreed(comm_, [&] {
     file_.emplace(std::filesystem::path(config.spec.output.dir) / statistics_file_name, whole_grid_snapshot(config),
-                  time_start, kept_step);
+                  config.spec.time.start, kept_step);
   });
 }
 

@@ -38,7 +38,7 @@ class StatisticsOutput {
  private:
   void note_written() const;
 
-  std::vector<long> steps_;
+  OutputSchedule steps_;
   Diagnostics reference_;
   WrittenNote written_;
   MPI_Comm comm_;

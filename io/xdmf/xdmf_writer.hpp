@@ -27,7 +27,10 @@ struct XdmfMesh {
 /// (0, dz, dx), slowest axis first: ParaView and VisIt show x along their x axis and z along
 /// their y axis, a single layer of nz × nx cells of zero thickness, with the true node
 /// coordinates and bounds (ParaView 5.11 reads a 2DRectMesh's VXVY coordinates wrongly, all
-/// bounds 0, and lays a 2DCoRectMesh on its y–z plane). In the 3-D model the mesh is a
+/// bounds 0, and lays a 2DCoRectMesh on its y–z plane). ParaView shows a mesh two nodes thick as
+/// a volume, its outline, until the Surface representation is chosen; a flat mesh (1 node thick)
+/// would show its cells at once in the Xdmf3 readers, but the legacy XDMF Reader selects no cell
+/// of a flat extent and reads no field. In the 3-D model the mesh is a
 /// 3DCoRectMesh of (nz + 1) × (ny + 1) × (nx + 1) nodes with spacing (dz, dy, dx), and each
 /// attribute the snapshot's 1 × nz × ny × nx dataset: x, y and z along ParaView's x, y and z.
 /// Replaces `path` atomically

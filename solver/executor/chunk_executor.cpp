@@ -10,7 +10,7 @@ ChunkExecutor::ChunkExecutor(const ExecutorContext& context, std::unique_ptr<Pro
       steps_per_graph_(context.steps_per_graph),
       runner_(std::move(runner)) {}
 
-void ChunkExecutor::prepare(long completed, const std::vector<long>& chunk_ends) {
+void ChunkExecutor::prepare(long completed, const ChunkEnds& chunk_ends) {
   if (!runner_->captures()) return;
   for (long at = completed; at < chunks_.num_steps();) {
     const int steps =

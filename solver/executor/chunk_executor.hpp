@@ -14,7 +14,7 @@ class ChunkExecutor final : public Executor {
  public:
   ChunkExecutor(const ExecutorContext& context, std::unique_ptr<ProgramRunner> runner);
 
-  void prepare(long completed, const std::vector<long>& chunk_ends) override;
+  void prepare(long completed, const ChunkEnds& chunk_ends) override;
   long advance(long completed, long batch, long steps_left) override;
   ExecutorStats stats() const override { return runner_->stats(); }
 

@@ -88,9 +88,9 @@ const StepProgram& ChunkPrograms::staged(long completed, int steps) {
   return program_after(completed, steps);
 }
 
-long steps_to_next_end(long completed, const std::vector<long>& chunk_ends, long num_steps) {
-  const auto next_end = std::ranges::upper_bound(chunk_ends, completed);
-  return (next_end == chunk_ends.end() ? num_steps : std::min(*next_end, num_steps)) - completed;
+long steps_to_next_end(long completed, const ChunkEnds& chunk_ends, long num_steps) {
+  const long next_end = chunk_ends ? chunk_ends(completed) : -1;
+  return (next_end < 0 ? num_steps : std::min(next_end, num_steps)) - completed;
 }
 
 }  // namespace simapp

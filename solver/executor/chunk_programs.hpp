@@ -65,8 +65,12 @@ class ChunkPrograms {
   std::map<ChunkLayout, StepProgram> programs_;  ///< stable addresses
 };
 
-/// Steps from step `completed` up to the next step of `chunk_ends` (ascending) after it, or to
-/// `num_steps`: the most one launch may run when the run needs the state after each of them.
-long steps_to_next_end(long completed, const std::vector<long>& chunk_ends, long num_steps);
+/// Where the run needs the state after a step (an output, a progress line): the first such step
+/// after the one it is given, or -1 (none but the run's last). Empty: none.
+using ChunkEnds = std::function<long(long step)>;
+
+/// Steps from step `completed` up to the next of `chunk_ends` after it, or to `num_steps`: the
+/// most one launch may run when the run needs the state after each of them.
+long steps_to_next_end(long completed, const ChunkEnds& chunk_ends, long num_steps);
 
 }  // namespace simapp

@@ -35,9 +35,9 @@ class Executor {
  public:
   virtual ~Executor() = default;
   /// Captures every graph that the steps after `completed` take when the run also stops after
-  /// each step of `chunk_ends` (ascending: output steps, progress lines), so that nothing is
-  /// captured while stepping; runs nothing.
-  virtual void prepare(long completed, const std::vector<long>& chunk_ends) = 0;
+  /// each of `chunk_ends` (output steps, progress lines), so that nothing is captured while
+  /// stepping; runs nothing.
+  virtual void prepare(long completed, const ChunkEnds& chunk_ends) = 0;
   /// Queues the steps after step `completed`: at most `steps_left`, within the open batch of
   /// `batch` steps (QueuePacing; a mode that queues a chunk at a time takes one chunk);
   /// returns the steps queued.

@@ -58,7 +58,7 @@ long GraphLoopExecutor::prepare_chunk(long completed, long steps) {
   return completed + steps;
 }
 
-void GraphLoopExecutor::prepare(long completed, const std::vector<long>& chunk_ends) {
+void GraphLoopExecutor::prepare(long completed, const ChunkEnds& chunk_ends) {
   // Each span to the next stop as one launch of the whole span: the chunks advance() takes.
   for (long at = completed; at < chunks_.num_steps();) {
     const long span = steps_to_next_end(at, chunk_ends, chunks_.num_steps());

@@ -17,7 +17,7 @@ class GraphLoopExecutor final : public Executor {
  public:
   explicit GraphLoopExecutor(const ExecutorContext& context);
 
-  void prepare(long completed, const std::vector<long>& chunk_ends) override;
+  void prepare(long completed, const ChunkEnds& chunk_ends) override;
   long advance(long completed, long batch, long steps_left) override;
   bool counts_steps_on_device() const override { return true; }
   long batch_granule() const override { return body_.steps; }

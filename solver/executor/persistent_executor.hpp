@@ -12,7 +12,7 @@ class PersistentExecutor final : public Executor {
   /// the device cannot run the kernel).
   explicit PersistentExecutor(const ExecutorContext& context);
 
-  void prepare(long, const std::vector<long>&) override {}  // nothing to capture
+  void prepare(long, const ChunkEnds&) override {}  // nothing to capture
   long advance(long completed, long batch, long steps_left) override;
   bool counts_steps_on_device() const override { return true; }
   ExecutorStats stats() const override { return stats_; }

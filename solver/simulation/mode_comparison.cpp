@@ -116,10 +116,18 @@ bool round_due(const ModeComparison& comparison, const ExecutionSpec& execution,
   return due != 0;
 }
 
+/// Whether any rank was asked to stop (collective).
+bool stop_agreed(const std::function<bool()>& stop_requested, MPI_Comm comm) {
+  int stop = stop_requested && stop_requested() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm);
+  return stop != 0;
+}
+
 }  // namespace
 
 ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decomposition& decomposition,
-                             const std::function<void(const ComparisonProgress&)>& on_mode) {
+                             const std::function<void(const ComparisonProgress&)>& on_mode,
+                             const std::function<bool()>& stop_requested) {
   ModeComparison comparison;
   comparison.identical = true;
   for (const ExecutionMode mode : spec.execution.compare) {
@@ -130,16 +138,20 @@ ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decompo
   }
   ModeRuns runs(spec, backend, decomposition, comparison);
   const auto started = std::chrono::steady_clock::now();
-  while (!comparison.modes.empty() &&
+  while (!comparison.stopped && !comparison.modes.empty() &&
          round_due(comparison, spec.execution, comparison.rounds, seconds_since(started), decomposition.comm())) {
     const int round = ++comparison.rounds;
     const int count = static_cast<int>(comparison.modes.size());
     for (int position = 0; position < count; ++position) {
+      comparison.stopped = stop_agreed(stop_requested, decomposition.comm());
+      if (comparison.stopped) break;
       ModeTiming& timing = comparison.modes[static_cast<std::size_t>(round % 2 == 1 ? position : count - 1 - position)];
       on_mode({round, std::max(round, spec.execution.repeats), position, timing.mode});
       runs.run(timing);
+      ++comparison.timed_runs;
     }
   }
+  if (comparison.stopped) return comparison;  // the same on every rank; some modes may have no time yet
   for (ModeTiming& timing : comparison.modes) timing.per_step = summarize(timing.seconds_per_step);
   int identical_everywhere = comparison.identical ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &identical_everywhere, 1, MPI_INT, MPI_MIN, decomposition.comm());

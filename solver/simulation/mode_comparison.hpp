@@ -5,7 +5,8 @@
 /// states must be bit-identical. The modes are timed in rounds, each mode once a round, in turn
 /// (the order reversed every other round), so that drift and other work on the machine reach
 /// every mode alike: execution.repeats rounds, and with execution.max_noise more, until every
-/// mode's median is known to within it or execution.max_noise_time has passed.
+/// mode's median is known to within it or execution.max_noise_time has passed. A stop request
+/// (a signal) ends it before the next timed run, its timings incomplete.
 #include <functional>
 #include <optional>
 #include <string>
@@ -40,8 +41,10 @@ struct ModeComparison {
   std::vector<SkippedMode> skipped;
   int steps_per_graph = 0;
   long warmup_steps = 0;
-  int rounds = 0;          ///< each timing every mode once
+  int rounds = 0;          ///< each timing every mode once (the last one begun, when stopped)
   bool identical = false;  ///< final states equal bit for bit, on every rank (to the first mode's)
+  bool stopped = false;    ///< ended on request before its last run: timings incomplete, not summarized
+  int timed_runs = 0;      ///< the timed runs done
   std::string difference;  ///< where they first differ, when not identical
 };
 
@@ -55,9 +58,12 @@ struct ComparisonProgress {
 };
 
 /// Runs the comparison (collective over the decomposition's ranks; times are the slowest
-/// rank's); `on_mode` is told when each timed run starts.
+/// rank's); `on_mode` is told when each timed run starts. `stop_requested` (when given) is asked
+/// before each timed run, outside the timed part; when it says so on any rank, the ranks stop
+/// together there, with `stopped` set.
 ModeComparison compare_modes(const RunSpec& spec, Backend backend, const Decomposition& decomposition,
-                             const std::function<void(const ComparisonProgress&)>& on_mode);
+                             const std::function<void(const ComparisonProgress&)>& on_mode,
+                             const std::function<bool()>& stop_requested = {});
 
 }  // namespace simapp
 

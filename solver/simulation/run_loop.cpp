@@ -34,7 +34,9 @@ void finish_outputs(const std::vector<ScheduledOutput>& outputs, RunResult& resu
 }
 
 /// The diagnostics are reduced over every rank, so every rank knows the outcome; the outputs
-/// still being written are completed before the error.
+/// still being written are completed before the error. The end's are checked so, never a
+/// progress line's: those meet a blow-up at whatever step the wall clock puts the line, where
+/// the health check (or an output's finite-state check) reports it at its own step and cell.
 void check_finite(const Diagnostics& diagnostics, long step, const std::vector<ScheduledOutput>& outputs,
                   RunResult& result) {
   if (std::isfinite(diagnostics.mass) && std::isfinite(diagnostics.total_energy)) return;
@@ -47,16 +49,31 @@ void check_finite(const Diagnostics& diagnostics, long step, const std::vector<S
 std::vector<const ScheduledOutput*> due_at(const std::vector<ScheduledOutput>& outputs, long step) {
   std::vector<const ScheduledOutput*> due;
   for (const ScheduledOutput& output : outputs)
-    if (std::binary_search(output.steps.begin(), output.steps.end(), step)) due.push_back(&output);
+    if (output.steps.holds(step)) due.push_back(&output);
   return due;
 }
 
-/// Steps until the next output step after `step` (no limit when none is left).
-long steps_to_next_output(const std::vector<ScheduledOutput>& outputs, long step) {
-  long next = std::numeric_limits<long>::max();
-  for (const ScheduledOutput& output : outputs)
-    if (const long n = next_output_step(output.steps, step); n > 0) next = std::min(next, n - step);
-  return next;
+/// Where the loop ends its chunks: at output and statistics steps, at multiples of
+/// progress_every, and at the steps the health check follows where the host runs the steps
+/// itself. The host then sees a failed check before it runs another step, so the run stops at
+/// the check's own step, and saves the state there, whatever else cuts the run into chunks. A GPU
+/// runs on while its host looks (without waiting, which would leave it idle): there the state
+/// saved is that of the step the device has reached by then. `outputs` and `statistics` must
+/// outlive the chunk ends.
+ChunkEnds chunk_ends(const std::vector<ScheduledOutput>& outputs, const ScheduledStatistics& statistics,
+                     int progress_every, const Simulation& simulation) {
+  const int check_every = simulation.backend() == Backend::host ? simulation.spec().execution.check_every : 0;
+  return [&outputs, &statistics, progress_every, check_every](long step) {
+    long next = -1;
+    const auto take = [&next](long end) {
+      if (end > 0 && (next < 0 || end < next)) next = end;
+    };
+    for (const ScheduledOutput& output : outputs) take(output.steps.next_after(step));
+    take(statistics.steps.next_after(step));
+    for (const int every : {progress_every, check_every})
+      if (every > 0) take((step / every + 1) * every);
+    return next;
+  };
 }
 
 /// A state copy queued at an output step and not yet written.
@@ -241,24 +258,13 @@ void save_for_restart(Simulation& simulation, const std::vector<ScheduledOutput>
 void take_statistics(Simulation& simulation, const ScheduledStatistics& statistics,
                      const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
                      const FailedStateWriter& failed, RunResult& result) {
-  if (!std::ranges::binary_search(statistics.steps, simulation.step())) return;
+  if (!statistics.steps.holds(simulation.step())) return;
   simulation.begin_statistics();
   const FlowStatistics taken = simulation.finish_statistics();
   stop_if_unhealthy(simulation, outputs, pending, failed, result);
   const Clock::time_point begin = Clock::now();
   statistics.write(simulation.step(), simulation.time(), taken);
   result.output_seconds += seconds_since(begin);
-}
-
-/// The steps after which the loop ends a chunk: output and statistics steps, and multiples of
-/// progress_every.
-std::vector<long> chunk_ends(const std::vector<ScheduledOutput>& outputs, const ScheduledStatistics& statistics,
-                             int progress_every, long num_steps) {
-  std::vector<long> ends = statistics.steps;
-  for (const ScheduledOutput& output : outputs) ends.insert(ends.end(), output.steps.begin(), output.steps.end());
-  for (long step = progress_every; progress_every > 0 && step < num_steps; step += progress_every) ends.push_back(step);
-  std::ranges::sort(ends);
-  return ends;
 }
 
 }  // namespace
@@ -271,7 +277,8 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   const std::vector<ScheduledOutput> outputs = limit.active() ? timed_into(limit, scheduled) : scheduled;
   const StopRequest stop = limit.active() ? timed_into(limit, requested_stop) : requested_stop;
   RunResult result;
-  simulation.prepare(chunk_ends(outputs, statistics, progress_every, simulation.time_stepping().num_steps()));
+  const ChunkEnds ends = chunk_ends(outputs, statistics, progress_every, simulation);
+  simulation.prepare(ends);
   result.prepared = simulation.executor_stats();
   result.initial = reference ? *reference : simulation.diagnostics();
   const long first_step = simulation.step();
@@ -284,19 +291,17 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   limit.note_chunks_start(Clock::now());
   // A checkpoint of a step before the end (scheduled, or saved to measure a stop), which the
   // end's supersedes.
-  bool saved_before_end = std::ranges::any_of(outputs, [num_steps](const ScheduledOutput& output) {
-    return output.checkpoint && !output.steps.empty() && output.steps.front() < num_steps;
+  bool saved_before_end = std::ranges::any_of(outputs, [&](const ScheduledOutput& output) {
+    const long first = output.steps.next_after(first_step);
+    return output.checkpoint && first >= 0 && first < num_steps;
   });
 
   while (!simulation.finished()) {
     const long previous = simulation.step();
-    // A chunk ends at the next output step and, when progress is asked every N steps, at
-    // the next multiple of N, so that the line shows that step.
-    const long to_progress =
-        progress_every > 0 ? progress_every - previous % progress_every : std::numeric_limits<long>::max();
-    const long to_statistics = next_output_step(statistics.steps, previous) - previous;
-    simulation.advance_chunk(std::min({steps_to_next_output(outputs, previous), to_progress,
-                                       to_statistics > 0 ? to_statistics : std::numeric_limits<long>::max()}));
+    // A chunk ends where the run needs the state next (chunk_ends): a progress line asked
+    // every N steps shows a multiple of N.
+    const long end = ends(previous);
+    simulation.advance_chunk(end > 0 ? end - previous : std::numeric_limits<long>::max());
     stop_if_unhealthy(simulation, outputs, pending, failed, result);
     write_pending(simulation, outputs, pending, failed, result);  // while the chunk just queued runs
     queue_due_outputs(simulation, outputs, pending, result);
@@ -309,7 +314,6 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     if (due && !simulation.finished()) {
       const Diagnostics now = simulation.diagnostics();
       stop_if_unhealthy(simulation, outputs, pending, failed, result);
-      check_finite(now, step, outputs, result);
       const double wall = seconds_since(start);
       last_report = wall;
       const double rate = wall / static_cast<double>(step - first_step);

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "solver/output/output_schedule.hpp"
 #include "solver/simulation/simulation.hpp"
 #include "solver/simulation/wall_clock_limit.hpp"
 
@@ -49,9 +50,9 @@ struct ThreadedWriteTimes {
   double waited_seconds = 0.0;
 };
 
-/// Output taken at chosen steps (step 0 included when listed).
+/// Output taken at chosen steps (step 0 included when the schedule holds it).
 struct ScheduledOutput {
-  std::vector<long> steps;  ///< ascending
+  OutputSchedule steps;  ///< those after the step the run starts from
   /// Called on every rank (it may be collective) with this rank's interior state [var][k][i].
   /// It may leave the output unfinished (being written on a thread, from `interior`, which
   /// stays unchanged until `release` is called).
@@ -66,13 +67,13 @@ struct ScheduledOutput {
   bool checkpoint = false;
 };
 
-/// Statistics of the flow (FlowStatistics) taken at chosen steps (step 0 included when listed):
+/// Statistics of the flow (FlowStatistics) taken at chosen steps (step 0 included when the schedule holds it):
 /// an output of its own kind, reduced where the state is, in stream order after the step, with
 /// no copy of the state. The loop waits for them at once (a short wait at the step's chunk end
 /// for the device to finish the chunk), so that the statistics of a step are written exactly
 /// when no health check up to that step failed, whatever the timing.
 struct ScheduledStatistics {
-  std::vector<long> steps;  ///< ascending
+  OutputSchedule steps;
   /// Called on every rank (it may be collective) with the statistics at `step`, the same on
   /// every rank.
   std::function<void(long step, double time, const FlowStatistics& statistics)> write;
@@ -108,9 +109,12 @@ struct StopRequest {
 /// mirror is looked at without waiting; when a check failed on any rank, the outputs of the
 /// steps before it are written, `failed` saves the state where the run stands, and
 /// Error(ExitCode::numerical) names the check's step and finding. Throws that error too when
-/// the state, mass or energy stops being finite. On a stop request the loop ends after the chunk
-/// that is running, writes what is due, saves the state and returns with `stopped` set; likewise
-/// when the wall-clock limit is near (`stopped_at_wall_limit` set too).
+/// a state an output is given, or the mass or energy at the end, is not finite; a progress
+/// line shows the diagnostics as they are and never ends the run. On the host backend chunks
+/// also end after the steps the health check follows, so a failed check stops the run there.
+/// On a stop request the loop ends after the chunk that is running, writes what is due, saves
+/// the state and returns with `stopped` set; likewise when the wall-clock limit is near
+/// (`stopped_at_wall_limit` set too).
 /// `reference`: the diagnostics changes are relative to (default: the current state's; a
 /// restarted run passes its original t = 0 values). `statistics`: written at their steps, which
 /// end chunks as output steps do; a step's statistics are taken before a stop's checkpoint there.

@@ -85,7 +85,7 @@ void Simulation::reset() {
   step_ = 0;
 }
 
-void Simulation::prepare(const std::vector<long>& chunk_ends) { executor_->prepare(step_, chunk_ends); }
+void Simulation::prepare(const ChunkEnds& chunk_ends) { executor_->prepare(step_, chunk_ends); }
 
 long Simulation::advance_chunk(long max_steps) {
   const long left = std::min(time_stepping_.num_steps() - step_, max_steps);

@@ -67,9 +67,9 @@ class Simulation {
   bool finished() const { return step_ >= time_stepping_.num_steps(); }
 
   /// Captures every graph the rest of the run uses (graph and graph_loop modes) when its
-  /// chunks also end after each step in `chunk_ends` (ascending: output steps, progress
-  /// lines), so that nothing is captured while stepping; runs nothing.
-  void prepare(const std::vector<long>& chunk_ends = {});
+  /// chunks also end after each of `chunk_ends` (output steps, progress lines), so that
+  /// nothing is captured while stepping; runs nothing.
+  void prepare(const ChunkEnds& chunk_ends = {});
   /// Queues the next run of steps, at most `max_steps`, as the executor takes them: a chunk of
   /// min(steps_per_graph, steps left) steps; in graph_loop and persistent mode the whole batch
   /// in one launch (graph_loop_executor.hpp, persistent_executor.hpp). Steps are queued in

@@ -4,9 +4,7 @@
 
 namespace simapp {
 
-WallClockLimit::WallClockLimit(Clock::time_point start, double seconds)
-    : deadline_(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds))),
-      seconds_(seconds) {}
+WallClockLimit::WallClockLimit(Clock::time_point start, double seconds) : start_(start), seconds_(seconds) {}
 
 void WallClockLimit::note_chunk_end(Clock::time_point now) {
   longest_chunk_seconds_ =
@@ -25,7 +23,7 @@ double WallClockLimit::reserve_seconds() const {
 }
 
 bool WallClockLimit::due(Clock::time_point now) const {
-  return active() && std::chrono::duration<double>(deadline_ - now).count() <= reserve_seconds();
+  return active() && seconds_ - std::chrono::duration<double>(now - start_).count() <= reserve_seconds();
 }
 
 }  // namespace simapp

@@ -38,7 +38,9 @@ class WallClockLimit {
   bool due(Clock::time_point now) const;
 
  private:
-  Clock::time_point deadline_{};
+  Clock::time_point start_{};
+  /// The limit in seconds, never converted to the clock's ticks: 64-bit nanoseconds end at about
+  /// 292 years (9.2e9 s), and any limit, however long, must stay a limit.
   double seconds_ = 0.0;
   Clock::time_point last_chunk_end_{};
   double longest_chunk_seconds_ = 0.0;

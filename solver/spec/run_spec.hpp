@@ -21,11 +21,12 @@
 namespace simapp {
 
 struct TimeSpec {
-  double sim_time = 1000.0;            ///< simulated time, s
-  double cfl = numerics::default_cfl;  ///< Courant number: dt = cfl · min(dx, dz) / 450 m/s
+  double sim_time = 1000.0;                    ///< simulated time, s
+  double cfl = numerics::default_cfl;          ///< Courant number: dt = cfl · min(dx, dz) / 450 m/s
+  std::string start = "2000-01-01T00:00:00Z";  ///< the date and time of t = 0, ISO 8601 in UTC
 };
 
-/// output.layout: how snapshots are stored: a file per output time (fields_<step>.h5, indexed by
+/// output.layout: how snapshots are stored: a file per output time (fields_<step>.nc, indexed by
 /// fields.xmf), or every output time in one file (fields.nc) along its time dimension.
 enum class OutputLayout { per_time, series };
 

@@ -10,8 +10,6 @@
 namespace simapp {
 namespace {
 
-constexpr double tolerance = 1e-9;
-
 double acoustic_time_step(double dx, double dz, double cfl) { return cfl * std::min(dx, dz) / numerics::max_speed; }
 
 double diffusive_time_step(double dx, double dz, double viscosity) {
@@ -30,7 +28,7 @@ bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosi
   return viscosity > 0.0 && diffusive_time_step(dx, dz, viscosity) < acoustic_time_step(dx, dz, cfl);
 }
 
-double step_count(double sim_time, double dt) { return std::max(1.0, std::ceil(sim_time / dt - tolerance)); }
+double step_count(double sim_time, double dt) { return std::max(1.0, std::ceil(sim_time / dt - step_tolerance)); }
 
 TimeStepping::TimeStepping(double sim_time, double dx, double dz, double cfl, double viscosity, TimeOrigin origin)
     : sim_time_(sim_time), origin_(origin), dt_(time_step(dx, dz, cfl, viscosity)) {
@@ -41,7 +39,7 @@ TimeStepping::TimeStepping(double sim_time, double dx, double dz, double cfl, do
                 "more than " + std::to_string(max_time_steps) + " steps (the configuration check refuses these)");
   num_steps_ = static_cast<long>(steps);
   const double last = static_cast<double>(num_steps_ - origin.step);
-  const bool whole_multiple = std::abs(remaining / dt_ - last) <= tolerance;
+  const bool whole_multiple = std::abs(remaining / dt_ - last) <= step_tolerance;
   dt_last_ = whole_multiple ? dt_ : remaining - (last - 1) * dt_;
 }
 
@@ -51,7 +49,7 @@ double TimeStepping::time_after(long step) const {
 }
 
 double TimeStepping::first_step_reaching(double time) const {
-  const double step = static_cast<double>(origin_.step) + std::ceil((time - origin_.time) / dt_ - tolerance);
+  const double step = static_cast<double>(origin_.step) + std::ceil((time - origin_.time) / dt_ - step_tolerance);
   return std::min(step, static_cast<double>(num_steps_));
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 /// The run's time steps, decided once (docs/model.md, "Time stepping"):
 ///   dt = cfl · min(dx, dz) / max_speed, and with a viscosity ν > 0 at most
-///   diffusion_number · min(dx, dz)² / ν;   n = ⌈sim_time/dt − 1e-9⌉,
+///   diffusion_number · min(dx, dz)² / ν;   n = ⌈sim_time/dt − step_tolerance⌉,
 ///   dt_last = sim_time − (n − 1) dt when sim_time is not a whole multiple of dt.
 /// Time is never accumulated by repeated addition: time(n) is computed from n.
 
@@ -10,6 +10,10 @@ namespace simapp {
 /// The most steps a run may take, 2^31 − 1: far more than any run needs, and every step
 /// number and count derived from it stays exact in a double and inside `long`.
 inline constexpr long max_time_steps = 2147483647;
+
+/// Round-off on the step grid, as a fraction of dt: a time within step_tolerance · dt of a
+/// step's end is that step's end.
+inline constexpr double step_tolerance = 1e-9;
 
 /// ν dt / Δ² a time step keeps below (the RK3 step of a split pass is stable with second-order
 /// diffusion up to about 0.6).
@@ -21,7 +25,7 @@ double time_step(double dx, double dz, double cfl, double viscosity = 0.0);
 /// Whether the diffusive bound, not the Courant number, sets time_step's dt.
 bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosity);
 
-/// n = ⌈sim_time/dt − 1e-9⌉, at least 1, as a double so that a count beyond `long` (a
+/// n = ⌈sim_time/dt − step_tolerance⌉, at least 1, as a double so that a count beyond `long` (a
 /// configuration to refuse) is still represented.
 double step_count(double sim_time, double dt);
 

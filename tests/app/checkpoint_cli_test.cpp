@@ -251,6 +251,32 @@ TEST_F(CheckpointCliTest, CheckpointOfAnotherCourantNumberIsRefusedNamingBoth) {
                             R"(time\.cfl 1 vs 1\.5 \(checkpoint vs configuration\))");
 }
 
+TEST_F(CheckpointCliTest, CheckpointOfAnotherPerturbationIsRefusedNamingTheKey) {
+  // gravity_waves' bump is the wave source every stage adds: another one is another run. Its
+  // own bump at 40 x 20 cells of 500 m: amplitude 0.01, centre [2500, 1000], radii [500, 500].
+  write_config("waves.yaml", "gravity_waves", 40, 20);
+  const auto waves = [&](const std::string& arguments) { return simapp(arguments, 1, "waves.yaml"); };
+  const Outcome stronger = waves(steps(6) + " --set perturbation.amplitude=0.02");
+  ASSERT_EQ(stronger.exit_code, 0) << stronger.err;
+  const std::string incompatible = R"(out/checkpoint_000006\.h5: checkpoint of an incompatible configuration: )";
+  expect_refused(waves(steps(9) + " --restart latest --set perturbation.amplitude=0.03"),
+                 incompatible + R"(perturbation\.amplitude 0\.02 vs 0\.03 \(checkpoint vs configuration\))");
+  expect_refused(waves(steps(9) + " --restart latest"),
+                 incompatible + R"(perturbation\.amplitude 0\.02 vs 0\.01 \(checkpoint vs configuration\))");
+  expect_refused(waves(steps(9) + " --restart latest --set perturbation.amplitude=0.02 --set "
+                                  "perturbation.center=[3000,1000] --set perturbation.radii=[500,600]"),
+                 incompatible + R"(perturbation\.center \[2500, 1000\] vs \[3000, 1000\]; )"
+                                R"(perturbation\.radii \[500, 500\] vs \[500, 600\] \(checkpoint vs configuration\))");
+  const Outcome same = waves(steps(9) + " --restart latest --set perturbation.amplitude=0.02");
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+
+  // The case's own bump, given or left out, is the same run.
+  fs::remove_all(out());
+  ASSERT_EQ(waves(steps(6)).exit_code, 0);
+  const Outcome own = waves(steps(9) + " --restart latest --set perturbation.amplitude=0.01");
+  EXPECT_EQ(own.exit_code, 0) << own.err;
+}
+
 TEST_F(CheckpointCliTest, ValidateWithRestartReadsAndVerifiesTheCheckpoint) {
   checkpointed_run();
   for (const int ranks : {1, 2}) {

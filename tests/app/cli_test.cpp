@@ -1,6 +1,7 @@
 /// The simapp binary's command line and configuration errors, tested through the real binary.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -244,9 +245,28 @@ TEST_F(CliTest, OutputIntervalLongerThanTheRunWritesTheStartAndTheEnd) {
                               " case.yaml --backend host --set output.dir=out --set output.every=1e20 "
                               "--set output.checkpoint_every=1e20");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000000.h5"));
-  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000003.h5"));
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000000.nc"));
+  EXPECT_TRUE(fs::exists(directory_ / "out" / "fields_000003.nc"));
   EXPECT_TRUE(fs::exists(directory_ / "out" / "checkpoint_000003.h5"));
+}
+
+/// Output schedules are worked out as they are asked, never listed: --validate of 1.8e9 steps
+/// of 1.67 s with a snapshot and a checkpoint every 1.67 s answers at once, in bounded memory.
+TEST_F(CliTest, ValidateOfBillionsOfOutputsAnswersAtOnce) {
+  write_config("case: rest\ngrid:\n  nx: 40\n  nz: 20\n");  // dt = 5/3 s
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome outcome =
+      run(memory_bound() + "timeout 60 " SIMAPP_BINARY
+                           " case.yaml --backend host --validate --set output.dir=out --set time.sim_time=3e9 "
+                           "--set output.every=1.67 --set output.checkpoint_every=1.67");
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  // t = 0, each multiple of 1.67 s whose first step reaching it comes before the last
+  // (1796407184 · 1.67 s is reached at step 1799999999), and the last step.
+  EXPECT_NE(outcome.out.find(" 1796407186 snapshots of 4 fields"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find(" 1796407185 checkpoints"), std::string::npos) << outcome.out;
+  EXPECT_LT(took.count(), 10.0) << "answered in well under a second on an idle machine";
+  EXPECT_FALSE(fs::exists(directory_ / "out")) << "--validate creates nothing";
 }
 
 TEST_F(CliTest, DevicesAreRefusedWithoutReadingThem) {

@@ -27,18 +27,19 @@ namespace fs = std::filesystem;
 
 using testing::Outcome;
 
-/// The names of the snapshot and checkpoint files in `directory`.
-std::set<std::string> h5_files(const fs::path& directory) {
+/// The names of the snapshot (.nc) and checkpoint (.h5) files in `directory`.
+std::set<std::string> result_files(const fs::path& directory) {
   std::set<std::string> names;
   for (const auto& entry : fs::directory_iterator(directory))
-    if (entry.path().extension() == ".h5") names.insert(entry.path().filename().string());
+    if (entry.path().extension() == ".h5" || entry.path().extension() == ".nc")
+      names.insert(entry.path().filename().string());
   return names;
 }
 
 /// Expects every snapshot of `reference` in `other`, bit for bit the same fields.
 void expect_same_snapshots(const fs::path& reference, const fs::path& other) {
   std::set<std::string> snapshots;
-  for (const std::string& name : h5_files(reference))
+  for (const std::string& name : result_files(reference))
     if (name.starts_with("fields_")) snapshots.insert(name);
   ASSERT_FALSE(snapshots.empty());
   for (const std::string& name : snapshots) {
@@ -50,7 +51,7 @@ void expect_same_snapshots(const fs::path& reference, const fs::path& other) {
       ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << name << " " << field;
     }
   }
-  for (const std::string& name : h5_files(other)) {
+  for (const std::string& name : result_files(other)) {
     if (name.starts_with("fields_")) {
       EXPECT_TRUE(snapshots.contains(name)) << "extra snapshot " << name;
     }
@@ -145,7 +146,7 @@ TEST_P(StopSignalTest, StopsWithACheckpointAndTheInterruptedCode) {
   // Stop once the run is well under way (its snapshot at step 90 exists).
   std::string script = command(long_run() + " --set output.dir=out");
   script +=
-      " > first.out 2> first.err & pid=$!; while [ ! -e out/fields_000090.h5 ] && kill -0 $pid 2> /dev/null; "
+      " > first.out 2> first.err & pid=$!; while [ ! -e out/fields_000090.nc ] && kill -0 $pid 2> /dev/null; "
       "do sleep 0.01; done; kill -" +
       signal + " $pid; wait $pid; echo $? > first.status";
   run("(" + script + ")");
@@ -172,9 +173,65 @@ TEST_P(StopSignalTest, StopsWithACheckpointAndTheInterruptedCode) {
   expect_same_snapshots(directory_ / "reference", out());
 }
 
+TEST_P(StopSignalTest, ACompareStopsAfterItsTimedRunAndWritesNoTimingReport) {
+  // Rounds enough for minutes; the signal comes once the second has begun.
+  std::string script = command("--mode compare --set execution.repeats=1000 --set time.sim_time=" + sim_time(12) +
+                               " --set output.dir=out");
+  script +=
+      " > compare.out 2> compare.err & pid=$!; while ! grep -q 'round 2 ' compare.out && kill -0 $pid; do sleep "
+      "0.01; done; kill -" +
+      std::string(GetParam()) +
+      " $pid; date +%s.%N > signalled; wait $pid; echo $? > compare.status; date "
+      "+%s.%N > ended";
+  run("(" + script + ")");
+  const double seconds =
+      std::stod(testing::read_text(directory_ / "ended")) - std::stod(testing::read_text(directory_ / "signalled"));
+  EXPECT_EQ(std::stoi(testing::read_text(directory_ / "compare.status")), 5);
+  EXPECT_LT(seconds, 5.0) << "it stops after the run in progress";
+  EXPECT_EQ(testing::read_text(directory_ / "compare.err"), "");
+  const std::string said = testing::read_text(directory_ / "compare.out");
+  EXPECT_TRUE(std::regex_search(said, std::regex("\nstopped by SIG" + std::string(GetParam()) +
+                                                 R"( in round \d+ after \d+ timed runs; no timing\.json written )"
+                                                 R"(\(an interrupted comparison is incomplete\): run it again to )"
+                                                 R"(time the modes\n$)")))
+      << said;
+  EXPECT_FALSE(fs::exists(out() / "timing.json")) << "no report claims a whole comparison";
+}
+
+TEST_P(StopSignalTest, AWaitForAConfigurationFromAPipeEndsWithOneLine) {
+  // A named pipe nothing writes to (mkfifo f; simapp f --validate), signalled once simapp
+  // waits on it (has it open), or after 3 s.
+  std::string script =
+      "mkfifo config.fifo; " + launcher(1) + binary() +
+      " config.fifo --validate > fifo.out 2> fifo.err & pid=$!; "
+      "for n in $(seq 300); do ls -l /proc/$pid/fd 2> /dev/null | grep -q config.fifo && break; sleep 0.01; done; kill "
+      "-" +
+      std::string(GetParam()) +
+      " $pid; (sleep 10; kill -KILL $pid) 2> /dev/null & watchdog=$!; wait $pid; echo $? > fifo.status; kill $watchdog";
+  run("(" + script + ")");
+  EXPECT_EQ(std::stoi(testing::read_text(directory_ / "fifo.status")), 5) << "137: killed by the watchdog after 10 s";
+  EXPECT_EQ(testing::read_text(directory_ / "fifo.err"), "simapp: error: config.fifo: stopped by SIG" +
+                                                             std::string(GetParam()) +
+                                                             " while waiting for the pipe's writer; nothing was run\n");
+  EXPECT_EQ(testing::read_text(directory_ / "fifo.out"), "");
+}
+
 // SIGTERM: what Slurm and mpirun send before a kill; SIGHUP: a closed terminal or ssh session;
 // SIGINT: Ctrl-C.
 INSTANTIATE_TEST_SUITE_P(Signals, StopSignalTest, ::testing::Values("TERM", "HUP", "INT"));
+
+TEST_F(InterruptedRunTest, AConfigurationFromAPipeIsWaitedForSayingSo) {
+  // The writer comes 1.5 s after simapp opened the pipe: simapp says what it waits for after 1 s,
+  // then reads and validates.
+  const Outcome outcome =
+      run("(mkfifo config.fifo; " + launcher(1) + binary() +
+          " config.fifo --validate & pid=$!; for n in $(seq 300); do ls -l /proc/$pid/fd 2> /dev/null | grep -q "
+          "config.fifo && break; sleep 0.01; done; sleep 1.5; cat case.yaml > config.fifo; wait $pid)");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(outcome.err,
+            "simapp: waiting for something to write the configuration into the pipe 'config.fifo' (Ctrl-C stops)\n");
+  EXPECT_TRUE(outcome.out.starts_with("config.fifo: configuration is valid\n")) << outcome.out;
+}
 
 TEST_F(InterruptedRunTest, AWallLimitStopsTheRunWithACheckpointBeforeItAndARestartContinuesIt) {
   // A run far longer than its limit: it stops at some step S, wherever the machine's speed puts it.
@@ -202,7 +259,7 @@ TEST_F(InterruptedRunTest, AWallLimitStopsTheRunWithACheckpointBeforeItAndAResta
   const Outcome continued = simapp(rest + " --set output.dir=out --restart latest");
   ASSERT_EQ(continued.exit_code, 0) << continued.err;
   ASSERT_EQ(simapp(rest + " --set output.dir=reference").exit_code, 0);
-  fs::remove(directory_ / "reference" / "fields_000000.h5");  // the restart writes the snapshots after S only
+  fs::remove(directory_ / "reference" / "fields_000000.nc");  // the restart writes the snapshots after S only
   expect_same_snapshots(directory_ / "reference", out());
   // The continuation leaves the checkpoint of its last step: the run says it is complete.
   const Outcome again = simapp(rest + " --set output.dir=out --restart latest");
@@ -217,7 +274,7 @@ TEST_F(InterruptedRunTest, AClosedStandardOutputStopsThePrintingNotTheRun) {
   const Outcome outcome = run("(" + script + ") | head -1");
   EXPECT_EQ(std::stoi(testing::read_text(directory_ / "run.status")), 0) << testing::read_text(directory_ / "run.err");
   EXPECT_TRUE(outcome.out.starts_with("simapp ")) << outcome.out;
-  EXPECT_TRUE(fs::exists(out() / "fields_000300.h5")) << "the run went on to its end";
+  EXPECT_TRUE(fs::exists(out() / "fields_000300.nc")) << "the run went on to its end";
   EXPECT_EQ(testing::read_text(directory_ / "run.err"),
             "simapp: warning: standard output was closed by its reader; the run goes on without printing\n");
 }
@@ -237,11 +294,11 @@ TEST_F(InterruptedRunTest, ASnapshotWrittenBeforeAFailedOutputIsKept) {
   const long failed_step = std::stol(failed[1]);
   const double dt_at_cfl_2 = 2.0 * 500.0 / 450.0;
   long newest = -1;
-  for (const std::string& name : h5_files(out())) newest = std::max(newest, std::stol(name.substr(7, 6)));
+  for (const std::string& name : result_files(out())) newest = std::max(newest, std::stol(name.substr(7, 6)));
   EXPECT_GE(newest, failed_step - static_cast<long>(std::ceil(every_seconds / dt_at_cfl_2)))
       << "the snapshot of the output before step " << failed_step << " is there";
   char name[32];
-  std::snprintf(name, sizeof name, "fields_%06ld.h5", newest);
+  std::snprintf(name, sizeof name, "fields_%06ld.nc", newest);
   EXPECT_NE(testing::read_text(out() / "fields.xmf").find(name), std::string::npos) << "and indexed";
   EXPECT_TRUE(std::isfinite(io::read_dataset(out() / name, "theta_prime").front()));
 }
@@ -269,9 +326,9 @@ TEST_F(InterruptedRunTest, BlowUpStopsBeforeAnyNonFiniteResultIsWritten) {
                                                R"(longer finite: (dens|umom|wmom|rhot) is not finite at cell )"
                                                R"(\(i, k\) = \(\d+, \d+\); nothing was written at this step\n)")))
       << outcome.err;
-  EXPECT_FALSE(fs::exists(out() / "fields_000150.h5"));
+  EXPECT_FALSE(fs::exists(out() / "fields_000150.nc"));
   ASSERT_TRUE(fs::exists(out() / "checkpoint_000120.h5")) << "the last good checkpoint is kept";
-  for (const std::string& name : h5_files(out())) {
+  for (const std::string& name : result_files(out())) {
     const bool checkpoint = name.starts_with("checkpoint_");
     for (const char* dataset : {"rho_prime", "u", "w", "theta_prime"}) {
       if (checkpoint && std::string(dataset) != "u") continue;

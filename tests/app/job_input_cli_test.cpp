@@ -42,8 +42,8 @@ class JobInputTest : public testing::SmallRunTest {
     const Outcome reference = simapp(short_run("reference"));
     ASSERT_EQ(reference.exit_code, 0) << reference.err;
     for (const char* field : {"rho_prime", "u", "w", "theta_prime"}) {
-      const std::vector<double> a = io::read_dataset(directory_ / "reference" / "fields_000006.h5", field);
-      const std::vector<double> b = io::read_dataset(directory_ / directory / "fields_000006.h5", field);
+      const std::vector<double> a = io::read_dataset(directory_ / "reference" / "fields_000006.nc", field);
+      const std::vector<double> b = io::read_dataset(directory_ / directory / "fields_000006.nc", field);
       ASSERT_EQ(a.size(), b.size()) << field;
       EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << field;
     }

@@ -22,7 +22,4 @@ if [ -n "$series" ]; then
   exit
 fi
 "$@" --set output.dir="$out" || { echo "simapp failed"; exit 1; }
-case $check in
-  *paraview*) "$interpreter" "$check" "$out/fields.xmf" ;;
-  *) "$interpreter" "$check" "$out" ;;
-esac
+"$interpreter" "$check" "$out"

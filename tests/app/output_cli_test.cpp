@@ -46,13 +46,13 @@ TEST_P(SnapshotRanksTest, SnapshotsHoldTheStateAnInProcessRunComputes) {
              GetParam());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   for (const char* file :
-       {"fields_000000.h5", "fields_000004.h5", "fields_000008.h5", "fields_000010.h5", "fields.xmf"})
+       {"fields_000000.nc", "fields_000004.nc", "fields_000008.nc", "fields_000010.nc", "fields.xmf"})
     EXPECT_TRUE(fs::exists(out() / file)) << file;
   const std::vector<double> state = in_process_state(10);
   const std::size_t cells = 40 * 20;
   const char* names[] = {"dens", "umom", "wmom", "rhot"};
   for (int v = 0; v < 4; ++v) {
-    const std::vector<double> written = io::read_dataset(out() / "fields_000010.h5", names[v]);
+    const std::vector<double> written = io::read_dataset(out() / "fields_000010.nc", names[v]);
     ASSERT_EQ(written.size(), cells);
     EXPECT_EQ(std::memcmp(written.data(), state.data() + v * cells, cells * sizeof(double)), 0) << names[v];
   }
@@ -88,7 +88,7 @@ TEST_F(OutputCliTest, ASeriesHoldsWhatPerTimeSnapshotsHoldAndTheStateAnInProcess
   EXPECT_EQ(io::read_dataset(series, "step"), (std::vector<double>{0, 4, 8, 10}));
   const std::vector<double> times = io::read_dataset(series, "time");
   ASSERT_EQ(times.size(), 4u);
-  const char* snapshots[] = {"fields_000000.h5", "fields_000004.h5", "fields_000008.h5", "fields_000010.h5"};
+  const char* snapshots[] = {"fields_000000.nc", "fields_000004.nc", "fields_000008.nc", "fields_000010.nc"};
   for (std::size_t n = 0; n < 4; ++n) {
     const fs::path per_time = directory_ / "per_time" / snapshots[n];
     EXPECT_EQ(io::read_dataset(per_time, "time"), std::vector<double>{times[n]}) << snapshots[n];
@@ -152,12 +152,12 @@ TEST_F(OutputCliTest, AnEarlierSeriesIsReplacedOnlyWithOverwriteAndOnlyIfSimappW
 TEST_F(OutputCliTest, EarlierResultsAreNotOverwrittenUnasked) {
   const std::string arguments = "--set time.sim_time=" + sim_time(3) + " --set output.dir=out --set output.every=2";
   ASSERT_EQ(simapp(arguments).exit_code, 0);
-  const auto written = fs::last_write_time(out() / "fields_000000.h5");
+  const auto written = fs::last_write_time(out() / "fields_000000.nc");
   const Outcome again = simapp(arguments);
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_TRUE(std::regex_search(again.err, std::regex(R"(output\.dir: .* holds results of an earlier run)")))
       << again.err;
-  EXPECT_EQ(fs::last_write_time(out() / "fields_000000.h5"), written);
+  EXPECT_EQ(fs::last_write_time(out() / "fields_000000.nc"), written);
   EXPECT_EQ(simapp(arguments + " --overwrite").exit_code, 0);
 }
 
@@ -168,20 +168,20 @@ TEST_F(OutputCliTest, UnwritableDirectoryIsRefusedBeforeAnyWork) {
 }
 
 TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
-  // A file-size limit of 28 KiB lets the one-field snapshot (22 KiB, laid out in at most 26) through
-  // and fails the checkpoint (32 KiB); the limit is an I/O error, not a kill (SIGXFSZ). No
-  // statistics (stats.nc is larger).
-  const Outcome outcome = run(command_with_file_limit("--set time.sim_time=" + sim_time(4) +
-                                                          " --set output.dir=out --set output.variables=rho_prime"
-                                                          " --set output.every=" +
-                                                          every(2) + " --set output.checkpoint_every=" + every(2) +
-                                                          " --set output.stats_every=0",
-                                                      1, 28));
+  // On 80 x 20 cells (of the usual 500 m) a file-size limit of 48 KiB lets the one-field snapshot
+  // (35 KiB, laid out in at most 43) through and fails the checkpoint (56 KiB); the limit is an I/O
+  // error, not a kill (SIGXFSZ). No statistics (stats.nc is another file near the limit).
+  const Outcome outcome = run(command_with_file_limit(
+      "--set grid.nx=80 --set grid.xlen=40000 --set time.sim_time=" + sim_time(4) +
+          " --set output.dir=out --set output.variables=rho_prime"
+          " --set output.every=" +
+          every(2) + " --set output.checkpoint_every=" + every(2) + " --set output.stats_every=0",
+      1, 48));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
   EXPECT_TRUE(std::regex_match(without_launcher_notices(outcome.err),
                                std::regex(R"(simapp: error: out/checkpoint_000002\.h5: [^\n]*File too large\n)")))
       << outcome.err;
-  EXPECT_EQ(io::read_dataset(out() / "fields_000000.h5", "rho_prime").size(), 40u * 20u);
+  EXPECT_EQ(io::read_dataset(out() / "fields_000000.nc", "rho_prime").size(), 80u * 20u);
   EXPECT_FALSE(fs::exists(out() / "checkpoint_000002.h5"));
   EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "no unfinished file is left";
 }
@@ -239,7 +239,7 @@ TEST_P(FailedSnapshotWriteTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) 
   const std::string outputs = " --set output.dir=out --set output.every=" + every(2) +
                               " --set output.checkpoint_every=" + every(2) + " --set output.stats_every=0";
   ASSERT_EQ(simapp("--set time.sim_time=" + sim_time(4) + outputs, failure.ranks).exit_code, 0);
-  const std::vector<double> before = io::read_dataset(out() / "fields_000004.h5", "theta_prime");
+  const std::vector<double> before = io::read_dataset(out() / "fields_000004.nc", "theta_prime");
   // Continued to step 8 under a limit of 20 KiB a file: the snapshot of step 6 (35 KiB) fails.
   const auto start = std::chrono::steady_clock::now();
   const Outcome outcome =
@@ -249,15 +249,15 @@ TEST_P(FailedSnapshotWriteTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) 
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
   std::smatch line;
   EXPECT_TRUE(std::regex_search(outcome.err, line,
-                                std::regex(R"(simapp: error: [^\n]*fields_000006\.h5: [^\n]*File too large\n)")))
+                                std::regex(R"(simapp: error: [^\n]*fields_000006\.nc: [^\n]*File too large\n)")))
       << outcome.err;
   EXPECT_EQ(std::regex_search(line.suffix().str(), std::regex("simapp: error:")), false)
       << "one error line: " << outcome.err;
-  const std::vector<double> after = io::read_dataset(out() / "fields_000004.h5", "theta_prime");
+  const std::vector<double> after = io::read_dataset(out() / "fields_000004.nc", "theta_prime");
   EXPECT_EQ(std::memcmp(before.data(), after.data(), before.size() * sizeof(double)), 0);
-  for (const char* file : {"fields_000000.h5", "fields_000002.h5", "checkpoint_000004.h5"})
+  for (const char* file : {"fields_000000.nc", "fields_000002.nc", "checkpoint_000004.h5"})
     EXPECT_TRUE(fs::exists(out() / file)) << file;
-  EXPECT_FALSE(fs::exists(out() / "fields_000006.h5"));
+  EXPECT_FALSE(fs::exists(out() / "fields_000006.nc"));
   EXPECT_FALSE(fs::exists(out() / ".simapp_tmp")) << "no unfinished file is left";
 }
 
@@ -292,13 +292,13 @@ TEST_P(FullDiskTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) {
                                                       GetParam()));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
   EXPECT_TRUE(std::regex_search(outcome.err,
-                                std::regex(R"(simapp: error: out/fields_\d+\.h5: [^\n]*No space left on device\n)")))
+                                std::regex(R"(simapp: error: out/fields_\d+\.nc: [^\n]*No space left on device\n)")))
       << outcome.err;
   EXPECT_EQ(std::regex_search(outcome.err, std::regex("simapp: error:[^\n]*\n[^]*simapp: error:")), false)
       << outcome.err;
   int written = 0;
   for (const auto& entry : fs::directory_iterator(out())) {
-    if (entry.path().extension() != ".h5") continue;
+    if (entry.path().extension() != ".nc") continue;
     EXPECT_EQ(io::read_dataset(entry.path(), "theta_prime").size(), 40u * 20u) << entry.path();
     ++written;
   }

@@ -2,9 +2,11 @@
 against the HDF5 datasets: fields.xmf with the XDMF Reader, Xdmf3 Reader S and Xdmf3 Reader T
 (every time the index lists: the time, the mesh's cells and bounds, x along ParaView's x and z
 along its y, or in the 3-D model x, y and z along its x, y and z, every field's values), and every
-snapshot with the netCDF CF reader (the cell centres as its points, every field's values).
+snapshot with the netCDF CF reader (its time step, the cell centres as its points, every field's
+values), 2-D and 3-D. Given the same case run with output.layout series too: its fields.nc in the
+netCDF CF reader, with a time step for each of its times and each time's values.
 
-usage: pvpython paraview_xdmf_check.py OUTPUT_DIR/fields.xmf
+usage: pvpython paraview_xdmf_check.py PER_TIME_OUTPUT_DIR [SERIES_OUTPUT_DIR]
 """
 import os
 import sys
@@ -13,7 +15,7 @@ import xml.etree.ElementTree as ET
 import h5py
 import numpy as np
 from paraview import servermanager
-from paraview.simple import NetCDFReader, Xdmf3ReaderS, Xdmf3ReaderT, XDMFReader
+from paraview.simple import NetCDFReader, OpenDataFile, Xdmf3ReaderS, Xdmf3ReaderT, XDMFReader
 from vtk.util.numpy_support import vtk_to_numpy
 
 XDMF_READERS = {
@@ -70,26 +72,43 @@ def check_index(reader_name, xmf, directory, grids):
     return {item.text.split(":/")[0] for grid in grids for item in grid.findall("Attribute//DataItem[@Format='HDF']")}
 
 
-def check_cf(directory, snapshot):
-    """The netCDF CF reader opens a snapshot as it is: points at the cell centres (x, z), or
-    (x, y, z) in the 3-D model."""
-    path = os.path.join(directory, snapshot)
+def check_cf(path):
+    """File > Open finds readers for a snapshot or a series, and the netCDF CF reader opens it as it
+    is: a time step at each time of the file, points at the cell centres (x, z), or (x, y, z) in
+    the 3-D model, and the fields' values at each time."""
+    name = os.path.basename(path)
+    try:  # what File > Open does: find the readers of the file's name (.nc: the netCDF ones)
+        OpenDataFile(os.path.abspath(path))
+    except RuntimeError as error:
+        fail(f"{name}: ParaView's File > Open finds no reader for it: {error}")
     reader = NetCDFReader(FileName=[path])
-    reader.UpdatePipeline()
-    data = servermanager.Fetch(reader)
     with h5py.File(path, "r") as h5:
-        axes = [h5[name][()] for name in ("x", "y", "z") if name in h5]
+        times = h5["time"][()]
+        steps = reader.TimestepValues
+        steps = list(steps) if isinstance(steps, (list, tuple)) or hasattr(steps, "__len__") else [steps]
+        if len(steps) != len(times) or not np.allclose(steps, times, rtol=1e-12, atol=0.0):
+            fail(f"CF reader: {name}: time steps {steps}, the file's times {list(times)}")
+        axes = [h5[axis][()] for axis in ("x", "y", "z") if axis in h5]
         expected = tuple(value for axis in axes for value in (axis[0], axis[-1]))
         points = int(np.prod([axis.size for axis in axes]))
-        if data.GetNumberOfPoints() != points:
-            fail(f"CF reader: {snapshot}: {data.GetNumberOfPoints()} points, expected {points}")
-        bounds = data.GetBounds()[0 : len(expected)]
-        if not np.allclose(bounds, expected, rtol=1e-12, atol=0.0):
-            fail(f"CF reader: {snapshot}: bounds {bounds}, expected the cell centres' {expected}")
         rank = len(axes) + 1  # time and the axes
-        names = [name for name in h5 if h5[name].dims and len(h5[name].shape) == rank]
-        check_values("CF reader", snapshot, data.GetPointData(), h5, names)
-    print(f"CF reader: {snapshot}: {points} points at the cell centres, {len(names)} fields equal")
+        names = [field for field in h5 if h5[field].dims and len(h5[field].shape) == rank]
+        for n, time in enumerate(times):
+            reader.UpdatePipeline(time)
+            data = servermanager.Fetch(reader)
+            if data.GetNumberOfPoints() != points:
+                fail(f"CF reader: {name}: {data.GetNumberOfPoints()} points, expected {points}")
+            bounds = data.GetBounds()[0 : len(expected)]
+            if not np.allclose(bounds, expected, rtol=1e-12, atol=0.0):
+                fail(f"CF reader: {name}: bounds {bounds}, expected the cell centres' {expected}")
+            for field in names:
+                array = data.GetPointData().GetArray(field)
+                if array is None:
+                    fail(f"CF reader: {name}: no field {field} at t = {time:g} s")
+                if not np.array_equal(vtk_to_numpy(array), h5[field][n].reshape(-1)):
+                    fail(f"CF reader: {name}: {field} at t = {time:g} s differs from the HDF5 dataset")
+    print(f"CF reader: {name}: {len(times)} time step(s) {list(times)}, {points} points at the cell centres, "
+          f"{len(names)} fields equal")
 
 
 def is_3d(directory, grids):
@@ -100,8 +119,8 @@ def is_3d(directory, grids):
 
 
 def main():
-    xmf = sys.argv[1]
-    directory = os.path.dirname(os.path.abspath(xmf))
+    directory = sys.argv[1]
+    xmf = os.path.join(directory, "fields.xmf")
     grids = ET.parse(xmf).getroot().findall("Domain/Grid/Grid")
     three_d = is_3d(directory, grids)
     snapshots = set()
@@ -113,12 +132,9 @@ def main():
             continue
         snapshots |= check_index(reader_name, xmf, directory, grids)
     for snapshot in sorted(snapshots):
-        if three_d:
-            # ParaView 5.11's netCDF CF reader finds the time dimension by units "... since ...",
-            # so it takes time, z, y, x for four spatial dimensions, which it does not read.
-            print(f"CF reader: {snapshot}: not a reader of 4-D (time, z, y, x) variables with time in s")
-            continue
-        check_cf(directory, snapshot)
+        check_cf(os.path.join(directory, snapshot))
+    if len(sys.argv) > 2:
+        check_cf(os.path.join(sys.argv[2], "fields.nc"))
 
 
 if __name__ == "__main__":

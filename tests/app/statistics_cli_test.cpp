@@ -42,7 +42,7 @@ double largest_magnitude(const std::vector<double>& values) {
 
 std::string snapshot_name(long step) {
   char name[32];
-  std::snprintf(name, sizeof name, "fields_%06ld.h5", step);
+  std::snprintf(name, sizeof name, "fields_%06ld.nc", step);
   return name;
 }
 
@@ -131,7 +131,7 @@ TEST_F(StatisticsCliTest, ARowAtEverySnapshotHoldsItsFieldsExtremesAndEnergyAndT
   // A line for each file, printed and in simapp.log.
   const std::string log = testing::read_text(out() / "simapp.log");
   for (const std::string& line :
-       {std::string("wrote out/fields_000005.h5 (t = "), std::string("wrote out/stats.nc (5 times, t = 0 to ")}) {
+       {std::string("wrote out/fields_000005.nc (t = "), std::string("wrote out/stats.nc (5 times, t = 0 to ")}) {
     EXPECT_NE(outcome.out.find(line), std::string::npos) << line << "\n" << outcome.out;
     EXPECT_NE(log.find(line), std::string::npos) << line;
   }

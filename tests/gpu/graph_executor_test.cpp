@@ -49,10 +49,9 @@ std::vector<std::vector<double>> states_at_outputs(const RunSpec& spec, Executio
   testing::SerialSimulation simulation(spec, Backend::cuda, mode);
   std::vector<std::vector<double>> states;
   const std::vector<ScheduledOutput> outputs{
-      {{5, 11, 17},
+      {std::vector<long>{5, 11, 17},
        [&states](long, double, std::span<const double> state) { states.emplace_back(state.begin(), state.end()); },
-       nullptr,
-       nullptr}};
+       nullptr, nullptr}};
   run_to_end(
       *simulation, 0, [](const ProgressReport&) {}, outputs);
   states.push_back(simulation->gathered_state());

@@ -493,5 +493,38 @@ TEST_F(Checkpoint3dTest, A3dCheckpointOfAnotherNyOrYlenIsRefusedNamingBoth) {
   EXPECT_EQ(refusal_for(other), prefix + "grid 6 x 4 x 3 vs 6 x 8 x 3; ylen 8000 m vs 9000 m" + suffix);
 }
 
+/// A bump perturbation.* configures in place of the case's own is recorded with its y (centre
+/// and radius) and read back; a restart with another is refused naming the key and its
+/// [x, y, z]. The case's own bump is recorded as none: such a file is the one written before.
+TEST_F(Checkpoint3dTest, A3dCheckpointRecordsAConfiguredBumpWithItsY) {
+  RunSpec spec = spec_3d();  // thermal: its bump at [xlen / 2, ylen / 2, 2000] = [10000, 4000, 2000]
+  spec.perturbation.center = {10000.0, 3000.0, 2000.0};
+  CheckpointHeader header = header_of(spec, 5);
+  header.perturbation = configured_perturbation(spec);
+  ASSERT_TRUE(header.perturbation);
+  write_checkpoint(directory_, header, state_3d(), "");
+  const fs::path path = checkpoint_path(directory_, 5);
+  EXPECT_EQ(testing::attribute(path, "perturbation_y0"), 3000.0);
+  EXPECT_EQ(testing::attribute(path, "perturbation_yr"), 2000.0);
+  const CheckpointHeader read = read_checkpoint_header(path);
+  ASSERT_TRUE(read.perturbation);
+  EXPECT_EQ(read.perturbation->y0, 3000.0);
+  EXPECT_EQ(read.config_hash, physics_hash(spec));
+  EXPECT_NE(physics_hash(spec), physics_hash(spec_3d()));
+
+  const TimeStepping stepping(100.0, 1000.0, 1000.0, 1.5);
+  EXPECT_EQ(refusal([&] { check_restart_compatible(path, read, spec, stepping); }), "");
+  RunSpec other = spec;
+  other.perturbation.center = {10000.0, 4000.0, 2000.0};
+  EXPECT_EQ(refusal([&] { check_restart_compatible(path, read, other, stepping); }),
+            path.string() +
+                ": checkpoint of an incompatible configuration: perturbation.center [10000, 3000, 2000] vs "
+                "[10000, 4000, 2000] (checkpoint vs configuration)");
+
+  EXPECT_FALSE(configured_perturbation(spec_3d()));
+  EXPECT_FALSE(configured_perturbation(other)) << "the case's own centre, given";
+  EXPECT_FALSE(has_attribute(write(6), "perturbation_amplitude"));
+}
+
 }  // namespace
 }  // namespace simapp::io

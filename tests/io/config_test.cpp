@@ -17,10 +17,14 @@
 #include <iterator>
 #include <limits>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "foundation/error.hpp"
 #include "io/config/config_schema.hpp"
@@ -104,6 +108,7 @@ std::string other_value(const ConfigKey& key) {
     case ValueType::integer: return std::to_string(std::get<int>(fallback) + 3);
     case ValueType::real: return std::to_string(std::get<double>(fallback) * 2 + 0.5);
     case ValueType::string: return "elsewhere";
+    case ValueType::date_time: return "1999-12-31T23:00:00Z";
     case ValueType::enumeration:
       return std::string(key.allowed.back() == std::get<std::string>(fallback) ? key.allowed.front()
                                                                                : key.allowed.back());
@@ -459,6 +464,34 @@ TEST_F(ConfigTest, DomainsBeyondTheAtmosphereOrBeyondWhatADoubleCountsAreRefused
   EXPECT_NO_THROW(load_config(path, {"grid.xlen=1e20"}));
 }
 
+/// The 3-D model's domain holds xlen · ylen · zlen of atmosphere: lengths a double holds each
+/// can still give totals it cannot.
+TEST_F(ConfigTest, A3dDomainWhoseTotalsOverflowIsRefusedNamingItsLongestSide) {
+  const std::string path = write("case: thermal\ngrid:\n  nx: 8\n  ny: 4\n  nz: 4\n");
+  expect_bad_input(load_error(path, {"grid.xlen=1e200", "grid.ylen=1e200"}), "--set grid.xlen=1e200",
+                   "grid.xlen: a domain of 1e+200 m x 1e+200 m x 10000 m holds more mass and energy than a double can "
+                   "count; use a smaller domain");
+  expect_bad_input(load_error(path, {"grid.xlen=1e100", "grid.ylen=1e250"}), "--set grid.ylen=1e250",
+                   "grid.ylen: a domain of 1e+100 m x 1e+250 m x 10000 m holds more mass and energy than a double can "
+                   "count; use a smaller domain");
+  EXPECT_NO_THROW(load_config(path, {"grid.xlen=1e100", "grid.ylen=1e100"}));
+  EXPECT_NO_THROW(load_config(path, {"grid.ny=1", "grid.xlen=1e200", "grid.ylen=1e200"})) << "no y in 2-D";
+}
+
+/// A time within 1e-9 dt of a step's end is that end (solver/time/time_stepping.hpp), so a
+/// sim_time below it is t = 0: no step to take (its one step of a subnormal dt overflowed the
+/// hyperviscosity, K ∝ 1/dt, and "blew up").
+TEST_F(ConfigTest, ASimTimeWithinRoundOffOfTheStartIsRefused) {
+  const std::string path = write("case: thermal\n");  // dt = 0.166667 s
+  for (const char* sim_time : {"1e-310", "1e-300", "1e-11"})
+    expect_bad_input(load_error(path, {std::string("time.sim_time=") + sim_time}),
+                     std::string("--set time.sim_time=") + sim_time,
+                     fmt::format("time.sim_time: {} s is within round-off of t = 0 (less than 1e-09 of the time "
+                                 "step dt = 0.166667 s), so the run has no step to take; give at least 1.66667e-10 s",
+                                 sim_time));
+  EXPECT_NO_THROW(load_config(path, {"time.sim_time=1e-9"}));
+}
+
 TEST_F(ConfigTest, IntegerListsComeAsAYamlListOrAnOverride) {
   using Ranks = std::array<int, 3>;
   EXPECT_EQ(load_config(write("parallel:\n  ranks: [3, 2]\n"), {}).spec.parallel.ranks, (Ranks{3, 1, 2}));
@@ -480,20 +513,21 @@ TEST_F(ConfigTest, IntegerListsComeAsAYamlListOrAnOverride) {
 TEST_F(ConfigTest, OutputVariablesMustBeKnownAndListedOnce) {
   const std::string unknown = write("output:\n  variables: rho_prime,bogus\n");
   expect_bad_input(load_error(unknown), unknown + ":2",
-                   "output.variables: unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, dens, umom, "
-                   "vmom, wmom, rhot, all)");
+                   "output.variables: unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, p_prime, dens, "
+                   "umom, vmom, wmom, rhot, rho_bar, theta_bar, p_bar, all)");
   const std::string path = write("case: thermal\n", "valid.yaml");
   expect_bad_input(load_error(path, {"output.variables=u,u"}), "--set output.variables=u,u",
                    "output.variables: 'u' is listed twice");
   expect_bad_input(load_error(path, {"output.variables=rhoo"}), "--set output.variables=rhoo",
                    "output.variables: unknown name 'rhoo' (did you mean 'rhot'?; valid: rho_prime, u, v, w, "
-                   "theta_prime, dens, umom, vmom, wmom, rhot, all)");
+                   "theta_prime, p_prime, dens, umom, vmom, wmom, rhot, rho_bar, theta_bar, p_bar, all)");
   expect_bad_input(load_error(path, {"output.variables=u,v"}), "--set output.variables=u,v",
                    "output.variables: v is a field of the 3-D model (grid.ny > 1); this run is 2-D");
   EXPECT_EQ(load_config(path, {"output.variables=all"}).spec.output.variables,
-            (std::vector<std::string>{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"}))
+            (std::vector<std::string>{"rho_prime", "u", "w", "theta_prime", "p_prime", "dens", "umom", "wmom", "rhot",
+                                      "rho_bar", "theta_bar", "p_bar"}))
       << "all: the 2-D model's fields";
-  EXPECT_EQ(load_config(path, {"grid.ny=4", "output.variables=all"}).spec.output.variables.size(), 10u);
+  EXPECT_EQ(load_config(path, {"grid.ny=4", "output.variables=all"}).spec.output.variables.size(), 14u);
   EXPECT_EQ(load_config(path, {"grid.ny=4"}).spec.output.variables,
             (std::vector<std::string>{"rho_prime", "u", "v", "w", "theta_prime"}))
       << "the 3-D model's default adds v";
@@ -503,13 +537,33 @@ TEST_F(ConfigTest, OutputVariablesMustBeKnownAndListedOnce) {
                    "output.variables: 'all' cannot be combined with other names");
 }
 
+TEST_F(ConfigTest, TimeStartIsADateAndTimeInUtc) {
+  EXPECT_EQ(RunSpec{}.time.start, "2000-01-01T00:00:00Z");
+  const std::string path = write("time:\n  start: 1850-07-04T12:30:00Z\n");
+  const LoadedConfig config = load_config(path, {});
+  EXPECT_EQ(config.spec.time.start, "1850-07-04T12:30:00Z");
+  EXPECT_NE(config.resolved_yaml.find("  start: 1850-07-04T12:30:00Z\n"), std::string::npos) << config.resolved_yaml;
+  EXPECT_EQ(load_config(path, {"time.start=2024-02-29"}).spec.time.start, "2024-02-29");
+  const std::string leap = write("time:\n  start: 2023-02-29T00:00:00Z\n", "leap.yaml");
+  expect_bad_input(load_error(leap), leap + ":2",
+                   "time.start: '2023-02-29T00:00:00Z': day 29 is not in 2023-02 (e.g. 2000-01-01T00:00:00Z)");
+  expect_bad_input(load_error(path, {"time.start=01/01/2000"}), "--set time.start=01/01/2000",
+                   "time.start: '01/01/2000': expected an ISO 8601 date and time in UTC, YYYY-MM-DDTHH:MM:SSZ (e.g. "
+                   "2000-01-01T00:00:00Z)");
+  expect_bad_input(load_error(path, {"time.start=2000-01-01T00:00:00+01:00"}),
+                   "--set time.start=2000-01-01T00:00:00+01:00",
+                   "time.start: '2000-01-01T00:00:00+01:00': the zone +01:00 is not UTC: end the time with Z (or with "
+                   "no zone) (e.g. 2000-01-01T00:00:00Z)");
+}
+
 TEST_F(ConfigTest, OutputVariablesAreReadIntoAList) {
   const std::string path = write("output:\n  variables: theta_prime, u\n");
   const LoadedConfig config = load_config(path, {});
   EXPECT_EQ(config.spec.output.variables, (NameList{"theta_prime", "u"}));
   EXPECT_NE(config.resolved_yaml.find("variables: theta_prime,u\n"), std::string::npos) << config.resolved_yaml;
   EXPECT_EQ(load_config(path, {"output.variables=all"}).spec.output.variables,
-            (NameList{"rho_prime", "u", "w", "theta_prime", "dens", "umom", "wmom", "rhot"}));
+            (NameList{"rho_prime", "u", "w", "theta_prime", "p_prime", "dens", "umom", "wmom", "rhot", "rho_bar",
+                      "theta_bar", "p_bar"}));
   EXPECT_EQ(RunSpec{}.output.variables, (NameList{"rho_prime", "u", "w", "theta_prime"}));
   const std::string empty = write("output:\n  variables: ''\n", "empty.yaml");
   expect_bad_input(load_error(empty), empty + ":2", "output.variables: must not be empty");
@@ -531,8 +585,10 @@ TEST_F(ConfigTest, NameListsAreReadFromAYamlListToo) {
     expect_bad_input(load_error(path), path + ":2", "output.variables: " + problem);
   };
   refused("[u, u]", "'u' is listed twice");
-  refused("[u, bogus]",
-          "unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, dens, umom, vmom, wmom, rhot, all)");
+  refused(
+      "[u, bogus]",
+      "unknown name 'bogus' (valid: rho_prime, u, v, w, theta_prime, p_prime, dens, umom, vmom, wmom, rhot, rho_bar, "
+      "theta_bar, p_bar, all)");
   refused("[]", "must not be empty");
   refused("[all, u]", "'all' cannot be combined with other names");
   refused("['u,w']", "one name an item of the list, got 'u,w'");
@@ -731,6 +787,35 @@ TEST_F(ConfigTest, StrayCommaIsInvalidYaml) {
     } catch (const std::exception& error) {
       ADD_FAILURE() << "not a simapp::Error: " << error.what();
     }
+  }
+}
+
+TEST_F(ConfigTest, ControlCharactersAreNamedWithTheirLineAndColumn) {
+  // yaml-cpp 0.7 reports a NUL byte a line later, as "unknown escape character: \n".
+  const std::string nul = write(std::string("case: rest\ngrid:\n  nx: 4") + '\0' + "\n  nz: 40\n");
+  expect_bad_input(load_error(nul), nul + ":3",
+                   "invalid YAML: a NUL byte at column 8; YAML text holds no control characters but tabs and line "
+                   "breaks");
+  const std::string escape = write("case: \"rest\x1b[31m\"\n", "escape.yaml");
+  expect_bad_input(load_error(escape), escape + ":1",
+                   "invalid YAML: control character \\x1b at column 12; YAML text holds no control characters but "
+                   "tabs and line breaks");
+}
+
+TEST_F(ConfigTest, NestingBeyondTheParsersDepthIsNamed) {
+  // yaml-cpp 0.7 says "bad file".
+  for (const auto& [open, close] : {std::pair{"[", "]"}, std::pair{"{a: ", "}"}}) {
+    SCOPED_TRACE(open);
+    std::string nested = "case: rest\ngrid: ";
+    for (int level = 0; level < 3000; ++level) nested += open;
+    for (int level = 0; level < 3000; ++level) nested += close;
+    const std::string path = write(nested + "\n", "nested.yaml");
+    const Error error = load_error(path);
+    EXPECT_EQ(error.code(), ExitCode::bad_input);
+    EXPECT_EQ(error.where(), path + ":2");
+    EXPECT_TRUE(std::regex_match(error.what(), std::regex(R"(invalid YAML: lists and maps nested too deep \(the )"
+                                                          R"(parser stops at depth \d+\))")))
+        << error.what();
   }
 }
 

@@ -5,12 +5,14 @@
 #include "io/files/directory_lock.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <regex>
 #include <string>
@@ -75,6 +77,40 @@ TEST_P(DirectoryLockTest, TheLockFileNamesItsHolder) {
   EXPECT_TRUE(std::regex_match(line, std::regex("host " + host() + " pid " + std::to_string(::getpid()) +
                                                 R"( since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)")))
       << line;
+}
+
+TEST_P(DirectoryLockTest, AFileThatIsNotTheLocksOwnIsNeverWrittenInto) {
+  // A hard link (left by cp -al or rsync --link-dest, or planted in a shared directory): the
+  // lock file's name is a second name of a user's file.
+  const fs::path precious = directory_ / "precious.txt";
+  std::ofstream(precious) << "a user's file\n";
+  fs::create_hard_link(precious, directory_ / lock_file_name);
+  try {
+    const DirectoryLock lock(directory_, GetParam());
+    ADD_FAILURE() << "the lock was taken";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::bad_input);
+    EXPECT_EQ(error.where(), (directory_ / lock_file_name).string());
+    EXPECT_TRUE(
+        std::regex_search(error.what(), std::regex(R"(^not simapp's lock file: it has 2 names \(a hard link\); )"
+                                                   R"(simapp never writes into it: remove this name)")))
+        << error.what();
+  }
+  std::ifstream in(precious, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "a user's file\n") << "byte for byte intact";
+  // A named pipe, which no reader may block on or write into.
+  fs::remove(directory_ / lock_file_name);
+  ASSERT_EQ(::mkfifo((directory_ / lock_file_name).c_str(), 0600), 0);
+  try {
+    const DirectoryLock lock(directory_, GetParam());
+    ADD_FAILURE() << "the lock was taken";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::bad_input);
+    EXPECT_TRUE(std::regex_search(error.what(), std::regex(R"(^not simapp's lock file: a named pipe, not a regular )"
+                                                           R"(file; simapp never writes into it: remove it)")))
+        << error.what();
+  }
+  EXPECT_EQ(fs::status(directory_ / lock_file_name).type(), fs::file_type::fifo);
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, DirectoryLockTest,

@@ -177,7 +177,8 @@ TEST_F(Hdf5ReaderTest, ReadsASnapshotAsItsWriterWroteIt) {
   EXPECT_EQ(read_dataset(path, "x"), (std::vector<double>{125.0, 375.0, 625.0, 875.0}));
   EXPECT_EQ(read_dataset(path, "time"), std::vector<double>{12.5});
   const Hdf5Reader file(path, ExitCode::io);
-  EXPECT_EQ(file.read_attribute<long>("step"), 42);
+  EXPECT_EQ(file.read_dataset<long>("step"), std::vector<long>{42});
+  EXPECT_EQ(file.read_attribute<std::string>("units", "time"), "seconds since 2000-01-01 00:00:00");
   EXPECT_EQ(file.read_attribute<int>("nz"), 3);
   EXPECT_EQ(file.read_attribute<std::string>("case"), "thermal");
   EXPECT_EQ(file.dataset_shape("dens").dims, (std::vector<hsize_t>{1, 3, 4}));

@@ -76,26 +76,26 @@ class RunLogTest : public ::testing::Test {
   std::FILE* diagnostics_ = nullptr;
 };
 
-TEST_F(RunLogTest, LinesReachTheConsoleAsTheyAreAndTheFileWithTheirTimesThoseBeforeItFirst) {
+TEST_F(RunLogTest, LinesReachTheConsoleEachOnOneLineAndTheFileWithTheirTimesThoseBeforeItFirst) {
   {
     RunLog log(console_, diagnostics_, "simapp case.yaml (host h, pid 1, 1 rank)");
     log.print("before the file");
-    log.print("two\nlines");
+    log.print("one\nline \x1b[31mFAKE d_mass: 9");  // a name from outside never forges a line
     log.write_to(log_path());
     log.print("after it");
     log.note("for the file alone");
     log.warning("simapp: warning: something");
   }
-  EXPECT_EQ(contents(console_), "before the file\ntwo\nlines\nafter it\n");
+  EXPECT_EQ(contents(console_), "before the file\none\\nline \\x1b[31mFAKE d_mass: 9\nafter it\n");
   EXPECT_EQ(contents(diagnostics_), "simapp: warning: something\n");
   const std::vector<std::string> lines = lines_of(read_text(log_path()));
-  ASSERT_EQ(lines.size(), 7u);
+  ASSERT_EQ(lines.size(), 6u);
   EXPECT_TRUE(
       std::regex_match(unstamped(lines[0]),
                        std::regex(R"(simapp \S+ \(git \S+\) started: simapp case\.yaml \(host h, pid 1, 1 rank\))")))
       << lines[0];
-  const std::vector<std::string> expected{"before the file",           "two", "lines", "after it", "for the file alone",
-                                          "simapp: warning: something"};
+  const std::vector<std::string> expected{"before the file", "one\\nline \\x1b[31mFAKE d_mass: 9", "after it",
+                                          "for the file alone", "simapp: warning: something"};
   for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(unstamped(lines[i + 1]), expected[i]) << lines[i + 1];
   EXPECT_TRUE(is_run_log(log_path()));
 }

@@ -24,6 +24,7 @@
 #include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/hdf5_reader.hpp"
+#include "io/hdf5/snapshot_series.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "tests/support/bitwise_equal.hpp"
@@ -136,21 +137,14 @@ std::vector<double> points(int count, double spacing, double shift) {
   return values;
 }
 
-/// String attribute `name` of object `object` in `file`.
+/// Text attribute `name` of object `object` in `file`.
 std::string string_attribute(hid_t file, const std::string& object, const std::string& name) {
-  const AttributeHandle attribute(H5Aopen_by_name(file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
-  if (!attribute.valid()) return "<no attribute " + name + ">";
-  const DatatypeHandle type(H5Tcopy(H5T_C_S1));
-  H5Tset_size(type.get(), H5T_VARIABLE);
-  H5Tset_cset(type.get(), H5T_CSET_UTF8);
-  char* text = nullptr;
-  EXPECT_GE(H5Aread(attribute.get(), type.get(), &text), 0) << object << " " << name;
-  const std::string value = text ? text : "<unreadable>";
-  H5free_memory(text);
-  return value;
+  if (H5Aexists_by_name(file, object.c_str(), name.c_str(), H5P_DEFAULT) <= 0) return "<no attribute " + name + ">";
+  return Hdf5Reader(file, "snapshot", ExitCode::io).read_attribute<std::string>(name, object);
 }
 
-/// The names of the dimension scales attached to each dimension of dataset `name`, in order.
+/// The names of the dimensions of dataset `name`, in order: the datasets of the dimension scales
+/// attached to them (netCDF's dimension names).
 std::vector<std::string> dimension_names(hid_t file, const std::string& name) {
   const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
   std::vector<std::string> names;
@@ -158,9 +152,9 @@ std::vector<std::string> dimension_names(hid_t file, const std::string& name) {
     std::string scale = "<none>";
     const auto visit = [](hid_t, unsigned, hid_t attached, void* out) -> herr_t {
       std::array<char, 64> text{};
-      H5DSget_scale_name(attached, text.data(), text.size());
-      *static_cast<std::string*>(out) = text.data();
-      return 1;  // the first scale of the dimension
+      H5Iget_name(attached, text.data(), text.size());
+      *static_cast<std::string*>(out) = text.data() + 1;  // without the root's "/"
+      return 1;                                           // the first scale of the dimension
     };
     H5DSiterate_scales(dataset.get(), static_cast<unsigned>(d), nullptr, visit, &scale);
     names.push_back(scale);
@@ -250,8 +244,10 @@ TEST_F(Snapshot3dTest, FieldsAreOnTimeZYXWithTheirCoordinates) {
   EXPECT_EQ(dimension_names(file.get(), "y_bnds"), (std::vector<std::string>{"y", "bnds"}));
   EXPECT_EQ(H5DSis_scale(DatasetHandle(H5Dopen2(file.get(), "y", H5P_DEFAULT)).get()), 1);
   const std::map<std::string, std::string> y_attributes{
-      {"units", "m"}, {"axis", "Y"}, {"standard_name", "projection_y_coordinate"}, {"bounds", "y_bnds"}};
+      {"units", "m"}, {"standard_name", "projection_y_coordinate"}, {"bounds", "y_bnds"}};
   for (const auto& [name, value] : y_attributes) EXPECT_EQ(string_attribute(file.get(), "y", name), value) << name;
+  for (const char* axis : {"x", "y"})  // ParaView's CF reader would take axis X and Y for longitude and latitude
+    EXPECT_EQ(string_attribute(file.get(), axis, "axis"), "<no attribute axis>") << axis;
   EXPECT_EQ(string_attribute(file.get(), "x", "standard_name"), "projection_x_coordinate");  // the same style
   EXPECT_EQ(string_attribute(file.get(), "y_bnds", "units"), "m");
 }
@@ -496,9 +492,9 @@ std::vector<double> numbers_in(const std::string& text) {
 
 TEST_F(Snapshot3dTest, TheXdmfIndexIsA3dMeshOfTheCellsWithTheirTrueBounds) {
   const std::vector<std::string> fields{"u", "v"};
-  write_snapshot(dir_ / "fields_000007.h5", snapshot_, fields, 0);
+  write_snapshot(dir_ / "fields_000007.nc", snapshot_, fields, 0);
   const fs::path path = dir_ / "fields.xmf";
-  write_xdmf(path, {nx, nz, dx, dz, ny, dy}, fields, {{"fields_000007.h5", snapshot_.time}});
+  write_xdmf(path, {nx, nz, dx, dz, ny, dy}, fields, {{"fields_000007.nc", snapshot_.time}});
   std::ifstream in(path);
   const std::string xml{std::istreambuf_iterator<char>(in), {}};
 
@@ -517,7 +513,7 @@ TEST_F(Snapshot3dTest, TheXdmfIndexIsA3dMeshOfTheCellsWithTheirTrueBounds) {
   EXPECT_EQ(spacing, (std::vector<double>{dz, dy, dx}));
 
   // The mesh spans the snapshot's cells: from 0 to the last cell edge along z, y and x.
-  const FileHandle file(H5Fopen((dir_ / "fields_000007.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  const FileHandle file(H5Fopen((dir_ / "fields_000007.nc").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   ASSERT_EQ(nodes.size(), 3u);
   ASSERT_EQ(spacing.size(), 3u);
   const std::array<const char*, 3> bounds{"z_bnds", "y_bnds", "x_bnds"};
@@ -530,7 +526,7 @@ TEST_F(Snapshot3dTest, TheXdmfIndexIsA3dMeshOfTheCellsWithTheirTrueBounds) {
   std::vector<std::string> attributes;
   for (auto match = std::sregex_iterator(xml.begin(), xml.end(), item); match != std::sregex_iterator(); ++match) {
     attributes.push_back((*match)[1].str());
-    EXPECT_EQ((*match)[3].str(), "fields_000007.h5");
+    EXPECT_EQ((*match)[3].str(), "fields_000007.nc");
     EXPECT_EQ((*match)[4].str(), (*match)[1].str());
     std::vector<hsize_t> dims;
     for (const double n : numbers_in((*match)[2].str())) dims.push_back(static_cast<hsize_t>(n));

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <hdf5_hl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -132,14 +134,7 @@ void read_attribute(hid_t file, const std::string& path, const std::string& name
 }
 
 std::string string_attribute(hid_t file, const std::string& path, const std::string& name) {
-  const DatatypeHandle type(H5Tcopy(H5T_C_S1));
-  H5Tset_size(type.get(), H5T_VARIABLE);
-  H5Tset_cset(type.get(), H5T_CSET_UTF8);
-  char* text = nullptr;
-  read_attribute(file, path, name, type.get(), &text);
-  const std::string value = text ? text : "<unreadable>";
-  H5free_memory(text);
-  return value;
+  return Hdf5Reader(file, "snapshot", ExitCode::io).read_attribute<std::string>(name, path);
 }
 
 double double_attribute(hid_t file, const std::string& name) {
@@ -196,19 +191,24 @@ std::vector<std::string> files_in(const fs::path& dir) {
 
 TEST_F(SnapshotTest, ListsTheDocumentedFieldsWithUnits) {
   const std::map<std::string, std::string> units{
-      {"rho_prime", "kg m-3"}, {"u", "m s-1"},      {"v", "m s-1"},         {"w", "m s-1"},
-      {"theta_prime", "K"},    {"dens", "kg m-3"},  {"umom", "kg m-2 s-1"}, {"vmom", "kg m-2 s-1"},
-      {"wmom", "kg m-2 s-1"},  {"rhot", "kg m-3 K"}};
+      {"rho_prime", "kg m-3"}, {"u", "m s-1"},         {"v", "m s-1"},       {"w", "m s-1"},
+      {"theta_prime", "K"},    {"p_prime", "Pa"},      {"dens", "kg m-3"},   {"umom", "kg m-2 s-1"},
+      {"vmom", "kg m-2 s-1"},  {"wmom", "kg m-2 s-1"}, {"rhot", "kg m-3 K"}, {"rho_bar", "kg m-3"},
+      {"theta_bar", "K"},      {"p_bar", "Pa"}};
   std::vector<std::string> names, of_2d;
   for (const FieldInfo& field : snapshot_fields()) {
     names.push_back(field.name);
     if (!is_3d_field(field.name)) of_2d.push_back(field.name);
     EXPECT_EQ(field.unit, units.at(field.name));
     EXPECT_FALSE(field.long_name.empty()) << field.name;
+    EXPECT_LE(field.long_name.size() + field.unit.size() + 3, 60u) << field.name << ": a plot's label of two lines";
+    EXPECT_EQ(field.profile, field.name.ends_with("_bar")) << field.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"rho_prime", "u", "v", "w", "theta_prime", "dens", "umom", "vmom", "wmom",
-                                             "rhot"}));
-  EXPECT_EQ(of_2d, all_fields) << "v and vmom are the 3-D model's only";
+  EXPECT_EQ(names, (std::vector<std::string>{"rho_prime", "u", "v", "w", "theta_prime", "p_prime", "dens", "umom",
+                                             "vmom", "wmom", "rhot", "rho_bar", "theta_bar", "p_bar"}));
+  EXPECT_EQ(of_2d, (std::vector<std::string>{"rho_prime", "u", "w", "theta_prime", "p_prime", "dens", "umom", "wmom",
+                                             "rhot", "rho_bar", "theta_bar", "p_bar"}))
+      << "v and vmom are the 3-D model's only";
 }
 
 TEST_F(SnapshotTest, AFieldOfThe3DModelIsRefusedInA2DSnapshot) {
@@ -223,14 +223,38 @@ TEST_F(SnapshotTest, AFieldOfThe3DModelIsRefusedInA2DSnapshot) {
 }
 
 TEST_F(SnapshotTest, FieldsHoldTheDocumentedFormulasBitForBit) {
-  const FileHandle file = open_file(write("fields.h5"));
+  const FileHandle file = open_file(write("fields.h5", all_fields));
   for (const FieldInfo& field : snapshot_fields()) {
-    if (is_3d_field(field.name)) continue;
+    if (is_3d_field(field.name) || !std::ranges::count(all_fields, field.name)) continue;
     EXPECT_EQ(dims_of(file.get(), field.name), (std::vector<hsize_t>{1, nz, nx})) << field.name;  // time, z, x
     EXPECT_TRUE(bitwise_equal(read_values(file.get(), field.name), expected_field(snapshot_, field.name)))
         << field.name;
     EXPECT_EQ(string_attribute(file.get(), field.name, "units"), field.unit);
     EXPECT_EQ(string_attribute(file.get(), field.name, "long_name"), field.long_name);
+  }
+}
+
+/// C₀ and γ as docs/model.md gives them: p = C₀ (ρθ)^γ.
+constexpr double c0 = 27.5629410929725921, gamma = 1004.0 / 717.0;
+
+TEST_F(SnapshotTest, PressureAndBackgroundHoldTheirFormulas) {
+  const FileHandle file = open_file(write("pressure.h5", {"p_prime", "rho_bar", "theta_bar", "p_bar"}));
+  EXPECT_EQ(dims_of(file.get(), "p_prime"), (std::vector<hsize_t>{1, nz, nx}));
+  for (const char* profile : {"rho_bar", "theta_bar", "p_bar"})
+    EXPECT_EQ(dims_of(file.get(), profile), std::vector<hsize_t>{nz}) << profile;
+  const std::vector<double> p_prime = read_values(file.get(), "p_prime"), rho_bar = read_values(file.get(), "rho_bar"),
+                            theta_bar = read_values(file.get(), "theta_bar"), p_bar = read_values(file.get(), "p_bar");
+  const std::size_t cells = std::size_t{nx} * nz;
+  for (int k = 0; k < nz; ++k) {
+    const double density = snapshot_.density_cell[k], rho_theta = snapshot_.rho_theta_cell[k];
+    EXPECT_EQ(rho_bar[k], density) << k;
+    EXPECT_DOUBLE_EQ(theta_bar[k], rho_theta / density) << k;
+    EXPECT_NEAR(p_bar[k], c0 * std::pow(rho_theta, gamma), 1e-12 * p_bar[k]) << k;
+    for (int i = 0; i < nx; i += 7) {
+      const std::size_t cell = std::size_t(k) * nx + i;
+      const double pressure = c0 * std::pow(rho_theta + snapshot_.state[3 * cells + cell], gamma);
+      EXPECT_NEAR(p_bar[k] + p_prime[cell], pressure, 1e-11 * pressure) << k << " " << i;
+    }
   }
 }
 
@@ -268,10 +292,54 @@ TEST_F(SnapshotTest, HoldsCellCentresAndEdges) {
   EXPECT_EQ(string_attribute(file.get(), "z", "bounds"), "z_bnds");
 }
 
+TEST_F(SnapshotTest, TimeAndStepAreVariablesOnTime) {
+  Snapshot started = snapshot_;
+  started.time_start = "1999-12-31T23:00:00Z";
+  write_snapshot(dir_ / "time.h5", started, all_fields, 0);
+  const FileHandle file = open_file(dir_ / "time.h5");
+  EXPECT_EQ(read_values(file.get(), "time"), std::vector<double>{snapshot_.time});
+  EXPECT_EQ(read_values(file.get(), "step"), std::vector<double>{static_cast<double>(snapshot_.step)});
+  EXPECT_EQ(dims_of(file.get(), "step"), std::vector<hsize_t>{1});
+  EXPECT_EQ(string_attribute(file.get(), "time", "units"), "seconds since 1999-12-31 23:00:00");
+  EXPECT_EQ(string_attribute(file.get(), "time", "calendar"), "proleptic_gregorian");
+  for (const char* per_time : {"time", "step"})
+    EXPECT_EQ(H5Aexists(file.get(), per_time), 0) << "a root attribute " << per_time << " would label a whole run";
+  EXPECT_EQ(string_attribute(file.get(), "/", "title"), "simapp thermal");
+}
+
+TEST_F(SnapshotTest, EveryTextAttributeIsNetcdfCharacterData) {
+  const FileHandle file = open_file(write("text.h5", all_fields));
+  std::vector<std::string> texts;
+  const auto each_attribute = [](hid_t object, const char* name, const H5A_info_t*, void* found) -> herr_t {
+    const AttributeHandle attribute(H5Aopen(object, name, H5P_DEFAULT));
+    const DatatypeHandle type(H5Aget_type(attribute.get()));
+    if (H5Tget_class(type.get()) == H5T_STRING) {
+      static_cast<std::vector<std::string>*>(found)->push_back(name);
+      EXPECT_EQ(H5Tis_variable_str(type.get()), 0) << name << ": a netCDF-4 string (NC_STRING), not NC_CHAR";
+      EXPECT_EQ(H5Tget_cset(type.get()), H5T_CSET_ASCII) << name;
+    }
+    return 0;
+  };
+  H5Aiterate2(file.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, nullptr, each_attribute, &texts);
+  for (const std::string& name : std::vector<std::string>{"time", "x", "z", "x_bnds", "theta_prime"}) {
+    const DatasetHandle dataset(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT));
+    ASSERT_GE(H5Aiterate2(dataset.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, nullptr, each_attribute, &texts), 0)
+        << name << ": attributes not indexed in creation order";
+  }
+  EXPECT_GE(texts.size(), 20u);
+}
+
+TEST_F(SnapshotTest, BndsIsADimensionWithoutAVariable) {
+  const FileHandle file = open_file(write("bnds.h5"));
+  const DatasetHandle bnds(H5Dopen2(file.get(), "bnds", H5P_DEFAULT));
+  char name[128] = {};
+  ASSERT_GT(H5DSget_scale_name(bnds.get(), name, sizeof name), 0);
+  EXPECT_EQ(std::string(name), "This is a netCDF dimension but not a netCDF variable.         2");
+  EXPECT_EQ(H5Dget_storage_size(bnds.get()), 0u) << "no values";
+}
+
 TEST_F(SnapshotTest, RootAttributesDescribeTheRun) {
   const FileHandle file = open_file(write("attributes.h5"));
-  EXPECT_EQ(double_attribute(file.get(), "time"), snapshot_.time);
-  EXPECT_EQ(integer_attribute(file.get(), "step"), snapshot_.step);
   EXPECT_EQ(double_attribute(file.get(), "dx"), snapshot_.dx);
   EXPECT_EQ(double_attribute(file.get(), "dz"), snapshot_.dz);
   EXPECT_EQ(integer_attribute(file.get(), "nx"), nx);

@@ -24,7 +24,7 @@ TEST(TimingReportTest, EveryModeCarriesItsSamplesTheirSummaryAndRangedFigures) {
   comparison.modes[1].stats.captures = 2;
   comparison.modes[1].stats.nodes_per_graph = {249, 27};
   comparison.modes[1].stats.instantiate_seconds = 2e-3;
-  const nlohmann::json report = timing_json(RunSpec{}, comparison, TimingContext{"host", "CPU", 1, {1, 1}});
+  const nlohmann::json report = timing_json(RunSpec{}, comparison, TimingContext{"host", "CPU", 1, {1, 1}, {}, {}});
 
   EXPECT_EQ(report.at("repeats"), 3);
   const nlohmann::json& graph = report.at("modes").at(1);

@@ -36,7 +36,7 @@ Taken run(const RunSpec& spec, Backend backend, ExecutionMode mode, MPI_Comm com
   Simulation simulation(spec, backend, mode, decomposition);
   Taken taken;
   const ScheduledStatistics statistics{
-      output_steps(simulation.time_stepping(), 3.0 * simulation.time_stepping().dt(), true),
+      OutputSchedule(simulation.time_stepping(), 3.0 * simulation.time_stepping().dt(), true),
       [&taken](long step, double time, const FlowStatistics& values) {
         taken.rows.push_back({step, time, values});
       }};

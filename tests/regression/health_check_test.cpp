@@ -35,7 +35,7 @@ TEST_P(HealthCheckTest, PrepareCapturesEveryChunkTheRunTakes) {
     spec.execution.check_every = check_every;
     testing::SerialSimulation simulation(spec, Backend::host, GetParam());
     const std::vector<ScheduledOutput> outputs{
-        {{7, 23, 29}, [](long, double, std::span<const double>) {}, nullptr, nullptr}};
+        {std::vector<long>{7, 23, 29}, [](long, double, std::span<const double>) {}, nullptr, nullptr}};
     const RunResult result = run_to_end(
         *simulation, 0, [](const ProgressReport&) {}, outputs);
     EXPECT_EQ(simulation->executor_stats().captures, result.prepared.captures) << "check_every " << check_every;

@@ -7,8 +7,10 @@ snapshots have (CF dimension scales time, z, [y,] x with their bounds; rho_prime
 
 Each file's PNG is written, readable, of a sensible size and not of one colour; of a 3-D one the
 printed line names the slices, and the slices drawn (the colour meshes and wind vectors of the
-figure) are the field's x–z row j = ny // 2 and its x–y layer at --height; bad input is a one-line
-error. Exits 77 (skipped) without h5py, numpy or matplotlib.
+figure) are the field's x–z row j = ny // 2 and its x–y layer at --height; of a file of several
+output times (the series layout), the last time, or the one --time or --step names, titled with
+its time and step; time in "s" or in CF's "seconds since <date>"; of a run's directory, its last
+snapshot or series time, or the one --time or --step names; bad input is a one-line error. Exits 77 (skipped) without h5py, numpy or matplotlib.
 """
 import importlib
 import os
@@ -25,6 +27,7 @@ try:
     import matplotlib.image
     import matplotlib.pyplot
     import matplotlib.quiver
+    import matplotlib.text
     import numpy as np
 except ImportError as e:
     print(f"skipped: {e} (install python3-h5py, python3-matplotlib and python3-numpy)")
@@ -66,14 +69,24 @@ def scale(f, name, cells, spacing, attrs):
     bounds.dims[1].attach_scale(f["bnds"])
 
 
-def write_snapshot(path, three_d, y_scale=True, layout=None):
-    """A snapshot at t = 10 s; three_d: fields (time, z, y, x) with a y scale unless y_scale is False;
-    layout: the scales to attach to a field's dimensions instead of (time, z, [y,] x)."""
+def write_snapshot(path, three_d, y_scale=True, layout=None, times=(10.0,), steps=(10,), time_units="s",
+                   per_time_attributes=True):
+    """A snapshot at t = 10 s (step 10), or a series of the output times `times` (steps `steps`, in
+    step(time)); at time index n theta_prime is its value at t = 10 s plus 1000 n. three_d: fields
+    (time, z, y, x) with a y scale unless y_scale is False; layout: the scales to attach to a field's
+    dimensions instead of (time, z, [y,] x); time_units: "s" or CF's "seconds since <date>";
+    per_time_attributes: the time and step as global attributes too (a per-time snapshot's)."""
     with h5py.File(path, "w") as f:
-        f.attrs.update({"Conventions": "CF-1.10", "case": "synthetic", "nx": NX, "nz": NZ, "step": 10, "time": 10.0})
-        time = f.create_dataset("time", data=[10.0])
-        time.attrs.update({"axis": "T", "long_name": "time", "standard_name": "time", "units": "s"})
+        f.attrs.update({"Conventions": "CF-1.10", "case": "synthetic", "nx": NX, "nz": NZ})
+        if per_time_attributes:
+            f.attrs.update({"step": steps[0], "time": times[0]})
+        time = f.create_dataset("time", data=list(times), maxshape=(None,))
+        time.attrs.update({"axis": "T", "long_name": "time", "standard_name": "time", "units": time_units})
         time.make_scale("time")
+        if len(times) > 1 or not per_time_attributes:
+            step = f.create_dataset("step", data=list(steps), maxshape=(None,))
+            step.attrs.update({"long_name": "time step number", "units": "1"})
+            step.dims[0].attach_scale(time)
         bnds = f.create_dataset("bnds", data=[0.0, 1.0])
         bnds.attrs.update({"long_name": "the two ends of a cell", "units": "1"})
         bnds.make_scale("bnds")
@@ -97,7 +110,7 @@ def write_snapshot(path, three_d, y_scale=True, layout=None):
         if three_d:
             fields["v"] = ("m s-1", "y wind", np.full_like(values, V))
         for name, (units, long_name, data) in fields.items():
-            field = f.create_dataset(name, data=data[np.newaxis])
+            field = f.create_dataset(name, data=np.stack([data + (1000.0 * n if name == "theta_prime" else 0.0) for n in range(len(times))]))
             field.attrs.update({"units": units, "long_name": long_name})
             for dim, scale_name in zip(field.dims, dims):
                 if scale_name:
@@ -139,7 +152,7 @@ def summary(drawn):
 
 
 def two_d_tests(work, plot_fields):
-    path = os.path.join(work, "fields_000010.h5")
+    path = os.path.join(work, "fields_000010.nc")
     write_snapshot(path, three_d=False)
     out = os.path.join(work, "out2d")
     status, stdout, stderr = run(path, "--out", out)
@@ -157,6 +170,8 @@ def two_d_tests(work, plot_fields):
     check(slices is None and len(drawn) == 1 and np.array_equal(drawn[0][1].reshape(NZ, NX), expected)
           and np.all(drawn[0][2][0] == U) and np.all(drawn[0][2][1] == W),
           "2-D: one x–z panel of the field, with (u, w)", summary(drawn))
+    check("synthetic: theta_prime at t = 10 s (step 10)" in texts(figure), "2-D: titled with the snapshot's time and step",
+          texts(figure))
 
     status, stdout, stderr = run(path, "--out", out, "--height", "2500")
     check(status != 0 and stderr.strip() == f"plot_fields: error: {path}: --height is for 3-D snapshots, and "
@@ -164,7 +179,7 @@ def two_d_tests(work, plot_fields):
 
 
 def three_d_tests(work, plot_fields):
-    path = os.path.join(work, "fields_000010.h5")
+    path = os.path.join(work, "fields_000010.nc")
     write_snapshot(path, three_d=True)
     out = os.path.join(work, "out3d")
     png = os.path.join(out, "fields_000010.png")
@@ -224,9 +239,114 @@ def three_d_tests(work, plot_fields):
           "3-D: no PNG for a file refused")
 
 
+def texts(figure):
+    """Every text of the figure: its titles, labels and the suptitle."""
+    return [text.get_text() for text in figure.findobj(matplotlib.text.Text)]
+
+
+def series_tests(work, plot_fields):
+    """A file of several output times (the series layout's fields.nc): the last is drawn by default,
+    --time and --step choose another, the title and the PNG's name say which; and a per-time snapshot
+    whose time and step are variables on time, with time in CF's "seconds since" units."""
+    out = os.path.join(work, "out")
+    times, steps = (0.0, 10.0, 20.0), (0, 60, 120)
+    base = theta(np.arange(NZ)[:, None], 0, np.arange(NX)[None, :])
+    for units in ("s", "seconds since 2000-01-01 00:00:00"):
+        path = os.path.join(work, "fields.nc")
+        write_snapshot(path, three_d=False, times=times, steps=steps, time_units=units, per_time_attributes=False)
+        for choice, index in (([], 2), (["--time", "10"], 1), (["--step", "0"], 0), (["--time", "20.0"], 2)):
+            what = f"series, time in '{units}', {' '.join(choice) or 'by default'}: draws t = {times[index]:g} s"
+            if units == "s":  # the command line once; the other units in-process only, for speed
+                png = os.path.join(out, f"fields_{steps[index]:06d}.png")
+                status, stdout, stderr = run(path, "--out", out, *choice)
+                check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", f"{what}, into {png}",
+                      stdout + stderr)
+                check_png(png, what)
+            when = None
+            if choice:
+                when = ("time", float(choice[1])) if choice[0] == "--time" else ("step", int(choice[1]))
+            data = plot_fields.load(path, "theta_prime", when=when) if when else plot_fields.load(path, "theta_prime")
+            figure, _ = plot_fields.figure(data, "theta_prime")
+            drawn = meshes(figure)
+            title = f"synthetic: theta_prime at t = {times[index]:g} s (step {steps[index]})"
+            check(title in texts(figure) and len(drawn) == 1
+                  and np.array_equal(drawn[0][1].reshape(NZ, NX), base + 1000.0 * index),
+                  f"{what}: titled '{title}', the values of that time", f"{texts(figure)}; {summary(drawn)}")
+            matplotlib.pyplot.close(figure)
+
+    def error(args, message, what):
+        status, stdout, stderr = run(*args)
+        check(status != 0 and stderr.count("\n") <= 1 and stderr.strip() == f"plot_fields: error: {message}",
+              f"series: {what} is a one-line error", f"{status} {stderr}")
+
+    error([path, "--out", out, "--time", "15"], f"{path}: no output time t = 15 s (3 times, t = 0, 10, 20 s)",
+          "--time that is not an output time")
+    error([path, "--out", out, "--step", "7"], f"{path}: no output step 7 (3 times, steps 0, 60, 120)",
+          "--step that is not an output step")
+    error([path, "--out", out, "--time", "ten"], "--time 'ten': expected a time in seconds", "--time not a number")
+
+    three_d = os.path.join(work, "fields3d.nc")
+    write_snapshot(three_d, three_d=True, times=times, steps=steps, per_time_attributes=False)
+    png = os.path.join(out, f"fields3d_{steps[2]:06d}.png")
+    status, stdout, stderr = run(three_d, "--out", out)
+    check(status == 0 and stdout.strip().startswith(f"plot_fields: wrote {png} (x–z at"),
+          "3-D series: draws the last time by default", stdout + stderr)
+    figure, _ = plot_fields.figure(plot_fields.load(three_d, "theta_prime"), "theta_prime")
+    drawn = meshes(figure)
+    kk, jj, ii = np.meshgrid(np.arange(NZ), np.arange(NY), np.arange(NX), indexing="ij")
+    check("synthetic: theta_prime at t = 20 s (step 120)" in texts(figure) and len(drawn) == 2
+          and np.array_equal(drawn[0][1].reshape(NZ, NX), theta(kk, jj, ii)[:, NY // 2, :] + 2000.0),
+          "3-D series: titled with the last time, its values", f"{texts(figure)}; {summary(drawn)}")
+    matplotlib.pyplot.close(figure)
+
+    snapshot = os.path.join(work, "fields_000010.nc")
+    write_snapshot(snapshot, three_d=False, time_units="seconds since 2000-01-01 00:00:00", per_time_attributes=False)
+    png = os.path.join(out, "fields_000010.png")
+    status, stdout, stderr = run(snapshot, "--out", out, "--time", "10")
+    check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}",
+          "a per-time .nc snapshot, time and step as variables: named after the file", stdout + stderr)
+    figure, _ = plot_fields.figure(plot_fields.load(snapshot, "theta_prime"), "theta_prime")
+    check("synthetic: theta_prime at t = 10 s (step 10)" in texts(figure),
+          "a per-time .nc snapshot, time and step as variables: titled t = 10 s (step 10)", texts(figure))
+    matplotlib.pyplot.close(figure)
+
+
+def directory_tests(work, plot_fields):
+    """A run's output directory: its last snapshot (.h5 or .nc alike), or the one holding --time or
+    --step; or the last time of its series fields.nc."""
+    run_dir = os.path.join(work, "run")
+    os.makedirs(run_dir)
+    write_snapshot(os.path.join(run_dir, "fields_000000.h5"), three_d=False, times=(0.0,), steps=(0,))
+    write_snapshot(os.path.join(run_dir, "fields_000060.nc"), three_d=False, times=(10.0,), steps=(60,),
+                   time_units="seconds since 2000-01-01 00:00:00", per_time_attributes=False)
+    out = os.path.join(work, "out")
+    for choice, png in (([], "fields_000060.png"), (["--step", "0"], "fields_000000.png"),
+                        (["--time", "10"], "fields_000060.png")):
+        status, stdout, stderr = run(run_dir, "--out", out, *choice)
+        check(status == 0 and stdout.strip() == f"plot_fields: wrote {os.path.join(out, png)}",
+              f"a directory of snapshots, {' '.join(choice) or 'by default'}: draws {png}", stdout + stderr)
+    status, stdout, stderr = run(run_dir, "--time", "5")
+    check(status != 0 and stderr.strip() == f"plot_fields: error: {run_dir}: no output time t = 5 s in its 2 snapshots",
+          "a directory of snapshots, --time that none holds: a one-line error", f"{status} {stderr}")
+    series_dir = os.path.join(work, "series")
+    os.makedirs(series_dir)
+    write_snapshot(os.path.join(series_dir, "fields.nc"), three_d=False, times=(0.0, 10.0, 20.0), steps=(0, 60, 120),
+                   per_time_attributes=False)
+    status, stdout, stderr = run(series_dir)
+    png = os.path.join(series_dir, "fields_000120.png")
+    check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", "a directory of a series: its last time, "
+          "the PNG beside it", stdout + stderr)
+    empty = os.path.join(work, "empty")
+    os.makedirs(empty)
+    status, stdout, stderr = run(empty)
+    check(status != 0 and stderr.strip() == f"plot_fields: error: {empty}: no output files (fields_<step>.nc, "
+          "fields_<step>.h5 or fields.nc)", "a directory without output files: a one-line error", f"{status} {stderr}")
+
+
 with tempfile.TemporaryDirectory() as work:
     plot_fields = importlib.import_module("plot_fields")
-    for part, tests in (("2d", two_d_tests), ("3d", three_d_tests)):
+    for part, tests in (("2d", two_d_tests), ("3d", three_d_tests), ("series", series_tests),
+                        ("directories", directory_tests)):
         os.makedirs(os.path.join(work, part))
         tests(os.path.join(work, part), plot_fields)
 if failures:

@@ -193,7 +193,7 @@ for script in one_node_4gpus multi_node; do
   [[ $(job_field "${gpu_job[$script]}" ExitCode) == 0:0 ]] && grep -q "^d_te:" "$out.out" ||
     fail "$script.sbatch did not complete"
   grep -qx "simapp: site environment: $work/site_env.sh" "$out.out" || fail "$script.sbatch did not name the site hook"
-  snapshots=$(ls "$out"/fields_*.h5 2> /dev/null | wc -l)
+  snapshots=$(ls "$out"/fields_*.nc 2> /dev/null | wc -l)
   ((snapshots == 3)) || fail "$script.sbatch wrote $snapshots snapshots, not 3"
   args=$(grep -lx -- "output.dir=$out" "$work"/srun-*.args) || fail "$script.sbatch did not call srun"
   limit=$(sed -n 's/^execution\.wall_limit=//p' "$args")
@@ -337,11 +337,11 @@ done
 ((finished > 1)) || fail "one job of $wall_limit s finished a run that took $uncut s uncut"
 grep -q "^  limit .* $wall_limit s" "$work/chain-${jobs[0]}.out" ||
   fail "the user's --set execution.wall_limit did not win over the script's"
-for snapshot in "$work"/direct/fields_*.h5; do
+for snapshot in "$work"/direct/fields_*.nc; do
   /usr/bin/python3 scripts/compare_fields.py "$snapshot" "$work/chain/$(basename "$snapshot")" > /dev/null ||
     fail "$(basename "$snapshot") differs between the chain of jobs and the uncut mpirun"
 done
-[[ $(cd "$work/direct" && ls fields_*.h5) == "$(cd "$work/chain" && ls fields_*.h5)" ]] ||
+[[ $(cd "$work/direct" && ls fields_*.nc) == "$(cd "$work/chain" && ls fields_*.nc)" ]] ||
   fail "the chain wrote other snapshots than the uncut run"
 # A job after the last one finds the run complete (exit 0) whichever job finished it.
 OMP_NUM_THREADS=1 "$binary" "${run_args[@]}" --backend host --set output.dir="$work/chain" --restart latest \
@@ -349,5 +349,5 @@ OMP_NUM_THREADS=1 "$binary" "${run_args[@]}" --backend host --set output.dir="$w
 grep -q "the run is complete" "$work/after-chain.out" ||
   fail "the chain's run is not complete: $(cat "$work/after-chain.out")"
 echo "slurm test: chain.sh 3 cpu.sbatch (2 ranks, wall limit $wall_limit s; uncut: $uncut s):$summary" \
-  "$(ls "$work"/direct/fields_*.h5 | wc -l) snapshots equal the uncut mpirun's bit for bit"
+  "$(ls "$work"/direct/fields_*.nc | wc -l) snapshots equal the uncut mpirun's bit for bit"
 echo "slurm test: passed in $((SECONDS - started)) s"

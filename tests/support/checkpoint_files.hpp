@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "foundation/error.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 
 namespace simapp::testing {
 
@@ -183,12 +185,7 @@ inline void rewrite_in_older_format(const std::filesystem::path& path) {
     read("nz", H5T_NATIVE_INT, &nz);
     read("initial_mass", H5T_NATIVE_DOUBLE, &initial_mass);
     read("initial_total_energy", H5T_NATIVE_DOUBLE, &initial_total_energy);
-    const io::AttributeHandle yaml(H5Aopen(file.get(), "input_yaml", H5P_DEFAULT));
-    const io::DatatypeHandle yaml_type(H5Aget_type(yaml.get()));
-    char* text = nullptr;
-    EXPECT_GE(H5Aread(yaml.get(), yaml_type.get(), &text), 0);
-    input_yaml = text ? text : "";
-    H5free_memory(text);
+    input_yaml = io::Hdf5Reader(file.get(), path, ExitCode::io).read_attribute<std::string>("input_yaml");
   }
   std::filesystem::remove(path);
   const io::FileHandle file(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT));

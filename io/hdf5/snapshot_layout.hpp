@@ -1,0 +1,69 @@
+#pragma once
+/// The netCDF-4/CF layout that a snapshot file and a snapshot series share (snapshot_writer.hpp
+/// describes it): the checks of a request, the coordinates with time and step, the variables'
+/// datasets and the root attributes, made with the HDF5 C API in a file being built.
+#include <hdf5.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "io/hdf5/hdf5_handle.hpp"
+#include "io/hdf5/snapshot_writer.hpp"
+
+namespace simapp::io {
+
+// ---- checking the request
+
+/// Refuses (bad input) a compression level outside 0..9 and an unknown or repeated field.
+void check_fields(const std::filesystem::path& path, const std::vector<std::string>& fields, int compression_level);
+/// Refuses (bad input) a field of the 3-D model in a snapshot of the 2-D one (`ny` = 1).
+void check_model_fields(const std::filesystem::path& path, const std::vector<std::string>& fields, int ny);
+/// Refuses (internal) a snapshot with no valid grid.
+void check_dimensions(const std::filesystem::path& path, const Snapshot& snapshot);
+/// check_dimensions, then refuses (internal) a snapshot whose arrays do not match its grid.
+void check_grid(const std::filesystem::path& path, const Snapshot& snapshot);
+
+/// The cells of the snapshot's grid: nx · ny · nz.
+std::size_t cell_count(const Snapshot& snapshot);
+/// The prognostic variables a snapshot's state holds in the model of `ny` cells in y: 4 in the
+/// 2-D model (ny = 1), 5 in the 3-D one.
+std::size_t variable_count(int ny);
+
+/// More than the bytes of a snapshot file of `field_count` uncompressed fields.
+long long file_size_bound(const Snapshot& snapshot, std::size_t field_count);
+
+// ---- the layout
+
+/// The shape of a field of the grid at one time: [1][nz][nx] ([1][nz][ny][nx] in 3-D).
+std::vector<hsize_t> field_dims(const Snapshot& snapshot);
+/// Its dimensions, slowest first: time, z, (y,) x.
+std::vector<std::string> field_dimension_names(const Snapshot& snapshot);
+
+/// Adds the shuffle and deflate filters at `compression_level` (> 0) to chunked `properties`.
+void set_deflate(hid_t properties, int compression_level);
+/// Creation properties of a dataset along the unlimited time dimension: chunked, `chunk` each.
+PropertyListHandle along_time(const std::vector<hsize_t>& chunk);
+
+/// Writes `values` (doubles) as variable `info.name` of shape `dims` (maximum `max_dims`, which
+/// needs chunked `creation` properties where it is unlimited) on `dimensions`, with its CF
+/// attributes (units, long_name, standard_name, comment).
+void write_variable(hid_t file, const FieldInfo& info, const std::vector<hsize_t>& dims,
+                    const std::vector<double>& values, hid_t creation, const std::vector<std::string>& dimensions,
+                    const std::vector<hsize_t>& max_dims = {});
+/// Writes a variable's CF attributes: units, long_name, and standard_name and comment where it
+/// has them.
+void write_variable_attributes(hid_t dataset, const FieldInfo& info);
+
+/// The coordinates: time (the snapshot's time, unlimited, in seconds since its time_start) with
+/// step(time), x, (y,) z with their bounds x_bnds, (y_bnds,) z_bnds on the dimension bnds.
+void write_coordinates(hid_t file, const Snapshot& snapshot);
+
+/// The profiles among `fields`: variables on z of the snapshot's background.
+void write_profiles(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields);
+
+/// The root attributes: Conventions, title, source, the grid, case, version and the input YAML.
+void write_root_attributes(hid_t file, const Snapshot& snapshot);
+
+}  // namespace simapp::io
