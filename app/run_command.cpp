@@ -93,8 +93,10 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
           summary.last_progress = {report.step, report.time, report.change.mass, report.change.total_energy};
           if (root) print_progress(log, report);
         },
-        output.outputs(), reference, stop, output.failed_state_writer());
+        output.outputs(), reference, stop, output.failed_state_writer(), output.statistics());
+    output.finish_statistics();
   } catch (...) {
+    output.finish_statistics_after_error();  // the rows up to the error, for a look at how it came
     summary.last_step = simulation.step();
     throw;
   }

@@ -78,7 +78,7 @@ RunRecord::RunRecord(const MpiSession& mpi, const std::vector<std::string>& comm
 
 io::OutputSession& RunRecord::open_output(const io::LoadedConfig& config, MPI_Comm comm) {
   directory_ = config.spec.output.dir;
-  return output_.emplace(config, comm);
+  return output_.emplace(config, comm, [this](const std::string& line) { log_.print(line); });
 }
 
 void RunRecord::write_into_directory(RecordStart start, MPI_Comm comm) {

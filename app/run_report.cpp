@@ -150,12 +150,13 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   }
   print_gpu_sharing(log, placements);
   const OutputSpec& output = spec.output;
-  if (output.every > 0 || output.checkpoint_every > 0)
+  if (output.every > 0 || output.checkpoint_every > 0 || output.stats_every > 0)
     log.print(fmt::format(
-        "  output    {}: snapshots {}, checkpoints {}", output.dir,
+        "  output    {}: snapshots {}, checkpoints {}, statistics {}", output.dir,
         output.every > 0 ? fmt::format("every {:g} s ({})", output.every, fmt::join(output.variables, ","))
                          : std::string("off"),
-        output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off")));
+        output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off"),
+        output.stats_every > 0 ? fmt::format("every {:g} s (stats.nc)", output.stats_every) : std::string("off")));
   if (const double limit = spec.execution.wall_limit; limit > 0)
     log.print(
         fmt::format("  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it", limit));

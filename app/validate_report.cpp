@@ -12,8 +12,10 @@
 #include "app/courant_warning.hpp"
 #include "app/run_report.hpp"
 #include "foundation/printable_text.hpp"
+#include "io/config/load_config.hpp"
 #include "io/files/result_file.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
+#include "io/hdf5/statistics_file.hpp"
 #include "io/output/output_directory.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
@@ -65,7 +67,8 @@ std::string memory_line(const Setup& setup, const Decomposition& decomposition, 
 }
 
 std::string disk_line(const RunSpec& spec, bool continued) {
-  if (!io::writes_results(spec)) return "none: the run writes no results (no output.every, no output.checkpoint_every)";
+  if (!io::writes_results(spec))
+    return "none: the run writes no results (no output.every, no output.checkpoint_every, no output.stats_every)";
   const DiskUse disk = disk_use(spec, continued);
   const std::string snapshots =
       disk.snapshots == 0 ? "no snapshots"
@@ -77,8 +80,13 @@ std::string disk_line(const RunSpec& spec, bool continued) {
                                       ? fmt::format("1 checkpoint ({})", bytes_text(disk.checkpoint_bytes))
                                       : fmt::format("{} checkpoints ({} each, at most 2 at once)", disk.checkpoints,
                                                     bytes_text(disk.checkpoint_bytes));
-  std::string text = fmt::format("at most {} in '{}': {}, {}", bytes_text(disk.most), printable(spec.output.dir),
-                                 snapshots, checkpoints);
+  const std::string statistics =
+      disk.statistics_rows == 0
+          ? "no statistics"
+          : fmt::format("{} row{} of statistics ({})", disk.statistics_rows, disk.statistics_rows == 1 ? "" : "s",
+                        bytes_text(disk.statistics_bytes / 2));
+  std::string text = fmt::format("at most {} in '{}': {}, {}, {}", bytes_text(disk.most), printable(spec.output.dir),
+                                 snapshots, checkpoints, statistics);
   if (const auto free = free_space(spec.output.dir))
     text += fmt::format("; {} free on the file system of '{}'{}", bytes_text(free->first),
                         printable(free->second.string()), free->first < disk.most ? ": not enough" : "");
@@ -104,11 +112,16 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   disk.checkpoints = OutputSchedule(stepping, spec.output.checkpoint_every, false).count_after(-1);
   if (disk.checkpoints == 0 && (continued || spec.execution.wall_limit > 0.0)) disk.checkpoints = 1;
   disk.checkpoint_bytes = variables * cells * bytes_per_value;
+  if (spec.output.stats_every > 0.0) {
+    disk.statistics_rows = OutputSchedule(stepping, spec.output.stats_every, true).count_after(-1);
+    // The input YAML a file holds is the resolved configuration, a part of every key's.
+    disk.statistics_bytes = 2.0 * io::statistics_file_bound(disk.statistics_rows, io::every_key_yaml(spec).size());
+  }
   // A series (output.layout: series) is changed in a working copy of it, which the run keeps
   // beside it (io/hdf5/snapshot_series.hpp): twice its times at the end.
   const double snapshot_copies = spec.output.layout == OutputLayout::series ? 2.0 : 1.0;
   disk.most = snapshot_copies * static_cast<double>(disk.snapshots) * disk.snapshot_bytes +
-              static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes;
+              static_cast<double>(std::min(2L, disk.checkpoints)) * disk.checkpoint_bytes + disk.statistics_bytes;
   return disk;
 }
 

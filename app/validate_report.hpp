@@ -20,10 +20,13 @@ struct DiskUse {
   double snapshot_bytes = 0.0;    ///< each: fields × cells × 8 B
   long checkpoints = 0;           ///< written, at most two of which are on the disk at once
   double checkpoint_bytes = 0.0;  ///< each: the state's variables × cells × 8 B
-  double most = 0.0;              ///< every snapshot (a series' twice) and two checkpoints
+  long statistics_rows = 0;       ///< of stats.nc
+  double statistics_bytes = 0.0;  ///< stats.nc at its largest, with its next version beside it
+  double most = 0.0;              ///< every snapshot (a series' twice), two checkpoints and stats.nc
 };
 
-/// The results a run of `spec` writes (none without output.every and output.checkpoint_every);
+/// The results a run of `spec` writes (none without output.every, output.checkpoint_every and
+/// output.stats_every);
 /// `continued`: run with --restart (which ends with a checkpoint).
 DiskUse disk_use(const RunSpec& spec, bool continued);
 

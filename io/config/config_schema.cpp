@@ -289,6 +289,12 @@ const std::vector<ConfigKey>& config_keys() {
           "output.checkpoint_every", "s", at_least(0),
           "interval between checkpoints (full state for --restart); 0: none",
           [](auto& spec) -> auto& { return spec.output.checkpoint_every; }),
+      listed_when(value_key(
+                      "output.stats_every", "s", at_least(0),
+                      "interval between the rows of stats.nc, the statistics of the flow over time; not given: "
+                      "output.every; 0: none",
+                      [](auto& spec) -> auto& { return spec.output.stats_every; }),
+                  [](const RunSpec& spec) { return spec.output.stats_every != spec.output.every; }),
       value_key(
           "output.progress_every", "steps", at_least(0),
           "steps between progress lines; 0: a line about every 2 s of wall time",

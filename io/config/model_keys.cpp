@@ -79,6 +79,7 @@ void check_perturbation(const RunSpec& spec, const KeyPlaces& places, const std:
 
 void resolve_defaults(RunSpec& spec, const KeyPlaces& places) {
   if (!places.contains("grid.ylen")) spec.grid.ylen = spec.grid.xlen;
+  if (!places.contains("output.stats_every")) spec.output.stats_every = spec.output.every;
   std::vector<std::string>& variables = spec.output.variables;
   if (spec.grid.ny > 1 && !places.contains("output.variables"))
     variables = {"rho_prime", "u", "v", "w", "theta_prime"};  // the 3-D model's default

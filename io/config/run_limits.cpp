@@ -142,6 +142,7 @@ void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::s
   check_sim_time(spec, dt, places, file);
   check_interval("output.every", spec.output.every, "snapshots", dt, places, file);
   check_interval("output.checkpoint_every", spec.output.checkpoint_every, "checkpoints", dt, places, file);
+  check_interval("output.stats_every", spec.output.stats_every, "statistics", dt, places, file);
 }
 
 }  // namespace simapp::io

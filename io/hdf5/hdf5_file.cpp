@@ -169,7 +169,8 @@ void write_attribute(hid_t object, const std::string& name, unsigned long value)
   write_scalar_attribute(object, name, H5T_STD_U64LE, H5T_NATIVE_ULONG, &value);
 }
 
-void write_new_file(const fs::path& path, std::size_t size_estimate, const std::function<void(hid_t file)>& fill) {
+void write_new_file(const fs::path& path, std::size_t size_estimate, const std::function<void(hid_t file)>& fill,
+                    Replace replace) {
   const QuietHdf5Errors quiet;
   std::string image;
   {
@@ -181,7 +182,7 @@ void write_new_file(const fs::path& path, std::size_t size_estimate, const std::
   NewFile output(path);
   output.write(image);
   output.sync_and_close();
-  output.publish(Replace::never);
+  output.publish(replace);
 }
 
 PropertyListHandle file_creation_properties() {

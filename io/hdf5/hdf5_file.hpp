@@ -38,11 +38,12 @@ void write_attribute(hid_t object, const std::string& name, long value);
 void write_attribute(hid_t object, const std::string& name, int value);
 void write_attribute(hid_t object, const std::string& name, unsigned long value);
 
-/// Creates `path` (which must not exist): `fill` writes the content into an in-memory HDF5
-/// file of about `size_estimate` bytes; its bytes are then written as a NewFile, synced and
-/// published as `path`. Throws FileFailure; nothing is left behind on failure.
+/// Creates `path` (which must not exist, unless `replace` allows it to be replaced): `fill`
+/// writes the content into an in-memory HDF5 file of about `size_estimate` bytes; its bytes are
+/// then written as a NewFile, synced and published as `path` (renamed over it: a reader finds
+/// the old file or the new one, whole). Throws FileFailure; nothing is left behind on failure.
 void write_new_file(const std::filesystem::path& path, std::size_t size_estimate,
-                    const std::function<void(hid_t file)>& fill);
+                    const std::function<void(hid_t file)>& fill, Replace replace = Replace::never);
 
 /// File creation properties of every file simapp writes (write_new_file and write_layout use
 /// them): links and attributes tracked and indexed in their creation order, as netCDF-C makes a

@@ -14,8 +14,8 @@ std::optional<OwnedOutputDirectory> owned_if_written(const RunSpec& spec, MPI_Co
 
 }  // namespace
 
-OutputSession::OutputSession(const LoadedConfig& config, MPI_Comm comm)
-    : config_(config), comm_(comm), owned_(owned_if_written(config.spec, comm)) {}
+OutputSession::OutputSession(const LoadedConfig& config, MPI_Comm comm, WrittenNote written)
+    : config_(config), comm_(comm), written_(std::move(written)), owned_(owned_if_written(config.spec, comm)) {}
 
 const OutputStart& OutputSession::plan(ExistingResults policy, const std::string& restart) {
   if (start_) throw Error(ExitCode::internal, "output", "the output session planned twice");
@@ -28,6 +28,8 @@ const Diagnostics& OutputSession::begin(Simulation& simulation) {
   reference_ = start_->checkpoint ? restore_checkpoint(simulation, *start_) : simulation.diagnostics();
   take_over_output(config_.spec, *start_, comm_);
   simulation_ = &simulation;
+  if (config_.spec.output.stats_every > 0.0)
+    statistics_ = std::make_shared<StatisticsOutput>(config_, simulation, reference_, written_);
   return reference_;
 }
 
@@ -36,11 +38,32 @@ const Simulation& OutputSession::simulation() const {
   return *simulation_;
 }
 
-std::vector<ScheduledOutput> OutputSession::outputs() const { return make_outputs(config_, simulation(), reference_); }
+OutputHooks OutputSession::hooks() const {
+  OutputHooks hooks{written_, nullptr};
+  if (statistics_) hooks.before_checkpoint = [statistics = statistics_] { statistics->flush(); };
+  return hooks;
+}
+
+std::vector<ScheduledOutput> OutputSession::outputs() const {
+  return make_outputs(config_, simulation(), reference_, hooks());
+}
 
 std::function<void(long, double, std::span<const double>)> OutputSession::stop_saver() const {
   if (!writes_results()) return nullptr;
-  return checkpoint_saver(config_, simulation(), reference_);
+  return checkpoint_saver(config_, simulation(), reference_, hooks());
+}
+
+ScheduledStatistics OutputSession::statistics() const {
+  simulation();  // after begin
+  return statistics_ ? statistics_->schedule() : ScheduledStatistics{};
+}
+
+void OutputSession::finish_statistics() const {
+  if (statistics_) statistics_->flush();
+}
+
+void OutputSession::finish_statistics_after_error() const noexcept {
+  if (statistics_) statistics_->flush_after_error();
 }
 
 FailedStateWriter OutputSession::failed_state_writer() const { return io::failed_state_writer(config_, simulation()); }

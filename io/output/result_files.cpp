@@ -14,6 +14,7 @@
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_reader.hpp"
+#include "io/hdf5/statistics_file.hpp"
 #include "io/output/run_log.hpp"
 #include "io/output/run_summary.hpp"
 #include "io/timing/timing_report.hpp"
@@ -48,6 +49,7 @@ std::optional<ResultEntry> as_result_entry(const fs::path& path) {
   if (name == run_log_name) return ResultEntry{path, ResultKind::run_log};
   if (name == run_summary_name) return ResultEntry{path, ResultKind::run_summary};
   if (name == "fields.nc") return ResultEntry{path, ResultKind::snapshot_series};
+  if (name == statistics_file_name) return ResultEntry{path, ResultKind::statistics};
   if (name == "timing.json" || name == "profile.json" || name == "diagnostics.json")
     return ResultEntry{path, ResultKind::timing_report};
   // Snapshots, and those of earlier versions of simapp, named .h5.
@@ -83,7 +85,8 @@ bool written_by_simapp(const ResultEntry& entry) {
   if (!is_plain_file(entry.path)) return false;
   switch (entry.kind) {
     case ResultKind::snapshot:
-    case ResultKind::snapshot_series: return has_root_attributes(entry.path, {"simapp_version", "input_yaml"});
+    case ResultKind::snapshot_series:
+    case ResultKind::statistics: return has_root_attributes(entry.path, {"simapp_version", "input_yaml"});
     case ResultKind::checkpoint: return is_simapp_checkpoint(entry.path);
     case ResultKind::xdmf_index: return is_simapp_xdmf(entry.path);
     case ResultKind::timing_report: return is_timing_report(entry.path);

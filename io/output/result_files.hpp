@@ -1,7 +1,7 @@
 #pragma once
 /// The results simapp keeps in output.dir, known by name (fields_<step>.nc, fields_<step>_failed.nc,
 /// and fields_<step>.h5 as earlier versions named snapshots, checkpoint_<step>.h5, fields.xmf,
-/// fields.nc, timing.json, profile.json, diagnostics.json, and the run's own record:
+/// fields.nc, stats.nc, timing.json, profile.json, diagnostics.json, and the run's own record:
 /// simapp.log and run.json) and told apart from a user's files of the same name by content: an
 /// HDF5 file carrying simapp's root attributes, an XDMF index, timing report or run.json carrying
 /// simapp's mark, a log starting with a run's start line. Only files that simapp wrote are ever
@@ -12,7 +12,16 @@
 
 namespace simapp::io {
 
-enum class ResultKind { snapshot, checkpoint, xdmf_index, snapshot_series, timing_report, run_log, run_summary };
+enum class ResultKind {
+  snapshot,
+  checkpoint,
+  xdmf_index,
+  snapshot_series,
+  statistics,
+  timing_report,
+  run_log,
+  run_summary
+};
 
 /// An entry of output.dir named like a result; it may be any type of file.
 struct ResultEntry {

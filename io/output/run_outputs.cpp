@@ -14,6 +14,7 @@
 #include "io/files/new_file.hpp"
 #include "io/hdf5/snapshot_series.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
+#include "io/hdf5/statistics_file.hpp"
 #include "io/output/output_directory.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
@@ -131,14 +132,20 @@ class SnapshotFiles {
   Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
 };
 
+/// "wrote <path> (t = <time> s)".
+std::string written_line(const fs::path& path, double time) {
+  return fmt::format("wrote {} (t = {:.6g} s)", path.string(), time);
+}
+
 /// Writes a snapshot at each due step and rewrites fields.xmf to index every one so far.
 class SnapshotSeries {
  public:
-  SnapshotSeries(const LoadedConfig& config, const Simulation& simulation)
+  SnapshotSeries(const LoadedConfig& config, const Simulation& simulation, WrittenNote written)
       : config_(config),
         files_(config, simulation),
         directory_(config.spec.output.dir),
-        comm_(simulation.decomposition().comm()) {
+        comm_(simulation.decomposition().comm()),
+        written_(std::move(written)) {
     // A restarted run keeps the snapshots up to its checkpoint in the index, which is written
     // again at once (the snapshots after it were replaced), under the names they have (those
     // of an earlier simapp's run end in .h5).
@@ -202,12 +209,14 @@ class SnapshotSeries {
   void publish_entry() {
     entries_.push_back(in_flight_entry_);
     write_index();
+    if (written_) written_(written_line(directory_ / in_flight_entry_.file, in_flight_entry_.time));
   }
 
   const LoadedConfig& config_;
   SnapshotFiles files_;
   fs::path directory_;
   MPI_Comm comm_;
+  WrittenNote written_;
   std::vector<io::XdmfEntry> entries_;            ///< the published snapshots
   std::unique_ptr<io::SnapshotWrite> in_flight_;  ///< the snapshot being written, if any
 
@@ -233,12 +242,15 @@ class SnapshotSeries {
 /// to its checkpoint's step.
 class AppendedSnapshots {
  public:
-  AppendedSnapshots(const LoadedConfig& config, const Simulation& simulation)
-      : decomposition_(simulation.decomposition()), whole_grid_(whole_grid_snapshot(config)) {
+  AppendedSnapshots(const LoadedConfig& config, const Simulation& simulation, WrittenNote written)
+      : decomposition_(simulation.decomposition()),
+        whole_grid_(whole_grid_snapshot(config)),
+        written_(std::move(written)) {
     const OutputSpec& output = config.spec.output;
     const std::optional<long> kept_step = simulation.step() > 0 ? std::optional(simulation.step()) : std::nullopt;
+    directory_ = output.dir;
     run_on_root_agreed(decomposition_.comm(), [&] {
-      file_.emplace(series_path(output.dir), output.variables, output.compression, kept_step);
+      file_.emplace(series_path(directory_), output.variables, output.compression, kept_step);
     });
   }
 
@@ -249,11 +261,16 @@ class AppendedSnapshots {
     snapshot.time = time;
     snapshot.state = gather_interior(decomposition_, interior);
     run_on_root_agreed(decomposition_.comm(), [&] { file_->append(snapshot); });
+    if (written_ && file_)
+      written_(fmt::format("appended t = {:.6g} s to {} ({} times)", time, series_path(directory_).string(),
+                           file_->times()));
   }
 
  private:
   const Decomposition& decomposition_;
-  Snapshot whole_grid_;                         ///< the grid, texts and background rows of every snapshot
+  Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
+  WrittenNote written_;
+  fs::path directory_;
   std::optional<io::SnapshotSeriesFile> file_;  ///< rank 0's
 };
 
@@ -268,8 +285,8 @@ std::optional<fs::path> checkpoint_named(const std::string& which, const fs::pat
   return fs::path(which);
 }
 
-/// Whether a result is one a run writes after `step`, by name: its series, or a snapshot or
-/// checkpoint of its schedules as it spells their names.
+/// Whether a result is one a run writes after `step`, by name: its series, its statistics, or a
+/// snapshot or checkpoint of its schedules as it spells their names.
 using WrittenAfter = std::function<bool(const io::ResultEntry&)>;
 WrittenAfter written_after(long step, const RunSpec& spec, const TimeStepping& time_stepping) {
   const bool series = spec.output.every > 0.0 && spec.output.layout == OutputLayout::series;
@@ -277,10 +294,12 @@ WrittenAfter written_after(long step, const RunSpec& spec, const TimeStepping& t
                                        ? OutputSchedule(time_stepping, spec.output.every, true).after(step)
                                        : OutputSchedule();
   const OutputSchedule checkpoints = OutputSchedule(time_stepping, spec.output.checkpoint_every, false).after(step);
-  return [series, snapshots, checkpoints](const io::ResultEntry& entry) {
+  const bool statistics = spec.output.stats_every > 0.0;
+  return [series, statistics, snapshots, checkpoints](const io::ResultEntry& entry) {
     const fs::path name = entry.path.filename();
     switch (entry.kind) {
       case io::ResultKind::snapshot_series: return series;
+      case io::ResultKind::statistics: return statistics;
       case io::ResultKind::snapshot:
         return snapshots.holds(entry.step) && name == snapshot_path(".", entry.step).filename();
       case io::ResultKind::checkpoint:
@@ -292,9 +311,9 @@ WrittenAfter written_after(long step, const RunSpec& spec, const TimeStepping& t
 
 /// The results in `directory` that a run starting as `start` replaces: with --overwrite all
 /// of them, which must all be simapp's; on a restart the snapshots and checkpoints simapp wrote
-/// after its step (a snapshot series is continued, and loses those times in place, when the
-/// restart has a checkpoint; replaced when it starts over), refusing a file of another kind
-/// under a name the run writes.
+/// after its step (a snapshot series and the statistics file are continued, and lose those
+/// times, when the restart has a checkpoint; replaced when it starts over), refusing a file of
+/// another kind under a name the run writes.
 std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingResults policy, const OutputStart& start,
                                           const WrittenAfter& written) {
   const std::vector<ResultEntry> earlier = io::result_entries(directory);
@@ -316,7 +335,7 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
         io::written_by_simapp(entry))
       replaced_later.push_back(entry);
     const bool numbered = entry.kind == io::ResultKind::snapshot || entry.kind == io::ResultKind::checkpoint;
-    const bool series = entry.kind == io::ResultKind::snapshot_series;
+    const bool series = entry.kind == io::ResultKind::snapshot_series || entry.kind == io::ResultKind::statistics;
     if (series && start.checkpoint && io::written_by_simapp(entry)) continue;
     if (!series && (!numbered || entry.step < 0 || (start.checkpoint && entry.step <= start.step))) continue;
     if (io::written_by_simapp(entry))
@@ -330,9 +349,11 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
   return replaced;
 }
 
-/// Writes the checkpoint of `interior`, this rank's block, at `step` (collective).
+/// Writes the checkpoint of `interior`, this rank's block, at `step` (collective), after what
+/// must reach the disk before it.
 void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomposition, const Diagnostics& reference,
-                         long step, double time, std::span<const double> interior) {
+                         const OutputHooks& hooks, long step, double time, std::span<const double> interior) {
+  if (hooks.before_checkpoint) hooks.before_checkpoint();
   const GridSpec& grid = config.spec.grid;
   io::write_checkpoint(
       config.spec.output.dir,
@@ -340,6 +361,7 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
        std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
        grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec)},
       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
+  if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }
 
 }  // namespace
@@ -349,7 +371,9 @@ TimeStepping run_time_stepping(const RunSpec& spec, TimeOrigin origin) {
                       spec.physics.viscosity, origin);
 }
 
-bool writes_results(const RunSpec& spec) { return spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0; }
+bool writes_results(const RunSpec& spec) {
+  return spec.output.every > 0.0 || spec.output.checkpoint_every > 0.0 || spec.output.stats_every > 0.0;
+}
 
 namespace {
 
@@ -465,7 +489,7 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
 }
 
 std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simulation& simulation,
-                                          const Diagnostics& reference) {
+                                          const Diagnostics& reference, const OutputHooks& hooks) {
   const RunSpec& spec = config.spec;
   std::vector<ScheduledOutput> outputs;
   const long now = simulation.step();
@@ -474,13 +498,13 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
     OutputSchedule steps =
         OutputSchedule(simulation.time_stepping(), spec.output.every, true).after(now - (now == 0 ? 1 : 0));
     if (spec.output.layout == OutputLayout::series) {
-      auto appended = std::make_shared<AppendedSnapshots>(config, simulation);
+      auto appended = std::make_shared<AppendedSnapshots>(config, simulation, hooks.written);
       outputs.push_back(
           {std::move(steps),
            [appended](long step, double time, std::span<const double> state) { appended->write(step, time, state); },
            nullptr, nullptr});
     } else {
-      auto series = std::make_shared<SnapshotSeries>(config, simulation);
+      auto series = std::make_shared<SnapshotSeries>(config, simulation, hooks.written);
       outputs.push_back(
           {std::move(steps),
            [series](long step, double time, std::span<const double> state) { series->write(step, time, state); },
@@ -489,11 +513,12 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
   }
   if (spec.output.checkpoint_every > 0.0) {
     const Decomposition& decomposition = simulation.decomposition();
-    outputs.push_back({OutputSchedule(simulation.time_stepping(), spec.output.checkpoint_every, false).after(now),
-                       [&config, &decomposition, reference](long step, double time, std::span<const double> interior) {
-                         write_checkpoint_of(config, decomposition, reference, step, time, interior);
-                       },
-                       nullptr, nullptr, /*checkpoint=*/true});
+    outputs.push_back(
+        {OutputSchedule(simulation.time_stepping(), spec.output.checkpoint_every, false).after(now),
+         [&config, &decomposition, reference, hooks](long step, double time, std::span<const double> interior) {
+           write_checkpoint_of(config, decomposition, reference, hooks, step, time, interior);
+         },
+         nullptr, nullptr, /*checkpoint=*/true});
   }
   return outputs;
 }
@@ -509,13 +534,15 @@ FailedStateWriter failed_state_writer(const LoadedConfig& config, const Simulati
 
 std::function<void(long, double, std::span<const double>)> checkpoint_saver(const LoadedConfig& config,
                                                                             const Simulation& simulation,
-                                                                            const Diagnostics& reference) {
+                                                                            const Diagnostics& reference,
+                                                                            const OutputHooks& hooks) {
   const Decomposition& decomposition = simulation.decomposition();
-  return [&config, &decomposition, reference](long step, double time, std::span<const double> interior) {
+  return [&config, &decomposition, reference, hooks](long step, double time, std::span<const double> interior) {
+    if (hooks.before_checkpoint) hooks.before_checkpoint();  // also where the checkpoint is there already
     int written = 0;
     if (decomposition.rank() == 0) written = fs::exists(io::checkpoint_path(config.spec.output.dir, step)) ? 1 : 0;
     MPI_Bcast(&written, 1, MPI_INT, 0, decomposition.comm());
-    if (written == 0) write_checkpoint_of(config, decomposition, reference, step, time, interior);
+    if (written == 0) write_checkpoint_of(config, decomposition, reference, hooks, step, time, interior);
   };
 }
 

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,18 @@
 #include "solver/simulation/run_loop.hpp"
 
 namespace simapp::io {
+
+/// A line for the run's log saying what file was written (rank 0's are printed).
+using WrittenNote = std::function<void(const std::string& line)>;
+
+/// What the writers tell the run as they go, and what they ask of it.
+struct OutputHooks {
+  /// Told of each snapshot and checkpoint written, on every rank.
+  WrittenNote written;
+  /// Called on every rank (it may be collective) before a checkpoint is written: what must reach
+  /// the disk with it (the statistics so far, which a restart from it continues).
+  std::function<void()> before_checkpoint;
+};
 
 /// A snapshot of the whole grid without its state: grid, texts and the background rows.
 Snapshot whole_grid_snapshot(const LoadedConfig& config);
@@ -69,7 +82,7 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
 /// The snapshot and checkpoint writers for the steps after the simulation's current one;
 /// checkpoints record `reference`, the run's t = 0 diagnostics.
 std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simulation& simulation,
-                                          const Diagnostics& reference);
+                                          const Diagnostics& reference, const OutputHooks& hooks = {});
 
 /// Writes the state where a failed health check stopped the run as fields_<step>_failed.nc (a
 /// snapshot outside the XDMF index), when the run writes results at all.
@@ -78,6 +91,7 @@ FailedStateWriter failed_state_writer(const LoadedConfig& config, const Simulati
 /// Writes a checkpoint of the state it is given unless one of that step is there already
 /// (collective): what a run that is asked to stop saves.
 std::function<void(long step, double time, std::span<const double> interior)> checkpoint_saver(
-    const LoadedConfig& config, const Simulation& simulation, const Diagnostics& reference);
+    const LoadedConfig& config, const Simulation& simulation, const Diagnostics& reference,
+    const OutputHooks& hooks = {});
 
 }  // namespace simapp::io

@@ -1,14 +1,14 @@
 #pragma once
-/// Domain totals of mass and total energy (docs/model.md, "Diagnostics").
+/// Domain totals of mass and total energy, and the statistics of the flow that a run records
+/// over time (docs/model.md, "Diagnostics"), reduced from the distributed state.
 #include <mpi.h>
 
+#include <cstdint>
+
 #include "kernels/backend/device_buffer.hpp"
-#include "kernels/backend/field_shape_3d.hpp"
-#include "kernels/backend/field_view.hpp"
-#include "kernels/diagnostics/exact_sum.hpp"
-#include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/physics/cell_geometry.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
+#include "kernels/backend/owned_event.hpp"
+#include "kernels/backend/pinned_buffer.hpp"
+#include "kernels/diagnostics/flow_statistics.hpp"
 
 namespace simapp {
 
@@ -25,27 +25,45 @@ struct DiagnosticsChange {
 
 DiagnosticsChange relative_change(const Diagnostics& start, const Diagnostics& now);
 
-/// Sums the diagnostics of the distributed state: exact fixed-point row sums on the backend,
-/// added exactly on the host and over the ranks of `comm`, so every backend schedule, thread
-/// count and decomposition gives the same bits.
-class DiagnosticsReducer {
- public:
-  DiagnosticsReducer(Backend backend, int nz, MPI_Comm comm)
-      : row_sums_(backend, 2 * static_cast<std::size_t>(nz)), comm_(comm) {}
+/// The statistics of the whole state at one time (kernels/diagnostics/flow_statistics.hpp): the
+/// same bits on every rank, for any decomposition, backend, execution mode and granularity.
+struct FlowStatistics {
+  Diagnostics totals;                                   ///< mass and total energy
+  double kinetic_energy = 0.0;                          ///< Σ ½ρ|u|² dV: J per metre of y (the 2-D model), J
+  double max_abs_u = 0.0;                               ///< m s⁻¹
+  double max_abs_v = 0.0;                               ///< m s⁻¹ (0 in the 2-D model)
+  double max_abs_w = 0.0;                               ///< m s⁻¹
+  double min_theta_prime = 0.0, max_theta_prime = 0.0;  ///< K
+  /// max over cells and axes a of (|u_a| + c) dt / Δ_a: the Courant number the step reached,
+  /// which time.cfl bounds while every signal speed stays below 450 m/s.
+  double courant_number = 0.0;
+};
 
-  /// Collective over the communicator; waits for the stream.
-  Diagnostics compute(const Stream& stream, FieldView<const double> state, HydrostaticView background,
-                      const CellGeometry& geometry) const;
-  /// The 3-D model's (sum_mass_energy_rows_3d, cells of dx dy dz).
-  Diagnostics compute(const Stream& stream, FieldView3d<const double> state, HydrostaticView background,
-                      const CellGeometry3d& geometry) const;
+/// Reduces the statistics of the distributed state: exact on the backend (two passes, a few
+/// records copied to the host), added exactly on the host and over the ranks of `comm`, so every
+/// backend schedule, thread count and decomposition gives the same bits. queue() and collect()
+/// apart let the device go on with queued steps while the host waits for the records.
+class StatisticsReducer {
+ public:
+  /// For `cells` interior cells on this rank, each of `cell_volume` (m², or m³ in 3-D), and
+  /// steps of `dt` (s, for the Courant number).
+  StatisticsReducer(Backend backend, std::int64_t cells, double cell_volume, double dt, MPI_Comm comm);
+
+  /// Queues the reduction of the 2-D model's state on `stream`, and the copy of its records to
+  /// the host; the state may change once the stream has run it.
+  void queue(const Stream& stream, FieldView<const double> state, HydrostaticView background,
+             const CellGeometry& geometry) const;
+  /// The 3-D model's.
+  void queue(const Stream& stream, FieldView3d<const double> state, HydrostaticView background,
+             const CellGeometry3d& geometry) const;
+  /// Waits for what queue() queued last and reduces it over the ranks (collective).
+  FlowStatistics collect() const;
 
  private:
-  /// The totals of the row sums on the backend over this rank's rows and every rank, times the
-  /// cell's `volume`.
-  Diagnostics total(const Stream& stream, double volume) const;
-
-  DeviceBuffer<ExactSum> row_sums_;
+  DeviceBuffer<StatisticsSums> partials_, records_;
+  PinnedBuffer<StatisticsSums> host_records_;
+  OwnedEvent ready_;
+  double cell_volume_, dt_;
   MPI_Comm comm_;
 };
 

@@ -1,8 +1,9 @@
 #pragma once
 /// The part of a run that depends on the model: the 2-D x–z slice (Model2d) or the 3-D model
 /// (Model3d, grid.ny > 1). A model owns the step's arrays, its step values, the resources its
-/// programs are built from and the chunk programs; it sets the initial state and sums mass and
-/// energy. The Simulation owns the clock, the executor and the pacing, the same for both.
+/// programs are built from and the chunk programs; it sets the initial state and reduces its
+/// statistics (mass and energy among them). The Simulation owns the clock, the executor and the pacing, the same for
+/// both.
 #include <memory>
 
 #include "kernels/backend/device_buffer.hpp"
@@ -49,6 +50,11 @@ class Model {
   virtual const InteriorLayout& interior() const = 0;
   /// Mass and total energy of the state (collective; waits for the stream).
   virtual Diagnostics diagnostics(const Stream& stream) const = 0;
+  /// Queues the reduction of the state's statistics on `stream`, without waiting; the steps
+  /// queued after it may change the state.
+  virtual void begin_statistics(const Stream& stream) const = 0;
+  /// The statistics begin_statistics() queued last (collective; waits for them).
+  virtual FlowStatistics finish_statistics() const = 0;
 };
 
 /// The model of `context.spec`: the 3-D one when grid.ny > 1.

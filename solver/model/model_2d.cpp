@@ -31,6 +31,12 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
   return std::make_unique<HaloExchange>(decomposition, direction, grid.cell_shape(), backend, path, nccl);
 }
 
+StatisticsReducer statistics_reducer(const ModelContext& context) {
+  const CellGeometry geometry = context.grid.geometry();
+  return StatisticsReducer(context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.nz(),
+                           geometry.dx * geometry.dz, context.time.dt(), context.decomposition.comm());
+}
+
 }  // namespace
 
 Model2d::Model2d(const ModelContext& context)
@@ -55,7 +61,8 @@ Model2d::Model2d(const ModelContext& context)
       first_step_(build_step_program(resources_, StepParity::odd, 0)),
       chunks_(resources_, params_, context.time, context.grid.dx(), context.grid.dz(), context.spec.physics,
               context.spec.execution.check_every),
-      reducer_(context.stream.backend, context.grid.nz(), context.decomposition.comm()),
+      diagnostics_(statistics_reducer(context)),
+      statistics_(statistics_reducer(context)),
       interior_(interior_layout(context.grid.cell_shape())) {}
 
 Model2d::~Model2d() = default;
@@ -66,7 +73,14 @@ void Model2d::set_initial_state(const Stream& stream) const {
 }
 
 Diagnostics Model2d::diagnostics(const Stream& stream) const {
-  return reducer_.compute(stream, workspace_.fields().state, background_, grid_.geometry());
+  diagnostics_.queue(stream, workspace_.fields().state, background_, grid_.geometry());
+  return diagnostics_.collect().totals;
 }
+
+void Model2d::begin_statistics(const Stream& stream) const {
+  statistics_.queue(stream, workspace_.fields().state, background_, grid_.geometry());
+}
+
+FlowStatistics Model2d::finish_statistics() const { return statistics_.collect(); }
 
 }  // namespace simapp

@@ -26,6 +26,8 @@ class Model2d final : public Model {
   const DeviceBuffer<double>& state() const override { return workspace_.state_buffer(); }
   const InteriorLayout& interior() const override { return interior_; }
   Diagnostics diagnostics(const Stream& stream) const override;
+  void begin_statistics(const Stream& stream) const override;
+  FlowStatistics finish_statistics() const override;
 
  private:
   const RunSpec& spec_;
@@ -38,7 +40,8 @@ class Model2d final : public Model {
   StepResources resources_;
   StepProgram first_step_;
   ChunkPrograms chunks_;
-  DiagnosticsReducer reducer_;
+  StatisticsReducer diagnostics_;  ///< for diagnostics(), at once
+  StatisticsReducer statistics_;   ///< for begin_statistics() and finish_statistics()
   InteriorLayout interior_;
 };
 

@@ -25,6 +25,13 @@ std::unique_ptr<HaloExchange> exchange_if(bool split, const ModelContext& contex
                                         context.stream.backend, context.halo_path, nccl);
 }
 
+StatisticsReducer statistics_reducer(const ModelContext& context) {
+  const CellGeometry3d geometry = context.grid.geometry_3d();
+  return StatisticsReducer(
+      context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.ny() * context.grid.nz(),
+      geometry.xz.dx * geometry.dy * geometry.xz.dz, context.time.dt(), context.decomposition.comm());
+}
+
 }  // namespace
 
 Model3d::Model3d(const ModelContext& context)
@@ -51,7 +58,8 @@ Model3d::Model3d(const ModelContext& context)
                  context.spec.parallel.overlap == HaloOverlap::on},
       first_step_(build_step_program_3d(resources_, StepParity::odd, 0)),
       chunks_(resources_, params_, context.time, geometry_, context.spec.physics, context.spec.execution.check_every),
-      reducer_(context.stream.backend, context.grid.nz(), context.decomposition.comm()),
+      diagnostics_(statistics_reducer(context)),
+      statistics_(statistics_reducer(context)),
       interior_(interior_layout(context.grid.cell_shape_3d())) {}
 
 Model3d::~Model3d() = default;
@@ -61,7 +69,14 @@ void Model3d::set_initial_state(const Stream& stream) const {
 }
 
 Diagnostics Model3d::diagnostics(const Stream& stream) const {
-  return reducer_.compute(stream, resources_.fields.state, background_, geometry_);
+  diagnostics_.queue(stream, resources_.fields.state, background_, geometry_);
+  return diagnostics_.collect().totals;
 }
+
+void Model3d::begin_statistics(const Stream& stream) const {
+  statistics_.queue(stream, resources_.fields.state, background_, geometry_);
+}
+
+FlowStatistics Model3d::finish_statistics() const { return statistics_.collect(); }
 
 }  // namespace simapp

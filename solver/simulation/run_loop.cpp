@@ -53,20 +53,23 @@ std::vector<const ScheduledOutput*> due_at(const std::vector<ScheduledOutput>& o
   return due;
 }
 
-/// Where the loop ends its chunks: at output steps, at multiples of progress_every, and at the
-/// steps the health check follows where the host runs the steps itself. The host then sees a
-/// failed check before it runs another step, so the run stops at the check's own step, and
-/// saves the state there, whatever else cuts the run into chunks. A GPU runs on while its host
-/// looks (without waiting, which would leave it idle): there the state saved is that of the
-/// step the device has reached by then. `outputs` must outlive the chunk ends.
-ChunkEnds chunk_ends(const std::vector<ScheduledOutput>& outputs, int progress_every, const Simulation& simulation) {
+/// Where the loop ends its chunks: at output and statistics steps, at multiples of
+/// progress_every, and at the steps the health check follows where the host runs the steps
+/// itself. The host then sees a failed check before it runs another step, so the run stops at
+/// the check's own step, and saves the state there, whatever else cuts the run into chunks. A GPU
+/// runs on while its host looks (without waiting, which would leave it idle): there the state
+/// saved is that of the step the device has reached by then. `outputs` and `statistics` must
+/// outlive the chunk ends.
+ChunkEnds chunk_ends(const std::vector<ScheduledOutput>& outputs, const ScheduledStatistics& statistics,
+                     int progress_every, const Simulation& simulation) {
   const int check_every = simulation.backend() == Backend::host ? simulation.spec().execution.check_every : 0;
-  return [&outputs, progress_every, check_every](long step) {
+  return [&outputs, &statistics, progress_every, check_every](long step) {
     long next = -1;
     const auto take = [&next](long end) {
       if (end > 0 && (next < 0 || end < next)) next = end;
     };
     for (const ScheduledOutput& output : outputs) take(output.steps.next_after(step));
+    take(statistics.steps.next_after(step));
     for (const int every : {progress_every, check_every})
       if (every > 0) take((step / every + 1) * every);
     return next;
@@ -249,16 +252,32 @@ void save_for_restart(Simulation& simulation, const std::vector<ScheduledOutput>
   result.output_seconds += seconds_since(begin);
 }
 
+/// Takes the statistics due at the simulation's step and writes them, unless a health check up
+/// to that step failed (the run then ends as a failed check does): they are waited for at once,
+/// and by then every check before them has reached the host.
+void take_statistics(Simulation& simulation, const ScheduledStatistics& statistics,
+                     const std::vector<ScheduledOutput>& outputs, PendingOutput& pending,
+                     const FailedStateWriter& failed, RunResult& result) {
+  if (!statistics.steps.holds(simulation.step())) return;
+  simulation.begin_statistics();
+  const FlowStatistics taken = simulation.finish_statistics();
+  stop_if_unhealthy(simulation, outputs, pending, failed, result);
+  const Clock::time_point begin = Clock::now();
+  statistics.write(simulation.step(), simulation.time(), taken);
+  result.output_seconds += seconds_since(begin);
+}
+
 }  // namespace
 
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
                      const std::vector<ScheduledOutput>& scheduled, const std::optional<Diagnostics>& reference,
-                     const StopRequest& requested_stop, const FailedStateWriter& failed) {
+                     const StopRequest& requested_stop, const FailedStateWriter& failed,
+                     const ScheduledStatistics& statistics) {
   WallClockLimit limit = requested_stop.limit;
   const std::vector<ScheduledOutput> outputs = limit.active() ? timed_into(limit, scheduled) : scheduled;
   const StopRequest stop = limit.active() ? timed_into(limit, requested_stop) : requested_stop;
   RunResult result;
-  const ChunkEnds ends = chunk_ends(outputs, progress_every, simulation);
+  const ChunkEnds ends = chunk_ends(outputs, statistics, progress_every, simulation);
   simulation.prepare(ends);
   result.prepared = simulation.executor_stats();
   result.initial = reference ? *reference : simulation.diagnostics();
@@ -268,6 +287,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
   double last_report = 0.0;
   PendingOutput pending;
   queue_due_outputs(simulation, outputs, pending, result);
+  take_statistics(simulation, statistics, outputs, pending, failed, result);
   limit.note_chunks_start(Clock::now());
   // A checkpoint of a step before the end (scheduled, or saved to measure a stop), which the
   // end's supersedes.
@@ -285,6 +305,7 @@ RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressC
     stop_if_unhealthy(simulation, outputs, pending, failed, result);
     write_pending(simulation, outputs, pending, failed, result);  // while the chunk just queued runs
     queue_due_outputs(simulation, outputs, pending, result);
+    take_statistics(simulation, statistics, outputs, pending, failed, result);
     const long step = simulation.step();
     // Reporting is collective: rank 0's clock decides for every rank.
     int due = progress_every > 0 ? step / progress_every > previous / progress_every

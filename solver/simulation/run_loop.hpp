@@ -67,6 +67,18 @@ struct ScheduledOutput {
   bool checkpoint = false;
 };
 
+/// Statistics of the flow (FlowStatistics) taken at chosen steps (step 0 included when the schedule holds it):
+/// an output of its own kind, reduced where the state is, in stream order after the step, with
+/// no copy of the state. The loop waits for them at once (a short wait at the step's chunk end
+/// for the device to finish the chunk), so that the statistics of a step are written exactly
+/// when no health check up to that step failed, whatever the timing.
+struct ScheduledStatistics {
+  OutputSchedule steps;
+  /// Called on every rank (it may be collective) with the statistics at `step`, the same on
+  /// every rank.
+  std::function<void(long step, double time, const FlowStatistics& statistics)> write;
+};
+
 /// When to end the run early, asked at every chunk end: on request (a batch system's SIGTERM,
 /// say), or before a wall-clock limit.
 struct StopRequest {
@@ -104,10 +116,11 @@ struct StopRequest {
 /// the state and returns with `stopped` set; likewise when the wall-clock limit is near
 /// (`stopped_at_wall_limit` set too).
 /// `reference`: the diagnostics changes are relative to (default: the current state's; a
-/// restarted run passes its original t = 0 values).
+/// restarted run passes its original t = 0 values). `statistics`: written at their steps, which
+/// end chunks as output steps do; a step's statistics are taken before a stop's checkpoint there.
 RunResult run_to_end(Simulation& simulation, int progress_every, const ProgressCallback& on_progress,
                      const std::vector<ScheduledOutput>& outputs = {},
                      const std::optional<Diagnostics>& reference = std::nullopt, const StopRequest& stop = {},
-                     const FailedStateWriter& failed = {});
+                     const FailedStateWriter& failed = {}, const ScheduledStatistics& statistics = {});
 
 }  // namespace simapp

@@ -110,6 +110,12 @@ class Simulation {
 
   /// Diagnostics of the current state (collective; waits for queued work).
   Diagnostics diagnostics() const;
+  /// Queues the reduction of the current state's statistics (FlowStatistics) on the backend,
+  /// without waiting and without copying the state; the chunks queued after it may run at once.
+  void begin_statistics() const { model_->begin_statistics(stream_.get()); }
+  /// The statistics begin_statistics() queued last (collective; waits for them, and so for
+  /// every step queued before them).
+  FlowStatistics finish_statistics() const { return model_->finish_statistics(); }
   /// This rank's prognostic state, all cells with halos, q[var][k][i] (waits for queued work).
   std::vector<double> state_on_host() const;
   /// The global interior state [var][k][i] on rank 0, empty elsewhere (collective).

@@ -43,6 +43,7 @@ struct OutputSpec {
   std::vector<std::string> variables{"rho_prime", "u", "w", "theta_prime"};  ///< snapshot fields, each once
   int compression = 0;            ///< deflate level of snapshot datasets, 0..9 (0: none)
   double checkpoint_every = 0.0;  ///< checkpoint interval, s (0: none)
+  double stats_every = 0.0;       ///< interval between rows of stats.nc, s (0: none); not given: `every`
 };
 
 struct ExecutionSpec {

@@ -81,7 +81,7 @@ TEST_F(OutputCliTest, ASeriesHoldsWhatPerTimeSnapshotsHoldAndTheStateAnInProcess
   for (const auto& entry : fs::directory_iterator(out())) {
     const std::string name = entry.path().filename().string();
     EXPECT_TRUE(name == "fields.nc" || name.starts_with("checkpoint_") || name == ".simapp_lock" ||
-                name == "simapp.log" || name == "run.json")
+                name == "simapp.log" || name == "run.json" || name == "stats.nc")
         << "a series run writes no " << name;
   }
   const fs::path series = out() / "fields.nc";
@@ -170,13 +170,13 @@ TEST_F(OutputCliTest, UnwritableDirectoryIsRefusedBeforeAnyWork) {
 TEST_F(OutputCliTest, FailedWriteStopsWithTheIoCodeAndKeepsEarlierFiles) {
   // On 80 x 20 cells (of the usual 500 m) a file-size limit of 48 KiB lets the one-field snapshot
   // (35 KiB, laid out in at most 43) through and fails the checkpoint (56 KiB); the limit is an I/O
-  // error, not a kill (SIGXFSZ).
-  const Outcome outcome =
-      run(command_with_file_limit("--set grid.nx=80 --set grid.xlen=40000 --set time.sim_time=" + sim_time(4) +
-                                      " --set output.dir=out --set output.variables=rho_prime"
-                                      " --set output.every=" +
-                                      every(2) + " --set output.checkpoint_every=" + every(2),
-                                  1, 48));
+  // error, not a kill (SIGXFSZ). No statistics (stats.nc is another file near the limit).
+  const Outcome outcome = run(command_with_file_limit(
+      "--set grid.nx=80 --set grid.xlen=40000 --set time.sim_time=" + sim_time(4) +
+          " --set output.dir=out --set output.variables=rho_prime"
+          " --set output.every=" +
+          every(2) + " --set output.checkpoint_every=" + every(2) + " --set output.stats_every=0",
+      1, 48));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
   EXPECT_TRUE(std::regex_match(without_launcher_notices(outcome.err),
                                std::regex(R"(simapp: error: out/checkpoint_000002\.h5: [^\n]*File too large\n)")))
@@ -226,7 +226,7 @@ TEST_F(OutputCliTest, RestartContinuesAndRefusesAnotherConfiguration) {
 
 /// A snapshot write that fails on every rank (a full disk) or on one rank only: every rank ends
 /// at once with the I/O exit code and one error line, earlier files stay as they were, and no
-/// unfinished file is left.
+/// unfinished file is left. (No statistics: stats.nc, written first, would fail first.)
 struct WriteFailure {
   int ranks;
   int limited_rank;  ///< -1: every rank
@@ -236,8 +236,8 @@ class FailedSnapshotWriteTest : public OutputCliTest, public ::testing::WithPara
 
 TEST_P(FailedSnapshotWriteTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) {
   const WriteFailure failure = GetParam();
-  const std::string outputs =
-      " --set output.dir=out --set output.every=" + every(2) + " --set output.checkpoint_every=" + every(2);
+  const std::string outputs = " --set output.dir=out --set output.every=" + every(2) +
+                              " --set output.checkpoint_every=" + every(2) + " --set output.stats_every=0";
   ASSERT_EQ(simapp("--set time.sim_time=" + sim_time(4) + outputs, failure.ranks).exit_code, 0);
   const std::vector<double> before = io::read_dataset(out() / "fields_000004.nc", "theta_prime");
   // Continued to step 8 under a limit of 20 KiB a file: the snapshot of step 6 (35 KiB) fails.
@@ -267,7 +267,8 @@ INSTANTIATE_TEST_SUITE_P(RanksAndLimits, FailedSnapshotWriteTest,
 
 /// A disk that fills up during a snapshot written by 2 or 3 ranks (a tmpfs of 200 KiB; skipped
 /// where a tmpfs cannot be mounted): every rank ends at once with the I/O exit code and one
-/// line, the snapshots written before stay readable, and no unfinished file is left.
+/// line, the snapshots written before stay readable, and no unfinished file is left. (No
+/// statistics, which would take the disk's room in other steps.)
 class FullDiskTest : public OutputCliTest, public ::testing::WithParamInterface<int> {
  protected:
   void SetUp() override {
@@ -286,7 +287,8 @@ class FullDiskTest : public OutputCliTest, public ::testing::WithParamInterface<
 
 TEST_P(FullDiskTest, EndsEveryRankWithTheIoCodeAndKeepsEarlierFiles) {
   const Outcome outcome = run("timeout 60 " + command("--set time.sim_time=" + sim_time(24) +
-                                                          " --set output.dir=out --set output.every=" + every(3),
+                                                          " --set output.dir=out --set output.every=" + every(3) +
+                                                          " --set output.stats_every=0",
                                                       GetParam()));
   EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
   EXPECT_TRUE(std::regex_search(outcome.err,

@@ -214,7 +214,7 @@ TEST_F(RunRecordTest, AUsersFilesOfTheRecordsNamesAreNeverTaken) {
 
 TEST_F(RunRecordTest, ValidatePrintsTheResolvedStepsRanksMemoryAndDisk) {
   // 40 x 20 cells, dt = 1.5 * 500 m / 450 m/s; 30 steps with 4 snapshots (steps 0, 10, 20, 30) of
-  // the 4 default fields, each 4 * 40 * 20 * 8 B = 25.6 kB.
+  // the 4 default fields, each 4 * 40 * 20 * 8 B = 25.6 kB, and statistics at each.
   const Outcome outcome = simapp(
       "--validate --set time.sim_time=" + sim_time(30) + " --set output.dir=out --set output.every=" + every(10), 2);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
@@ -226,8 +226,9 @@ TEST_F(RunRecordTest, ValidatePrintsTheResolvedStepsRanksMemoryAndDisk) {
   EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(\n  memory    \S+ \S+ a rank at most, \S+ \S+ in all; )")))
       << outcome.out;
   EXPECT_TRUE(
-      std::regex_search(outcome.out, std::regex(R"(\n  disk      at most 102 kB in 'out': 4 snapshots of 4 )"
-                                                R"(fields \(25\.6 kB each\), no checkpoints; \S+ \S+ free on )")))
+      std::regex_search(outcome.out, std::regex(R"(\n  disk      at most \S+ kB in 'out': 4 snapshots of 4 )"
+                                                R"(fields \(25\.6 kB each\), no checkpoints, 4 rows of statistics )"
+                                                R"(\(\S+ kB\); \S+ \S+ free on )")))
       << outcome.out;
   EXPECT_FALSE(fs::exists(out())) << "--validate writes nothing";
 }

@@ -251,11 +251,13 @@ TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
   expect_same_spec(reloaded.spec, config.spec);
   EXPECT_EQ(reloaded.resolved_yaml, config.resolved_yaml);
   EXPECT_NE(config.resolved_yaml.find("xlen: 0.1\n"), std::string::npos) << config.resolved_yaml;
-  // Every key but those of the 3-D model (a 2-D run) and perturbation.* (not given).
+  // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given) and
+  // output.stats_every (not given: output.every's).
   for (const ConfigKey& key : config_keys()) {
     const auto dot = key.path.rfind('.');
     const std::string_view name = dot == std::string_view::npos ? key.path : key.path.substr(dot + 1);
-    const bool listed = key.path != "grid.ny" && key.path != "grid.ylen" && !key.path.starts_with("perturbation.");
+    const bool listed = key.path != "grid.ny" && key.path != "grid.ylen" && !key.path.starts_with("perturbation.") &&
+                        key.path != "output.stats_every";
     EXPECT_EQ(config.resolved_yaml.find("  " + std::string(name) + ": ") != std::string::npos ||
                   config.resolved_yaml.starts_with(std::string(name) + ": "),
               listed)
@@ -263,6 +265,26 @@ TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
         << config.resolved_yaml;
   }
   EXPECT_EQ(config.resolved_yaml.find("perturbation"), std::string::npos) << config.resolved_yaml;
+}
+
+TEST_F(ConfigTest, StatisticsAreTakenAtEverySnapshotUnlessTheirIntervalIsGiven) {
+  const LoadedConfig snapshots = load_config(write("output:\n  every: 20\n"), {});
+  EXPECT_EQ(snapshots.spec.output.stats_every, 20.0);
+  EXPECT_EQ(snapshots.resolved_yaml.find("stats_every"), std::string::npos) << "resolved as before the key";
+  EXPECT_EQ(load_config(write("output:\n  every: 20\n"), {"output.every=30"}).spec.output.stats_every, 30.0)
+      << "after the overrides";
+  EXPECT_EQ(load_config(write("time:\n  sim_time: 50\n"), {}).spec.output.stats_every, 0.0) << "no snapshots, none";
+  for (const auto& [given, every] : {std::pair{"5", 5.0}, std::pair{"0", 0.0}, std::pair{"0:01:00", 60.0}}) {
+    const LoadedConfig config =
+        load_config(write(std::string("output:\n  every: 20\n  stats_every: ") + given + "\n"), {});
+    EXPECT_EQ(config.spec.output.stats_every, every) << given;
+    const LoadedConfig reloaded = load_config(write(config.resolved_yaml, "resolved.yaml"), {});
+    EXPECT_EQ(reloaded.spec.output.stats_every, every) << config.resolved_yaml;
+  }
+  const std::string path = write("output:\n  stats_every: 0.01\n");
+  expect_bad_input(load_error(path, {}), path + ":2",
+                   "output.stats_every: 0.01 s is shorter than the time step dt = 0.166667 s (use 0 for no "
+                   "statistics, or at least dt)");
 }
 
 TEST_F(ConfigTest, UnknownKeySuggestsTheNearest) {
