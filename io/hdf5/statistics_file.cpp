@@ -16,6 +16,7 @@
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/hdf5_reader.hpp"
 #include "io/hdf5/netcdf_dimensions.hpp"
+#include "io/hdf5/snapshot_layout.hpp"
 
 namespace simapp::io {
 
@@ -25,8 +26,7 @@ namespace {
 
 /// A variable of the file along time: what it is, and where a row keeps its value.
 struct Column {
-  FieldInfo info;
-  std::string comment;  ///< how it is computed
+  FieldInfo info;  ///< its comment says how it is computed
   double& (*of)(StatisticsRow& row);
 };
 
@@ -35,41 +35,35 @@ std::vector<Column> columns(bool three_d) {
   const std::string per_y = three_d ? "" : " per metre of y";
   const std::string kg = three_d ? "kg" : "kg m-1", joule = three_d ? "J" : "J m-1";
   const std::string squared = three_d ? "u^2 + v^2 + w^2" : "u^2 + w^2";
-  std::vector<Column> all{{{"mass", kg, "total mass" + per_y, ""},
-                           "sum over cells of rho dV, rho = rho_bar(z) + rho'",
-                           [](StatisticsRow& row) -> double& { return row.statistics.totals.mass; }},
-                          {{"total_energy", joule, "total energy" + per_y, ""},
-                           "sum over cells of (rho (" + squared + ") + rho c_v T) dV",
-                           [](StatisticsRow& row) -> double& { return row.statistics.totals.total_energy; }},
-                          {{"d_mass", "1", "relative change of the total mass since t = 0", ""},
-                           "(mass - mass at t = 0) / mass at t = 0",
-                           [](StatisticsRow& row) -> double& { return row.change.mass; }},
-                          {{"d_te", "1", "relative change of the total energy since t = 0", ""},
-                           "(total_energy - total_energy at t = 0) / total_energy at t = 0",
-                           [](StatisticsRow& row) -> double& { return row.change.total_energy; }},
-                          {{"kinetic_energy", joule, "kinetic energy" + per_y, ""},
-                           "sum over cells of rho (" + squared + ") / 2 dV",
-                           [](StatisticsRow& row) -> double& { return row.statistics.kinetic_energy; }},
-                          {{"max_abs_u", "m s-1", "largest |u|", ""},
-                           "maximum over cells of |u|, u = umom / rho",
-                           [](StatisticsRow& row) -> double& { return row.statistics.max_abs_u; }}};
+  std::vector<Column> all{
+      {{"mass", kg, "total mass" + per_y, "", "sum over cells of rho dV, rho = rho_bar(z) + rho'"},
+       [](StatisticsRow& row) -> double& { return row.statistics.totals.mass; }},
+      {{"total_energy", joule, "total energy" + per_y, "", "sum over cells of (rho (" + squared + ") + rho c_v T) dV"},
+       [](StatisticsRow& row) -> double& { return row.statistics.totals.total_energy; }},
+      {{"d_mass", "1", "relative change of the total mass since t = 0", "", "(mass - mass at t = 0) / mass at t = 0"},
+       [](StatisticsRow& row) -> double& { return row.change.mass; }},
+      {{"d_te", "1", "relative change of the total energy since t = 0", "",
+        "(total_energy - total_energy at t = 0) / total_energy at t = 0"},
+       [](StatisticsRow& row) -> double& { return row.change.total_energy; }},
+      {{"kinetic_energy", joule, "kinetic energy" + per_y, "", "sum over cells of rho (" + squared + ") / 2 dV"},
+       [](StatisticsRow& row) -> double& { return row.statistics.kinetic_energy; }},
+      {{"max_abs_u", "m s-1", "largest |u|", "", "maximum over cells of |u|, u = umom / rho"},
+       [](StatisticsRow& row) -> double& { return row.statistics.max_abs_u; }}};
   if (three_d)
-    all.push_back({{"max_abs_v", "m s-1", "largest |v|", ""},
-                   "maximum over cells of |v|, v = vmom / rho",
+    all.push_back({{"max_abs_v", "m s-1", "largest |v|", "", "maximum over cells of |v|, v = vmom / rho"},
                    [](StatisticsRow& row) -> double& { return row.statistics.max_abs_v; }});
   all.insert(all.end(),
-             {{{"max_abs_w", "m s-1", "largest |w|", ""},
-               "maximum over cells of |w|, w = wmom / rho",
+             {{{"max_abs_w", "m s-1", "largest |w|", "", "maximum over cells of |w|, w = wmom / rho"},
                [](StatisticsRow& row) -> double& { return row.statistics.max_abs_w; }},
-              {{"min_theta_prime", "K", "smallest theta'", ""},
-               "minimum over cells of theta' = theta - theta_bar(z), the snapshots' theta_prime",
+              {{"min_theta_prime", "K", "smallest theta'", "",
+                "minimum over cells of theta' = theta - theta_bar(z), the snapshots' theta_prime"},
                [](StatisticsRow& row) -> double& { return row.statistics.min_theta_prime; }},
-              {{"max_theta_prime", "K", "largest theta'", ""},
-               "maximum over cells of theta' = theta - theta_bar(z), the snapshots' theta_prime",
+              {{"max_theta_prime", "K", "largest theta'", "",
+                "maximum over cells of theta' = theta - theta_bar(z), the snapshots' theta_prime"},
                [](StatisticsRow& row) -> double& { return row.statistics.max_theta_prime; }},
-              {{"cfl", "1", "Courant number reached", ""},
-               "maximum over cells and axes a of (|u_a| + c) dt / d_a, c the speed of sound: the number time.cfl "
-               "bounds while every signal speed stays below 450 m/s",
+              {{"cfl", "1", "Courant number reached", "",
+                "maximum over cells and axes a of (|u_a| + c) dt / d_a, c the speed of sound: the number time.cfl "
+                "bounds while every signal speed stays below 450 m/s"},
                [](StatisticsRow& row) -> double& { return row.statistics.courant_number; }}});
   return all;
 }
@@ -101,14 +95,6 @@ DatasetHandle write_along_time(hid_t file, const std::string& name, hid_t file_t
   if (rows > 0)
     check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), "cannot write dataset " + name);
   return dataset;
-}
-
-/// A variable's units, long_name and, where given, comment.
-void write_variable_attributes(hid_t dataset, const FieldInfo& info, const std::string& comment) {
-  write_attribute(dataset, "units", info.unit);
-  write_attribute(dataset, "long_name", info.long_name);
-  if (!info.standard_name.empty()) write_attribute(dataset, "standard_name", info.standard_name);
-  if (!comment.empty()) write_attribute(dataset, "comment", comment);
 }
 
 void write_root_attributes(hid_t file, const Snapshot& run) {
@@ -149,13 +135,13 @@ void fill(hid_t file, const Snapshot& run, const std::string& time_start, const 
   make_dimension_scale(file, "time");
   write_variable_attributes(
       write_along_time(file, "step", H5T_STD_I64LE, H5T_NATIVE_LONG, steps.data(), rows.size()).get(),
-      {"step", "1", "time step number", ""}, "");
+      {"step", "1", "time step number", "", ""});
   attach_dimensions(file, "step", {"time"});
   for (const Column& column : columns(run.ny > 1)) {
     const std::vector<double> values = values_of(column, rows);
     write_variable_attributes(
         write_along_time(file, column.info.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), rows.size()).get(),
-        column.info, column.comment);
+        column.info);
     attach_dimensions(file, column.info.name, {"time"});
   }
   write_root_attributes(file, run);

@@ -15,12 +15,15 @@
 #include "kernels/backend/device_runtime.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/simulation/run_loop.hpp"
+#include "tests/support/mpi_world.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
 namespace {
 
 using testing::bitwise_equal;
+using testing::world_rank;
+using testing::world_size;
 using Layout = std::array<int, 3>;
 
 /// `name` on 18 × 11 × 9 cells (uneven splits) of 1 km × 1 km × 1.1 km for 12.5 dt, its bubble
@@ -39,18 +42,6 @@ RunSpec spec_for(CaseName name, const Layout& ranks, int steps_per_graph) {
   spec.parallel.ranks = ranks;
   spec.execution.steps_per_graph = steps_per_graph;
   return spec;
-}
-
-int world_size() {
-  int ranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  return ranks;
-}
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
 }
 
 /// The layouts of `ranks` ranks this test takes (each direction keeps at least two cells a rank).

@@ -15,10 +15,14 @@
 #include "kernels/backend/device_runtime.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/simulation/run_loop.hpp"
+#include "tests/support/mpi_world.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
 namespace {
+
+using testing::world_rank;
+using testing::world_size;
 
 struct Outcome {
   std::vector<double> state;  ///< global interior state on rank 0
@@ -53,18 +57,6 @@ struct Variant {
   Backend backend;
   HaloTransport halo = HaloTransport::mpi;
 };
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int ranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  return ranks;
-}
 
 std::string where_of(int ranks, const std::array<int, 2>& layout) {
   return std::to_string(ranks) + " ranks as [" + std::to_string(layout[0]) + ", " + std::to_string(layout[1]) + "]";

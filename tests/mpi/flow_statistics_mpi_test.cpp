@@ -14,10 +14,14 @@
 #include "kernels/backend/device_runtime.hpp"
 #include "solver/output/output_schedule.hpp"
 #include "solver/simulation/run_loop.hpp"
+#include "tests/support/mpi_world.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
 namespace {
+
+using testing::world_rank;
+using testing::world_size;
 
 struct Row {
   long step = 0;
@@ -82,18 +86,6 @@ std::vector<Row> broadcast(std::vector<Row> rows) {
   rows.resize(count);
   MPI_Bcast(rows.data(), static_cast<int>(count * sizeof(Row)), MPI_BYTE, 0, MPI_COMM_WORLD);
   return rows;
-}
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int ranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  return ranks;
 }
 
 struct Variant {
