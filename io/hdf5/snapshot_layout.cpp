@@ -223,9 +223,9 @@ void write_profiles(hid_t file, const Snapshot& snapshot, const std::vector<std:
                      dataset_creation_properties().get(), {"z"});
 }
 
-void write_root_attributes(hid_t file, const Snapshot& snapshot) {
+void write_root_attributes(hid_t file, const Snapshot& snapshot, const std::string& title) {
   write_attribute(file, "Conventions", std::string("CF-1.10"));
-  write_attribute(file, "title", "simapp " + snapshot.case_name);
+  write_attribute(file, "title", title.empty() ? "simapp " + snapshot.case_name : title);
   write_attribute(file, "source", "simapp " + snapshot.version + " (git " + snapshot.git_hash + ")");
   write_attribute(file, "dx", snapshot.dx);
   write_attribute(file, "dz", snapshot.dz);

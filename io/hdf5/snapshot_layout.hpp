@@ -63,7 +63,8 @@ void write_coordinates(hid_t file, const Snapshot& snapshot);
 /// The profiles among `fields`: variables on z of the snapshot's background.
 void write_profiles(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields);
 
-/// The root attributes: Conventions, title, source, the grid, case, version and the input YAML.
-void write_root_attributes(hid_t file, const Snapshot& snapshot);
+/// The root attributes: Conventions, title ("simapp <case>" unless given), source, the grid, case,
+/// version and the input YAML.
+void write_root_attributes(hid_t file, const Snapshot& snapshot, const std::string& title = {});
 
 }  // namespace simapp::io

@@ -97,24 +97,6 @@ DatasetHandle write_along_time(hid_t file, const std::string& name, hid_t file_t
   return dataset;
 }
 
-void write_root_attributes(hid_t file, const Snapshot& run) {
-  write_attribute(file, "Conventions", std::string("CF-1.10"));
-  write_attribute(file, "title", "simapp " + run.case_name + ": statistics of the flow over time");
-  write_attribute(file, "source", "simapp " + run.version + " (git " + run.git_hash + ")");
-  write_attribute(file, "case", run.case_name);
-  write_attribute(file, "nx", run.nx);
-  write_attribute(file, "nz", run.nz);
-  write_attribute(file, "dx", run.dx);
-  write_attribute(file, "dz", run.dz);
-  if (run.ny > 1) {
-    write_attribute(file, "ny", run.ny);
-    write_attribute(file, "dy", run.dy);
-  }
-  write_attribute(file, "simapp_version", run.version);
-  write_attribute(file, "git_hash", run.git_hash);
-  write_attribute(file, "input_yaml", run.input_yaml);
-}
-
 /// The values of `column` in every row.
 std::vector<double> values_of(const Column& column, const std::vector<StatisticsRow>& rows) {
   std::vector<double> values;
@@ -144,7 +126,7 @@ void fill(hid_t file, const Snapshot& run, const std::string& time_start, const 
         column.info);
     attach_dimensions(file, column.info.name, {"time"});
   }
-  write_root_attributes(file, run);
+  write_root_attributes(file, run, "simapp " + run.case_name + ": statistics of the flow over time");
 }
 
 /// The rows of a statistics file of the model of `three_d`, every variable read and checked.
