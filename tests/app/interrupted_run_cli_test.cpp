@@ -30,9 +30,12 @@ using testing::Outcome;
 /// The names of the snapshot (.nc) and checkpoint (.h5) files in `directory`.
 std::set<std::string> result_files(const fs::path& directory) {
   std::set<std::string> names;
-  for (const auto& entry : fs::directory_iterator(directory))
-    if (entry.path().extension() == ".h5" || entry.path().extension() == ".nc")
-      names.insert(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    if ((name.starts_with("fields_") && entry.path().extension() == ".nc") ||
+        (name.starts_with("checkpoint_") && entry.path().extension() == ".h5"))
+      names.insert(name);
+  }
   return names;
 }
 
