@@ -64,7 +64,9 @@ TEST(OutputScheduleTest, StepsAreThoseOfEachMultipleOfTheInterval) {
   for (const TimeStepping& stepping : {from_start, restarted})
     for (const double every : {1.0, 1.0 + 1e-12, 1.5, 2.5, 3.0, 7.3, 999.0}) {
       std::vector<long> listed{0};
-      for (long m = 1; stepping.first_step_reaching(static_cast<double>(m) * every) < stepping.num_steps(); ++m) {
+      for (long m = 1;
+           stepping.first_step_reaching(static_cast<double>(m) * every) < static_cast<double>(stepping.num_steps());
+           ++m) {
         const long step = static_cast<long>(stepping.first_step_reaching(static_cast<double>(m) * every));
         if (step > listed.back()) listed.push_back(step);
       }
