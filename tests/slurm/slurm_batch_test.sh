@@ -294,7 +294,7 @@ echo "slurm test: chain.sh 1 cpu.sbatch -dash2.yaml ran ./-dash2.yaml"
 echo "slurm test: a copy of cpu.sbatch outside the repository: refused with one line, run with SIMAPP_ROOT"
 
 # 4. A chain of three cpu.sbatch jobs, each cut by execution.wall_limit, against one uncut run.
-run_args=(inputs/case.yaml --set time.sim_time=600 --set output.every=100 --set output.checkpoint_every=100)
+run_args=(inputs/case.yaml --set time.sim_time=300 --set output.every=50 --set output.checkpoint_every=50)
 begin=$SECONDS
 OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
   "$mpiexec" -n 2 "$binary" "${run_args[@]}" --backend host --set output.dir="$work/direct" > "$work/direct.out" 2>&1 ||
