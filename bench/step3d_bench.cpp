@@ -106,9 +106,9 @@ class Model3d {
     set_initial_state(stream, {two_d.data(), grid_.cell_shape()}, CaseName::thermal,
                       case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry());
     const std::vector<double> q2_values = two_d.copy_to_host(stream);
-    const FieldView<const double> q2{q2_values.data(), grid_.cell_shape()};
+    const FieldView<const double, 2> q2{q2_values.data(), grid_.cell_shape()};
     std::vector<double> q3_values(shape_.size(), 0.0);
-    const FieldView3d<double> q3{q3_values.data(), shape_};
+    const FieldView<double, 3> q3{q3_values.data(), shape_};
     const int v2_of[V3::count] = {var::dens, var::umom, -1, var::wmom, var::rhot};
     for (int v = 0; v < V3::count; ++v)
       for (int k = 0; k < size.nz; ++k)
@@ -160,7 +160,7 @@ class Model3d {
   Stream stream_;
   Grid grid_;
   HydrostaticProfile background_;
-  FieldShape3d shape_;
+  FieldShape<3> shape_;
   CellGeometry3d geometry_;
   DeviceBuffer<double> state_, stage1_, stage2_;
   StepParamsBlock3d params_;
@@ -211,8 +211,8 @@ class Model2d {
   }
   void queue_step(StepParity parity) const {
     constexpr StepScheme scheme = step_scheme();
-    const FieldShape shape = grid_.cell_shape();
-    const FieldView<double> arrays[3] = {{state_.data(), shape}, {stage1_.data(), shape}, {stage2_.data(), shape}};
+    const FieldShape<2> shape = grid_.cell_shape();
+    const FieldView<double, 2> arrays[3] = {{state_.data(), shape}, {stage1_.data(), shape}, {stage2_.data(), shape}};
     for (int p = 0; p < scheme.passes; ++p)
       for (int s = 0; s < rk_stages; ++s) {
         const RkStage& rk = scheme.stages[s];

@@ -3,7 +3,7 @@
 /// CUDA kernel on the stream when the run's backend is CUDA, else as OpenMP host loops;
 /// parallel_for_cells(label, stream, cells, body) runs body(i, j, k) over a 3-D box likewise.
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/index_box.hpp"
 #include "kernels/backend/launch_counter.hpp"
 #include "kernels/backend/launch_recorder.hpp"
@@ -46,7 +46,7 @@ void parallel_for([[maybe_unused]] const char* label, [[maybe_unused]] const Str
 
 /// body(i, j, k) for every cell of `cells`: one index along x by one over its (k, j) rows.
 template <class Body>
-void parallel_for_cells(const char* label, const Stream& stream, const CellBox3d& cells, const Body& body) {
+void parallel_for_cells(const char* label, const Stream& stream, const CellBox& cells, const Body& body) {
   const int j_lo = cells.j_lo, k_lo = cells.k_lo, rows_j = cells.j_hi - cells.j_lo;
   if (rows_j <= 0 || cells.k_hi <= k_lo) return;
   parallel_for(

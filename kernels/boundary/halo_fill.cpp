@@ -5,7 +5,7 @@
 
 namespace simapp {
 
-void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRange vars,
+void fill_periodic_x_halos(const Stream& stream, FieldView<double, 2> state, VarRange vars,
                            const BoundaryConditions& sides) {
   const int halo = state.shape.halo;
   const int nx = state.shape.nx;
@@ -20,7 +20,7 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double> state, VarRan
       });
 }
 
-void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange vars, HydrostaticView background,
+void fill_wall_z_halos(const Stream& stream, FieldView<double, 2> state, VarRange vars, HydrostaticView background,
                        const BoundaryConditions& sides) {
   const int halo = state.shape.halo;
   const int nz = state.shape.nz;
@@ -37,7 +37,7 @@ void fill_wall_z_halos(const Stream& stream, FieldView<double> state, VarRange v
       });
 }
 
-void apply_inflow_halos(const Stream& stream, FieldView<double> state, HydrostaticView background,
+void apply_inflow_halos(const Stream& stream, FieldView<double, 2> state, HydrostaticView background,
                         const CellGeometry& geometry, const BoundaryConditions& sides) {
   if (!sides.x_low.has_inflow()) return;
   const InflowProfile inflow = sides.inflow;

@@ -12,14 +12,14 @@ using V = ModelVariables<3>;
 /// The periodic ghost cells of the pass along x (columns i) or y (rows j): 2 · halo of them
 /// beside each line of interior cells along the pass, those of the sides that copy their image.
 template <Direction D>
-void fill_periodic(const Stream& stream, FieldView3d<double> state, VarRange vars, const BoundaryCondition& low_side,
+void fill_periodic(const Stream& stream, FieldView<double, 3> state, VarRange vars, const BoundaryCondition& low_side,
                    const BoundaryCondition& high_side) {
   constexpr bool x_pass = D == Direction::x;
   const bool low = low_side.copies_periodic_image(), high = high_side.copies_periodic_image();
   if (!low && !high) return;
-  const FieldShape3d shape = state.shape;
+  const FieldShape<3> shape = state.shape;
   const int halo = shape.halo, n = x_pass ? shape.nx : shape.ny;
-  CellBox3d ghosts = interior_cells(shape);  // the ghost index g ∈ [0, 2 halo) along the pass
+  CellBox ghosts = interior_cells(shape);  // the ghost index g ∈ [0, 2 halo) along the pass
   (x_pass ? ghosts.i_hi : ghosts.j_hi) = 2 * halo;
   parallel_for_cells(
       x_pass ? "fill_periodic_x_halos_3d" : "fill_periodic_y_halos_3d", stream, ghosts,
@@ -37,12 +37,12 @@ void fill_periodic(const Stream& stream, FieldView3d<double> state, VarRange var
 }
 
 /// The wall ghost layers of the pass along z.
-void fill_walls(const Stream& stream, FieldView3d<double> state, VarRange vars, HydrostaticView background,
+void fill_walls(const Stream& stream, FieldView<double, 3> state, VarRange vars, HydrostaticView background,
                 const BoundaryConditions& xz) {
   const bool low = xz.z_low.is_wall(), high = xz.z_high.is_wall();
   if (!low && !high) return;
   const int halo = state.shape.halo, nz = state.shape.nz;
-  CellBox3d ghosts = interior_cells(state.shape);
+  CellBox ghosts = interior_cells(state.shape);
   ghosts.k_hi = 2 * halo;
   parallel_for_cells(
       "fill_wall_z_halos_3d", stream, ghosts, SIMAPP_LAMBDA(int i, int j, int g) {
@@ -66,7 +66,7 @@ bool fills_halos_3d(Direction direction, const BoundaryConditions3d& sides) {
   return false;
 }
 
-void fill_halos_3d(const Stream& stream, Direction direction, FieldView3d<double> state, VarRange vars,
+void fill_halos_3d(const Stream& stream, Direction direction, FieldView<double, 3> state, VarRange vars,
                    HydrostaticView background, const BoundaryConditions3d& sides) {
   switch (direction) {
     case Direction::x: fill_periodic<Direction::x>(stream, state, vars, sides.xz.x_low, sides.xz.x_high); return;
@@ -75,12 +75,12 @@ void fill_halos_3d(const Stream& stream, Direction direction, FieldView3d<double
   }
 }
 
-void apply_inflow_halos_3d(const Stream& stream, FieldView3d<double> state, HydrostaticView background,
+void apply_inflow_halos_3d(const Stream& stream, FieldView<double, 3> state, HydrostaticView background,
                            const CellGeometry3d& geometry, const BoundaryConditions3d& sides) {
   if (!sides.xz.x_low.has_inflow()) return;
   const InflowProfile inflow = sides.xz.inflow;
   const CellGeometry xz = geometry.xz;
-  CellBox3d ghosts = interior_cells(state.shape);
+  CellBox ghosts = interior_cells(state.shape);
   ghosts.i_lo = -state.shape.halo;
   ghosts.i_hi = 0;
   parallel_for_cells(

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "kernels/backend/atomics.hpp"
-#include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
@@ -44,14 +43,14 @@ SIMAPP_HOST_DEVICE inline int health_finding_of(const Load& load, const Hydrosta
 }
 
 /// -1 when the cell is healthy, else the variable that is not finite or speed_finding.
-SIMAPP_HOST_DEVICE inline int health_finding_at(const FieldView<const double>& state, const HydrostaticView& background,
-                                                int k, int i) {
+SIMAPP_HOST_DEVICE inline int health_finding_at(const FieldView<const double, 2>& state,
+                                                const HydrostaticView& background, int k, int i) {
   return health_finding_of<ModelVariables<2>>([&](int v) { return state(v, k, i); }, background, k);
 }
 
 /// Checks cell (i, k) of this rank and latches what it finds into `record` as check number
 /// record->checks_run: the first failed check keeps its record; within it, the first cell.
-SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double>& state,
+SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double, 2>& state,
                                                  const HydrostaticView& background, const CellGeometry& geometry,
                                                  HealthRecord* record, int k, int i) {
   const int finding = health_finding_at(state, background, k, i);
@@ -69,7 +68,7 @@ SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double>& 
 
 /// The 3-D model's check of cell (i, j, k): the record's cell is
 /// v·NX·NY·NZ + k·NX·NY + j·NX + i (global indices), v = 5 for a speed.
-SIMAPP_HOST_DEVICE inline void check_cell_health_3d(const FieldView3d<const double>& state,
+SIMAPP_HOST_DEVICE inline void check_cell_health_3d(const FieldView<const double, 3>& state,
                                                     const HydrostaticView& background, const CellGeometry3d& geometry,
                                                     HealthRecord* record, int k, int j, int i) {
   const int finding = health_finding_of<ModelVariables<3>>([&](int v) { return state(v, k, j, i); }, background, k);

@@ -85,7 +85,7 @@ std::size_t statistics_record_count(std::int64_t cells) {
   return (partials + statistics_partials_per_record - 1) / statistics_partials_per_record;
 }
 
-void reduce_statistics(const Stream& stream, FieldView<const double> state, HydrostaticView background,
+void reduce_statistics(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
                        const CellGeometry& geometry, StatisticsSums* partials, StatisticsSums* records) {
   using V = ModelVariables<2>;
   const int nx = state.shape.nx;
@@ -100,7 +100,7 @@ void reduce_statistics(const Stream& stream, FieldView<const double> state, Hydr
       partials, records);
 }
 
-void reduce_statistics_3d(const Stream& stream, FieldView3d<const double> state, HydrostaticView background,
+void reduce_statistics_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
                           const CellGeometry3d& geometry, StatisticsSums* partials, StatisticsSums* records) {
   using V = ModelVariables<3>;
   const int nx = state.shape.nx, ny = state.shape.ny;

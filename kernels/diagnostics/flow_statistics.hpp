@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <limits>
 
-#include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/diagnostics/exact_sum.hpp"
@@ -75,11 +74,11 @@ std::size_t statistics_record_count(std::int64_t cells);
 
 /// Queues both passes over the interior of the 2-D model's `state`: `partials` (scratch, of
 /// statistics_partial_count cells) and `records` (statistics_record_count) on the backend.
-void reduce_statistics(const Stream& stream, FieldView<const double> state, HydrostaticView background,
+void reduce_statistics(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
                        const CellGeometry& geometry, StatisticsSums* partials, StatisticsSums* records);
 
 /// The 3-D model's (ρv counts as ρu does; Δ_y = dy).
-void reduce_statistics_3d(const Stream& stream, FieldView3d<const double> state, HydrostaticView background,
+void reduce_statistics_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
                           const CellGeometry3d& geometry, StatisticsSums* partials, StatisticsSums* records);
 
 }  // namespace simapp

@@ -15,7 +15,7 @@ struct FaceStencil {
 };
 
 template <Direction D>
-SIMAPP_HOST_DEVICE inline FaceStencil face_stencil(const FieldView<const double>& field, int v, int k, int i) {
+SIMAPP_HOST_DEVICE inline FaceStencil face_stencil(const FieldView<const double, 2>& field, int v, int k, int i) {
   if constexpr (D == Direction::x)
     return {field(v, k, i - 2), field(v, k, i - 1), field(v, k, i), field(v, k, i + 1)};
   else
@@ -24,7 +24,7 @@ SIMAPP_HOST_DEVICE inline FaceStencil face_stencil(const FieldView<const double>
 
 /// The diffusive fluxes at face (i, k) from the two cells of `forcing` either side of it.
 template <Direction D>
-SIMAPP_HOST_DEVICE inline void add_cell_diffusion(const FieldView<const double>& forcing, int k, int i,
+SIMAPP_HOST_DEVICE inline void add_cell_diffusion(const FieldView<const double, 2>& forcing, int k, int i,
                                                   double face_density_perturbation, const FluxContext& context,
                                                   double flux[var::count]) {
   if (viscosity_over_spacing<D>(context) == 0.0) return;
@@ -37,7 +37,7 @@ SIMAPP_HOST_DEVICE inline void add_cell_diffusion(const FieldView<const double>&
 }
 
 template <Direction D>
-void launch_fluxes(const Stream& stream, FieldView<const double> forcing, FieldView<double> flux, VarRange vars,
+void launch_fluxes(const Stream& stream, FieldView<const double, 2> forcing, FieldView<double, 2> flux, VarRange vars,
                    const FluxContext& context, FaceRegion region) {
   constexpr bool x_pass = D == Direction::x;
   const int n = x_pass ? forcing.shape.nx : forcing.shape.nz;  // cells along the pass
@@ -71,8 +71,8 @@ void launch_fluxes(const Stream& stream, FieldView<const double> forcing, FieldV
 }
 
 template <Direction D>
-void launch_reconstruction(const Stream& stream, FieldView<const double> forcing, FieldView<double> face_value_out,
-                           FieldView<double> face_d3_out, VarRange vars) {
+void launch_reconstruction(const Stream& stream, FieldView<const double, 2> forcing,
+                           FieldView<double, 2> face_value_out, FieldView<double, 2> face_d3_out, VarRange vars) {
   parallel_for(
       D == Direction::x ? "reconstruct_faces_x" : "reconstruct_faces_z", stream,
       face_box(D, forcing.shape.nx, forcing.shape.nz), SIMAPP_LAMBDA(int i, int k) {
@@ -85,9 +85,9 @@ void launch_reconstruction(const Stream& stream, FieldView<const double> forcing
 }
 
 template <Direction D>
-void launch_fluxes_from_faces(const Stream& stream, FieldView<const double> forcing,
-                              FieldView<const double> face_value_in, FieldView<const double> face_d3_in,
-                              FieldView<double> flux, VarRange vars, const FluxContext& context) {
+void launch_fluxes_from_faces(const Stream& stream, FieldView<const double, 2> forcing,
+                              FieldView<const double, 2> face_value_in, FieldView<const double, 2> face_d3_in,
+                              FieldView<double, 2> flux, VarRange vars, const FluxContext& context) {
   const IndexBox faces = face_box(D, flux.shape.nx - 1, flux.shape.nz - 1);
   parallel_for(
       D == Direction::x ? "compute_fluxes_from_faces_x" : "compute_fluxes_from_faces_z", stream, faces,
@@ -105,22 +105,22 @@ void launch_fluxes_from_faces(const Stream& stream, FieldView<const double> forc
 
 }  // namespace
 
-void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double> forcing, FieldView<double> flux,
-                    VarRange vars, const FluxContext& context, FaceRegion region) {
+void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
+                    FieldView<double, 2> flux, VarRange vars, const FluxContext& context, FaceRegion region) {
   with_direction(direction,
                  [&](auto d) { launch_fluxes<decltype(d)::value>(stream, forcing, flux, vars, context, region); });
 }
 
-void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                       FieldView<double> face_value_out, FieldView<double> face_d3_out, VarRange vars) {
+void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
+                       FieldView<double, 2> face_value_out, FieldView<double, 2> face_d3_out, VarRange vars) {
   with_direction(direction, [&](auto d) {
     launch_reconstruction<decltype(d)::value>(stream, forcing, face_value_out, face_d3_out, vars);
   });
 }
 
-void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                               FieldView<const double> face_value_in, FieldView<const double> face_d3_in,
-                               FieldView<double> flux, VarRange vars, const FluxContext& context) {
+void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
+                               FieldView<const double, 2> face_value_in, FieldView<const double, 2> face_d3_in,
+                               FieldView<double, 2> flux, VarRange vars, const FluxContext& context) {
   with_direction(direction, [&](auto d) {
     launch_fluxes_from_faces<decltype(d)::value>(stream, forcing, face_value_in, face_d3_in, flux, vars, context);
   });

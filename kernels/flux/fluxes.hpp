@@ -24,17 +24,18 @@ enum class FaceRegion { all, interior, boundary };
 
 /// flux(v) for v ∈ vars, on the faces of `region`, from the state `forcing` (whose ghosts
 /// must be filled for boundary faces), reconstructing inline.
-void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double> forcing, FieldView<double> flux,
-                    VarRange vars, const FluxContext& context, FaceRegion region = FaceRegion::all);
+void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
+                    FieldView<double, 2> flux, VarRange vars, const FluxContext& context,
+                    FaceRegion region = FaceRegion::all);
 
 /// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face, for v ∈ vars.
-void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                       FieldView<double> face_value, FieldView<double> face_d3, VarRange vars);
+void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
+                       FieldView<double, 2> face_value, FieldView<double, 2> face_d3, VarRange vars);
 
 /// flux(v) for v ∈ vars from the face values of all four variables and d3 of v (and, with
 /// physics.viscosity, the cells of `forcing` either side of the face).
-void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                               FieldView<const double> face_value, FieldView<const double> face_d3,
-                               FieldView<double> flux, VarRange vars, const FluxContext& context);
+void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
+                               FieldView<const double, 2> face_value, FieldView<const double, 2> face_d3,
+                               FieldView<double, 2> flux, VarRange vars, const FluxContext& context);
 
 }  // namespace simapp

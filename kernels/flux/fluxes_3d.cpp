@@ -12,7 +12,7 @@ using V = ModelVariables<3>;
 
 /// Cell (i, j, k) moved by `n` cells along the pass.
 template <Direction D>
-SIMAPP_HOST_DEVICE inline double along(const FieldView3d<const double>& field, int v, int k, int j, int i, int n) {
+SIMAPP_HOST_DEVICE inline double along(const FieldView<const double, 3>& field, int v, int k, int j, int i, int n) {
   if constexpr (D == Direction::x)
     return field(v, k, j, i + n);
   else if constexpr (D == Direction::y)
@@ -23,7 +23,7 @@ SIMAPP_HOST_DEVICE inline double along(const FieldView3d<const double>& field, i
 
 /// q_f and d3 of variable v at face (i, j, k) of the pass, from its four cells along the pass.
 template <Direction D>
-SIMAPP_HOST_DEVICE inline void reconstruct_at(const FieldView3d<const double>& forcing, int v, int k, int j, int i,
+SIMAPP_HOST_DEVICE inline void reconstruct_at(const FieldView<const double, 3>& forcing, int v, int k, int j, int i,
                                               double& q, double& d3) {
   const double s0 = along<D>(forcing, v, k, j, i, -2), s1 = along<D>(forcing, v, k, j, i, -1);
   const double s2 = along<D>(forcing, v, k, j, i, 0), s3 = along<D>(forcing, v, k, j, i, 1);
@@ -33,7 +33,7 @@ SIMAPP_HOST_DEVICE inline void reconstruct_at(const FieldView3d<const double>& f
 
 /// The flux of every variable at face (i, j, k) from its face values and third differences.
 template <Direction D>
-SIMAPP_HOST_DEVICE inline void flux_at(const FieldView3d<const double>& forcing, const double q[V::count],
+SIMAPP_HOST_DEVICE inline void flux_at(const FieldView<const double, 3>& forcing, const double q[V::count],
                                        const double d3[V::count], int k, int j, int i, const FluxContext3d& context,
                                        double f[V::count]) {
   face_flux_3d<D>(
@@ -50,8 +50,8 @@ SIMAPP_HOST_DEVICE inline void flux_at(const FieldView3d<const double>& forcing,
 /// The faces of `region` along the pass: lo, hi of the index along it (boundary: 0 … 3, mapped
 /// to faces 0, 1, n − 1 and n by `boundary_face`).
 template <Direction D>
-CellBox3d region_faces(const FieldShape3d& cells, FaceRegion region) {
-  CellBox3d box = face_box_3d(D, cells);
+CellBox region_faces(const FieldShape<3>& cells, FaceRegion region) {
+  CellBox box = face_box_3d(D, cells);
   int& lo = D == Direction::x ? box.i_lo : D == Direction::y ? box.j_lo : box.k_lo;
   int& hi = D == Direction::x ? box.i_hi : D == Direction::y ? box.j_hi : box.k_hi;
   if (region == FaceRegion::interior) {
@@ -65,7 +65,7 @@ CellBox3d region_faces(const FieldShape3d& cells, FaceRegion region) {
 }
 
 template <Direction D>
-void launch_fluxes(const Stream& stream, FieldView3d<const double> forcing, FieldView3d<double> flux, VarRange vars,
+void launch_fluxes(const Stream& stream, FieldView<const double, 3> forcing, FieldView<double, 3> flux, VarRange vars,
                    const FluxContext3d& context, FaceRegion region) {
   const int n = D == Direction::x ? forcing.shape.nx : D == Direction::y ? forcing.shape.ny : forcing.shape.nz;
   const bool boundary = region == FaceRegion::boundary;
@@ -86,8 +86,8 @@ void launch_fluxes(const Stream& stream, FieldView3d<const double> forcing, Fiel
 }
 
 template <Direction D>
-void launch_reconstruction(const Stream& stream, FieldView3d<const double> forcing, FieldView3d<double> face_value_out,
-                           FieldView3d<double> face_d3_out, VarRange vars) {
+void launch_reconstruction(const Stream& stream, FieldView<const double, 3> forcing,
+                           FieldView<double, 3> face_value_out, FieldView<double, 3> face_d3_out, VarRange vars) {
   parallel_for_cells(
       D == Direction::x   ? "reconstruct_faces_3d_x"
       : D == Direction::y ? "reconstruct_faces_3d_y"
@@ -99,9 +99,9 @@ void launch_reconstruction(const Stream& stream, FieldView3d<const double> forci
 }
 
 template <Direction D>
-void launch_fluxes_from_faces(const Stream& stream, FieldView3d<const double> forcing,
-                              FieldView3d<const double> face_value_in, FieldView3d<const double> face_d3_in,
-                              FieldView3d<double> flux, VarRange vars, const FluxContext3d& context) {
+void launch_fluxes_from_faces(const Stream& stream, FieldView<const double, 3> forcing,
+                              FieldView<const double, 3> face_value_in, FieldView<const double, 3> face_d3_in,
+                              FieldView<double, 3> flux, VarRange vars, const FluxContext3d& context) {
   parallel_for_cells(
       D == Direction::x   ? "compute_fluxes_from_faces_3d_x"
       : D == Direction::y ? "compute_fluxes_from_faces_3d_y"
@@ -119,27 +119,27 @@ void launch_fluxes_from_faces(const Stream& stream, FieldView3d<const double> fo
 
 }  // namespace
 
-CellBox3d face_box_3d(Direction direction, const FieldShape3d& cells) {
+CellBox face_box_3d(Direction direction, const FieldShape<3>& cells) {
   return {0, cells.nx + (direction == Direction::x ? 1 : 0), 0, cells.ny + (direction == Direction::y ? 1 : 0),
           0, cells.nz + (direction == Direction::z ? 1 : 0)};
 }
 
-void compute_fluxes_3d(const Stream& stream, Direction direction, FieldView3d<const double> forcing,
-                       FieldView3d<double> flux, VarRange vars, const FluxContext3d& context, FaceRegion region) {
+void compute_fluxes_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
+                       FieldView<double, 3> flux, VarRange vars, const FluxContext3d& context, FaceRegion region) {
   with_direction_3d(direction,
                     [&](auto d) { launch_fluxes<decltype(d)::value>(stream, forcing, flux, vars, context, region); });
 }
 
-void reconstruct_faces_3d(const Stream& stream, Direction direction, FieldView3d<const double> forcing,
-                          FieldView3d<double> face_value_out, FieldView3d<double> face_d3_out, VarRange vars) {
+void reconstruct_faces_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
+                          FieldView<double, 3> face_value_out, FieldView<double, 3> face_d3_out, VarRange vars) {
   with_direction_3d(direction, [&](auto d) {
     launch_reconstruction<decltype(d)::value>(stream, forcing, face_value_out, face_d3_out, vars);
   });
 }
 
-void compute_fluxes_from_faces_3d(const Stream& stream, Direction direction, FieldView3d<const double> forcing,
-                                  FieldView3d<const double> face_value_in, FieldView3d<const double> face_d3_in,
-                                  FieldView3d<double> flux, VarRange vars, const FluxContext3d& context) {
+void compute_fluxes_from_faces_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
+                                  FieldView<const double, 3> face_value_in, FieldView<const double, 3> face_d3_in,
+                                  FieldView<double, 3> flux, VarRange vars, const FluxContext3d& context) {
   with_direction_3d(direction, [&](auto d) {
     launch_fluxes_from_faces<decltype(d)::value>(stream, forcing, face_value_in, face_d3_in, flux, vars, context);
   });

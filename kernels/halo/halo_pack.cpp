@@ -8,7 +8,7 @@ namespace {
 
 /// The cells of one side's message as a box of (column, row) indices, with where each maps:
 /// x: columns [0, halo) of the side, rows [0, nz); z: columns [−halo, nx + halo), rows [0, halo).
-IndexBox message_box(Direction direction, const FieldShape& shape) {
+IndexBox message_box(Direction direction, const FieldShape<2>& shape) {
   return direction == Direction::x ? IndexBox{0, shape.halo, 0, shape.nz}
                                    : IndexBox{-shape.halo, shape.nx + shape.halo, 0, shape.halo};
 }
@@ -22,11 +22,11 @@ SIMAPP_HOST_DEVICE inline std::size_t buffer_index(const IndexBox& box, std::siz
 
 }  // namespace
 
-std::size_t halo_side_size(Direction direction, const FieldShape& shape) {
+std::size_t halo_side_size(Direction direction, const FieldShape<2>& shape) {
   return static_cast<std::size_t>(message_box(direction, shape).size()) * shape.num_vars;
 }
 
-void pack_halos(const Stream& stream, Direction direction, FieldView<const double> field, double* buffer) {
+void pack_halos(const Stream& stream, Direction direction, FieldView<const double, 2> field, double* buffer) {
   const IndexBox box = message_box(direction, field.shape);
   const std::size_t side_size = halo_side_size(direction, field.shape);
   const bool x_pass = direction == Direction::x;
@@ -42,7 +42,7 @@ void pack_halos(const Stream& stream, Direction direction, FieldView<const doubl
       });
 }
 
-void unpack_halos(const Stream& stream, Direction direction, FieldView<double> field, const double* buffer,
+void unpack_halos(const Stream& stream, Direction direction, FieldView<double, 2> field, const double* buffer,
                   NeighbourSides sides) {
   const IndexBox box = message_box(direction, field.shape);
   const std::size_t side_size = halo_side_size(direction, field.shape);

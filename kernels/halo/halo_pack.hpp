@@ -19,13 +19,13 @@ struct NeighbourSides {
 };
 
 /// Doubles in one side of a message.
-std::size_t halo_side_size(Direction direction, const FieldShape& shape);
+std::size_t halo_side_size(Direction direction, const FieldShape<2>& shape);
 
 /// buffer[side] ← the interior cells next to that side.
-void pack_halos(const Stream& stream, Direction direction, FieldView<const double> field, double* buffer);
+void pack_halos(const Stream& stream, Direction direction, FieldView<const double, 2> field, double* buffer);
 
 /// The ghost cells of each side in `sides` ← buffer[side].
-void unpack_halos(const Stream& stream, Direction direction, FieldView<double> field, const double* buffer,
+void unpack_halos(const Stream& stream, Direction direction, FieldView<double, 2> field, const double* buffer,
                   NeighbourSides sides);
 
 }  // namespace simapp

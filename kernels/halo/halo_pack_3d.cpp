@@ -12,7 +12,7 @@ struct MessageExtent {
   SIMAPP_HOST_DEVICE std::size_t cells() const { return static_cast<std::size_t>(ni) * nj * nk; }
 };
 
-MessageExtent message_extent(Direction direction, const FieldShape3d& shape) {
+MessageExtent message_extent(Direction direction, const FieldShape<3>& shape) {
   const int h = shape.halo;
   if (direction == Direction::x) return {h, shape.ny, shape.nz};
   if (direction == Direction::y) return {shape.nx, h, shape.nz};
@@ -25,7 +25,7 @@ struct Cell3d {
 
 /// The field cell of message point (a, b, c) of side `side`: an interior cell next to the side
 /// (packing) or a ghost cell beyond it (unpacking).
-SIMAPP_HOST_DEVICE inline Cell3d message_cell(Direction direction, const FieldShape3d& shape, int side, bool ghost,
+SIMAPP_HOST_DEVICE inline Cell3d message_cell(Direction direction, const FieldShape<3>& shape, int side, bool ghost,
                                               int a, int b, int c) {
   Cell3d cell{a, b, c};
   int& along = direction == Direction::x ? cell.i : direction == Direction::y ? cell.j : cell.k;
@@ -50,19 +50,19 @@ const char* label(Direction direction, bool pack) {
 
 }  // namespace
 
-std::size_t halo_side_size_3d(Direction direction, const FieldShape3d& shape) {
+std::size_t halo_side_size_3d(Direction direction, const FieldShape<3>& shape) {
   return message_extent(direction, shape).cells() * shape.num_vars;
 }
 
 /// A thread a message cell (both sides, every variable): an x or z message is two cells thin
 /// along its direction, so a thread a column of it left the GPU nearly idle (docs/performance.md,
 /// "3-D on two GPUs").
-void pack_halos_3d(const Stream& stream, Direction direction, FieldView3d<const double> field, double* buffer) {
+void pack_halos_3d(const Stream& stream, Direction direction, FieldView<const double, 3> field, double* buffer) {
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size_3d(direction, field.shape);
   const int vars = field.shape.num_vars;
   parallel_for_cells(
-      label(direction, true), stream, CellBox3d{0, extent.ni, 0, extent.nj, 0, extent.nk},
+      label(direction, true), stream, CellBox{0, extent.ni, 0, extent.nj, 0, extent.nk},
       SIMAPP_LAMBDA(int a, int b, int c) {
         for (int side = 0; side < 2; ++side) {
           const Cell3d cell = message_cell(direction, field.shape, side, false, a, b, c);
@@ -72,13 +72,13 @@ void pack_halos_3d(const Stream& stream, Direction direction, FieldView3d<const 
       });
 }
 
-void unpack_halos_3d(const Stream& stream, Direction direction, FieldView3d<double> field, const double* buffer,
+void unpack_halos_3d(const Stream& stream, Direction direction, FieldView<double, 3> field, const double* buffer,
                      NeighbourSides sides) {
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size_3d(direction, field.shape);
   const int vars = field.shape.num_vars;
   parallel_for_cells(
-      label(direction, false), stream, CellBox3d{0, extent.ni, 0, extent.nj, 0, extent.nk},
+      label(direction, false), stream, CellBox{0, extent.ni, 0, extent.nj, 0, extent.nk},
       SIMAPP_LAMBDA(int a, int b, int c) {
         for (int side = 0; side < 2; ++side) {
           if (side == 0 ? !sides.low : !sides.high) continue;

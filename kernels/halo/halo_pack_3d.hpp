@@ -6,7 +6,7 @@
 /// holds both sides: [side][var][k][j][i] over the message's cells, side 0 = low.
 #include <cstddef>
 
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/halo/halo_pack.hpp"
 #include "kernels/physics/variables.hpp"
@@ -14,14 +14,14 @@
 namespace simapp {
 
 /// Doubles in one side of a message along `direction`.
-std::size_t halo_side_size_3d(Direction direction, const FieldShape3d& shape);
+std::size_t halo_side_size_3d(Direction direction, const FieldShape<3>& shape);
 
 /// buffer[side] ← the interior cells next to that side.
-void pack_halos_3d(const Stream& stream, Direction direction, FieldView3d<const double> field, double* buffer);
+void pack_halos_3d(const Stream& stream, Direction direction, FieldView<const double, 3> field, double* buffer);
 
 /// The ghost cells of each side in `sides` ← buffer[side] (the neighbour's message: the low
 /// side's ghosts from the low neighbour's high side).
-void unpack_halos_3d(const Stream& stream, Direction direction, FieldView3d<double> field, const double* buffer,
+void unpack_halos_3d(const Stream& stream, Direction direction, FieldView<double, 3> field, const double* buffer,
                      NeighbourSides sides);
 
 }  // namespace simapp

@@ -27,7 +27,7 @@ SIMAPP_HOST_DEVICE inline void add_point_state(const HydrostaticBackground& back
 
 }  // namespace
 
-void set_initial_state(const Stream& stream, FieldView<double> state, CaseName name, const Bump& bump,
+void set_initial_state(const Stream& stream, FieldView<double, 2> state, CaseName name, const Bump& bump,
                        const CellGeometry& geometry) {
   const int halo = state.shape.halo;
   const IndexBox all_cells{-halo, state.shape.nx + halo, -halo, state.shape.nz + halo};
@@ -50,7 +50,7 @@ void set_initial_state(const Stream& stream, FieldView<double> state, CaseName n
       });
 }
 
-void set_initial_state_3d(const Stream& stream, FieldView3d<double> state, CaseName name, const Bump3d& bump,
+void set_initial_state_3d(const Stream& stream, FieldView<double, 3> state, CaseName name, const Bump3d& bump,
                           const CellGeometry3d& geometry) {
   using V = ModelVariables<3>;
   const int halo = state.shape.halo, ny = state.shape.ny;

@@ -1,6 +1,5 @@
 #pragma once
 /// Fills every cell (halos included) with the case's initial perturbation state.
-#include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
@@ -14,12 +13,12 @@ namespace simapp {
 /// Each cell is the 3×3 Gauss–Legendre average of the point state of case `name` made of
 /// `bump` (case_perturbation: the case's own bump, case_bump, or the one configured)
 ///   ρ′ = 0, ρu = ρ̄(z) u, ρw = ρ̄(z) w, (ρθ)′ = ρ̄(z) θ′.
-void set_initial_state(const Stream& stream, FieldView<double> state, CaseName name, const Bump& bump,
+void set_initial_state(const Stream& stream, FieldView<double, 2> state, CaseName name, const Bump& bump,
                        const CellGeometry& geometry);
 
 /// The 3-D model's initial state: each cell the 3×3×3 Gauss–Legendre average of the point state
 /// of case `name` made of the ellipsoid `bump` (ρv = 0: no case has a wind along y).
-void set_initial_state_3d(const Stream& stream, FieldView3d<double> state, CaseName name, const Bump3d& bump,
+void set_initial_state_3d(const Stream& stream, FieldView<double, 3> state, CaseName name, const Bump3d& bump,
                           const CellGeometry3d& geometry);
 
 }  // namespace simapp

@@ -19,7 +19,7 @@ using LongColumns = PassTile<Direction::z, 256, 8, 32>;
 constexpr int long_columns_from = 32;
 
 template <class Pass>
-void launch(const Stream& stream, const FieldView<const double>& input, const FieldView<double>& output,
+void launch(const Stream& stream, const FieldView<const double, 2>& input, const FieldView<double, 2>& output,
             const CellGeometry& geometry, const HydrostaticView& background, const StepParams* params,
             const Bump& wave_source) {
   Pass pass{};
@@ -29,10 +29,10 @@ void launch(const Stream& stream, const FieldView<const double>& input, const Fi
 
 }  // namespace
 
-void apply_pass(const Stream& stream, Direction direction, const FieldView<const double>& input,
-                const FieldView<double>& output, const CellGeometry& geometry, const HydrostaticView& background,
+void apply_pass(const Stream& stream, Direction direction, const FieldView<const double, 2>& input,
+                const FieldView<double, 2>& output, const CellGeometry& geometry, const HydrostaticView& background,
                 const StepParams* params, const Bump& wave_source) {
-  const FieldShape& shape = input.shape;
+  const FieldShape<2>& shape = input.shape;
   if (direction == Direction::x) {
     if (LongRows::cells_loaded_along(shape.nx) < ShortRows::cells_loaded_along(shape.nx))
       launch<LongRows>(stream, input, output, geometry, background, params, wave_source);

@@ -22,7 +22,7 @@ using LongColumns = PassTile3d<D, 128, 4, 23>;
 constexpr int long_columns_from = 32;
 
 template <class Pass>
-void launch(const Stream& stream, const FieldView3d<const double>& input, const FieldView3d<double>& output,
+void launch(const Stream& stream, const FieldView<const double, 3>& input, const FieldView<double, 3>& output,
             const CellGeometry3d& geometry, const HydrostaticView& background, const StepParams3d* params,
             const Bump3d& wave_source) {
   Pass pass{};
@@ -32,7 +32,7 @@ void launch(const Stream& stream, const FieldView3d<const double>& input, const 
 }
 
 template <Direction D>
-void launch_columns(const Stream& stream, const FieldView3d<const double>& input, const FieldView3d<double>& output,
+void launch_columns(const Stream& stream, const FieldView<const double, 3>& input, const FieldView<double, 3>& output,
                     const CellGeometry3d& geometry, const HydrostaticView& background, const StepParams3d* params,
                     const Bump3d& wave_source) {
   const int length = D == Direction::y ? input.shape.ny : input.shape.nz;
@@ -44,9 +44,9 @@ void launch_columns(const Stream& stream, const FieldView3d<const double>& input
 
 }  // namespace
 
-void apply_pass_3d(const Stream& stream, Direction direction, const FieldView3d<const double>& input,
-                   const FieldView3d<double>& output, const CellGeometry3d& geometry, const HydrostaticView& background,
-                   const StepParams3d* params, const Bump3d& wave_source) {
+void apply_pass_3d(const Stream& stream, Direction direction, const FieldView<const double, 3>& input,
+                   const FieldView<double, 3>& output, const CellGeometry3d& geometry,
+                   const HydrostaticView& background, const StepParams3d* params, const Bump3d& wave_source) {
   switch (direction) {
     case Direction::x:
       if (LongRows::cells_loaded_along(input.shape.nx) < ShortRows::cells_loaded_along(input.shape.nx))

@@ -7,7 +7,7 @@
 /// and writes qⁿ⁺¹ once (80 B a cell, the tiles' margins mostly from the cache) where three stage
 /// kernels move 320 B. Along x and y the lines must be periodic on the rank, along z end at walls
 /// (pass_tile_makes_along): the rank holds the whole line.
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/bump_3d.hpp"
@@ -19,8 +19,8 @@ namespace simapp {
 
 /// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
 /// shape), stage s reading StepParams3d `params` (its dt / divisor and coefficients of stage s).
-void apply_pass_3d(const Stream& stream, Direction direction, const FieldView3d<const double>& input,
-                   const FieldView3d<double>& output, const CellGeometry3d& geometry, const HydrostaticView& background,
-                   const StepParams3d* params, const Bump3d& wave_source);
+void apply_pass_3d(const Stream& stream, Direction direction, const FieldView<const double, 3>& input,
+                   const FieldView<double, 3>& output, const CellGeometry3d& geometry,
+                   const HydrostaticView& background, const StepParams3d* params, const Bump3d& wave_source);
 
 }  // namespace simapp

@@ -42,9 +42,9 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     double flux[var::count][lines][max_faces];
   };
 
-  FieldView<const double> input;   ///< qⁿ
-  FieldView<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
-  FluxContext context[rk_stages];  ///< per stage; their params are this step's slot
+  FieldView<const double, 2> input;  ///< qⁿ
+  FieldView<double, 2> output;       ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
+  FluxContext context[rk_stages];    ///< per stage; their params are this step's slot
   Bump wave_source;
 
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : input.shape.nz; }

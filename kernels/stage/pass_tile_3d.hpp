@@ -16,7 +16,7 @@
 /// wraps to, computed as that cell; along z (walls) only interior cells are computed, and the
 /// two ghost rows beyond a wall are made from each stage's adjacent row by the wall rule.
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
@@ -56,15 +56,15 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     return tile.flux[v][x_pass ? l * max_faces + f : f * lines + l];
   }
 
-  FieldView3d<const double> input;   ///< qⁿ
-  FieldView3d<double> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
+  FieldView<const double, 3> input;  ///< qⁿ
+  FieldView<double, 3> output;       ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext3d context[rk_stages];  ///< per stage; their params are this step's slot
   Bump3d wave_source;
 
   /// Cells along the pass, and lines across it (x: ny · nz rows; y: nx · nz; z: nx · ny).
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : z_pass ? input.shape.nz : input.shape.ny; }
   SIMAPP_HOST_DEVICE int breadth() const {
-    const FieldShape3d& s = input.shape;
+    const FieldShape<3>& s = input.shape;
     return x_pass ? s.ny * s.nz : z_pass ? s.nx * s.ny : s.nx * s.nz;
   }
   SIMAPP_HOST_DEVICE int tiles_along() const { return (length() + cells - 1) / cells; }
@@ -77,7 +77,7 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
   /// The cell at position `along` of line L (global line index); along x and y, the interior
   /// cell it wraps to.
   SIMAPP_HOST_DEVICE Cell cell_of(int line, int along) const {
-    const FieldShape3d& s = input.shape;
+    const FieldShape<3>& s = input.shape;
     if constexpr (x_pass) return {((along % s.nx) + s.nx) % s.nx, line % s.ny, line / s.ny};
     if constexpr (z_pass) return {line % s.nx, line / s.nx, along};
     return {line % s.nx, ((along % s.ny) + s.ny) % s.ny, line / s.nx};

@@ -221,7 +221,7 @@ int tiles_of_larger_pass(int nx, int nz) {
 
 template <int Threads>
 int pass_tiles(int nx, int nz) {
-  const FieldShape shape{nx, nz, 0, var::count};
+  const FieldShape<2> shape{nx, 1, nz, 0, var::count};
   PassTile<Direction::x, Threads> x{};
   PassTile<Direction::z, Threads> z{};
   x.input.shape = shape;

@@ -30,7 +30,7 @@ namespace simapp {
 
 /// What the persistent kernel reads and writes; all of it device memory but `mirror`.
 struct PersistentSteps {
-  FieldView<double> state, stage1, stage2;  ///< qⁿ, q*, q**
+  FieldView<double, 2> state, stage1, stage2;  ///< qⁿ, q*, q**
   CellGeometry geometry;
   HydrostaticView background;
   Bump wave_source;

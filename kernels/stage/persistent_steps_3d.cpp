@@ -45,7 +45,7 @@ union DirectionTiles {
 /// Checks every cell, waits for every block's checks, then counts the check; true when a check
 /// has failed.
 __device__ bool health_check_failed(const PersistentSteps3d& p, cg::grid_group& grid) {
-  const FieldShape3d& shape = p.state.shape;
+  const FieldShape<3>& shape = p.state.shape;
   const long layer = static_cast<long>(shape.nx) * shape.ny;
   const long cells = layer * shape.nz;
   const long stride = static_cast<long>(gridDim.x) * blockDim.x;
@@ -102,16 +102,16 @@ struct PersistentStages3d {
 
 /// The plane a stage of the pass along D tiles (x, y: (i, j); z: (i, k)) and its layers.
 template <Direction D>
-__host__ __device__ IndexBox stage_plane(const FieldShape3d& s) {
+__host__ __device__ IndexBox stage_plane(const FieldShape<3>& s) {
   return D == Direction::z ? IndexBox{0, s.nx, 0, s.nz} : IndexBox{0, s.nx, 0, s.ny};
 }
 template <Direction D>
-__host__ __device__ int stage_layers(const FieldShape3d& s) {
+__host__ __device__ int stage_layers(const FieldShape<3>& s) {
   return D == Direction::z ? s.ny : s.nz;
 }
 
 template <Direction D, int Threads>
-__host__ __device__ int stage_tiles(const FieldShape3d& s) {
+__host__ __device__ int stage_tiles(const FieldShape<3>& s) {
   using Kernel = Stage3d<D, Threads>;
   const IndexBox plane = stage_plane<D>(s);
   return tile_count(plane.width(), Kernel::tile_x) * tile_count(plane.height(), Kernel::tile_z) * stage_layers<D>(s);
@@ -243,7 +243,7 @@ void make_passes(const Scheme3d& scheme, const PersistentSteps3d& p, StepParity 
                  PersistentPasses3d<Threads>& kernels) {
   static_assert(passes_3d == 3, "the passes take the state through stage1 and stage2 and back");
   const int slot = parity_index(parity);
-  const FieldView3d<double> arrays[passes_3d + 1] = {p.state, p.stage1, p.stage2, p.state};
+  const FieldView<double, 3> arrays[passes_3d + 1] = {p.state, p.stage1, p.stage2, p.state};
   for (int n = 0; n < passes_3d; ++n)
     with_direction_3d(scheme.pass(parity, n), [&](auto d) {
       constexpr Direction D = decltype(d)::value;
@@ -253,7 +253,7 @@ void make_passes(const Scheme3d& scheme, const PersistentSteps3d& p, StepParity 
 }
 
 template <int Threads>
-int pass_tiles(const FieldShape3d& shape) {
+int pass_tiles(const FieldShape<3>& shape) {
   PassTile3d<Direction::x, Threads> x{};
   PassTile3d<Direction::y, Threads> y{};
   PassTile3d<Direction::z, Threads> z{};
@@ -262,7 +262,7 @@ int pass_tiles(const FieldShape3d& shape) {
 }
 
 template <int Threads>
-int tiles_of_largest_stage(const FieldShape3d& shape) {
+int tiles_of_largest_stage(const FieldShape<3>& shape) {
   return std::max({stage_tiles<Direction::x, Threads>(shape), stage_tiles<Direction::y, Threads>(shape),
                    stage_tiles<Direction::z, Threads>(shape)});
 }
@@ -270,7 +270,7 @@ int tiles_of_largest_stage(const FieldShape3d& shape) {
 }  // namespace
 
 PersistentGrid persistent_grid(const PersistentSteps3d& steps) {
-  const FieldShape3d& shape = steps.state.shape;
+  const FieldShape<3>& shape = steps.state.shape;
   return choose_grid(
       passes_3d, pass_tile_makes(steps.boundaries), pass_tiles<pass_threads>(shape),
       reinterpret_cast<const void*>(persistent_passes_3d_kernel<pass_threads>),

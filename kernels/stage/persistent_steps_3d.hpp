@@ -11,7 +11,7 @@
 /// stages on its tiles in shared memory (pass_tile_3d.hpp), the passes taking the state through
 /// stage1 and stage2 back into the state; with a barrier a stage, the 3-D stage kernel's tiles
 /// (stage_tile_3d.hpp). The kernel serves one rank holding the whole grid.
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/diagnostics/health_check.hpp"
@@ -26,7 +26,7 @@ namespace simapp {
 
 /// What the 3-D persistent kernel reads and writes; all of it device memory but `mirror`.
 struct PersistentSteps3d {
-  FieldView3d<double> state, stage1, stage2;  ///< qⁿ, q*, q**
+  FieldView<double, 3> state, stage1, stage2;  ///< qⁿ, q*, q**
   CellGeometry3d geometry;
   HydrostaticView background;
   Bump3d wave_source;

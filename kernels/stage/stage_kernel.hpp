@@ -23,7 +23,7 @@ struct StageArrays {
   const double* init = nullptr;
   const double* forcing = nullptr;
   double* out = nullptr;
-  FieldShape shape;
+  FieldShape<2> shape;
 
   SIMAPP_HOST_DEVICE const double* init_at(int k, int i) const { return init + shape.offset(0, k, i); }
   SIMAPP_HOST_DEVICE const double* forcing_at(int k, int i) const { return forcing + shape.offset(0, k, i); }
@@ -31,8 +31,8 @@ struct StageArrays {
 };
 
 /// The arrays of a stage from views of one shape.
-inline StageArrays stage_arrays(const FieldView<const double>& init, const FieldView<const double>& forcing,
-                                const FieldView<double>& out) {
+inline StageArrays stage_arrays(const FieldView<const double, 2>& init, const FieldView<const double, 2>& forcing,
+                                const FieldView<double, 2>& out) {
   return {init.data, forcing.data, out.data, out.shape};
 }
 

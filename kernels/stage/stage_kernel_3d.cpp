@@ -11,7 +11,7 @@ namespace {
 
 template <Direction D>
 void launch_stage_3d(const Stream& stream, const StageArrays3d& arrays, const FluxContext3d& context,
-                     const Bump3d& wave_source, const BoundaryConditions3d& sides, const CellBox3d& cells) {
+                     const Bump3d& wave_source, const BoundaryConditions3d& sides, const CellBox& cells) {
   constexpr bool z_pass = D == Direction::z;
   const IndexBox plane = z_pass ? IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi}
                                 : IndexBox{cells.i_lo, cells.i_hi, cells.j_lo, cells.j_hi};
@@ -24,7 +24,7 @@ void launch_stage_3d(const Stream& stream, const StageArrays3d& arrays, const Fl
 
 void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays3d& arrays,
                     const FluxContext3d& context, const Bump3d& wave_source, const BoundaryConditions3d& sides,
-                    const CellBox3d& cells) {
+                    const CellBox& cells) {
   switch (direction) {
     case Direction::x: launch_stage_3d<Direction::x>(stream, arrays, context, wave_source, sides, cells); return;
     case Direction::y: launch_stage_3d<Direction::y>(stream, arrays, context, wave_source, sides, cells); return;
@@ -36,8 +36,8 @@ void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays
 namespace {
 
 /// The interior cells of `shape` with cells [lo, hi) along `direction`.
-CellBox3d cells_along(Direction direction, const FieldShape3d& shape, int lo, int hi) {
-  CellBox3d box = interior_cells(shape);
+CellBox cells_along(Direction direction, const FieldShape<3>& shape, int lo, int hi) {
+  CellBox box = interior_cells(shape);
   switch (direction) {
     case Direction::x: box.i_lo = lo, box.i_hi = hi; break;
     case Direction::y: box.j_lo = lo, box.j_hi = hi; break;
@@ -46,21 +46,21 @@ CellBox3d cells_along(Direction direction, const FieldShape3d& shape, int lo, in
   return box;
 }
 
-int cells_along(Direction direction, const FieldShape3d& shape) {
+int cells_along(Direction direction, const FieldShape<3>& shape) {
   return direction == Direction::x ? shape.nx : direction == Direction::y ? shape.ny : shape.nz;
 }
 
 }  // namespace
 
-CellBox3d stage_interior_cells_3d(Direction direction, const FieldShape3d& shape) {
+CellBox stage_interior_cells_3d(Direction direction, const FieldShape<3>& shape) {
   return cells_along(direction, shape, 2, cells_along(direction, shape) - 2);
 }
 
-CellBox3d stage_low_cells_3d(Direction direction, const FieldShape3d& shape) {
+CellBox stage_low_cells_3d(Direction direction, const FieldShape<3>& shape) {
   return cells_along(direction, shape, 0, 2);
 }
 
-CellBox3d stage_high_cells_3d(Direction direction, const FieldShape3d& shape) {
+CellBox stage_high_cells_3d(Direction direction, const FieldShape<3>& shape) {
   const int n = cells_along(direction, shape);
   return cells_along(direction, shape, n - 2, n);
 }

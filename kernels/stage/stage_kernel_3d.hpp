@@ -7,7 +7,7 @@
 /// stage_tendency_3d.hpp, ghost_rules.hpp), so that a state uniform in y gives the 2-D model's
 /// numbers at every j, and the fused and fine granularities (fluxes_3d.hpp,
 /// tendency_update_3d.hpp) the stage kernel's.
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/flux/flux_context_3d.hpp"
@@ -21,7 +21,7 @@ struct StageArrays3d {
   const double* init = nullptr;
   const double* forcing = nullptr;
   double* out = nullptr;
-  FieldShape3d shape;
+  FieldShape<3> shape;
 
   SIMAPP_HOST_DEVICE const double* init_at(int k, int j, int i) const { return init + shape.offset(0, k, j, i); }
   SIMAPP_HOST_DEVICE const double* forcing_at(int k, int j, int i) const { return forcing + shape.offset(0, k, j, i); }
@@ -29,8 +29,8 @@ struct StageArrays3d {
 };
 
 /// The arrays of a stage from views of one shape.
-inline StageArrays3d stage_arrays(const FieldView3d<const double>& init, const FieldView3d<const double>& forcing,
-                                  const FieldView3d<double>& out) {
+inline StageArrays3d stage_arrays(const FieldView<const double, 3>& init, const FieldView<const double, 3>& forcing,
+                                  const FieldView<double, 3>& out) {
   return {init.data, forcing.data, out.data, out.shape};
 }
 
@@ -39,13 +39,13 @@ inline StageArrays3d stage_arrays(const FieldView3d<const double>& init, const F
 /// memory where a halo exchange put them. `wave_source` forces ρw in the x and z passes.
 void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays3d& arrays,
                     const FluxContext3d& context, const Bump3d& wave_source, const BoundaryConditions3d& sides,
-                    const CellBox3d& cells);
+                    const CellBox& cells);
 
 /// The cells whose stencils along `direction` read no ghost cell (2 … n − 3 of the n along it),
 /// so that a stage can update them while halos travel, and the two at the low and at the high
 /// end, which wait for them. Splitting needs n ≥ 4.
-CellBox3d stage_interior_cells_3d(Direction direction, const FieldShape3d& shape);
-CellBox3d stage_low_cells_3d(Direction direction, const FieldShape3d& shape);
-CellBox3d stage_high_cells_3d(Direction direction, const FieldShape3d& shape);
+CellBox stage_interior_cells_3d(Direction direction, const FieldShape<3>& shape);
+CellBox stage_low_cells_3d(Direction direction, const FieldShape<3>& shape);
+CellBox stage_high_cells_3d(Direction direction, const FieldShape<3>& shape);
 
 }  // namespace simapp

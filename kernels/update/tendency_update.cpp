@@ -7,12 +7,12 @@ namespace simapp {
 
 namespace {
 
-IndexBox interior(const FieldShape& shape) { return {0, shape.nx, 0, shape.nz}; }
+IndexBox interior(const FieldShape<2>& shape) { return {0, shape.nx, 0, shape.nz}; }
 
 /// R(v) at cell (i, k) from the flux array.
 template <Direction D>
-SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int i, const FieldView<const double>& forcing,
-                                             const FieldView<const double>& flux, double source,
+SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int i, const FieldView<const double, 2>& forcing,
+                                             const FieldView<const double, 2>& flux, double source,
                                              const StageFactors& factors) {
   const double high = D == Direction::x ? flux(v, k, i + 1) : flux(v, k + 1, i);
   const double density_perturbation = D == Direction::z && v == var::wmom ? forcing(var::dens, k, i) : 0.0;
@@ -38,8 +38,9 @@ void launch_tendency_update(const Stream& stream, const StageFields& fields, Var
 }
 
 template <Direction D>
-void launch_tendencies(const Stream& stream, FieldView<const double> forcing, FieldView<const double> flux,
-                       FieldView<double> tendency, VarRange vars, const FluxContext& context, const Bump& wave_source) {
+void launch_tendencies(const Stream& stream, FieldView<const double, 2> forcing, FieldView<const double, 2> flux,
+                       FieldView<double, 2> tendency, VarRange vars, const FluxContext& context,
+                       const Bump& wave_source) {
   parallel_for(
       D == Direction::x ? "compute_tendencies_x" : "compute_tendencies_z", stream, interior(tendency.shape),
       SIMAPP_LAMBDA(int i, int k) {
@@ -59,16 +60,16 @@ void apply_tendency_update(const Stream& stream, Direction direction, const Stag
   });
 }
 
-void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                        FieldView<const double> flux, FieldView<double> tendency, VarRange vars,
+void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
+                        FieldView<const double, 2> flux, FieldView<double, 2> tendency, VarRange vars,
                         const FluxContext& context, const Bump& wave_source) {
   with_direction(direction, [&](auto d) {
     launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source);
   });
 }
 
-void apply_updates(const Stream& stream, FieldView<const double> init, FieldView<const double> tendency,
-                   FieldView<double> out, VarRange vars, const FluxContext& context) {
+void apply_updates(const Stream& stream, FieldView<const double, 2> init, FieldView<const double, 2> tendency,
+                   FieldView<double, 2> out, VarRange vars, const FluxContext& context) {
   parallel_for(
       "apply_updates", stream, interior(out.shape), SIMAPP_LAMBDA(int i, int k) {
         const double dt_stage = context.stage_params().dt;

@@ -12,22 +12,22 @@ namespace simapp {
 
 /// The arrays of one stage. `out` may be `init` (a point-wise update); it must not be `forcing`.
 struct StageFields {
-  FieldView<const double> init;
-  FieldView<const double> forcing;
-  FieldView<const double> flux;
-  FieldView<double> out;
+  FieldView<const double, 2> init;
+  FieldView<const double, 2> forcing;
+  FieldView<const double, 2> flux;
+  FieldView<double, 2> out;
 };
 
 void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields, VarRange vars,
                            const FluxContext& context, const Bump& wave_source);
 
 /// tendency(v) = R(v) over the interior, for v ∈ vars.
-void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double> forcing,
-                        FieldView<const double> flux, FieldView<double> tendency, VarRange vars,
+void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
+                        FieldView<const double, 2> flux, FieldView<double, 2> tendency, VarRange vars,
                         const FluxContext& context, const Bump& wave_source);
 
 /// out(v) = init(v) + dt_stage · tendency(v) over the interior, for v ∈ vars.
-void apply_updates(const Stream& stream, FieldView<const double> init, FieldView<const double> tendency,
-                   FieldView<double> out, VarRange vars, const FluxContext& context);
+void apply_updates(const Stream& stream, FieldView<const double, 2> init, FieldView<const double, 2> tendency,
+                   FieldView<double, 2> out, VarRange vars, const FluxContext& context);
 
 }  // namespace simapp

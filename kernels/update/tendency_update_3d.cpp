@@ -11,8 +11,8 @@ using V = ModelVariables<3>;
 
 /// R(v) at cell (i, j, k) from the flux array.
 template <Direction D>
-SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int j, int i, const FieldView3d<const double>& forcing,
-                                             const FieldView3d<const double>& flux, double source,
+SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int j, int i, const FieldView<const double, 3>& forcing,
+                                             const FieldView<const double, 3>& flux, double source,
                                              const StageFactors& factors) {
   const double high = D == Direction::x   ? flux(v, k, j, i + 1)
                       : D == Direction::y ? flux(v, k, j + 1, i)
@@ -42,8 +42,8 @@ void launch_tendency_update(const Stream& stream, const StageFields3d& fields, V
 }
 
 template <Direction D>
-void launch_tendencies(const Stream& stream, FieldView3d<const double> forcing, FieldView3d<const double> flux,
-                       FieldView3d<double> tendency, VarRange vars, const FluxContext3d& context,
+void launch_tendencies(const Stream& stream, FieldView<const double, 3> forcing, FieldView<const double, 3> flux,
+                       FieldView<double, 3> tendency, VarRange vars, const FluxContext3d& context,
                        const Bump3d& wave_source) {
   parallel_for_cells(
       D == Direction::x   ? "compute_tendencies_3d_x"
@@ -66,16 +66,16 @@ void apply_tendency_update_3d(const Stream& stream, Direction direction, const S
   });
 }
 
-void compute_tendencies_3d(const Stream& stream, Direction direction, FieldView3d<const double> forcing,
-                           FieldView3d<const double> flux, FieldView3d<double> tendency, VarRange vars,
+void compute_tendencies_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
+                           FieldView<const double, 3> flux, FieldView<double, 3> tendency, VarRange vars,
                            const FluxContext3d& context, const Bump3d& wave_source) {
   with_direction_3d(direction, [&](auto d) {
     launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source);
   });
 }
 
-void apply_updates_3d(const Stream& stream, FieldView3d<const double> init, FieldView3d<const double> tendency,
-                      FieldView3d<double> out, VarRange vars, const FluxContext3d& context) {
+void apply_updates_3d(const Stream& stream, FieldView<const double, 3> init, FieldView<const double, 3> tendency,
+                      FieldView<double, 3> out, VarRange vars, const FluxContext3d& context) {
   parallel_for_cells(
       "apply_updates_3d", stream, interior_cells(out.shape), SIMAPP_LAMBDA(int i, int j, int k) {
         const double dt_stage = context.params->xz.stage[context.stage].dt;

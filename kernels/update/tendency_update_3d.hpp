@@ -3,7 +3,7 @@
 /// q_out = q_init + dt_stage · R(q_forcing), with the stage kernel's point functions
 /// (stage_tendency_3d.hpp). `apply_tendency_update_3d` does it in one kernel (fused);
 /// `compute_tendencies_3d` + `apply_updates_3d` split it per variable (fine).
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/flux/flux_context_3d.hpp"
 #include "kernels/physics/bump_3d.hpp"
@@ -13,10 +13,10 @@ namespace simapp {
 
 /// The arrays of one 3-D stage. `out` may be `init` (a point-wise update); it must not be `forcing`.
 struct StageFields3d {
-  FieldView3d<const double> init;
-  FieldView3d<const double> forcing;
-  FieldView3d<const double> flux;
-  FieldView3d<double> out;
+  FieldView<const double, 3> init;
+  FieldView<const double, 3> forcing;
+  FieldView<const double, 3> flux;
+  FieldView<double, 3> out;
 };
 
 /// out(v) = init(v) + dt_stage · R(v) over the interior, for v ∈ vars.
@@ -24,12 +24,12 @@ void apply_tendency_update_3d(const Stream& stream, Direction direction, const S
                               const FluxContext3d& context, const Bump3d& wave_source);
 
 /// tendency(v) = R(v) over the interior (tendency: nx × ny × nz, no ghosts), for v ∈ vars.
-void compute_tendencies_3d(const Stream& stream, Direction direction, FieldView3d<const double> forcing,
-                           FieldView3d<const double> flux, FieldView3d<double> tendency, VarRange vars,
+void compute_tendencies_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
+                           FieldView<const double, 3> flux, FieldView<double, 3> tendency, VarRange vars,
                            const FluxContext3d& context, const Bump3d& wave_source);
 
 /// out(v) = init(v) + dt_stage · tendency(v) over the interior, for v ∈ vars.
-void apply_updates_3d(const Stream& stream, FieldView3d<const double> init, FieldView3d<const double> tendency,
-                      FieldView3d<double> out, VarRange vars, const FluxContext3d& context);
+void apply_updates_3d(const Stream& stream, FieldView<const double, 3> init, FieldView<const double, 3> tendency,
+                      FieldView<double, 3> out, VarRange vars, const FluxContext3d& context);
 
 }  // namespace simapp

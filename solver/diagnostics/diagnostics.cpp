@@ -26,7 +26,7 @@ StatisticsReducer::StatisticsReducer(Backend backend, std::int64_t cells, double
       dt_(dt),
       comm_(comm) {}
 
-void StatisticsReducer::queue(const Stream& stream, FieldView<const double> state, HydrostaticView background,
+void StatisticsReducer::queue(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
                               const CellGeometry& geometry) const {
   reduce_statistics(stream, state, background, geometry, partials_.data(), records_.data());
   device::copy_async(stream, host_records_.data(), records_.data(), records_.size() * sizeof(StatisticsSums),
@@ -34,7 +34,7 @@ void StatisticsReducer::queue(const Stream& stream, FieldView<const double> stat
   ready_.record(stream);
 }
 
-void StatisticsReducer::queue(const Stream& stream, FieldView3d<const double> state, HydrostaticView background,
+void StatisticsReducer::queue(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
                               const CellGeometry3d& geometry) const {
   reduce_statistics_3d(stream, state, background, geometry, partials_.data(), records_.data());
   device::copy_async(stream, host_records_.data(), records_.data(), records_.size() * sizeof(StatisticsSums),

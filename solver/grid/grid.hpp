@@ -1,6 +1,5 @@
 #pragma once
 /// The global grid and this rank's part of it.
-#include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/physics/cell_geometry_3d.hpp"
@@ -35,14 +34,14 @@ class Grid {
   }
 
   /// Shape of the prognostic arrays: 4 variables with halos.
-  FieldShape cell_shape() const { return {nx(), nz(), numerics::halo_width, var::count}; }
+  FieldShape<2> cell_shape() const { return {nx(), 1, nz(), numerics::halo_width, var::count}; }
 
   /// The 3-D model's geometry and the shape of its prognostic arrays: 5 variables with halos.
   CellGeometry3d geometry_3d() const { return {geometry(), dy(), spec_.ylen, spec_.ny, box_.j_offset}; }
-  FieldShape3d cell_shape_3d() const { return {nx(), ny(), nz(), numerics::halo_width, ModelVariables<3>::count}; }
+  FieldShape<3> cell_shape_3d() const { return {nx(), ny(), nz(), numerics::halo_width, ModelVariables<3>::count}; }
 
   /// Shape of the face-flux arrays: (nx + 1) × (nz + 1) faces, 4 variables, no halo.
-  FieldShape face_shape() const { return {nx() + 1, nz() + 1, 0, var::count}; }
+  FieldShape<2> face_shape() const { return {nx() + 1, 1, nz() + 1, 0, var::count}; }
 
  private:
   GridSpec spec_;

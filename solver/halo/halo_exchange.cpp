@@ -8,11 +8,11 @@ constexpr int tag_towards_low = 1;
 constexpr int tag_towards_high = 2;
 }  // namespace
 
-HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape& shape,
+HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<2>& shape,
                            Backend backend, HaloPath path, const NcclCommunicator* nccl)
     : HaloExchange(decomposition, direction, halo_side_size(direction, shape), backend, path, nccl) {}
 
-HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape3d& shape,
+HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<3>& shape,
                            Backend backend, HaloPath path, const NcclCommunicator* nccl)
     : HaloExchange(decomposition, direction, halo_side_size_3d(direction, shape), backend, path, nccl) {}
 
@@ -51,11 +51,11 @@ void HaloExchange::exchange_messages() const {
   MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
 }
 
-void HaloExchange::pack(const Stream& stream, FieldView<const double> field) const {
+void HaloExchange::pack(const Stream& stream, FieldView<const double, 2> field) const {
   pack_halos(stream, direction_, field, send_.data());
 }
 
-void HaloExchange::pack(const Stream& stream, FieldView3d<const double> field) const {
+void HaloExchange::pack(const Stream& stream, FieldView<const double, 3> field) const {
   pack_halos_3d(stream, direction_, field, send_.data());
 }
 
@@ -75,11 +75,11 @@ void HaloExchange::copy_to_device(const Stream& stream) const {
                      device::CopyDirection::host_to_device);
 }
 
-void HaloExchange::unpack(const Stream& stream, FieldView<double> field) const {
+void HaloExchange::unpack(const Stream& stream, FieldView<double, 2> field) const {
   unpack_halos(stream, direction_, field, receive_.data(), sides_);
 }
 
-void HaloExchange::unpack(const Stream& stream, FieldView3d<double> field) const {
+void HaloExchange::unpack(const Stream& stream, FieldView<double, 3> field) const {
   unpack_halos_3d(stream, direction_, field, receive_.data(), sides_);
 }
 

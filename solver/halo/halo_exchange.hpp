@@ -9,7 +9,7 @@
 /// exchange_messages waits for the event signal_ready records only, so device work queued
 /// between the two (interior fluxes) runs while the messages travel. The step program puts
 /// these pieces in order as its ops (solver/step/halo_ops.hpp). The 3-D model's exchanges (of a
-/// FieldShape3d, along x, y or z) are the same pieces with its packing kernels
+/// FieldShape<3>, along x, y or z) are the same pieces with its packing kernels
 /// (kernels/halo/halo_pack_3d.hpp).
 #include <mpi.h>
 
@@ -27,17 +27,17 @@ namespace simapp {
 class HaloExchange {
  public:
   /// `nccl`: the communicator of the nccl path (null on the MPI paths).
-  HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape& shape, Backend backend,
+  HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<2>& shape, Backend backend,
                HaloPath path, const NcclCommunicator* nccl);
   /// The 3-D model's exchange along `direction` of fields of `shape`.
-  HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape3d& shape, Backend backend,
+  HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<3>& shape, Backend backend,
                HaloPath path, const NcclCommunicator* nccl);
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
 
   /// Send buffer ← the interior cells of `field` next to each side (a kernel).
-  void pack(const Stream& stream, FieldView<const double> field) const;
-  void pack(const Stream& stream, FieldView3d<const double> field) const;
+  void pack(const Stream& stream, FieldView<const double, 2> field) const;
+  void pack(const Stream& stream, FieldView<const double, 3> field) const;
   /// Pinned send buffer ← send buffer (mpi_staged).
   void copy_to_host(const Stream& stream) const;
   /// Records the event exchange_messages waits for (MPI paths).
@@ -49,8 +49,8 @@ class HaloExchange {
   /// Receive buffer ← pinned receive buffer (mpi_staged).
   void copy_to_device(const Stream& stream) const;
   /// The ghost cells of `field` on each side with a neighbour ← receive buffer (a kernel).
-  void unpack(const Stream& stream, FieldView<double> field) const;
-  void unpack(const Stream& stream, FieldView3d<double> field) const;
+  void unpack(const Stream& stream, FieldView<double, 2> field) const;
+  void unpack(const Stream& stream, FieldView<double, 3> field) const;
 
  private:
   HaloExchange(const Decomposition& decomposition, Direction direction, std::size_t side_size, Backend backend,

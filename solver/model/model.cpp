@@ -14,8 +14,8 @@ std::size_t model_memory_needed(const RunSpec& spec, const Grid& grid) {
   if (grid.is_3d()) return step_fields_3d_bytes(grid, spec.execution.granularity);
   const StepFields fields = step_field_shapes(grid, spec.execution.granularity);
   std::size_t values = 0;
-  for (const FieldView<double>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux, &fields.face_value,
-                                        &fields.face_d3, &fields.tendency})
+  for (const FieldView<double, 2>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux,
+                                           &fields.face_value, &fields.face_d3, &fields.tendency})
     values += view->shape.size();
   return values * sizeof(double);
 }

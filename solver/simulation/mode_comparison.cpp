@@ -15,7 +15,7 @@ namespace simapp {
 namespace {
 
 /// Describes the first cell where two host states differ bit-wise, or "" when they are equal.
-std::string first_difference(const std::vector<double>& a, const std::vector<double>& b, const FieldShape& shape) {
+std::string first_difference(const std::vector<double>& a, const std::vector<double>& b, const FieldShape<2>& shape) {
   for (std::size_t n = 0; n < a.size(); ++n) {
     if (std::memcmp(&a[n], &b[n], sizeof(double)) == 0) continue;
     const std::size_t v = n / shape.var_stride();

@@ -12,14 +12,14 @@ std::size_t InteriorLayout::rows() const {
   return rows;
 }
 
-InteriorLayout interior_layout(const FieldShape& shape) {
+InteriorLayout interior_layout(const FieldShape<2>& shape) {
   InteriorLayout layout{
       static_cast<std::size_t>(shape.nx), static_cast<std::size_t>(shape.padded_nx()), shape.size(), {}};
   for (int v = 0; v < shape.num_vars; ++v) layout.runs.push_back({shape.offset(v, 0, 0), std::size_t(shape.nz)});
   return layout;
 }
 
-InteriorLayout interior_layout(const FieldShape3d& shape) {
+InteriorLayout interior_layout(const FieldShape<3>& shape) {
   InteriorLayout layout{static_cast<std::size_t>(shape.nx), shape.row_stride(), shape.size(), {}};
   for (int v = 0; v < shape.num_vars; ++v)
     for (int k = 0; k < shape.nz; ++k) layout.runs.push_back({shape.offset(v, k, 0, 0), std::size_t(shape.ny)});

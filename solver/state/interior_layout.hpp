@@ -7,7 +7,6 @@
 #include <span>
 #include <vector>
 
-#include "kernels/backend/field_shape_3d.hpp"
 #include "kernels/backend/field_view.hpp"
 
 namespace simapp {
@@ -27,8 +26,8 @@ struct InteriorLayout {
   std::size_t values() const { return rows() * row_length; }
 };
 
-InteriorLayout interior_layout(const FieldShape& shape);
-InteriorLayout interior_layout(const FieldShape3d& shape);
+InteriorLayout interior_layout(const FieldShape<2>& shape);
+InteriorLayout interior_layout(const FieldShape<3>& shape);
 
 /// The interior values of `padded`, row after row.
 std::vector<double> interior_of(const InteriorLayout& layout, std::span<const double> padded);

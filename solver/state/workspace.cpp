@@ -3,22 +3,22 @@
 namespace simapp {
 
 StepFields step_field_shapes(const Grid& grid, Granularity granularity) {
-  const FieldShape cells = grid.cell_shape();
-  const FieldShape faces = grid.face_shape();
-  const FieldShape interior{grid.nx(), grid.nz(), 0, var::count};
+  const FieldShape<2> cells = grid.cell_shape();
+  const FieldShape<2> faces = grid.face_shape();
+  const FieldShape<2> interior{grid.nx(), 1, grid.nz(), 0, var::count};
   const bool fine = granularity == Granularity::fine;
   const bool stage = keeps_fluxes_on_chip(granularity);
   return {{nullptr, cells},
           {nullptr, cells},
           {nullptr, cells},
-          {nullptr, stage ? FieldShape{} : faces},
-          {nullptr, fine ? faces : FieldShape{}},
-          {nullptr, fine ? faces : FieldShape{}},
-          {nullptr, fine ? interior : FieldShape{}}};
+          {nullptr, stage ? FieldShape<2>{} : faces},
+          {nullptr, fine ? faces : FieldShape<2>{}},
+          {nullptr, fine ? faces : FieldShape<2>{}},
+          {nullptr, fine ? interior : FieldShape<2>{}}};
 }
 
 namespace {
-DeviceBuffer<double> allocate_for(Backend backend, FieldView<double>& view) {
+DeviceBuffer<double> allocate_for(Backend backend, FieldView<double, 2>& view) {
   DeviceBuffer<double> buffer(backend, view.shape.size());
   view.data = buffer.data();
   return buffer;

@@ -11,13 +11,13 @@ namespace simapp {
 /// Views of the step's arrays. The fine-granularity arrays (face values, d3, tendency) are
 /// empty views in a fused or stage run, the flux array in a stage run.
 struct StepFields {
-  FieldView<double> state;       ///< qⁿ, then qⁿ⁺¹
-  FieldView<double> stage1;      ///< q*
-  FieldView<double> stage2;      ///< q**
-  FieldView<double> flux;        ///< face fluxes
-  FieldView<double> face_value;  ///< fine: reconstructed face values
-  FieldView<double> face_d3;     ///< fine: third differences at faces
-  FieldView<double> tendency;    ///< fine: R(q) of the stage
+  FieldView<double, 2> state;       ///< qⁿ, then qⁿ⁺¹
+  FieldView<double, 2> stage1;      ///< q*
+  FieldView<double, 2> stage2;      ///< q**
+  FieldView<double, 2> flux;        ///< face fluxes
+  FieldView<double, 2> face_value;  ///< fine: reconstructed face values
+  FieldView<double, 2> face_d3;     ///< fine: third differences at faces
+  FieldView<double, 2> tendency;    ///< fine: R(q) of the stage
 };
 
 /// The shapes of StepFields' arrays on a grid (data pointers null).

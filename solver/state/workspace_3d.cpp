@@ -7,30 +7,30 @@
 namespace simapp {
 
 StepFields3d step_field_shapes_3d(const Grid& grid, Granularity granularity) {
-  const FieldShape3d cells = grid.cell_shape_3d();
-  const FieldShape3d faces = face_shape_3d(cells);
-  const FieldShape3d interior{cells.nx, cells.ny, cells.nz, 0, cells.num_vars};
+  const FieldShape<3> cells = grid.cell_shape_3d();
+  const FieldShape<3> faces = face_shape_3d(cells);
+  const FieldShape<3> interior{cells.nx, cells.ny, cells.nz, 0, cells.num_vars};
   const bool fine = granularity == Granularity::fine;
   const bool stage = keeps_fluxes_on_chip(granularity);
   return {{nullptr, cells},
           {nullptr, cells},
           {nullptr, cells},
-          {nullptr, stage ? FieldShape3d{} : faces},
-          {nullptr, fine ? faces : FieldShape3d{}},
-          {nullptr, fine ? faces : FieldShape3d{}},
-          {nullptr, fine ? interior : FieldShape3d{}}};
+          {nullptr, stage ? FieldShape<3>{} : faces},
+          {nullptr, fine ? faces : FieldShape<3>{}},
+          {nullptr, fine ? faces : FieldShape<3>{}},
+          {nullptr, fine ? interior : FieldShape<3>{}}};
 }
 
 std::size_t step_fields_3d_bytes(const Grid& grid, Granularity granularity) {
   const StepFields3d f = step_field_shapes_3d(grid, granularity);
   std::size_t values = 0;
-  for (const FieldView3d<double>& view : {f.state, f.stage1, f.stage2, f.flux, f.face_value, f.face_d3, f.tendency})
+  for (const FieldView<double, 3>& view : {f.state, f.stage1, f.stage2, f.flux, f.face_value, f.face_d3, f.tendency})
     values += view.shape.size();
   return values * sizeof(double);
 }
 
 namespace {
-DeviceBuffer<double> allocate_for(Backend backend, FieldView3d<double>& view) {
+DeviceBuffer<double> allocate_for(Backend backend, FieldView<double, 3>& view) {
   DeviceBuffer<double> buffer(backend, view.shape.size());
   view.data = buffer.data();
   return buffer;

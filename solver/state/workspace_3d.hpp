@@ -5,7 +5,7 @@
 #include <cstddef>
 
 #include "kernels/backend/device_buffer.hpp"
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/spec/execution_mode.hpp"
 
@@ -13,13 +13,13 @@ namespace simapp {
 
 /// A granularity's arrays; those it does not use are empty (null, with a zero shape).
 struct StepFields3d {
-  FieldView3d<double> state;       ///< qⁿ, then qⁿ⁺¹
-  FieldView3d<double> stage1;      ///< q*
-  FieldView3d<double> stage2;      ///< q**
-  FieldView3d<double> flux;        ///< fused, fine: face fluxes
-  FieldView3d<double> face_value;  ///< fine: reconstructed face values
-  FieldView3d<double> face_d3;     ///< fine: third differences at faces
-  FieldView3d<double> tendency;    ///< fine: R(q) of the stage
+  FieldView<double, 3> state;       ///< qⁿ, then qⁿ⁺¹
+  FieldView<double, 3> stage1;      ///< q*
+  FieldView<double, 3> stage2;      ///< q**
+  FieldView<double, 3> flux;        ///< fused, fine: face fluxes
+  FieldView<double, 3> face_value;  ///< fine: reconstructed face values
+  FieldView<double, 3> face_d3;     ///< fine: third differences at faces
+  FieldView<double, 3> tendency;    ///< fine: R(q) of the stage
 };
 
 /// The shapes of the arrays of `granularity` on the rank's grid (data pointers null).

@@ -23,9 +23,9 @@ constexpr VarRange all_vars{0, var::count};
 /// One RK3 stage of one pass: q_out = q_init + dt/divisor · R(q_forcing).
 struct Stage {
   Direction direction = Direction::x;
-  FieldView<double> init;
-  FieldView<double> forcing;  ///< the stage's input, whose halos are filled
-  FieldView<double> out;
+  FieldView<double, 2> init;
+  FieldView<double, 2> forcing;  ///< the stage's input, whose halos are filled
+  FieldView<double, 2> out;
   StepFields fields;  ///< flux and the fine-granularity scratch arrays
   FluxContext context;
   Bump wave_source;
@@ -225,12 +225,12 @@ const StepParams* params_of_slot(const StepResources& resources, int slot) {
 /// the point-wise qⁿ + dt R in the last), qⁿ in `arrays[placement.input]` (updated in place) and
 /// q*, q** in the placement's other two.
 void add_split_pass(StepProgram& program, const StepResources& resources, const StepScheme& scheme, Direction direction,
-                    int slot, const FieldView<double> (&arrays)[3], const PassPlacement& placement) {
+                    int slot, const FieldView<double, 2> (&arrays)[3], const PassPlacement& placement) {
   const StepParams* params = params_of_slot(resources, slot);
   const std::string pass = direction == Direction::x ? "x" : "z";
-  const FieldView<double>& initial = arrays[placement.input];
-  const FieldView<double>& stage1 = arrays[placement.stage1()];
-  const FieldView<double>& stage2 = arrays[placement.stage2()];
+  const FieldView<double, 2>& initial = arrays[placement.input];
+  const FieldView<double, 2>& stage1 = arrays[placement.stage1()];
+  const FieldView<double, 2>& stage2 = arrays[placement.stage2()];
 
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
@@ -255,7 +255,7 @@ void add_split_pass(StepProgram& program, const StepResources& resources, const 
 
 /// One split pass as one pass kernel, qⁿ from `input` into `output`.
 void add_pass_kernel(StepProgram& program, const StepResources& resources, Direction direction, int slot,
-                     const FieldView<double>& input, const FieldView<double>& output) {
+                     const FieldView<double, 2>& input, const FieldView<double, 2>& output) {
   const CellGeometry geometry = resources.geometry;
   const HydrostaticView background = resources.background;
   const StepParams* params = params_of_slot(resources, slot);
@@ -272,7 +272,7 @@ void add_pass_kernel(StepProgram& program, const StepResources& resources, Direc
 void add_health_check(StepProgram& program, const std::string& prefix, const StepResources& resources,
                       bool after_lanes) {
   if (after_lanes) program.add_join(prefix + "join_before_check");
-  const FieldView<double> state = resources.fields.state;
+  const FieldView<double, 2> state = resources.fields.state;
   const HydrostaticView background = resources.background;
   const CellGeometry geometry = resources.geometry;
   const HealthCheckOps health = resources.health;
@@ -295,7 +295,7 @@ StepProgram build_step_program(const StepResources& resources, const StepScheme&
                   pass_tile_makes_along(resources.halo.sides, scheme.pass(parity, p));
   const auto placement = place_passes(can_fuse);
   const StepFields& f = resources.fields;
-  const FieldView<double> arrays[3] = {f.state, f.stage1, f.stage2};
+  const FieldView<double, 2> arrays[3] = {f.state, f.stage1, f.stage2};
   StepProgram program;
   for (int p = 0; p < split_passes; ++p) {
     const Direction direction = scheme.pass(parity, p);

@@ -29,9 +29,9 @@ constexpr VarRange all_vars_3d{0, variables_3d};
 /// One RK3 stage of one pass: q_out = q_init + dt/divisor · R(q_forcing).
 struct Stage3d {
   Direction direction = Direction::x;
-  FieldView3d<double> init;
-  FieldView3d<double> forcing;  ///< the stage's input, whose ghosts along the pass are made or received
-  FieldView3d<double> out;
+  FieldView<double, 3> init;
+  FieldView<double, 3> forcing;  ///< the stage's input, whose ghosts along the pass are made or received
+  FieldView<double, 3> out;
   StepFields3d fields;  ///< flux and the fine granularity's scratch arrays
   FluxContext3d context;
   Bump3d wave_source;
@@ -172,7 +172,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
                    });
 }
 
-void add_stage_kernel(StepProgram& program, const std::string& name, const Stage3d& stage, const CellBox3d& cells,
+void add_stage_kernel(StepProgram& program, const std::string& name, const Stage3d& stage, const CellBox& cells,
                       int lane) {
   const StageArrays3d arrays = stage.arrays();
   const FluxContext3d context = stage.context;
@@ -193,7 +193,7 @@ void add_stage_kernel(StepProgram& program, const std::string& name, const Stage
 /// exchange → stage kernel, or, overlapped, [send ‖ interior cells on lane 1] → receive → the
 /// cells next to the ghosts → join.
 void add_single_kernel_stage(StepProgram& program, const std::string& prefix, const Stage3d& stage) {
-  const FieldShape3d& shape = stage.forcing.shape;
+  const FieldShape<3>& shape = stage.forcing.shape;
   if (!stage.overlaps()) {
     if (stage.exchanges()) add_halo_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
     add_stage_kernel(program, prefix + "stage", stage, interior_cells(shape), 0);
@@ -215,11 +215,11 @@ const StepParams3d* params_of_slot(const StepResources3d& resources, int slot) {
 /// The RK3 stages of one split pass, each reading and writing the arrays the scheme names, qⁿ in
 /// `arrays[placement.input]` (updated in place) and q*, q** in the placement's other two.
 void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, const StepSchemeOf<3>& scheme,
-                       Direction direction, int slot, const FieldView3d<double> (&arrays)[3],
+                       Direction direction, int slot, const FieldView<double, 3> (&arrays)[3],
                        const PassPlacement& placement) {
-  const FieldView3d<double>& initial = arrays[placement.input];
-  const FieldView3d<double>& stage1 = arrays[placement.stage1()];
-  const FieldView3d<double>& stage2 = arrays[placement.stage2()];
+  const FieldView<double, 3>& initial = arrays[placement.input];
+  const FieldView<double, 3>& stage1 = arrays[placement.stage1()];
+  const FieldView<double, 3>& stage2 = arrays[placement.stage2()];
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
     const Stage3d stage{direction,
@@ -243,7 +243,7 @@ void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, c
 
 /// One split pass as one pass kernel, qⁿ from `input` into `output`.
 void add_pass_kernel_3d(StepProgram& program, const StepResources3d& resources, Direction direction, int slot,
-                        const FieldView3d<double>& input, const FieldView3d<double>& output) {
+                        const FieldView<double, 3>& input, const FieldView<double, 3>& output) {
   const CellGeometry3d geometry = resources.geometry;
   const HydrostaticView background = resources.background;
   const StepParams3d* params = params_of_slot(resources, slot);
@@ -258,7 +258,7 @@ void add_pass_kernel_3d(StepProgram& program, const StepResources3d& resources, 
 
 /// The check of the state after a step, then its count and the copy to the host mirror.
 void add_health_check_3d(StepProgram& program, const std::string& prefix, const StepResources3d& resources) {
-  const FieldView3d<double> state = resources.fields.state;
+  const FieldView<double, 3> state = resources.fields.state;
   const HydrostaticView background = resources.background;
   const CellGeometry3d geometry = resources.geometry;
   const HealthCheckOps health = resources.health;
@@ -326,7 +326,7 @@ std::array<PassPlacement, StepSchemeOf<3>::passes> place_passes_3d(const StepRes
 StepProgram build_step_program_3d(const StepResources3d& resources, StepParity parity, int slot) {
   constexpr StepSchemeOf<3> scheme = step_scheme_3d();
   const StepFields3d& f = resources.fields;
-  const FieldView3d<double> arrays[3] = {f.state, f.stage1, f.stage2};
+  const FieldView<double, 3> arrays[3] = {f.state, f.stage1, f.stage2};
   const auto placement = place_passes_3d(resources, parity);
   StepProgram program;
   for (int p = 0; p < scheme.passes; ++p) {

@@ -15,7 +15,7 @@
 /// the stage (a pass reads ghosts along its own direction only); with parallel.overlap, the
 /// stage and fused granularities update the cells (or fluxes) that read no ghost while halos
 /// travel, as the 2-D model does.
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/bump_3d.hpp"

@@ -37,12 +37,13 @@ void add_halo_ops(StepProgram& program, const std::string& prefix, Field field, 
   add_halo_receive_ops(program, prefix, field, exchange, path);
 }
 
-template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
-template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
-template void add_halo_ops(StepProgram&, const std::string&, FieldView<double>, const HaloExchange*, HaloPath);
-template void add_halo_send_ops(StepProgram&, const std::string&, FieldView3d<double>, const HaloExchange*, HaloPath);
-template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView3d<double>, const HaloExchange*,
+template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<double, 2>, const HaloExchange*, HaloPath);
+template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<double, 2>, const HaloExchange*,
                                    HaloPath);
-template void add_halo_ops(StepProgram&, const std::string&, FieldView3d<double>, const HaloExchange*, HaloPath);
+template void add_halo_ops(StepProgram&, const std::string&, FieldView<double, 2>, const HaloExchange*, HaloPath);
+template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<double, 3>, const HaloExchange*, HaloPath);
+template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<double, 3>, const HaloExchange*,
+                                   HaloPath);
+template void add_halo_ops(StepProgram&, const std::string&, FieldView<double, 3>, const HaloExchange*, HaloPath);
 
 }  // namespace simapp

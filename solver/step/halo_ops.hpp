@@ -13,8 +13,8 @@
 namespace simapp {
 
 /// `exchange` may be null for a program that is only described (its ops must then never run);
-/// `path` says which ops there are. `Field`: FieldView<double> (the 2-D model's) or
-/// FieldView3d<double>.
+/// `path` says which ops there are. `Field`: FieldView<double, 2> (the 2-D model's) or
+/// FieldView<double, 3>.
 template <class Field>
 void add_halo_send_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
                        HaloPath path);

@@ -87,15 +87,15 @@ std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, boo
 
 std::size_t pass_kernel_bytes(int nx, int nz) { return 2 * values(nx, nz, var::count); }
 
-std::size_t pass_kernel_3d_bytes(const FieldShape3d& shape) {
+std::size_t pass_kernel_3d_bytes(const FieldShape<3>& shape) {
   return 2 * values(shape.nx, shape.ny, ModelVariables<3>::count) * static_cast<std::size_t>(shape.nz);
 }
 
-std::size_t health_check_3d_bytes(const FieldShape3d& shape) {
+std::size_t health_check_3d_bytes(const FieldShape<3>& shape) {
   return values(shape.nx, shape.ny, shape.num_vars) * static_cast<std::size_t>(shape.nz);
 }
 
-std::size_t stage_kernel_3d_bytes(const CellBox3d& cells, bool init_is_input) {
+std::size_t stage_kernel_3d_bytes(const CellBox& cells, bool init_is_input) {
   const std::size_t count = values(cells.i_hi - cells.i_lo, cells.j_hi - cells.j_lo, ModelVariables<3>::count) *
                             static_cast<std::size_t>(cells.k_hi - cells.k_lo);
   return count * (init_is_input ? 2 : 3);

@@ -5,7 +5,7 @@
 /// (input, initial state and output, 4 variables each), 576 a step.
 #include <cstddef>
 
-#include "kernels/backend/field_shape_3d.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/index_box.hpp"
 #include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/boundary/boundary_conditions_3d.hpp"
@@ -42,7 +42,7 @@ std::size_t pass_kernel_bytes(int nx, int nz);
 /// A split pass of the 3-D model over a rank's cells of `shape` (nx × ny × nz, halo a side).
 struct PassShape3d {
   Direction direction = Direction::x;
-  FieldShape3d shape;
+  FieldShape<3> shape;
 
   long along() const {  ///< cells along the pass
     return direction == Direction::x ? shape.nx : direction == Direction::y ? shape.ny : shape.nz;
@@ -66,15 +66,15 @@ std::size_t update_3d_bytes(const PassShape3d& pass);
 /// The 3-D model's stage kernel over `cells` on one rank (ghost cells made by rule, not read):
 /// its input read and output written, five variables a cell, and the step's initial state read
 /// unless it is the input: 80 or 120 B a cell.
-std::size_t stage_kernel_3d_bytes(const CellBox3d& cells, bool init_is_input);
+std::size_t stage_kernel_3d_bytes(const CellBox& cells, bool init_is_input);
 
 /// The 3-D model's pass kernel on one rank's cells of `shape`: qⁿ read and qⁿ⁺¹ written, five
 /// variables a cell (80 B; the tiles' margins, read again by the neighbouring tile, are left to
 /// the cache).
-std::size_t pass_kernel_3d_bytes(const FieldShape3d& shape);
+std::size_t pass_kernel_3d_bytes(const FieldShape<3>& shape);
 
 /// The 3-D model's health check: every variable of the interior cells read.
-std::size_t health_check_3d_bytes(const FieldShape3d& shape);
+std::size_t health_check_3d_bytes(const FieldShape<3>& shape);
 
 /// The health check: every variable of the nx × nz interior cells read.
 std::size_t health_check_bytes(int nx, int nz);

@@ -41,10 +41,10 @@ double encode(const Decomposition& decomposition, int v, int k, int i) {
 }
 
 /// This rank's field of `shape`: every interior cell its encoded value, every ghost cell untouched.
-std::vector<double> encoded_field(const Decomposition& decomposition, const FieldShape& shape) {
+std::vector<double> encoded_field(const Decomposition& decomposition, const FieldShape<2>& shape) {
   const RankBox box = decomposition.box();
   std::vector<double> values(shape.size(), untouched);
-  const FieldView<double> field{values.data(), shape};
+  const FieldView<double, 2> field{values.data(), shape};
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < box.nz; ++k)
       for (int i = 0; i < box.nx; ++i) field(v, k, i) = encode(decomposition, v, box.k_offset + k, box.i_offset + i);
@@ -58,7 +58,8 @@ struct Variant {
 
 /// Every ghost cell holds the encoded value of the global cell it mirrors (x periodic); rows
 /// beyond a wall are untouched.
-void expect_ghosts_hold_their_neighbours_values(const Decomposition& decomposition, FieldView<const double> exchanged) {
+void expect_ghosts_hold_their_neighbours_values(const Decomposition& decomposition,
+                                                FieldView<const double, 2> exchanged) {
   const RankBox box = decomposition.box();
   const int halo = exchanged.shape.halo;
   int checked = 0;
@@ -83,14 +84,14 @@ class HaloExchangeMpiTest : public ::testing::TestWithParam<Variant> {};
 /// Runs the x exchange, then the z exchange (whose rows carry the x ghosts into the corners),
 /// on `values` (host memory) with the variant's path and backend, by `mode`'s executor; a
 /// graph is replayed once more, on the values of its first run, which must change nothing.
-void exchange_halos(const Decomposition& decomposition, const FieldShape& shape, std::vector<double>& values,
+void exchange_halos(const Decomposition& decomposition, const FieldShape<2>& shape, std::vector<double>& values,
                     HaloPath path, ExecutionMode mode) {
   const Backend backend = path == HaloPath::nccl ? Backend::cuda : Backend::host;
   const Stream stream = device::create_stream(backend);
   DeviceBuffer<double> device_values(backend, values.size());
   device::copy_async(stream, device_values.data(), values.data(), values.size() * sizeof(double),
                      device::CopyDirection::host_to_device);
-  const FieldView<double> field{device_values.data(), shape};
+  const FieldView<double, 2> field{device_values.data(), shape};
   {
     std::unique_ptr<NcclCommunicator> nccl;
     if (path == HaloPath::nccl) nccl = std::make_unique<NcclCommunicator>(decomposition.comm());
@@ -128,12 +129,12 @@ TEST_P(HaloExchangeMpiTest, EveryGhostCellHoldsItsNeighboursValue) {
   const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 1300.0, 1000.0}, ParallelSpec{{px, 1, pz}});
   ASSERT_EQ(decomposition.px(), px);
   const RankBox box = decomposition.box();
-  const FieldShape shape{box.nx, box.nz, numerics::halo_width, var::count};
+  const FieldShape<2> shape{box.nx, 1, box.nz, numerics::halo_width, var::count};
   for (const ExecutionMode mode : {ExecutionMode::eager, ExecutionMode::graph}) {
     SCOPED_TRACE(std::string(to_string(mode)));
     std::vector<double> values = encoded_field(decomposition, shape);
     exchange_halos(decomposition, shape, values, path, mode);
-    expect_ghosts_hold_their_neighbours_values(decomposition, FieldView<const double>{values.data(), shape});
+    expect_ghosts_hold_their_neighbours_values(decomposition, FieldView<const double, 2>{values.data(), shape});
   }
 }
 
@@ -153,7 +154,7 @@ TEST(NcclLoopGraphTest, AnExchangeRunsInTheBodyOfAWhileLoop_nccl) {
 
   const Decomposition decomposition(MPI_COMM_WORLD, GridSpec{nx, nz, 1300.0, 1000.0}, ParallelSpec{{ranks, 1, 1}});
   const RankBox box = decomposition.box();
-  const FieldShape shape{box.nx, box.nz, numerics::halo_width, var::count};
+  const FieldShape<2> shape{box.nx, 1, box.nz, numerics::halo_width, var::count};
   std::vector<double> values = encoded_field(decomposition, shape);
 
   const Stream stream = device::create_stream(Backend::cuda);
@@ -168,7 +169,7 @@ TEST(NcclLoopGraphTest, AnExchangeRunsInTheBodyOfAWhileLoop_nccl) {
     const HaloExchange x(decomposition, Direction::x, shape, Backend::cuda, HaloPath::nccl, &nccl);
     LoopControl control{clock.data(), {}, 0};
     StepProgram body;
-    add_halo_ops(body, "x.", FieldView<double>{device_values.data(), shape}, &x, HaloPath::nccl);
+    add_halo_ops(body, "x.", FieldView<double, 2>{device_values.data(), shape}, &x, HaloPath::nccl);
     body.add(OpKind::kernel, "count_pass",
              [&control](const Stream& on) { count_loop_steps(on, control.clock, 1, nullptr, control.condition); });
     CaptureTiming timing;
@@ -180,7 +181,7 @@ TEST(NcclLoopGraphTest, AnExchangeRunsInTheBodyOfAWhileLoop_nccl) {
   }
   device::destroy_stream(stream);
   EXPECT_EQ(clock_after.at(0).completed, 3);
-  expect_ghosts_hold_their_neighbours_values(decomposition, FieldView<const double>{values.data(), shape});
+  expect_ghosts_hold_their_neighbours_values(decomposition, FieldView<const double, 2>{values.data(), shape});
 }
 
 constexpr std::array<int, 2> layouts[] = {{1, 1}, {2, 1}, {2, 2}, {4, 1}, {1, 4}, {3, 2}, {2, 3}};

@@ -54,14 +54,14 @@ class HaloPack3dTest : public ::testing::Test {
     spec.nz = nz;
     return spec;
   }
-  FieldView3d<double> view(std::vector<double>& values) const { return {values.data(), shape}; }
+  FieldView<double, 3> view(std::vector<double>& values) const { return {values.data(), shape}; }
 
   /// The first stage of the pass along `direction` from `input` with `sides`.
   std::vector<double> stage(Direction direction, std::vector<double>& input, const BoundaryConditions3d& sides) {
     std::vector<double> out(shape.size(), 0.0);
     apply_stage_3d(host, direction, stage_arrays(view(input), view(input), view(out)),
                    FluxContext3d{geometry, background.view(), &params, 0}, Bump3d{}, sides,
-                   CellBox3d{0, nx, 0, ny, 0, nz});
+                   CellBox{0, nx, 0, ny, 0, nz});
     return out;
   }
 
@@ -79,7 +79,7 @@ class HaloPack3dTest : public ::testing::Test {
   Stream host{};
   Grid grid;
   HydrostaticProfile background;
-  FieldShape3d shape;
+  FieldShape<3> shape;
   CellGeometry3d geometry;
   StepParams3d params;
   std::vector<double> state;
@@ -97,7 +97,7 @@ TEST_F(HaloPack3dTest, ExchangedXAndYGhostsGiveThePeriodicRulesNumbersBitForBit)
     else
       exchanged.y_low = exchanged.y_high = {BoundaryKind::exchanged};
     const std::vector<double> by_message = stage(direction, received, exchanged);
-    const FieldView3d<const double> a{by_rule.data(), shape}, b{by_message.data(), shape};
+    const FieldView<const double, 3> a{by_rule.data(), shape}, b{by_message.data(), shape};
     for (int v = 0; v < V3::count; ++v)
       for (int k = 0; k < nz; ++k)
         for (int j = 0; j < ny; ++j)
@@ -111,7 +111,7 @@ TEST_F(HaloPack3dTest, ExchangedXAndYGhostsGiveThePeriodicRulesNumbersBitForBit)
 TEST_F(HaloPack3dTest, EachZGhostLayerIsTheInteriorLayerItsMessageNamesAndOnlyTheGivenSidesAreWritten) {
   std::vector<double> field = state;
   exchange_with_itself(Direction::z, field, NeighbourSides{true, false});
-  const FieldView3d<double> q = view(field);
+  const FieldView<double, 3> q = view(field);
   for (int v = 0; v < V3::count; ++v)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {

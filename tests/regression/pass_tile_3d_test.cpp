@@ -31,14 +31,14 @@ using V = ModelVariables<3>;
 
 /// A 3-D field with its storage in host memory.
 struct Field {
-  explicit Field(const FieldShape3d& shape) : data(shape.size(), 0.0), view{data.data(), shape} {}
+  explicit Field(const FieldShape<3>& shape) : data(shape.size(), 0.0), view{data.data(), shape} {}
   std::vector<double> data;
-  FieldView3d<double> view;
+  FieldView<double, 3> view;
 };
 
 /// Adds a smooth pattern of a thousandth of each variable's scale, varying along x, y and z.
 void perturb(Field& q) {
-  const FieldShape3d& s = q.view.shape;
+  const FieldShape<3>& s = q.view.shape;
   const double scale[V::count] = {1e-3, 1e-1, 1e-1, 1e-1, 1e-1};
   for (int v = 0; v < V::count; ++v)
     for (int k = 0; k < s.nz; ++k)
@@ -48,7 +48,7 @@ void perturb(Field& q) {
 
 /// "" when the interiors are equal bit for bit, else where they first differ.
 std::string first_difference(const Field& a, const Field& b) {
-  const FieldShape3d& s = a.view.shape;
+  const FieldShape<3>& s = a.view.shape;
   for (int v = 0; v < V::count; ++v)
     for (int k = 0; k < s.nz; ++k)
       for (int j = 0; j < s.ny; ++j)
@@ -104,7 +104,7 @@ struct PassSetup {
   GridSpec spec;
   Grid grid;
   HydrostaticProfile background;
-  FieldShape3d shape;
+  FieldShape<3> shape;
   Field q0;
   Bump3d bump;
   StepParams3d params;
@@ -200,7 +200,7 @@ void expect_every_output_cell_checked(const Size& size) {
   setup.run_pass<D, 128>(output);
   const PassTile3d<D, 128> pass{
       {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};
-  const FieldShape3d& s = setup.shape;
+  const FieldShape<3>& s = setup.shape;
   int missed = 0;
   for (int k = 0; k < s.nz; ++k)
     for (int j = 0; j < s.ny; ++j)

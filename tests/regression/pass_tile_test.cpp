@@ -28,15 +28,15 @@ namespace {
 
 /// A field with its storage.
 struct Field {
-  explicit Field(const FieldShape& shape) : data(shape.size(), 0.0), view{data.data(), shape} {}
+  explicit Field(const FieldShape<2>& shape) : data(shape.size(), 0.0), view{data.data(), shape} {}
   std::vector<double> data;
-  FieldView<double> view;
+  FieldView<double, 2> view;
 };
 
 /// Adds a smooth pattern of a thousandth of each variable's scale, so that every variable,
 /// velocities included, is nonzero and varies in both directions.
 void perturb(Field& q) {
-  const FieldShape& s = q.view.shape;
+  const FieldShape<2>& s = q.view.shape;
   const double scale[var::count] = {1e-3, 1e-1, 1e-1, 1e-1};
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < s.nz; ++k)
@@ -45,7 +45,7 @@ void perturb(Field& q) {
 
 /// "" when the interiors are equal bit for bit, else where they first differ.
 std::string first_difference(const Field& a, const Field& b) {
-  const FieldShape& s = a.view.shape;
+  const FieldShape<2>& s = a.view.shape;
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < s.nz; ++k)
       for (int i = 0; i < s.nx; ++i)
@@ -101,7 +101,7 @@ template <Direction D, int Threads>
 void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   const PassSetup setup(name, nx, nz);
   ASSERT_TRUE(pass_tile_makes(setup.sides)) << to_string(name);
-  const FieldShape shape = setup.grid.cell_shape();
+  const FieldShape<2> shape = setup.grid.cell_shape();
   Field q1(shape), q2(shape), q3(shape), fused(shape);
   const Field* input[rk_stages] = {&setup.q0, &q1, &q2};
   Field* output[rk_stages] = {&q1, &q2, &q3};

@@ -48,8 +48,8 @@ INSTANTIATE_TEST_SUITE_P(CasesWithoutAnXFeature, StageKernel3dUniformInXTest,
 
 TEST(StageKernel3dMassTest, AStateVaryingInEveryDirectionConservesMassToRoundOff) {
   TwoModels models(Stream{}, CaseSetup{CaseName::thermal, 75.0}, 40, 18, 20, true);
-  FieldView3d<double>& q = models.three_d.state.view;  // host memory: the host backend's
-  const FieldShape3d& s = q.shape;
+  FieldView<double, 3>& q = models.three_d.state.view;  // host memory: the host backend's
+  const FieldShape<3>& s = q.shape;
   const auto pattern = [](int v, int k, int j, int i) { return 1e-3 * std::cos(0.9 * j + 0.4 * i - 0.6 * k + v); };
   for (int v = 0; v < V3::count; ++v)
     for (int k = 0; k < s.nz; ++k)

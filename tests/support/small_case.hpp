@@ -64,7 +64,7 @@ inline std::vector<double> final_state(const RunSpec& spec, Backend backend, Exe
 /// The interior cells of one variable of a host copy of the state, as [k][i].
 struct HostState {
   std::vector<double> values;
-  FieldShape shape;
+  FieldShape<2> shape;
 
   double operator()(int v, int k, int i) const { return values[shape.offset(v, k, i)]; }
 };

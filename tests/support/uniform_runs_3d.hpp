@@ -41,8 +41,8 @@ struct Storage {
     device::synchronize(stream);
   }
 };
-using Field2d = Storage<FieldShape, FieldView<double>>;
-using Field3d = Storage<FieldShape3d, FieldView3d<double>>;
+using Field2d = Storage<FieldShape<2>, FieldView<double, 2>>;
+using Field3d = Storage<FieldShape<3>, FieldView<double, 3>>;
 
 /// The step's three arrays of either model.
 template <class Field>
@@ -88,8 +88,8 @@ struct TwoModels {
         grid(grid_spec(nx, nz)),
         background(stream, case_background(setup.name), grid.geometry(), grid.nz()),
         two_d(stream.backend, grid.cell_shape()),
-        three_d(stream.backend, y_uniform ? FieldShape3d{nx, ny, nz, numerics::halo_width, V3::count}
-                                          : FieldShape3d{ny, nx, nz, numerics::halo_width, V3::count}) {
+        three_d(stream.backend, y_uniform ? FieldShape<3>{nx, ny, nz, numerics::halo_width, V3::count}
+                                          : FieldShape<3>{ny, nx, nz, numerics::halo_width, V3::count}) {
     const double dx = grid.dx(), dz = grid.dz();
     const double spacing_3d = y_uniform ? 1.3 * dx : 0.7 * dx;  // the uniform axis's: any
     const double dt = 1.5 * std::min(dx, dz) / 450.0;
@@ -114,12 +114,12 @@ struct TwoModels {
     }
     set_initial_state(stream, two_d.state.view, setup.name, case_bump(setup.name, grid.spec().xlen), grid.geometry());
     std::vector<double> values_2d, values_3d(three_d.state.view.shape.size(), 0.0);
-    const FieldView<double> q2 = two_d.state.on_host(stream, values_2d);
+    const FieldView<double, 2> q2 = two_d.state.on_host(stream, values_2d);
     for (int v = 0; v < var::count; ++v)
       for (int k = 0; k < nz; ++k)
         for (int a = 0; a < nx; ++a) q2(v, k, a) += pattern(v, a, k);
     two_d.state.copy_in(stream, values_2d);
-    const FieldView3d<double> q3{values_3d.data(), three_d.state.view.shape};
+    const FieldView<double, 3> q3{values_3d.data(), three_d.state.view.shape};
     for (int v = 0; v < V3::count; ++v)
       for (int k = 0; k < nz; ++k)
         for (int j = 0; j < q3.shape.ny; ++j)
@@ -163,7 +163,7 @@ struct TwoModels {
     const StepParity parity = parity_of(number);
     const Bump3d wave_3d = uniform_in_y(gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen)));
     const BoundaryConditions3d sides_3d = periodic_in_y(case_boundaries(setup.name));
-    const FieldShape3d& shape = three_d.state.view.shape;
+    const FieldShape<3>& shape = three_d.state.view.shape;
     constexpr StepSchemeOf<3> scheme_3d = step_scheme_3d();
     for (int p = 0; p < scheme_3d.passes; ++p)
       for (int s = 0; s < rk_stages; ++s) {
@@ -171,7 +171,7 @@ struct TwoModels {
         apply_stage_3d(stream, scheme_3d.pass(parity, p),
                        stage_arrays(three_d.state.view, three_d[rk.input].view, three_d[rk.output].view),
                        FluxContext3d{geometry_3d, background.view(), params_3d_in_memory.data(), s}, wave_3d, sides_3d,
-                       CellBox3d{0, shape.nx, 0, shape.ny, 0, shape.nz});
+                       CellBox{0, shape.nx, 0, shape.ny, 0, shape.nz});
       }
   }
 
@@ -179,9 +179,9 @@ struct TwoModels {
   /// difference.
   std::string first_difference() const {
     std::vector<double> values_2d, values_3d;
-    const FieldView<double> q2 = two_d.state.on_host(stream, values_2d);
-    const FieldView3d<double> q3 = three_d.state.on_host(stream, values_3d);
-    const FieldShape3d& s = q3.shape;
+    const FieldView<double, 2> q2 = two_d.state.on_host(stream, values_2d);
+    const FieldView<double, 3> q3 = three_d.state.on_host(stream, values_3d);
+    const FieldShape<3>& s = q3.shape;
     for (int v = 0; v < V3::count; ++v)
       for (int k = 0; k < s.nz; ++k)
         for (int j = 0; j < s.ny; ++j)

@@ -38,8 +38,8 @@ class FlowStatistics3dTest : public ::testing::Test {
         three_d(shape.size()) {
     set_initial_state(Stream{}, {two_d.data(), grid.cell_shape()}, CaseName::thermal,
                       case_bump(CaseName::thermal, grid.spec().xlen), grid.geometry());
-    const FieldView<double> q2{two_d.data(), grid.cell_shape()};
-    const FieldView3d<double> q3{three_d.data(), shape};
+    const FieldView<double, 2> q2{two_d.data(), grid.cell_shape()};
+    const FieldView<double, 3> q3{three_d.data(), shape};
     for (int k = 0; k < nz; ++k)
       for (int i = 0; i < nx; ++i) {
         q2(var::umom, k, i) += 0.3 * std::sin(0.4 * i + k);
@@ -62,7 +62,7 @@ class FlowStatistics3dTest : public ::testing::Test {
   /// The 2-D statistics, their sums taken ny times (ny rows of x).
   StatisticsSums two_d_sums() {
     StatisticsSums sums = statistics_of(std::int64_t{nx} * nz, [&](StatisticsSums* partials, StatisticsSums* records) {
-      reduce_statistics(Stream{}, FieldView<const double>{two_d.data(), grid.cell_shape()}, background.view(),
+      reduce_statistics(Stream{}, FieldView<const double, 2>{two_d.data(), grid.cell_shape()}, background.view(),
                         grid.geometry(), partials, records);
     });
     const StatisticsSums row = sums;
@@ -78,7 +78,7 @@ class FlowStatistics3dTest : public ::testing::Test {
   StatisticsSums three_d_sums() {
     const CellGeometry3d geometry{grid.geometry(), grid.geometry().dx, grid.geometry().dx * ny, ny, 0};
     return statistics_of(std::int64_t{nx} * ny * nz, [&](StatisticsSums* partials, StatisticsSums* records) {
-      reduce_statistics_3d(Stream{}, FieldView3d<const double>{three_d.data(), shape}, background.view(), geometry,
+      reduce_statistics_3d(Stream{}, FieldView<const double, 3>{three_d.data(), shape}, background.view(), geometry,
                            partials, records);
     });
   }
@@ -86,7 +86,7 @@ class FlowStatistics3dTest : public ::testing::Test {
   Grid grid;
   HydrostaticProfile background;
   std::vector<double> two_d;
-  FieldShape3d shape;
+  FieldShape<3> shape;
   std::vector<double> three_d;
 };
 
@@ -105,7 +105,7 @@ TEST_F(FlowStatistics3dTest, AStateUniformInYSumsToNyTimesTheTwoDSumsExactly) {
 }
 
 TEST_F(FlowStatistics3dTest, MomentumAlongYCountsInTheEnergiesAsMomentumAlongX) {
-  const FieldView3d<double> q3{three_d.data(), shape};
+  const FieldView<double, 3> q3{three_d.data(), shape};
   const StatisticsSums expected = two_d_sums();
   for (int k = 0; k < nz; ++k)  // ρu moved into ρv
     for (int j = 0; j < ny; ++j)

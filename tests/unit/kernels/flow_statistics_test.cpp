@@ -46,9 +46,9 @@ class FlowStatisticsTest : public ::testing::Test {
     state_.assign(grid_->cell_shape().size(), 0.0);
     set_initial_state(Stream{}, view(), name, case_bump(name, spec.xlen), grid_->geometry());
   }
-  FieldView<double> view() { return {state_.data(), grid_->cell_shape()}; }
+  FieldView<double, 2> view() { return {state_.data(), grid_->cell_shape()}; }
   void add_winds() {
-    const FieldView<double> q = view();
+    const FieldView<double, 2> q = view();
     for (int k = 0; k < grid_->nz(); ++k)
       for (int i = 0; i < grid_->nx(); ++i) {
         q(var::umom, k, i) += 3.0 * std::sin(0.37 * i + 0.11 * k);
@@ -59,7 +59,7 @@ class FlowStatisticsTest : public ::testing::Test {
   StatisticsSums reduced() {
     const std::int64_t cells = std::int64_t{grid_->nx()} * grid_->nz();
     std::vector<StatisticsSums> partials(statistics_partial_count(cells)), records(statistics_record_count(cells));
-    reduce_statistics(Stream{}, FieldView<const double>(view()), background_->view(), grid_->geometry(),
+    reduce_statistics(Stream{}, FieldView<const double, 2>(view()), background_->view(), grid_->geometry(),
                       partials.data(), records.data());
     StatisticsSums total;
     for (const StatisticsSums& record : records) total.add(record);
@@ -67,7 +67,7 @@ class FlowStatisticsTest : public ::testing::Test {
   }
 
   Expected expected() {
-    const FieldView<double> q = view();
+    const FieldView<double, 2> q = view();
     const HydrostaticView background = background_->view();
     const CellGeometry geometry = grid_->geometry();
     Expected e;

@@ -91,9 +91,9 @@ class HaloFillTest : public ::testing::Test {
   static constexpr int nx = 5, nz = 3, halo = 2;
   static constexpr double sentinel = -999.0;
 
-  HaloFillTest() : data_(FieldShape{nx, nz, halo, var::count}.size(), sentinel) {
+  HaloFillTest() : data_(FieldShape<2>{nx, 1, nz, halo, var::count}.size(), sentinel) {
     field_.data = data_.data();
-    field_.shape = FieldShape{nx, nz, halo, var::count};
+    field_.shape = FieldShape<2>{nx, 1, nz, halo, var::count};
     for (int v = 0; v < var::count; ++v)
       for (int k = 0; k < nz; ++k)
         for (int i = 0; i < nx; ++i) field_(v, k, i) = cell_value(v, k, i);
@@ -104,7 +104,7 @@ class HaloFillTest : public ::testing::Test {
   static double cell_value(int v, int k, int i) { return 1000.0 * v + 100.0 * (k + halo) + (i + halo) + 1.0; }
 
   std::vector<double> data_;
-  FieldView<double> field_;
+  FieldView<double, 2> field_;
 };
 
 TEST_F(HaloFillTest, PeriodicFillCopiesTheOppositeColumnsOnInteriorRows) {
@@ -206,9 +206,9 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
   // nz = 16 rows of 1 km in a 16 km column: centres (k + ½) km, so rows 11 and 12 lie within
   // 1 km of 12 km.
   constexpr int nx = 3, nz = 16, halo = 2;
-  const FieldShape shape{nx, nz, halo, var::count};
+  const FieldShape<2> shape{nx, 1, nz, halo, var::count};
   std::vector<double> data(shape.size(), 0.5);  // ρ′ = 0.5 everywhere, other variables too
-  const FieldView<double> field{data.data(), shape};
+  const FieldView<double, 2> field{data.data(), shape};
   std::vector<double> density_cell(nz + 2 * halo), rho_theta_cell(nz + 2 * halo);
   for (int k = -halo; k < nz + halo; ++k) {
     density_cell[static_cast<std::size_t>(k + halo)] = 1.0 + 0.01 * k;
@@ -248,7 +248,7 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
   std::vector<double> received(shape.size(), 0.5);
   BoundaryConditions left_rank = domain;
   left_rank.x_low = as_exchanged(domain.x_low);
-  apply_inflow_halos(Stream{}, FieldView<double>{received.data(), shape}, background, geometry, left_rank);
+  apply_inflow_halos(Stream{}, FieldView<double, 2>{received.data(), shape}, background, geometry, left_rank);
   EXPECT_EQ(received, data);
 
   // A rank away from the domain's left side has no inflow.
@@ -256,7 +256,7 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
   geometry.i_offset = nx;
   BoundaryConditions other_rank = domain;
   other_rank.x_low = BoundaryCondition{BoundaryKind::exchanged};
-  apply_inflow_halos(Stream{}, FieldView<double>{other.data(), shape}, background, geometry, other_rank);
+  apply_inflow_halos(Stream{}, FieldView<double, 2>{other.data(), shape}, background, geometry, other_rank);
   for (double value : other) EXPECT_EQ(value, 0.5);
 }
 

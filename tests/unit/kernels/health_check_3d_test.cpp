@@ -34,7 +34,7 @@ class HealthCheck3dTest : public ::testing::Test {
   }
   HealthRecord check() {
     HealthRecord record;
-    check_health_3d(Stream{}, FieldView3d<const double>{state.data(), shape}, background.view(), geometry, &record);
+    check_health_3d(Stream{}, FieldView<const double, 3>{state.data(), shape}, background.view(), geometry, &record);
     return record;
   }
   /// The record's code of finding f at global cell (i, j, k).
@@ -45,7 +45,7 @@ class HealthCheck3dTest : public ::testing::Test {
 
   Grid grid;
   HydrostaticProfile background;
-  FieldShape3d shape;
+  FieldShape<3> shape;
   std::vector<double> state;
   CellGeometry3d geometry;
 };
@@ -72,11 +72,11 @@ TEST_F(HealthCheck3dTest, ASpeedAlongYBeyondTheBoundIsASpeedFinding) {
   EXPECT_EQ(record.failed_check, 0);
   EXPECT_EQ(record.first_cell, code(speed_finding_3d, 1, 2, 4));
   // The 2-D check of the same cell with that momentum along x finds a speed too.
-  const FieldShape shape_2d = grid.cell_shape();
+  const FieldShape<2> shape_2d = grid.cell_shape();
   std::vector<double> state_2d(shape_2d.size(), 0.0);
   state_2d[shape_2d.offset(var::umom, 1, 4)] = at(V3::vmom, 1, 2, 4);
   HealthRecord record_2d;
-  check_health(Stream{}, FieldView<const double>{state_2d.data(), shape_2d}, background.view(), grid.geometry(),
+  check_health(Stream{}, FieldView<const double, 2>{state_2d.data(), shape_2d}, background.view(), grid.geometry(),
                &record_2d);
   EXPECT_EQ(record_2d.first_cell, (static_cast<std::uint64_t>(speed_finding) * nz + 1) * nx + 4);
 }

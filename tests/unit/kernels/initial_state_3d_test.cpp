@@ -55,15 +55,15 @@ struct States {
   }
   Grid grid;
   std::vector<double> two_d;
-  FieldShape3d shape;
+  FieldShape<3> shape;
   std::vector<double> three_d;
 };
 
 /// The largest |3-D − 2-D| over every cell, halos included, relative to the variable's largest
 /// |2-D| value (the 2-D value taken at i along the 2-D x axis, which is the 3-D `along` axis).
 double largest_relative_difference(const States& s, bool y_uniform) {
-  const FieldView<const double> q2{s.two_d.data(), s.grid.cell_shape()};
-  const FieldView3d<const double> q3{s.three_d.data(), s.shape};
+  const FieldView<const double, 2> q2{s.two_d.data(), s.grid.cell_shape()};
+  const FieldView<const double, 3> q3{s.three_d.data(), s.shape};
   const int h = s.shape.halo;
   double worst = 0.0;
   for (int v = 0; v < V3::count; ++v) {
@@ -92,7 +92,7 @@ TEST_P(InitialState3dTest, UniformInYItIsTheTwoDStateAtEveryJ) {
   const Bump bump = case_bump(name, 20000.0);
   const States s(name, bump, uniform_in_y(bump), 40, 20, 5, true);
   EXPECT_LE(largest_relative_difference(s, true), 1e-12) << to_string(name);
-  const FieldView3d<const double> q3{s.three_d.data(), s.shape};
+  const FieldView<const double, 3> q3{s.three_d.data(), s.shape};
   for (int v = 0; v < V3::count; ++v)
     for (int k = 0; k < s.shape.nz; ++k)
       for (int j = 1; j < s.shape.ny; ++j)

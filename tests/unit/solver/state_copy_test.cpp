@@ -14,7 +14,7 @@ namespace {
 double cell_code(int var, int k, int i) { return var * 1e6 + (k + 10) * 1e3 + (i + 10); }
 
 TEST(StateCopyTest, HoldsTheInteriorOfEveryVariableWithoutTheHalos) {
-  const FieldShape shape{5, 3, 2, 4};
+  const FieldShape<2> shape{5, 1, 3, 2, 4};
   std::vector<double> state(shape.size());
   for (int v = 0; v < shape.num_vars; ++v)
     for (int k = -shape.halo; k < shape.nz + shape.halo; ++k)
@@ -38,7 +38,7 @@ TEST(StateCopyTest, HoldsTheInteriorOfEveryVariableWithoutTheHalos) {
 }
 
 TEST(StateCopyTest, HoldsTheInteriorOfA3dStateLayerByLayer) {
-  const FieldShape3d shape{4, 3, 2, 2, 5};
+  const FieldShape<3> shape{4, 3, 2, 2, 5};
   std::vector<double> state(shape.size(), -7.0);  // halos
   const auto code = [](int v, int k, int j, int i) { return v * 1e6 + k * 1e4 + j * 1e2 + i; };
   for (int v = 0; v < shape.num_vars; ++v)

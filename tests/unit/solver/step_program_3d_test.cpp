@@ -42,7 +42,7 @@ TEST(StepProgram3dTest, OddStepsRunXYZAndEvenStepsZYXThreeStagesEach) {
 TEST(StepProgram3dTest, AStepMoves960BytesACell) {
   StepResources3d resources{};
   std::vector<double> a(1), b(1), c(1);  // distinct arrays: only their addresses count here
-  const FieldShape3d shape{12, 7, 5, 2, 5};
+  const FieldShape<3> shape{12, 7, 5, 2, 5};
   resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
   const StepProgram step = build_step_program_3d(resources, StepParity::odd, 0);
   const std::size_t bytes = std::accumulate(step.ops().begin(), step.ops().end(), std::size_t{0},
@@ -81,7 +81,7 @@ TEST(StepProgram3dTest, APassKernelMoves80BytesACell) {
   resources.granularity = Granularity::pass;
   resources.domain = resources.sides = periodic_in_y(case_boundaries(CaseName::thermal));
   std::vector<double> a(1), b(1), c(1);
-  const FieldShape3d shape{12, 7, 5, 2, 5};
+  const FieldShape<3> shape{12, 7, 5, 2, 5};
   resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
   const StepProgram step = build_step_program_3d(resources, StepParity::odd, 0);
   for (const StepOp& op : step.ops()) EXPECT_EQ(op.bytes, 80u * 12 * 7 * 5) << op.name;
@@ -115,7 +115,7 @@ TEST(StepProgram3dTest, FusedAndFineStagesAreTheKernelsOfThe2dModelWithAYPass) {
 /// fused and fine granularities.
 struct TwoCopies {
   TwoCopies() {
-    FieldView3d<double>& q = direct.three_d.state.view;
+    FieldView<double, 3>& q = direct.three_d.state.view;
     for (std::size_t n = 0; n < q.shape.size(); ++n) q.data[n] += 1e-3 * std::sin(0.37 * static_cast<double>(n));
     std::memcpy(programmed.three_d.state.view.data, q.data, q.shape.size() * sizeof(double));
     const StepParams3d slots[2] = {programmed.params_3d, programmed.params_3d};
@@ -139,23 +139,23 @@ struct TwoCopies {
   }
   /// The interior cells bit for bit (the fused and fine granularities also fill ghost cells in memory).
   bool equal() const {
-    const FieldView3d<double>& p = programmed.three_d.state.view;
-    const FieldView3d<double>& d = direct.three_d.state.view;
+    const FieldView<double, 3>& p = programmed.three_d.state.view;
+    const FieldView<double, 3>& d = direct.three_d.state.view;
     for (int v = 0; v < p.shape.num_vars; ++v)
       for (int k = 0; k < p.shape.nz; ++k)
         for (int j = 0; j < p.shape.ny; ++j)
           if (std::memcmp(&p(v, k, j, 0), &d(v, k, j, 0), p.shape.nx * sizeof(double)) != 0) return false;
     return true;
   }
-  static FieldView3d<double> view(std::vector<double>& values, const FieldShape3d& shape) {
+  static FieldView<double, 3> view(std::vector<double>& values, const FieldShape<3>& shape) {
     values.assign(shape.size(), 0.0);
     return {values.data(), shape};
   }
   TwoModels direct{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
   TwoModels programmed{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
   StepParamsBlock3d params{Stream{}, 2};
-  FieldShape3d faces = face_shape_3d(programmed.three_d.state.view.shape);
-  FieldShape3d cells{40, 9, 16, 0, ModelVariables<3>::count};
+  FieldShape<3> faces = face_shape_3d(programmed.three_d.state.view.shape);
+  FieldShape<3> cells{40, 9, 16, 0, ModelVariables<3>::count};
   std::vector<double> flux, face_value, face_d3, tendency;
 };
 
