@@ -99,7 +99,7 @@ class Model3d {
     const double ylen = grid_.spec().xlen, dy = ylen / size.ny;
     geometry_ = {grid_.geometry(), dy, ylen, size.ny, 0};
     const double dt = 1.5 * std::min({grid_.dx(), dy, grid_.dz()}) / 450.0;
-    const StepParams3d params = step_params_3d(dt, grid_.dx(), dy, grid_.dz(), Dissipation{});
+    const StepParams<3> params = step_params(dt, grid_.dx(), dy, grid_.dz(), Dissipation{});
     params_.stage({&params, 1});
     params_.enqueue_refresh(stream, 1);
     DeviceBuffer<double> two_d(stream.backend, grid_.cell_shape().size());
@@ -118,13 +118,13 @@ class Model3d {
     device::copy_async(stream, state_.data(), q3_values.data(), q3_values.size() * sizeof(double),
                        device::CopyDirection::host_to_device);
     device::synchronize(stream);
-    const BoundaryConditions3d sides = periodic_in_y(case_boundaries(CaseName::thermal));
+    const BoundaryConditions<3> sides = periodic_in_y(case_boundaries(CaseName::thermal));
     const StepResources3d resources{
         {{state_.data(), shape_}, {stage1_.data(), shape_}, {stage2_.data(), shape_}, {}, {}, {}, {}},
         geometry_,
         background_.view(),
         &params_,
-        Bump3d{},
+        Bump<3>{},
         granularity,
         sides,
         sides,
@@ -161,7 +161,7 @@ class Model3d {
   Grid grid_;
   HydrostaticProfile background_;
   FieldShape<3> shape_;
-  CellGeometry3d geometry_;
+  CellGeometry<3> geometry_;
   DeviceBuffer<double> state_, stage1_, stage2_;
   StepParamsBlock3d params_;
   StepProgram odd_, even_;  ///< the two steps of a pair
@@ -219,7 +219,7 @@ class Model2d {
         apply_stage(stream_, scheme.pass(parity, p),
                     stage_arrays(arrays[0], stage_array(rk.input, arrays[0], arrays[1], arrays[2]),
                                  stage_array(rk.output, arrays[0], arrays[1], arrays[2])),
-                    FluxContext{grid_.geometry(), background_.view(), &params_, s}, Bump{},
+                    FluxContext<2>{grid_.geometry(), background_.view(), &params_, s}, Bump<2>{},
                     case_boundaries(CaseName::thermal), IndexBox{0, shape.nx, 0, shape.nz});
       }
   }
@@ -236,7 +236,7 @@ class Model2d {
   Grid grid_;
   HydrostaticProfile background_;
   DeviceBuffer<double> state_, stage1_, stage2_;
-  StepParams params_;  ///< host memory: the host backend reads it there
+  StepParams<2> params_;  ///< host memory: the host backend reads it there
 };
 
 /// Host seconds a step pair of `model`, the best of three runs of `pairs` pairs.

@@ -59,7 +59,7 @@ std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
 /// A configured bump's values as `text` spells each (its y only in the 3-D model, ny > 1):
 /// amplitude, x0, (y0,) z0, xr, (yr,) zr.
 template <class Text>
-std::string bump_text(const Bump3d& bump, int ny, Text text) {
+std::string bump_text(const Bump<3>& bump, int ny, Text text) {
   if (ny > 1)
     return fmt::format("{},{},{},{},{},{},{}", text(bump.amplitude), text(bump.x0), text(bump.y0), text(bump.z0),
                        text(bump.xr), text(bump.yr), text(bump.zr));
@@ -71,7 +71,7 @@ std::string bump_text(const Bump3d& bump, int ny, Text text) {
 /// run of the case's own bump is the same as before either.
 std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xlen, double zlen,
                            const Dissipation& physics, double cfl, int ny, double ylen,
-                           const std::optional<Bump3d>& perturbation) {
+                           const std::optional<Bump<3>>& perturbation) {
   const std::string y = ny > 1 ? fmt::format(";ny={};ylen={:a}", ny, ylen) : std::string();
   const std::string bump =
       perturbation ? ";perturbation=" + bump_text(*perturbation, ny, [](double v) { return fmt::format("{:a}", v); })
@@ -146,7 +146,7 @@ std::string header_problem(const CheckpointHeader& header) {
     if (value < 0.0) return fmt::format("attribute {} is {}; expected a value >= 0", name, value);
   if (header.cfl <= 0.0) return fmt::format("attribute cfl is {}; expected a Courant number > 0", header.cfl);
   if (header.perturbation) {
-    const Bump3d& bump = *header.perturbation;
+    const Bump<3>& bump = *header.perturbation;
     for (const auto& [name, value] :
          {std::pair{"perturbation_amplitude", bump.amplitude}, std::pair{"perturbation_x0", bump.x0},
           std::pair{"perturbation_y0", bump.y0}, std::pair{"perturbation_z0", bump.z0}})
@@ -235,7 +235,7 @@ void reserve_dataset(hid_t file, const char* name, hid_t type, const std::vector
 }
 
 /// The attributes that record a configured bump, by name: its y only in the 3-D model (ny > 1).
-std::vector<std::pair<std::string, double>> perturbation_attributes(const Bump3d& bump, int ny) {
+std::vector<std::pair<std::string, double>> perturbation_attributes(const Bump<3>& bump, int ny) {
   std::vector<std::pair<std::string, double>> attributes{{"perturbation_amplitude", bump.amplitude},
                                                          {"perturbation_x0", bump.x0},
                                                          {"perturbation_z0", bump.z0},
@@ -327,26 +327,28 @@ void remove_other_checkpoints(const fs::path& directory, const fs::path& kept) {
 }
 
 /// The bump of `spec`'s run: the 3-D model's, or the 2-D model's uniform in y.
-Bump3d bump_of(const RunSpec& spec) {
+Bump<3> bump_of(const RunSpec& spec) {
   return spec.grid.ny > 1 ? configured_bump_3d(spec) : uniform_in_y(configured_bump(spec));
 }
 
 /// The case's own bump, likewise.
-Bump3d own_bump(const RunSpec& spec) {
-  const Bump own = case_bump(spec.case_name, spec.grid.xlen);
+Bump<3> own_bump(const RunSpec& spec) {
+  const Bump<2> own = case_bump(spec.case_name, spec.grid.xlen);
   return spec.grid.ny > 1 ? case_bump_3d(own, spec.grid.ylen) : uniform_in_y(own);
 }
 
 /// Adds to `add` how bump `recorded` differs from `configured` by the key that sets it:
 /// perturbation.amplitude, center, radii (lists [x, z], or [x, y, z] in the 3-D model).
 template <class Add>
-void add_bump_differences(const Bump3d& recorded, const Bump3d& configured, int ny, const Add& add) {
+void add_bump_differences(const Bump<3>& recorded, const Bump<3>& configured, int ny, const Add& add) {
   if (recorded.amplitude != configured.amplitude)
     add(fmt::format("perturbation.amplitude {} vs {}", recorded.amplitude, configured.amplitude));
-  const auto centre = [ny](const Bump3d& b) {
+  const auto centre = [ny](const Bump<3>& b) {
     return ny > 1 ? std::vector{b.x0, b.y0, b.z0} : std::vector{b.x0, b.z0};
   };
-  const auto radii = [ny](const Bump3d& b) { return ny > 1 ? std::vector{b.xr, b.yr, b.zr} : std::vector{b.xr, b.zr}; };
+  const auto radii = [ny](const Bump<3>& b) {
+    return ny > 1 ? std::vector{b.xr, b.yr, b.zr} : std::vector{b.xr, b.zr};
+  };
   if (centre(recorded) != centre(configured))
     add(fmt::format("perturbation.center [{}] vs [{}]", fmt::join(centre(recorded), ", "),
                     fmt::join(centre(configured), ", ")));
@@ -365,10 +367,10 @@ std::uint64_t checksum_share(double value, std::uint64_t column) {
   return x ^ (x >> 31);
 }
 
-std::optional<Bump3d> configured_perturbation(const RunSpec& spec) {
-  const Bump3d configured = bump_of(spec);
-  const Bump3d own = own_bump(spec);
-  const auto values = [](const Bump3d& b) { return std::array{b.amplitude, b.x0, b.y0, b.z0, b.xr, b.yr, b.zr}; };
+std::optional<Bump<3>> configured_perturbation(const RunSpec& spec) {
+  const Bump<3> configured = bump_of(spec);
+  const Bump<3> own = own_bump(spec);
+  const auto values = [](const Bump<3>& b) { return std::array{b.amplitude, b.x0, b.y0, b.z0, b.xr, b.yr, b.zr}; };
   return values(configured) == values(own) ? std::nullopt : std::optional(configured);
 }
 
@@ -492,7 +494,7 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.physics.hyperviscosity = file.read_attribute<double>("hyperviscosity");
   header.cfl = file.read_attribute<double>("cfl");
   if (file.has_attribute("perturbation_amplitude")) {
-    Bump3d& bump = header.perturbation.emplace(uniform_in_y(Bump{}));
+    Bump<3>& bump = header.perturbation.emplace(uniform_in_y(Bump<2>{}));
     bump.amplitude = file.read_attribute<double>("perturbation_amplitude");
     bump.x0 = file.read_attribute<double>("perturbation_x0");
     bump.z0 = file.read_attribute<double>("perturbation_z0");
@@ -601,8 +603,8 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
   if (header.cfl != spec.time.cfl) add(fmt::format("time.cfl {} vs {}", header.cfl, spec.time.cfl));
   // Either side's bump is the case's own when not recorded or not configured; the case's own is
   // the configuration's, since a checkpoint of another case or domain is refused anyway.
-  if (const std::optional<Bump3d> configured = configured_perturbation(spec); header.perturbation || configured) {
-    const Bump3d own = own_bump(spec);
+  if (const std::optional<Bump<3>> configured = configured_perturbation(spec); header.perturbation || configured) {
+    const Bump<3> own = own_bump(spec);
     add_bump_differences(header.perturbation.value_or(own), configured.value_or(own), grid.ny, add);
   }
   if (!differences.empty()) differences += " (checkpoint vs configuration)";

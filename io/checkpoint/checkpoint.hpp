@@ -42,7 +42,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/physics/bump_3d.hpp"
+#include "kernels/physics/bump.hpp"
 #include "solver/grid/rank_box.hpp"
 #include "solver/spec/run_spec.hpp"
 #include "solver/time/time_stepping.hpp"
@@ -67,7 +67,7 @@ struct CheckpointHeader {
   double ylen = 0.0;  ///< m (the 3-D model)
   /// The bump perturbation.* configures in place of the case's own (configured_perturbation);
   /// none: the case's own.
-  std::optional<Bump3d> perturbation{};
+  std::optional<Bump<3>> perturbation{};
 };
 
 /// Columns one checksum of /state_checksums covers (the last segment of a row may be shorter).
@@ -80,7 +80,7 @@ std::uint64_t checksum_share(double value, std::uint64_t column);
 
 /// The bump perturbation.* configures when it is not the case's own (configured_bump_3d in the
 /// 3-D model; in the 2-D one configured_bump, uniform in y), else none.
-std::optional<Bump3d> configured_perturbation(const RunSpec& spec);
+std::optional<Bump<3>> configured_perturbation(const RunSpec& spec);
 
 /// FNV-1a hash of what a checkpoint's state depends on: the case, the grid and domain (with ny
 /// and ylen in the 3-D model), the physics (viscosity, hyperviscosity), time.cfl and a bump

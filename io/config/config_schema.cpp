@@ -238,14 +238,14 @@ const std::vector<ConfigKey>& config_keys() {
           "perturbation.center", any_value, Infinity::refused,
           "centre of the case's bump, [x, z] ([x, y, z] in the 3-D model); not given: the case's",
           [](auto& spec) -> auto& { return spec.perturbation.center; },
-          [](const Bump& bump) {
+          [](const Bump<2>& bump) {
             return RealList{bump.x0, bump.z0};
           }),
       bump_list_key(
           "perturbation.radii", above(0), Infinity::allowed,
           "radii of the case's bump, [x_r, z_r]; .inf: uniform along that axis; not given: the case's",
           [](auto& spec) -> auto& { return spec.perturbation.radii; },
-          [](const Bump& bump) {
+          [](const Bump<2>& bump) {
             return RealList{bump.xr, bump.zr};
           }),
       amplitude_key("amplitude of the case's bump: θ′ (straka: T′; gravity_waves: the source, m s⁻²); not given: the "

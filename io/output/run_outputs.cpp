@@ -51,7 +51,8 @@ fs::path series_path(const fs::path& directory) { return directory / "fields.nc"
 Snapshot whole_grid_snapshot(const LoadedConfig& config) {
   const GridSpec& grid = config.spec.grid;
   const Stream host{Backend::host, nullptr, nullptr};
-  const CellGeometry geometry{grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
+  const CellGeometry<2> geometry{
+      grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
   const HydrostaticColumns columns =
       HydrostaticProfile(host, case_background(config.spec.case_name), geometry, grid.nz).to_host(host);
   const auto interior = [&](const std::vector<double>& padded) {

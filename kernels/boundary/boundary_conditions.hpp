@@ -63,7 +63,11 @@ enum class Side { low, high };
 /// The conditions of the four sides: left, right, bottom, top, and the profile of the sides of
 /// an inflow kind. One profile for the domain keeps the value small: the stage kernels receive
 /// it with every launch (docs/performance.md, "Launch parameters, and the step as data").
-struct BoundaryConditions {
+template <int Dims>
+struct BoundaryConditions;
+
+template <>
+struct BoundaryConditions<2> {
   BoundaryCondition x_low, x_high, z_low, z_high;
   InflowProfile inflow;  ///< the inflow sides' profile and the rows it applies to
 
@@ -73,5 +77,20 @@ struct BoundaryConditions {
     return side == Side::low ? z_low : z_high;
   }
 };
+
+/// The six sides of a 3-D domain (or of a rank's box): the x and z sides as in the 2-D model, and
+/// the y sides (periodic, or exchanged with a neighbour rank).
+template <>
+struct BoundaryConditions<3> : BoundaryConditions<2> {
+  BoundaryCondition y_low, y_high;
+
+  /// The x and z sides alone.
+  SIMAPP_HOST_DEVICE constexpr const BoundaryConditions<2>& xz() const { return *this; }
+};
+
+/// The 3-D domain of a case whose x–z sides are `xz`: y periodic.
+SIMAPP_HOST_DEVICE constexpr BoundaryConditions<3> periodic_in_y(const BoundaryConditions<2>& xz) {
+  return {xz, {BoundaryKind::periodic}, {BoundaryKind::periodic}};
+}
 
 }  // namespace simapp

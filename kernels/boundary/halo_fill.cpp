@@ -6,7 +6,7 @@
 namespace simapp {
 
 void fill_periodic_x_halos(const Stream& stream, FieldView<double, 2> state, VarRange vars,
-                           const BoundaryConditions& sides) {
+                           const BoundaryConditions<2>& sides) {
   const int halo = state.shape.halo;
   const int nx = state.shape.nx;
   const bool low = sides.x_low.copies_periodic_image(), high = sides.x_high.copies_periodic_image();
@@ -21,7 +21,7 @@ void fill_periodic_x_halos(const Stream& stream, FieldView<double, 2> state, Var
 }
 
 void fill_wall_z_halos(const Stream& stream, FieldView<double, 2> state, VarRange vars, HydrostaticView background,
-                       const BoundaryConditions& sides) {
+                       const BoundaryConditions<2>& sides) {
   const int halo = state.shape.halo;
   const int nz = state.shape.nz;
   const bool low = sides.z_low.is_wall(), high = sides.z_high.is_wall();
@@ -38,7 +38,7 @@ void fill_wall_z_halos(const Stream& stream, FieldView<double, 2> state, VarRang
 }
 
 void apply_inflow_halos(const Stream& stream, FieldView<double, 2> state, HydrostaticView background,
-                        const CellGeometry& geometry, const BoundaryConditions& sides) {
+                        const CellGeometry<2>& geometry, const BoundaryConditions<2>& sides) {
   if (!sides.x_low.has_inflow()) return;
   const InflowProfile inflow = sides.inflow;
   const int halo = state.shape.halo;

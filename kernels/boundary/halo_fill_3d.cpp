@@ -38,7 +38,7 @@ void fill_periodic(const Stream& stream, FieldView<double, 3> state, VarRange va
 
 /// The wall ghost layers of the pass along z.
 void fill_walls(const Stream& stream, FieldView<double, 3> state, VarRange vars, HydrostaticView background,
-                const BoundaryConditions& xz) {
+                const BoundaryConditions<2>& xz) {
   const bool low = xz.z_low.is_wall(), high = xz.z_high.is_wall();
   if (!low && !high) return;
   const int halo = state.shape.halo, nz = state.shape.nz;
@@ -57,35 +57,34 @@ void fill_walls(const Stream& stream, FieldView<double, 3> state, VarRange vars,
 
 }  // namespace
 
-bool fills_halos_3d(Direction direction, const BoundaryConditions3d& sides) {
+bool fills_halos_3d(Direction direction, const BoundaryConditions<3>& sides) {
   switch (direction) {
-    case Direction::x: return sides.xz.x_low.copies_periodic_image() || sides.xz.x_high.copies_periodic_image();
+    case Direction::x: return sides.x_low.copies_periodic_image() || sides.x_high.copies_periodic_image();
     case Direction::y: return sides.y_low.copies_periodic_image() || sides.y_high.copies_periodic_image();
-    case Direction::z: return sides.xz.z_low.is_wall() || sides.xz.z_high.is_wall();
+    case Direction::z: return sides.z_low.is_wall() || sides.z_high.is_wall();
   }
   return false;
 }
 
 void fill_halos_3d(const Stream& stream, Direction direction, FieldView<double, 3> state, VarRange vars,
-                   HydrostaticView background, const BoundaryConditions3d& sides) {
+                   HydrostaticView background, const BoundaryConditions<3>& sides) {
   switch (direction) {
-    case Direction::x: fill_periodic<Direction::x>(stream, state, vars, sides.xz.x_low, sides.xz.x_high); return;
+    case Direction::x: fill_periodic<Direction::x>(stream, state, vars, sides.x_low, sides.x_high); return;
     case Direction::y: fill_periodic<Direction::y>(stream, state, vars, sides.y_low, sides.y_high); return;
-    case Direction::z: fill_walls(stream, state, vars, background, sides.xz); return;
+    case Direction::z: fill_walls(stream, state, vars, background, sides.xz()); return;
   }
 }
 
 void apply_inflow_halos_3d(const Stream& stream, FieldView<double, 3> state, HydrostaticView background,
-                           const CellGeometry3d& geometry, const BoundaryConditions3d& sides) {
-  if (!sides.xz.x_low.has_inflow()) return;
-  const InflowProfile inflow = sides.xz.inflow;
-  const CellGeometry xz = geometry.xz;
+                           const CellGeometry<3>& geometry, const BoundaryConditions<3>& sides) {
+  if (!sides.x_low.has_inflow()) return;
+  const InflowProfile inflow = sides.inflow;
   CellBox ghosts = interior_cells(state.shape);
   ghosts.i_lo = -state.shape.halo;
   ghosts.i_hi = 0;
   parallel_for_cells(
       "apply_inflow_halos_3d", stream, ghosts, SIMAPP_LAMBDA(int i, int j, int k) {
-        if (!inflow.applies(xz.z_center(k), xz.zlen)) return;
+        if (!inflow.applies(geometry.z_center(k), geometry.zlen)) return;
         double q[V::count];
         for (int v = 0; v < V::count; ++v) q[v] = state(v, k, j, i);
         apply_inflow<V>(q, background.cell_density(k), background.cell_rho_theta(k), inflow);

@@ -11,7 +11,6 @@
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/equation_of_state.hpp"
 #include "kernels/physics/variables.hpp"
@@ -51,7 +50,7 @@ SIMAPP_HOST_DEVICE inline int health_finding_at(const FieldView<const double, 2>
 /// Checks cell (i, k) of this rank and latches what it finds into `record` as check number
 /// record->checks_run: the first failed check keeps its record; within it, the first cell.
 SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double, 2>& state,
-                                                 const HydrostaticView& background, const CellGeometry& geometry,
+                                                 const HydrostaticView& background, const CellGeometry<2>& geometry,
                                                  HealthRecord* record, int k, int i) {
   const int finding = health_finding_at(state, background, k, i);
   if (finding < 0) return;
@@ -69,19 +68,19 @@ SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double, 2
 /// The 3-D model's check of cell (i, j, k): the record's cell is
 /// v·NX·NY·NZ + k·NX·NY + j·NX + i (global indices), v = 5 for a speed.
 SIMAPP_HOST_DEVICE inline void check_cell_health_3d(const FieldView<const double, 3>& state,
-                                                    const HydrostaticView& background, const CellGeometry3d& geometry,
+                                                    const HydrostaticView& background, const CellGeometry<3>& geometry,
                                                     HealthRecord* record, int k, int j, int i) {
   const int finding = health_finding_of<ModelVariables<3>>([&](int v) { return state(v, k, j, i); }, background, k);
   if (finding < 0) return;
   const std::int64_t check = record->checks_run;
   const std::int64_t first = atomic_compare_exchange(&record->failed_check, -1, check);
   if (first != -1 && first != check) return;
-  const std::uint64_t nx = static_cast<std::uint64_t>(geometry.xz.global_nx);
+  const std::uint64_t nx = static_cast<std::uint64_t>(geometry.global_nx);
   const std::uint64_t layer = nx * static_cast<std::uint64_t>(geometry.global_ny);
-  const std::uint64_t cells = layer * static_cast<std::uint64_t>(geometry.xz.global_nz);
+  const std::uint64_t cells = layer * static_cast<std::uint64_t>(geometry.global_nz);
   const std::uint64_t cell =
-      static_cast<std::uint64_t>(finding) * cells + static_cast<std::uint64_t>(geometry.xz.k_offset + k) * layer +
-      static_cast<std::uint64_t>(geometry.j_offset + j) * nx + static_cast<std::uint64_t>(geometry.xz.i_offset + i);
+      static_cast<std::uint64_t>(finding) * cells + static_cast<std::uint64_t>(geometry.k_offset + k) * layer +
+      static_cast<std::uint64_t>(geometry.j_offset + j) * nx + static_cast<std::uint64_t>(geometry.i_offset + i);
   atomic_min(&record->first_cell, cell);
 }
 

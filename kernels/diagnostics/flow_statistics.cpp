@@ -86,7 +86,7 @@ std::size_t statistics_record_count(std::int64_t cells) {
 }
 
 void reduce_statistics(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                       const CellGeometry& geometry, StatisticsSums* partials, StatisticsSums* records) {
+                       const CellGeometry<2>& geometry, StatisticsSums* partials, StatisticsSums* records) {
   using V = ModelVariables<2>;
   const int nx = state.shape.nx;
   const InverseSpacings<V::momenta> inverse_spacing{{1.0 / geometry.dx, 1.0 / geometry.dz}};
@@ -101,10 +101,10 @@ void reduce_statistics(const Stream& stream, FieldView<const double, 2> state, H
 }
 
 void reduce_statistics_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                          const CellGeometry3d& geometry, StatisticsSums* partials, StatisticsSums* records) {
+                          const CellGeometry<3>& geometry, StatisticsSums* partials, StatisticsSums* records) {
   using V = ModelVariables<3>;
   const int nx = state.shape.nx, ny = state.shape.ny;
-  const InverseSpacings<V::momenta> inverse_spacing{{1.0 / geometry.xz.dx, 1.0 / geometry.dy, 1.0 / geometry.xz.dz}};
+  const InverseSpacings<V::momenta> inverse_spacing{{1.0 / geometry.dx, 1.0 / geometry.dy, 1.0 / geometry.dz}};
   reduce_cells(
       stream, std::int64_t{nx} * ny * state.shape.nz,
       SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {

@@ -26,7 +26,6 @@
 #include "kernels/diagnostics/exact_sum.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
 
 namespace simapp {
 
@@ -75,10 +74,10 @@ std::size_t statistics_record_count(std::int64_t cells);
 /// Queues both passes over the interior of the 2-D model's `state`: `partials` (scratch, of
 /// statistics_partial_count cells) and `records` (statistics_record_count) on the backend.
 void reduce_statistics(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                       const CellGeometry& geometry, StatisticsSums* partials, StatisticsSums* records);
+                       const CellGeometry<2>& geometry, StatisticsSums* partials, StatisticsSums* records);
 
 /// The 3-D model's (ρv counts as ρu does; Δ_y = dy).
 void reduce_statistics_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                          const CellGeometry3d& geometry, StatisticsSums* partials, StatisticsSums* records);
+                          const CellGeometry<3>& geometry, StatisticsSums* partials, StatisticsSums* records);
 
 }  // namespace simapp

@@ -6,14 +6,14 @@
 namespace simapp {
 
 void check_health(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                  const CellGeometry& geometry, HealthRecord* record) {
+                  const CellGeometry<2>& geometry, HealthRecord* record) {
   parallel_for(
       "check_health", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz},
       SIMAPP_LAMBDA(int i, int k) { check_cell_health(state, background, geometry, record, k, i); });
 }
 
 void check_health_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                     const CellGeometry3d& geometry, HealthRecord* record) {
+                     const CellGeometry<3>& geometry, HealthRecord* record) {
   // One thread a cell: rows (k, j) of the (i, kj) index box, kj = k·ny + j.
   const int ny = state.shape.ny;
   parallel_for(

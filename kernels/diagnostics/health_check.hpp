@@ -14,7 +14,6 @@
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
 
 namespace simapp {
 
@@ -44,12 +43,12 @@ SIMAPP_HOST_DEVICE inline bool checks_after_step(std::int64_t step, std::int64_t
 /// Checks the interior cells of `state` (this rank's, at global offsets geometry.i_offset,
 /// k_offset) and latches what it finds into `record` as check number record->checks_run.
 void check_health(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                  const CellGeometry& geometry, HealthRecord* record);
+                  const CellGeometry<2>& geometry, HealthRecord* record);
 
 /// The 3-D model's check of `state`'s interior cells; the record's cell is
 /// v·NX·NY·NZ + k·NX·NY + j·NX + i, v = speed_finding_3d for a speed.
 void check_health_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                     const CellGeometry3d& geometry, HealthRecord* record);
+                     const CellGeometry<3>& geometry, HealthRecord* record);
 
 /// record->checks_run += 1, then *mirror = *record.
 void count_health_check(const Stream& stream, HealthRecord* record, HealthRecord* mirror);

@@ -53,7 +53,7 @@ SIMAPP_HOST_DEVICE inline double face_density(const HydrostaticView& background,
 
 /// ν/Δ of the step in the pass's direction: 0 without diffusion.
 template <Direction D>
-SIMAPP_HOST_DEVICE inline double viscosity_over_spacing(const FluxContext& context) {
+SIMAPP_HOST_DEVICE inline double viscosity_over_spacing(const FluxContext<2>& context) {
   return D == Direction::x ? context.params->viscosity_x : context.params->viscosity_z;
 }
 
@@ -63,8 +63,8 @@ SIMAPP_HOST_DEVICE inline double viscosity_over_spacing(const FluxContext& conte
 /// rows k − 1 and k). Nothing when the step's ν is 0.
 template <Direction D>
 SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const double low[var::count], const double high[var::count],
-                                                  double face_density_perturbation, int k, const FluxContext& context,
-                                                  double flux[var::count]) {
+                                                  double face_density_perturbation, int k,
+                                                  const FluxContext<2>& context, double flux[var::count]) {
   const double nu_over_spacing = viscosity_over_spacing<D>(context);
   if (nu_over_spacing == 0.0) return;
   constexpr bool vertical = D == Direction::z;

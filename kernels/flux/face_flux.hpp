@@ -86,8 +86,8 @@ SIMAPP_HOST_DEVICE inline void z_face_flux(const double q[var::count], const dou
 /// and third differences d3 of all variables.
 template <Direction D>
 SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[var::count], const double d3[var::count], int k,
-                                            const FluxContext& context, double flux[var::count]) {
-  const CellGeometry& geometry = context.geometry;
+                                            const FluxContext<2>& context, double flux[var::count]) {
+  const CellGeometry<2>& geometry = context.geometry;
   const HydrostaticView& background = context.background;
   if constexpr (D == Direction::x) {
     x_face_flux(q, d3, background.cell_density(k), background.cell_reference(k), context.stage_params().k_hyper_x,

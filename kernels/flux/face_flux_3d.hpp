@@ -9,15 +9,15 @@
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
-#include "kernels/flux/flux_context_3d.hpp"
+#include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
 
 /// ν/Δ of the pass along D: 0 without diffusion.
 template <Direction D>
-SIMAPP_HOST_DEVICE inline double viscosity_over_spacing_3d(const StepParams3d& params) {
-  return D == Direction::x ? params.xz.viscosity_x : D == Direction::y ? params.viscosity_y : params.xz.viscosity_z;
+SIMAPP_HOST_DEVICE inline double viscosity_over_spacing_3d(const StepParams<3>& params) {
+  return D == Direction::x ? params.viscosity_x : D == Direction::y ? params.viscosity_y : params.viscosity_z;
 }
 
 /// The flux of every variable at the face from its face values q and third differences d3; with
@@ -25,15 +25,15 @@ SIMAPP_HOST_DEVICE inline double viscosity_over_spacing_3d(const StepParams3d& p
 template <Direction D, class Neighbours>
 SIMAPP_HOST_DEVICE inline void face_flux_3d(const double q[ModelVariables<3>::count],
                                             const double d3[ModelVariables<3>::count], int k,
-                                            const FluxContext3d& context, const Neighbours& neighbours,
+                                            const FluxContext<3>& context, const Neighbours& neighbours,
                                             double f[ModelVariables<3>::count]) {
   using V = ModelVariables<3>;
   constexpr bool z_pass = D == Direction::z;
   const HydrostaticView& background = context.background;
-  const StepParams3d& params = *context.params;
-  const StageParams& stage = params.xz.stage[context.stage];
-  const int global_k = context.geometry.xz.k_offset + k;
-  const bool at_wall = z_pass && (global_k == 0 || global_k == context.geometry.xz.global_nz);
+  const StepParams<3>& params = *context.params;
+  const StageParams& stage = params.stage[context.stage];
+  const int global_k = context.geometry.k_offset + k;
+  const bool at_wall = z_pass && (global_k == 0 || global_k == context.geometry.global_nz);
   if constexpr (D == Direction::x)
     horizontal_face_flux<V, V::umom>(q, d3, background.cell_density(k), background.cell_reference(k), stage.k_hyper_x,
                                      f);

@@ -7,11 +7,12 @@
 namespace simapp {
 
 /// What a stage's kernels need besides the arrays: geometry, the step's parameters (read on
-/// the device at run time) with the stage's own, and the background.
+/// the device at run time) with the stage's own, and the background (which depends on z only).
+template <int Dims>
 struct FluxContext {
-  CellGeometry geometry;
+  CellGeometry<Dims> geometry;
   HydrostaticView background;
-  const StepParams* params = nullptr;
+  const StepParams<Dims>* params = nullptr;
   int stage = 0;  ///< the RK3 stage, 0..2
 
   SIMAPP_HOST_DEVICE const StageParams& stage_params() const { return params->stage[stage]; }

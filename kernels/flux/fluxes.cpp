@@ -25,7 +25,7 @@ SIMAPP_HOST_DEVICE inline FaceStencil face_stencil(const FieldView<const double,
 /// The diffusive fluxes at face (i, k) from the two cells of `forcing` either side of it.
 template <Direction D>
 SIMAPP_HOST_DEVICE inline void add_cell_diffusion(const FieldView<const double, 2>& forcing, int k, int i,
-                                                  double face_density_perturbation, const FluxContext& context,
+                                                  double face_density_perturbation, const FluxContext<2>& context,
                                                   double flux[var::count]) {
   if (viscosity_over_spacing<D>(context) == 0.0) return;
   double low[var::count], high[var::count];
@@ -38,7 +38,7 @@ SIMAPP_HOST_DEVICE inline void add_cell_diffusion(const FieldView<const double, 
 
 template <Direction D>
 void launch_fluxes(const Stream& stream, FieldView<const double, 2> forcing, FieldView<double, 2> flux, VarRange vars,
-                   const FluxContext& context, FaceRegion region) {
+                   const FluxContext<2>& context, FaceRegion region) {
   constexpr bool x_pass = D == Direction::x;
   const int n = x_pass ? forcing.shape.nx : forcing.shape.nz;  // cells along the pass
   IndexBox box = face_box(D, forcing.shape.nx, forcing.shape.nz);
@@ -87,7 +87,7 @@ void launch_reconstruction(const Stream& stream, FieldView<const double, 2> forc
 template <Direction D>
 void launch_fluxes_from_faces(const Stream& stream, FieldView<const double, 2> forcing,
                               FieldView<const double, 2> face_value_in, FieldView<const double, 2> face_d3_in,
-                              FieldView<double, 2> flux, VarRange vars, const FluxContext& context) {
+                              FieldView<double, 2> flux, VarRange vars, const FluxContext<2>& context) {
   const IndexBox faces = face_box(D, flux.shape.nx - 1, flux.shape.nz - 1);
   parallel_for(
       D == Direction::x ? "compute_fluxes_from_faces_x" : "compute_fluxes_from_faces_z", stream, faces,
@@ -106,7 +106,7 @@ void launch_fluxes_from_faces(const Stream& stream, FieldView<const double, 2> f
 }  // namespace
 
 void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
-                    FieldView<double, 2> flux, VarRange vars, const FluxContext& context, FaceRegion region) {
+                    FieldView<double, 2> flux, VarRange vars, const FluxContext<2>& context, FaceRegion region) {
   with_direction(direction,
                  [&](auto d) { launch_fluxes<decltype(d)::value>(stream, forcing, flux, vars, context, region); });
 }
@@ -120,7 +120,7 @@ void reconstruct_faces(const Stream& stream, Direction direction, FieldView<cons
 
 void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
                                FieldView<const double, 2> face_value_in, FieldView<const double, 2> face_d3_in,
-                               FieldView<double, 2> flux, VarRange vars, const FluxContext& context) {
+                               FieldView<double, 2> flux, VarRange vars, const FluxContext<2>& context) {
   with_direction(direction, [&](auto d) {
     launch_fluxes_from_faces<decltype(d)::value>(stream, forcing, face_value_in, face_d3_in, flux, vars, context);
   });

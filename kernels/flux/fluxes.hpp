@@ -25,7 +25,7 @@ enum class FaceRegion { all, interior, boundary };
 /// flux(v) for v ∈ vars, on the faces of `region`, from the state `forcing` (whose ghosts
 /// must be filled for boundary faces), reconstructing inline.
 void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
-                    FieldView<double, 2> flux, VarRange vars, const FluxContext& context,
+                    FieldView<double, 2> flux, VarRange vars, const FluxContext<2>& context,
                     FaceRegion region = FaceRegion::all);
 
 /// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face, for v ∈ vars.
@@ -36,6 +36,6 @@ void reconstruct_faces(const Stream& stream, Direction direction, FieldView<cons
 /// physics.viscosity, the cells of `forcing` either side of the face).
 void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
                                FieldView<const double, 2> face_value, FieldView<const double, 2> face_d3,
-                               FieldView<double, 2> flux, VarRange vars, const FluxContext& context);
+                               FieldView<double, 2> flux, VarRange vars, const FluxContext<2>& context);
 
 }  // namespace simapp

@@ -34,7 +34,7 @@ SIMAPP_HOST_DEVICE inline void reconstruct_at(const FieldView<const double, 3>& 
 /// The flux of every variable at face (i, j, k) from its face values and third differences.
 template <Direction D>
 SIMAPP_HOST_DEVICE inline void flux_at(const FieldView<const double, 3>& forcing, const double q[V::count],
-                                       const double d3[V::count], int k, int j, int i, const FluxContext3d& context,
+                                       const double d3[V::count], int k, int j, int i, const FluxContext<3>& context,
                                        double f[V::count]) {
   face_flux_3d<D>(
       q, d3, k, context,
@@ -66,7 +66,7 @@ CellBox region_faces(const FieldShape<3>& cells, FaceRegion region) {
 
 template <Direction D>
 void launch_fluxes(const Stream& stream, FieldView<const double, 3> forcing, FieldView<double, 3> flux, VarRange vars,
-                   const FluxContext3d& context, FaceRegion region) {
+                   const FluxContext<3>& context, FaceRegion region) {
   const int n = D == Direction::x ? forcing.shape.nx : D == Direction::y ? forcing.shape.ny : forcing.shape.nz;
   const bool boundary = region == FaceRegion::boundary;
   parallel_for_cells(
@@ -101,7 +101,7 @@ void launch_reconstruction(const Stream& stream, FieldView<const double, 3> forc
 template <Direction D>
 void launch_fluxes_from_faces(const Stream& stream, FieldView<const double, 3> forcing,
                               FieldView<const double, 3> face_value_in, FieldView<const double, 3> face_d3_in,
-                              FieldView<double, 3> flux, VarRange vars, const FluxContext3d& context) {
+                              FieldView<double, 3> flux, VarRange vars, const FluxContext<3>& context) {
   parallel_for_cells(
       D == Direction::x   ? "compute_fluxes_from_faces_3d_x"
       : D == Direction::y ? "compute_fluxes_from_faces_3d_y"
@@ -125,7 +125,7 @@ CellBox face_box_3d(Direction direction, const FieldShape<3>& cells) {
 }
 
 void compute_fluxes_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
-                       FieldView<double, 3> flux, VarRange vars, const FluxContext3d& context, FaceRegion region) {
+                       FieldView<double, 3> flux, VarRange vars, const FluxContext<3>& context, FaceRegion region) {
   with_direction_3d(direction,
                     [&](auto d) { launch_fluxes<decltype(d)::value>(stream, forcing, flux, vars, context, region); });
 }
@@ -139,7 +139,7 @@ void reconstruct_faces_3d(const Stream& stream, Direction direction, FieldView<c
 
 void compute_fluxes_from_faces_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
                                   FieldView<const double, 3> face_value_in, FieldView<const double, 3> face_d3_in,
-                                  FieldView<double, 3> flux, VarRange vars, const FluxContext3d& context) {
+                                  FieldView<double, 3> flux, VarRange vars, const FluxContext<3>& context) {
   with_direction_3d(direction, [&](auto d) {
     launch_fluxes_from_faces<decltype(d)::value>(stream, forcing, face_value_in, face_d3_in, flux, vars, context);
   });

@@ -8,7 +8,7 @@
 /// The face arrays are face_shape_3d: (nx + 1) × (ny + 1) × (nz + 1) faces, no ghosts.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
-#include "kernels/flux/flux_context_3d.hpp"
+#include "kernels/flux/flux_context.hpp"
 #include "kernels/flux/fluxes.hpp"
 #include "kernels/physics/variables.hpp"
 
@@ -26,7 +26,7 @@ CellBox face_box_3d(Direction direction, const FieldShape<3>& cells);
 /// no ghost cell, [2, n − 1); boundary, faces 0, 1, n − 1 and n), from the stage input `forcing`
 /// (its ghosts along the pass filled for boundary faces), reconstructing inline.
 void compute_fluxes_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
-                       FieldView<double, 3> flux, VarRange vars, const FluxContext3d& context,
+                       FieldView<double, 3> flux, VarRange vars, const FluxContext<3>& context,
                        FaceRegion region = FaceRegion::all);
 
 /// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face of the pass, for v ∈ vars.
@@ -37,6 +37,6 @@ void reconstruct_faces_3d(const Stream& stream, Direction direction, FieldView<c
 /// physics.viscosity, the cells of `forcing` either side of the face).
 void compute_fluxes_from_faces_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
                                   FieldView<const double, 3> face_value, FieldView<const double, 3> face_d3,
-                                  FieldView<double, 3> flux, VarRange vars, const FluxContext3d& context);
+                                  FieldView<double, 3> flux, VarRange vars, const FluxContext<3>& context);
 
 }  // namespace simapp

@@ -8,7 +8,7 @@
 namespace simapp {
 
 void compute_hydrostatic_columns(const Stream& stream, const HydrostaticBackground& background,
-                                 const CellGeometry& geometry, int nz, HydrostaticArrays arrays) {
+                                 const CellGeometry<2>& geometry, int nz, HydrostaticArrays arrays) {
   constexpr int halo = numerics::halo_width;
   parallel_for(
       "hydrostatic_cell_averages", stream, IndexBox{0, 1, -halo, nz + halo}, SIMAPP_LAMBDA(int, int k) {

@@ -24,6 +24,6 @@ struct HydrostaticArrays {
 };
 
 void compute_hydrostatic_columns(const Stream& stream, const HydrostaticBackground& background,
-                                 const CellGeometry& geometry, int nz, HydrostaticArrays arrays);
+                                 const CellGeometry<2>& geometry, int nz, HydrostaticArrays arrays);
 
 }  // namespace simapp

@@ -12,7 +12,7 @@ namespace simapp {
 inline constexpr InflowProfile injection_inflow{50.0, 298.0, 0.75, 0.0625};
 
 /// The domain's four sides in case `name`.
-constexpr BoundaryConditions case_boundaries(CaseName name) {
+constexpr BoundaryConditions<2> case_boundaries(CaseName name) {
   constexpr BoundaryCondition periodic{BoundaryKind::periodic};
   constexpr BoundaryCondition wall{BoundaryKind::wall};
   if (name == CaseName::injection) return {{BoundaryKind::inflow}, periodic, wall, wall, injection_inflow};

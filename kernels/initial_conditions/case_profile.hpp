@@ -5,7 +5,6 @@
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/physics/bump.hpp"
-#include "kernels/physics/bump_3d.hpp"
 
 namespace simapp {
 
@@ -30,46 +29,46 @@ constexpr bool has_bump(CaseName name) { return name != CaseName::injection && n
 /// - straka (Straka et al. 1993): the cold bubble ΔT = −15 K (1 + cos πL) / 2 = −15 K cos²(πL/2),
 ///   at (xlen/2, 3000 m), radii 4000 m × 2000 m;
 /// - injection, rest: none (amplitude 0).
-SIMAPP_HOST_DEVICE inline Bump case_bump(CaseName name, double xlen) {
+SIMAPP_HOST_DEVICE inline Bump<2> case_bump(CaseName name, double xlen) {
   switch (name) {
-    case CaseName::thermal: return Bump{3.0, xlen / 2, 2000.0, 2000.0, 2000.0};
-    case CaseName::collision: return Bump{20.0, xlen / 2, 2000.0, 2000.0, 2000.0};
-    case CaseName::gravity_waves: return Bump{0.01, xlen / 8.0, 1000.0, 500.0, 500.0};
-    case CaseName::density_current: return Bump{-20.0, xlen / 2, 5000.0, 4000.0, 2000.0};
-    case CaseName::straka: return Bump{-15.0, xlen / 2, 3000.0, 4000.0, 2000.0};
+    case CaseName::thermal: return Bump<2>{3.0, xlen / 2, 2000.0, 2000.0, 2000.0};
+    case CaseName::collision: return Bump<2>{20.0, xlen / 2, 2000.0, 2000.0, 2000.0};
+    case CaseName::gravity_waves: return Bump<2>{0.01, xlen / 8.0, 1000.0, 500.0, 500.0};
+    case CaseName::density_current: return Bump<2>{-20.0, xlen / 2, 5000.0, 4000.0, 2000.0};
+    case CaseName::straka: return Bump<2>{-15.0, xlen / 2, 3000.0, 4000.0, 2000.0};
     case CaseName::injection:
-    case CaseName::rest: return Bump{};
+    case CaseName::rest: return Bump<2>{};
   }
-  return Bump{};
+  return Bump<2>{};
 }
 
 /// collision's cold bubble: 6000 m above its warm bubble `warm`, of the same radii and the
 /// opposite amplitude (θ′ −20 K at (xlen/2, 8000 m) for the case's own).
-SIMAPP_HOST_DEVICE inline Bump collision_cold_bubble(const Bump& warm) {
-  return Bump{-warm.amplitude, warm.x0, warm.z0 + 6000.0, warm.xr, warm.zr};
+SIMAPP_HOST_DEVICE inline Bump<2> collision_cold_bubble(const Bump<2>& warm) {
+  return Bump<2>{-warm.amplitude, warm.x0, warm.z0 + 6000.0, warm.xr, warm.zr};
 }
 
 /// collision's cold bubble in the 3-D model: 6000 m above `warm`, of its radii and the opposite
 /// amplitude.
-SIMAPP_HOST_DEVICE inline Bump3d collision_cold_bubble(const Bump3d& warm) {
-  return Bump3d{-warm.amplitude, warm.x0, warm.y0, warm.z0 + 6000.0, warm.xr, warm.yr, warm.zr};
+SIMAPP_HOST_DEVICE inline Bump<3> collision_cold_bubble(const Bump<3>& warm) {
+  return Bump<3>{-warm.amplitude, warm.x0, warm.y0, warm.z0 + 6000.0, warm.xr, warm.yr, warm.zr};
 }
 
 /// The 3-D model's bump of a case whose 2-D bump is `xz`, in a domain `ylen` deep: the ellipsoid
 /// centred at y = ylen/2 with y_r = x_r (thermal and collision: spheres).
-SIMAPP_HOST_DEVICE inline Bump3d case_bump_3d(const Bump& xz, double ylen) {
-  return Bump3d{xz.amplitude, xz.x0, ylen / 2.0, xz.z0, xz.xr, xz.xr, xz.zr};
+SIMAPP_HOST_DEVICE inline Bump<3> case_bump_3d(const Bump<2>& xz, double ylen) {
+  return Bump<3>{xz.amplitude, xz.x0, ylen / 2.0, xz.z0, xz.xr, xz.xr, xz.zr};
 }
 
 /// The gravity_waves forcing, tend(ρw) += bump(x, z) · ρ̄_c(k) in every stage, with `bump` the
 /// case's bump (as configured); none (amplitude 0) in every other case.
-SIMAPP_HOST_DEVICE inline Bump gravity_wave_source(CaseName name, const Bump& bump) {
-  return name == CaseName::gravity_waves ? bump : Bump{};
+SIMAPP_HOST_DEVICE inline Bump<2> gravity_wave_source(CaseName name, const Bump<2>& bump) {
+  return name == CaseName::gravity_waves ? bump : Bump<2>{};
 }
 
 /// The 3-D model's gravity_waves forcing: tend(ρw) += bump(x, y, z) · ρ̄_c(k).
-SIMAPP_HOST_DEVICE inline Bump3d gravity_wave_source(CaseName name, const Bump3d& bump) {
-  return name == CaseName::gravity_waves ? bump : Bump3d{};
+SIMAPP_HOST_DEVICE inline Bump<3> gravity_wave_source(CaseName name, const Bump<3>& bump) {
+  return name == CaseName::gravity_waves ? bump : Bump<3>{};
 }
 
 /// The background of a case: stratified (N = 0.02 s⁻¹) for gravity_waves, else neutral
@@ -97,7 +96,7 @@ SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation_of(CaseName name, 
 
 /// The perturbation of case `name` at (x, z), made of `bump`: the case's bump (case_bump) or
 /// the one configured in its place.
-SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z, const Bump& bump) {
+SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z, const Bump<2>& bump) {
   return case_perturbation_of(
       name, [&] { return bump(x, z); }, [&] { return collision_cold_bubble(bump)(x, z); });
 }

@@ -27,8 +27,8 @@ SIMAPP_HOST_DEVICE inline void add_point_state(const HydrostaticBackground& back
 
 }  // namespace
 
-void set_initial_state(const Stream& stream, FieldView<double, 2> state, CaseName name, const Bump& bump,
-                       const CellGeometry& geometry) {
+void set_initial_state(const Stream& stream, FieldView<double, 2> state, CaseName name, const Bump<2>& bump,
+                       const CellGeometry<2>& geometry) {
   const int halo = state.shape.halo;
   const IndexBox all_cells{-halo, state.shape.nx + halo, -halo, state.shape.nz + halo};
   const HydrostaticBackground background = case_background(name);
@@ -50,13 +50,12 @@ void set_initial_state(const Stream& stream, FieldView<double, 2> state, CaseNam
       });
 }
 
-void set_initial_state_3d(const Stream& stream, FieldView<double, 3> state, CaseName name, const Bump3d& bump,
-                          const CellGeometry3d& geometry) {
+void set_initial_state_3d(const Stream& stream, FieldView<double, 3> state, CaseName name, const Bump<3>& bump,
+                          const CellGeometry<3>& geometry) {
   using V = ModelVariables<3>;
   const int halo = state.shape.halo, ny = state.shape.ny;
   const IndexBox columns{-halo, state.shape.nx + halo, -halo, state.shape.nz + halo};
   const HydrostaticBackground background = case_background(name);
-  const CellGeometry& xz = geometry.xz;
   parallel_for(
       "set_initial_state_3d", stream, columns, SIMAPP_LAMBDA(int i, int k) {
         for (int j = -halo; j < ny + halo; ++j) {
@@ -64,9 +63,9 @@ void set_initial_state_3d(const Stream& stream, FieldView<double, 3> state, Case
           for (int qk = 0; qk < gauss_legendre::num_points; ++qk)
             for (int qj = 0; qj < gauss_legendre::num_points; ++qj)
               for (int qi = 0; qi < gauss_legendre::num_points; ++qi) {
-                const double x = xz.x_center(i) + (gauss_legendre::point(qi) - 0.5) * xz.dx;
+                const double x = geometry.x_center(i) + (gauss_legendre::point(qi) - 0.5) * geometry.dx;
                 const double y = geometry.y_center(j) + (gauss_legendre::point(qj) - 0.5) * geometry.dy;
-                const double z = xz.z_center(k) + (gauss_legendre::point(qk) - 0.5) * xz.dz;
+                const double z = geometry.z_center(k) + (gauss_legendre::point(qk) - 0.5) * geometry.dz;
                 const double w = gauss_legendre::weight(qi) * gauss_legendre::weight(qj) * gauss_legendre::weight(qk);
                 const PointPerturbation p = case_perturbation_of(
                     name, [&] { return bump(x, y, z); }, [&] { return collision_cold_bubble(bump)(x, y, z); });

@@ -20,8 +20,8 @@ constexpr int long_columns_from = 32;
 
 template <class Pass>
 void launch(const Stream& stream, const FieldView<const double, 2>& input, const FieldView<double, 2>& output,
-            const CellGeometry& geometry, const HydrostaticView& background, const StepParams* params,
-            const Bump& wave_source) {
+            const CellGeometry<2>& geometry, const HydrostaticView& background, const StepParams<2>* params,
+            const Bump<2>& wave_source) {
   Pass pass{};
   set_pass(pass, input, output, geometry, background, params, wave_source);
   launch_pass_tiles(Pass::direction == Direction::x ? "pass_x" : "pass_z", stream, pass);
@@ -30,8 +30,8 @@ void launch(const Stream& stream, const FieldView<const double, 2>& input, const
 }  // namespace
 
 void apply_pass(const Stream& stream, Direction direction, const FieldView<const double, 2>& input,
-                const FieldView<double, 2>& output, const CellGeometry& geometry, const HydrostaticView& background,
-                const StepParams* params, const Bump& wave_source) {
+                const FieldView<double, 2>& output, const CellGeometry<2>& geometry, const HydrostaticView& background,
+                const StepParams<2>* params, const Bump<2>& wave_source) {
   const FieldShape<2>& shape = input.shape;
   if (direction == Direction::x) {
     if (LongRows::cells_loaded_along(shape.nx) < ShortRows::cells_loaded_along(shape.nx))

@@ -18,9 +18,9 @@
 namespace simapp {
 
 /// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
-/// shape), stage s reading StepParams `params` (its dt / divisor and coefficients of stage s).
+/// shape), stage s reading StepParams<2> `params` (its dt / divisor and coefficients of stage s).
 void apply_pass(const Stream& stream, Direction direction, const FieldView<const double, 2>& input,
-                const FieldView<double, 2>& output, const CellGeometry& geometry, const HydrostaticView& background,
-                const StepParams* params, const Bump& wave_source);
+                const FieldView<double, 2>& output, const CellGeometry<2>& geometry, const HydrostaticView& background,
+                const StepParams<2>* params, const Bump<2>& wave_source);
 
 }  // namespace simapp

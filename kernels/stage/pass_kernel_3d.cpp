@@ -23,8 +23,8 @@ constexpr int long_columns_from = 32;
 
 template <class Pass>
 void launch(const Stream& stream, const FieldView<const double, 3>& input, const FieldView<double, 3>& output,
-            const CellGeometry3d& geometry, const HydrostaticView& background, const StepParams3d* params,
-            const Bump3d& wave_source) {
+            const CellGeometry<3>& geometry, const HydrostaticView& background, const StepParams<3>* params,
+            const Bump<3>& wave_source) {
   Pass pass{};
   set_pass(pass, input, output, geometry, background, params, wave_source);
   constexpr Direction d = Pass::direction;
@@ -33,8 +33,8 @@ void launch(const Stream& stream, const FieldView<const double, 3>& input, const
 
 template <Direction D>
 void launch_columns(const Stream& stream, const FieldView<const double, 3>& input, const FieldView<double, 3>& output,
-                    const CellGeometry3d& geometry, const HydrostaticView& background, const StepParams3d* params,
-                    const Bump3d& wave_source) {
+                    const CellGeometry<3>& geometry, const HydrostaticView& background, const StepParams<3>* params,
+                    const Bump<3>& wave_source) {
   const int length = D == Direction::y ? input.shape.ny : input.shape.nz;
   if (length < long_columns_from)
     launch<ShortColumns<D>>(stream, input, output, geometry, background, params, wave_source);
@@ -45,8 +45,8 @@ void launch_columns(const Stream& stream, const FieldView<const double, 3>& inpu
 }  // namespace
 
 void apply_pass_3d(const Stream& stream, Direction direction, const FieldView<const double, 3>& input,
-                   const FieldView<double, 3>& output, const CellGeometry3d& geometry,
-                   const HydrostaticView& background, const StepParams3d* params, const Bump3d& wave_source) {
+                   const FieldView<double, 3>& output, const CellGeometry<3>& geometry,
+                   const HydrostaticView& background, const StepParams<3>* params, const Bump<3>& wave_source) {
   switch (direction) {
     case Direction::x:
       if (LongRows::cells_loaded_along(input.shape.nx) < ShortRows::cells_loaded_along(input.shape.nx))

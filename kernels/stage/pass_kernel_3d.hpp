@@ -10,17 +10,17 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/physics/bump_3d.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
+#include "kernels/physics/bump.hpp"
+#include "kernels/physics/cell_geometry.hpp"
 #include "kernels/physics/variables.hpp"
-#include "kernels/time/step_params_3d.hpp"
+#include "kernels/time/step_params.hpp"
 
 namespace simapp {
 
 /// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
-/// shape), stage s reading StepParams3d `params` (its dt / divisor and coefficients of stage s).
+/// shape), stage s reading StepParams<3> `params` (its dt / divisor and coefficients of stage s).
 void apply_pass_3d(const Stream& stream, Direction direction, const FieldView<const double, 3>& input,
-                   const FieldView<double, 3>& output, const CellGeometry3d& geometry,
-                   const HydrostaticView& background, const StepParams3d* params, const Bump3d& wave_source);
+                   const FieldView<double, 3>& output, const CellGeometry<3>& geometry,
+                   const HydrostaticView& background, const StepParams<3>* params, const Bump<3>& wave_source);
 
 }  // namespace simapp

@@ -42,10 +42,10 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     double flux[var::count][lines][max_faces];
   };
 
-  FieldView<const double, 2> input;  ///< qⁿ
-  FieldView<double, 2> output;       ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
-  FluxContext context[rk_stages];    ///< per stage; their params are this step's slot
-  Bump wave_source;
+  FieldView<const double, 2> input;   ///< qⁿ
+  FieldView<double, 2> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
+  FluxContext<2> context[rk_stages];  ///< per stage; their params are this step's slot
+  Bump<2> wave_source;
 
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : input.shape.nz; }
   SIMAPP_HOST_DEVICE int breadth() const { return x_pass ? input.shape.nz : input.shape.nx; }

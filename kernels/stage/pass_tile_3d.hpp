@@ -21,7 +21,7 @@
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/flux/face_flux_3d.hpp"
-#include "kernels/physics/bump_3d.hpp"
+#include "kernels/physics/bump.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/pass_tile_shape.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
@@ -56,10 +56,10 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     return tile.flux[v][x_pass ? l * max_faces + f : f * lines + l];
   }
 
-  FieldView<const double, 3> input;  ///< qⁿ
-  FieldView<double, 3> output;       ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
-  FluxContext3d context[rk_stages];  ///< per stage; their params are this step's slot
-  Bump3d wave_source;
+  FieldView<const double, 3> input;   ///< qⁿ
+  FieldView<double, 3> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
+  FluxContext<3> context[rk_stages];  ///< per stage; their params are this step's slot
+  Bump<3> wave_source;
 
   /// Cells along the pass, and lines across it (x: ny · nz rows; y: nx · nz; z: nx · ny).
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : z_pass ? input.shape.nz : input.shape.ny; }

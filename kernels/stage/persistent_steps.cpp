@@ -47,12 +47,12 @@ template <int Threads>
 using SharedTile = EitherTile<typename StageX<Threads>::Tile, typename StageZ<Threads>::Tile>;
 
 /// The kernel's parameter: the step scheme it iterates, the steps' arguments and every stage
-/// kernel, per StepParams slot (parity_index of the step's parity) and RK3 stage.
+/// kernel, per StepParams<2> slot (parity_index of the step's parity) and RK3 stage.
 template <int Threads>
 struct PersistentKernels {
   StepScheme scheme;
   PersistentSteps steps;
-  StepValues<StepParams> step_values;
+  StepValues<StepParams<2>> step_values;
   StageX<Threads> x[2][rk_stages];
   StageZ<Threads> z[2][rk_stages];
 
@@ -66,7 +66,7 @@ struct PersistentKernels {
 };
 
 /// The stage kernels of slot `slot`, each reading and writing the arrays the scheme's stage
-/// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams.
+/// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams<2>.
 template <Direction D, int Threads>
 void make_stages(const StepScheme& scheme, const PersistentSteps& p, int slot,
                  StageKernel<D, Threads> (&stages)[rk_stages]) {
@@ -74,7 +74,7 @@ void make_stages(const StepScheme& scheme, const PersistentSteps& p, int slot,
     stages[s] = {{},
                  stage_arrays(p.state, stage_array(scheme.stages[s].input, p.state, p.stage1, p.stage2),
                               stage_array(scheme.stages[s].output, p.state, p.stage1, p.stage2)),
-                 FluxContext{p.geometry, p.background, p.params + slot, s},
+                 FluxContext<2>{p.geometry, p.background, p.params + slot, s},
                  p.wave_source,
                  p.boundaries};
 }
@@ -127,16 +127,16 @@ __device__ bool health_check_failed(const PersistentSteps& p, cg::grid_group& gr
 /// The loop over a launch's steps (run_steps); `cells_checked`: whether each tile of the step
 /// body's last pass checks its own cells after it (else every cell is checked after the step).
 template <class Scheme, class Step>
-__device__ void run_model_steps(const Scheme& scheme, const PersistentSteps& p, const StepValues<StepParams>& values,
+__device__ void run_model_steps(const Scheme& scheme, const PersistentSteps& p, const StepValues<StepParams<2>>& values,
                                 int steps, cg::grid_group& grid, bool cells_checked, const Step& step_body) {
   run_steps(
       scheme, p, values, steps, grid,
       [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
 }
 
-/// The StepParams of a step of each of the schedule's lengths.
-StepValues<StepParams> step_values(const TimeSchedule& s) {
-  return StepValues<StepParams>::of(s, [&](double dt) { return step_params(dt, s.dx, s.dz, s.dissipation); });
+/// The StepParams<2> of a step of each of the schedule's lengths.
+StepValues<StepParams<2>> step_values(const TimeSchedule& s) {
+  return StepValues<StepParams<2>>::of(s, [&](double dt) { return step_params(dt, s.dx, s.dz, s.dissipation); });
 }
 
 /// One barrier a stage: the stage kernel's tiles.
@@ -149,14 +149,14 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
                   [&](StepParity parity, bool) { stages_of_step(k, parity, shared, grid); });
 }
 
-/// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams slot the
+/// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams<2> slot the
 /// x pass and the z pass; the first pass of a step writes stage1, the second reads it and
 /// writes the state.
 template <int Threads>
 struct PersistentPasses {
   StepScheme scheme;
   PersistentSteps steps;
-  StepValues<StepParams> step_values;
+  StepValues<StepParams<2>> step_values;
   PassTile<Direction::x, Threads> x[2];
   PassTile<Direction::z, Threads> z[2];
 };
@@ -197,7 +197,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
   });
 }
 
-/// The passes of a step of parity `parity`, in its StepParams slot: the scheme's first pass
+/// The passes of a step of parity `parity`, in its StepParams<2> slot: the scheme's first pass
 /// from the state into stage1, the second back (a pass tile holds its three stages itself).
 template <int Threads>
 void make_passes(const StepScheme& scheme, const PersistentSteps& p, StepParity parity,

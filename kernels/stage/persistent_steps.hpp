@@ -4,13 +4,13 @@
 /// (kernels/stage/stage_tile.hpp) spread over the blocks, every block looping over tiles so
 /// that any grid size fits, and the stages are separated by grid-wide barriers. The kernel
 /// iterates the step scheme (kernels/time/step_scheme.hpp), which it receives as data:
-///   StepParams of the first step into the slot of its parity |
-///   for each step n: one thread writes the StepParams of step n + 1 into the other slot, then
+///   StepParams<2> of the first step into the slot of its parity |
+///   for each step n: one thread writes the StepParams<2> of step n + 1 into the other slot, then
 ///     for each pass of n's parity, in the scheme's order: for each stage: the stage |
 ///     the health check where the scheme's checks_after says of step n (global, against the
 ///     schedule's num_steps): check every cell | count it, stop if failed (with a barrier a
 ///     pass each tile of the last pass checks its own cells after it, before that pass's barrier)
-/// where | is a grid-wide barrier; the StepParams of step n are those of dt or of dt_last (its
+/// where | is a grid-wide barrier; the StepParams<2> of step n are those of dt or of dt_last (its
 /// last step), both worked out for the launch, chosen by the device step counter, never staged
 /// by the host a step at a time. The stage kernels' arguments reach the kernel as one constant
 /// parameter, as they reach the stage kernels. The ghost cells are made by rule, as the
@@ -31,14 +31,14 @@ namespace simapp {
 /// What the persistent kernel reads and writes; all of it device memory but `mirror`.
 struct PersistentSteps {
   FieldView<double, 2> state, stage1, stage2;  ///< qⁿ, q*, q**
-  CellGeometry geometry;
+  CellGeometry<2> geometry;
   HydrostaticView background;
-  Bump wave_source;
-  BoundaryConditions boundaries;  ///< the domain's (one rank: no side is exchanged)
-  TimeSchedule schedule;          ///< dt of every step
-  StepParams* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
-  LoopClock* clock = nullptr;     ///< steps completed: the kernel starts after them and adds its own
-  int check_every = 0;            ///< execution.check_every; 0: no checks
+  Bump<2> wave_source;
+  BoundaryConditions<2> boundaries;  ///< the domain's (one rank: no side is exchanged)
+  TimeSchedule schedule;             ///< dt of every step
+  StepParams<2>* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
+  LoopClock* clock = nullptr;        ///< steps completed: the kernel starts after them and adds its own
+  int check_every = 0;               ///< execution.check_every; 0: no checks
   HealthRecord* record = nullptr;
   HealthRecord* mirror = nullptr;  ///< pinned host memory
 };

@@ -60,17 +60,16 @@ __device__ bool health_check_failed(const PersistentSteps3d& p, cg::grid_group& 
 /// body's last pass checks its own cells after it (else every cell is checked after the step).
 template <class Scheme, class Step>
 __device__ void run_model_steps(const Scheme& scheme, const PersistentSteps3d& p,
-                                const StepValues<StepParams3d>& values, int steps, cg::grid_group& grid,
+                                const StepValues<StepParams<3>>& values, int steps, cg::grid_group& grid,
                                 bool cells_checked, const Step& step_body) {
   run_steps(
       scheme, p, values, steps, grid,
       [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
 }
 
-/// The StepParams of a step of each of the schedule's lengths.
-StepValues<StepParams3d> step_values(const TimeSchedule& s) {
-  return StepValues<StepParams3d>::of(s,
-                                      [&](double dt) { return step_params_3d(dt, s.dx, s.dy, s.dz, s.dissipation); });
+/// The StepParams<2> of a step of each of the schedule's lengths.
+StepValues<StepParams<3>> step_values(const TimeSchedule& s) {
+  return StepValues<StepParams<3>>::of(s, [&](double dt) { return step_params(dt, s.dx, s.dy, s.dz, s.dissipation); });
 }
 
 // ---- A barrier a stage: the 3-D stage kernel's tiles ----
@@ -79,12 +78,12 @@ template <Direction D, int Threads>
 using Stage3d = StageKernel3d<D, Threads>;
 
 /// The kernel's parameter: the step scheme, the steps' arguments and every stage kernel, per
-/// StepParams slot and RK3 stage.
+/// StepParams<2> slot and RK3 stage.
 template <int Threads>
 struct PersistentStages3d {
   Scheme3d scheme;
   PersistentSteps3d steps;
-  StepValues<StepParams3d> step_values;
+  StepValues<StepParams<3>> step_values;
   Stage3d<Direction::x, Threads> x[2][rk_stages];
   Stage3d<Direction::y, Threads> y[2][rk_stages];
   Stage3d<Direction::z, Threads> z[2][rk_stages];
@@ -155,7 +154,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
 }
 
 /// The stage kernels of slot `slot`, each reading and writing the arrays the scheme's stage
-/// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams3d.
+/// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams<3>.
 template <Direction D, int Threads>
 void make_stages(const Scheme3d& scheme, const PersistentSteps3d& p, int slot,
                  Stage3d<D, Threads> (&stages)[rk_stages]) {
@@ -163,20 +162,20 @@ void make_stages(const Scheme3d& scheme, const PersistentSteps3d& p, int slot,
   for (int s = 0; s < rk_stages; ++s)
     stages[s] = {{},
                  stage_arrays(p.state, array(scheme.stages[s].input), array(scheme.stages[s].output)),
-                 FluxContext3d{p.geometry, p.background, p.params + slot, s},
+                 FluxContext<3>{p.geometry, p.background, p.params + slot, s},
                  p.wave_source,
                  p.boundaries};
 }
 
 // ---- A barrier a pass: the pass tiles ----
 
-/// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams slot the
+/// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams<2> slot the
 /// three passes, the first from the state into stage1, the second into stage2, the third back.
 template <int Threads>
 struct PersistentPasses3d {
   Scheme3d scheme;
   PersistentSteps3d steps;
-  StepValues<StepParams3d> step_values;
+  StepValues<StepParams<3>> step_values;
   PassTile3d<Direction::x, Threads> x[2];
   PassTile3d<Direction::y, Threads> y[2];
   PassTile3d<Direction::z, Threads> z[2];
@@ -236,7 +235,7 @@ __global__ void __launch_bounds__(Threads, pass_blocks_per_sm)
   });
 }
 
-/// The passes of a step of parity `parity`, in its StepParams3d slot: pass p reads the array
+/// The passes of a step of parity `parity`, in its StepParams<3> slot: pass p reads the array
 /// pass p − 1 wrote (state → stage1 → stage2 → state); a pass tile holds its stages itself.
 template <int Threads>
 void make_passes(const Scheme3d& scheme, const PersistentSteps3d& p, StepParity parity,

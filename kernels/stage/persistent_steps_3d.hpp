@@ -2,8 +2,8 @@
 /// execution.mode persistent for the 3-D model (grid.ny > 1): one cooperative kernel runs a run
 /// of steps, as the 2-D model's does (persistent_steps.hpp), iterating the 3-D step scheme
 /// (step_scheme_3d: x, y, z | z, y, x) which it receives as data:
-///   StepParams3d of the first step into the slot of its parity |
-///   for each step n: one thread writes the StepParams3d of step n + 1 into the other slot, then
+///   StepParams<3> of the first step into the slot of its parity |
+///   for each step n: one thread writes the StepParams<3> of step n + 1 into the other slot, then
 ///     for each pass of n's parity, in the scheme's order: the pass |   (a barrier a pass), or
 ///     for each pass, for each stage: the stage |                       (a barrier a stage)
 ///     the health check where the scheme's checks_after says: check every cell | count it
@@ -13,28 +13,28 @@
 /// (stage_tile_3d.hpp). The kernel serves one rank holding the whole grid.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
-#include "kernels/boundary/boundary_conditions_3d.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/physics/bump_3d.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
+#include "kernels/physics/bump.hpp"
+#include "kernels/physics/cell_geometry.hpp"
 #include "kernels/stage/persistent_steps.hpp"
 #include "kernels/time/loop_clock.hpp"
-#include "kernels/time/step_params_3d.hpp"
+#include "kernels/time/step_params.hpp"
 
 namespace simapp {
 
 /// What the 3-D persistent kernel reads and writes; all of it device memory but `mirror`.
 struct PersistentSteps3d {
   FieldView<double, 3> state, stage1, stage2;  ///< qⁿ, q*, q**
-  CellGeometry3d geometry;
+  CellGeometry<3> geometry;
   HydrostaticView background;
-  Bump3d wave_source;
-  BoundaryConditions3d boundaries;  ///< the domain's (one rank: no side is exchanged)
-  TimeSchedule schedule;            ///< dt of every step, and dx, dy, dz
-  StepParams3d* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
-  LoopClock* clock = nullptr;       ///< steps completed: the kernel starts after them and adds its own
-  int check_every = 0;              ///< execution.check_every; 0: no checks
+  Bump<3> wave_source;
+  BoundaryConditions<3> boundaries;  ///< the domain's (one rank: no side is exchanged)
+  TimeSchedule schedule;             ///< dt of every step, and dx, dy, dz
+  StepParams<3>* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
+  LoopClock* clock = nullptr;        ///< steps completed: the kernel starts after them and adds its own
+  int check_every = 0;               ///< execution.check_every; 0: no checks
   HealthRecord* record = nullptr;
   HealthRecord* mirror = nullptr;  ///< pinned host memory
 };

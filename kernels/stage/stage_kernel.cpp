@@ -8,8 +8,8 @@ namespace simapp {
 namespace {
 
 template <Direction D>
-void launch_stage(const Stream& stream, const StageArrays& arrays, const FluxContext& context, const Bump& wave_source,
-                  const BoundaryConditions& sides, const IndexBox& cells) {
+void launch_stage(const Stream& stream, const StageArrays& arrays, const FluxContext<2>& context,
+                  const Bump<2>& wave_source, const BoundaryConditions<2>& sides, const IndexBox& cells) {
   parallel_for_tiles(D == Direction::x ? "stage_x" : "stage_z", stream, cells,
                      StageKernel<D>{{}, arrays, context, wave_source, sides});
 }
@@ -23,8 +23,8 @@ int cells_along(Direction direction, int nx, int nz) { return direction == Direc
 
 }  // namespace
 
-void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext& context,
-                 const Bump& wave_source, const BoundaryConditions& sides, const IndexBox& cells) {
+void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext<2>& context,
+                 const Bump<2>& wave_source, const BoundaryConditions<2>& sides, const IndexBox& cells) {
   with_direction(direction,
                  [&](auto d) { launch_stage<decltype(d)::value>(stream, arrays, context, wave_source, sides, cells); });
 }

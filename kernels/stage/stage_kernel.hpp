@@ -40,8 +40,8 @@ inline StageArrays stage_arrays(const FieldView<const double, 2>& init, const Fi
 /// exchange: cells whose stencil needs no ghost cell, then the rest). The ghost cells of the
 /// pass's sides are made by the rule `sides` names as the kernel loads a tile, or read from
 /// memory where a halo exchange put them.
-void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext& context,
-                 const Bump& wave_source, const BoundaryConditions& sides, const IndexBox& cells);
+void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext<2>& context,
+                 const Bump<2>& wave_source, const BoundaryConditions<2>& sides, const IndexBox& cells);
 
 /// The cells of a pass whose stencil reads no ghost cell ([2, n − 2) along the pass), and the
 /// two strips of two cells next to the ghosts.

@@ -10,8 +10,8 @@ namespace simapp {
 namespace {
 
 template <Direction D>
-void launch_stage_3d(const Stream& stream, const StageArrays3d& arrays, const FluxContext3d& context,
-                     const Bump3d& wave_source, const BoundaryConditions3d& sides, const CellBox& cells) {
+void launch_stage_3d(const Stream& stream, const StageArrays3d& arrays, const FluxContext<3>& context,
+                     const Bump<3>& wave_source, const BoundaryConditions<3>& sides, const CellBox& cells) {
   constexpr bool z_pass = D == Direction::z;
   const IndexBox plane = z_pass ? IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi}
                                 : IndexBox{cells.i_lo, cells.i_hi, cells.j_lo, cells.j_hi};
@@ -23,7 +23,7 @@ void launch_stage_3d(const Stream& stream, const StageArrays3d& arrays, const Fl
 }  // namespace
 
 void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays3d& arrays,
-                    const FluxContext3d& context, const Bump3d& wave_source, const BoundaryConditions3d& sides,
+                    const FluxContext<3>& context, const Bump<3>& wave_source, const BoundaryConditions<3>& sides,
                     const CellBox& cells) {
   switch (direction) {
     case Direction::x: launch_stage_3d<Direction::x>(stream, arrays, context, wave_source, sides, cells); return;

@@ -9,9 +9,9 @@
 /// tendency_update_3d.hpp) the stage kernel's.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
-#include "kernels/boundary/boundary_conditions_3d.hpp"
-#include "kernels/flux/flux_context_3d.hpp"
-#include "kernels/physics/bump_3d.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
+#include "kernels/flux/flux_context.hpp"
+#include "kernels/physics/bump.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
@@ -38,7 +38,7 @@ inline StageArrays3d stage_arrays(const FieldView<const double, 3>& init, const 
 /// the pass's sides are made by the rule `sides` names as the kernel loads a tile, or read from
 /// memory where a halo exchange put them. `wave_source` forces ρw in the x and z passes.
 void apply_stage_3d(const Stream& stream, Direction direction, const StageArrays3d& arrays,
-                    const FluxContext3d& context, const Bump3d& wave_source, const BoundaryConditions3d& sides,
+                    const FluxContext<3>& context, const Bump<3>& wave_source, const BoundaryConditions<3>& sides,
                     const CellBox& cells);
 
 /// The cells whose stencils along `direction` read no ghost cell (2 … n − 3 of the n along it),

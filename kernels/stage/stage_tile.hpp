@@ -24,9 +24,9 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, var::count> {
   static constexpr bool x_pass = D == Direction::x;
 
   StageArrays arrays;
-  FluxContext context;
-  Bump wave_source;
-  BoundaryConditions sides;  ///< what makes the ghost cells of each side
+  FluxContext<2> context;
+  Bump<2> wave_source;
+  BoundaryConditions<2> sides;  ///< what makes the ghost cells of each side
 
   /// Where the stage input at (i, k) is read: along x a periodic image where the side copies
   /// one (point_read); the rules of input_at change what is read there.

@@ -29,9 +29,9 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
   static constexpr bool z_pass = D == Direction::z;
 
   StageArrays3d arrays;
-  FluxContext3d context;
-  Bump3d wave_source;
-  BoundaryConditions3d sides;  ///< what makes the ghost cells of each side
+  FluxContext<3> context;
+  Bump<3> wave_source;
+  BoundaryConditions<3> sides;  ///< what makes the ghost cells of each side
 
   struct Cell {
     int i, j, k;
@@ -46,7 +46,7 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
   /// one (point_read); the rules of input_at change what is read there.
   SIMAPP_HOST_DEVICE const double* input_cell(const Cell& c) const {
     if constexpr (x_pass)
-      return arrays.forcing_at(c.k, c.j, point_read(c.i, arrays.shape.nx, sides.xz.x_low, sides.xz.x_high));
+      return arrays.forcing_at(c.k, c.j, point_read(c.i, arrays.shape.nx, sides.x_low, sides.x_high));
     if constexpr (y_pass)
       return arrays.forcing_at(c.k, point_read(c.j, arrays.shape.ny, sides.y_low, sides.y_high), c.i);
     return arrays.forcing_at(c.k, c.j, c.i);
@@ -59,8 +59,8 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
     const std::size_t stride = arrays.shape.var_stride();
     if constexpr (z_pass) {
       const int nz = arrays.shape.nz;
-      const bool low_wall = c.k < 0 && sides.xz.z_low.is_wall();
-      const bool high_wall = c.k >= nz && sides.xz.z_high.is_wall();
+      const bool low_wall = c.k < 0 && sides.z_low.is_wall();
+      const bool high_wall = c.k >= nz && sides.z_high.is_wall();
       if (low_wall || high_wall) {
         const int adjacent = low_wall ? 0 : nz - 1;
         const double* cell = arrays.forcing_at(adjacent, c.j, c.i);
@@ -71,10 +71,9 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
     }
     const double* cell = input_cell(c);
     for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
-    const BoundaryConditions& xz = sides.xz;
-    if (x_pass && c.i < 0 && xz.x_low.has_inflow() &&
-        xz.inflow.applies(context.geometry.xz.z_center(c.k), context.geometry.xz.zlen))
-      apply_inflow<V>(q, background.cell_density(c.k), background.cell_rho_theta(c.k), xz.inflow);
+    if (x_pass && c.i < 0 && sides.x_low.has_inflow() &&
+        sides.inflow.applies(context.geometry.z_center(c.k), context.geometry.zlen))
+      apply_inflow<V>(q, background.cell_density(c.k), background.cell_rho_theta(c.k), sides.inflow);
   }
 
   /// Whether a rule computes any point the tile loads (an inflow's rows, a wall's rows); every
@@ -82,12 +81,12 @@ struct StageKernel3d : StageTileShape<D == Direction::x, Threads, ModelVariables
   /// stage kernel (stage_tile.hpp).
   SIMAPP_HOST_DEVICE bool needs_rules(const LayerTileOrigin& origin) const {
     if constexpr (x_pass) {
-      return sides.xz.x_low.has_inflow() && origin.i0 - halo_x < 0;
+      return sides.x_low.has_inflow() && origin.i0 - halo_x < 0;
     } else if constexpr (y_pass) {
       return false;
     } else {
-      return (sides.xz.z_low.is_wall() && origin.k0 - halo_z < 0) ||
-             (sides.xz.z_high.is_wall() && origin.k0 + origin.nk + halo_z > arrays.shape.nz);
+      return (sides.z_low.is_wall() && origin.k0 - halo_z < 0) ||
+             (sides.z_high.is_wall() && origin.k0 + origin.nk + halo_z > arrays.shape.nz);
     }
   }
 

@@ -27,7 +27,7 @@ void add_completed_steps(const Stream& stream, LoopClock* clock, int steps) {
       "add_completed_steps", stream, one_thread, SIMAPP_LAMBDA(int, int) { clock->completed += steps; });
 }
 
-void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams* slots, int count,
+void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams<2>* slots, int count,
                          const TimeSchedule& schedule) {
   parallel_for(
       "advance_step_params", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
@@ -36,12 +36,12 @@ void advance_step_params(const Stream& stream, const LoopClock* clock, StepParam
       });
 }
 
-void advance_step_params_3d(const Stream& stream, const LoopClock* clock, StepParams3d* slots, int count,
+void advance_step_params_3d(const Stream& stream, const LoopClock* clock, StepParams<3>* slots, int count,
                             const TimeSchedule& schedule) {
   parallel_for(
       "advance_step_params_3d", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
-        slots[j] = step_params_3d(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dy, schedule.dz,
-                                  schedule.dissipation);
+        slots[j] = step_params(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dy, schedule.dz,
+                               schedule.dissipation);
       });
 }
 

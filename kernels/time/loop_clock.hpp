@@ -8,7 +8,6 @@
 #include "kernels/backend/stream.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/time/step_params.hpp"
-#include "kernels/time/step_params_3d.hpp"
 
 namespace simapp {
 
@@ -40,13 +39,13 @@ void set_loop_target(const Stream& stream, LoopClock* clock, std::int64_t steps)
 /// completed += steps (steps run outside the loop).
 void add_completed_steps(const Stream& stream, LoopClock* clock, int steps);
 
-/// slots[j] = step_params(dt_of(completed + 1 + j), dx, dz, dissipation) for j < count: the StepParams of
+/// slots[j] = step_params(dt_of(completed + 1 + j), dx, dz, dissipation) for j < count: the StepParams<2> of
 /// the next `count` steps, the same values the host would stage.
-void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams* slots, int count,
+void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams<2>* slots, int count,
                          const TimeSchedule& schedule);
 
-/// The 3-D model's: slots[j] = step_params_3d(dt_of(completed + 1 + j), dx, dy, dz, dissipation).
-void advance_step_params_3d(const Stream& stream, const LoopClock* clock, StepParams3d* slots, int count,
+/// The 3-D model's: slots[j] = step_params(dt_of(completed + 1 + j), dx, dy, dz, dissipation).
+void advance_step_params_3d(const Stream& stream, const LoopClock* clock, StepParams<3>* slots, int count,
                             const TimeSchedule& schedule);
 
 /// completed += steps; the loop goes on while completed < target and no health check has

@@ -27,7 +27,12 @@ struct StageParams {
   double k_hyper_z = 0;  ///< K of z faces
 };
 
-struct StepParams {
+template <int Dims>
+struct StepParams;
+
+/// The x–z model's step values.
+template <>
+struct StepParams<2> {
   double dt = 0.0;           ///< this step's time step, s (shorter on a final partial step)
   double inv_dx = 0.0;       ///< 1 / dx, m⁻¹
   double inv_dz = 0.0;       ///< 1 / dz, m⁻¹
@@ -38,9 +43,9 @@ struct StepParams {
 
 /// The values of a step of `dt` on cells of dx × dz; stage s's dt is dt / divisor of the
 /// step scheme's stage s.
-SIMAPP_HOST_DEVICE inline StepParams step_params(double dt, double dx, double dz, const Dissipation& dissipation) {
+SIMAPP_HOST_DEVICE inline StepParams<2> step_params(double dt, double dx, double dz, const Dissipation& dissipation) {
   constexpr StepScheme scheme = step_scheme();
-  StepParams params;
+  StepParams<2> params;
   params.dt = dt;
   params.inv_dx = 1.0 / dx;
   params.inv_dz = 1.0 / dz;
@@ -52,6 +57,27 @@ SIMAPP_HOST_DEVICE inline StepParams step_params(double dt, double dx, double dz
     params.stage[s] = {dt_stage, hyperviscosity_coefficient(beta, dx, dt_stage),
                        hyperviscosity_coefficient(beta, dz, dt_stage)};
   }
+  return params;
+}
+
+/// The 3-D model's step values: the x–z model's, worked out the same way, and those of the y pass
+/// after them, so that the x and z values keep their layout.
+template <>
+struct StepParams<3> : StepParams<2> {
+  double inv_dy = 0.0;               ///< 1 / dy, m⁻¹
+  double viscosity_y = 0.0;          ///< ν / dy, m s⁻¹ (0: no diffusion)
+  double k_hyper_y[rk_stages] = {};  ///< K of y faces in each stage
+};
+
+/// The values of a step of `dt` on cells of dx × dy × dz.
+SIMAPP_HOST_DEVICE inline StepParams<3> step_params(double dt, double dx, double dy, double dz,
+                                                    const Dissipation& dissipation) {
+  StepParams<3> params;
+  static_cast<StepParams<2>&>(params) = step_params(dt, dx, dz, dissipation);
+  params.inv_dy = 1.0 / dy;
+  params.viscosity_y = dissipation.viscosity * params.inv_dy;
+  for (int s = 0; s < rk_stages; ++s)
+    params.k_hyper_y[s] = hyperviscosity_coefficient(dissipation.hyperviscosity, dy, params.stage[s].dt);
   return params;
 }
 

@@ -4,7 +4,7 @@
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
 /// the ghost cells of each stage's input filled (made, or exchanged with neighbour ranks)
 /// before the stage, and a health check after the steps `checks_after` names. The StepProgram
-/// builder (solver/step/build_step_program.cpp), the StepParams (step_params.hpp) and the
+/// builder (solver/step/build_step_program.cpp), the StepParams<2> (step_params.hpp) and the
 /// persistent kernel (kernels/stage/persistent_steps.cpp) all iterate this value; the kernels
 /// hold the work of one stage (or one pass), not the order. Adding a pass or changing the
 /// splitting order is a change of step_scheme() alone.
@@ -21,7 +21,7 @@ SIMAPP_HOST_DEVICE constexpr StepParity parity_of(long step) {
   return step % 2 == 1 ? StepParity::odd : StepParity::even;
 }
 
-/// Index of a parity in the scheme's tables (and of its StepParams slot in the persistent kernel).
+/// Index of a parity in the scheme's tables (and of its StepParams<2> slot in the persistent kernel).
 SIMAPP_HOST_DEVICE constexpr int parity_index(StepParity parity) { return parity == StepParity::odd ? 0 : 1; }
 
 /// The arrays a step's stages read and write: the state qⁿ (and qⁿ⁺¹) and two stage arrays.

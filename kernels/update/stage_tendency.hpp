@@ -5,7 +5,7 @@
 ///   R = −(H_{k+1} − H_k) / dz,  R(ρw) −= ρ′ g     (z pass)
 /// plus, in every stage of both passes, R(ρw) += S with S = b(x, z) ρ̄_c(k) for gravity_waves
 /// (0 otherwise);   q_out = q_init + dt_stage · R.
-/// The divisions are products with 1/dx and 1/dz, worked out once a step (StepParams). A
+/// The divisions are products with 1/dx and 1/dz, worked out once a step (StepParams<2>). A
 /// kernel reads the stage's factors and the cell's S once, before its loop over variables:
 /// read inside it, the compiler would reload them after every store, and it hoists the
 /// source's divisions and square root out of the loop, ahead of the test that skips them.
@@ -24,13 +24,14 @@ struct StageFactors {
 };
 
 template <Direction D>
-SIMAPP_HOST_DEVICE inline StageFactors stage_factors(const FluxContext& context) {
-  const StepParams& params = *context.params;
+SIMAPP_HOST_DEVICE inline StageFactors stage_factors(const FluxContext<2>& context) {
+  const StepParams<2>& params = *context.params;
   return {D == Direction::x ? params.inv_dx : params.inv_dz, params.stage[context.stage].dt};
 }
 
 /// S = b(x_i, z_k) ρ̄_c(k), the wave source's forcing of ρw at cell (i, k); 0 without one.
-SIMAPP_HOST_DEVICE inline double momentum_source(int k, int i, const FluxContext& context, const Bump& wave_source) {
+SIMAPP_HOST_DEVICE inline double momentum_source(int k, int i, const FluxContext<2>& context,
+                                                 const Bump<2>& wave_source) {
   if (wave_source.amplitude == 0.0) return 0.0;
   return wave_source(context.geometry.x_center(i), context.geometry.z_center(k)) * context.background.cell_density(k);
 }

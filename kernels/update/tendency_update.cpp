@@ -20,8 +20,8 @@ SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int i, const FieldVie
 }
 
 template <Direction D>
-void launch_tendency_update(const Stream& stream, const StageFields& fields, VarRange vars, const FluxContext& context,
-                            const Bump& wave_source) {
+void launch_tendency_update(const Stream& stream, const StageFields& fields, VarRange vars,
+                            const FluxContext<2>& context, const Bump<2>& wave_source) {
   const auto init = fields.init;
   const auto forcing = fields.forcing;
   const auto flux = fields.flux;
@@ -39,8 +39,8 @@ void launch_tendency_update(const Stream& stream, const StageFields& fields, Var
 
 template <Direction D>
 void launch_tendencies(const Stream& stream, FieldView<const double, 2> forcing, FieldView<const double, 2> flux,
-                       FieldView<double, 2> tendency, VarRange vars, const FluxContext& context,
-                       const Bump& wave_source) {
+                       FieldView<double, 2> tendency, VarRange vars, const FluxContext<2>& context,
+                       const Bump<2>& wave_source) {
   parallel_for(
       D == Direction::x ? "compute_tendencies_x" : "compute_tendencies_z", stream, interior(tendency.shape),
       SIMAPP_LAMBDA(int i, int k) {
@@ -54,7 +54,7 @@ void launch_tendencies(const Stream& stream, FieldView<const double, 2> forcing,
 }  // namespace
 
 void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields, VarRange vars,
-                           const FluxContext& context, const Bump& wave_source) {
+                           const FluxContext<2>& context, const Bump<2>& wave_source) {
   with_direction(direction, [&](auto d) {
     launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, wave_source);
   });
@@ -62,14 +62,14 @@ void apply_tendency_update(const Stream& stream, Direction direction, const Stag
 
 void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
                         FieldView<const double, 2> flux, FieldView<double, 2> tendency, VarRange vars,
-                        const FluxContext& context, const Bump& wave_source) {
+                        const FluxContext<2>& context, const Bump<2>& wave_source) {
   with_direction(direction, [&](auto d) {
     launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source);
   });
 }
 
 void apply_updates(const Stream& stream, FieldView<const double, 2> init, FieldView<const double, 2> tendency,
-                   FieldView<double, 2> out, VarRange vars, const FluxContext& context) {
+                   FieldView<double, 2> out, VarRange vars, const FluxContext<2>& context) {
   parallel_for(
       "apply_updates", stream, interior(out.shape), SIMAPP_LAMBDA(int i, int k) {
         const double dt_stage = context.stage_params().dt;

@@ -19,15 +19,15 @@ struct StageFields {
 };
 
 void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields, VarRange vars,
-                           const FluxContext& context, const Bump& wave_source);
+                           const FluxContext<2>& context, const Bump<2>& wave_source);
 
 /// tendency(v) = R(v) over the interior, for v ∈ vars.
 void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
                         FieldView<const double, 2> flux, FieldView<double, 2> tendency, VarRange vars,
-                        const FluxContext& context, const Bump& wave_source);
+                        const FluxContext<2>& context, const Bump<2>& wave_source);
 
 /// out(v) = init(v) + dt_stage · tendency(v) over the interior, for v ∈ vars.
 void apply_updates(const Stream& stream, FieldView<const double, 2> init, FieldView<const double, 2> tendency,
-                   FieldView<double, 2> out, VarRange vars, const FluxContext& context);
+                   FieldView<double, 2> out, VarRange vars, const FluxContext<2>& context);
 
 }  // namespace simapp

@@ -23,7 +23,7 @@ SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int j, int i, const F
 
 template <Direction D>
 void launch_tendency_update(const Stream& stream, const StageFields3d& fields, VarRange vars,
-                            const FluxContext3d& context, const Bump3d& wave_source) {
+                            const FluxContext<3>& context, const Bump<3>& wave_source) {
   const auto init = fields.init;
   const auto forcing = fields.forcing;
   const auto flux = fields.flux;
@@ -43,8 +43,8 @@ void launch_tendency_update(const Stream& stream, const StageFields3d& fields, V
 
 template <Direction D>
 void launch_tendencies(const Stream& stream, FieldView<const double, 3> forcing, FieldView<const double, 3> flux,
-                       FieldView<double, 3> tendency, VarRange vars, const FluxContext3d& context,
-                       const Bump3d& wave_source) {
+                       FieldView<double, 3> tendency, VarRange vars, const FluxContext<3>& context,
+                       const Bump<3>& wave_source) {
   parallel_for_cells(
       D == Direction::x   ? "compute_tendencies_3d_x"
       : D == Direction::y ? "compute_tendencies_3d_y"
@@ -60,7 +60,7 @@ void launch_tendencies(const Stream& stream, FieldView<const double, 3> forcing,
 }  // namespace
 
 void apply_tendency_update_3d(const Stream& stream, Direction direction, const StageFields3d& fields, VarRange vars,
-                              const FluxContext3d& context, const Bump3d& wave_source) {
+                              const FluxContext<3>& context, const Bump<3>& wave_source) {
   with_direction_3d(direction, [&](auto d) {
     launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, wave_source);
   });
@@ -68,17 +68,17 @@ void apply_tendency_update_3d(const Stream& stream, Direction direction, const S
 
 void compute_tendencies_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
                            FieldView<const double, 3> flux, FieldView<double, 3> tendency, VarRange vars,
-                           const FluxContext3d& context, const Bump3d& wave_source) {
+                           const FluxContext<3>& context, const Bump<3>& wave_source) {
   with_direction_3d(direction, [&](auto d) {
     launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source);
   });
 }
 
 void apply_updates_3d(const Stream& stream, FieldView<const double, 3> init, FieldView<const double, 3> tendency,
-                      FieldView<double, 3> out, VarRange vars, const FluxContext3d& context) {
+                      FieldView<double, 3> out, VarRange vars, const FluxContext<3>& context) {
   parallel_for_cells(
       "apply_updates_3d", stream, interior_cells(out.shape), SIMAPP_LAMBDA(int i, int j, int k) {
-        const double dt_stage = context.params->xz.stage[context.stage].dt;
+        const double dt_stage = context.params->stage[context.stage].dt;
         for (int v = vars.first; v < vars.last; ++v)
           out(v, k, j, i) = stage_update(init(v, k, j, i), tendency(v, k, j, i), dt_stage);
       });

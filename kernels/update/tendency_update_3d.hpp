@@ -5,8 +5,8 @@
 /// `compute_tendencies_3d` + `apply_updates_3d` split it per variable (fine).
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
-#include "kernels/flux/flux_context_3d.hpp"
-#include "kernels/physics/bump_3d.hpp"
+#include "kernels/flux/flux_context.hpp"
+#include "kernels/physics/bump.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
@@ -21,15 +21,15 @@ struct StageFields3d {
 
 /// out(v) = init(v) + dt_stage · R(v) over the interior, for v ∈ vars.
 void apply_tendency_update_3d(const Stream& stream, Direction direction, const StageFields3d& fields, VarRange vars,
-                              const FluxContext3d& context, const Bump3d& wave_source);
+                              const FluxContext<3>& context, const Bump<3>& wave_source);
 
 /// tendency(v) = R(v) over the interior (tendency: nx × ny × nz, no ghosts), for v ∈ vars.
 void compute_tendencies_3d(const Stream& stream, Direction direction, FieldView<const double, 3> forcing,
                            FieldView<const double, 3> flux, FieldView<double, 3> tendency, VarRange vars,
-                           const FluxContext3d& context, const Bump3d& wave_source);
+                           const FluxContext<3>& context, const Bump<3>& wave_source);
 
 /// out(v) = init(v) + dt_stage · tendency(v) over the interior, for v ∈ vars.
 void apply_updates_3d(const Stream& stream, FieldView<const double, 3> init, FieldView<const double, 3> tendency,
-                      FieldView<double, 3> out, VarRange vars, const FluxContext3d& context);
+                      FieldView<double, 3> out, VarRange vars, const FluxContext<3>& context);
 
 }  // namespace simapp

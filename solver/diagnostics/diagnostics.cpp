@@ -27,7 +27,7 @@ StatisticsReducer::StatisticsReducer(Backend backend, std::int64_t cells, double
       comm_(comm) {}
 
 void StatisticsReducer::queue(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                              const CellGeometry& geometry) const {
+                              const CellGeometry<2>& geometry) const {
   reduce_statistics(stream, state, background, geometry, partials_.data(), records_.data());
   device::copy_async(stream, host_records_.data(), records_.data(), records_.size() * sizeof(StatisticsSums),
                      device::CopyDirection::device_to_host);
@@ -35,7 +35,7 @@ void StatisticsReducer::queue(const Stream& stream, FieldView<const double, 2> s
 }
 
 void StatisticsReducer::queue(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                              const CellGeometry3d& geometry) const {
+                              const CellGeometry<3>& geometry) const {
   reduce_statistics_3d(stream, state, background, geometry, partials_.data(), records_.data());
   device::copy_async(stream, host_records_.data(), records_.data(), records_.size() * sizeof(StatisticsSums),
                      device::CopyDirection::device_to_host);

@@ -52,10 +52,10 @@ class StatisticsReducer {
   /// Queues the reduction of the 2-D model's state on `stream`, and the copy of its records to
   /// the host; the state may change once the stream has run it.
   void queue(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-             const CellGeometry& geometry) const;
+             const CellGeometry<2>& geometry) const;
   /// The 3-D model's.
   void queue(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-             const CellGeometry3d& geometry) const;
+             const CellGeometry<3>& geometry) const;
   /// Waits for what queue() queued last and reduces it over the ranks (collective).
   FlowStatistics collect() const;
 

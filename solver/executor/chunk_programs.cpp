@@ -57,12 +57,11 @@ ChunkPrograms::ChunkPrograms(const StepResources& resources, StepParamsBlock& pa
       check_every_(check_every) {}
 
 ChunkPrograms::ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d& params, const TimeStepping& time,
-                             const CellGeometry3d& geometry, const Dissipation& physics, int check_every)
+                             const CellGeometry<3>& geometry, const Dissipation& physics, int check_every)
     : build_([&resources](const ChunkLayout& layout) { return build_chunk_program_3d(resources, layout); }),
       stage_([&params, &time, geometry, physics](long completed, int steps) {
-        stage_steps(params, time, completed, steps, [&](double dt) {
-          return step_params_3d(dt, geometry.xz.dx, geometry.dy, geometry.xz.dz, physics);
-        });
+        stage_steps(params, time, completed, steps,
+                    [&](double dt) { return step_params(dt, geometry.dx, geometry.dy, geometry.dz, physics); });
       }),
       loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
         return build_loop_body_program_3d(resources, layout, loop);

@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "kernels/physics/cell_geometry_3d.hpp"
+#include "kernels/physics/cell_geometry.hpp"
 #include "kernels/stage/persistent_steps.hpp"
 #include "kernels/stage/persistent_steps_3d.hpp"
 #include "solver/step/build_step_program.hpp"
@@ -27,9 +27,9 @@ class ChunkPrograms {
   /// must outlive this.
   ChunkPrograms(const StepResources& resources, StepParamsBlock& params, const TimeStepping& time, double dx, double dz,
                 const Dissipation& physics, int check_every);
-  /// The 3-D model's chunks (build_chunk_program_3d), its StepParams3d for cells of `geometry`.
+  /// The 3-D model's chunks (build_chunk_program_3d), its StepParams<3> for cells of `geometry`.
   ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d& params, const TimeStepping& time,
-                const CellGeometry3d& geometry, const Dissipation& physics, int check_every);
+                const CellGeometry<3>& geometry, const Dissipation& physics, int check_every);
   ChunkPrograms(const ChunkPrograms&) = delete;
   ChunkPrograms& operator=(const ChunkPrograms&) = delete;
 

@@ -19,7 +19,7 @@ struct ExecutorContext {
   const Stream& stream;
   ChunkPrograms& chunks;
   LoopClock* loop_clock;  ///< the device's step count (graph_loop, persistent, --profile)
-  TimeSchedule schedule;  ///< dt of every step, for StepParams made on the device
+  TimeSchedule schedule;  ///< dt of every step, for StepParams<2> made on the device
   int steps_per_graph;    ///< K: the steps of a chunk
   std::size_t kernels_per_step;
 };

@@ -1,7 +1,7 @@
 #pragma once
 /// The one place that maps execution modes to executors: which modes can run a case (the
 /// backend's, and what each mode needs of the step: graph_loop no host op inside a step,
-/// persistent one rank and stage or pass granularity), the StepParams slots a mode's programs need
+/// persistent one rank and stage or pass granularity), the StepParams<2> slots a mode's programs need
 /// before they are built, and the executor of a mode.
 #include <memory>
 #include <string>
@@ -21,7 +21,7 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
 /// Throws a bad_input Error naming execution.mode when why_mode_cannot_run says why.
 void require_mode_can_run(ExecutionMode mode, const RunSpec& spec, Backend backend, const Decomposition& decomposition);
 
-/// StepParams slots for any K the run may choose, known before its step is built (the step's
+/// StepParams<2> slots for any K the run may choose, known before its step is built (the step's
 /// kernels read their slots through pointers fixed when it is built).
 int step_params_slots(ExecutionMode mode, const ExecutionSpec& execution);
 

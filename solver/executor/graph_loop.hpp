@@ -39,7 +39,7 @@ LoopBody loop_body(int steps_per_graph, int check_every, std::size_t kernels_per
 
 /// How one launch runs steps: a chunk, whole passes of the body, a chunk. Either chunk holds
 /// at most a pass's steps, so it takes the graph of one chunk program (of at most as many
-/// kernels as the body), its StepParams in the body's slots.
+/// kernels as the body), its StepParams<2> in the body's slots.
 struct LoopLaunch {
   long lead_in = 0;  ///< steps run as a chunk first, up to a multiple of check_every
   long passes = 0;   ///< passes of the loop body

@@ -2,7 +2,6 @@
 /// The global grid and this rank's part of it.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/grid/grid_spec.hpp"
@@ -29,15 +28,15 @@ class Grid {
   /// The spacing the horizontal passes' time-step limits see: dx, and in 3-D min(dx, dy).
   double horizontal_spacing() const { return simapp::horizontal_spacing(spec_); }
 
-  CellGeometry geometry() const {
-    return CellGeometry{dx(), dz(), spec_.xlen, spec_.zlen, spec_.nx, spec_.nz, box_.i_offset, box_.k_offset};
+  CellGeometry<2> geometry() const {
+    return CellGeometry<2>{dx(), dz(), spec_.xlen, spec_.zlen, spec_.nx, spec_.nz, box_.i_offset, box_.k_offset};
   }
 
   /// Shape of the prognostic arrays: 4 variables with halos.
   FieldShape<2> cell_shape() const { return {nx(), 1, nz(), numerics::halo_width, var::count}; }
 
   /// The 3-D model's geometry and the shape of its prognostic arrays: 5 variables with halos.
-  CellGeometry3d geometry_3d() const { return {geometry(), dy(), spec_.ylen, spec_.ny, box_.j_offset}; }
+  CellGeometry<3> geometry_3d() const { return {geometry(), dy(), spec_.ylen, spec_.ny, box_.j_offset}; }
   FieldShape<3> cell_shape_3d() const { return {nx(), ny(), nz(), numerics::halo_width, ModelVariables<3>::count}; }
 
   /// Shape of the face-flux arrays: (nx + 1) × (nz + 1) faces, 4 variables, no halo.

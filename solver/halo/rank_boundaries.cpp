@@ -2,9 +2,9 @@
 
 namespace simapp {
 
-BoundaryConditions rank_boundaries(const BoundaryConditions& domain, const RankBox& box, const GridSpec& global) {
+BoundaryConditions<2> rank_boundaries(const BoundaryConditions<2>& domain, const RankBox& box, const GridSpec& global) {
   const BoundaryCondition between_ranks{BoundaryKind::exchanged};
-  BoundaryConditions sides = domain;
+  BoundaryConditions<2> sides = domain;
   if (box.nx < global.nx) {
     sides.x_low = box.i_offset == 0 ? as_exchanged(domain.x_low) : between_ranks;
     sides.x_high = box.i_offset + box.nx == global.nx ? as_exchanged(domain.x_high) : between_ranks;
@@ -14,8 +14,8 @@ BoundaryConditions rank_boundaries(const BoundaryConditions& domain, const RankB
   return sides;
 }
 
-BoundaryConditions3d rank_boundaries(const BoundaryConditions3d& domain, const RankBox& box, const GridSpec& global) {
-  BoundaryConditions3d sides{rank_boundaries(domain.xz, box, global), domain.y_low, domain.y_high};
+BoundaryConditions<3> rank_boundaries(const BoundaryConditions<3>& domain, const RankBox& box, const GridSpec& global) {
+  BoundaryConditions<3> sides{rank_boundaries(domain.xz(), box, global), domain.y_low, domain.y_high};
   if (box.ny < global.ny) {
     sides.y_low = as_exchanged(domain.y_low);
     sides.y_high = as_exchanged(domain.y_high);

@@ -1,7 +1,6 @@
 #pragma once
 /// A rank's four (3-D: six) sides in the vocabulary of the domain's boundary conditions.
 #include "kernels/boundary/boundary_conditions.hpp"
-#include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "solver/grid/grid_spec.hpp"
 #include "solver/grid/rank_box.hpp"
 
@@ -11,9 +10,9 @@ namespace simapp {
 /// side that faces a neighbour rank marked as exchanged (as_exchanged: an inflow keeps its
 /// rows). The decomposition is periodic in x, so once x is split both x sides of every rank
 /// face a neighbour; in z the sides between ranks do.
-BoundaryConditions rank_boundaries(const BoundaryConditions& domain, const RankBox& box, const GridSpec& global);
+BoundaryConditions<2> rank_boundaries(const BoundaryConditions<2>& domain, const RankBox& box, const GridSpec& global);
 
 /// The 3-D model's: the x and z sides as above, the y sides (periodic) exchanged once y is split.
-BoundaryConditions3d rank_boundaries(const BoundaryConditions3d& domain, const RankBox& box, const GridSpec& global);
+BoundaryConditions<3> rank_boundaries(const BoundaryConditions<3>& domain, const RankBox& box, const GridSpec& global);
 
 }  // namespace simapp

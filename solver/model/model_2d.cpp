@@ -32,7 +32,7 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
 }
 
 StatisticsReducer statistics_reducer(const ModelContext& context) {
-  const CellGeometry geometry = context.grid.geometry();
+  const CellGeometry<2> geometry = context.grid.geometry();
   return StatisticsReducer(context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.nz(),
                            geometry.dx * geometry.dz, context.time.dt(), context.decomposition.comm());
 }

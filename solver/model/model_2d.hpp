@@ -1,5 +1,5 @@
 #pragma once
-/// The 2-D x–z model (grid.ny = 1): its workspace, StepParams, halo exchanges between ranks,
+/// The 2-D x–z model (grid.ny = 1): its workspace, StepParams<2>, halo exchanges between ranks,
 /// step resources and chunk programs (solver/step/build_step_program.hpp).
 #include <memory>
 

@@ -1,6 +1,6 @@
 #include "solver/model/model_3d.hpp"
 
-#include "kernels/boundary/boundary_conditions_3d.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
@@ -26,10 +26,10 @@ std::unique_ptr<HaloExchange> exchange_if(bool split, const ModelContext& contex
 }
 
 StatisticsReducer statistics_reducer(const ModelContext& context) {
-  const CellGeometry3d geometry = context.grid.geometry_3d();
-  return StatisticsReducer(
-      context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.ny() * context.grid.nz(),
-      geometry.xz.dx * geometry.dy * geometry.xz.dz, context.time.dt(), context.decomposition.comm());
+  const CellGeometry<3> geometry = context.grid.geometry_3d();
+  return StatisticsReducer(context.stream.backend,
+                           std::int64_t{context.grid.nx()} * context.grid.ny() * context.grid.nz(),
+                           geometry.dx * geometry.dy * geometry.dz, context.time.dt(), context.decomposition.comm());
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #pragma once
 /// The 3-D model (grid.ny > 1): the arrays of its granularity (solver/state/workspace_3d.hpp),
-/// StepParams3d, step resources and chunk programs
+/// StepParams<3>, step resources and chunk programs
 /// (solver/step/build_step_program_3d.hpp), and the halo exchanges of the directions split
 /// between ranks (px × py × pz): x and y periodic (or the case's inflow in x), walls in z.
 #include <memory>
@@ -33,7 +33,7 @@ class Model3d final : public Model {
 
  private:
   const RunSpec& spec_;
-  CellGeometry3d geometry_;
+  CellGeometry<3> geometry_;
   HydrostaticView background_;
   Workspace3d workspace_;
   StepParamsBlock3d params_;

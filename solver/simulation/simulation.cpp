@@ -15,7 +15,7 @@ namespace simapp {
 
 namespace {
 
-/// dt of every step, for StepParams made on the device.
+/// dt of every step, for StepParams<2> made on the device.
 TimeSchedule time_schedule(const TimeStepping& time_stepping, const Grid& grid, const Dissipation& physics) {
   return {time_stepping.dt(),
           time_stepping.dt_of(time_stepping.num_steps()),

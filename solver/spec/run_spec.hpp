@@ -12,7 +12,6 @@
 #include "kernels/initial_conditions/case_name.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/physics/bump.hpp"
-#include "kernels/physics/bump_3d.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/time/step_params.hpp"
 #include "solver/grid/grid_spec.hpp"
@@ -121,8 +120,8 @@ struct RunSpec {
 
 /// The bump of `spec`'s case: its own (case_bump) with what spec.perturbation gives in its place.
 /// x is a list's first item and z its last.
-inline Bump configured_bump(const RunSpec& spec) {
-  Bump bump = case_bump(spec.case_name, spec.grid.xlen);
+inline Bump<2> configured_bump(const RunSpec& spec) {
+  Bump<2> bump = case_bump(spec.case_name, spec.grid.xlen);
   const PerturbationSpec& given = spec.perturbation;
   if (!given.center.empty()) {
     bump.x0 = given.center.front();
@@ -138,8 +137,8 @@ inline Bump configured_bump(const RunSpec& spec) {
 
 /// The 3-D model's bump of `spec`'s case: the ellipsoid of the configured x–z bump
 /// (case_bump_3d: centred at y = ylen/2, y_r = x_r), with y from lists of three numbers [x, y, z].
-inline Bump3d configured_bump_3d(const RunSpec& spec) {
-  Bump3d bump = case_bump_3d(configured_bump(spec), spec.grid.ylen);
+inline Bump<3> configured_bump_3d(const RunSpec& spec) {
+  Bump<3> bump = case_bump_3d(configured_bump(spec), spec.grid.ylen);
   const PerturbationSpec& given = spec.perturbation;
   if (given.center.size() == 3) bump.y0 = given.center[1];
   if (given.radii.size() == 3) bump.yr = given.radii[1];

@@ -6,7 +6,7 @@
 namespace simapp {
 
 HydrostaticProfile::HydrostaticProfile(const Stream& stream, const HydrostaticBackground& background,
-                                       const CellGeometry& geometry, int nz)
+                                       const CellGeometry<2>& geometry, int nz)
     : density_cell_(stream.backend, nz + 2 * numerics::halo_width),
       rho_theta_cell_(stream.backend, nz + 2 * numerics::halo_width),
       density_face_(stream.backend, nz + 1),

@@ -20,7 +20,7 @@ struct HydrostaticColumns {
 class HydrostaticProfile {
  public:
   /// The background of `nz` local rows starting at global row geometry.k_offset.
-  HydrostaticProfile(const Stream& stream, const HydrostaticBackground& background, const CellGeometry& geometry,
+  HydrostaticProfile(const Stream& stream, const HydrostaticBackground& background, const CellGeometry<2>& geometry,
                      int nz);
 
   HydrostaticView view() const;

@@ -27,8 +27,8 @@ struct Stage {
   FieldView<double, 2> forcing;  ///< the stage's input, whose halos are filled
   FieldView<double, 2> out;
   StepFields fields;  ///< flux and the fine-granularity scratch arrays
-  FluxContext context;
-  Bump wave_source;
+  FluxContext<2> context;
+  Bump<2> wave_source;
   GhostFill halo;
 
   StageFields stage_fields() const { return {init, forcing, fields.flux, out}; }
@@ -66,7 +66,7 @@ void add_inflow(StepProgram& program, const std::string& name, const Stage& stag
 
 /// True when this rank fills some ghost cells of the pass itself (periodic copy or walls).
 bool fills_locally(const Stage& stage) {
-  const BoundaryConditions& sides = stage.halo.sides;
+  const BoundaryConditions<2>& sides = stage.halo.sides;
   if (stage.direction == Direction::x)
     return sides.x_low.copies_periodic_image() || sides.x_high.copies_periodic_image();
   return sides.z_low.is_wall() || sides.z_high.is_wall();
@@ -182,7 +182,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
 
 void add_stage_kernel(StepProgram& program, const std::string& name, const Stage& stage, const IndexBox& cells,
                       int lane) {
-  const BoundaryConditions& sides = stage.halo.sides;
+  const BoundaryConditions<2>& sides = stage.halo.sides;
   program
       .add(
           OpKind::kernel, name,
@@ -216,7 +216,7 @@ void add_single_kernel_stage(StepProgram& program, const std::string& prefix, co
   program.add_join(prefix + "join_stage");
 }
 
-const StepParams* params_of_slot(const StepResources& resources, int slot) {
+const StepParams<2>* params_of_slot(const StepResources& resources, int slot) {
   return resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
 }
 
@@ -226,7 +226,7 @@ const StepParams* params_of_slot(const StepResources& resources, int slot) {
 /// q*, q** in the placement's other two.
 void add_split_pass(StepProgram& program, const StepResources& resources, const StepScheme& scheme, Direction direction,
                     int slot, const FieldView<double, 2> (&arrays)[3], const PassPlacement& placement) {
-  const StepParams* params = params_of_slot(resources, slot);
+  const StepParams<2>* params = params_of_slot(resources, slot);
   const std::string pass = direction == Direction::x ? "x" : "z";
   const FieldView<double, 2>& initial = arrays[placement.input];
   const FieldView<double, 2>& stage1 = arrays[placement.stage1()];
@@ -239,7 +239,7 @@ void add_split_pass(StepProgram& program, const StepResources& resources, const 
                       stage_array(rk.input, initial, stage1, stage2),
                       stage_array(rk.output, initial, stage1, stage2),
                       resources.fields,
-                      FluxContext{resources.geometry, resources.background, params, s},
+                      FluxContext<2>{resources.geometry, resources.background, params, s},
                       resources.wave_source,
                       resources.halo};
     const std::string prefix = pass + ".stage" + std::to_string(s + 1) + ".";
@@ -256,10 +256,10 @@ void add_split_pass(StepProgram& program, const StepResources& resources, const 
 /// One split pass as one pass kernel, qⁿ from `input` into `output`.
 void add_pass_kernel(StepProgram& program, const StepResources& resources, Direction direction, int slot,
                      const FieldView<double, 2>& input, const FieldView<double, 2>& output) {
-  const CellGeometry geometry = resources.geometry;
+  const CellGeometry<2> geometry = resources.geometry;
   const HydrostaticView background = resources.background;
-  const StepParams* params = params_of_slot(resources, slot);
-  const Bump wave_source = resources.wave_source;
+  const StepParams<2>* params = params_of_slot(resources, slot);
+  const Bump<2> wave_source = resources.wave_source;
   program
       .add(OpKind::kernel, direction == Direction::x ? "x.pass" : "z.pass",
            [direction, input, output, geometry, background, params, wave_source](const Stream& stream) {
@@ -274,7 +274,7 @@ void add_health_check(StepProgram& program, const std::string& prefix, const Ste
   if (after_lanes) program.add_join(prefix + "join_before_check");
   const FieldView<double, 2> state = resources.fields.state;
   const HydrostaticView background = resources.background;
-  const CellGeometry geometry = resources.geometry;
+  const CellGeometry<2> geometry = resources.geometry;
   const HealthCheckOps health = resources.health;
   program
       .add(OpKind::kernel, prefix + "check_health",
@@ -361,7 +361,7 @@ StepProgram build_chunk_program(const StepResources& resources, const ChunkLayou
 StepProgram build_loop_body_program(const StepResources& resources, const ChunkLayout& layout,
                                     const LoopControl* loop) {
   StepProgram body;
-  StepParams* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
+  StepParams<2>* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
   const int steps = layout.steps;
   body.add(OpKind::kernel, "advance_step_params", [loop, slots, steps](const Stream& stream) {
     advance_step_params(stream, loop->clock, slots, steps, loop->schedule);

@@ -35,8 +35,8 @@ class HaloExchange;
 struct GhostFill {
   /// The domain's sides: every rank's steps hold the same ops (an inflow op on a rank away
   /// from the inflow side leaves its ghosts alone), so they chunk their steps alike.
-  BoundaryConditions domain;
-  BoundaryConditions sides;         ///< this rank's sides (rank_boundaries)
+  BoundaryConditions<2> domain;
+  BoundaryConditions<2> sides;      ///< this rank's sides (rank_boundaries)
   HaloPath path = HaloPath::mpi;    ///< how halo messages travel
   bool overlap = false;             ///< interior fluxes run while halos travel (fused)
   const HaloExchange* x = nullptr;  ///< null in programs that are only described
@@ -73,10 +73,10 @@ struct LoopControl {
 /// exchanges may be null for a program that is only described, never run.
 struct StepResources {
   StepFields fields;
-  CellGeometry geometry;
+  CellGeometry<2> geometry;
   HydrostaticView background;
   const StepParamsBlock* params = nullptr;
-  Bump wave_source;  ///< the gravity_waves forcing (gravity_wave_source); none in every other case
+  Bump<2> wave_source;  ///< the gravity_waves forcing (gravity_wave_source); none in every other case
   Granularity granularity = Granularity::fused;
   GhostFill halo;
   HealthCheckOps health;
@@ -104,20 +104,20 @@ void add_chunk_steps(StepProgram& chunk, const ChunkLayout& layout,
                      const std::function<StepProgram(StepParity, int)>& step_of,
                      const std::function<void(const std::string&, const StepProgram&)>& add_check);
 
-/// The body of a graph_loop WHILE node: the steps of `layout` like a chunk, its StepParams
+/// The body of a graph_loop WHILE node: the steps of `layout` like a chunk, its StepParams<2>
 /// computed on the device from the step counter (no copy from the host), ending with the kernel
 /// that counts the steps and sets the loop's condition (`loop` is read when the program runs,
 /// so its condition may be set after the program is built).
 StepProgram build_loop_body_program(const StepResources& resources, const ChunkLayout& layout, const LoopControl* loop);
 
-/// One step of `scheme` whose kernels read StepParams slot `slot`.
+/// One step of `scheme` whose kernels read StepParams<2> slot `slot`.
 StepProgram build_step_program(const StepResources& resources, const StepScheme& scheme, StepParity parity, int slot);
 
-/// One step of the model's scheme (step_scheme()) whose kernels read StepParams slot `slot`.
+/// One step of the model's scheme (step_scheme()) whose kernels read StepParams<2> slot `slot`.
 StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot);
 
 /// A chunk of layout.steps consecutive steps starting with parity layout.first: a Transfer op
-/// that refreshes StepParams slots [0, steps), then step j reading slot j, followed by the
+/// that refreshes StepParams<2> slots [0, steps), then step j reading slot j, followed by the
 /// health check where layout.checked holds j. Op names are prefixed "stepJ/" (J = 1..steps).
 StepProgram build_chunk_program(const StepResources& resources, const ChunkLayout& layout);
 

@@ -33,16 +33,16 @@ struct Stage3d {
   FieldView<double, 3> forcing;  ///< the stage's input, whose ghosts along the pass are made or received
   FieldView<double, 3> out;
   StepFields3d fields;  ///< flux and the fine granularity's scratch arrays
-  FluxContext3d context;
-  Bump3d wave_source;
+  FluxContext<3> context;
+  Bump<3> wave_source;
   const StepResources3d* resources = nullptr;
 
-  const BoundaryConditions3d& sides() const { return resources->sides; }
+  const BoundaryConditions<3>& sides() const { return resources->sides; }
   const HaloExchange* exchange() const { return resources->halos.along(direction); }
   HaloPath path() const { return resources->halos.path; }
   bool exchanges() const { return exchanges_along(sides(), direction); }
   /// The domain's low side along the pass is an inflow (the x pass in injection).
-  bool has_inflow() const { return direction == Direction::x && resources->domain.xz.x_low.has_inflow(); }
+  bool has_inflow() const { return direction == Direction::x && resources->domain.x_low.has_inflow(); }
   StageArrays3d arrays() const { return stage_arrays(init, forcing, out); }
   StageFields3d stage_fields() const { return {init, forcing, fields.flux, out}; }
   PassShape3d pass() const { return {direction, forcing.shape}; }
@@ -175,9 +175,9 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
 void add_stage_kernel(StepProgram& program, const std::string& name, const Stage3d& stage, const CellBox& cells,
                       int lane) {
   const StageArrays3d arrays = stage.arrays();
-  const FluxContext3d context = stage.context;
-  const Bump3d wave_source = stage.wave_source;
-  const BoundaryConditions3d sides = stage.sides();
+  const FluxContext<3> context = stage.context;
+  const Bump<3> wave_source = stage.wave_source;
+  const BoundaryConditions<3> sides = stage.sides();
   const Direction direction = stage.direction;
   program
       .add(
@@ -208,7 +208,7 @@ void add_single_kernel_stage(StepProgram& program, const std::string& prefix, co
   program.add_join(prefix + "join_stage");
 }
 
-const StepParams3d* params_of_slot(const StepResources3d& resources, int slot) {
+const StepParams<3>* params_of_slot(const StepResources3d& resources, int slot) {
   return resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
 }
 
@@ -227,7 +227,7 @@ void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, c
                         stage_array(rk.input, initial, stage1, stage2),
                         stage_array(rk.output, initial, stage1, stage2),
                         resources.fields,
-                        FluxContext3d{resources.geometry, resources.background, params_of_slot(resources, slot), s},
+                        FluxContext<3>{resources.geometry, resources.background, params_of_slot(resources, slot), s},
                         resources.wave_source,
                         &resources};
     const std::string prefix = pass_name(direction) + ".stage" + std::to_string(s + 1) + ".";
@@ -244,10 +244,10 @@ void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, c
 /// One split pass as one pass kernel, qⁿ from `input` into `output`.
 void add_pass_kernel_3d(StepProgram& program, const StepResources3d& resources, Direction direction, int slot,
                         const FieldView<double, 3>& input, const FieldView<double, 3>& output) {
-  const CellGeometry3d geometry = resources.geometry;
+  const CellGeometry<3> geometry = resources.geometry;
   const HydrostaticView background = resources.background;
-  const StepParams3d* params = params_of_slot(resources, slot);
-  const Bump3d wave_source = resources.wave_source;
+  const StepParams<3>* params = params_of_slot(resources, slot);
+  const Bump<3> wave_source = resources.wave_source;
   program
       .add(OpKind::kernel, pass_name(direction) + ".pass",
            [direction, input, output, geometry, background, params, wave_source](const Stream& stream) {
@@ -260,7 +260,7 @@ void add_pass_kernel_3d(StepProgram& program, const StepResources3d& resources, 
 void add_health_check_3d(StepProgram& program, const std::string& prefix, const StepResources3d& resources) {
   const FieldView<double, 3> state = resources.fields.state;
   const HydrostaticView background = resources.background;
-  const CellGeometry3d geometry = resources.geometry;
+  const CellGeometry<3> geometry = resources.geometry;
   const HealthCheckOps health = resources.health;
   program
       .add(OpKind::kernel, prefix + "check_health",
@@ -274,11 +274,11 @@ void add_health_check_3d(StepProgram& program, const std::string& prefix, const 
 
 }  // namespace
 
-bool exchanges_along(const BoundaryConditions3d& sides, Direction direction) {
+bool exchanges_along(const BoundaryConditions<3>& sides, Direction direction) {
   switch (direction) {
-    case Direction::x: return sides.xz.x_low.from_neighbour() || sides.xz.x_high.from_neighbour();
+    case Direction::x: return sides.x_low.from_neighbour() || sides.x_high.from_neighbour();
     case Direction::y: return sides.y_low.from_neighbour() || sides.y_high.from_neighbour();
-    case Direction::z: return sides.xz.z_low.from_neighbour() || sides.xz.z_high.from_neighbour();
+    case Direction::z: return sides.z_low.from_neighbour() || sides.z_high.from_neighbour();
   }
   return false;
 }
@@ -298,7 +298,7 @@ StepProgram build_chunk_program_3d(const StepResources3d& resources, const Chunk
 StepProgram build_loop_body_program_3d(const StepResources3d& resources, const ChunkLayout& layout,
                                        const LoopControl* loop) {
   StepProgram body;
-  StepParams3d* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
+  StepParams<3>* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
   const int steps = layout.steps;
   body.add(OpKind::kernel, "advance_step_params", [loop, slots, steps](const Stream& stream) {
     advance_step_params_3d(stream, loop->clock, slots, steps, loop->schedule);

@@ -16,11 +16,11 @@
 /// stage and fused granularities update the cells (or fluxes) that read no ghost while halos
 /// travel, as the 2-D model does.
 #include "kernels/backend/field_view.hpp"
-#include "kernels/boundary/boundary_conditions_3d.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/physics/bump_3d.hpp"
-#include "kernels/physics/cell_geometry_3d.hpp"
-#include "kernels/time/step_params_3d.hpp"
+#include "kernels/physics/bump.hpp"
+#include "kernels/physics/cell_geometry.hpp"
+#include "kernels/time/step_params.hpp"
 #include "kernels/time/step_scheme.hpp"
 #include "solver/state/workspace_3d.hpp"
 #include "solver/step/build_step_program.hpp"
@@ -43,36 +43,36 @@ struct HaloExchanges3d {
 };
 
 /// Whether some ghost cells of the passes along `direction` come from neighbour ranks.
-bool exchanges_along(const BoundaryConditions3d& sides, Direction direction);
+bool exchanges_along(const BoundaryConditions<3>& sides, Direction direction);
 
 /// What the 3-D step's ops need; the arrays and params must outlive the programs built from it.
 struct StepResources3d {
   StepFields3d fields;  ///< the arrays of `granularity` (step_field_shapes_3d)
-  CellGeometry3d geometry;
+  CellGeometry<3> geometry;
   HydrostaticView background;
   const StepParamsBlock3d* params = nullptr;  ///< the slots the steps of a chunk read
-  Bump3d wave_source;                         ///< the gravity_waves forcing; none in every other case
+  Bump<3> wave_source;                        ///< the gravity_waves forcing; none in every other case
   Granularity granularity = Granularity::stage;
   /// The domain's sides: every rank's steps hold the same ops (an inflow op on a rank away from
   /// the inflow side leaves its ghosts alone), so they chunk their steps alike.
-  BoundaryConditions3d domain;
-  BoundaryConditions3d sides;  ///< this rank's (rank_boundaries)
+  BoundaryConditions<3> domain;
+  BoundaryConditions<3> sides;  ///< this rank's (rank_boundaries)
   HealthCheckOps health;
   HaloExchanges3d halos;  ///< where sides are exchanged
   bool overlap = false;   ///< parallel.overlap: work that reads no ghost runs while halos travel
 };
 
-/// The step of parity `parity` reading the StepParams3d of slot `slot`.
+/// The step of parity `parity` reading the StepParams<3> of slot `slot`.
 StepProgram build_step_program_3d(const StepResources3d& resources, StepParity parity, int slot);
 
 /// A chunk of the 3-D model's steps as `layout` lays them out (build_chunk_program's 2-D
-/// counterpart): the copy of the staged StepParams3d slots to the device, then the steps, step j
+/// counterpart): the copy of the staged StepParams<3> slots to the device, then the steps, step j
 /// reading slot j, each step `layout.checked` names followed by the health check (check_health_3d)
 /// and its count.
 StepProgram build_chunk_program_3d(const StepResources3d& resources, const ChunkLayout& layout);
 
 /// The body of a graph_loop WHILE node for the 3-D model (build_loop_body_program's
-/// counterpart): StepParams3d of its steps computed on the device from the loop clock, the steps
+/// counterpart): StepParams<3> of its steps computed on the device from the loop clock, the steps
 /// and checks of `layout`, then the count that sets the node's condition.
 StepProgram build_loop_body_program_3d(const StepResources3d& resources, const ChunkLayout& layout,
                                        const LoopControl* loop);

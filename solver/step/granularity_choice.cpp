@@ -38,12 +38,12 @@ GranularityChoice choose(Granularity asked, Backend backend, const std::array<bo
 
 }  // namespace
 
-GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions& sides) {
+GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions<2>& sides) {
   return choose(asked, backend,
                 std::array{pass_tile_makes_along(sides, Direction::x), pass_tile_makes_along(sides, Direction::z)});
 }
 
-GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions3d& sides) {
+GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions<3>& sides) {
   return choose(asked, backend,
                 std::array{pass_tile_makes_along(sides, Direction::x), pass_tile_makes_along(sides, Direction::y),
                            pass_tile_makes_along(sides, Direction::z)});
@@ -51,7 +51,7 @@ GranularityChoice choose_granularity(Granularity asked, Backend backend, const B
 
 GranularityChoice choose_granularity(const RunSpec& spec, Backend backend, const RankBox& box) {
   const Granularity asked = spec.execution.granularity;
-  const BoundaryConditions domain = case_boundaries(spec.case_name);
+  const BoundaryConditions<2> domain = case_boundaries(spec.case_name);
   if (spec.grid.ny > 1)
     return choose_granularity(asked, backend, rank_boundaries(periodic_in_y(domain), box, spec.grid));
   return choose_granularity(asked, backend, rank_boundaries(domain, box, spec.grid));

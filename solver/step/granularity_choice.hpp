@@ -11,7 +11,6 @@
 
 #include "kernels/backend/backend_kind.hpp"
 #include "kernels/boundary/boundary_conditions.hpp"
-#include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "solver/grid/rank_box.hpp"
 #include "solver/spec/run_spec.hpp"
 
@@ -24,10 +23,10 @@ struct GranularityChoice {
 };
 
 /// `asked` made concrete for a run on `backend` by a rank whose sides are `sides` (2-D).
-GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions& sides);
+GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions<2>& sides);
 
 /// `asked` made concrete for a run of the 3-D model on `backend` by a rank whose sides are `sides`.
-GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions3d& sides);
+GranularityChoice choose_granularity(Granularity asked, Backend backend, const BoundaryConditions<3>& sides);
 
 /// `spec`'s execution.granularity made concrete for its run on `backend` by the rank holding
 /// `box` (rank_boundaries of the case's sides). The same on every rank: a rank holds the whole

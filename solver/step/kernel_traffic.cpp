@@ -52,7 +52,7 @@ std::size_t fine_kernel_bytes(FineOp op, Direction direction, long along, long a
 
 }  // namespace
 
-std::size_t halo_fill_bytes(const PassShape& pass, int vars, const BoundaryConditions& sides) {
+std::size_t halo_fill_bytes(const PassShape& pass, int vars, const BoundaryConditions<2>& sides) {
   if (pass.direction == Direction::x) {  // copied: read + written
     const long copied = (sides.x_low.copies_periodic_image() ? 1 : 0) + (sides.x_high.copies_periodic_image() ? 1 : 0);
     return 2 * values(copied * pass.halo, pass.nz, vars);
@@ -106,14 +106,14 @@ std::size_t fine_bytes(FineOp op, const PassShape& pass, int variable) {
                            variable == var::wmom);
 }
 
-std::size_t halo_fill_3d_bytes(const PassShape3d& pass, int vars, const BoundaryConditions3d& sides) {
+std::size_t halo_fill_3d_bytes(const PassShape3d& pass, int vars, const BoundaryConditions<3>& sides) {
   const long halo = pass.shape.halo;
   if (pass.direction == Direction::z) {
-    const long walls = (sides.xz.z_low.is_wall() ? 1 : 0) + (sides.xz.z_high.is_wall() ? 1 : 0);
+    const long walls = (sides.z_low.is_wall() ? 1 : 0) + (sides.z_high.is_wall() ? 1 : 0);
     return values(walls * (halo + 1), pass.across(), vars);
   }
-  const BoundaryCondition& low = pass.direction == Direction::x ? sides.xz.x_low : sides.y_low;
-  const BoundaryCondition& high = pass.direction == Direction::x ? sides.xz.x_high : sides.y_high;
+  const BoundaryCondition& low = pass.direction == Direction::x ? sides.x_low : sides.y_low;
+  const BoundaryCondition& high = pass.direction == Direction::x ? sides.x_high : sides.y_high;
   const long copied = (low.copies_periodic_image() ? 1 : 0) + (high.copies_periodic_image() ? 1 : 0);
   return 2 * values(copied * halo, pass.across(), vars);
 }

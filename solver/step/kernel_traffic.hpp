@@ -8,7 +8,6 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/index_box.hpp"
 #include "kernels/boundary/boundary_conditions.hpp"
-#include "kernels/boundary/boundary_conditions_3d.hpp"
 #include "kernels/flux/fluxes.hpp"
 #include "kernels/physics/variables.hpp"
 
@@ -25,7 +24,7 @@ struct PassShape {
 
 /// Ghost cells of `vars` variables the rank fills on the sides of `sides` that say so:
 /// periodic columns (x) or wall rows (z).
-std::size_t halo_fill_bytes(const PassShape& pass, int vars, const BoundaryConditions& sides);
+std::size_t halo_fill_bytes(const PassShape& pass, int vars, const BoundaryConditions<2>& sides);
 /// An inflow: ρ′ read, ρu and (ρθ)′ written in the left ghost columns.
 std::size_t inflow_bytes(const PassShape& pass);
 /// Face fluxes of `vars` variables from the stage input (fused), on the faces of `region`.
@@ -55,7 +54,7 @@ struct PassShape3d {
 
 /// The 3-D ghost cells of `vars` variables the rank fills along the pass: periodic copies in x
 /// and y (read + written), wall layers in z (the interior layer read, the ghost layers written).
-std::size_t halo_fill_3d_bytes(const PassShape3d& pass, int vars, const BoundaryConditions3d& sides);
+std::size_t halo_fill_3d_bytes(const PassShape3d& pass, int vars, const BoundaryConditions<3>& sides);
 /// The 3-D inflow: ρ′ read, ρu and (ρθ)′ written in the low x ghost columns.
 std::size_t inflow_3d_bytes(const PassShape3d& pass);
 /// The 3-D face fluxes of every variable from the stage input (fused), on the faces of `region`.

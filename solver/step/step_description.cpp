@@ -86,29 +86,29 @@ std::vector<std::string> step_lines(const StepSchemeOf<Passes>& scheme, std::str
   return lines;
 }
 
-std::string x_sides_text(const BoundaryConditions& domain) {
+std::string x_sides_text(const BoundaryConditions<2>& domain) {
   return fmt::format("{}, {}", side_text("x low", domain.x_low, domain.inflow),
                      side_text("x high", domain.x_high, domain.inflow));
 }
 
-std::string z_sides_text(const BoundaryConditions& domain) {
+std::string z_sides_text(const BoundaryConditions<2>& domain) {
   return fmt::format("{}, {}", side_text("z low", domain.z_low, domain.inflow),
                      side_text("z high", domain.z_high, domain.inflow));
 }
 
 }  // namespace
 
-std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryConditions& domain, int check_every) {
+std::vector<std::string> describe_step(const StepScheme& scheme, const BoundaryConditions<2>& domain, int check_every) {
   return step_lines(scheme, fmt::format("boundaries: {}, {}", x_sides_text(domain), z_sides_text(domain)), check_every);
 }
 
-std::vector<std::string> describe_step(const StepSchemeOf<3>& scheme, const BoundaryConditions3d& domain,
+std::vector<std::string> describe_step(const StepSchemeOf<3>& scheme, const BoundaryConditions<3>& domain,
                                        int check_every) {
-  return step_lines(scheme,
-                    fmt::format("boundaries: {}, {}, {}, {}", x_sides_text(domain.xz),
-                                side_text("y low", domain.y_low, domain.xz.inflow),
-                                side_text("y high", domain.y_high, domain.xz.inflow), z_sides_text(domain.xz)),
-                    check_every);
+  return step_lines(
+      scheme,
+      fmt::format("boundaries: {}, {}, {}, {}", x_sides_text(domain), side_text("y low", domain.y_low, domain.inflow),
+                  side_text("y high", domain.y_high, domain.inflow), z_sides_text(domain)),
+      check_every);
 }
 
 }  // namespace simapp

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <set>
 
-#include "kernels/boundary/boundary_conditions_3d.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "solver/grid/grid.hpp"
@@ -40,7 +40,7 @@ void count_chunks(const RunSpec& spec, const Grid& grid, StepOutline& plan, cons
 
 /// The 3-D model's outline on the rank of `grid`'s box, its halo messages taking `path`.
 StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid, HaloPath path) {
-  const BoundaryConditions3d domain = periodic_in_y(case_boundaries(spec.case_name));
+  const BoundaryConditions<3> domain = periodic_in_y(case_boundaries(spec.case_name));
   const StepResources3d resources{step_field_shapes_3d(grid, spec.execution.granularity),
                                   grid.geometry_3d(),
                                   {},
@@ -106,12 +106,12 @@ int distinct_chunk_layouts(long num_steps, int steps_per_graph, int check_every)
 }
 
 StepOutline outline_steps(const RunSpec& spec) {
-  const BoundaryConditions domain = case_boundaries(spec.case_name);
+  const BoundaryConditions<2> domain = case_boundaries(spec.case_name);
   return plan_on(spec, Grid(spec.grid), GhostFill{domain, domain});
 }
 
 GhostFill ghost_fill(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
-  const BoundaryConditions domain = case_boundaries(spec.case_name);
+  const BoundaryConditions<2> domain = case_boundaries(spec.case_name);
   return {domain,  rank_boundaries(domain, decomposition.box(), decomposition.global()),
           path,    spec.parallel.overlap == HaloOverlap::on,
           nullptr, nullptr};

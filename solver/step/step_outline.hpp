@@ -16,7 +16,7 @@ struct StepOutline {
   /// The step in words (describe_step): passes, stages, ghost cells, checks, boundaries.
   std::vector<std::string> description;
   StepProgram step;  ///< one odd step (even steps run the passes in the other order)
-  /// The run's first chunk: the StepParams refresh, then steps_per_graph steps (fewer in a
+  /// The run's first chunk: the StepParams<2> refresh, then steps_per_graph steps (fewer in a
   /// shorter run), with the health check after those that are multiples of check_every or the
   /// run's last; later chunks hold theirs where their own steps fall, or none.
   StepProgram chunk;

@@ -7,8 +7,8 @@ namespace simapp {
 namespace {
 
 /// The step's dt, which decides every other value of a slot.
-double dt_of(const StepParams& params) { return params.dt; }
-double dt_of(const StepParams3d& params) { return params.xz.dt; }
+double dt_of(const StepParams<2>& params) { return params.dt; }
+double dt_of(const StepParams<3>& params) { return params.dt; }
 
 }  // namespace
 
@@ -39,7 +39,7 @@ void StepParamsBlockOf<Params>::enqueue_refresh(const Stream& stream, int count)
   device::copy_async(stream, device_.data(), pinned_, sizeof(Params) * count, device::CopyDirection::host_to_device);
 }
 
-template class StepParamsBlockOf<StepParams>;
-template class StepParamsBlockOf<StepParams3d>;
+template class StepParamsBlockOf<StepParams<2>>;
+template class StepParamsBlockOf<StepParams<3>>;
 
 }  // namespace simapp

@@ -1,5 +1,5 @@
 #pragma once
-/// The device-resident StepParams the kernels read through fixed pointers, one slot per step
+/// The device-resident StepParams<2> the kernels read through fixed pointers, one slot per step
 /// of a chunk (a captured graph may hold several steps), with the pinned host copy they are
 /// refreshed from by a copy at the head of each chunk. The host rewrites the pinned copy only
 /// when values change, and waits for queued work first, so a chunk already queued (or a graph
@@ -8,11 +8,10 @@
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/time/step_params.hpp"
-#include "kernels/time/step_params_3d.hpp"
 
 namespace simapp {
 
-/// The block of either model's step values: StepParams (2-D) or StepParams3d.
+/// The block of either model's step values: StepParams<2> (2-D) or StepParams<3>.
 template <class Params>
 class StepParamsBlockOf {
  public:
@@ -36,9 +35,9 @@ class StepParamsBlockOf {
   Params* pinned_ = nullptr;
 };
 
-using StepParamsBlock = StepParamsBlockOf<StepParams>;
-using StepParamsBlock3d = StepParamsBlockOf<StepParams3d>;
-extern template class StepParamsBlockOf<StepParams>;
-extern template class StepParamsBlockOf<StepParams3d>;
+using StepParamsBlock = StepParamsBlockOf<StepParams<2>>;
+using StepParamsBlock3d = StepParamsBlockOf<StepParams<3>>;
+extern template class StepParamsBlockOf<StepParams<2>>;
+extern template class StepParamsBlockOf<StepParams<3>>;
 
 }  // namespace simapp

@@ -17,7 +17,7 @@ inline constexpr std::size_t automatic_kernels_per_graph = 250;
 
 /// The most steps one graph may hold (execution.steps_per_graph): a graph's replay costs the
 /// same per node from a few hundred nodes up, while each of its steps takes nodes, capture and
-/// instantiation time, and a StepParams slot.
+/// instantiation time, and a StepParams<2> slot.
 inline constexpr int max_steps_per_graph = 1024;
 
 /// `steps` made a multiple of `check_every` (the nearest), or where fewer, a divisor of it (the

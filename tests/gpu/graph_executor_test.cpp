@@ -180,7 +180,7 @@ TEST_F(CudaGraphTest, GraphsAreCapturedOncePerDistinctChunk) {
   EXPECT_EQ(stats.captures, 3);
   EXPECT_EQ(stats.instantiations, 3);
   EXPECT_EQ(stats.launches, 5);
-  // 123 kernels per step for injection (fine), the StepParams copy node, and the health check
+  // 123 kernels per step for injection (fine), the StepParams<2> copy node, and the health check
   // and its count after a step that is a multiple of check_every (10) or the run's last.
   EXPECT_EQ(stats.nodes_per_graph, (std::vector<std::size_t>{1 + 5 * 123, 1 + 5 * 123 + 2, 1 + 4 * 123 + 2}));
 }

@@ -1,5 +1,5 @@
 /// Whole runs of the 3-D model on the CUDA backend (label gpu; skipped without a GPU): every mode
-/// (graph_loop with its StepParams3d made on the device, persistent with a barrier a pass or a
+/// (graph_loop with its StepParams<3> made on the device, persistent with a barrier a pass or a
 /// stage), granularity and K computes the same state bit for bit, the persistent kernel's health
 /// check names the step and cell the graphs' check names, a state uniform in y stays so bit for
 /// bit and equals the CUDA 2-D run, and the CUDA state agrees with the host backend's.

@@ -52,8 +52,8 @@ void cell_values(double phi, double q[var::count]) {
 double x_error(int n) {
   const double length = 20000.0, dx = length / n;
   const UniformBackground background(1);
-  const StepParams params = step_params(1.0, dx, dx, Dissipation{viscosity, 0.0});
-  const FluxContext context{CellGeometry{dx, dx, length, dx, n, 1, 0, 0}, background.view(), &params, 0};
+  const StepParams<2> params = step_params(1.0, dx, dx, Dissipation{viscosity, 0.0});
+  const FluxContext<2> context{CellGeometry<2>{dx, dx, length, dx, n, 1, 0, 0}, background.view(), &params, 0};
   const auto phi = [&](int i) { return amplitude * std::sin(2 * pi * (i + 0.5) * dx / length); };
   double worst = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -78,8 +78,8 @@ double x_error(int n) {
 double z_error(int n) {
   const double height = 10000.0, dz = height / n;
   const UniformBackground background(n);
-  const StepParams params = step_params(1.0, dz, dz, Dissipation{viscosity, 0.0});
-  const FluxContext context{CellGeometry{dz, dz, dz, height, 1, n, 0, 0}, background.view(), &params, 0};
+  const StepParams<2> params = step_params(1.0, dz, dz, Dissipation{viscosity, 0.0});
+  const FluxContext<2> context{CellGeometry<2>{dz, dz, dz, height, 1, n, 0, 0}, background.view(), &params, 0};
   const auto phi = [&](int k) { return amplitude * std::cos(pi * (k + 0.5) * dz / height); };
   double worst = 0.0;
   for (int k = 0; k < n; ++k) {
@@ -117,8 +117,9 @@ TEST(DiffusionTest, CosineModeBetweenWallsConvergesAlongZ) {
 
 TEST(DiffusionTest, NoViscosityAddsNothing) {
   const UniformBackground background(1);
-  const StepParams params = step_params(1.0, 100.0, 100.0, Dissipation{0.0, 0.05});
-  const FluxContext context{CellGeometry{100.0, 100.0, 1000.0, 100.0, 10, 1, 0, 0}, background.view(), &params, 0};
+  const StepParams<2> params = step_params(1.0, 100.0, 100.0, Dissipation{0.0, 0.05});
+  const FluxContext<2> context{CellGeometry<2>{100.0, 100.0, 1000.0, 100.0, 10, 1, 0, 0}, background.view(), &params,
+                               0};
   double a[var::count], b[var::count], flux[var::count] = {1.0, 2.0, 3.0, 4.0};
   cell_values(0.1, a);
   cell_values(0.7, b);

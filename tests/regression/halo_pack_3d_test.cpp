@@ -32,7 +32,7 @@ class HaloPack3dTest : public ::testing::Test {
         background(host, case_background(CaseName::thermal), grid.geometry(), nz),
         shape{nx, ny, nz, numerics::halo_width, V3::count},
         geometry{grid.geometry(), 1200.0, 1200.0 * ny, ny, 0},
-        params(step_params_3d(0.5, grid.dx(), geometry.dy, grid.dz(), Dissipation{75.0})),
+        params(step_params(0.5, grid.dx(), geometry.dy, grid.dz(), Dissipation{75.0})),
         state(shape.size(), std::numeric_limits<double>::quiet_NaN()) {
     set_initial_state_3d(host, view(state), CaseName::thermal,
                          case_bump_3d(case_bump(CaseName::thermal, grid.spec().xlen), geometry.ylen), geometry);
@@ -57,10 +57,10 @@ class HaloPack3dTest : public ::testing::Test {
   FieldView<double, 3> view(std::vector<double>& values) const { return {values.data(), shape}; }
 
   /// The first stage of the pass along `direction` from `input` with `sides`.
-  std::vector<double> stage(Direction direction, std::vector<double>& input, const BoundaryConditions3d& sides) {
+  std::vector<double> stage(Direction direction, std::vector<double>& input, const BoundaryConditions<3>& sides) {
     std::vector<double> out(shape.size(), 0.0);
     apply_stage_3d(host, direction, stage_arrays(view(input), view(input), view(out)),
-                   FluxContext3d{geometry, background.view(), &params, 0}, Bump3d{}, sides,
+                   FluxContext<3>{geometry, background.view(), &params, 0}, Bump<3>{}, sides,
                    CellBox{0, nx, 0, ny, 0, nz});
     return out;
   }
@@ -80,20 +80,20 @@ class HaloPack3dTest : public ::testing::Test {
   Grid grid;
   HydrostaticProfile background;
   FieldShape<3> shape;
-  CellGeometry3d geometry;
-  StepParams3d params;
+  CellGeometry<3> geometry;
+  StepParams<3> params;
   std::vector<double> state;
 };
 
 TEST_F(HaloPack3dTest, ExchangedXAndYGhostsGiveThePeriodicRulesNumbersBitForBit) {
-  const BoundaryConditions3d periodic = periodic_in_y(case_boundaries(CaseName::thermal));
+  const BoundaryConditions<3> periodic = periodic_in_y(case_boundaries(CaseName::thermal));
   for (const Direction direction : {Direction::x, Direction::y}) {
     const std::vector<double> by_rule = stage(direction, state, periodic);
     std::vector<double> received = state;
     exchange_with_itself(direction, received);
-    BoundaryConditions3d exchanged = periodic;
+    BoundaryConditions<3> exchanged = periodic;
     if (direction == Direction::x)
-      exchanged.xz.x_low = exchanged.xz.x_high = {BoundaryKind::exchanged};
+      exchanged.x_low = exchanged.x_high = {BoundaryKind::exchanged};
     else
       exchanged.y_low = exchanged.y_high = {BoundaryKind::exchanged};
     const std::vector<double> by_message = stage(direction, received, exchanged);

@@ -73,8 +73,8 @@ struct PassSetup {
         shape(grid.cell_shape_3d()),
         q0(shape),
         bump(case_bump_3d(case_bump(name, spec.xlen), spec.ylen)),
-        params(step_params_3d(1.5 * std::min({grid.dx(), grid.dy(), grid.dz()}) / 450.0, grid.dx(), grid.dy(),
-                              grid.dz(), Dissipation{viscosity})),
+        params(step_params(1.5 * std::min({grid.dx(), grid.dy(), grid.dz()}) / 450.0, grid.dx(), grid.dy(), grid.dz(),
+                           Dissipation{viscosity})),
         wave_source(gravity_wave_source(name, bump)),
         sides(periodic_in_y(case_boundaries(name))) {
     set_initial_state_3d(Stream{}, q0.view, name, bump, grid.geometry_3d());
@@ -106,11 +106,11 @@ struct PassSetup {
   HydrostaticProfile background;
   FieldShape<3> shape;
   Field q0;
-  Bump3d bump;
-  StepParams3d params;
-  Bump3d wave_source;
-  BoundaryConditions3d sides;
-  FluxContext3d context[rk_stages];
+  Bump<3> bump;
+  StepParams<3> params;
+  Bump<3> wave_source;
+  BoundaryConditions<3> sides;
+  FluxContext<3> context[rk_stages];
 };
 
 template <Direction D, int Threads>

@@ -91,10 +91,10 @@ struct PassSetup {
   Grid grid;
   HydrostaticProfile background;
   Field q0;
-  StepParams params;
-  Bump wave_source;
-  BoundaryConditions sides;
-  FluxContext context[rk_stages];
+  StepParams<2> params;
+  Bump<2> wave_source;
+  BoundaryConditions<2> sides;
+  FluxContext<2> context[rk_stages];
 };
 
 template <Direction D, int Threads>

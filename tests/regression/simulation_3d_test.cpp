@@ -73,7 +73,7 @@ TEST_P(UniformRunsTest, AStateUniformInYEqualsThe2dRunAtEveryJ) {
   const CaseName name = GetParam();
   RunSpec spec = case_3d(name);
   if (has_bump(name)) {
-    const Bump bump = case_bump(name, spec.grid.xlen);
+    const Bump<2> bump = case_bump(name, spec.grid.xlen);
     spec.perturbation.radii = {bump.xr, INFINITY, bump.zr};
   }
   const std::vector<double> run_3d = testing::final_state(spec, Backend::host, ExecutionMode::graph);
@@ -102,7 +102,7 @@ TEST_P(UniformRunsTest, AStateUniformInXEqualsThe2dRunOfTheYZPlaneWithVAsU) {
   RunSpec spec = case_3d(name, 4, plane);                     // 4 cells along x, uniform
   RunSpec spec_2d = case_2d_of(case_3d(name, plane, plane));  // its x is the 3-D y
   if (has_bump(name)) {
-    const Bump bump = case_bump(name, spec_2d.grid.xlen);
+    const Bump<2> bump = case_bump(name, spec_2d.grid.xlen);
     spec.perturbation.center = {0.0, bump.x0, bump.z0};
     spec.perturbation.radii = {INFINITY, bump.xr, bump.zr};
   }

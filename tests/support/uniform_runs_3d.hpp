@@ -95,19 +95,19 @@ struct TwoModels {
     const double dt = 1.5 * std::min(dx, dz) / 450.0;
     const Dissipation dissipation{setup.viscosity};
     params_2d = step_params(dt, dx, dz, dissipation);
-    params_3d = y_uniform ? step_params_3d(dt, dx, spacing_3d, dz, dissipation)
-                          : step_params_3d(dt, spacing_3d, dx, dz, dissipation);
+    params_3d =
+        y_uniform ? step_params(dt, dx, spacing_3d, dz, dissipation) : step_params(dt, spacing_3d, dx, dz, dissipation);
     device::copy_async(stream, params_2d_in_memory.data(), &params_2d, sizeof params_2d,
                        device::CopyDirection::host_to_device);
     device::copy_async(stream, params_3d_in_memory.data(), &params_3d, sizeof params_3d,
                        device::CopyDirection::host_to_device);
     device::synchronize(stream);
-    CellGeometry xz = grid.geometry();
+    CellGeometry<2> xz = grid.geometry();
     geometry_3d = {xz, spacing_3d * ny, spacing_3d * ny, ny, 0};
     if (!y_uniform) {  // the 2-D model's x is the 3-D model's y
-      geometry_3d.xz.dx = spacing_3d;
-      geometry_3d.xz.xlen = spacing_3d * ny;
-      geometry_3d.xz.global_nx = ny;
+      geometry_3d.dx = spacing_3d;
+      geometry_3d.xlen = spacing_3d * ny;
+      geometry_3d.global_nx = ny;
       geometry_3d.dy = dx;
       geometry_3d.ylen = grid.spec().xlen;
       geometry_3d.global_ny = nx;
@@ -146,23 +146,23 @@ struct TwoModels {
 
   void step_2d(long number) {
     const StepParity parity = parity_of(number);
-    const Bump wave_2d = gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen));
-    const BoundaryConditions sides_2d = case_boundaries(setup.name);
+    const Bump<2> wave_2d = gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen));
+    const BoundaryConditions<2> sides_2d = case_boundaries(setup.name);
     constexpr StepScheme scheme_2d = step_scheme();
     for (int p = 0; p < scheme_2d.passes; ++p)
       for (int s = 0; s < rk_stages; ++s) {
         const RkStage& rk = scheme_2d.stages[s];
         apply_stage(stream, scheme_2d.pass(parity, p),
                     stage_arrays(two_d.state.view, two_d[rk.input].view, two_d[rk.output].view),
-                    FluxContext{grid.geometry(), background.view(), params_2d_in_memory.data(), s}, wave_2d, sides_2d,
-                    IndexBox{0, grid.nx(), 0, grid.nz()});
+                    FluxContext<2>{grid.geometry(), background.view(), params_2d_in_memory.data(), s}, wave_2d,
+                    sides_2d, IndexBox{0, grid.nx(), 0, grid.nz()});
       }
   }
 
   void step_3d(long number) {
     const StepParity parity = parity_of(number);
-    const Bump3d wave_3d = uniform_in_y(gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen)));
-    const BoundaryConditions3d sides_3d = periodic_in_y(case_boundaries(setup.name));
+    const Bump<3> wave_3d = uniform_in_y(gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen)));
+    const BoundaryConditions<3> sides_3d = periodic_in_y(case_boundaries(setup.name));
     const FieldShape<3>& shape = three_d.state.view.shape;
     constexpr StepSchemeOf<3> scheme_3d = step_scheme_3d();
     for (int p = 0; p < scheme_3d.passes; ++p)
@@ -170,7 +170,7 @@ struct TwoModels {
         const RkStage& rk = scheme_3d.stages[s];
         apply_stage_3d(stream, scheme_3d.pass(parity, p),
                        stage_arrays(three_d.state.view, three_d[rk.input].view, three_d[rk.output].view),
-                       FluxContext3d{geometry_3d, background.view(), params_3d_in_memory.data(), s}, wave_3d, sides_3d,
+                       FluxContext<3>{geometry_3d, background.view(), params_3d_in_memory.data(), s}, wave_3d, sides_3d,
                        CellBox{0, shape.nx, 0, shape.ny, 0, shape.nz});
       }
   }
@@ -201,11 +201,11 @@ struct TwoModels {
   Stream stream;
   Grid grid;
   HydrostaticProfile background;
-  StepParams params_2d;
-  StepParams3d params_3d;
-  DeviceBuffer<StepParams> params_2d_in_memory{stream.backend, 1};  ///< where the kernels read them
-  DeviceBuffer<StepParams3d> params_3d_in_memory{stream.backend, 1};
-  CellGeometry3d geometry_3d;
+  StepParams<2> params_2d;
+  StepParams<3> params_3d;
+  DeviceBuffer<StepParams<2>> params_2d_in_memory{stream.backend, 1};  ///< where the kernels read them
+  DeviceBuffer<StepParams<3>> params_3d_in_memory{stream.backend, 1};
+  CellGeometry<3> geometry_3d;
   StepArrays<Field2d> two_d;
   StepArrays<Field3d> three_d;
 };

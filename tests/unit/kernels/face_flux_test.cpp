@@ -113,7 +113,7 @@ struct FluxFixture {
   std::vector<double> density_face = {1.22, 1.17, 1.12, 1.07, 1.02};  // faces 0 … 4
   std::vector<double> rho_theta_face = {366.0, 355.0, 344.0, 333.0, 322.0};
   std::vector<double> pressure_face, inv_rho_theta_cell, pressure_cell, inv_rho_theta_face;
-  StepParams params;
+  StepParams<2> params;
 
   FluxFixture() {
     for (double rho_theta : rho_theta_cell) {
@@ -130,8 +130,8 @@ struct FluxFixture {
     params.stage[2] = {3.0, -300.0, -400.0};
   }
 
-  FluxContext context(int k_offset, int global_nz) const {
-    FluxContext c;
+  FluxContext<2> context(int k_offset, int global_nz) const {
+    FluxContext<2> c;
     c.geometry.dx = 100.0;
     c.geometry.dz = 50.0;
     c.geometry.global_nx = 8;
@@ -157,7 +157,7 @@ void expect_fluxes_near(const double actual[var::count], const double expected[v
 
 TEST(FaceFluxTest, FluxAtXFaceUsesTheRowsCellBackgroundAndTheStagesXHyperviscosity) {
   const FluxFixture fixture;
-  const FluxContext context = fixture.context(0, FluxFixture::nz);
+  const FluxContext<2> context = fixture.context(0, FluxFixture::nz);
   for (int k = 0; k < FluxFixture::nz; ++k) {
     double flux[var::count], expected[var::count];
     flux_at_face<Direction::x>(face_q, face_d3, k, context, flux);
@@ -170,7 +170,7 @@ TEST(FaceFluxTest, FluxAtXFaceUsesTheRowsCellBackgroundAndTheStagesXHyperviscosi
 
 TEST(FaceFluxTest, FluxAtZFaceIsAWallAtBothEndsOfASingleRankColumn) {
   const FluxFixture fixture;
-  const FluxContext context = fixture.context(0, FluxFixture::nz);
+  const FluxContext<2> context = fixture.context(0, FluxFixture::nz);
   for (int k = 0; k <= FluxFixture::nz; ++k) {
     const bool wall = k == 0 || k == FluxFixture::nz;
     double flux[var::count], expected[var::count];
@@ -192,13 +192,13 @@ TEST(FaceFluxTest, FluxAtZFaceFindsTheWallsFromTheGlobalFaceIndex) {
   const FluxFixture fixture;
   double flux[var::count];
   // The lower of two ranks (global faces 0 … 4 of 8): its bottom face is a wall, its top is not.
-  const FluxContext lower = fixture.context(0, 2 * FluxFixture::nz);
+  const FluxContext<2> lower = fixture.context(0, 2 * FluxFixture::nz);
   flux_at_face<Direction::z>(face_q, face_d3, 0, lower, flux);
   EXPECT_EQ(flux[var::dens], 0.0);
   flux_at_face<Direction::z>(face_q, face_d3, FluxFixture::nz, lower, flux);
   EXPECT_NEAR(flux[var::dens], -3.0 + 0.25 * 0.4, tolerance(3.0));  // n − K_z d3
   // The upper rank (global faces 4 … 8): its bottom face is interior, its top is the wall.
-  const FluxContext upper = fixture.context(FluxFixture::nz, 2 * FluxFixture::nz);
+  const FluxContext<2> upper = fixture.context(FluxFixture::nz, 2 * FluxFixture::nz);
   flux_at_face<Direction::z>(face_q, face_d3, 0, upper, flux);
   EXPECT_NEAR(flux[var::dens], -3.0 + 0.25 * 0.4, tolerance(3.0));
   flux_at_face<Direction::z>(face_q, face_d3, FluxFixture::nz, upper, flux);

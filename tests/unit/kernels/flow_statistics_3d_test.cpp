@@ -76,7 +76,7 @@ class FlowStatistics3dTest : public ::testing::Test {
   /// The 3-D statistics, with cells as deep in y as they are wide, so that v = 0 is no faster
   /// across a cell than u is.
   StatisticsSums three_d_sums() {
-    const CellGeometry3d geometry{grid.geometry(), grid.geometry().dx, grid.geometry().dx * ny, ny, 0};
+    const CellGeometry<3> geometry{grid.geometry(), grid.geometry().dx, grid.geometry().dx * ny, ny, 0};
     return statistics_of(std::int64_t{nx} * ny * nz, [&](StatisticsSums* partials, StatisticsSums* records) {
       reduce_statistics_3d(Stream{}, FieldView<const double, 3>{three_d.data(), shape}, background.view(), geometry,
                            partials, records);

@@ -69,7 +69,7 @@ class FlowStatisticsTest : public ::testing::Test {
   Expected expected() {
     const FieldView<double, 2> q = view();
     const HydrostaticView background = background_->view();
-    const CellGeometry geometry = grid_->geometry();
+    const CellGeometry<2> geometry = grid_->geometry();
     Expected e;
     for (int k = 0; k < grid_->nz(); ++k)
       for (int i = 0; i < grid_->nx(); ++i) {

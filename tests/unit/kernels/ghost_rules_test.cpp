@@ -184,7 +184,7 @@ TEST_F(HaloFillTest, WallFillMakesBothGhostRowsOfEveryColumnFromTheAdjacentRow) 
 }
 
 TEST_F(HaloFillTest, WallFillSkipsASideThatHasANeighbour) {
-  BoundaryConditions wall_below = case_boundaries(CaseName::thermal);
+  BoundaryConditions<2> wall_below = case_boundaries(CaseName::thermal);
   wall_below.z_high = {BoundaryKind::exchanged};
   fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), wall_below);
   for (int v = 0; v < var::count; ++v)
@@ -195,7 +195,7 @@ TEST_F(HaloFillTest, WallFillSkipsASideThatHasANeighbour) {
   EXPECT_EQ(field_(var::dens, -1, 2), cell_value(var::dens, 0, 2));
   EXPECT_EQ(field_(var::wmom, -2, 2), 0.0);
 
-  BoundaryConditions wall_above = case_boundaries(CaseName::thermal);
+  BoundaryConditions<2> wall_above = case_boundaries(CaseName::thermal);
   wall_above.z_low = {BoundaryKind::exchanged};
   fill_wall_z_halos(Stream{}, field_, VarRange{}, wall_background(), wall_above);
   EXPECT_EQ(field_(var::rhot, nz, 1), cell_value(var::rhot, nz - 1, 1));
@@ -217,7 +217,7 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
   HydrostaticView background;
   background.density_cell = density_cell.data();
   background.rho_theta_cell = rho_theta_cell.data();
-  CellGeometry geometry;
+  CellGeometry<2> geometry;
   geometry.dx = 1000.0;
   geometry.dz = 1000.0;
   geometry.xlen = 3000.0;
@@ -225,7 +225,7 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
   geometry.global_nx = nx;
   geometry.global_nz = nz;
 
-  const BoundaryConditions domain = case_boundaries(CaseName::injection);
+  const BoundaryConditions<2> domain = case_boundaries(CaseName::injection);
   apply_inflow_halos(Stream{}, field, background, geometry, domain);
   const InflowProfile inflow = injection_inflow;
   for (int k = -halo; k < nz + halo; ++k)
@@ -246,7 +246,7 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
 
   // Received from a neighbour rank after the exchange, the inflow rows are made the same way.
   std::vector<double> received(shape.size(), 0.5);
-  BoundaryConditions left_rank = domain;
+  BoundaryConditions<2> left_rank = domain;
   left_rank.x_low = as_exchanged(domain.x_low);
   apply_inflow_halos(Stream{}, FieldView<double, 2>{received.data(), shape}, background, geometry, left_rank);
   EXPECT_EQ(received, data);
@@ -254,7 +254,7 @@ TEST(HaloFillInflowTest, InjectionInflowFillsOnlyTheLeftGhostsOfTheInflowRows) {
   // A rank away from the domain's left side has no inflow.
   std::vector<double> other(shape.size(), 0.5);
   geometry.i_offset = nx;
-  BoundaryConditions other_rank = domain;
+  BoundaryConditions<2> other_rank = domain;
   other_rank.x_low = BoundaryCondition{BoundaryKind::exchanged};
   apply_inflow_halos(Stream{}, FieldView<double, 2>{other.data(), shape}, background, geometry, other_rank);
   for (double value : other) EXPECT_EQ(value, 0.5);

@@ -47,7 +47,7 @@ class HealthCheck3dTest : public ::testing::Test {
   HydrostaticProfile background;
   FieldShape<3> shape;
   std::vector<double> state;
-  CellGeometry3d geometry;
+  CellGeometry<3> geometry;
 };
 
 TEST_F(HealthCheck3dTest, AStateAtRestPasses) {

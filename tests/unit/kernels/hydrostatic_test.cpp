@@ -24,7 +24,7 @@ TEST(HydrostaticTest, StratifiedBackgroundHasTheRequestedBruntVaisalaFrequency) 
   EXPECT_NEAR(gravity / background.at(z).theta * dtheta_dz, 0.02 * 0.02, 1e-9);
 }
 
-HydrostaticColumns host_columns(const HydrostaticBackground& background, const CellGeometry& geometry, int nz) {
+HydrostaticColumns host_columns(const HydrostaticBackground& background, const CellGeometry<2>& geometry, int nz) {
   const Stream stream{Backend::host, nullptr};
   return HydrostaticProfile(stream, background, geometry, nz).to_host(stream);
 }
@@ -32,7 +32,7 @@ HydrostaticColumns host_columns(const HydrostaticBackground& background, const C
 /// Largest relative error of the discrete balance (p̄_i(k+1) − p̄_i(k)) / dz = −g ρ̄_c(k).
 double hydrostatic_imbalance(const HydrostaticBackground& background, int nz) {
   const double zlen = 1.0e4;
-  CellGeometry geometry;
+  CellGeometry<2> geometry;
   geometry.dz = zlen / nz;
   const HydrostaticColumns columns = host_columns(background, geometry, nz);
   double worst = 0.0;
@@ -55,7 +55,7 @@ TEST(HydrostaticTest, DiscreteBackgroundsAreInHydrostaticBalance) {
 }
 
 TEST(HydrostaticTest, CellAveragesIncludeTwoGhostRowsOnEachSide) {
-  CellGeometry geometry;
+  CellGeometry<2> geometry;
   geometry.dz = 100.0;
   const HydrostaticColumns columns = host_columns(HydrostaticBackground{}, geometry, 10);
   EXPECT_EQ(columns.density_cell.size(), 14u);

@@ -30,17 +30,17 @@ int two_d_variable(int v3, int x_role) {
 struct States {
   /// The 2-D state of `name` made of `bump` on nx × nz cells of the default domain, and the 3-D
   /// one made of `bump3` on a box whose uniform axis (y when `y_uniform`, else x) has `n` cells.
-  States(CaseName name, const Bump& bump, const Bump3d& bump3, int nx, int nz, int n, bool y_uniform)
+  States(CaseName name, const Bump<2>& bump, const Bump<3>& bump3, int nx, int nz, int n, bool y_uniform)
       : grid(grid_spec(nx, nz)),
         two_d(grid.cell_shape().size()),
         shape{y_uniform ? nx : n, y_uniform ? n : nx, nz, numerics::halo_width, V3::count},
         three_d(shape.size()) {
     set_initial_state(Stream{}, {two_d.data(), grid.cell_shape()}, name, bump, grid.geometry());
-    CellGeometry3d geometry{grid.geometry(), grid.dx(), grid.spec().xlen, shape.ny, 0};
+    CellGeometry<3> geometry{grid.geometry(), grid.dx(), grid.spec().xlen, shape.ny, 0};
     if (!y_uniform) {  // the 2-D x axis is the 3-D y axis
-      geometry.xz.dx = 300.0;
-      geometry.xz.xlen = 300.0 * n;
-      geometry.xz.global_nx = n;
+      geometry.dx = 300.0;
+      geometry.xlen = 300.0 * n;
+      geometry.global_nx = n;
     } else {
       geometry.dy = 300.0;
       geometry.ylen = 300.0 * n;
@@ -89,7 +89,7 @@ class InitialState3dTest : public ::testing::TestWithParam<CaseName> {};
 
 TEST_P(InitialState3dTest, UniformInYItIsTheTwoDStateAtEveryJ) {
   const CaseName name = GetParam();
-  const Bump bump = case_bump(name, 20000.0);
+  const Bump<2> bump = case_bump(name, 20000.0);
   const States s(name, bump, uniform_in_y(bump), 40, 20, 5, true);
   EXPECT_LE(largest_relative_difference(s, true), 1e-12) << to_string(name);
   const FieldView<const double, 3> q3{s.three_d.data(), s.shape};
@@ -110,8 +110,8 @@ class InitialState3dUniformInXTest : public ::testing::TestWithParam<CaseName> {
 
 TEST_P(InitialState3dUniformInXTest, ItIsTheTwoDStateOfTheYZPlane) {
   const CaseName name = GetParam();
-  const Bump bump = case_bump(name, 20000.0);
-  const Bump3d bump3{bump.amplitude, 0.0, bump.x0, bump.z0, inf, bump.xr, bump.zr};
+  const Bump<2> bump = case_bump(name, 20000.0);
+  const Bump<3> bump3{bump.amplitude, 0.0, bump.x0, bump.z0, inf, bump.xr, bump.zr};
   const States s(name, bump, bump3, 40, 20, 5, false);
   EXPECT_LE(largest_relative_difference(s, false), 1e-12) << to_string(name);
 }
@@ -124,26 +124,26 @@ INSTANTIATE_TEST_SUITE_P(CasesWithoutAnXWind, InitialState3dUniformInXTest,
 
 TEST(Bump3dTest, TheCasesBumpsAreTheEllipsoidsOfDocsModelMd) {
   // y₀ = ylen/2, y_r = x_r; thermal a sphere of 2000 m at (xlen/2, ylen/2, 2000 m).
-  const Bump3d thermal = case_bump_3d(case_bump(CaseName::thermal, 20000.0), 16000.0);
+  const Bump<3> thermal = case_bump_3d(case_bump(CaseName::thermal, 20000.0), 16000.0);
   EXPECT_EQ(thermal.y0, 8000.0);
   EXPECT_EQ(thermal.yr, thermal.xr);
   EXPECT_EQ(thermal(10000.0, 8000.0, 2000.0), 3.0);
   EXPECT_EQ(thermal(10000.0, 8000.0 + 2001.0, 2000.0), 0.0);
   EXPECT_NEAR(thermal(10000.0 + 1000.0, 8000.0, 2000.0), thermal(10000.0, 8000.0 + 1000.0, 2000.0), 1e-15);
   // density_current: x_r = y_r = 4000 m, z_r = 2000 m.
-  const Bump3d current = case_bump_3d(case_bump(CaseName::density_current, 20000.0), 20000.0);
+  const Bump<3> current = case_bump_3d(case_bump(CaseName::density_current, 20000.0), 20000.0);
   EXPECT_EQ(current.xr, 4000.0);
   EXPECT_EQ(current.yr, 4000.0);
   EXPECT_EQ(current.zr, 2000.0);
   // gravity_waves' source at (xlen/8, ylen/2, 1000 m), radii 500 m.
-  const Bump3d source = case_bump_3d(case_bump(CaseName::gravity_waves, 20000.0), 20000.0);
+  const Bump<3> source = case_bump_3d(case_bump(CaseName::gravity_waves, 20000.0), 20000.0);
   EXPECT_EQ(source.x0, 2500.0);
   EXPECT_EQ(source.y0, 10000.0);
   EXPECT_EQ(source.z0, 1000.0);
   EXPECT_EQ(source.yr, 500.0);
   // collision's cold bubble 6000 m above the warm one, of the opposite amplitude.
-  const Bump3d warm = case_bump_3d(case_bump(CaseName::collision, 20000.0), 20000.0);
-  const Bump3d cold = collision_cold_bubble(warm);
+  const Bump<3> warm = case_bump_3d(case_bump(CaseName::collision, 20000.0), 20000.0);
+  const Bump<3> cold = collision_cold_bubble(warm);
   EXPECT_EQ(cold.amplitude, -warm.amplitude);
   EXPECT_EQ(cold.z0, warm.z0 + 6000.0);
   EXPECT_EQ(cold.y0, warm.y0);

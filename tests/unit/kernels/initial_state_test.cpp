@@ -34,11 +34,11 @@ TEST(BumpTest, AnInfiniteRadiusMakesItsDistanceTermExactlyZero) {
   EXPECT_TRUE(same_bits(negative_zero * negative_zero, 0.0));
 
   // Uniform in x: the bump at any x is the bump at x = x₀, whatever the (finite) x radius.
-  const Bump along_x{2.5, 1000.0, 3000.0, inf, 1500.0};
-  const Bump finite_x{2.5, 1000.0, 3000.0, 700.0, 1500.0};
+  const Bump<2> along_x{2.5, 1000.0, 3000.0, inf, 1500.0};
+  const Bump<2> finite_x{2.5, 1000.0, 3000.0, 700.0, 1500.0};
   // Uniform in z likewise.
-  const Bump along_z{2.5, 1000.0, 3000.0, 700.0, inf};
-  const Bump finite_z{2.5, 1000.0, 3000.0, 700.0, 1500.0};
+  const Bump<2> along_z{2.5, 1000.0, 3000.0, 700.0, inf};
+  const Bump<2> finite_z{2.5, 1000.0, 3000.0, 700.0, 1500.0};
   int nonzero = 0;
   for (const double x : {-1e300, -5000.0, 0.0, 999.0, 1000.0, 1300.0, 1e6, 1e300}) {
     for (const double z : {-1e300, 1500.0, 2000.0, 3000.0, 3700.1, 4499.0, 4600.0, 1e300}) {
@@ -50,7 +50,7 @@ TEST(BumpTest, AnInfiniteRadiusMakesItsDistanceTermExactlyZero) {
   EXPECT_GT(nonzero, 0);
   EXPECT_LT(nonzero, 64);
   // Both radii infinite: the distance is 0 everywhere, so the bump is its amplitude.
-  const Bump everywhere{2.5, 1000.0, 3000.0, inf, inf};
+  const Bump<2> everywhere{2.5, 1000.0, 3000.0, inf, inf};
   for (const double x : {-1e300, 0.0, 1e300})
     for (const double z : {-1e300, 0.0, 1e300}) EXPECT_EQ(everywhere(x, z), 2.5);
 }
@@ -58,7 +58,7 @@ TEST(BumpTest, AnInfiniteRadiusMakesItsDistanceTermExactlyZero) {
 TEST(BumpTest, EachCasesBumpIsTheOneOfDocsModelMd) {
   struct Expected {
     CaseName name;
-    Bump bump;  // at xlen = 51200 m
+    Bump<2> bump;  // at xlen = 51200 m
   };
   const Expected table[] = {
       {CaseName::thermal, {3.0, 25600.0, 2000.0, 2000.0, 2000.0}},
@@ -70,14 +70,14 @@ TEST(BumpTest, EachCasesBumpIsTheOneOfDocsModelMd) {
   for (const auto& [name, expected] : table) {
     SCOPED_TRACE(to_string(name));
     EXPECT_TRUE(has_bump(name));
-    const Bump bump = case_bump(name, 51200.0);
+    const Bump<2> bump = case_bump(name, 51200.0);
     EXPECT_EQ(bump.amplitude, expected.amplitude);
     EXPECT_EQ(bump.x0, expected.x0);
     EXPECT_EQ(bump.z0, expected.z0);
     EXPECT_EQ(bump.xr, expected.xr);
     EXPECT_EQ(bump.zr, expected.zr);
     // Only gravity_waves has a wave source, and it is the case's bump as given.
-    const Bump moved{0.5, 100.0, 200.0, 300.0, inf};
+    const Bump<2> moved{0.5, 100.0, 200.0, 300.0, inf};
     EXPECT_EQ(gravity_wave_source(name, moved).amplitude, name == CaseName::gravity_waves ? 0.5 : 0.0);
     EXPECT_EQ(gravity_wave_source(name, case_bump(name, 51200.0)).amplitude,
               name == CaseName::gravity_waves ? 0.01 : 0.0);
@@ -87,13 +87,13 @@ TEST(BumpTest, EachCasesBumpIsTheOneOfDocsModelMd) {
     EXPECT_EQ(case_bump(name, 51200.0).amplitude, 0.0);
   }
   // collision's cold bubble: θ′ −20 K at (xlen/2, 8000 m), radii 2000 m; it follows the warm one.
-  const Bump cold = collision_cold_bubble(case_bump(CaseName::collision, 51200.0));
+  const Bump<2> cold = collision_cold_bubble(case_bump(CaseName::collision, 51200.0));
   EXPECT_EQ(cold.amplitude, -20.0);
   EXPECT_EQ(cold.x0, 25600.0);
   EXPECT_EQ(cold.z0, 8000.0);
   EXPECT_EQ(cold.xr, 2000.0);
   EXPECT_EQ(cold.zr, 2000.0);
-  const Bump moved_cold = collision_cold_bubble(Bump{7.0, 100.0, 1500.0, 300.0, inf});
+  const Bump<2> moved_cold = collision_cold_bubble(Bump<2>{7.0, 100.0, 1500.0, 300.0, inf});
   EXPECT_EQ(moved_cold.amplitude, -7.0);
   EXPECT_EQ(moved_cold.x0, 100.0);
   EXPECT_EQ(moved_cold.z0, 7500.0);

@@ -1,5 +1,5 @@
 /// Checks one Runge–Kutta stage's point functions (docs/model.md, "Spatial scheme" and "Time
-/// stepping"): the factors a stage reads from StepParams, the tendency −(F_high − F_low)/Δ with
+/// stepping"): the factors a stage reads from StepParams<2>, the tendency −(F_high − F_low)/Δ with
 /// the z pass's −ρ′g and the source S on ρw only, the wave source S = b ρ̄_c, and
 /// q_out = q_init + dt_stage · R.
 #include "kernels/update/stage_tendency.hpp"
@@ -13,14 +13,14 @@ namespace {
 
 /// dt = 6 s on cells of dx = 250 m, dz = 125 m, hyperviscosity β = 0.05: 1/dx = 0.004,
 /// 1/dz = 0.008, stage dt = 2, 3, 6 s.
-StepParams six_second_step() {
+StepParams<2> six_second_step() {
   Dissipation dissipation;
   dissipation.hyperviscosity = 0.05;
   return step_params(6.0, 250.0, 125.0, dissipation);
 }
 
 TEST(StageTendencyTest, StepParamsGiveEachStageAThirdAHalfAndAllOfTheStep) {
-  const StepParams params = six_second_step();
+  const StepParams<2> params = six_second_step();
   EXPECT_DOUBLE_EQ(params.dt, 6.0);
   EXPECT_DOUBLE_EQ(params.inv_dx, 0.004);
   EXPECT_DOUBLE_EQ(params.inv_dz, 0.008);
@@ -35,8 +35,8 @@ TEST(StageTendencyTest, StepParamsGiveEachStageAThirdAHalfAndAllOfTheStep) {
 }
 
 TEST(StageTendencyTest, StageFactorsPickThePassSpacingAndTheStagesTimeStep) {
-  const StepParams params = six_second_step();
-  FluxContext context;
+  const StepParams<2> params = six_second_step();
+  FluxContext<2> context;
   context.params = &params;
   const double stage_dt[3] = {2.0, 3.0, 6.0};
   for (int stage = 0; stage < 3; ++stage) {
@@ -97,7 +97,7 @@ TEST(StageTendencyTest, StageUpdateAddsDtTimesTheTendency) {
 
 TEST(StageTendencyTest, MomentumSourceIsTheBumpAtTheCellCentreTimesItsBackgroundDensity) {
   std::vector<double> density_cell = {1.4, 1.3, 1.2, 1.1, 1.0, 0.9};  // rows −2 … 3
-  FluxContext context;
+  FluxContext<2> context;
   context.geometry.dx = 100.0;
   context.geometry.dz = 50.0;
   context.geometry.i_offset = 2;
@@ -105,18 +105,18 @@ TEST(StageTendencyTest, MomentumSourceIsTheBumpAtTheCellCentreTimesItsBackground
   context.background.density_cell = density_cell.data();
   // Cell (i = 1, k = 0) is centred at x = (2 + 1 + ½)·100 = 350 m, z = (3 + 0 + ½)·50 = 175 m,
   // and its background density is 1.2 (index k + halo = 2).
-  const Bump centred{0.01, 350.0, 175.0, 500.0, 500.0};
+  const Bump<2> centred{0.01, 350.0, 175.0, 500.0, 500.0};
   EXPECT_NEAR(momentum_source(0, 1, context, centred), 0.01 * 1.2, 1e-15);
   // Half a radius away: cos²(π/4) = ½.
-  const Bump offset{0.01, 600.0, 175.0, 500.0, 500.0};
+  const Bump<2> offset{0.01, 600.0, 175.0, 500.0, 500.0};
   EXPECT_NEAR(momentum_source(0, 1, context, offset), 0.005 * 1.2, 1e-15);
   // Row k = 1 (z = 225 m, ρ̄_c = 1.1), half a z radius from the centre of `offset_z`.
-  const Bump offset_z{0.01, 350.0, 125.0, 500.0, 200.0};
+  const Bump<2> offset_z{0.01, 350.0, 125.0, 500.0, 200.0};
   EXPECT_NEAR(momentum_source(1, 1, context, offset_z), 0.005 * 1.1, 1e-15);
   // Beyond the radius, and without a source, S = 0.
-  const Bump far{0.01, 5000.0, 175.0, 500.0, 500.0};
+  const Bump<2> far{0.01, 5000.0, 175.0, 500.0, 500.0};
   EXPECT_EQ(momentum_source(0, 1, context, far), 0.0);
-  EXPECT_EQ(momentum_source(0, 1, context, Bump{}), 0.0);
+  EXPECT_EQ(momentum_source(0, 1, context, Bump<2>{}), 0.0);
 }
 
 }  // namespace

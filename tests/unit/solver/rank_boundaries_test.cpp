@@ -13,8 +13,8 @@ namespace {
 constexpr GridSpec global{12, 8, 1200.0, 800.0};
 
 TEST(RankBoundariesTest, OneRankHasTheDomainsSides) {
-  const BoundaryConditions domain = case_boundaries(CaseName::injection);
-  const BoundaryConditions sides = rank_boundaries(domain, RankBox{12, 8, 0, 0}, global);
+  const BoundaryConditions<2> domain = case_boundaries(CaseName::injection);
+  const BoundaryConditions<2> sides = rank_boundaries(domain, RankBox{12, 8, 0, 0}, global);
   EXPECT_EQ(sides.x_low.kind, BoundaryKind::inflow);
   EXPECT_EQ(sides.x_high.kind, BoundaryKind::periodic);
   EXPECT_EQ(sides.z_low.kind, BoundaryKind::wall);
@@ -22,10 +22,10 @@ TEST(RankBoundariesTest, OneRankHasTheDomainsSides) {
 }
 
 TEST(RankBoundariesTest, SplitInXEveryXSideIsExchangedAndTheInflowStaysOnTheLeftRank) {
-  const BoundaryConditions domain = case_boundaries(CaseName::injection);
-  const BoundaryConditions left = rank_boundaries(domain, RankBox{4, 8, 0, 0}, global);
-  const BoundaryConditions middle = rank_boundaries(domain, RankBox{4, 8, 4, 0}, global);
-  const BoundaryConditions right = rank_boundaries(domain, RankBox{4, 8, 8, 0}, global);
+  const BoundaryConditions<2> domain = case_boundaries(CaseName::injection);
+  const BoundaryConditions<2> left = rank_boundaries(domain, RankBox{4, 8, 0, 0}, global);
+  const BoundaryConditions<2> middle = rank_boundaries(domain, RankBox{4, 8, 4, 0}, global);
+  const BoundaryConditions<2> right = rank_boundaries(domain, RankBox{4, 8, 8, 0}, global);
   EXPECT_EQ(left.x_low.kind, BoundaryKind::exchanged_inflow);
   EXPECT_TRUE(left.inflow.applies(600.0, 800.0));
   EXPECT_EQ(left.x_high.kind, BoundaryKind::exchanged);
@@ -33,16 +33,16 @@ TEST(RankBoundariesTest, SplitInXEveryXSideIsExchangedAndTheInflowStaysOnTheLeft
   EXPECT_EQ(middle.x_high.kind, BoundaryKind::exchanged);
   EXPECT_EQ(right.x_low.kind, BoundaryKind::exchanged);
   EXPECT_EQ(right.x_high.kind, BoundaryKind::exchanged);
-  for (const BoundaryConditions& sides : {left, middle, right}) {
+  for (const BoundaryConditions<2>& sides : {left, middle, right}) {
     EXPECT_TRUE(sides.z_low.is_wall());
     EXPECT_TRUE(sides.z_high.is_wall());
   }
 }
 
 TEST(RankBoundariesTest, SplitInZTheWallsStayOnTheOuterRanks) {
-  const BoundaryConditions domain = case_boundaries(CaseName::thermal);
-  const BoundaryConditions bottom = rank_boundaries(domain, RankBox{12, 4, 0, 0}, global);
-  const BoundaryConditions top = rank_boundaries(domain, RankBox{12, 4, 0, 4}, global);
+  const BoundaryConditions<2> domain = case_boundaries(CaseName::thermal);
+  const BoundaryConditions<2> bottom = rank_boundaries(domain, RankBox{12, 4, 0, 0}, global);
+  const BoundaryConditions<2> top = rank_boundaries(domain, RankBox{12, 4, 0, 4}, global);
   EXPECT_TRUE(bottom.z_low.is_wall());
   EXPECT_EQ(bottom.z_high.kind, BoundaryKind::exchanged);
   EXPECT_EQ(top.z_low.kind, BoundaryKind::exchanged);

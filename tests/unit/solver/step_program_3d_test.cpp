@@ -64,7 +64,7 @@ TEST(StepProgram3dTest, PassGranularityRunsAPassKernelWhereTheRankMakesTheSidesA
     std::erase_if(names, [](const std::string& name) { return !name.ends_with(".pass") && !name.ends_with(".stage"); });
     return names;
   };
-  resources.sides.xz.z_high.kind = BoundaryKind::exchanged;  // a rank below another
+  resources.sides.z_high.kind = BoundaryKind::exchanged;  // a rank below another
   EXPECT_EQ(kernels(),
             (std::vector<std::string>{"x.pass", "y.pass", "z.stage1.stage", "z.stage2.stage", "z.stage3.stage"}));
 
@@ -118,18 +118,18 @@ struct TwoCopies {
     FieldView<double, 3>& q = direct.three_d.state.view;
     for (std::size_t n = 0; n < q.shape.size(); ++n) q.data[n] += 1e-3 * std::sin(0.37 * static_cast<double>(n));
     std::memcpy(programmed.three_d.state.view.data, q.data, q.shape.size() * sizeof(double));
-    const StepParams3d slots[2] = {programmed.params_3d, programmed.params_3d};
+    const StepParams<3> slots[2] = {programmed.params_3d, programmed.params_3d};
     params.stage(slots);
     params.enqueue_refresh(Stream{}, 2);
   }
   StepResources3d resources(HealthCheckOps health = {}, Granularity granularity = Granularity::stage) {
-    const BoundaryConditions3d sides = periodic_in_y(case_boundaries(CaseName::straka));
+    const BoundaryConditions<3> sides = periodic_in_y(case_boundaries(CaseName::straka));
     return {{programmed.three_d.state.view, programmed.three_d.stage1.view, programmed.three_d.stage2.view,
              view(flux, faces), view(face_value, faces), view(face_d3, faces), view(tendency, cells)},
             programmed.geometry_3d,
             programmed.background.view(),
             &params,
-            Bump3d{},
+            Bump<3>{},
             granularity,
             sides,
             sides,

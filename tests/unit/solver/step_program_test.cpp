@@ -62,7 +62,7 @@ StepResources resources_of_8x8(Granularity granularity, HealthCheckOps health = 
           grid.geometry(),
           {},
           nullptr,
-          Bump{},
+          Bump<2>{},
           granularity,
           GhostFill{case_boundaries(CaseName::thermal), case_boundaries(CaseName::thermal)},
           health};
@@ -224,7 +224,7 @@ LoopSchedule schedule_loop(const LoopBody& body, long num_steps, int check_every
     const long steps = launch.lead_in + launch.passes * body.steps + launch.rest;
     EXPECT_GT(steps, 0) << "at " << at;
     EXPECT_LE(steps, span) << "at " << at;
-    EXPECT_LE(launch.lead_in, body.steps) << "at " << at;  // one chunk, in the body's StepParams slots
+    EXPECT_LE(launch.lead_in, body.steps) << "at " << at;  // one chunk, in the body's StepParams<2> slots
     EXPECT_LE(launch.rest, body.steps) << "at " << at;
     if (launch.lead_in > 0) schedule.chunks.emplace_back(at, launch.lead_in);
     for (long p = 0; p < launch.passes; ++p) schedule.pass_starts.push_back(at + launch.lead_in + p * body.steps);
@@ -296,8 +296,14 @@ TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
 /// program that is only described).
 StepResources described_resources(Granularity granularity, const GhostFill& fill) {
   const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
-  return {
-      step_field_shapes(grid, granularity), grid.geometry(), {}, nullptr, Bump{}, granularity, fill, HealthCheckOps{}};
+  return {step_field_shapes(grid, granularity),
+          grid.geometry(),
+          {},
+          nullptr,
+          Bump<2>{},
+          granularity,
+          fill,
+          HealthCheckOps{}};
 }
 
 /// A rank inside a 3 x 3 layout: neighbours on all four sides, no wall.
@@ -323,7 +329,7 @@ TEST(StepProgramTest, HostOpsAreExactlyTheHostExchangedHalos) {
   for (HaloPath path : {HaloPath::mpi, HaloPath::mpi_staged, HaloPath::nccl})
     for (bool x : {false, true})
       for (bool z : {false, true}) {
-        const BoundaryConditions domain = case_boundaries(CaseName::thermal);
+        const BoundaryConditions<2> domain = case_boundaries(CaseName::thermal);
         const BoundaryCondition neighbour{BoundaryKind::exchanged};
         GhostFill fill{domain, domain};
         if (x) fill.sides.x_low = fill.sides.x_high = neighbour;

@@ -1,6 +1,6 @@
 /// The step programs follow the StepScheme they are built from: the model's scheme (odd steps x
 /// then z, even steps z then x; dt/3, dt/2, dt) gives stages in that order for both parities
-/// and every granularity, a scheme with the other order gives the other program, StepParams
+/// and every granularity, a scheme with the other order gives the other program, StepParams<2>
 /// divide dt by the scheme's divisors, and the description `--plan` prints names it all.
 #include "kernels/time/step_scheme.hpp"
 
@@ -21,8 +21,8 @@ namespace {
 
 StepResources resources_of_8x8(Granularity granularity) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
-  const BoundaryConditions domain = case_boundaries(CaseName::thermal);
-  return {step_field_shapes(grid, granularity),         grid.geometry(), {}, nullptr, Bump{}, granularity,
+  const BoundaryConditions<2> domain = case_boundaries(CaseName::thermal);
+  return {step_field_shapes(grid, granularity),         grid.geometry(), {}, nullptr, Bump<2>{}, granularity,
           GhostFill{.domain = domain, .sides = domain}, HealthCheckOps{}};
 }
 
@@ -97,7 +97,7 @@ TEST(StepSchemeTest, ASchemeWithTheOtherOrderGivesTheOtherProgram) {
 
 TEST(StepSchemeTest, StepParamsDivideDtByTheSchemesDivisors) {
   const double dt = 0.7;
-  const StepParams params = step_params(dt, 100.0, 50.0, Dissipation{});
+  const StepParams<2> params = step_params(dt, 100.0, 50.0, Dissipation{});
   for (int s = 0; s < rk_stages; ++s) EXPECT_EQ(params.stage[s].dt, dt / step_scheme().stages[s].dt_divisor);
   EXPECT_EQ(params.stage[0].dt, dt / 3.0);  // a division: dt * (1 / 3.0) differs in the last bit for some dt
   EXPECT_EQ(params.stage[1].dt, dt / 2.0);
