@@ -21,7 +21,7 @@ namespace simapp::app {
 
 namespace {
 
-/// What sharing a GPU without MPS costs, as measured (docs/performance.md, "Ranks sharing a GPU").
+/// What sharing a GPU without MPS costs, as measured (docs/performance/journal/2026-12-01-mps.md).
 constexpr const char* gpu_sharing_advice =
     "on an H200 four ranks of the default case stepped 11x faster under MPS (scripts/with_mps.sh) and one rank 100x "
     "faster (docs/performance.md)";

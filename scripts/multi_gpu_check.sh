@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On a node with several GPUs, everything docs/performance.md's scaling section reports:
+# On a node with several GPUs, everything docs/performance.md's "Several ranks and GPUs" section reports:
 #   1. build with the CUDA backend and NCCL (build-gpu/), 2. the GPU tests (ctest -L gpu),
 #   3. the default case on 1, 2, 4 … GPUs with halos by MPI and by NCCL, final fields compared
 #      bit for bit with the one-GPU run (scripts/compare_fields.py),

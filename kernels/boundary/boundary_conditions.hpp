@@ -11,7 +11,7 @@ namespace simapp {
 /// An inflow through a side: the ghost cells of rows with |z − centre · zlen| ≤ half_width · zlen
 /// carry  ρu = ρ · u,  (ρθ)′ = ρ · θ − ρ̄θ̄_c,  ρ the ghost cell's total density. Both heights are
 /// products: a division here, in the stage kernel's edge-tile path, cost the whole x pass 3–5 %
-/// (docs/performance.md, "Launch parameters, and the step as data").
+/// (docs/performance/journal/2026-12-02-step-as-data.md).
 struct InflowProfile {
   double u = 0.0;           ///< m s⁻¹
   double theta = 0.0;       ///< K
@@ -62,7 +62,7 @@ enum class Side { low, high };
 
 /// The conditions of the four sides: left, right, bottom, top, and the profile of the sides of
 /// an inflow kind. One profile for the domain keeps the value small: the stage kernels receive
-/// it with every launch (docs/performance.md, "Launch parameters, and the step as data").
+/// it with every launch (docs/performance/journal/2026-12-02-step-as-data.md).
 template <int Dims>
 struct BoundaryConditions;
 

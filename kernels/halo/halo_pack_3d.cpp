@@ -55,8 +55,8 @@ std::size_t halo_side_size_3d(Direction direction, const FieldShape<3>& shape) {
 }
 
 /// A thread a message cell (both sides, every variable): an x or z message is two cells thin
-/// along its direction, so a thread a column of it left the GPU nearly idle (docs/performance.md,
-/// "3-D on two GPUs").
+/// along its direction, so a thread a column of it left the GPU nearly idle
+/// (docs/performance/journal/2026-12-04-3d-two-gpus.md).
 void pack_halos_3d(const Stream& stream, Direction direction, FieldView<const double, 3> field, double* buffer) {
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size_3d(direction, field.shape);

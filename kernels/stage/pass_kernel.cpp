@@ -7,7 +7,7 @@ namespace simapp {
 
 namespace {
 
-/// The tiles of each pass (docs/performance.md, "One kernel a pass", the tiles' shapes): along
+/// The tiles of each pass (docs/performance/journal/2026-12-04-pass-granularity.md, the tiles' shapes): along
 /// x, the 3-D model's rows (pass_kernel_3d.cpp), 4 × 23 or 2 × 55 cells, whichever loads fewer
 /// cells a row; along z, 8 columns × 32 cells, or 8 × 7 on columns shorter than 32 cells (at
 /// 4096 × 2048 the 3-D model's 4 × 23 columns took 10 % longer; unlike the 3-D tiles, the 2-D

@@ -7,7 +7,7 @@ namespace simapp {
 
 namespace {
 
-/// The tiles of each pass (docs/performance.md, "One kernel a pass", the tiles' shapes), each
+/// The tiles of each pass (docs/performance/journal/2026-12-04-pass-granularity.md, the tiles' shapes), each
 /// with a thread per face of its first stage (threads = lines × (cells + 9)), so that no face phase
 /// takes a second round of a few threads while the others wait at the barrier: along x, rows of
 /// 4 × 23 or 2 × 55 cells, whichever loads fewer cells a row; across lines (y, z), 4 lines × 23

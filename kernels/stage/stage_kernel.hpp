@@ -17,8 +17,8 @@
 namespace simapp {
 
 /// The arrays of one stage, of one shape. `out` may be `init`; it must not be `forcing`. One
-/// shape for the three keeps the stage kernel's launch parameter small (docs/performance.md,
-/// "Launch parameters, and the step as data").
+/// shape for the three keeps the stage kernel's launch parameter small
+/// (docs/performance/journal/2026-12-02-step-as-data.md).
 struct StageArrays {
   const double* init = nullptr;
   const double* forcing = nullptr;

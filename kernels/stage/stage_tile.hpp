@@ -64,7 +64,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, var::count> {
   /// Whether a rule computes any point the tile loads (an inflow's rows, a wall's rows); every
   /// other point, periodic images included, is read from memory without testing the rules
   /// point by point. Deciding this before the loads costs them: the x pass reads periodic
-  /// images by address instead (docs/performance.md, "Launch parameters, and the step as data").
+  /// images by address instead (docs/performance/journal/2026-12-04-periodic-ghosts-by-address.md).
   SIMAPP_HOST_DEVICE bool needs_rules(const TileOrigin& origin) const {
     if constexpr (x_pass) {
       return sides.x_low.has_inflow() && origin.i0 - halo_x < 0;
@@ -94,7 +94,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, var::count> {
 
   /// The step's initial state at the tile's cell (ca, cb), read with the stage input: read in
   /// the update, after two barriers, its loads had nothing left to hide their latency behind
-  /// (the later stages waited on them: docs/performance.md, "Loads").
+  /// (the later stages waited on them: docs/performance/journal/2026-12-01-stage-loads.md).
   SIMAPP_HOST_DEVICE void load_init(Tile& tile, const TileOrigin& origin, int ca, int cb) const {
     if (init_is_input() || ca < 0 || ca >= origin.ni || cb < 0 || cb >= origin.nk) return;
     const double* cell = arrays.init_at(origin.k0 + cb, origin.i0 + ca);

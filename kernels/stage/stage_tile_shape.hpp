@@ -13,8 +13,8 @@ struct StageTileShape {
   static constexpr int tile_x = AlongRows ? Threads / 4 - 1 : 32;
   static constexpr int tile_z = AlongRows ? 4 : Threads / 32 - 1;  ///< rows: along z (or the 3-D model's j)
   /// Registers for 1152 threads a multiprocessor with 384-thread blocks (56 a thread, no spills),
-  /// 1024 with 256 (64): the shape chosen by measurement, docs/performance.md, "Block shape: 384
-  /// threads, three blocks a multiprocessor".
+  /// 1024 with 256 (64): the shape chosen by measurement,
+  /// docs/performance/journal/2026-12-01-block-shape.md.
   static constexpr int min_blocks_per_sm = Threads == 384 ? 3 : 4;
   static constexpr int halo_x = AlongRows ? 2 : 0;
   static constexpr int halo_z = AlongRows ? 0 : 2;

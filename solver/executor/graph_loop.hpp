@@ -16,7 +16,7 @@ struct CUgraphExec_st;
 namespace simapp {
 
 /// The most kernels a loop body that carries the health check may hold: the replay cost of a
-/// graph node is flat from 50 to 5000 nodes (docs/performance.md) and instantiating takes a
+/// graph node is flat from 50 to 5000 nodes (docs/performance.md, "Launch-overhead floors") and instantiating takes a
 /// few µs a node, so up to here the longer body costs nothing per step.
 inline constexpr std::size_t max_checked_loop_body_kernels = 5000;
 

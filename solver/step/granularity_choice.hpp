@@ -1,6 +1,6 @@
 #pragma once
 /// execution.granularity: auto made concrete, once, before any step is built: the fastest
-/// granularity the run can use on its backend (docs/performance.md, "One kernel a pass"). On
+/// granularity the run can use on its backend (docs/performance/journal/2026-12-04-pass-granularity.md). On
 /// CUDA that is pass wherever a step runs pass kernels (a rank holding the whole line of two or
 /// more of its passes, with periodic or wall sides: pass_placement.hpp), a pass kernel moving a
 /// third of the bytes of the three stage kernels it replaces; else stage, as pass would run
