@@ -30,7 +30,6 @@
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/stage/stage_kernel.hpp"
-#include "kernels/stage/stage_kernel_3d.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "solver/step/build_step_program_3d.hpp"
@@ -220,7 +219,7 @@ class Model2d {
                     stage_arrays(arrays[0], stage_array(rk.input, arrays[0], arrays[1], arrays[2]),
                                  stage_array(rk.output, arrays[0], arrays[1], arrays[2])),
                     FluxContext<2>{grid_.geometry(), background_.view(), &params_, s}, Bump<2>{},
-                    case_boundaries(CaseName::thermal), IndexBox{0, shape.nx, 0, shape.nz});
+                    case_boundaries(CaseName::thermal), interior_cells(shape));
       }
   }
   long cells() const { return static_cast<long>(grid_.nx()) * grid_.nz(); }

@@ -62,6 +62,12 @@ struct FieldView {
   }
 };
 
+/// A field of the model of `Dims` dimensions as a function parameter from which Dims is not
+/// deduced (another parameter gives it), so that a writable view passes where a read-only one is
+/// asked for.
+template <class T, int Dims>
+using FieldOf = std::type_identity_t<FieldView<T, Dims>>;
+
 /// A box of cell indices [i_lo, i_hi) × [j_lo, j_hi) × [k_lo, k_hi) (2-D: j ∈ [0, 1)).
 struct CellBox {
   int i_lo = 0, i_hi = 0;

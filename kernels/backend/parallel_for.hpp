@@ -1,7 +1,7 @@
 #pragma once
 /// parallel_for(label, stream, box, body): runs body(i, k) for every index of `box`, as a
 /// CUDA kernel on the stream when the run's backend is CUDA, else as OpenMP host loops;
-/// parallel_for_cells(label, stream, cells, body) runs body(i, j, k) over a 3-D box likewise.
+/// parallel_for_cells<Dims>(label, stream, cells, body) runs body(i, j, k) over a box of cells likewise.
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/index_box.hpp"
@@ -44,14 +44,21 @@ void parallel_for([[maybe_unused]] const char* label, [[maybe_unused]] const Str
   parallel_for_host(box, body);
 }
 
-/// body(i, j, k) for every cell of `cells`: one index along x by one over its (k, j) rows.
-template <class Body>
+/// body(i, j, k) for every cell of `cells` in the model of `Dims` dimensions: one index along x by
+/// one over its (k, j) rows; in 2-D (j ∈ [j_lo, j_lo + 1)) the rows are k, as parallel_for's.
+template <int Dims, class Body>
 void parallel_for_cells(const char* label, const Stream& stream, const CellBox& cells, const Body& body) {
   const int j_lo = cells.j_lo, k_lo = cells.k_lo, rows_j = cells.j_hi - cells.j_lo;
   if (rows_j <= 0 || cells.k_hi <= k_lo) return;
-  parallel_for(
-      label, stream, IndexBox{cells.i_lo, cells.i_hi, 0, rows_j * (cells.k_hi - k_lo)},
-      SIMAPP_LAMBDA(int i, int row) { body(i, j_lo + row % rows_j, k_lo + row / rows_j); });
+  if constexpr (Dims == 2) {
+    parallel_for(
+        label, stream, IndexBox{cells.i_lo, cells.i_hi, k_lo, cells.k_hi},
+        SIMAPP_LAMBDA(int i, int k) { body(i, j_lo, k); });
+  } else {
+    parallel_for(
+        label, stream, IndexBox{cells.i_lo, cells.i_hi, 0, rows_j * (cells.k_hi - k_lo)},
+        SIMAPP_LAMBDA(int i, int row) { body(i, j_lo + row % rows_j, k_lo + row / rows_j); });
+  }
 }
 
 }  // namespace simapp

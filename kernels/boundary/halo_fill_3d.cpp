@@ -21,7 +21,7 @@ void fill_periodic(const Stream& stream, FieldView<double, 3> state, VarRange va
   const int halo = shape.halo, n = x_pass ? shape.nx : shape.ny;
   CellBox ghosts = interior_cells(shape);  // the ghost index g ∈ [0, 2 halo) along the pass
   (x_pass ? ghosts.i_hi : ghosts.j_hi) = 2 * halo;
-  parallel_for_cells(
+  parallel_for_cells<3>(
       x_pass ? "fill_periodic_x_halos_3d" : "fill_periodic_y_halos_3d", stream, ghosts,
       SIMAPP_LAMBDA(int i, int j, int k) {
         const int g = x_pass ? i : j;
@@ -44,7 +44,7 @@ void fill_walls(const Stream& stream, FieldView<double, 3> state, VarRange vars,
   const int halo = state.shape.halo, nz = state.shape.nz;
   CellBox ghosts = interior_cells(state.shape);
   ghosts.k_hi = 2 * halo;
-  parallel_for_cells(
+  parallel_for_cells<3>(
       "fill_wall_z_halos_3d", stream, ghosts, SIMAPP_LAMBDA(int i, int j, int g) {
         if (g < halo ? !low : !high) return;
         const int k = g < halo ? g - halo : nz + g - halo;
@@ -82,7 +82,7 @@ void apply_inflow_halos_3d(const Stream& stream, FieldView<double, 3> state, Hyd
   CellBox ghosts = interior_cells(state.shape);
   ghosts.i_lo = -state.shape.halo;
   ghosts.i_hi = 0;
-  parallel_for_cells(
+  parallel_for_cells<3>(
       "apply_inflow_halos_3d", stream, ghosts, SIMAPP_LAMBDA(int i, int j, int k) {
         if (!inflow.applies(geometry.z_center(k), geometry.zlen)) return;
         double q[V::count];

@@ -52,19 +52,26 @@ SIMAPP_HOST_DEVICE inline double face_density(const HydrostaticView& background,
 }
 
 /// ν/Δ of the step in the pass's direction: 0 without diffusion.
-template <Direction D>
-SIMAPP_HOST_DEVICE inline double viscosity_over_spacing(const FluxContext<2>& context) {
-  return D == Direction::x ? context.params->viscosity_x : context.params->viscosity_z;
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline double viscosity_over_spacing(const FluxContext<Dims>& context) {
+  if constexpr (D == Direction::x)
+    return context.params->viscosity_x;
+  else if constexpr (D == Direction::y)
+    return context.params->viscosity_y;
+  else
+    return context.params->viscosity_z;
 }
 
 /// Adds the diffusive fluxes to `flux` at a face between the cells whose stored values are
-/// `low` and `high` (all four variables, perturbations as stored), from the face's
-/// reconstructed density perturbation; k as in flux_at_face (x: the row; z: the face, between
-/// rows k − 1 and k). Nothing when the step's ν is 0.
-template <Direction D>
-SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const double low[var::count], const double high[var::count],
+/// `low` and `high` (every variable, perturbations as stored), from the face's reconstructed
+/// density perturbation; k as in flux_at_face (x, y: the row; z: the face, between rows k − 1
+/// and k). Nothing when the step's ν is 0, nor at a wall.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const double low[ModelVariables<Dims>::count],
+                                                  const double high[ModelVariables<Dims>::count],
                                                   double face_density_perturbation, int k,
-                                                  const FluxContext<2>& context, double flux[var::count]) {
+                                                  const FluxContext<Dims>& context,
+                                                  double flux[ModelVariables<Dims>::count]) {
   const double nu_over_spacing = viscosity_over_spacing<D>(context);
   if (nu_over_spacing == 0.0) return;
   constexpr bool vertical = D == Direction::z;
@@ -72,7 +79,7 @@ SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const double low[var::count], 
     const int global_k = context.geometry.k_offset + k;
     if (global_k == 0 || global_k == context.geometry.global_nz) return;  // a wall
   }
-  add_face_diffusion<ModelVariables<2>>(
+  add_face_diffusion<ModelVariables<Dims>>(
       low, high, face_neighbours<vertical>(context.background, k),
       nu_over_spacing * (face_density_perturbation + face_density<vertical>(context.background, k)), flux);
 }

@@ -2,6 +2,7 @@
 /// Fluxes at one cell face from the reconstructed face values q_f and third differences d3
 /// of the model's variables (docs/model.md, "Spatial scheme"); K is the hyperviscosity coefficient.
 #include "kernels/backend/host_device.hpp"
+#include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/equation_of_state.hpp"
@@ -68,36 +69,57 @@ SIMAPP_HOST_DEVICE inline void vertical_face_flux(const double q[V::count], cons
   flux[V::rhot] = n * t - k_hyper * d3[V::rhot];
 }
 
-/// The 2-D model's x faces: F = (m, m u + p, m w, m θ) − K d3.
-SIMAPP_HOST_DEVICE inline void x_face_flux(const double q[var::count], const double d3[var::count],
-                                           double background_density, const physics::PressureReference& background,
-                                           double k_hyper, double flux[var::count]) {
-  horizontal_face_flux<ModelVariables<2>, var::umom>(q, d3, background_density, background, k_hyper, flux);
+/// K of the faces along D in the stage: x and z faces' in the stage's values, y faces' beside them.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline double hyperviscosity_along(const FluxContext<Dims>& context) {
+  if constexpr (D == Direction::x)
+    return context.stage_params().k_hyper_x;
+  else if constexpr (D == Direction::y)
+    return context.params->k_hyper_y[context.stage];
+  else
+    return context.stage_params().k_hyper_z;
 }
 
-/// The 2-D model's z faces: H = (n, n u, n w + p′, n θ) − K d3.
-SIMAPP_HOST_DEVICE inline void z_face_flux(const double q[var::count], const double d3[var::count],
-                                           double background_density, const physics::PressureReference& background,
-                                           bool at_wall, double k_hyper, double flux[var::count]) {
-  vertical_face_flux<ModelVariables<2>>(q, d3, background_density, background, at_wall, k_hyper, flux);
-}
-
-/// F (x pass) or H (z pass) at a face of row k (x) or at face k (z) from the face values q
-/// and third differences d3 of all variables.
-template <Direction D>
-SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[var::count], const double d3[var::count], int k,
-                                            const FluxContext<2>& context, double flux[var::count]) {
-  const CellGeometry<2>& geometry = context.geometry;
+/// F (x pass), G (y pass) or H (z pass) at a face of row k (x, y: the row's background) or at
+/// face k (z: the interface's) from the face values q and third differences d3 of every
+/// variable, without diffusion.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[ModelVariables<Dims>::count],
+                                            const double d3[ModelVariables<Dims>::count], int k,
+                                            const FluxContext<Dims>& context,
+                                            double flux[ModelVariables<Dims>::count]) {
+  using V = ModelVariables<Dims>;
   const HydrostaticView& background = context.background;
+  const double k_hyper = hyperviscosity_along<D>(context);
   if constexpr (D == Direction::x) {
-    x_face_flux(q, d3, background.cell_density(k), background.cell_reference(k), context.stage_params().k_hyper_x,
-                flux);
+    horizontal_face_flux<V, V::umom>(q, d3, background.cell_density(k), background.cell_reference(k), k_hyper, flux);
+  } else if constexpr (D == Direction::y) {
+    horizontal_face_flux<V, V::vmom>(q, d3, background.cell_density(k), background.cell_reference(k), k_hyper, flux);
   } else {
-    const int global_k = geometry.k_offset + k;
-    const bool at_wall = global_k == 0 || global_k == geometry.global_nz;
-    z_face_flux(q, d3, background.density_face[k], background.face_reference(k), at_wall,
-                context.stage_params().k_hyper_z, flux);
+    const int global_k = context.geometry.k_offset + k;
+    const bool at_wall = global_k == 0 || global_k == context.geometry.global_nz;
+    vertical_face_flux<V>(q, d3, background.density_face[k], background.face_reference(k), at_wall, k_hyper, flux);
   }
+}
+
+/// The flux of a split pass at one face, advective and diffusive, the one point function that
+/// the stage and pass tiles and the fused and fine flux kernels share, so that every granularity
+/// computes the same numbers:
+///   x: F = F_adv(q_f, d3; ρu normal) − ν ρ_f Δφ / dx     (horizontal_face_flux, add_diffusive_flux)
+///   y: G = F_adv(q_f, d3; ρv normal) − ν ρ_f Δφ / dy     (3-D)
+///   z: H = H_adv(q_f, d3) − ν ρ_f Δφ / dz, no diffusion at a wall (vertical_face_flux)
+/// With a viscosity, `neighbours(low, high)` gives the stored values of the cells either side.
+template <Direction D, int Dims, class Neighbours>
+SIMAPP_HOST_DEVICE inline void face_flux(const double q[ModelVariables<Dims>::count],
+                                         const double d3[ModelVariables<Dims>::count], int k,
+                                         const FluxContext<Dims>& context, const Neighbours& neighbours,
+                                         double flux[ModelVariables<Dims>::count]) {
+  using V = ModelVariables<Dims>;
+  flux_at_face<D>(q, d3, k, context, flux);
+  if (viscosity_over_spacing<D>(context) == 0.0) return;
+  double low[V::count], high[V::count];
+  neighbours(low, high);
+  add_diffusive_flux<D>(low, high, q[V::dens], k, context, flux);
 }
 
 }  // namespace simapp

@@ -1,20 +1,29 @@
 #pragma once
-/// Face fluxes of one split pass, for every face of the rank's interior:
-/// x: faces i ∈ [0, nx] (face i between cells i−1 and i), rows k ∈ [0, nz);
-/// z: faces k ∈ [0, nz], columns i ∈ [0, nx).
-/// Two granularities compute the same numbers: `compute_fluxes` reconstructs and fluxes in
-/// one kernel; `reconstruct_faces` + `compute_fluxes_from_faces` split it per variable.
+/// Face fluxes of one split pass, for every face of the rank's interior along the pass (face i
+/// between cells i − 1 and i): x: faces i ∈ [0, nx] of the rows (j, k); y (3-D): faces j ∈ [0, ny]
+/// of the columns (i, k); z: faces k ∈ [0, nz] of the columns (i, j). Two granularities compute
+/// the same numbers with face_flux, the stage kernel's point function, reading their ghost cells
+/// from memory: `compute_fluxes` reconstructs and fluxes in one kernel (fused);
+/// `reconstruct_faces` + `compute_fluxes_from_faces` split it per variable (fine). The face arrays
+/// are face_shape: one more face than cells along each of the model's axes, no ghosts.
 #include "kernels/backend/field_view.hpp"
-#include "kernels/backend/index_box.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
 
-/// The faces of a pass over nx × nz interior cells.
-inline IndexBox face_box(Direction direction, int nx, int nz) {
-  return direction == Direction::x ? IndexBox{0, nx + 1, 0, nz} : IndexBox{0, nx, 0, nz + 1};
+/// The shape of a face array for the cells of `cells`: one more face than cells along each axis.
+template <int Dims>
+FieldShape<Dims> face_shape(const FieldShape<Dims>& cells) {
+  return {cells.nx + 1, Dims == 3 ? cells.ny + 1 : 1, cells.nz + 1, 0, cells.num_vars};
+}
+
+/// The faces of the pass along `direction` over the cells of `cells`.
+template <int Dims>
+CellBox face_box(Direction direction, const FieldShape<Dims>& cells) {
+  return {0, cells.nx + (direction == Direction::x ? 1 : 0), 0, cells.ny + (direction == Direction::y ? 1 : 0),
+          0, cells.nz + (direction == Direction::z ? 1 : 0)};
 }
 
 /// Which faces a flux launch computes. Interior faces read no ghost cell (in the pass's
@@ -22,20 +31,23 @@ inline IndexBox face_box(Direction direction, int nx, int nz) {
 /// boundary faces (0, 1, n − 1, n) need the ghosts. Splitting needs n ≥ 4.
 enum class FaceRegion { all, interior, boundary };
 
-/// flux(v) for v ∈ vars, on the faces of `region`, from the state `forcing` (whose ghosts
-/// must be filled for boundary faces), reconstructing inline.
-void compute_fluxes(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
-                    FieldView<double, 2> flux, VarRange vars, const FluxContext<2>& context,
+/// flux(v) for v ∈ vars on the faces of `region`, from the stage input `forcing` (its ghosts along
+/// the pass filled for boundary faces), reconstructing inline.
+template <int Dims>
+void compute_fluxes(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
+                    FieldOf<double, Dims> flux, VarRange vars, const FluxContext<Dims>& context,
                     FaceRegion region = FaceRegion::all);
 
-/// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face, for v ∈ vars.
-void reconstruct_faces(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
-                       FieldView<double, 2> face_value, FieldView<double, 2> face_d3, VarRange vars);
+/// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face of the pass, for v ∈ vars.
+template <int Dims>
+void reconstruct_faces(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
+                       FieldView<double, Dims> face_value, FieldOf<double, Dims> face_d3, VarRange vars);
 
-/// flux(v) for v ∈ vars from the face values of all four variables and d3 of v (and, with
+/// flux(v) for v ∈ vars from the face values of every variable and d3 of v (and, with
 /// physics.viscosity, the cells of `forcing` either side of the face).
-void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
-                               FieldView<const double, 2> face_value, FieldView<const double, 2> face_d3,
-                               FieldView<double, 2> flux, VarRange vars, const FluxContext<2>& context);
+template <int Dims>
+void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
+                               FieldOf<const double, Dims> face_value, FieldOf<const double, Dims> face_d3,
+                               FieldOf<double, Dims> flux, VarRange vars, const FluxContext<Dims>& context);
 
 }  // namespace simapp

@@ -61,7 +61,7 @@ void pack_halos_3d(const Stream& stream, Direction direction, FieldView<const do
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size_3d(direction, field.shape);
   const int vars = field.shape.num_vars;
-  parallel_for_cells(
+  parallel_for_cells<3>(
       label(direction, true), stream, CellBox{0, extent.ni, 0, extent.nj, 0, extent.nk},
       SIMAPP_LAMBDA(int a, int b, int c) {
         for (int side = 0; side < 2; ++side) {
@@ -77,7 +77,7 @@ void unpack_halos_3d(const Stream& stream, Direction direction, FieldView<double
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size_3d(direction, field.shape);
   const int vars = field.shape.num_vars;
-  parallel_for_cells(
+  parallel_for_cells<3>(
       label(direction, false), stream, CellBox{0, extent.ni, 0, extent.nj, 0, extent.nk},
       SIMAPP_LAMBDA(int a, int b, int c) {
         for (int side = 0; side < 2; ++side) {

@@ -73,6 +73,12 @@ struct VarRange {
 /// The direction of a split pass (y: the 3-D model's only).
 enum class Direction { x, z, y };
 
+/// The one of `x`, `y` and `z` that names direction D: a kernel's label for its pass.
+template <Direction D>
+constexpr const char* direction_label(const char* x, const char* y, const char* z) {
+  return D == Direction::x ? x : D == Direction::y ? y : z;
+}
+
 /// Calls `launch(std::integral_constant<Direction, D>{})` with D = `direction`, x or z: the 2-D
 /// model's kernels take the direction as a template parameter, launchers as a value.
 template <class Launch>
@@ -95,6 +101,26 @@ SIMAPP_HOST_DEVICE void with_direction_3d(Direction direction, const Launch& lau
   }
 #if !defined(__CUDA_ARCH__)
   throw std::invalid_argument("the 3-D model has no such direction");
+#endif
+}
+
+/// launch(integral_constant<Direction, D>{}) for a direction D of the model of `Dims` dimensions
+/// (2: x or z; 3: x, y or z), also in device code: kernels take the direction as a template
+/// parameter, launchers as a value.
+template <int Dims, class Launch>
+SIMAPP_HOST_DEVICE void with_direction_of(Direction direction, const Launch& launch) {
+  switch (direction) {
+    case Direction::x: launch(std::integral_constant<Direction, Direction::x>{}); return;
+    case Direction::z: launch(std::integral_constant<Direction, Direction::z>{}); return;
+    case Direction::y:
+      if constexpr (Dims == 3) {
+        launch(std::integral_constant<Direction, Direction::y>{});
+        return;
+      }
+      break;
+  }
+#if !defined(__CUDA_ARCH__)
+  throw std::invalid_argument(Dims == 3 ? "the 3-D model has no such direction" : "the 2-D model has no y pass");
 #endif
 }
 

@@ -149,11 +149,11 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     const bool last = s == rk_stages - 1;
     if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
     const StageFactors factors = stage_factors<D>(context[s]);
-    const double source = momentum_source(k, i, context[s], wave_source);
+    const double source = momentum_source<D>(i, 0, k, context[s], wave_source);
     for (int v = 0; v < var::count; ++v) {
       const double density_perturbation = !x_pass && v == var::wmom ? tile.q[s][var::dens][l][p] : 0.0;
-      const double tendency =
-          stage_tendency<D>(v, tile.flux[v][l][f], tile.flux[v][l][f + 1], density_perturbation, source, factors);
+      const double tendency = stage_tendency<D, ModelVariables<2>>(v, tile.flux[v][l][f], tile.flux[v][l][f + 1],
+                                                                   density_perturbation, source, factors);
       const double value = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
       if (last) {
         output(v, k, i) = value;

@@ -20,12 +20,12 @@
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
-#include "kernels/flux/face_flux_3d.hpp"
+#include "kernels/flux/face_flux.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/pass_tile_shape.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
-#include "kernels/update/stage_tendency_3d.hpp"
+#include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
 
@@ -134,7 +134,7 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     if constexpr (z_pass) {
       if (along < 0 || along > input.shape.nz) return;  // no interior cell on either side
     }
-    double face_q[V::count], d3[V::count], face_flux[V::count];
+    double face_q[V::count], d3[V::count], flux_out[V::count];
     for (int v = 0; v < V::count; ++v) {
       const double s0 = q(tile, s, v, l, p - 2), s1 = q(tile, s, v, l, p - 1), s2 = q(tile, s, v, l, p),
                    s3 = q(tile, s, v, l, p + 1);
@@ -142,7 +142,7 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
       d3[v] = third_difference(s0, s1, s2, s3);
     }
     const int k = z_pass ? along : cell_of(c0 + l, along).k;  // the face's row (x, y) or face k (z)
-    face_flux_3d<D>(
+    face_flux<D>(
         face_q, d3, k, context[s],
         [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
           for (int v = 0; v < V::count; ++v) {
@@ -150,8 +150,8 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
             high[v] = q(tile, s, v, l, p);
           }
         },
-        face_flux);
-    for (int v = 0; v < V::count; ++v) flux(tile, v, l, f) = face_flux[v];
+        flux_out);
+    for (int v = 0; v < V::count; ++v) flux(tile, v, l, f) = flux_out[v];
   }
 
   /// Cell f of stage s: into the next stage's input (along z with the ghost rows it is adjacent
@@ -166,8 +166,8 @@ struct PassTile3d : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     const bool last = s == rk_stages - 1;
     if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
     const Cell c = cell_of(c0 + l, a0 - margin + p);
-    const StageFactors factors = stage_factors_3d<D>(context[s]);
-    const double source = momentum_source_3d<D>(c.i, c.j, c.k, context[s], wave_source);
+    const StageFactors factors = stage_factors<D>(context[s]);
+    const double source = momentum_source<D>(c.i, c.j, c.k, context[s], wave_source);
     for (int v = 0; v < V::count; ++v) {
       const double density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : 0.0;
       const double tendency =

@@ -24,9 +24,9 @@ namespace cg = cooperative_groups;
 using namespace persistent;
 
 template <int Threads>
-using StageX = StageKernel<Direction::x, Threads>;
+using StageX = StageKernel<Direction::x, 2, Threads>;
 template <int Threads>
-using StageZ = StageKernel<Direction::z, Threads>;
+using StageZ = StageKernel<Direction::z, 2, Threads>;
 
 /// A block's shared memory: the tile of one pass at a time.
 template <class XTile, class ZTile>
@@ -57,7 +57,7 @@ struct PersistentKernels {
   StageZ<Threads> z[2][rk_stages];
 
   template <Direction D>
-  __device__ const StageKernel<D, Threads>& stage(int slot, int s) const {
+  __device__ const StageKernel<D, 2, Threads>& stage(int slot, int s) const {
     if constexpr (D == Direction::x)
       return x[slot][s];
     else
@@ -69,7 +69,7 @@ struct PersistentKernels {
 /// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams<2>.
 template <Direction D, int Threads>
 void make_stages(const StepScheme& scheme, const PersistentSteps& p, int slot,
-                 StageKernel<D, Threads> (&stages)[rk_stages]) {
+                 StageKernel<D, 2, Threads> (&stages)[rk_stages]) {
   for (int s = 0; s < rk_stages; ++s)
     stages[s] = {{},
                  stage_arrays(p.state, stage_array(scheme.stages[s].input, p.state, p.stage1, p.stage2),
@@ -81,8 +81,8 @@ void make_stages(const StepScheme& scheme, const PersistentSteps& p, int slot,
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
 template <Direction D, int Threads>
-__device__ void stage_over_tiles(const StageKernel<D, Threads>& kernel, SharedTile<Threads>& shared) {
-  using Kernel = StageKernel<D, Threads>;
+__device__ void stage_over_tiles(const StageKernel<D, 2, Threads>& kernel, SharedTile<Threads>& shared) {
+  using Kernel = StageKernel<D, 2, Threads>;
   const IndexBox cells{0, kernel.arrays.shape.nx, 0, kernel.arrays.shape.nz};
   const int tiles_x = tile_count(cells.width(), Kernel::tile_x);
   const int tiles = tiles_x * tile_count(cells.height(), Kernel::tile_z);

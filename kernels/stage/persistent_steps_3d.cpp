@@ -10,7 +10,7 @@
 #include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/stage/pass_tile_3d.hpp"
 #include "kernels/stage/persistent_loop.cuh"
-#include "kernels/stage/stage_tile_3d.hpp"
+#include "kernels/stage/stage_tile.hpp"
 #include "kernels/time/step_scheme.hpp"
 #endif
 
@@ -75,7 +75,7 @@ StepValues<StepParams<3>> step_values(const TimeSchedule& s) {
 // ---- A barrier a stage: the 3-D stage kernel's tiles ----
 
 template <Direction D, int Threads>
-using Stage3d = StageKernel3d<D, Threads>;
+using Stage3d = StageKernel<D, 3, Threads>;
 
 /// The kernel's parameter: the step scheme, the steps' arguments and every stage kernel, per
 /// StepParams<2> slot and RK3 stage.

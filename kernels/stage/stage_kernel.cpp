@@ -4,40 +4,75 @@
 #include "kernels/stage/stage_tile.hpp"
 
 namespace simapp {
-
 namespace {
 
-template <Direction D>
-void launch_stage(const Stream& stream, const StageArrays& arrays, const FluxContext<2>& context,
-                  const Bump<2>& wave_source, const BoundaryConditions<2>& sides, const IndexBox& cells) {
-  parallel_for_tiles(D == Direction::x ? "stage_x" : "stage_z", stream, cells,
-                     StageKernel<D>{{}, arrays, context, wave_source, sides});
+template <Direction D, int Dims>
+void launch_stage(const Stream& stream, const StageArrays<Dims>& arrays, const FluxContext<Dims>& context,
+                  const Bump<Dims>& wave_source, const BoundaryConditions<Dims>& sides, const CellBox& cells) {
+  const char* label = direction_label<D>("stage_x", "stage_y", "stage_z");
+  const StageKernel<D, Dims> kernel{{}, arrays, context, wave_source, sides};
+  if constexpr (Dims == 2) {
+    parallel_for_tiles(label, stream, IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi}, kernel);
+  } else {
+    constexpr bool z_pass = D == Direction::z;
+    const IndexBox plane = z_pass ? IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi}
+                                  : IndexBox{cells.i_lo, cells.i_hi, cells.j_lo, cells.j_hi};
+    const LayerRange layers = z_pass ? LayerRange{cells.j_lo, cells.j_hi} : LayerRange{cells.k_lo, cells.k_hi};
+    parallel_for_layered_tiles(label, stream, plane, layers, kernel);
+  }
 }
 
-/// Cells [lo, hi) along the pass, all across it.
-IndexBox along_pass(Direction direction, int nx, int nz, int lo, int hi) {
-  return direction == Direction::x ? IndexBox{lo, hi, 0, nz} : IndexBox{0, nx, lo, hi};
+/// The interior cells of `shape` with cells [lo, hi) along `direction`.
+template <int Dims>
+CellBox cells_along(Direction direction, const FieldShape<Dims>& shape, int lo, int hi) {
+  CellBox box = interior_cells(shape);
+  switch (direction) {
+    case Direction::x: box.i_lo = lo, box.i_hi = hi; break;
+    case Direction::y: box.j_lo = lo, box.j_hi = hi; break;
+    case Direction::z: box.k_lo = lo, box.k_hi = hi; break;
+  }
+  return box;
 }
 
-int cells_along(Direction direction, int nx, int nz) { return direction == Direction::x ? nx : nz; }
+template <int Dims>
+int cells_along(Direction direction, const FieldShape<Dims>& shape) {
+  return direction == Direction::x ? shape.nx : direction == Direction::y ? shape.ny : shape.nz;
+}
 
 }  // namespace
 
-void apply_stage(const Stream& stream, Direction direction, const StageArrays& arrays, const FluxContext<2>& context,
-                 const Bump<2>& wave_source, const BoundaryConditions<2>& sides, const IndexBox& cells) {
-  with_direction(direction,
-                 [&](auto d) { launch_stage<decltype(d)::value>(stream, arrays, context, wave_source, sides, cells); });
+template <int Dims>
+void apply_stage(const Stream& stream, Direction direction, const StageArrays<Dims>& arrays,
+                 const FluxContext<Dims>& context, const Bump<Dims>& wave_source, const BoundaryConditions<Dims>& sides,
+                 const CellBox& cells) {
+  with_direction_of<Dims>(
+      direction, [&](auto d) { launch_stage<decltype(d)::value>(stream, arrays, context, wave_source, sides, cells); });
 }
 
-IndexBox stage_interior_cells(Direction direction, int nx, int nz) {
-  return along_pass(direction, nx, nz, 2, cells_along(direction, nx, nz) - 2);
+template <int Dims>
+CellBox stage_interior_cells(Direction direction, const FieldShape<Dims>& shape) {
+  return cells_along(direction, shape, 2, cells_along(direction, shape) - 2);
 }
 
-IndexBox stage_low_cells(Direction direction, int nx, int nz) { return along_pass(direction, nx, nz, 0, 2); }
-
-IndexBox stage_high_cells(Direction direction, int nx, int nz) {
-  const int n = cells_along(direction, nx, nz);
-  return along_pass(direction, nx, nz, n - 2, n);
+template <int Dims>
+CellBox stage_low_cells(Direction direction, const FieldShape<Dims>& shape) {
+  return cells_along(direction, shape, 0, 2);
 }
+
+template <int Dims>
+CellBox stage_high_cells(Direction direction, const FieldShape<Dims>& shape) {
+  const int n = cells_along(direction, shape);
+  return cells_along(direction, shape, n - 2, n);
+}
+
+#define SIMAPP_STAGE_KERNEL_OF(Dims)                                                                            \
+  template void apply_stage<Dims>(const Stream&, Direction, const StageArrays<Dims>&, const FluxContext<Dims>&, \
+                                  const Bump<Dims>&, const BoundaryConditions<Dims>&, const CellBox&);          \
+  template CellBox stage_interior_cells<Dims>(Direction, const FieldShape<Dims>&);                              \
+  template CellBox stage_low_cells<Dims>(Direction, const FieldShape<Dims>&);                                   \
+  template CellBox stage_high_cells<Dims>(Direction, const FieldShape<Dims>&);
+SIMAPP_STAGE_KERNEL_OF(2)
+SIMAPP_STAGE_KERNEL_OF(3)
+#undef SIMAPP_STAGE_KERNEL_OF
 
 }  // namespace simapp

@@ -2,10 +2,11 @@
 /// The tendency and update of one Runge–Kutta stage at one cell (docs/model.md, "Spatial
 /// scheme" and "Time stepping"), as point functions shared by every granularity:
 ///   R = −(F_{i+1} − F_i) / dx                    (x pass)
+///   R = −(G_{j+1} − G_j) / dy                    (y pass, 3-D)
 ///   R = −(H_{k+1} − H_k) / dz,  R(ρw) −= ρ′ g     (z pass)
-/// plus, in every stage of both passes, R(ρw) += S with S = b(x, z) ρ̄_c(k) for gravity_waves
-/// (0 otherwise);   q_out = q_init + dt_stage · R.
-/// The divisions are products with 1/dx and 1/dz, worked out once a step (StepParams<2>). A
+/// plus, in every stage of the x and z passes, R(ρw) += S with S = b(x, (y,) z) ρ̄_c(k) for
+/// gravity_waves (0 otherwise);   q_out = q_init + dt_stage · R.
+/// The divisions are products with 1/dx, 1/dy and 1/dz, worked out once a step (StepParams). A
 /// kernel reads the stage's factors and the cell's S once, before its loop over variables:
 /// read inside it, the compiler would reload them after every store, and it hoists the
 /// source's divisions and square root out of the loop, ahead of the test that skips them.
@@ -17,29 +18,42 @@
 
 namespace simapp {
 
-/// What a stage's update multiplies by: 1/dx (x pass) or 1/dz (z pass), and dt_stage.
+/// What a stage's update multiplies by: 1/dx, 1/dy or 1/dz of the pass, and dt_stage.
 struct StageFactors {
   double inv_spacing = 0.0;
   double dt = 0.0;
 };
 
-template <Direction D>
-SIMAPP_HOST_DEVICE inline StageFactors stage_factors(const FluxContext<2>& context) {
-  const StepParams<2>& params = *context.params;
-  return {D == Direction::x ? params.inv_dx : params.inv_dz, params.stage[context.stage].dt};
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline StageFactors stage_factors(const FluxContext<Dims>& context) {
+  const StepParams<Dims>& params = *context.params;
+  const double dt_stage = params.stage[context.stage].dt;
+  if constexpr (D == Direction::x)
+    return {params.inv_dx, dt_stage};
+  else if constexpr (D == Direction::y)
+    return {params.inv_dy, dt_stage};
+  else
+    return {params.inv_dz, dt_stage};
 }
 
-/// S = b(x_i, z_k) ρ̄_c(k), the wave source's forcing of ρw at cell (i, k); 0 without one.
-SIMAPP_HOST_DEVICE inline double momentum_source(int k, int i, const FluxContext<2>& context,
-                                                 const Bump<2>& wave_source) {
-  if (wave_source.amplitude == 0.0) return 0.0;
-  return wave_source(context.geometry.x_center(i), context.geometry.z_center(k)) * context.background.cell_density(k);
+/// S = b(x_i, (y_j,) z_k) ρ̄_c(k), the wave source's forcing of ρw at cell (i, j, k) in the x and
+/// z passes; 0 in the y pass and without one.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline double momentum_source(int i, int j, int k, const FluxContext<Dims>& context,
+                                                 const Bump<Dims>& wave_source) {
+  if (D == Direction::y || wave_source.amplitude == 0.0) return 0.0;
+  const CellGeometry<Dims>& geometry = context.geometry;
+  if constexpr (Dims == 3)
+    return wave_source(geometry.x_center(i), geometry.y_center(j), geometry.z_center(k)) *
+           context.background.cell_density(k);
+  else
+    return wave_source(geometry.x_center(i), geometry.z_center(k)) * context.background.cell_density(k);
 }
 
 /// R(v) at a cell from the fluxes at its low and high faces in the pass's direction, its own
 /// density perturbation ρ′ and momentum source S, for the model whose variables are V (the
 /// vertical momentum is V::wmom: 2 in the 2-D model, 3 in the 3-D one).
-template <Direction D, class V = ModelVariables<2>>
+template <Direction D, class V>
 SIMAPP_HOST_DEVICE inline double stage_tendency(int v, double flux_low, double flux_high, double density_perturbation,
                                                 double source, const StageFactors& factors) {
   double tendency = -(flux_high - flux_low) * factors.inv_spacing;

@@ -4,78 +4,93 @@
 #include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
-
 namespace {
 
-IndexBox interior(const FieldShape<2>& shape) { return {0, shape.nx, 0, shape.nz}; }
-
-/// R(v) at cell (i, k) from the flux array.
-template <Direction D>
-SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int i, const FieldView<const double, 2>& forcing,
-                                             const FieldView<const double, 2>& flux, double source,
+/// R(v) at cell (i, j, k) from the flux array.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int j, int i, const FieldView<const double, Dims>& forcing,
+                                             const FieldView<const double, Dims>& flux, double source,
                                              const StageFactors& factors) {
-  const double high = D == Direction::x ? flux(v, k, i + 1) : flux(v, k + 1, i);
-  const double density_perturbation = D == Direction::z && v == var::wmom ? forcing(var::dens, k, i) : 0.0;
-  return stage_tendency<D>(v, flux(v, k, i), high, density_perturbation, source, factors);
+  using V = ModelVariables<Dims>;
+  const double high = D == Direction::x   ? flux(v, k, j, i + 1)
+                      : D == Direction::y ? flux(v, k, j + 1, i)
+                                          : flux(v, k + 1, j, i);
+  const double density_perturbation = D == Direction::z && v == V::wmom ? forcing(V::dens, k, j, i) : 0.0;
+  return stage_tendency<D, V>(v, flux(v, k, j, i), high, density_perturbation, source, factors);
 }
 
-template <Direction D>
-void launch_tendency_update(const Stream& stream, const StageFields& fields, VarRange vars,
-                            const FluxContext<2>& context, const Bump<2>& wave_source) {
+template <Direction D, int Dims>
+void launch_tendency_update(const Stream& stream, const StageFields<Dims>& fields, VarRange vars,
+                            const FluxContext<Dims>& context, const Bump<Dims>& wave_source) {
   const auto init = fields.init;
   const auto forcing = fields.forcing;
   const auto flux = fields.flux;
   const auto out = fields.out;
-  parallel_for(
-      D == Direction::x ? "apply_tendency_update_x" : "apply_tendency_update_z", stream, interior(out.shape),
-      SIMAPP_LAMBDA(int i, int k) {
+  parallel_for_cells<Dims>(
+      direction_label<D>("apply_tendency_update_x", "apply_tendency_update_y", "apply_tendency_update_z"), stream,
+      interior_cells(out.shape), SIMAPP_LAMBDA(int i, int j, int k) {
         const StageFactors factors = stage_factors<D>(context);
-        const double source = momentum_source(k, i, context, wave_source);
+        const double source = momentum_source<D>(i, j, k, context, wave_source);
         for (int v = vars.first; v < vars.last; ++v)
-          out(v, k, i) =
-              stage_update(init(v, k, i), tendency_at<D>(v, k, i, forcing, flux, source, factors), factors.dt);
+          out(v, k, j, i) =
+              stage_update(init(v, k, j, i), tendency_at<D>(v, k, j, i, forcing, flux, source, factors), factors.dt);
       });
 }
 
-template <Direction D>
-void launch_tendencies(const Stream& stream, FieldView<const double, 2> forcing, FieldView<const double, 2> flux,
-                       FieldView<double, 2> tendency, VarRange vars, const FluxContext<2>& context,
-                       const Bump<2>& wave_source) {
-  parallel_for(
-      D == Direction::x ? "compute_tendencies_x" : "compute_tendencies_z", stream, interior(tendency.shape),
-      SIMAPP_LAMBDA(int i, int k) {
+template <Direction D, int Dims>
+void launch_tendencies(const Stream& stream, FieldView<const double, Dims> forcing, FieldView<const double, Dims> flux,
+                       FieldView<double, Dims> tendency, VarRange vars, const FluxContext<Dims>& context,
+                       const Bump<Dims>& wave_source) {
+  parallel_for_cells<Dims>(
+      direction_label<D>("compute_tendencies_x", "compute_tendencies_y", "compute_tendencies_z"), stream,
+      interior_cells(tendency.shape), SIMAPP_LAMBDA(int i, int j, int k) {
         const StageFactors factors = stage_factors<D>(context);
-        const double source = momentum_source(k, i, context, wave_source);
+        const double source = momentum_source<D>(i, j, k, context, wave_source);
         for (int v = vars.first; v < vars.last; ++v)
-          tendency(v, k, i) = tendency_at<D>(v, k, i, forcing, flux, source, factors);
+          tendency(v, k, j, i) = tendency_at<D>(v, k, j, i, forcing, flux, source, factors);
       });
 }
 
 }  // namespace
 
-void apply_tendency_update(const Stream& stream, Direction direction, const StageFields& fields, VarRange vars,
-                           const FluxContext<2>& context, const Bump<2>& wave_source) {
-  with_direction(direction, [&](auto d) {
+template <int Dims>
+void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Dims>& fields, VarRange vars,
+                           const FluxContext<Dims>& context, const Bump<Dims>& wave_source) {
+  with_direction_of<Dims>(direction, [&](auto d) {
     launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, wave_source);
   });
 }
 
-void compute_tendencies(const Stream& stream, Direction direction, FieldView<const double, 2> forcing,
-                        FieldView<const double, 2> flux, FieldView<double, 2> tendency, VarRange vars,
-                        const FluxContext<2>& context, const Bump<2>& wave_source) {
-  with_direction(direction, [&](auto d) {
+template <int Dims>
+void compute_tendencies(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
+                        FieldOf<const double, Dims> flux, FieldOf<double, Dims> tendency, VarRange vars,
+                        const FluxContext<Dims>& context, const Bump<Dims>& wave_source) {
+  with_direction_of<Dims>(direction, [&](auto d) {
     launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source);
   });
 }
 
-void apply_updates(const Stream& stream, FieldView<const double, 2> init, FieldView<const double, 2> tendency,
-                   FieldView<double, 2> out, VarRange vars, const FluxContext<2>& context) {
-  parallel_for(
-      "apply_updates", stream, interior(out.shape), SIMAPP_LAMBDA(int i, int k) {
+template <int Dims>
+void apply_updates(const Stream& stream, FieldOf<const double, Dims> init, FieldOf<const double, Dims> tendency,
+                   FieldOf<double, Dims> out, VarRange vars, const FluxContext<Dims>& context) {
+  parallel_for_cells<Dims>(
+      "apply_updates", stream, interior_cells(out.shape), SIMAPP_LAMBDA(int i, int j, int k) {
         const double dt_stage = context.stage_params().dt;
         for (int v = vars.first; v < vars.last; ++v)
-          out(v, k, i) = stage_update(init(v, k, i), tendency(v, k, i), dt_stage);
+          out(v, k, j, i) = stage_update(init(v, k, j, i), tendency(v, k, j, i), dt_stage);
       });
 }
+
+#define SIMAPP_TENDENCY_UPDATE_OF(Dims)                                                                      \
+  template void apply_tendency_update<Dims>(const Stream&, Direction, const StageFields<Dims>&, VarRange,    \
+                                            const FluxContext<Dims>&, const Bump<Dims>&);                    \
+  template void compute_tendencies<Dims>(const Stream&, Direction, FieldOf<const double, Dims>,              \
+                                         FieldOf<const double, Dims>, FieldOf<double, Dims>, VarRange,       \
+                                         const FluxContext<Dims>&, const Bump<Dims>&);                       \
+  template void apply_updates<Dims>(const Stream&, FieldOf<const double, Dims>, FieldOf<const double, Dims>, \
+                                    FieldOf<double, Dims>, VarRange, const FluxContext<Dims>&);
+SIMAPP_TENDENCY_UPDATE_OF(2)
+SIMAPP_TENDENCY_UPDATE_OF(3)
+#undef SIMAPP_TENDENCY_UPDATE_OF
 
 }  // namespace simapp

@@ -2,13 +2,13 @@
 
 #include <initializer_list>
 
-#include "kernels/flux/fluxes_3d.hpp"
+#include "kernels/flux/fluxes.hpp"
 
 namespace simapp {
 
 StepFields3d step_field_shapes_3d(const Grid& grid, Granularity granularity) {
   const FieldShape<3> cells = grid.cell_shape_3d();
-  const FieldShape<3> faces = face_shape_3d(cells);
+  const FieldShape<3> faces = face_shape(cells);
   const FieldShape<3> interior{cells.nx, cells.ny, cells.nz, 0, cells.num_vars};
   const bool fine = granularity == Granularity::fine;
   const bool stage = keeps_fluxes_on_chip(granularity);

@@ -31,7 +31,7 @@ struct Stage {
   Bump<2> wave_source;
   GhostFill halo;
 
-  StageFields stage_fields() const { return {init, forcing, fields.flux, out}; }
+  StageFields<2> stage_fields() const { return {init, forcing, fields.flux, out}; }
   PassShape pass() const { return {direction, forcing.shape.nx, forcing.shape.nz, forcing.shape.halo}; }
 };
 
@@ -180,7 +180,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
                    });
 }
 
-void add_stage_kernel(StepProgram& program, const std::string& name, const Stage& stage, const IndexBox& cells,
+void add_stage_kernel(StepProgram& program, const std::string& name, const Stage& stage, const CellBox& cells,
                       int lane) {
   const BoundaryConditions<2>& sides = stage.halo.sides;
   program
@@ -191,7 +191,8 @@ void add_stage_kernel(StepProgram& program, const std::string& name, const Stage
                         stage.wave_source, stage.halo.sides, cells);
           },
           lane)
-      .bytes = stage_kernel_bytes(stage.pass(), cells, sides.side(stage.direction, Side::low).from_neighbour(),
+      .bytes = stage_kernel_bytes(stage.pass(), IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi},
+                                  sides.side(stage.direction, Side::low).from_neighbour(),
                                   sides.side(stage.direction, Side::high).from_neighbour(),
                                   stage.init.data == stage.forcing.data);
 }
@@ -200,19 +201,19 @@ void add_stage_kernel(StepProgram& program, const std::string& name, const Stage
 /// exchange → stage kernel, or, overlapped, [send ‖ interior cells on lane 1] → receive →
 /// the cells next to the ghosts → join.
 void add_single_kernel_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  const int nx = stage.forcing.shape.nx, nz = stage.forcing.shape.nz;
+  const FieldShape<2>& shape = stage.forcing.shape;
   if (!overlaps(stage)) {
     if (exchanges(stage)) add_exchange(program, prefix, stage);
-    add_stage_kernel(program, prefix + "stage", stage, IndexBox{0, nx, 0, nz}, 0);
+    add_stage_kernel(program, prefix + "stage", stage, interior_cells(shape), 0);
     return;
   }
   const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
   program.add_join(prefix + "join_before_exchange");
   add_halo_send_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
-  add_stage_kernel(program, prefix + "stage_interior", stage, stage_interior_cells(stage.direction, nx, nz), 1);
+  add_stage_kernel(program, prefix + "stage_interior", stage, stage_interior_cells(stage.direction, shape), 1);
   add_halo_receive_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
-  add_stage_kernel(program, prefix + "stage_low", stage, stage_low_cells(stage.direction, nx, nz), 0);
-  add_stage_kernel(program, prefix + "stage_high", stage, stage_high_cells(stage.direction, nx, nz), 0);
+  add_stage_kernel(program, prefix + "stage_low", stage, stage_low_cells(stage.direction, shape), 0);
+  add_stage_kernel(program, prefix + "stage_high", stage, stage_high_cells(stage.direction, shape), 0);
   program.add_join(prefix + "join_stage");
 }
 

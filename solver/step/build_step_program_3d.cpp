@@ -5,11 +5,11 @@
 
 #include "kernels/boundary/halo_fill_3d.hpp"
 #include "kernels/diagnostics/health_check.hpp"
-#include "kernels/flux/fluxes_3d.hpp"
+#include "kernels/flux/fluxes.hpp"
 #include "kernels/stage/pass_kernel_3d.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
-#include "kernels/stage/stage_kernel_3d.hpp"
-#include "kernels/update/tendency_update_3d.hpp"
+#include "kernels/stage/stage_kernel.hpp"
+#include "kernels/update/tendency_update.hpp"
 #include "solver/step/granularity_choice.hpp"
 #include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
@@ -43,8 +43,8 @@ struct Stage3d {
   bool exchanges() const { return exchanges_along(sides(), direction); }
   /// The domain's low side along the pass is an inflow (the x pass in injection).
   bool has_inflow() const { return direction == Direction::x && resources->domain.x_low.has_inflow(); }
-  StageArrays3d arrays() const { return stage_arrays(init, forcing, out); }
-  StageFields3d stage_fields() const { return {init, forcing, fields.flux, out}; }
+  StageArrays<3> arrays() const { return stage_arrays(init, forcing, out); }
+  StageFields<3> stage_fields() const { return {init, forcing, fields.flux, out}; }
   PassShape3d pass() const { return {direction, forcing.shape}; }
   int cells_along() const {
     return direction == Direction::x   ? forcing.shape.nx
@@ -84,8 +84,8 @@ void add_fluxes(StepProgram& program, const std::string& name, const Stage3d& st
       .add(
           OpKind::kernel, name,
           [stage, region](const Stream& stream) {
-            compute_fluxes_3d(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars_3d, stage.context,
-                              region);
+            compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars_3d, stage.context,
+                           region);
           },
           lane)
       .bytes = flux_3d_bytes(stage.pass(), region);
@@ -112,8 +112,8 @@ void add_fused_stage(StepProgram& program, const std::string& prefix, const Stag
   program
       .add(OpKind::kernel, prefix + "update",
            [stage](const Stream& stream) {
-             apply_tendency_update_3d(stream, stage.direction, stage.stage_fields(), all_vars_3d, stage.context,
-                                      stage.wave_source);
+             apply_tendency_update(stream, stage.direction, stage.stage_fields(), all_vars_3d, stage.context,
+                                   stage.wave_source);
            })
       .bytes = update_3d_bytes(stage.pass());
 }
@@ -153,28 +153,28 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
   const StepFields3d& f = stage.fields;
   add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
-                     reconstruct_faces_3d(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
+                     reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
                    });
   program.add_join(prefix + "join_faces");
   add_per_variable(program, prefix, "flux", FineOp::flux, stage.pass(), [stage, f](const Stream& stream, VarRange one) {
-    compute_fluxes_from_faces_3d(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, f.flux, one,
-                                 stage.context);
+    compute_fluxes_from_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, f.flux, one,
+                              stage.context);
   });
   program.add_join(prefix + "join_fluxes");
   add_per_variable(program, prefix, "tendency", FineOp::tendency, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
-                     compute_tendencies_3d(stream, stage.direction, stage.forcing, f.flux, f.tendency, one,
-                                           stage.context, stage.wave_source);
+                     compute_tendencies(stream, stage.direction, stage.forcing, f.flux, f.tendency, one, stage.context,
+                                        stage.wave_source);
                    });
   add_per_variable(program, prefix, "update", FineOp::update, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
-                     apply_updates_3d(stream, stage.init, f.tendency, stage.out, one, stage.context);
+                     apply_updates(stream, stage.init, f.tendency, stage.out, one, stage.context);
                    });
 }
 
 void add_stage_kernel(StepProgram& program, const std::string& name, const Stage3d& stage, const CellBox& cells,
                       int lane) {
-  const StageArrays3d arrays = stage.arrays();
+  const StageArrays<3> arrays = stage.arrays();
   const FluxContext<3> context = stage.context;
   const Bump<3> wave_source = stage.wave_source;
   const BoundaryConditions<3> sides = stage.sides();
@@ -183,7 +183,7 @@ void add_stage_kernel(StepProgram& program, const std::string& name, const Stage
       .add(
           OpKind::kernel, name,
           [direction, arrays, context, wave_source, sides, cells](const Stream& stream) {
-            apply_stage_3d(stream, direction, arrays, context, wave_source, sides, cells);
+            apply_stage(stream, direction, arrays, context, wave_source, sides, cells);
           },
           lane)
       .bytes = stage_kernel_3d_bytes(cells, arrays.init == arrays.forcing);
@@ -201,10 +201,10 @@ void add_single_kernel_stage(StepProgram& program, const std::string& prefix, co
   }
   program.add_join(prefix + "join_before_exchange");
   add_halo_send_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
-  add_stage_kernel(program, prefix + "stage_interior", stage, stage_interior_cells_3d(stage.direction, shape), 1);
+  add_stage_kernel(program, prefix + "stage_interior", stage, stage_interior_cells(stage.direction, shape), 1);
   add_halo_receive_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
-  add_stage_kernel(program, prefix + "stage_low", stage, stage_low_cells_3d(stage.direction, shape), 0);
-  add_stage_kernel(program, prefix + "stage_high", stage, stage_high_cells_3d(stage.direction, shape), 0);
+  add_stage_kernel(program, prefix + "stage_low", stage, stage_low_cells(stage.direction, shape), 0);
+  add_stage_kernel(program, prefix + "stage_high", stage, stage_high_cells(stage.direction, shape), 0);
   program.add_join(prefix + "join_stage");
 }
 

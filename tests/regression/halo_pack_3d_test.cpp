@@ -15,7 +15,7 @@
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
-#include "kernels/stage/stage_kernel_3d.hpp"
+#include "kernels/stage/stage_kernel.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 
@@ -59,9 +59,9 @@ class HaloPack3dTest : public ::testing::Test {
   /// The first stage of the pass along `direction` from `input` with `sides`.
   std::vector<double> stage(Direction direction, std::vector<double>& input, const BoundaryConditions<3>& sides) {
     std::vector<double> out(shape.size(), 0.0);
-    apply_stage_3d(host, direction, stage_arrays(view(input), view(input), view(out)),
-                   FluxContext<3>{geometry, background.view(), &params, 0}, Bump<3>{}, sides,
-                   CellBox{0, nx, 0, ny, 0, nz});
+    apply_stage(host, direction, stage_arrays(view(input), view(input), view(out)),
+                FluxContext<3>{geometry, background.view(), &params, 0}, Bump<3>{}, sides,
+                CellBox{0, nx, 0, ny, 0, nz});
     return out;
   }
 

@@ -20,7 +20,7 @@
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/stage/pass_tile_3d.hpp"
-#include "kernels/stage/stage_kernel_3d.hpp"
+#include "kernels/stage/stage_kernel.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 
@@ -121,8 +121,8 @@ void expect_fused_pass_equals_three_stages(CaseName name, double viscosity, cons
   const Field* input[rk_stages] = {&setup.q0, &q1, &q2};
   Field* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
-    apply_stage_3d(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
-                   setup.wave_source, setup.sides, interior_cells(setup.shape));
+    apply_stage(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
+                setup.wave_source, setup.sides, interior_cells(setup.shape));
   setup.run_pass<D, Threads>(fused);
 
   EXPECT_EQ(first_difference(fused, q3), "") << to_string(name) << (viscosity != 0.0 ? " with viscosity, " : ", ")

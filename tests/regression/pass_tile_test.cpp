@@ -107,7 +107,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   Field* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
     apply_stage(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
-                setup.wave_source, setup.sides, IndexBox{0, nx, 0, nz});
+                setup.wave_source, setup.sides, CellBox{0, nx, 0, 1, 0, nz});
   setup.run_pass<D, Threads>(fused);
 
   EXPECT_EQ(first_difference(fused, q3), "")

@@ -15,7 +15,6 @@
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/stage/stage_kernel.hpp"
-#include "kernels/stage/stage_kernel_3d.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 
@@ -155,7 +154,7 @@ struct TwoModels {
         apply_stage(stream, scheme_2d.pass(parity, p),
                     stage_arrays(two_d.state.view, two_d[rk.input].view, two_d[rk.output].view),
                     FluxContext<2>{grid.geometry(), background.view(), params_2d_in_memory.data(), s}, wave_2d,
-                    sides_2d, IndexBox{0, grid.nx(), 0, grid.nz()});
+                    sides_2d, CellBox{0, grid.nx(), 0, 1, 0, grid.nz()});
       }
   }
 
@@ -168,10 +167,10 @@ struct TwoModels {
     for (int p = 0; p < scheme_3d.passes; ++p)
       for (int s = 0; s < rk_stages; ++s) {
         const RkStage& rk = scheme_3d.stages[s];
-        apply_stage_3d(stream, scheme_3d.pass(parity, p),
-                       stage_arrays(three_d.state.view, three_d[rk.input].view, three_d[rk.output].view),
-                       FluxContext<3>{geometry_3d, background.view(), params_3d_in_memory.data(), s}, wave_3d, sides_3d,
-                       CellBox{0, shape.nx, 0, shape.ny, 0, shape.nz});
+        apply_stage(stream, scheme_3d.pass(parity, p),
+                    stage_arrays(three_d.state.view, three_d[rk.input].view, three_d[rk.output].view),
+                    FluxContext<3>{geometry_3d, background.view(), params_3d_in_memory.data(), s}, wave_3d, sides_3d,
+                    CellBox{0, shape.nx, 0, shape.ny, 0, shape.nz});
       }
   }
 

@@ -59,7 +59,8 @@ TEST(FaceFlux3dTest, XFaceCarriesTheTwoDFluxesAndRhoVAsMTimesV) {
                                      flux3);
   without_v(face_q, q2);
   without_v(face_d3, d2);
-  x_face_flux(q2, d2, background_density, reference_at(background_rho_theta), k_hyper, flux2);
+  horizontal_face_flux<ModelVariables<2>, var::umom>(q2, d2, background_density, reference_at(background_rho_theta),
+                                                     k_hyper, flux2);
   EXPECT_EQ(flux3[V3::dens], flux2[var::dens]);
   EXPECT_EQ(flux3[V3::umom], flux2[var::umom]);
   EXPECT_EQ(flux3[V3::wmom], flux2[var::wmom]);
@@ -90,7 +91,8 @@ TEST(FaceFlux3dTest, ZFaceCarriesTheTwoDFluxesAndRhoVAsNTimesV) {
                            flux3);
     without_v(face_q, q2);
     without_v(face_d3, d2);
-    z_face_flux(q2, d2, background_density, reference_at(background_rho_theta), at_wall, k_hyper, flux2);
+    vertical_face_flux<ModelVariables<2>>(q2, d2, background_density, reference_at(background_rho_theta), at_wall,
+                                          k_hyper, flux2);
     EXPECT_EQ(flux3[V3::dens], flux2[var::dens]) << at_wall;
     EXPECT_EQ(flux3[V3::umom], flux2[var::umom]) << at_wall;
     EXPECT_EQ(flux3[V3::wmom], flux2[var::wmom]) << at_wall;

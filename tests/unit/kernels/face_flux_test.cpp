@@ -35,7 +35,8 @@ double tolerance(double scale) { return 1e-13 * std::abs(scale); }
 TEST(FaceFluxTest, XFaceFluxMatchesHandComputedValues) {
   const double p = reference_pressure(348.0);
   double flux[var::count];
-  x_face_flux(face_q, face_d3, background_density, reference_at(background_rho_theta), k_hyper, flux);
+  horizontal_face_flux<ModelVariables<2>, var::umom>(face_q, face_d3, background_density,
+                                                     reference_at(background_rho_theta), k_hyper, flux);
   // F = (m, m u + p, m w, m θ) − K d3 with m = 12, u = 10, w = −2.5, θ = 290:
   EXPECT_NEAR(flux[var::dens], 12.0 + 0.2, tolerance(12.2));
   EXPECT_NEAR(flux[var::umom], 120.0 + p - 1.0, tolerance(p));
@@ -47,7 +48,8 @@ TEST(FaceFluxTest, InteriorZFaceFluxMatchesHandComputedValues) {
   const double p = reference_pressure(348.0);
   const double background_pressure = reference_pressure(background_rho_theta);
   double flux[var::count];
-  z_face_flux(face_q, face_d3, background_density, reference_at(background_rho_theta), false, k_hyper, flux);
+  vertical_face_flux<ModelVariables<2>>(face_q, face_d3, background_density, reference_at(background_rho_theta), false,
+                                        k_hyper, flux);
   // H = (n, n u, n w + p − p̄_i, n θ) − K d3 with n = −3, u = 10, w = −2.5, θ = 290:
   EXPECT_NEAR(flux[var::dens], -3.0 + 0.2, tolerance(3.0));
   EXPECT_NEAR(flux[var::umom], -30.0 - 1.0, tolerance(31.0));
@@ -59,7 +61,8 @@ TEST(FaceFluxTest, ZWallFaceCarriesNoMassAndOnlyThePressurePerturbation) {
   const double p = reference_pressure(348.0);
   const double background_pressure = reference_pressure(background_rho_theta);
   double flux[var::count];
-  z_face_flux(face_q, face_d3, background_density, reference_at(background_rho_theta), true, k_hyper, flux);
+  vertical_face_flux<ModelVariables<2>>(face_q, face_d3, background_density, reference_at(background_rho_theta), true,
+                                        k_hyper, flux);
   // n = 0 and the density's K d3 is dropped: nothing crosses the wall. The other variables
   // keep their hyperviscosity, and ρw's flux is the pressure perturbation p − p̄_i.
   EXPECT_EQ(flux[var::dens], 0.0);
@@ -74,7 +77,8 @@ TEST(FaceFluxTest, ZWallPressurePerturbationVanishesOverItsOwnBackground) {
   const double q[var::count] = {0.0, 0.0, 0.0, 0.0};
   const double d3[var::count] = {0.0, 0.0, 0.0, 0.0};
   double flux[var::count];
-  z_face_flux(q, d3, background_density, reference_at(background_rho_theta), true, k_hyper, flux);
+  vertical_face_flux<ModelVariables<2>>(q, d3, background_density, reference_at(background_rho_theta), true, k_hyper,
+                                        flux);
   EXPECT_EQ(flux[var::dens], 0.0);
   EXPECT_EQ(flux[var::umom], 0.0);
   EXPECT_EQ(flux[var::wmom], 0.0);

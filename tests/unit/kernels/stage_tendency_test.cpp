@@ -11,6 +11,13 @@
 namespace simapp {
 namespace {
 
+/// The 2-D model's R(v) at a cell (stage_tendency of its variables).
+template <Direction D>
+double tendency_2d(int v, double flux_low, double flux_high, double density_perturbation, double source,
+                   const StageFactors& factors) {
+  return stage_tendency<D, ModelVariables<2>>(v, flux_low, flux_high, density_perturbation, source, factors);
+}
+
 /// dt = 6 s on cells of dx = 250 m, dz = 125 m, hyperviscosity β = 0.05: 1/dx = 0.004,
 /// 1/dz = 0.008, stage dt = 2, 3, 6 s.
 StepParams<2> six_second_step() {
@@ -57,24 +64,24 @@ constexpr double flux_low = 3.0, flux_high = 5.0, density_perturbation = 0.5, so
 
 TEST(StageTendencyTest, XPassTendencyIsMinusTheFluxDifferenceOverDx) {
   for (int v : {var::dens, var::umom, var::rhot})
-    EXPECT_EQ(stage_tendency<Direction::x>(v, flux_low, flux_high, density_perturbation, source, factors), -1.0)
+    EXPECT_EQ(tendency_2d<Direction::x>(v, flux_low, flux_high, density_perturbation, source, factors), -1.0)
         << variable_names[v];
   // ρw also gets S, but no gravity in the x pass.
-  EXPECT_DOUBLE_EQ(stage_tendency<Direction::x>(var::wmom, flux_low, flux_high, density_perturbation, source, factors),
+  EXPECT_DOUBLE_EQ(tendency_2d<Direction::x>(var::wmom, flux_low, flux_high, density_perturbation, source, factors),
                    -1.0 + 0.25);
   // A flux that falls across the cell fills it.
-  EXPECT_EQ(stage_tendency<Direction::x>(var::dens, flux_high, flux_low, density_perturbation, source, factors), 1.0);
+  EXPECT_EQ(tendency_2d<Direction::x>(var::dens, flux_high, flux_low, density_perturbation, source, factors), 1.0);
 }
 
 TEST(StageTendencyTest, ZPassTendencyAddsBuoyancyAndSourceOnlyToVerticalMomentum) {
   for (int v : {var::dens, var::umom, var::rhot})
-    EXPECT_EQ(stage_tendency<Direction::z>(v, flux_low, flux_high, density_perturbation, source, factors), -1.0)
+    EXPECT_EQ(tendency_2d<Direction::z>(v, flux_low, flux_high, density_perturbation, source, factors), -1.0)
         << variable_names[v];
   // R(ρw) = −1 − ρ′g + S = −1 − 4.9 + 0.25.
-  EXPECT_NEAR(stage_tendency<Direction::z>(var::wmom, flux_low, flux_high, density_perturbation, source, factors),
-              -5.65, 1e-14);
+  EXPECT_NEAR(tendency_2d<Direction::z>(var::wmom, flux_low, flux_high, density_perturbation, source, factors), -5.65,
+              1e-14);
   // Denser than the background (ρ′ > 0) sinks; lighter rises.
-  EXPECT_NEAR(stage_tendency<Direction::z>(var::wmom, 0.0, 0.0, -0.5, 0.0, factors), 4.9, 1e-14);
+  EXPECT_NEAR(tendency_2d<Direction::z>(var::wmom, 0.0, 0.0, -0.5, 0.0, factors), 4.9, 1e-14);
 }
 
 TEST(StageTendencyTest, InThreeDBuoyancyAndSourceGoToRhoWAndNotToRhoV) {
@@ -84,7 +91,7 @@ TEST(StageTendencyTest, InThreeDBuoyancyAndSourceGoToRhoWAndNotToRhoV) {
         << "variable " << v;
   // ρw is variable 3 in 3-D: R(ρw) = −1 − ρ′g + S, as ρw's of the 2-D model.
   EXPECT_EQ((stage_tendency<Direction::z, V3>(V3::wmom, flux_low, flux_high, density_perturbation, source, factors)),
-            stage_tendency<Direction::z>(var::wmom, flux_low, flux_high, density_perturbation, source, factors));
+            tendency_2d<Direction::z>(var::wmom, flux_low, flux_high, density_perturbation, source, factors));
   EXPECT_NEAR((stage_tendency<Direction::z, V3>(V3::wmom, flux_low, flux_high, density_perturbation, source, factors)),
               -5.65, 1e-14);
 }
@@ -106,17 +113,17 @@ TEST(StageTendencyTest, MomentumSourceIsTheBumpAtTheCellCentreTimesItsBackground
   // Cell (i = 1, k = 0) is centred at x = (2 + 1 + ½)·100 = 350 m, z = (3 + 0 + ½)·50 = 175 m,
   // and its background density is 1.2 (index k + halo = 2).
   const Bump<2> centred{0.01, 350.0, 175.0, 500.0, 500.0};
-  EXPECT_NEAR(momentum_source(0, 1, context, centred), 0.01 * 1.2, 1e-15);
+  EXPECT_NEAR(momentum_source<Direction::x>(1, 0, 0, context, centred), 0.01 * 1.2, 1e-15);
   // Half a radius away: cos²(π/4) = ½.
   const Bump<2> offset{0.01, 600.0, 175.0, 500.0, 500.0};
-  EXPECT_NEAR(momentum_source(0, 1, context, offset), 0.005 * 1.2, 1e-15);
+  EXPECT_NEAR(momentum_source<Direction::x>(1, 0, 0, context, offset), 0.005 * 1.2, 1e-15);
   // Row k = 1 (z = 225 m, ρ̄_c = 1.1), half a z radius from the centre of `offset_z`.
   const Bump<2> offset_z{0.01, 350.0, 125.0, 500.0, 200.0};
-  EXPECT_NEAR(momentum_source(1, 1, context, offset_z), 0.005 * 1.1, 1e-15);
+  EXPECT_NEAR(momentum_source<Direction::x>(1, 0, 1, context, offset_z), 0.005 * 1.1, 1e-15);
   // Beyond the radius, and without a source, S = 0.
   const Bump<2> far{0.01, 5000.0, 175.0, 500.0, 500.0};
-  EXPECT_EQ(momentum_source(0, 1, context, far), 0.0);
-  EXPECT_EQ(momentum_source(0, 1, context, Bump<2>{}), 0.0);
+  EXPECT_EQ(momentum_source<Direction::x>(1, 0, 0, context, far), 0.0);
+  EXPECT_EQ(momentum_source<Direction::x>(1, 0, 0, context, Bump<2>{}), 0.0);
 }
 
 }  // namespace

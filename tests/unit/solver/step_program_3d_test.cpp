@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/flux/fluxes_3d.hpp"
+#include "kernels/flux/fluxes.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "tests/support/uniform_runs_3d.hpp"
 
@@ -154,7 +154,7 @@ struct TwoCopies {
   TwoModels direct{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
   TwoModels programmed{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
   StepParamsBlock3d params{Stream{}, 2};
-  FieldShape<3> faces = face_shape_3d(programmed.three_d.state.view.shape);
+  FieldShape<3> faces = face_shape(programmed.three_d.state.view.shape);
   FieldShape<3> cells{40, 9, 16, 0, ModelVariables<3>::count};
   std::vector<double> flux, face_value, face_d3, tendency;
 };
