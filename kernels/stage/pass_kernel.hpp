@@ -1,12 +1,11 @@
 #pragma once
-/// One split pass of the 2-D model in one kernel (execution.granularity: pass): its three RK3
-/// stages,
+/// One split pass in one kernel (execution.granularity: pass): its three RK3 stages,
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
 /// tile by tile in shared memory (pass_tile.hpp, the persistent kernel's pass tiles: the point
 /// functions of the stage kernel, so the same bits), a block a tile. A pass reads qⁿ once and
-/// writes qⁿ⁺¹ once (64 B a cell, the tiles' margins mostly from the cache) where three stage
-/// kernels move 256 B. Along x the rows must be periodic on the rank, along z the columns end at
-/// walls (pass_tile_makes_along): the rank holds the whole line.
+/// writes qⁿ⁺¹ once (64 B a cell in 2-D, 80 B in 3-D, the tiles' margins mostly from the cache)
+/// where three stage kernels move four times as much. Along x and y the lines must be periodic on
+/// the rank, along z end at walls (pass_tile_makes_along): the rank holds the whole line.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
@@ -18,9 +17,10 @@
 namespace simapp {
 
 /// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
-/// shape), stage s reading StepParams<2> `params` (its dt / divisor and coefficients of stage s).
-void apply_pass(const Stream& stream, Direction direction, const FieldView<const double, 2>& input,
-                const FieldView<double, 2>& output, const CellGeometry<2>& geometry, const HydrostaticView& background,
-                const StepParams<2>* params, const Bump<2>& wave_source);
+/// shape), stage s reading the step values `params` (its dt / divisor and coefficients of stage s).
+template <int Dims>
+void apply_pass(const Stream& stream, Direction direction, const FieldOf<const double, Dims>& input,
+                const FieldView<double, Dims>& output, const CellGeometry<Dims>& geometry,
+                const HydrostaticView& background, const StepParams<Dims>* params, const Bump<Dims>& wave_source);
 
 }  // namespace simapp

@@ -3,108 +3,136 @@
 /// the pass kernel (pass_kernel.hpp) (temporal blocking):
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**)
 /// with R from the same point functions, in the same order, as the stage kernel
-/// (stage_tile.hpp), so the same bits. A stage's cell needs its input two cells either side
-/// along the pass, so a tile of n cells loads qⁿ on n + 12 cells, computes q* on the middle
-/// n + 8, q** on n + 4 and qⁿ⁺¹ on its n, all in shared memory: the grid needs one barrier a
-/// pass instead of three, and stages 2 and 3 read nothing from global memory.
+/// (stage_tile.hpp: face_flux, stage_factors, momentum_source, stage_tendency), so the same bits.
+/// A pass reads neighbours along its own direction only, so a tile is a few lines of cells along
+/// the pass; a stage's cell needs its input two cells either side, so a tile of n cells a line
+/// loads qⁿ on n + 12 cells, computes q* on the middle n + 8, q** on n + 4 and qⁿ⁺¹ on its n, all
+/// in shared memory: the grid needs one barrier a pass instead of three, and stages 2 and 3 read
+/// nothing from global memory.
 ///
-/// Ghost cells, for one rank holding the whole grid: along x (periodic) every loaded cell is
-/// the interior cell it wraps to and is computed as that cell, which is what a ghost copy of
-/// it would hold; along z (walls) only interior cells are computed, and the two ghost rows
-/// beyond a wall are made from each stage's adjacent row by the wall rule. Other conditions
-/// (an inflow makes a ghost differ from the cell it wraps to) keep one barrier a stage:
-/// pass_tile_makes (pass_tile_sides.hpp). Include this only from kernel sources (compiled as CUDA in a CUDA build).
+/// Lines: the x pass's are rows (2-D: k; 3-D: (j, k)), a few consecutive ones a tile (rows are
+/// contiguous); the others' are columns (2-D z: at i; 3-D y: along j at (i, k), z: along k at
+/// (i, j)), consecutive i a tile, so that a tile's loads of one position are contiguous.
+/// Ghost cells, for one rank holding the whole grid: along x and y (periodic) every loaded cell
+/// is the interior cell it wraps to and is computed as that cell, which is what a ghost copy of
+/// it would hold; along z (walls) only interior cells are computed, and the two ghost rows beyond
+/// a wall are made from each stage's adjacent row by the wall rule. Other conditions (an inflow
+/// makes a ghost differ from the cell it wraps to) keep one barrier a stage: pass_tile_makes
+/// (pass_tile_sides.hpp). Include this only from kernel sources (compiled as CUDA in a CUDA build).
+#include "kernels/backend/field_view.hpp"
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
-#include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
+#include "kernels/physics/bump.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/pass_tile_shape.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
-#include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
 
 /// A pass of `Threads` threads a block, on tiles of PassTileShape (`Lines` lines of `Cells` cells
-/// computed, or its default shape): x along rows, z across columns.
-template <Direction D, int Threads, int Lines = (D == Direction::x ? 4 : Threads / 16),
+/// computed, or its default shape): x along rows, y and z across columns.
+template <Direction D, int Dims, int Threads, int Lines = (D == Direction::x ? 4 : Threads / 16),
           int Cells = (D == Direction::x ? Threads / Lines - 9 : 7)>
 struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
   using Shape = PassTileShape<D == Direction::x, Threads, Lines, Cells>;
   using Shape::margin, Shape::lines, Shape::cells, Shape::span, Shape::max_faces, Shape::reach, Shape::item;
+  using V = ModelVariables<Dims>;
   static constexpr Direction direction = D;
   static constexpr bool x_pass = D == Direction::x;
+  static constexpr bool z_pass = D == Direction::z;
+  /// Where a line's positions lie in shared memory: together ([line][position]: a warp reads
+  /// consecutive positions of a line) along x and in 2-D; across lines for the 3-D y and z passes
+  /// ([position][line]: a warp reads the tile's lines at a few positions), so that a warp's
+  /// shared-memory accesses are consecutive (no bank conflicts). The 2-D z pass keeps each
+  /// column's positions together: at 4096 × 2048 the 3-D layout took 10 % longer.
+  static constexpr bool by_line = x_pass || Dims == 2;
 
+  /// qⁿ, q*, q** and the fluxes of each variable, by line and position.
   struct Tile {
-    double q[rk_stages][var::count][lines][span];  ///< qⁿ, q*, q** by position along the line
-    double flux[var::count][lines][max_faces];
+    double q[rk_stages][V::count][lines * span];
+    double flux[V::count][lines * max_faces];
   };
+  SIMAPP_HOST_DEVICE static double& q(Tile& tile, int s, int v, int l, int p) {
+    return tile.q[s][v][by_line ? l * span + p : p * lines + l];
+  }
+  SIMAPP_HOST_DEVICE static double& flux(Tile& tile, int v, int l, int f) {
+    return tile.flux[v][by_line ? l * max_faces + f : f * lines + l];
+  }
 
-  FieldView<const double, 2> input;   ///< qⁿ
-  FieldView<double, 2> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
-  FluxContext<2> context[rk_stages];  ///< per stage; their params are this step's slot
-  Bump<2> wave_source;
+  FieldView<const double, Dims> input;   ///< qⁿ
+  FieldView<double, Dims> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
+  FluxContext<Dims> context[rk_stages];  ///< per stage; their params are this step's slot
+  Bump<Dims> wave_source;
 
-  SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : input.shape.nz; }
-  SIMAPP_HOST_DEVICE int breadth() const { return x_pass ? input.shape.nz : input.shape.nx; }
+  /// Cells along the pass, and lines across it (x: ny · nz rows; y: nx · nz; z: nx · ny; 2-D ny = 1).
+  SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : z_pass ? input.shape.nz : input.shape.ny; }
+  SIMAPP_HOST_DEVICE int breadth() const {
+    const FieldShape<Dims>& s = input.shape;
+    if constexpr (Dims == 2) return x_pass ? s.nz : s.nx;
+    return x_pass ? s.ny * s.nz : z_pass ? s.nx * s.ny : s.nx * s.nz;
+  }
   SIMAPP_HOST_DEVICE int tiles_along() const { return (length() + cells - 1) / cells; }
   SIMAPP_HOST_DEVICE int tile_count() const { return tiles_along() * ((breadth() + lines - 1) / lines); }
 
-  /// Global (k, i) of position p of line l in the tile starting at (a0, c0); along x, the
-  /// interior column it wraps to.
-  SIMAPP_HOST_DEVICE void cell_of(int a0, int c0, int l, int p, int& k, int& i) const {
-    const int along = a0 - margin + p;
-    if constexpr (x_pass) {
-      const int nx = input.shape.nx;
-      i = ((along % nx) + nx) % nx;
-      k = c0 + l;
+  struct Cell {
+    int i, j, k;
+  };
+
+  /// The cell at position `along` of line L (global line index); along x and y, the interior
+  /// cell it wraps to.
+  SIMAPP_HOST_DEVICE Cell cell_of(int line, int along) const {
+    const FieldShape<Dims>& s = input.shape;
+    if constexpr (Dims == 2) {
+      if constexpr (x_pass) return {((along % s.nx) + s.nx) % s.nx, 0, line};
+      return {line, 0, along};
     } else {
-      k = along;
-      i = c0 + l;
+      if constexpr (x_pass) return {((along % s.nx) + s.nx) % s.nx, line % s.ny, line / s.ny};
+      if constexpr (z_pass) return {line % s.nx, line / s.nx, along};
+      return {line % s.nx, ((along % s.ny) + s.ny) % s.ny, line / s.nx};
     }
   }
 
   /// Whether position p of a line is a cell computed in a stage (interior along z).
   SIMAPP_HOST_DEVICE bool computed(int a0, int p) const {
-    if constexpr (x_pass) return true;
+    if constexpr (!z_pass) return true;
     const int k = a0 - margin + p;
     return k >= 0 && k < input.shape.nz;
   }
 
-  using Loaded = LoadedPosition<var::count>;
+  using Loaded = LoadedPosition<V::count>;
 
-  /// qⁿ at item t of the tile starting at (a0, c0): every position along x; interior rows and the
-  /// two ghost rows by each wall along z.
+  /// qⁿ at item t of the tile starting at (a0, c0): every position along x and y; interior rows
+  /// and the two ghost rows by each wall along z.
   SIMAPP_HOST_DEVICE Loaded fetch(int a0, int c0, int t) const {
     Loaded loaded;
     if (t >= lines * span) return loaded;
-    int k = 0, i = 0;
     item(t, span, loaded.line, loaded.position);
     if (c0 + loaded.line >= breadth()) return loaded;
-    cell_of(a0, c0, loaded.line, loaded.position, k, i);
-    if constexpr (!x_pass) {
+    const Cell c = cell_of(c0 + loaded.line, a0 - margin + loaded.position);
+    if constexpr (z_pass) {
       const int nz = input.shape.nz;
-      if (k < -2 || k >= nz + 2) return loaded;  // never read
-      if (k < 0 || k >= nz) {
-        const int adjacent = k < 0 ? 0 : nz - 1;
+      if (c.k < -2 || c.k >= nz + 2) return loaded;  // never read
+      if (c.k < 0 || c.k >= nz) {
+        const int adjacent = c.k < 0 ? 0 : nz - 1;
         const HydrostaticView& background = context[0].background;
-        for (int v = 0; v < var::count; ++v)
-          loaded.q[v] =
-              wall_ghost(v, input(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
+        for (int v = 0; v < V::count; ++v)
+          loaded.q[v] = wall_ghost_of<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
+                                         background.cell_density(c.k));
         loaded.valid = true;
         return loaded;
       }
     }
-    for (int v = 0; v < var::count; ++v) loaded.q[v] = input(v, k, i);
+    for (int v = 0; v < V::count; ++v) loaded.q[v] = input(v, c.k, c.j, c.i);
     loaded.valid = true;
     return loaded;
   }
 
   SIMAPP_HOST_DEVICE static void store(Tile& tile, const Loaded& loaded) {
     if (!loaded.valid) return;
-    for (int v = 0; v < var::count; ++v) tile.q[0][v][loaded.line][loaded.position] = loaded.q[v];
+    for (int v = 0; v < V::count; ++v) q(tile, 0, v, loaded.line, loaded.position) = loaded.q[v];
   }
 
   /// Face f of stage s: the low face of the stage's cell f (positions margin − reach(s) + f).
@@ -115,56 +143,58 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     if (c0 + l >= breadth()) return;
     const int p = margin - reach(s) + f;
     const int along = a0 - margin + p;
-    if constexpr (!x_pass) {
+    if constexpr (z_pass) {
       if (along < 0 || along > input.shape.nz) return;  // no interior cell on either side
     }
-    double q[var::count], d3[var::count], flux[var::count];
-    for (int v = 0; v < var::count; ++v) {
-      const double* line = tile.q[s][v][l];
-      q[v] = face_value(line[p - 2], line[p - 1], line[p], line[p + 1]);
-      d3[v] = third_difference(line[p - 2], line[p - 1], line[p], line[p + 1]);
+    double face_q[V::count], d3[V::count], flux_out[V::count];
+    for (int v = 0; v < V::count; ++v) {
+      const double s0 = q(tile, s, v, l, p - 2), s1 = q(tile, s, v, l, p - 1), s2 = q(tile, s, v, l, p),
+                   s3 = q(tile, s, v, l, p + 1);
+      face_q[v] = face_value(s0, s1, s2, s3);
+      d3[v] = third_difference(s0, s1, s2, s3);
     }
-    flux_at_face<D>(q, d3, x_pass ? c0 + l : along, context[s], flux);
-    if (viscosity_over_spacing<D>(context[s]) != 0.0) {  // the two cells either side of the face
-      double low[var::count], high[var::count];
-      for (int v = 0; v < var::count; ++v) {
-        low[v] = tile.q[s][v][l][p - 1];
-        high[v] = tile.q[s][v][l][p];
-      }
-      add_diffusive_flux<D>(low, high, q[var::dens], x_pass ? c0 + l : along, context[s], flux);
-    }
-    for (int v = 0; v < var::count; ++v) tile.flux[v][l][f] = flux[v];
+    const int k = z_pass ? along : cell_of(c0 + l, along).k;  // the face's row (x, y) or face k (z)
+    face_flux<D>(
+        face_q, d3, k, context[s],
+        [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
+          for (int v = 0; v < V::count; ++v) {
+            low[v] = q(tile, s, v, l, p - 1);
+            high[v] = q(tile, s, v, l, p);
+          }
+        },
+        flux_out);
+    for (int v = 0; v < V::count; ++v) flux(tile, v, l, f) = flux_out[v];
   }
 
   /// Cell f of stage s: into the next stage's input (along z with the ghost rows it is adjacent
   /// to), or (last stage) into the output.
   SIMAPP_HOST_DEVICE void cell(Tile& tile, int a0, int c0, int s, int t) const {
     const int count = cells + 2 * reach(s);
-    int l = 0, f = 0, k = 0, i = 0;
+    int l = 0, f = 0;
     item(t, count, l, f);
     if (c0 + l >= breadth()) return;
     const int p = margin - reach(s) + f;
     if (!computed(a0, p)) return;
-    cell_of(a0, c0, l, p, k, i);
     const bool last = s == rk_stages - 1;
     if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
+    const Cell c = cell_of(c0 + l, a0 - margin + p);
     const StageFactors factors = stage_factors<D>(context[s]);
-    const double source = momentum_source<D>(i, 0, k, context[s], wave_source);
-    for (int v = 0; v < var::count; ++v) {
-      const double density_perturbation = !x_pass && v == var::wmom ? tile.q[s][var::dens][l][p] : 0.0;
-      const double tendency = stage_tendency<D, ModelVariables<2>>(v, tile.flux[v][l][f], tile.flux[v][l][f + 1],
-                                                                   density_perturbation, source, factors);
-      const double value = stage_update(tile.q[0][v][l][p], tendency, factors.dt);
+    const double source = momentum_source<D>(c.i, c.j, c.k, context[s], wave_source);
+    for (int v = 0; v < V::count; ++v) {
+      const double density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : 0.0;
+      const double tendency =
+          stage_tendency<D, V>(v, flux(tile, v, l, f), flux(tile, v, l, f + 1), density_perturbation, source, factors);
+      const double value = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
       if (last) {
-        output(v, k, i) = value;
+        output(v, c.k, c.j, c.i) = value;
         continue;
       }
-      tile.q[s + 1][v][l][p] = value;
-      if constexpr (!x_pass) {
+      q(tile, s + 1, v, l, p) = value;
+      if constexpr (z_pass) {
         const HydrostaticView& background = context[0].background;
-        Shape::for_wall_ghosts_of(a0, s, k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
-          tile.q[s + 1][v][l][ghost.p] =
-              wall_ghost(v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
+        Shape::for_wall_ghosts_of(a0, s, c.k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
+          q(tile, s + 1, v, l, ghost.p) =
+              wall_ghost_of<V>(v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
         });
       }
     }
@@ -176,11 +206,14 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     const int a0 = t % tiles_along() * cells;
     const int c0 = t / tiles_along() * lines;
     for (int u = first; u < lines * cells; u += stride) {
-      int l = 0, f = 0, k = 0, i = 0;
+      int l = 0, f = 0;
       item(u, cells, l, f);
       if (c0 + l >= breadth() || a0 + f >= length()) continue;
-      cell_of(a0, c0, l, margin + f, k, i);
-      check_cell_health(output, context[0].background, context[0].geometry, record, k, i);
+      const Cell c = cell_of(c0 + l, a0 + f);
+      if constexpr (Dims == 3)
+        check_cell_health_3d(output, context[0].background, context[0].geometry, record, c.k, c.j, c.i);
+      else
+        check_cell_health(output, context[0].background, context[0].geometry, record, c.k, c.i);
     }
   }
 

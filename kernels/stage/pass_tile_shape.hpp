@@ -63,7 +63,7 @@ struct PassTileShape {
   }
 };
 
-/// Sets what a pass (PassTile or PassTile3d) reads and writes: qⁿ from `input` into `output`
+/// Sets what a pass (a PassTile) reads and writes: qⁿ from `input` into `output`
 /// (another array), stage s with the context of stage s of the StepParams<2> `params`, and the wave
 /// source.
 template <class Pass, class Input, class Output, class Geometry, class Background, class Params, class Source>

@@ -1,5 +1,5 @@
 #pragma once
-/// launch_pass_tiles(label, stream, pass): every tile of a pass (a PassTile or PassTile3d: the
+/// launch_pass_tiles(label, stream, pass): every tile of a pass (a PassTile: the
 /// three RK3 stages of a split pass on a few lines of cells, pass_tile_shape.hpp) in one launch.
 /// On the GPU a block a tile, of the pass's threads, with its Tile in dynamic shared memory and
 /// a block barrier between phases; on the host the tiles shared among OpenMP threads, each

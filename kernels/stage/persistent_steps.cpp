@@ -157,20 +157,20 @@ struct PersistentPasses {
   StepScheme scheme;
   PersistentSteps steps;
   StepValues<StepParams<2>> step_values;
-  PassTile<Direction::x, Threads> x[2];
-  PassTile<Direction::z, Threads> z[2];
+  PassTile<Direction::x, 2, Threads> x[2];
+  PassTile<Direction::z, 2, Threads> z[2];
 };
 
 template <int Threads>
 using SharedPassTile =
-    EitherTile<typename PassTile<Direction::x, Threads>::Tile, typename PassTile<Direction::z, Threads>::Tile>;
+    EitherTile<typename PassTile<Direction::x, 2, Threads>::Tile, typename PassTile<Direction::z, 2, Threads>::Tile>;
 
 /// A split pass, its three stages tile by tile in shared memory (with `check_into`, each tile's
 /// output cells checked after), then a grid barrier.
 template <Direction D, int Threads>
-__device__ void fused_pass(const PassTile<D, Threads>& pass, HealthRecord* check_into, SharedPassTile<Threads>& shared,
-                           cg::grid_group& grid) {
-  typename PassTile<D, Threads>::Tile& tile = shared.template of<D>();
+__device__ void fused_pass(const PassTile<D, 2, Threads>& pass, HealthRecord* check_into,
+                           SharedPassTile<Threads>& shared, cg::grid_group& grid) {
+  typename PassTile<D, 2, Threads>::Tile& tile = shared.template of<D>();
   const int tiles = pass.tile_count();
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
     pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
@@ -222,8 +222,8 @@ int tiles_of_larger_pass(int nx, int nz) {
 template <int Threads>
 int pass_tiles(int nx, int nz) {
   const FieldShape<2> shape{nx, 1, nz, 0, var::count};
-  PassTile<Direction::x, Threads> x{};
-  PassTile<Direction::z, Threads> z{};
+  PassTile<Direction::x, 2, Threads> x{};
+  PassTile<Direction::z, 2, Threads> z{};
   x.input.shape = shape;
   z.input.shape = shape;
   return std::max(x.tile_count(), z.tile_count());

@@ -8,7 +8,7 @@
 #if defined(__CUDACC__)
 #include "kernels/backend/parallel_for_tiles_cuda.cuh"
 #include "kernels/diagnostics/cell_health.hpp"
-#include "kernels/stage/pass_tile_3d.hpp"
+#include "kernels/stage/pass_tile.hpp"
 #include "kernels/stage/persistent_loop.cuh"
 #include "kernels/stage/stage_tile.hpp"
 #include "kernels/time/step_scheme.hpp"
@@ -76,6 +76,8 @@ StepValues<StepParams<3>> step_values(const TimeSchedule& s) {
 
 template <Direction D, int Threads>
 using Stage3d = StageKernel<D, 3, Threads>;
+template <Direction D, int Threads>
+using Pass3d = PassTile<D, 3, Threads>;
 
 /// The kernel's parameter: the step scheme, the steps' arguments and every stage kernel, per
 /// StepParams<2> slot and RK3 stage.
@@ -176,9 +178,9 @@ struct PersistentPasses3d {
   Scheme3d scheme;
   PersistentSteps3d steps;
   StepValues<StepParams<3>> step_values;
-  PassTile3d<Direction::x, Threads> x[2];
-  PassTile3d<Direction::y, Threads> y[2];
-  PassTile3d<Direction::z, Threads> z[2];
+  PassTile<Direction::x, 3, Threads> x[2];
+  PassTile<Direction::y, 3, Threads> y[2];
+  PassTile<Direction::z, 3, Threads> z[2];
 
   template <Direction D>
   __host__ __device__ auto& pass(int slot) {
@@ -203,9 +205,9 @@ struct PersistentPasses3d {
 /// A split pass, its three stages tile by tile in shared memory (with `check_into`, each tile's
 /// output cells checked after), then a grid barrier.
 template <Direction D, int Threads>
-__device__ void fused_pass(const PassTile3d<D, Threads>& pass, HealthRecord* check_into,
-                           DirectionTiles<PassTile3d, Threads>& shared, cg::grid_group& grid) {
-  typename PassTile3d<D, Threads>::Tile& tile = shared.template of<D>();
+__device__ void fused_pass(const PassTile<D, 3, Threads>& pass, HealthRecord* check_into,
+                           DirectionTiles<Pass3d, Threads>& shared, cg::grid_group& grid) {
+  typename PassTile<D, 3, Threads>::Tile& tile = shared.template of<D>();
   const int tiles = pass.tile_count();
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
     pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
@@ -223,7 +225,7 @@ constexpr int pass_blocks_per_sm = 3;
 template <int Threads>
 __global__ void __launch_bounds__(Threads, pass_blocks_per_sm)
     persistent_passes_3d_kernel(const __grid_constant__ PersistentPasses3d<Threads> k, int steps) {
-  __shared__ DirectionTiles<PassTile3d, Threads> shared;
+  __shared__ DirectionTiles<Pass3d, Threads> shared;
   cg::grid_group grid = cg::this_grid();
   run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, true, [&](StepParity parity, bool check) {
     const int slot = parity_index(parity);
@@ -253,9 +255,9 @@ void make_passes(const Scheme3d& scheme, const PersistentSteps3d& p, StepParity 
 
 template <int Threads>
 int pass_tiles(const FieldShape<3>& shape) {
-  PassTile3d<Direction::x, Threads> x{};
-  PassTile3d<Direction::y, Threads> y{};
-  PassTile3d<Direction::z, Threads> z{};
+  PassTile<Direction::x, 3, Threads> x{};
+  PassTile<Direction::y, 3, Threads> y{};
+  PassTile<Direction::z, 3, Threads> z{};
   x.input.shape = y.input.shape = z.input.shape = shape;
   return std::max({x.tile_count(), y.tile_count(), z.tile_count()});
 }

@@ -6,7 +6,7 @@
 #include "kernels/boundary/halo_fill_3d.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/flux/fluxes.hpp"
-#include "kernels/stage/pass_kernel_3d.hpp"
+#include "kernels/stage/pass_kernel.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "kernels/update/tendency_update.hpp"
@@ -251,7 +251,7 @@ void add_pass_kernel_3d(StepProgram& program, const StepResources3d& resources, 
   program
       .add(OpKind::kernel, pass_name(direction) + ".pass",
            [direction, input, output, geometry, background, params, wave_source](const Stream& stream) {
-             apply_pass_3d(stream, direction, input, output, geometry, background, params, wave_source);
+             apply_pass(stream, direction, input, output, geometry, background, params, wave_source);
            })
       .bytes = pass_kernel_3d_bytes(input.shape);
 }

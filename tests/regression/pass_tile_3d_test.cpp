@@ -19,7 +19,7 @@
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
-#include "kernels/stage/pass_tile_3d.hpp"
+#include "kernels/stage/pass_tile.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
@@ -93,8 +93,8 @@ struct PassSetup {
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
   template <Direction D, int Threads>
   void run_pass(Field& output, HealthRecord* record = nullptr) const {
-    const PassTile3d<D, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source};
-    const auto tile = std::make_unique<typename PassTile3d<D, Threads>::Tile>();
+    const PassTile<D, 3, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source};
+    const auto tile = std::make_unique<typename PassTile<D, 3, Threads>::Tile>();
     for (int t = 0; t < pass.tile_count(); ++t) {
       pass.run(*tile, t, 0, 1, [] {});
       if (record != nullptr) pass.check_output(t, 0, 1, record);
@@ -198,7 +198,7 @@ void expect_every_output_cell_checked(const Size& size) {
   const PassSetup setup(CaseName::thermal, 0.0, size);
   Field output(setup.shape);
   setup.run_pass<D, 128>(output);
-  const PassTile3d<D, 128> pass{
+  const PassTile<D, 3, 128> pass{
       {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};
   const FieldShape<3>& s = setup.shape;
   int missed = 0;

@@ -79,8 +79,8 @@ struct PassSetup {
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
   template <Direction D, int Threads>
   void run_pass(Field& output, HealthRecord* record = nullptr) const {
-    const PassTile<D, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source};
-    const auto tile = std::make_unique<typename PassTile<D, Threads>::Tile>();
+    const PassTile<D, 2, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source};
+    const auto tile = std::make_unique<typename PassTile<D, 2, Threads>::Tile>();
     for (int t = 0; t < pass.tile_count(); ++t) {
       pass.run(*tile, t, 0, 1, [] {});
       if (record != nullptr) pass.check_output(t, 0, 1, record);
@@ -164,7 +164,7 @@ void expect_every_output_cell_checked(int nx, int nz) {
   const PassSetup setup(CaseName::thermal, nx, nz);
   Field output(setup.grid.cell_shape());
   setup.run_pass<D, 128>(output);
-  const PassTile<D, 128> pass{
+  const PassTile<D, 2, 128> pass{
       {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};
   int missed = 0;
   for (int k = 0; k < nz; ++k)
