@@ -89,23 +89,23 @@ class Model3d {
   Model3d(const Stream& stream, const Size3d& size, Granularity granularity = Granularity::stage)
       : stream_(stream),
         grid_(grid_spec(size)),
-        background_(stream, case_background(CaseName::thermal), grid_.geometry(), size.nz),
+        background_(stream, case_background(CaseName::thermal), grid_.geometry<2>(), size.nz),
         shape_{size.nx, size.ny, size.nz, numerics::halo_width, V3::count},
         state_(stream.backend, shape_.size()),
         stage1_(stream.backend, shape_.size()),
         stage2_(stream.backend, shape_.size()),
         params_(stream, 1) {
     const double ylen = grid_.spec().xlen, dy = ylen / size.ny;
-    geometry_ = {grid_.geometry(), dy, ylen, size.ny, 0};
+    geometry_ = {grid_.geometry<2>(), dy, ylen, size.ny, 0};
     const double dt = 1.5 * std::min({grid_.dx(), dy, grid_.dz()}) / 450.0;
     const StepParams<3> params = step_params(dt, grid_.dx(), dy, grid_.dz(), Dissipation{});
     params_.stage({&params, 1});
     params_.enqueue_refresh(stream, 1);
-    DeviceBuffer<double> two_d(stream.backend, grid_.cell_shape().size());
-    set_initial_state(stream, {two_d.data(), grid_.cell_shape()}, CaseName::thermal,
-                      case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry());
+    DeviceBuffer<double> two_d(stream.backend, grid_.cell_shape<2>().size());
+    set_initial_state(stream, {two_d.data(), grid_.cell_shape<2>()}, CaseName::thermal,
+                      case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry<2>());
     const std::vector<double> q2_values = two_d.copy_to_host(stream);
-    const FieldView<const double, 2> q2{q2_values.data(), grid_.cell_shape()};
+    const FieldView<const double, 2> q2{q2_values.data(), grid_.cell_shape<2>()};
     std::vector<double> q3_values(shape_.size(), 0.0);
     const FieldView<double, 3> q3{q3_values.data(), shape_};
     const int v2_of[V3::count] = {var::dens, var::umom, -1, var::wmom, var::rhot};
@@ -200,17 +200,17 @@ class Model2d {
   Model2d(const Stream& stream, int nx, int nz)
       : stream_(stream),
         grid_(grid_spec(nx, nz)),
-        background_(stream, case_background(CaseName::thermal), grid_.geometry(), nz),
-        state_(stream.backend, grid_.cell_shape().size()),
-        stage1_(stream.backend, grid_.cell_shape().size()),
-        stage2_(stream.backend, grid_.cell_shape().size()),
+        background_(stream, case_background(CaseName::thermal), grid_.geometry<2>(), nz),
+        state_(stream.backend, grid_.cell_shape<2>().size()),
+        stage1_(stream.backend, grid_.cell_shape<2>().size()),
+        stage2_(stream.backend, grid_.cell_shape<2>().size()),
         params_(step_params(1.5 * std::min(grid_.dx(), grid_.dz()) / 450.0, grid_.dx(), grid_.dz(), Dissipation{})) {
-    set_initial_state(stream, {state_.data(), grid_.cell_shape()}, CaseName::thermal,
-                      case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry());
+    set_initial_state(stream, {state_.data(), grid_.cell_shape<2>()}, CaseName::thermal,
+                      case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry<2>());
   }
   void queue_step(StepParity parity) const {
     constexpr StepScheme scheme = step_scheme();
-    const FieldShape<2> shape = grid_.cell_shape();
+    const FieldShape<2> shape = grid_.cell_shape<2>();
     const FieldView<double, 2> arrays[3] = {{state_.data(), shape}, {stage1_.data(), shape}, {stage2_.data(), shape}};
     for (int p = 0; p < scheme.passes; ++p)
       for (int s = 0; s < rk_stages; ++s) {
@@ -218,7 +218,7 @@ class Model2d {
         apply_stage(stream_, scheme.pass(parity, p),
                     stage_arrays(arrays[0], stage_array(rk.input, arrays[0], arrays[1], arrays[2]),
                                  stage_array(rk.output, arrays[0], arrays[1], arrays[2])),
-                    FluxContext<2>{grid_.geometry(), background_.view(), &params_, s}, Bump<2>{},
+                    FluxContext<2>{grid_.geometry<2>(), background_.view(), &params_, s}, Bump<2>{},
                     case_boundaries(CaseName::thermal), interior_cells(shape));
       }
   }

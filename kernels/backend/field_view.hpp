@@ -66,7 +66,11 @@ struct FieldView {
 /// deduced (another parameter gives it), so that a writable view passes where a read-only one is
 /// asked for.
 template <class T, int Dims>
-using FieldOf = std::type_identity_t<FieldView<T, Dims>>;
+struct FieldOfDims {
+  using type = FieldView<T, Dims>;
+};
+template <class T, int Dims>
+using FieldOf = typename FieldOfDims<T, Dims>::type;
 
 /// A box of cell indices [i_lo, i_hi) × [j_lo, j_hi) × [k_lo, k_hi) (2-D: j ∈ [0, 1)).
 struct CellBox {

@@ -28,19 +28,21 @@ class Grid {
   /// The spacing the horizontal passes' time-step limits see: dx, and in 3-D min(dx, dy).
   double horizontal_spacing() const { return simapp::horizontal_spacing(spec_); }
 
-  CellGeometry<2> geometry() const {
-    return CellGeometry<2>{dx(), dz(), spec_.xlen, spec_.zlen, spec_.nx, spec_.nz, box_.i_offset, box_.k_offset};
+  /// Where this rank's cells are, in the model of `Dims` dimensions.
+  template <int Dims>
+  CellGeometry<Dims> geometry() const {
+    const CellGeometry<2> xz{dx(), dz(), spec_.xlen, spec_.zlen, spec_.nx, spec_.nz, box_.i_offset, box_.k_offset};
+    if constexpr (Dims == 3)
+      return {xz, dy(), spec_.ylen, spec_.ny, box_.j_offset};
+    else
+      return xz;
   }
 
-  /// Shape of the prognostic arrays: 4 variables with halos.
-  FieldShape<2> cell_shape() const { return {nx(), 1, nz(), numerics::halo_width, var::count}; }
-
-  /// The 3-D model's geometry and the shape of its prognostic arrays: 5 variables with halos.
-  CellGeometry<3> geometry_3d() const { return {geometry(), dy(), spec_.ylen, spec_.ny, box_.j_offset}; }
-  FieldShape<3> cell_shape_3d() const { return {nx(), ny(), nz(), numerics::halo_width, ModelVariables<3>::count}; }
-
-  /// Shape of the face-flux arrays: (nx + 1) × (nz + 1) faces, 4 variables, no halo.
-  FieldShape<2> face_shape() const { return {nx() + 1, 1, nz() + 1, 0, var::count}; }
+  /// Shape of the prognostic arrays of the model of `Dims` dimensions: its variables, with halos.
+  template <int Dims>
+  FieldShape<Dims> cell_shape() const {
+    return {nx(), Dims == 3 ? ny() : 1, nz(), numerics::halo_width, ModelVariables<Dims>::count};
+  }
 
  private:
   GridSpec spec_;

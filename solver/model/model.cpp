@@ -11,8 +11,8 @@ std::unique_ptr<Model> make_model(const ModelContext& context) {
 }
 
 std::size_t model_memory_needed(const RunSpec& spec, const Grid& grid) {
-  if (grid.is_3d()) return step_fields_3d_bytes(grid, spec.execution.granularity);
-  const StepFields fields = step_field_shapes(grid, spec.execution.granularity);
+  if (grid.is_3d()) return step_fields_bytes<3>(grid, spec.execution.granularity);
+  const StepFields<2> fields = step_field_shapes<2>(grid, spec.execution.granularity);
   std::size_t values = 0;
   for (const FieldView<double, 2>* view : {&fields.state, &fields.stage1, &fields.stage2, &fields.flux,
                                            &fields.face_value, &fields.face_d3, &fields.tendency})

@@ -28,11 +28,11 @@ std::unique_ptr<HaloExchange> exchange_if(bool needed, const Decomposition& deco
                                           const Grid& grid, Backend backend, HaloPath path,
                                           const NcclCommunicator* nccl) {
   if (!needed) return nullptr;
-  return std::make_unique<HaloExchange>(decomposition, direction, grid.cell_shape(), backend, path, nccl);
+  return std::make_unique<HaloExchange>(decomposition, direction, grid.cell_shape<2>(), backend, path, nccl);
 }
 
 StatisticsReducer statistics_reducer(const ModelContext& context) {
-  const CellGeometry<2> geometry = context.grid.geometry();
+  const CellGeometry<2> geometry = context.grid.geometry<2>();
   return StatisticsReducer(context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.nz(),
                            geometry.dx * geometry.dz, context.time.dt(), context.decomposition.comm());
 }
@@ -51,7 +51,7 @@ Model2d::Model2d(const ModelContext& context)
       halo_z_(exchange_if(context.decomposition.splits_z(), context.decomposition, Direction::z, context.grid,
                           context.stream.backend, context.halo_path, nccl_.get())),
       resources_{workspace_.fields(),
-                 context.grid.geometry(),
+                 context.grid.geometry<2>(),
                  context.background,
                  &params_,
                  gravity_wave_source(context.spec.case_name, configured_bump(context.spec)),
@@ -63,22 +63,22 @@ Model2d::Model2d(const ModelContext& context)
               context.spec.execution.check_every),
       diagnostics_(statistics_reducer(context)),
       statistics_(statistics_reducer(context)),
-      interior_(interior_layout(context.grid.cell_shape())) {}
+      interior_(interior_layout(context.grid.cell_shape<2>())) {}
 
 Model2d::~Model2d() = default;
 
 void Model2d::set_initial_state(const Stream& stream) const {
   simapp::set_initial_state(stream, workspace_.fields().state, spec_.case_name, configured_bump(spec_),
-                            grid_.geometry());
+                            grid_.geometry<2>());
 }
 
 Diagnostics Model2d::diagnostics(const Stream& stream) const {
-  diagnostics_.queue(stream, workspace_.fields().state, background_, grid_.geometry());
+  diagnostics_.queue(stream, workspace_.fields().state, background_, grid_.geometry<2>());
   return diagnostics_.collect().totals;
 }
 
 void Model2d::begin_statistics(const Stream& stream) const {
-  statistics_.queue(stream, workspace_.fields().state, background_, grid_.geometry());
+  statistics_.queue(stream, workspace_.fields().state, background_, grid_.geometry<2>());
 }
 
 FlowStatistics Model2d::finish_statistics() const { return statistics_.collect(); }

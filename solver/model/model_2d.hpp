@@ -33,7 +33,7 @@ class Model2d final : public Model {
   const RunSpec& spec_;
   const Grid& grid_;
   HydrostaticView background_;
-  Workspace workspace_;
+  Workspace<2> workspace_;
   StepParamsBlock params_;                  ///< as many slots as any K the run may choose (step_params_slots)
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;

@@ -21,12 +21,12 @@ std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Deco
 std::unique_ptr<HaloExchange> exchange_if(bool split, const ModelContext& context, Direction direction,
                                           const NcclCommunicator* nccl) {
   if (!split) return nullptr;
-  return std::make_unique<HaloExchange>(context.decomposition, direction, context.grid.cell_shape_3d(),
+  return std::make_unique<HaloExchange>(context.decomposition, direction, context.grid.cell_shape<3>(),
                                         context.stream.backend, context.halo_path, nccl);
 }
 
 StatisticsReducer statistics_reducer(const ModelContext& context) {
-  const CellGeometry<3> geometry = context.grid.geometry_3d();
+  const CellGeometry<3> geometry = context.grid.geometry<3>();
   return StatisticsReducer(context.stream.backend,
                            std::int64_t{context.grid.nx()} * context.grid.ny() * context.grid.nz(),
                            geometry.dx * geometry.dy * geometry.dz, context.time.dt(), context.decomposition.comm());
@@ -36,7 +36,7 @@ StatisticsReducer statistics_reducer(const ModelContext& context) {
 
 Model3d::Model3d(const ModelContext& context)
     : spec_(context.spec),
-      geometry_(context.grid.geometry_3d()),
+      geometry_(context.grid.geometry<3>()),
       background_(context.background),
       workspace_(context.stream.backend, context.grid, context.spec.execution.granularity),
       params_(context.stream, step_params_slots(context.mode, context.spec.execution)),
@@ -60,7 +60,7 @@ Model3d::Model3d(const ModelContext& context)
       chunks_(resources_, params_, context.time, geometry_, context.spec.physics, context.spec.execution.check_every),
       diagnostics_(statistics_reducer(context)),
       statistics_(statistics_reducer(context)),
-      interior_(interior_layout(context.grid.cell_shape_3d())) {}
+      interior_(interior_layout(context.grid.cell_shape<3>())) {}
 
 Model3d::~Model3d() = default;
 

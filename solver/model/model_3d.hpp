@@ -8,7 +8,7 @@
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/model/model.hpp"
-#include "solver/state/workspace_3d.hpp"
+#include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_params_block.hpp"
 
@@ -35,7 +35,7 @@ class Model3d final : public Model {
   const RunSpec& spec_;
   CellGeometry<3> geometry_;
   HydrostaticView background_;
-  Workspace3d workspace_;
+  Workspace<3> workspace_;
   StepParamsBlock3d params_;
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;

@@ -86,7 +86,7 @@ class ModeRuns {
     if (reference_.empty()) {
       reference_ = std::move(state);
       reference_mode_ = mode;
-    } else if (const std::string difference = first_difference(state, reference_, simulation.grid().cell_shape());
+    } else if (const std::string difference = first_difference(state, reference_, simulation.grid().cell_shape<2>());
                !difference.empty() && comparison_.identical) {
       comparison_.identical = false;
       comparison_.difference = std::string(to_string(mode)) + " vs " + std::string(to_string(reference_mode_)) +

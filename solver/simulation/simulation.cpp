@@ -31,7 +31,7 @@ TimeSchedule time_schedule(const TimeStepping& time_stepping, const Grid& grid, 
 std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposition& decomposition) {
   const Grid grid(spec.grid, decomposition.box());
   const InteriorLayout interior =
-      grid.is_3d() ? interior_layout(grid.cell_shape_3d()) : interior_layout(grid.cell_shape());
+      grid.is_3d() ? interior_layout(grid.cell_shape<3>()) : interior_layout(grid.cell_shape<2>());
   return model_memory_needed(with_concrete_granularity(spec, backend, decomposition.box()), grid) +
          StateCopy::bytes_needed(backend, interior);
 }
@@ -45,7 +45,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       time_stepping_(spec.time.sim_time, grid_.horizontal_spacing(), grid_.dz(), spec.time.cfl, spec.physics.viscosity,
                      origin),
       stream_(backend),
-      background_(stream_.get(), case_background(spec.case_name), grid_.geometry(), grid_.nz()),
+      background_(stream_.get(), case_background(spec.case_name), grid_.geometry<2>(), grid_.nz()),
       halo_path_(simapp::halo_path(backend, spec.parallel)),
       health_(backend, spec.execution.check_every, time_stepping_.num_steps(), spec.grid.nx, spec.grid.nz,
               spec.grid.ny),

@@ -56,7 +56,7 @@ StepProfile profile_steps(Simulation& simulation, int warmup, int steps) {
     profile.step_bytes += op.bytes;
   }
   if (!step_seconds.empty()) profile.step_times = summarize(step_seconds);
-  const FieldShape<2> shape = simulation.grid().cell_shape();
+  const FieldShape<2> shape = simulation.grid().cell_shape<2>();
   const RankBox& box = simulation.grid().box();
   profile.cells = static_cast<long>(box.nx) * box.ny * box.nz;
   profile.copy_bandwidth =

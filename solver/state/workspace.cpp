@@ -1,32 +1,50 @@
 #include "solver/state/workspace.hpp"
 
+#include <initializer_list>
+
+#include "kernels/flux/fluxes.hpp"
+
 namespace simapp {
 
-StepFields step_field_shapes(const Grid& grid, Granularity granularity) {
-  const FieldShape<2> cells = grid.cell_shape();
-  const FieldShape<2> faces = grid.face_shape();
-  const FieldShape<2> interior{grid.nx(), 1, grid.nz(), 0, var::count};
+template <int Dims>
+StepFields<Dims> step_field_shapes(const Grid& grid, Granularity granularity) {
+  const FieldShape<Dims> cells = grid.cell_shape<Dims>();
+  const FieldShape<Dims> faces = face_shape(cells);
+  const FieldShape<Dims> interior{cells.nx, cells.ny, cells.nz, 0, cells.num_vars};
   const bool fine = granularity == Granularity::fine;
   const bool stage = keeps_fluxes_on_chip(granularity);
   return {{nullptr, cells},
           {nullptr, cells},
           {nullptr, cells},
-          {nullptr, stage ? FieldShape<2>{} : faces},
-          {nullptr, fine ? faces : FieldShape<2>{}},
-          {nullptr, fine ? faces : FieldShape<2>{}},
-          {nullptr, fine ? interior : FieldShape<2>{}}};
+          {nullptr, stage ? FieldShape<Dims>{} : faces},
+          {nullptr, fine ? faces : FieldShape<Dims>{}},
+          {nullptr, fine ? faces : FieldShape<Dims>{}},
+          {nullptr, fine ? interior : FieldShape<Dims>{}}};
+}
+
+template <int Dims>
+std::size_t step_fields_bytes(const Grid& grid, Granularity granularity) {
+  const StepFields<Dims> f = step_field_shapes<Dims>(grid, granularity);
+  std::size_t values = 0;
+  for (const FieldView<double, Dims>& view : {f.state, f.stage1, f.stage2, f.flux, f.face_value, f.face_d3, f.tendency})
+    values += view.shape.size();
+  return values * sizeof(double);
 }
 
 namespace {
-DeviceBuffer<double> allocate_for(Backend backend, FieldView<double, 2>& view) {
+
+template <int Dims>
+DeviceBuffer<double> allocate_for(Backend backend, FieldView<double, Dims>& view) {
   DeviceBuffer<double> buffer(backend, view.shape.size());
   view.data = buffer.data();
   return buffer;
 }
+
 }  // namespace
 
-Workspace::Workspace(Backend backend, const Grid& grid, Granularity granularity)
-    : fields_(step_field_shapes(grid, granularity)) {
+template <int Dims>
+Workspace<Dims>::Workspace(Backend backend, const Grid& grid, Granularity granularity)
+    : fields_(step_field_shapes<Dims>(grid, granularity)) {
   state_ = allocate_for(backend, fields_.state);
   stage1_ = allocate_for(backend, fields_.stage1);
   stage2_ = allocate_for(backend, fields_.stage2);
@@ -35,5 +53,12 @@ Workspace::Workspace(Backend backend, const Grid& grid, Granularity granularity)
   face_d3_ = allocate_for(backend, fields_.face_d3);
   tendency_ = allocate_for(backend, fields_.tendency);
 }
+
+template StepFields<2> step_field_shapes<2>(const Grid&, Granularity);
+template StepFields<3> step_field_shapes<3>(const Grid&, Granularity);
+template std::size_t step_fields_bytes<2>(const Grid&, Granularity);
+template std::size_t step_fields_bytes<3>(const Grid&, Granularity);
+template class Workspace<2>;
+template class Workspace<3>;
 
 }  // namespace simapp

@@ -1,6 +1,10 @@
 #pragma once
-/// Every array a step touches, allocated once at set-up so that nothing is allocated inside
-/// a step (and so a captured step is replayable).
+/// Every array a step touches, allocated once at set-up so that nothing is allocated inside a step
+/// (and so a captured step is replayable): qⁿ, q*, q** of every granularity, and the fluxes at
+/// faces (fused, fine) and the fine granularity's face values, third differences and tendencies
+/// (kernels/flux/fluxes.hpp, kernels/update/tendency_update.hpp).
+#include <cstddef>
+
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "solver/grid/grid.hpp"
@@ -8,31 +12,39 @@
 
 namespace simapp {
 
-/// Views of the step's arrays. The fine-granularity arrays (face values, d3, tendency) are
-/// empty views in a fused or stage run, the flux array in a stage run.
+/// Views of the step's arrays in the model of `Dims` dimensions. Those a granularity does not use
+/// are empty (null, with a zero shape): the fine-granularity arrays (face values, d3, tendency) in
+/// a fused or stage run, the flux array in a stage or pass run.
+template <int Dims>
 struct StepFields {
-  FieldView<double, 2> state;       ///< qⁿ, then qⁿ⁺¹
-  FieldView<double, 2> stage1;      ///< q*
-  FieldView<double, 2> stage2;      ///< q**
-  FieldView<double, 2> flux;        ///< face fluxes
-  FieldView<double, 2> face_value;  ///< fine: reconstructed face values
-  FieldView<double, 2> face_d3;     ///< fine: third differences at faces
-  FieldView<double, 2> tendency;    ///< fine: R(q) of the stage
+  FieldView<double, Dims> state;       ///< qⁿ, then qⁿ⁺¹
+  FieldView<double, Dims> stage1;      ///< q*
+  FieldView<double, Dims> stage2;      ///< q**
+  FieldView<double, Dims> flux;        ///< fused, fine: face fluxes
+  FieldView<double, Dims> face_value;  ///< fine: reconstructed face values
+  FieldView<double, Dims> face_d3;     ///< fine: third differences at faces
+  FieldView<double, Dims> tendency;    ///< fine: R(q) of the stage
 };
 
-/// The shapes of StepFields' arrays on a grid (data pointers null).
-StepFields step_field_shapes(const Grid& grid, Granularity granularity);
+/// The shapes of the arrays of `granularity` on the rank's grid (data pointers null).
+template <int Dims>
+StepFields<Dims> step_field_shapes(const Grid& grid, Granularity granularity);
 
+/// Bytes the arrays of `granularity` take on the rank's grid.
+template <int Dims>
+std::size_t step_fields_bytes(const Grid& grid, Granularity granularity);
+
+template <int Dims>
 class Workspace {
  public:
   Workspace(Backend backend, const Grid& grid, Granularity granularity);
 
-  const StepFields& fields() const { return fields_; }
+  const StepFields<Dims>& fields() const { return fields_; }
   const DeviceBuffer<double>& state_buffer() const { return state_; }
 
  private:
   DeviceBuffer<double> state_, stage1_, stage2_, flux_, face_value_, face_d3_, tendency_;
-  StepFields fields_;
+  StepFields<Dims> fields_;
 };
 
 }  // namespace simapp

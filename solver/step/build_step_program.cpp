@@ -26,7 +26,7 @@ struct Stage {
   FieldView<double, 2> init;
   FieldView<double, 2> forcing;  ///< the stage's input, whose halos are filled
   FieldView<double, 2> out;
-  StepFields fields;  ///< flux and the fine-granularity scratch arrays
+  StepFields<2> fields;  ///< flux and the fine-granularity scratch arrays
   FluxContext<2> context;
   Bump<2> wave_source;
   GhostFill halo;
@@ -158,7 +158,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
     add_inflow(program, prefix + "inflow", stage);
     program.add_join(prefix + "join_inflow");
   }
-  const StepFields& f = stage.fields;
+  const StepFields<2>& f = stage.fields;
   add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
                      reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
@@ -295,7 +295,7 @@ StepProgram build_step_program(const StepResources& resources, const StepScheme&
     can_fuse[p] = resources.granularity == Granularity::pass &&
                   pass_tile_makes_along(resources.halo.sides, scheme.pass(parity, p));
   const auto placement = place_passes(can_fuse);
-  const StepFields& f = resources.fields;
+  const StepFields<2>& f = resources.fields;
   const FieldView<double, 2> arrays[3] = {f.state, f.stage1, f.stage2};
   StepProgram program;
   for (int p = 0; p < split_passes; ++p) {

@@ -72,7 +72,7 @@ struct LoopControl {
 /// Everything the ops refer to; all of it must outlive the programs. `params` and the halo
 /// exchanges may be null for a program that is only described, never run.
 struct StepResources {
-  StepFields fields;
+  StepFields<2> fields;
   CellGeometry<2> geometry;
   HydrostaticView background;
   const StepParamsBlock* params = nullptr;

@@ -32,7 +32,7 @@ struct Stage3d {
   FieldView<double, 3> init;
   FieldView<double, 3> forcing;  ///< the stage's input, whose ghosts along the pass are made or received
   FieldView<double, 3> out;
-  StepFields3d fields;  ///< flux and the fine granularity's scratch arrays
+  StepFields<3> fields;  ///< flux and the fine granularity's scratch arrays
   FluxContext<3> context;
   Bump<3> wave_source;
   const StepResources3d* resources = nullptr;
@@ -150,7 +150,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
     add_inflow(program, prefix + "inflow", stage);
     program.add_join(prefix + "join_inflow");
   }
-  const StepFields3d& f = stage.fields;
+  const StepFields<3>& f = stage.fields;
   add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
                      reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
@@ -325,7 +325,7 @@ std::array<PassPlacement, StepSchemeOf<3>::passes> place_passes_3d(const StepRes
 
 StepProgram build_step_program_3d(const StepResources3d& resources, StepParity parity, int slot) {
   constexpr StepSchemeOf<3> scheme = step_scheme_3d();
-  const StepFields3d& f = resources.fields;
+  const StepFields<3>& f = resources.fields;
   const FieldView<double, 3> arrays[3] = {f.state, f.stage1, f.stage2};
   const auto placement = place_passes_3d(resources, parity);
   StepProgram program;

@@ -22,7 +22,7 @@
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/step_params.hpp"
 #include "kernels/time/step_scheme.hpp"
-#include "solver/state/workspace_3d.hpp"
+#include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_params_block.hpp"
 #include "solver/step/step_program.hpp"
@@ -47,7 +47,7 @@ bool exchanges_along(const BoundaryConditions<3>& sides, Direction direction);
 
 /// What the 3-D step's ops need; the arrays and params must outlive the programs built from it.
 struct StepResources3d {
-  StepFields3d fields;  ///< the arrays of `granularity` (step_field_shapes_3d)
+  StepFields<3> fields;  ///< the arrays of `granularity` (step_field_shapes_3d)
   CellGeometry<3> geometry;
   HydrostaticView background;
   const StepParamsBlock3d* params = nullptr;  ///< the slots the steps of a chunk read

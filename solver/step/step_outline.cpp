@@ -11,7 +11,6 @@
 #include "solver/grid/grid.hpp"
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/state/workspace.hpp"
-#include "solver/state/workspace_3d.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_description.hpp"
@@ -41,8 +40,8 @@ void count_chunks(const RunSpec& spec, const Grid& grid, StepOutline& plan, cons
 /// The 3-D model's outline on the rank of `grid`'s box, its halo messages taking `path`.
 StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid, HaloPath path) {
   const BoundaryConditions<3> domain = periodic_in_y(case_boundaries(spec.case_name));
-  const StepResources3d resources{step_field_shapes_3d(grid, spec.execution.granularity),
-                                  grid.geometry_3d(),
+  const StepResources3d resources{step_field_shapes<3>(grid, spec.execution.granularity),
+                                  grid.geometry<3>(),
                                   {},
                                   nullptr,
                                   gravity_wave_source(spec.case_name, configured_bump_3d(spec)),
@@ -61,8 +60,8 @@ StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid, HaloPath path) {
 
 StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo) {
   if (grid.is_3d()) return plan_on_3d(spec, grid, halo.path);
-  const StepResources resources{step_field_shapes(grid, spec.execution.granularity),
-                                grid.geometry(),
+  const StepResources resources{step_field_shapes<2>(grid, spec.execution.granularity),
+                                grid.geometry<2>(),
                                 {},
                                 nullptr,
                                 gravity_wave_source(spec.case_name, configured_bump(spec)),

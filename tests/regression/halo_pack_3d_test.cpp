@@ -29,9 +29,9 @@ class HaloPack3dTest : public ::testing::Test {
   static constexpr int nx = 20, ny = 14, nz = 12;
   HaloPack3dTest()
       : grid(grid_spec()),
-        background(host, case_background(CaseName::thermal), grid.geometry(), nz),
+        background(host, case_background(CaseName::thermal), grid.geometry<2>(), nz),
         shape{nx, ny, nz, numerics::halo_width, V3::count},
-        geometry{grid.geometry(), 1200.0, 1200.0 * ny, ny, 0},
+        geometry{grid.geometry<2>(), 1200.0, 1200.0 * ny, ny, 0},
         params(step_params(0.5, grid.dx(), geometry.dy, grid.dz(), Dissipation{75.0})),
         state(shape.size(), std::numeric_limits<double>::quiet_NaN()) {
     set_initial_state_3d(host, view(state), CaseName::thermal,

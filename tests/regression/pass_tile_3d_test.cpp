@@ -69,17 +69,17 @@ struct PassSetup {
   PassSetup(CaseName name, double viscosity, const Size& size)
       : spec(grid_spec(size)),
         grid(spec),
-        background(Stream{}, case_background(name), grid.geometry(), grid.nz()),
-        shape(grid.cell_shape_3d()),
+        background(Stream{}, case_background(name), grid.geometry<2>(), grid.nz()),
+        shape(grid.cell_shape<3>()),
         q0(shape),
         bump(case_bump_3d(case_bump(name, spec.xlen), spec.ylen)),
         params(step_params(1.5 * std::min({grid.dx(), grid.dy(), grid.dz()}) / 450.0, grid.dx(), grid.dy(), grid.dz(),
                            Dissipation{viscosity})),
         wave_source(gravity_wave_source(name, bump)),
         sides(periodic_in_y(case_boundaries(name))) {
-    set_initial_state_3d(Stream{}, q0.view, name, bump, grid.geometry_3d());
+    set_initial_state_3d(Stream{}, q0.view, name, bump, grid.geometry<3>());
     perturb(q0);
-    for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry_3d(), background.view(), &params, s};
+    for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry<3>(), background.view(), &params, s};
   }
   static GridSpec grid_spec(const Size& size) {
     GridSpec spec;
@@ -165,7 +165,7 @@ void expect_checked_pass_finds_what_the_check_finds(const std::function<void(Fie
   for (int k = 0; k < setup.shape.nz; ++k)
     for (int j = 0; j < setup.shape.ny; ++j)
       for (int i = 0; i < setup.shape.nx; ++i)
-        check_cell_health_3d(fused.view, setup.background.view(), setup.grid.geometry_3d(), &swept, k, j, i);
+        check_cell_health_3d(fused.view, setup.background.view(), setup.grid.geometry<3>(), &swept, k, j, i);
   const char* pass = D == Direction::x ? "x pass" : D == Direction::y ? "y pass" : "z pass";
   EXPECT_EQ(swept.failed_check, expected_failed_check) << pass;
   EXPECT_EQ(checked.failed_check, swept.failed_check) << pass;

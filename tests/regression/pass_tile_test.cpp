@@ -60,14 +60,14 @@ struct PassSetup {
   PassSetup(CaseName name, int nx, int nz)
       : spec(grid_spec(nx, nz)),
         grid(spec),
-        background(Stream{}, case_background(name), grid.geometry(), grid.nz()),
-        q0(grid.cell_shape()),
+        background(Stream{}, case_background(name), grid.geometry<2>(), grid.nz()),
+        q0(grid.cell_shape<2>()),
         params(step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{})),
         wave_source(gravity_wave_source(name, case_bump(name, spec.xlen))),
         sides(case_boundaries(name)) {
-    set_initial_state(Stream{}, q0.view, name, case_bump(name, spec.xlen), grid.geometry());
+    set_initial_state(Stream{}, q0.view, name, case_bump(name, spec.xlen), grid.geometry<2>());
     perturb(q0);
-    for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry(), background.view(), &params, s};
+    for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry<2>(), background.view(), &params, s};
   }
   static GridSpec grid_spec(int nx, int nz) {
     GridSpec spec;
@@ -101,7 +101,7 @@ template <Direction D, int Threads>
 void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   const PassSetup setup(name, nx, nz);
   ASSERT_TRUE(pass_tile_makes(setup.sides)) << to_string(name);
-  const FieldShape<2> shape = setup.grid.cell_shape();
+  const FieldShape<2> shape = setup.grid.cell_shape<2>();
   Field q1(shape), q2(shape), q3(shape), fused(shape);
   const Field* input[rk_stages] = {&setup.q0, &q1, &q2};
   Field* output[rk_stages] = {&q1, &q2, &q3};
@@ -123,7 +123,7 @@ void expect_checked_pass_finds_what_the_check_finds(const std::function<void(Fie
                                                     std::int64_t expected_failed_check) {
   PassSetup setup(CaseName::thermal, 61, 30);
   spoil(setup.q0);
-  Field fused(setup.grid.cell_shape());
+  Field fused(setup.grid.cell_shape<2>());
   HealthRecord checked{};
   checked.checks_run = 3;
   setup.run_pass<D, 128>(fused, &checked);
@@ -132,7 +132,7 @@ void expect_checked_pass_finds_what_the_check_finds(const std::function<void(Fie
   swept.checks_run = 3;
   for (int k = 0; k < setup.grid.nz(); ++k)
     for (int i = 0; i < setup.grid.nx(); ++i)
-      check_cell_health(fused.view, setup.background.view(), setup.grid.geometry(), &swept, k, i);
+      check_cell_health(fused.view, setup.background.view(), setup.grid.geometry<2>(), &swept, k, i);
   const char* pass = D == Direction::x ? "x pass" : "z pass";
   EXPECT_EQ(swept.failed_check, expected_failed_check) << pass;
   EXPECT_EQ(checked.failed_check, swept.failed_check) << pass;
@@ -162,7 +162,7 @@ TEST(PassTileHealthTest, TheTilesChecksOfTheirCellsFindWhatTheCheckOfTheOutputFi
 template <Direction D>
 void expect_every_output_cell_checked(int nx, int nz) {
   const PassSetup setup(CaseName::thermal, nx, nz);
-  Field output(setup.grid.cell_shape());
+  Field output(setup.grid.cell_shape<2>());
   setup.run_pass<D, 128>(output);
   const PassTile<D, 2, 128> pass{
       {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};

@@ -38,9 +38,9 @@ struct HostFinding {
 /// The first unhealthy cell of the serial simulation's current state, if any.
 inline std::optional<HostFinding> first_unhealthy_cell(const Simulation& simulation) {
   const Stream host{Backend::host, nullptr, nullptr};
-  const FieldShape<2> shape = simulation.grid().cell_shape();
+  const FieldShape<2> shape = simulation.grid().cell_shape<2>();
   const HydrostaticColumns columns =
-      HydrostaticProfile(host, case_background(simulation.spec().case_name), simulation.grid().geometry(), shape.nz)
+      HydrostaticProfile(host, case_background(simulation.spec().case_name), simulation.grid().geometry<2>(), shape.nz)
           .to_host(host);
   const std::vector<double> state = interior_of(interior_layout(shape), simulation.state_on_host());
   const auto at = [&](int v, int k, int i) {
@@ -68,7 +68,7 @@ inline std::optional<HostFinding> first_unhealthy_cell(const Simulation& simulat
 
 /// Makes variable `v` of interior cell (i, k) NaN in the serial simulation's current state.
 inline void write_nan(Simulation& simulation, int v, int i, int k) {
-  const FieldShape<2> shape = simulation.grid().cell_shape();
+  const FieldShape<2> shape = simulation.grid().cell_shape<2>();
   std::vector<double> state = interior_of(interior_layout(shape), simulation.state_on_host());
   state[(static_cast<std::size_t>(v) * shape.nz + k) * shape.nx + i] = std::nan("");
   simulation.restore(simulation.step(), state);

@@ -70,7 +70,7 @@ struct HostState {
 };
 
 inline HostState state_of(const Simulation& simulation) {
-  return {simulation.state_on_host(), simulation.grid().cell_shape()};
+  return {simulation.state_on_host(), simulation.grid().cell_shape<2>()};
 }
 
 /// ‖a − b‖₂ / ‖b‖₂ over the interior cells of variable v (‖a − b‖₂ when ‖b‖₂ = 0).

@@ -85,8 +85,8 @@ struct TwoModels {
         y_uniform(uniform_along_y),
         stream(run_stream),
         grid(grid_spec(nx, nz)),
-        background(stream, case_background(setup.name), grid.geometry(), grid.nz()),
-        two_d(stream.backend, grid.cell_shape()),
+        background(stream, case_background(setup.name), grid.geometry<2>(), grid.nz()),
+        two_d(stream.backend, grid.cell_shape<2>()),
         three_d(stream.backend, y_uniform ? FieldShape<3>{nx, ny, nz, numerics::halo_width, V3::count}
                                           : FieldShape<3>{ny, nx, nz, numerics::halo_width, V3::count}) {
     const double dx = grid.dx(), dz = grid.dz();
@@ -101,7 +101,7 @@ struct TwoModels {
     device::copy_async(stream, params_3d_in_memory.data(), &params_3d, sizeof params_3d,
                        device::CopyDirection::host_to_device);
     device::synchronize(stream);
-    CellGeometry<2> xz = grid.geometry();
+    CellGeometry<2> xz = grid.geometry<2>();
     geometry_3d = {xz, spacing_3d * ny, spacing_3d * ny, ny, 0};
     if (!y_uniform) {  // the 2-D model's x is the 3-D model's y
       geometry_3d.dx = spacing_3d;
@@ -111,7 +111,8 @@ struct TwoModels {
       geometry_3d.ylen = grid.spec().xlen;
       geometry_3d.global_ny = nx;
     }
-    set_initial_state(stream, two_d.state.view, setup.name, case_bump(setup.name, grid.spec().xlen), grid.geometry());
+    set_initial_state(stream, two_d.state.view, setup.name, case_bump(setup.name, grid.spec().xlen),
+                      grid.geometry<2>());
     std::vector<double> values_2d, values_3d(three_d.state.view.shape.size(), 0.0);
     const FieldView<double, 2> q2 = two_d.state.on_host(stream, values_2d);
     for (int v = 0; v < var::count; ++v)
@@ -153,7 +154,7 @@ struct TwoModels {
         const RkStage& rk = scheme_2d.stages[s];
         apply_stage(stream, scheme_2d.pass(parity, p),
                     stage_arrays(two_d.state.view, two_d[rk.input].view, two_d[rk.output].view),
-                    FluxContext<2>{grid.geometry(), background.view(), params_2d_in_memory.data(), s}, wave_2d,
+                    FluxContext<2>{grid.geometry<2>(), background.view(), params_2d_in_memory.data(), s}, wave_2d,
                     sides_2d, CellBox{0, grid.nx(), 0, 1, 0, grid.nz()});
       }
   }

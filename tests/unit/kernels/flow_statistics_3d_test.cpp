@@ -32,13 +32,13 @@ class FlowStatistics3dTest : public ::testing::Test {
   static constexpr int nx = 24, ny = 5, nz = 12;
   FlowStatistics3dTest()
       : grid(grid_spec()),
-        background(Stream{}, case_background(CaseName::thermal), grid.geometry(), nz),
-        two_d(grid.cell_shape().size()),
+        background(Stream{}, case_background(CaseName::thermal), grid.geometry<2>(), nz),
+        two_d(grid.cell_shape<2>().size()),
         shape{nx, ny, nz, numerics::halo_width, V3::count},
         three_d(shape.size()) {
-    set_initial_state(Stream{}, {two_d.data(), grid.cell_shape()}, CaseName::thermal,
-                      case_bump(CaseName::thermal, grid.spec().xlen), grid.geometry());
-    const FieldView<double, 2> q2{two_d.data(), grid.cell_shape()};
+    set_initial_state(Stream{}, {two_d.data(), grid.cell_shape<2>()}, CaseName::thermal,
+                      case_bump(CaseName::thermal, grid.spec().xlen), grid.geometry<2>());
+    const FieldView<double, 2> q2{two_d.data(), grid.cell_shape<2>()};
     const FieldView<double, 3> q3{three_d.data(), shape};
     for (int k = 0; k < nz; ++k)
       for (int i = 0; i < nx; ++i) {
@@ -62,8 +62,8 @@ class FlowStatistics3dTest : public ::testing::Test {
   /// The 2-D statistics, their sums taken ny times (ny rows of x).
   StatisticsSums two_d_sums() {
     StatisticsSums sums = statistics_of(std::int64_t{nx} * nz, [&](StatisticsSums* partials, StatisticsSums* records) {
-      reduce_statistics(Stream{}, FieldView<const double, 2>{two_d.data(), grid.cell_shape()}, background.view(),
-                        grid.geometry(), partials, records);
+      reduce_statistics(Stream{}, FieldView<const double, 2>{two_d.data(), grid.cell_shape<2>()}, background.view(),
+                        grid.geometry<2>(), partials, records);
     });
     const StatisticsSums row = sums;
     for (int j = 1; j < ny; ++j) {
@@ -76,7 +76,7 @@ class FlowStatistics3dTest : public ::testing::Test {
   /// The 3-D statistics, with cells as deep in y as they are wide, so that v = 0 is no faster
   /// across a cell than u is.
   StatisticsSums three_d_sums() {
-    const CellGeometry<3> geometry{grid.geometry(), grid.geometry().dx, grid.geometry().dx * ny, ny, 0};
+    const CellGeometry<3> geometry{grid.geometry<2>(), grid.geometry<2>().dx, grid.geometry<2>().dx * ny, ny, 0};
     return statistics_of(std::int64_t{nx} * ny * nz, [&](StatisticsSums* partials, StatisticsSums* records) {
       reduce_statistics_3d(Stream{}, FieldView<const double, 3>{three_d.data(), shape}, background.view(), geometry,
                            partials, records);

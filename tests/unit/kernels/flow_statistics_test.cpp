@@ -42,11 +42,11 @@ class FlowStatisticsTest : public ::testing::Test {
     spec.nx = nx;
     spec.nz = nz;
     grid_.emplace(spec);
-    background_.emplace(Stream{}, case_background(name), grid_->geometry(), nz);
-    state_.assign(grid_->cell_shape().size(), 0.0);
-    set_initial_state(Stream{}, view(), name, case_bump(name, spec.xlen), grid_->geometry());
+    background_.emplace(Stream{}, case_background(name), grid_->geometry<2>(), nz);
+    state_.assign(grid_->cell_shape<2>().size(), 0.0);
+    set_initial_state(Stream{}, view(), name, case_bump(name, spec.xlen), grid_->geometry<2>());
   }
-  FieldView<double, 2> view() { return {state_.data(), grid_->cell_shape()}; }
+  FieldView<double, 2> view() { return {state_.data(), grid_->cell_shape<2>()}; }
   void add_winds() {
     const FieldView<double, 2> q = view();
     for (int k = 0; k < grid_->nz(); ++k)
@@ -59,7 +59,7 @@ class FlowStatisticsTest : public ::testing::Test {
   StatisticsSums reduced() {
     const std::int64_t cells = std::int64_t{grid_->nx()} * grid_->nz();
     std::vector<StatisticsSums> partials(statistics_partial_count(cells)), records(statistics_record_count(cells));
-    reduce_statistics(Stream{}, FieldView<const double, 2>(view()), background_->view(), grid_->geometry(),
+    reduce_statistics(Stream{}, FieldView<const double, 2>(view()), background_->view(), grid_->geometry<2>(),
                       partials.data(), records.data());
     StatisticsSums total;
     for (const StatisticsSums& record : records) total.add(record);
@@ -69,7 +69,7 @@ class FlowStatisticsTest : public ::testing::Test {
   Expected expected() {
     const FieldView<double, 2> q = view();
     const HydrostaticView background = background_->view();
-    const CellGeometry<2> geometry = grid_->geometry();
+    const CellGeometry<2> geometry = grid_->geometry<2>();
     Expected e;
     for (int k = 0; k < grid_->nz(); ++k)
       for (int i = 0; i < grid_->nx(); ++i) {
@@ -131,7 +131,7 @@ TEST_F(FlowStatisticsTest, AStateAtRestGivesExactZeros) {
   EXPECT_EQ(got.max_theta_prime, 0.0);
   const Expected e = expected();
   EXPECT_NEAR(got.max_signal_rate, e.max_signal_rate, 1e-12 * e.max_signal_rate);  // the sound speed alone
-  EXPECT_GT(got.max_signal_rate * grid_->geometry().dx, 300.0);
+  EXPECT_GT(got.max_signal_rate * grid_->geometry<2>().dx, 300.0);
 }
 
 TEST_F(FlowStatisticsTest, ANonFiniteValueShowsAsNaN) {

@@ -22,10 +22,10 @@ class HealthCheck3dTest : public ::testing::Test {
   static constexpr int nx = 6, ny = 5, nz = 4;
   HealthCheck3dTest()
       : grid(grid_spec()),
-        background(Stream{}, case_background(CaseName::rest), grid.geometry(), nz),
+        background(Stream{}, case_background(CaseName::rest), grid.geometry<2>(), nz),
         shape{nx, ny, nz, numerics::halo_width, V3::count},
         state(shape.size(), 0.0),
-        geometry{grid.geometry(), 1000.0, 5000.0, ny, 0} {}
+        geometry{grid.geometry<2>(), 1000.0, 5000.0, ny, 0} {}
   static GridSpec grid_spec() {
     GridSpec spec;
     spec.nx = nx;
@@ -72,11 +72,11 @@ TEST_F(HealthCheck3dTest, ASpeedAlongYBeyondTheBoundIsASpeedFinding) {
   EXPECT_EQ(record.failed_check, 0);
   EXPECT_EQ(record.first_cell, code(speed_finding_3d, 1, 2, 4));
   // The 2-D check of the same cell with that momentum along x finds a speed too.
-  const FieldShape<2> shape_2d = grid.cell_shape();
+  const FieldShape<2> shape_2d = grid.cell_shape<2>();
   std::vector<double> state_2d(shape_2d.size(), 0.0);
   state_2d[shape_2d.offset(var::umom, 1, 4)] = at(V3::vmom, 1, 2, 4);
   HealthRecord record_2d;
-  check_health(Stream{}, FieldView<const double, 2>{state_2d.data(), shape_2d}, background.view(), grid.geometry(),
+  check_health(Stream{}, FieldView<const double, 2>{state_2d.data(), shape_2d}, background.view(), grid.geometry<2>(),
                &record_2d);
   EXPECT_EQ(record_2d.first_cell, (static_cast<std::uint64_t>(speed_finding) * nz + 1) * nx + 4);
 }

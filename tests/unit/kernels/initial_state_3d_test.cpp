@@ -32,11 +32,11 @@ struct States {
   /// one made of `bump3` on a box whose uniform axis (y when `y_uniform`, else x) has `n` cells.
   States(CaseName name, const Bump<2>& bump, const Bump<3>& bump3, int nx, int nz, int n, bool y_uniform)
       : grid(grid_spec(nx, nz)),
-        two_d(grid.cell_shape().size()),
+        two_d(grid.cell_shape<2>().size()),
         shape{y_uniform ? nx : n, y_uniform ? n : nx, nz, numerics::halo_width, V3::count},
         three_d(shape.size()) {
-    set_initial_state(Stream{}, {two_d.data(), grid.cell_shape()}, name, bump, grid.geometry());
-    CellGeometry<3> geometry{grid.geometry(), grid.dx(), grid.spec().xlen, shape.ny, 0};
+    set_initial_state(Stream{}, {two_d.data(), grid.cell_shape<2>()}, name, bump, grid.geometry<2>());
+    CellGeometry<3> geometry{grid.geometry<2>(), grid.dx(), grid.spec().xlen, shape.ny, 0};
     if (!y_uniform) {  // the 2-D x axis is the 3-D y axis
       geometry.dx = 300.0;
       geometry.xlen = 300.0 * n;
@@ -62,7 +62,7 @@ struct States {
 /// The largest |3-D − 2-D| over every cell, halos included, relative to the variable's largest
 /// |2-D| value (the 2-D value taken at i along the 2-D x axis, which is the 3-D `along` axis).
 double largest_relative_difference(const States& s, bool y_uniform) {
-  const FieldView<const double, 2> q2{s.two_d.data(), s.grid.cell_shape()};
+  const FieldView<const double, 2> q2{s.two_d.data(), s.grid.cell_shape<2>()};
   const FieldView<const double, 3> q3{s.three_d.data(), s.shape};
   const int h = s.shape.halo;
   double worst = 0.0;

@@ -104,10 +104,10 @@ TEST(BumpTest, EachCasesBumpIsTheOneOfDocsModelMd) {
 /// Every cell of the initial state of `spec`, halos included, as stored [var][k][i].
 std::vector<double> initial_state(const RunSpec& spec) {
   const Grid grid(spec.grid);
-  const FieldShape<2> shape = grid.cell_shape();
+  const FieldShape<2> shape = grid.cell_shape<2>();
   std::vector<double> state(shape.size(), 0.0);
   set_initial_state(Stream{}, FieldView<double, 2>{state.data(), shape}, spec.case_name, configured_bump(spec),
-                    grid.geometry());
+                    grid.geometry<2>());
   return state;
 }
 
@@ -176,7 +176,7 @@ TEST(InitialStateTest, ARunWithTheCasesOwnValuesGivenIsBitIdentical) {
 /// [8192, 16384) with its centre, where x and so x − x₀ round alike for every shift.
 TEST(InitialStateTest, MovingTheCentreByWholeCellsMovesTheFieldByThoseCells) {
   constexpr int nx = 80, nz = 40;  // dx = dz = 250 m on 20 km × 10 km
-  const FieldShape<2> shape = Grid(case_on(CaseName::thermal, nx, nz).grid).cell_shape();
+  const FieldShape<2> shape = Grid(case_on(CaseName::thermal, nx, nz).grid).cell_shape<2>();
   for (const CaseName name : bubble_cases) {
     RunSpec base = case_on(name, nx, nz);
     base.perturbation.center = {10000.0, name == CaseName::density_current ? 5000.0 : 2500.0};
@@ -208,7 +208,7 @@ TEST(InitialStateTest, AnInfiniteXRadiusMakesEveryColumnTheSame) {
     RunSpec spec = case_on(name, 40, 20);
     spec.perturbation.radii = {inf, 1500.0};
     const std::vector<double> state = initial_state(spec);
-    const FieldShape<2> shape = Grid(spec.grid).cell_shape();
+    const FieldShape<2> shape = Grid(spec.grid).cell_shape<2>();
     const int h = shape.halo;
     int differences = 0, nonzero = 0;
     for (int v = 0; v < var::count; ++v)

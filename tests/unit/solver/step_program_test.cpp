@@ -58,8 +58,8 @@ RunSpec plan_spec(Granularity granularity, CaseName name = CaseName::thermal) {
 /// What the programs of an 8 x 8 thermal case are built from (shapes only: nothing is run).
 StepResources resources_of_8x8(Granularity granularity, HealthCheckOps health = {}) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
-  return {step_field_shapes(grid, granularity),
-          grid.geometry(),
+  return {step_field_shapes<2>(grid, granularity),
+          grid.geometry<2>(),
           {},
           nullptr,
           Bump<2>{},
@@ -296,8 +296,8 @@ TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
 /// program that is only described).
 StepResources described_resources(Granularity granularity, const GhostFill& fill) {
   const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
-  return {step_field_shapes(grid, granularity),
-          grid.geometry(),
+  return {step_field_shapes<2>(grid, granularity),
+          grid.geometry<2>(),
           {},
           nullptr,
           Bump<2>{},

@@ -22,7 +22,7 @@ namespace {
 StepResources resources_of_8x8(Granularity granularity) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
   const BoundaryConditions<2> domain = case_boundaries(CaseName::thermal);
-  return {step_field_shapes(grid, granularity),         grid.geometry(), {}, nullptr, Bump<2>{}, granularity,
+  return {step_field_shapes<2>(grid, granularity),      grid.geometry<2>(), {}, nullptr, Bump<2>{}, granularity,
           GhostFill{.domain = domain, .sides = domain}, HealthCheckOps{}};
 }
 
