@@ -1,7 +1,8 @@
 #pragma once
 /// parallel_for(label, stream, box, body): runs body(i, k) for every index of `box`, as a
 /// CUDA kernel on the stream when the run's backend is CUDA, else as OpenMP host loops;
-/// parallel_for_cells(label, stream, cells, body) runs body(i, j, k) over a 3-D box likewise.
+/// parallel_for_cells(label, stream, cells, body) runs body(i, j, k) over a 3-D box likewise, and
+/// parallel_for_cells<Dims>(…) over the cells of a model in Dims dimensions.
 /// Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/index_box.hpp"
@@ -52,6 +53,19 @@ void parallel_for_cells(const char* label, const Stream& stream, const CellBox& 
   parallel_for(
       label, stream, IndexBox{cells.i_lo, cells.i_hi, 0, rows_j * (cells.k_hi - k_lo)},
       SIMAPP_LAMBDA(int i, int row) { body(i, j_lo + row % rows_j, k_lo + row / rows_j); });
+}
+
+/// body(i, j, k) for every cell of `cells` of the model in `Dims` dimensions: in 2-D, j = 0 and
+/// one index along x by one along z (the rows need no division into (k, j)).
+template <int Dims, class Body>
+void parallel_for_cells(const char* label, const Stream& stream, const CellBox& cells, const Body& body) {
+  if constexpr (Dims == 3) {
+    parallel_for_cells(label, stream, cells, body);
+  } else {
+    parallel_for(
+        label, stream, IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi},
+        SIMAPP_LAMBDA(int i, int k) { body(i, 0, k); });
+  }
 }
 
 }  // namespace simapp

@@ -91,8 +91,8 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
         const int adjacent = k < 0 ? 0 : nz - 1;
         const HydrostaticView& background = context[0].background;
         for (int v = 0; v < var::count; ++v)
-          loaded.q[v] =
-              wall_ghost(v, input(v, adjacent, i), background.cell_density(adjacent), background.cell_density(k));
+          loaded.q[v] = wall_ghost<ModelVariables<2>>(v, input(v, adjacent, i), background.cell_density(adjacent),
+                                                      background.cell_density(k));
         loaded.valid = true;
         return loaded;
       }
@@ -163,8 +163,8 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
       if constexpr (!x_pass) {
         const HydrostaticView& background = context[0].background;
         Shape::for_wall_ghosts_of(a0, s, k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
-          tile.q[s + 1][v][l][ghost.p] =
-              wall_ghost(v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
+          tile.q[s + 1][v][l][ghost.p] = wall_ghost<ModelVariables<2>>(
+              v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
         });
       }
     }

@@ -53,7 +53,8 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, var::count> {
         const int adjacent = low_wall ? 0 : nz - 1;
         const double* cell = arrays.forcing_at(adjacent, i);
         for (int v = 0; v < var::count; ++v)
-          q[v] = wall_ghost(v, cell[v * stride], background.cell_density(adjacent), background.cell_density(k));
+          q[v] = wall_ghost<ModelVariables<2>>(v, cell[v * stride], background.cell_density(adjacent),
+                                               background.cell_density(k));
       } else {
         const double* cell = arrays.forcing_at(k, i);
         for (int v = 0; v < var::count; ++v) q[v] = cell[v * stride];
