@@ -44,17 +44,25 @@ void parallel_for([[maybe_unused]] const char* label, [[maybe_unused]] const Str
   parallel_for_host(box, body);
 }
 
+/// parallel_for's body(i, k) as body(i, 0, k): a 2-D cell of a body written for (i, j, k). A
+/// struct, not a lambda: nvcc's wrapper of a host-device lambda adds 8 bytes to the kernel's
+/// parameters, and the 2-D kernels keep theirs as they were.
+template <class Body>
+struct XzCells {
+  Body body;
+  SIMAPP_HOST_DEVICE void operator()(int i, int k) const { body(i, 0, k); }
+};
+
 /// body(i, j, k) for every cell of `cells` in the model of `Dims` dimensions: one index along x by
-/// one over its (k, j) rows; in 2-D (j ∈ [j_lo, j_lo + 1)) the rows are k, as parallel_for's.
+/// one over its (k, j) rows; in 2-D (j = 0) the rows are k, as parallel_for's, with no division
+/// of a row index into (k, j).
 template <int Dims, class Body>
 void parallel_for_cells(const char* label, const Stream& stream, const CellBox& cells, const Body& body) {
-  const int j_lo = cells.j_lo, k_lo = cells.k_lo, rows_j = cells.j_hi - cells.j_lo;
-  if (rows_j <= 0 || cells.k_hi <= k_lo) return;
   if constexpr (Dims == 2) {
-    parallel_for(
-        label, stream, IndexBox{cells.i_lo, cells.i_hi, k_lo, cells.k_hi},
-        SIMAPP_LAMBDA(int i, int k) { body(i, j_lo, k); });
+    parallel_for(label, stream, IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi}, XzCells<Body>{body});
   } else {
+    const int j_lo = cells.j_lo, k_lo = cells.k_lo, rows_j = cells.j_hi - cells.j_lo;
+    if (rows_j <= 0 || cells.k_hi <= k_lo) return;
     parallel_for(
         label, stream, IndexBox{cells.i_lo, cells.i_hi, 0, rows_j * (cells.k_hi - k_lo)},
         SIMAPP_LAMBDA(int i, int row) { body(i, j_lo + row % rows_j, k_lo + row / rows_j); });

@@ -25,18 +25,12 @@ SIMAPP_HOST_DEVICE inline int point_read(int i, int n, const BoundaryCondition& 
 /// adjacent interior row a:
 ///   ρw = 0;  ρu = ρu(a) / ρ̄_c(a) · ρ̄_c(k) (in 3-D ρv likewise);  ρ′ and (ρθ)′ copied.
 template <class V>
-SIMAPP_HOST_DEVICE inline double wall_ghost_of(int v, double adjacent_value, double adjacent_density,
-                                               double ghost_density) {
+SIMAPP_HOST_DEVICE inline double wall_ghost(int v, double adjacent_value, double adjacent_density,
+                                            double ghost_density) {
   if (v == V::wmom) return 0.0;
   if (v == V::umom || (V::momenta == 3 && v == V::momentum(1)))
     return adjacent_value / adjacent_density * ghost_density;
   return adjacent_value;
-}
-
-/// The 2-D model's wall ghost.
-SIMAPP_HOST_DEVICE inline double wall_ghost(int v, double adjacent_value, double adjacent_density,
-                                            double ghost_density) {
-  return wall_ghost_of<ModelVariables<2>>(v, adjacent_value, adjacent_density, ghost_density);
 }
 
 /// An inflow row's ghost cell (q holds V's variables) carries

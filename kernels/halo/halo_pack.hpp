@@ -1,9 +1,11 @@
 #pragma once
-/// Packing halo messages for an MPI exchange of width `halo`:
-///   x: the `halo` interior columns next to each side, interior rows, every variable;
-///   z: the `halo` interior rows next to each side, the full padded width (so corner cells
-///      carry the neighbour's x ghosts), every variable.
-/// A buffer holds both sides: [side][var][row][column], side 0 = low (left / bottom).
+/// Packing halo messages for an MPI exchange of width `halo` along one direction, for the model
+/// in `Dims` dimensions (2 or 3): the `halo` interior layers next to each side (columns i for x,
+/// rows j for y, layers k for z) over the interior cells of the other axes, every variable. The
+/// split passes read ghost cells along their own direction only, so a 3-D message carries no
+/// corner cells; the 2-D z message spans the full padded width, so that its corner cells carry
+/// the neighbour's x ghosts. A buffer holds both sides: [side][var][k][j][i] over the message's
+/// cells, side 0 = low (left / front / bottom).
 #include <cstddef>
 
 #include "kernels/backend/field_view.hpp"
@@ -18,14 +20,18 @@ struct NeighbourSides {
   bool high = true;
 };
 
-/// Doubles in one side of a message.
-std::size_t halo_side_size(Direction direction, const FieldShape<2>& shape);
+/// Doubles in one side of a message along `direction`.
+template <int Dims>
+std::size_t halo_side_size(Direction direction, const FieldShape<Dims>& shape);
 
 /// buffer[side] ← the interior cells next to that side.
-void pack_halos(const Stream& stream, Direction direction, FieldView<const double, 2> field, double* buffer);
+template <int Dims>
+void pack_halos(const Stream& stream, Direction direction, FieldView<const double, Dims> field, double* buffer);
 
-/// The ghost cells of each side in `sides` ← buffer[side].
-void unpack_halos(const Stream& stream, Direction direction, FieldView<double, 2> field, const double* buffer,
+/// The ghost cells of each side in `sides` ← buffer[side] (the neighbour's message: the low
+/// side's ghosts from the low neighbour's high side).
+template <int Dims>
+void unpack_halos(const Stream& stream, Direction direction, FieldView<double, Dims> field, const double* buffer,
                   NeighbourSides sides);
 
 }  // namespace simapp

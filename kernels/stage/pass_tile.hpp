@@ -119,8 +119,8 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
         const int adjacent = c.k < 0 ? 0 : nz - 1;
         const HydrostaticView& background = context[0].background;
         for (int v = 0; v < V::count; ++v)
-          loaded.q[v] = wall_ghost_of<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
-                                         background.cell_density(c.k));
+          loaded.q[v] = wall_ghost<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
+                                      background.cell_density(c.k));
         loaded.valid = true;
         return loaded;
       }
@@ -194,7 +194,7 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
         const HydrostaticView& background = context[0].background;
         Shape::for_wall_ghosts_of(a0, s, c.k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
           q(tile, s + 1, v, l, ghost.p) =
-              wall_ghost_of<V>(v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
+              wall_ghost<V>(v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
         });
       }
     }

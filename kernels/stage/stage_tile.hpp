@@ -80,7 +80,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
         const int adjacent = low_wall ? 0 : nz - 1;
         const double* cell = arrays.forcing_at(adjacent, c.j, c.i);
         for (int v = 0; v < V::count; ++v)
-          q[v] = wall_ghost_of<V>(v, cell[v * stride], background.cell_density(adjacent), background.cell_density(c.k));
+          q[v] = wall_ghost<V>(v, cell[v * stride], background.cell_density(adjacent), background.cell_density(c.k));
         return;
       }
     }

@@ -8,13 +8,10 @@ constexpr int tag_towards_low = 1;
 constexpr int tag_towards_high = 2;
 }  // namespace
 
-HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<2>& shape,
+template <int Dims>
+HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<Dims>& shape,
                            Backend backend, HaloPath path, const NcclCommunicator* nccl)
     : HaloExchange(decomposition, direction, halo_side_size(direction, shape), backend, path, nccl) {}
-
-HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<3>& shape,
-                           Backend backend, HaloPath path, const NcclCommunicator* nccl)
-    : HaloExchange(decomposition, direction, halo_side_size_3d(direction, shape), backend, path, nccl) {}
 
 HaloExchange::HaloExchange(const Decomposition& decomposition, Direction direction, std::size_t side_size,
                            Backend backend, HaloPath path, const NcclCommunicator* nccl)
@@ -51,12 +48,9 @@ void HaloExchange::exchange_messages() const {
   MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
 }
 
-void HaloExchange::pack(const Stream& stream, FieldView<const double, 2> field) const {
+template <int Dims>
+void HaloExchange::pack(const Stream& stream, FieldView<const double, Dims> field) const {
   pack_halos(stream, direction_, field, send_.data());
-}
-
-void HaloExchange::pack(const Stream& stream, FieldView<const double, 3> field) const {
-  pack_halos_3d(stream, direction_, field, send_.data());
 }
 
 void HaloExchange::copy_to_host(const Stream& stream) const {
@@ -75,12 +69,18 @@ void HaloExchange::copy_to_device(const Stream& stream) const {
                      device::CopyDirection::host_to_device);
 }
 
-void HaloExchange::unpack(const Stream& stream, FieldView<double, 2> field) const {
+template <int Dims>
+void HaloExchange::unpack(const Stream& stream, FieldView<double, Dims> field) const {
   unpack_halos(stream, direction_, field, receive_.data(), sides_);
 }
 
-void HaloExchange::unpack(const Stream& stream, FieldView<double, 3> field) const {
-  unpack_halos_3d(stream, direction_, field, receive_.data(), sides_);
-}
+template HaloExchange::HaloExchange(const Decomposition&, Direction, const FieldShape<2>&, Backend, HaloPath,
+                                    const NcclCommunicator*);
+template HaloExchange::HaloExchange(const Decomposition&, Direction, const FieldShape<3>&, Backend, HaloPath,
+                                    const NcclCommunicator*);
+template void HaloExchange::pack(const Stream&, FieldView<const double, 2>) const;
+template void HaloExchange::pack(const Stream&, FieldView<const double, 3>) const;
+template void HaloExchange::unpack(const Stream&, FieldView<double, 2>) const;
+template void HaloExchange::unpack(const Stream&, FieldView<double, 3>) const;
 
 }  // namespace simapp

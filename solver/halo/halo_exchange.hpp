@@ -8,16 +8,14 @@
 ///   nccl:       pack → exchange_on_stream (ncclRecv/ncclSend) → unpack, all device work.
 /// exchange_messages waits for the event signal_ready records only, so device work queued
 /// between the two (interior fluxes) runs while the messages travel. The step program puts
-/// these pieces in order as its ops (solver/step/halo_ops.hpp). The 3-D model's exchanges (of a
-/// FieldShape<3>, along x, y or z) are the same pieces with its packing kernels
-/// (kernels/halo/halo_pack_3d.hpp).
+/// these pieces in order as its ops (solver/step/halo_ops.hpp). The fields are those of the model
+/// in `Dims` dimensions (the 3-D model's exchanges also along y; kernels/halo/halo_pack.hpp).
 #include <mpi.h>
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/owned_event.hpp"
 #include "kernels/backend/pinned_buffer.hpp"
 #include "kernels/halo/halo_pack.hpp"
-#include "kernels/halo/halo_pack_3d.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
@@ -26,18 +24,17 @@ namespace simapp {
 
 class HaloExchange {
  public:
-  /// `nccl`: the communicator of the nccl path (null on the MPI paths).
-  HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<2>& shape, Backend backend,
-               HaloPath path, const NcclCommunicator* nccl);
-  /// The 3-D model's exchange along `direction` of fields of `shape`.
-  HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<3>& shape, Backend backend,
+  /// The exchange along `direction` of fields of `shape`; `nccl`: the communicator of the nccl
+  /// path (null on the MPI paths).
+  template <int Dims>
+  HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<Dims>& shape, Backend backend,
                HaloPath path, const NcclCommunicator* nccl);
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
 
   /// Send buffer ← the interior cells of `field` next to each side (a kernel).
-  void pack(const Stream& stream, FieldView<const double, 2> field) const;
-  void pack(const Stream& stream, FieldView<const double, 3> field) const;
+  template <int Dims>
+  void pack(const Stream& stream, FieldView<const double, Dims> field) const;
   /// Pinned send buffer ← send buffer (mpi_staged).
   void copy_to_host(const Stream& stream) const;
   /// Records the event exchange_messages waits for (MPI paths).
@@ -49,8 +46,8 @@ class HaloExchange {
   /// Receive buffer ← pinned receive buffer (mpi_staged).
   void copy_to_device(const Stream& stream) const;
   /// The ghost cells of `field` on each side with a neighbour ← receive buffer (a kernel).
-  void unpack(const Stream& stream, FieldView<double, 2> field) const;
-  void unpack(const Stream& stream, FieldView<double, 3> field) const;
+  template <int Dims>
+  void unpack(const Stream& stream, FieldView<double, Dims> field) const;
 
  private:
   HaloExchange(const Decomposition& decomposition, Direction direction, std::size_t side_size, Backend backend,

@@ -40,10 +40,7 @@ void add_halo_fill(StepProgram& program, const std::string& name, const Stage& s
       .add(
           OpKind::kernel, name,
           [stage, vars](const Stream& stream) {
-            if (stage.direction == Direction::x)
-              fill_periodic_x_halos(stream, stage.forcing, vars, stage.halo.sides);
-            else
-              fill_wall_z_halos(stream, stage.forcing, vars, stage.context.background, stage.halo.sides);
+            fill_halos(stream, stage.direction, stage.forcing, vars, stage.context.background, stage.halo.sides);
           },
           lane)
       .bytes = halo_fill_bytes(stage.pass(), vars.last - vars.first, stage.halo.sides);
@@ -62,14 +59,6 @@ void add_inflow(StepProgram& program, const std::string& name, const Stage& stag
                                 stage.halo.sides);
            })
       .bytes = inflow_bytes(stage.pass());
-}
-
-/// True when this rank fills some ghost cells of the pass itself (periodic copy or walls).
-bool fills_locally(const Stage& stage) {
-  const BoundaryConditions<2>& sides = stage.halo.sides;
-  if (stage.direction == Direction::x)
-    return sides.x_low.copies_periodic_image() || sides.x_high.copies_periodic_image();
-  return sides.z_low.is_wall() || sides.z_high.is_wall();
 }
 
 /// True when ghost cells of the pass come from neighbour ranks.
@@ -102,7 +91,7 @@ bool overlaps(const Stage& stage) {
 /// fill (walls or periodic) → [send halos ‖ interior fluxes on lane 1] → receive halos →
 /// inflow → boundary fluxes → join → update; without overlap, all fluxes after the exchange.
 void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  if (fills_locally(stage)) add_halo_fill(program, prefix + "fill_halos", stage, all_vars, 0);
+  if (fills_halos(stage.direction, stage.halo.sides)) add_halo_fill(program, prefix + "fill_halos", stage, all_vars, 0);
   if (overlaps(stage)) {
     const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
     program.add_join(prefix + "join_before_exchange");
@@ -145,7 +134,7 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
 ///   variable's face values) → join (before the next stage overwrites face values) →
 ///   tendency.v → update.v.
 void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  if (fills_locally(stage))
+  if (fills_halos(stage.direction, stage.halo.sides))
     for (int v = 0; v < var::count; ++v)
       add_halo_fill(program, prefix + "fill_halos." + variable_names[v], stage, VarRange{v, v + 1}, v);
   if (exchanges(stage)) {  // one exchange of every variable, between joins

@@ -3,7 +3,7 @@
 #include <array>
 #include <string>
 
-#include "kernels/boundary/halo_fill_3d.hpp"
+#include "kernels/boundary/halo_fill.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/flux/fluxes.hpp"
 #include "kernels/stage/pass_kernel.hpp"
@@ -61,7 +61,7 @@ void add_halo_fill(StepProgram& program, const std::string& name, const Stage3d&
       .add(
           OpKind::kernel, name,
           [stage, vars](const Stream& stream) {
-            fill_halos_3d(stream, stage.direction, stage.forcing, vars, stage.context.background, stage.sides());
+            fill_halos(stream, stage.direction, stage.forcing, vars, stage.context.background, stage.sides());
           },
           lane)
       .bytes = halo_fill_3d_bytes(stage.pass(), vars.last - vars.first, stage.sides());
@@ -73,8 +73,7 @@ void add_inflow(StepProgram& program, const std::string& name, const Stage3d& st
   program
       .add(OpKind::kernel, name,
            [stage](const Stream& stream) {
-             apply_inflow_halos_3d(stream, stage.forcing, stage.context.background, stage.context.geometry,
-                                   stage.sides());
+             apply_inflow_halos(stream, stage.forcing, stage.context.background, stage.context.geometry, stage.sides());
            })
       .bytes = inflow_3d_bytes(stage.pass());
 }
@@ -94,8 +93,7 @@ void add_fluxes(StepProgram& program, const std::string& name, const Stage3d& st
 /// fill (walls or periodic) → [send halos ‖ interior fluxes on lane 1] → receive halos →
 /// inflow → boundary fluxes → join → update; without overlap, all fluxes after the exchange.
 void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage3d& stage) {
-  if (fills_halos_3d(stage.direction, stage.sides()))
-    add_halo_fill(program, prefix + "fill_halos", stage, all_vars_3d, 0);
+  if (fills_halos(stage.direction, stage.sides())) add_halo_fill(program, prefix + "fill_halos", stage, all_vars_3d, 0);
   if (stage.overlaps()) {
     program.add_join(prefix + "join_before_exchange");
     add_halo_send_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());
@@ -137,7 +135,7 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
 ///   every variable's face values) → join (before the next stage overwrites face values) →
 ///   tendency.v → update.v.
 void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage3d& stage) {
-  if (fills_halos_3d(stage.direction, stage.sides()))
+  if (fills_halos(stage.direction, stage.sides()))
     for (int v = 0; v < variables_3d; ++v)
       add_halo_fill(program, prefix + "fill_halos." + variable_names_3d[v], stage, VarRange{v, v + 1}, v);
   if (stage.exchanges()) {  // one exchange of every variable, between joins

@@ -7,7 +7,7 @@
 ///   stage: one stage kernel (kernels/stage/stage_kernel_3d.hpp) that makes the ghost cells by
 ///          rule as it loads a tile (x and y periodic or an inflow, z walls);
 ///   fused: the ghost cells filled in memory, then fluxes, then tendency and update
-///          (kernels/boundary/halo_fill_3d.hpp, kernels/flux/fluxes_3d.hpp,
+///          (kernels/boundary/halo_fill.hpp, kernels/flux/fluxes_3d.hpp,
 ///          kernels/update/tendency_update_3d.hpp);
 ///   fine:  the fused kernels split per variable, variable v on lane v, joined where a kernel
 ///          reads other variables.

@@ -2,11 +2,11 @@
 
 namespace simapp {
 
-template <class Field>
-void add_halo_send_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
-                       HaloPath path) {
+template <int Dims>
+void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+                       const HaloExchange* exchange, HaloPath path) {
   program.add(OpKind::kernel, prefix + "pack_halos",
-              [exchange, field](const Stream& stream) { exchange->pack(stream, field); });
+              [exchange, field](const Stream& stream) { exchange->pack<Dims>(stream, field); });
   if (path == HaloPath::mpi_staged)
     program.add(OpKind::transfer, prefix + "copy_halos_to_host",
                 [exchange](const Stream& stream) { exchange->copy_to_host(stream); });
@@ -15,9 +15,9 @@ void add_halo_send_ops(StepProgram& program, const std::string& prefix, Field fi
                 [exchange](const Stream& stream) { exchange->signal_ready(stream); });
 }
 
-template <class Field>
-void add_halo_receive_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
-                          HaloPath path) {
+template <int Dims>
+void add_halo_receive_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+                          const HaloExchange* exchange, HaloPath path) {
   if (path == HaloPath::nccl)
     program.add(OpKind::transfer, prefix + "exchange_halos",
                 [exchange](const Stream& stream) { exchange->exchange_on_stream(stream); });
@@ -27,12 +27,12 @@ void add_halo_receive_ops(StepProgram& program, const std::string& prefix, Field
     program.add(OpKind::transfer, prefix + "copy_halos_to_device",
                 [exchange](const Stream& stream) { exchange->copy_to_device(stream); });
   program.add(OpKind::kernel, prefix + "unpack_halos",
-              [exchange, field](const Stream& stream) { exchange->unpack(stream, field); });
+              [exchange, field](const Stream& stream) { exchange->unpack<Dims>(stream, field); });
 }
 
-template <class Field>
-void add_halo_ops(StepProgram& program, const std::string& prefix, Field field, const HaloExchange* exchange,
-                  HaloPath path) {
+template <int Dims>
+void add_halo_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+                  const HaloExchange* exchange, HaloPath path) {
   add_halo_send_ops(program, prefix, field, exchange, path);
   add_halo_receive_ops(program, prefix, field, exchange, path);
 }
