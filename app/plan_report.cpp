@@ -56,7 +56,7 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
   fmt::print(out, "host ops per step:     {}\n", plan.step.count(OpKind::host));
   fmt::print(out, "steps per graph (K):   {}{}\n", plan.steps_per_graph,
              spec.execution.steps_per_graph == 0 ? " (automatic)" : "");
-  fmt::print(out, "chunk program:         1 transfer (StepParams<2> refresh) + {} kernels + {} host ops\n",
+  fmt::print(out, "chunk program:         1 transfer (StepParams refresh) + {} kernels + {} host ops\n",
              plan.chunk.count(OpKind::kernel), plan.chunk.count(OpKind::host));
   fmt::print(out, "segments per chunk:    {}\n", segments.size());
   fmt::print(out, "nodes per graph:      ");
@@ -69,7 +69,7 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
   const double k = plan.steps_per_graph;
   fmt::print(
       out,
-      "launches per step:     eager {:.3f} ({} kernels + {} transfers + 1/{} StepParams<2> refresh), graph {:.3f}\n",
+      "launches per step:     eager {:.3f} ({} kernels + {} transfers + 1/{} StepParams refresh), graph {:.3f}\n",
       static_cast<double>(kernels + transfers) + 1.0 / k, kernels, transfers, plan.steps_per_graph,
       static_cast<double>(segments.size()) / k);
 }
