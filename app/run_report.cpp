@@ -14,6 +14,7 @@
 #include "app/courant_warning.hpp"
 #include "io/provenance/build_description.hpp"
 #include "kernels/backend/gpu_topology.hpp"
+#include "kernels/physics/variables.hpp"
 #include "simapp_version.hpp"
 #include "solver/halo/halo_path.hpp"
 
@@ -56,6 +57,14 @@ void print_gpu_sharing(io::RunLog& log, const std::vector<io::RankPlacement>& pl
                         most->first.first, fmt::join(most->second, ", "),
                         mps ? "an MPS daemon runs their kernels side by side"
                             : fmt::format("no MPS daemon, so their kernels take turns: {}", gpu_sharing_advice)));
+}
+
+/// "u, w, theta": what physics.viscosity diffuses in the model of a grid of `ny` cells in y.
+std::string diffused_quantities(int ny) {
+  std::vector<std::string> quantities;
+  for (const VariableInfo& variable : model_variables_of_grid(ny))
+    if (*variable.diffused_as != '\0') quantities.emplace_back(variable.diffused_as);
+  return fmt::format("{}", fmt::join(quantities, ", "));
 }
 
 }  // namespace
@@ -132,11 +141,10 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   log.print("  time      " + describe_time_stepping(simulation.time_stepping(), spec));
   if (const auto warning = courant_warning(spec, simulation.time_stepping())) log.print("  warning   " + *warning);
   const double nu = spec.physics.viscosity;
-  log.print(
-      fmt::format("  physics   viscosity {}, hyperviscosity beta = {:g}",
-                  nu > 0 ? fmt::format("nu = {:g} m^2/s on {}", nu, spec.grid.ny > 1 ? "u, v, w, theta" : "u, w, theta")
-                         : std::string("off"),
-                  spec.physics.hyperviscosity));
+  log.print(fmt::format(
+      "  physics   viscosity {}, hyperviscosity beta = {:g}",
+      nu > 0 ? fmt::format("nu = {:g} m^2/s on {}", nu, diffused_quantities(spec.grid.ny)) : std::string("off"),
+      spec.physics.hyperviscosity));
   log.print(fmt::format("  backend   {}: {}", to_string(simulation.backend()), placements[0].processor));
   log.print("  ranks     " + describe_ranks(decomposition, simulation.halo_path(), simulation.backend(), halo_reason));
   const bool show_placement = decomposition.size() > 1 || simulation.backend() == Backend::cuda;

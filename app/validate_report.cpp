@@ -101,7 +101,7 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   const TimeStepping stepping = io::run_time_stepping(spec);
   const double cells =
       static_cast<double>(spec.grid.nx) * static_cast<double>(spec.grid.ny) * static_cast<double>(spec.grid.nz);
-  const int variables = spec.grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
+  const int variables = model_variables_of_grid(spec.grid.ny).size();
   if (spec.output.every > 0.0) {
     disk.snapshots = OutputSchedule(stepping, spec.output.every, true).count_after(-1);
     disk.fields = io::grid_fields(spec.output.variables).size();  // the profiles are a few values

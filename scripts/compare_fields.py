@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Compares simapp snapshot files bit for bit: every field dataset of each file against the
-first one (same names, shapes and bytes). Prints one line per file; exits 1 when any differs.
+"""Compares simapp snapshot files bit for bit: every field dataset of each file (the variables on
+(time, z, x), or (time, z, y, x)) against the first one (same names, shapes and bytes). Prints
+one line per file; exits 1 when any differs.
 
 usage: scripts/compare_fields.py REFERENCE.nc OTHER.nc [OTHER.nc ...]
 """
@@ -12,13 +13,14 @@ try:
 except ImportError as error:
     sys.exit(f"compare_fields: error: {error} (install python3-h5py and python3-numpy)")
 
-FIELDS = ("rho_prime", "u", "v", "w", "theta_prime", "p_prime", "dens", "umom", "vmom", "wmom", "rhot")
-
 
 def fields_of(path):
+    """{name: values} of the file's fields: its datasets of three or four dimensions (the
+    coordinates, their bounds and the profiles have one or two)."""
     try:
         with h5py.File(path, "r") as f:
-            return {name: f[name][...] for name in FIELDS if name in f}
+            return {name: item[...] for name, item in f.items()
+                    if isinstance(item, h5py.Dataset) and item.ndim >= 3}
     except OSError as error:
         sys.exit(f"compare_fields: error: {path}: {error}")
 

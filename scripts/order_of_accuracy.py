@@ -22,8 +22,6 @@ try:
 except ImportError as error:
     sys.exit(f"order_of_accuracy: error: {error} (install python3-numpy and python3-h5py)")
 
-VARIABLES = ("dens", "umom", "wmom", "rhot")
-
 
 def fail(message):
     sys.exit(f"order_of_accuracy: error: {message}")
@@ -46,18 +44,22 @@ def parse_grids(text):
 
 
 def run(args, nx, nz):
-    """The final state of a run on nx × nz cells: {variable: array [nz][nx]}."""
+    """The final state of a run on nx × nz cells: {variable: array [nz][nx]}, every variable of
+    the model, as its checkpoint at the end names and holds them."""
     directory = os.path.join(args.out, f"{nx}x{nz}")
     command = [args.simapp, f"inputs/{args.case}.yaml", "--overwrite", "--set", f"case={args.case}",
                "--set", f"grid.nx={nx}", "--set", f"grid.nz={nz}", "--set", f"time.sim_time={args.sim_time}",
-               "--set", f"output.every={args.sim_time}", "--set", "output.variables=all",
+               "--set", "output.every=0", "--set", f"output.checkpoint_every={args.sim_time}",
                "--set", f"output.dir={directory}"] + args.simapp_options
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         fail(f"{' '.join(command)} failed:\n{done.stderr}")
-    snapshots = sorted(f for f in os.listdir(directory) if f.startswith("fields_") and f.endswith((".nc", ".h5")))
-    with h5py.File(os.path.join(directory, snapshots[-1]), "r") as snapshot:
-        return {v: snapshot[v][0] for v in VARIABLES}  # the one time of (time, z, x)
+    checkpoints = sorted(f for f in os.listdir(directory) if f.startswith("checkpoint_") and f.endswith(".h5"))
+    with h5py.File(os.path.join(directory, checkpoints[-1]), "r") as checkpoint:
+        names = checkpoint.attrs["variables"]
+        names = (names.decode() if isinstance(names, bytes) else str(names)).split()
+        state = checkpoint["state"][...]  # [variable][z][x]
+        return {name: state[n] for n, name in enumerate(names)}
 
 
 def restrict(fine):
@@ -79,16 +81,17 @@ def main():
         fail(f"{args.simapp} is not an executable (build first)")
     grids = parse_grids(args.grids)
     states = [run(args, nx, nz) for nx, nz in grids]
-    errors = {v: [] for v in VARIABLES}
+    variables = list(states[0])
+    errors = {v: [] for v in variables}
     for coarse, fine in zip(states, states[1:]):
-        for v in VARIABLES:
+        for v in variables:
             errors[v].append(float(np.sqrt(np.mean((coarse[v] - restrict(fine[v])) ** 2))))
     print(f"{args.case}, t = {args.sim_time:g} s, {' '.join(args.simapp_options) or 'defaults'}")
     header = "| variable | " + " | ".join(f"e({nx}x{nz})" for nx, nz in grids[:-1]) + " | " + \
              " | ".join(f"p({a[0]}→{b[0]})" for a, b in zip(grids[:-2], grids[1:-1])) + " |"
     print(header)
     print("|---|" + "---:|" * (2 * len(grids) - 3))
-    for v in VARIABLES:
+    for v in variables:
         e = errors[v]
         orders = [math.log2(a / b) if a > 0 and b > 0 else float("nan") for a, b in zip(e, e[1:])]
         print(f"| {v} | " + " | ".join(f"{x:.3e}" for x in e) + " | " + " | ".join(f"{p:.2f}" for p in orders) + " |")

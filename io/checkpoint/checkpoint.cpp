@@ -31,16 +31,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The layouts described in checkpoint.hpp: the 2-D model's (format 5; files without
-/// format_version are the format before) and the 3-D model's (format 6, ny > 1).
-constexpr int format_version = 5;
-constexpr int format_version_3d = 6;
+/// The format described in checkpoint.hpp, for either model; files without format_version are
+/// the format before 5.
+constexpr int format_version = 7;
+/// The formats before, which this simapp reads too: the 2-D model's (5) and the 3-D model's (6),
+/// each of its model's dry variables without naming them.
+constexpr int format_version_2d_only = 5;
+constexpr int format_version_3d_only = 6;
 
-int format_of(const CheckpointHeader& header) { return header.ny > 1 ? format_version_3d : format_version; }
+/// The variables of the checkpoint's model, in the order /state holds them.
+VariableTable variables_of(const CheckpointHeader& header) { return model_variables_of_grid(header.ny); }
 
-/// The model's variables: 4 (dens, umom, wmom, rhot) or, in 3-D, 5 (with vmom after umom).
-int variables_of(const CheckpointHeader& header) {
-  return header.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
+/// Their stored names, separated by spaces: the attribute `variables`.
+std::string variable_list(const CheckpointHeader& header) {
+  std::string names;
+  for (const VariableInfo& variable : variables_of(header)) {
+    if (!names.empty()) names += ' ';
+    names += variable.stored.name;
+  }
+  return names;
 }
 
 Error io_error(const fs::path& path, const std::string& what) { return Error(ExitCode::io, path.string(), what); }
@@ -80,8 +89,9 @@ std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xl
                            case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl, y, bump));
 }
 
-/// FNV-1a of every header value, exactly (doubles by their bits), and of the format.
-std::uint64_t header_checksum(const CheckpointHeader& header) {
+/// FNV-1a of every header value, exactly (doubles by their bits), and of `format`: with the
+/// variables from format 7 on.
+std::uint64_t header_checksum(const CheckpointHeader& header, int format = format_version) {
   const std::string y =
       header.ny > 1 ? fmt::format(";ny={};ylen={:016x}", header.ny, bits(header.ylen)) : std::string();
   const std::string bump = header.perturbation
@@ -90,11 +100,11 @@ std::uint64_t header_checksum(const CheckpointHeader& header) {
                                : std::string();
   return fnv1a(fmt::format(
       "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
-      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}{}",
-      format_of(header), header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name,
-      header.nx, header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass),
-      bits(header.initial_total_energy), bits(header.physics.viscosity), bits(header.physics.hyperviscosity),
-      bits(header.cfl), y, bump));
+      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}{}{}",
+      format, header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name, header.nx,
+      header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass), bits(header.initial_total_energy),
+      bits(header.physics.viscosity), bits(header.physics.hyperviscosity), bits(header.cfl), y, bump,
+      format >= format_version ? ";variables=" + variable_list(header) : std::string()));
 }
 
 /// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
@@ -169,10 +179,10 @@ std::string first_non_finite(std::span<const double> values, const RankBox& box,
   const long i = box.i_offset + static_cast<long>(in_var % box.nx);
   const long j = box.j_offset + static_cast<long>(in_var / box.nx % box.ny);
   const long k = box.k_offset + static_cast<long>(in_var / (static_cast<std::size_t>(box.nx) * box.ny));
+  const char* name = variables_of(header)[static_cast<int>(index / per_var)].stored.name;
   if (header.ny > 1)
-    return fmt::format("{} is not finite ({}) at cell (i, j, k) = ({}, {}, {})", variable_names_3d[index / per_var],
-                       *found, i, j, k);
-  return fmt::format("{} is not finite ({}) at cell (i, k) = ({}, {})", variable_names[index / per_var], *found, i, k);
+    return fmt::format("{} is not finite ({}) at cell (i, j, k) = ({}, {}, {})", name, *found, i, j, k);
+  return fmt::format("{} is not finite ({}) at cell (i, k) = ({}, {})", name, *found, i, k);
 }
 
 /// Whether `box` holds at least one cell and lies in the grid of `header`.
@@ -183,7 +193,7 @@ bool box_fits(const RankBox& box, const CheckpointHeader& header) {
 
 /// The values of the model's variables on the cells of `box`.
 std::size_t box_values(const RankBox& box, const CheckpointHeader& header) {
-  return static_cast<std::size_t>(variables_of(header)) * static_cast<std::size_t>(box.nz) * box.ny * box.nx;
+  return static_cast<std::size_t>(variables_of(header).size()) * static_cast<std::size_t>(box.nz) * box.ny * box.nx;
 }
 
 /// The checksum segments of a row of `nx` cells.
@@ -195,7 +205,7 @@ int segments_of(int nx) { return (nx + checksum_columns - 1) / checksum_columns;
 std::vector<std::uint64_t> checksums_of(std::span<const double> block, const RankBox& box,
                                         const CheckpointHeader& header) {
   const auto segments = static_cast<std::size_t>(segments_of(header.nx));
-  const int variables = variables_of(header);
+  const int variables = variables_of(header).size();
   std::vector<std::uint64_t> sums(variables * static_cast<std::size_t>(header.nz) * header.ny * segments, 0);
   std::size_t n = 0;
   for (int v = 0; v < variables; ++v)
@@ -212,10 +222,10 @@ std::vector<std::uint64_t> checksums_of(std::span<const double> block, const Ran
   return sums;
 }
 
-/// The shape of /state: [4][nz][nx], or [5][nz][ny][nx] in 3-D; of /state_checksums the same
-/// with segments for columns.
+/// The shape of /state: [variables][nz][nx], or [variables][nz][ny][nx] in 3-D; of
+/// /state_checksums the same with segments for columns.
 std::vector<hsize_t> state_dims(const CheckpointHeader& header, int columns) {
-  const auto variables = static_cast<hsize_t>(variables_of(header));
+  const auto variables = static_cast<hsize_t>(variables_of(header).size());
   if (header.ny > 1)
     return {variables, static_cast<hsize_t>(header.nz), static_cast<hsize_t>(header.ny), static_cast<hsize_t>(columns)};
   return {variables, static_cast<hsize_t>(header.nz), static_cast<hsize_t>(columns)};
@@ -253,7 +263,8 @@ std::vector<std::pair<std::string, double>> perturbation_attributes(const Bump<3
 void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::string& input_yaml) {
   reserve_dataset(file, "state", H5T_IEEE_F64LE, state_dims(header, header.nx));
   reserve_dataset(file, "state_checksums", H5T_STD_U64LE, state_dims(header, segments_of(header.nx)));
-  write_attribute(file, "format_version", format_of(header));
+  write_attribute(file, "format_version", format_version);
+  write_attribute(file, "variables", variable_list(header));
   write_attribute(file, "step", header.step);
   write_attribute(file, "time", header.time);
   write_attribute(file, "config_hash", static_cast<unsigned long>(header.config_hash));
@@ -281,7 +292,7 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
 /// More than the bytes of the checkpoint file: its two datasets, the input YAML, and room for
 /// the metadata.
 long long checkpoint_size_bound(const CheckpointHeader& header, const std::string& input_yaml) {
-  const long long rows = static_cast<long long>(variables_of(header)) * header.nz * header.ny;
+  const long long rows = static_cast<long long>(variables_of(header).size()) * header.nz * header.ny;
   return rows * (static_cast<long long>(header.nx) + segments_of(header.nx)) * 8 +
          static_cast<long long>(input_yaml.size()) + (64LL << 10);
 }
@@ -297,7 +308,7 @@ void write_state_rows(const RowSink& sink, std::span<const double> block, const 
   const int runs = spans_y ? 1 : box.nz;
   const auto run_rows = static_cast<std::size_t>(spans_y ? box.nz * box.ny : box.ny);
   const double* values = block.data();
-  for (int v = 0; v < variables_of(header); ++v)
+  for (int v = 0; v < variables_of(header).size(); ++v)
     for (int run = 0; run < runs; ++run, values += run_rows * row_values) {
       const long long row = (static_cast<long long>(v) * header.nz + box.k_offset + run) * header.ny + box.j_offset;
       write_rows(sink, values, row_values, run_rows, static_cast<std::size_t>(header.nx),
@@ -466,10 +477,10 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   if (!file.has_attribute("format_version") || !file.has_attribute("header_checksum"))
     throw bad_input(path, "written by an older simapp without checksums; cannot be verified");
   const int format = file.read_attribute<int>("format_version");
-  if (format != format_version && format != format_version_3d)
-    throw bad_input(path, fmt::format("checkpoint format {}; this simapp reads formats {} (the 2-D model) and {} (the "
-                                      "3-D model)",
-                                      format, format_version, format_version_3d));
+  if (format != format_version && format != format_version_2d_only && format != format_version_3d_only)
+    throw bad_input(path, fmt::format("checkpoint format {}; this simapp reads format {} (and formats {} and {}, of "
+                                      "the 2-D and the 3-D model, which simapp wrote before)",
+                                      format, format_version, format_version_2d_only, format_version_3d_only));
 
   CheckpointHeader header;
   header.step = file.read_attribute<long>("step");
@@ -480,13 +491,23 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.nz = file.read_attribute<int>("nz");
   header.xlen = file.read_attribute<double>("xlen");
   header.zlen = file.read_attribute<double>("zlen");
-  if (format == format_version_3d) {
+  // The 3-D model's checkpoint has a y: format 6, or format 7 with either of ny and ylen.
+  const bool three_d = format == format_version_3d_only ||
+                       (format == format_version && (file.has_attribute("ny") || file.has_attribute("ylen")));
+  if (three_d) {
     for (const char* name : {"ny", "ylen"})
       if (!file.has_attribute(name)) throw bad_input(path, fmt::format("a 3-D checkpoint without attribute {}", name));
     header.ny = file.read_attribute<int>("ny");
     header.ylen = file.read_attribute<double>("ylen");
     if (header.ny <= 1)
       throw bad_input(path, fmt::format("attribute ny is {}; a 3-D checkpoint has more than one cell in y", header.ny));
+  }
+  if (format == format_version) {
+    // Formats 5 and 6 hold their model's variables unnamed; this one names those it holds.
+    const std::string variables = file.read_attribute<std::string>("variables");
+    if (variables != variable_list(header))
+      throw bad_input(path, fmt::format("checkpoint of the variables {}; the {}-D model's are {}", variables,
+                                        model_dimensions(header.ny), variable_list(header)));
   }
   header.initial_mass = file.read_attribute<double>("initial_mass");
   header.initial_total_energy = file.read_attribute<double>("initial_total_energy");
@@ -500,7 +521,7 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
     bump.z0 = file.read_attribute<double>("perturbation_z0");
     bump.xr = file.read_attribute<double>("perturbation_xr");
     bump.zr = file.read_attribute<double>("perturbation_zr");
-    if (format == format_version_3d) {
+    if (three_d) {
       bump.y0 = file.read_attribute<double>("perturbation_y0");
       bump.yr = file.read_attribute<double>("perturbation_yr");
     }
@@ -508,7 +529,8 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   const std::uint64_t checksum = file.read_attribute<unsigned long>("header_checksum");
   // Values that cannot be right are named before the checksum, which they also fail.
   if (const std::string problem = header_problem(header); !problem.empty()) throw bad_input(path, problem);
-  if (checksum != header_checksum(header)) throw bad_input(path, "header attributes fail their checksum (corrupted)");
+  if (checksum != header_checksum(header, format))
+    throw bad_input(path, "header attributes fail their checksum (corrupted)");
   return header;
 }
 
@@ -517,7 +539,7 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
   if (!box_fits(box, header))
     throw Error(ExitCode::internal, path.string(), "the cells asked for are not all in the checkpoint's grid");
   const bool three_d = header.ny > 1;
-  const int variables = variables_of(header);
+  const int variables = variables_of(header).size();
   const Hdf5Reader file(path, ExitCode::bad_input);
   const DatasetShape state = file.dataset_shape("state");
   if (state.type != StoredType::float64)

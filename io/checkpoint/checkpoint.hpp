@@ -1,14 +1,16 @@
 #pragma once
 /// Checkpoints: the full prognostic state of the whole grid with its step, time and a hash of
 /// the configuration that decides the physics, so a run can continue bit for bit, on any
-/// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 5, the
-/// 2-D model's; format 6, the 3-D model's, below):
-///   /state            [4][nz][nx] 64-bit IEEE floats (dens, umom, wmom, rhot), contiguous
-///   /state_checksums  [4][nz][segments] uint64: for each row of each variable and each segment
+/// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 7, of
+/// either model; V the model's variables, kernels/physics/variables.hpp):
+///   /state            [V][nz][nx] 64-bit IEEE floats, the variables in the order `variables`
+///                     names them (the 2-D model: dens, umom, wmom, rhot), contiguous
+///   /state_checksums  [V][nz][segments] uint64: for each row of each variable and each segment
 ///                     of 4096 columns, the sum modulo 2^64 of a 64-bit mix of every value's bits
 ///                     with its column, so damaged data fails to read, and every rank can add
 ///                     its part of a segment without the others' values
-///   root attributes: format_version (int32: 5), step (int64), time (double, s),
+///   root attributes: format_version (int32: 7), variables (string: the stored names of /state's
+///                    variables, in order, separated by spaces), step (int64), time (double, s),
 ///                    config_hash (uint64), case (string), nx, nz (int32), xlen, zlen (double, m),
 ///                    initial_mass, initial_total_energy (double: the run's t = 0 diagnostics,
 ///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
@@ -20,19 +22,22 @@
 ///                    without them the bump is the case's own),
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
 ///                    input_yaml (string: the configuration, for people; not read back)
-/// Format 6 (the 3-D model, ny > 1): /state [5][nz][ny][nx] (dens, umom, vmom, wmom, rhot),
-/// /state_checksums [5][nz][ny][segments] (a checksum for each row (k, j) of each variable, of
-/// the same mix with the global column i), and the attributes above with format_version 6 and
-/// ny (int32) and ylen (double, m), and with a bump perturbation_y0 and perturbation_yr too,
-/// which header_checksum and config_hash cover too. A 2-D
-/// checkpoint (ny = 1) is the same file, its hashes the same values, as before the 3-D model.
-/// A 2-D checkpoint is refused for a 3-D run and a 3-D one for a 2-D run, by name.
+/// The 3-D model's (ny > 1): /state [V][nz][ny][nx] (dens, umom, vmom, wmom, rhot),
+/// /state_checksums [V][nz][ny][segments] (a checksum for each row (k, j) of each variable, of
+/// the same mix with the global column i), and the attributes above with ny (int32) and ylen
+/// (double, m), and with a bump perturbation_y0 and perturbation_yr too, which header_checksum
+/// and config_hash cover too; a 2-D checkpoint has none of them.
+/// The formats before, 5 (the 2-D model's) and 6 (the 3-D model's), are format 7 without the
+/// attribute `variables` (their model's variables, unnamed) and its part of header_checksum:
+/// they are read as they are, and a run continues from them bit for bit.
+/// A 2-D checkpoint is refused for a 3-D run and a 3-D one for a 2-D run, by name; so is one
+/// whose variables are not its model's.
 /// Written as snapshots are, without gathering the state: rank 0 lays the file out under a
 /// temporary name, every rank writes its rows, the checksums are summed to rank 0, the ranks
 /// agree, the file is synced and renamed, then read back; older checkpoints are removed only
 /// after that, so a crash never leaves the run without a complete checkpoint. Its header and
 /// state do not depend on the rank count. Reading verifies every type, shape and checksum and
-/// refuses values that are not finite; a checkpoint of an earlier format is refused.
+/// refuses values that are not finite; a checkpoint of a format before 5 is refused.
 #include <mpi.h>
 
 #include <cstdint>
@@ -63,7 +68,7 @@ struct CheckpointHeader {
   Dissipation physics{};
   /// The configuration's time.cfl: with the grid and the viscosity it makes dt, so the steps.
   double cfl = numerics::default_cfl;
-  int ny = 1;         ///< cells in y: 1 is the 2-D model (format 5), more the 3-D one (format 6)
+  int ny = 1;         ///< cells in y: 1 is the 2-D model, more the 3-D one
   double ylen = 0.0;  ///< m (the 3-D model)
   /// The bump perturbation.* configures in place of the case's own (configured_perturbation);
   /// none: the case's own.
@@ -118,9 +123,9 @@ std::optional<std::filesystem::path> latest_checkpoint(const std::filesystem::pa
 
 /// Reads and verifies a checkpoint's attributes: a bad-input Error naming the file and the
 /// problem when it is not a regular file (never opened then), not a simapp checkpoint, of a
-/// format before 5, a 3-D one without ny and ylen (or with ny = 1), has an attribute of another
-/// type, a value that is not finite (or a count that is not positive), or attributes that fail
-/// their checksum.
+/// format other than 5, 6 and 7, a 3-D one without ny and ylen (or with ny = 1), one whose
+/// variables are not its model's, has an attribute of another type, a value that is not finite
+/// (or a count that is not positive), or attributes that fail their checksum.
 CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 
 /// Reads the cells of `box` from the checkpoint: [var][k][i] over box.nz × box.nx ([var][k][j][i]

@@ -81,8 +81,7 @@ void resolve_defaults(RunSpec& spec, const KeyPlaces& places) {
   if (!places.contains("grid.ylen")) spec.grid.ylen = spec.grid.xlen;
   if (!places.contains("output.stats_every")) spec.output.stats_every = spec.output.every;
   std::vector<std::string>& variables = spec.output.variables;
-  if (spec.grid.ny > 1 && !places.contains("output.variables"))
-    variables = {"rho_prime", "u", "v", "w", "theta_prime"};  // the 3-D model's default
+  if (!places.contains("output.variables")) variables = default_output_variables(spec.grid.ny);
   // Every field ("all") in the 2-D model: those it has.
   if (spec.grid.ny == 1 && variables.size() == snapshot_fields().size()) std::erase_if(variables, is_3d_field);
 }

@@ -8,6 +8,7 @@
 #include "io/hdf5/cf_time.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/netcdf_dimensions.hpp"
+#include "kernels/physics/variables.hpp"
 
 namespace simapp::io {
 
@@ -28,8 +29,9 @@ bool is_known_field(const std::string& name) {
 /// Whether the snapshot's arrays have its grid's sizes.
 bool arrays_match(const Snapshot& snapshot) {
   const auto rows = static_cast<std::size_t>(snapshot.nz);
-  return snapshot.state.size() == variable_count(snapshot.ny) * cell_count(snapshot) &&
-         snapshot.density_cell.size() == rows && snapshot.rho_theta_cell.size() == rows;
+  const auto variables = static_cast<std::size_t>(model_variables_of_grid(snapshot.ny).size());
+  return snapshot.state.size() == variables * cell_count(snapshot) && snapshot.density_cell.size() == rows &&
+         snapshot.rho_theta_cell.size() == rows;
 }
 
 /// The `count` points (i + 0.5)·spacing, i = 0..count-1: the cell centres.
@@ -132,8 +134,6 @@ void check_grid(const fs::path& path, const Snapshot& snapshot) {
   check_dimensions(path, snapshot);
   if (!arrays_match(snapshot)) throw Error(ExitCode::internal, path.string(), "snapshot arrays do not match its grid");
 }
-
-std::size_t variable_count(int ny) { return ny > 1 ? 5 : 4; }
 
 std::size_t cell_count(const Snapshot& snapshot) {
   return static_cast<std::size_t>(snapshot.nx) * static_cast<std::size_t>(snapshot.ny) *

@@ -27,9 +27,6 @@ void check_grid(const std::filesystem::path& path, const Snapshot& snapshot);
 
 /// The cells of the snapshot's grid: nx · ny · nz.
 std::size_t cell_count(const Snapshot& snapshot);
-/// The prognostic variables a snapshot's state holds in the model of `ny` cells in y: 4 in the
-/// 2-D model (ny = 1), 5 in the 3-D one.
-std::size_t variable_count(int ny);
 
 /// More than the bytes of a snapshot file of `field_count` uncompressed fields.
 long long file_size_bound(const Snapshot& snapshot, std::size_t field_count);

@@ -17,8 +17,9 @@
 #include "io/hdf5/netcdf_dimensions.hpp"
 #include "io/hdf5/rank_written_file.hpp"
 #include "io/hdf5/snapshot_layout.hpp"
-#include "kernels/physics/equation_of_state.hpp"
+#include "kernels/physics/variables.hpp"
 #include "solver/decomposition/error_agreement.hpp"
+#include "solver/model/derived_fields.hpp"
 
 namespace simapp::io {
 
@@ -27,15 +28,6 @@ namespace fs = std::filesystem;
 namespace {
 
 // ---- the fields -----------------------------------------------------------------------------
-
-/// The prognostic variables by name. A snapshot's state holds them in its model's order: dens,
-/// umom, wmom, rhot (2-D); dens, umom, vmom, wmom, rhot (3-D, ny > 1).
-enum Variable : std::size_t { dens, umom, vmom, wmom, rhot };
-
-/// Where `variable` is in the state of the model of `ny` cells in y.
-std::size_t variable_index(Variable variable, std::size_t ny) {
-  return ny > 1 || variable < vmom ? variable : variable - 1;
-}
 
 /// The cells a field's values come from: a whole snapshot or a rank's block of one, viewed, as
 /// rows of nx values: row r is (k, j) = (r / ny, r % ny) (in the 2-D model, ny = 1: row k).
@@ -51,144 +43,63 @@ struct CellValues {
         state(snapshot.state),
         density_cell(snapshot.density_cell),
         rho_theta_cell(snapshot.rho_theta_cell) {}
-  /// A block of a snapshot of `global_ny` cells in y (which says the model's variables).
-  CellValues(const SnapshotBlock& block, int global_ny)
+  explicit CellValues(const SnapshotBlock& block)
       : nx(static_cast<std::size_t>(block.nx)),
         ny(static_cast<std::size_t>(block.ny)),
         nz(static_cast<std::size_t>(block.nz)),
         state(block.state),
         density_cell(block.density_cell),
-        rho_theta_cell(block.rho_theta_cell),
-        model_ny(static_cast<std::size_t>(global_ny)) {}
+        rho_theta_cell(block.rho_theta_cell) {}
 
   std::size_t rows() const { return ny * nz; }
   std::size_t cells() const { return nx * rows(); }
-  /// Row r of `variable`.
-  const double* row(Variable variable, std::size_t r) const {
-    return state.data() + variable_index(variable, model_ny) * cells() + r * nx;
+  /// Row r of every variable, with the background of its layer k = r / ny.
+  StateRow row(std::size_t r) const {
+    const std::size_t k = r / ny;
+    return {state.data() + r * nx, cells(), nx, density_cell[k], rho_theta_cell[k]};
   }
-  /// The layer k of row r, which its background values are of.
-  std::size_t layer(std::size_t r) const { return r / ny; }
-
- private:
-  std::size_t model_ny = ny;  ///< cells in y of the whole grid: more than 1 in the 3-D model
 };
 
-/// Row r of a field into out[0..nx).
-using RowValues = void (*)(const CellValues& cells, std::size_t r, double* out);
-
-template <Variable variable>
-void prognostic(const CellValues& cells, std::size_t r, double* out) {
-  std::copy_n(cells.row(variable, r), cells.nx, out);
-}
-
-/// Momentum `variable` divided by the density ρ = ρ̄_c(k) + ρ′: a velocity.
-template <Variable variable>
-void velocity(const CellValues& cells, std::size_t r, double* out) {
-  const double* momentum = cells.row(variable, r);
-  const double* density_perturbation = cells.row(dens, r);
-  const double background = cells.density_cell[cells.layer(r)];
-  for (std::size_t i = 0; i < cells.nx; ++i) out[i] = momentum[i] / (background + density_perturbation[i]);
-}
-
-/// θ′ = (ρ̄θ̄_c + (ρθ)′)/ρ − ρ̄θ̄_c/ρ̄_c.
-void theta_prime(const CellValues& cells, std::size_t r, double* out) {
-  const double* rho_theta = cells.row(rhot, r);
-  const double* density_perturbation = cells.row(dens, r);
-  const double density = cells.density_cell[cells.layer(r)], background = cells.rho_theta_cell[cells.layer(r)];
-  for (std::size_t i = 0; i < cells.nx; ++i)
-    out[i] = (background + rho_theta[i]) / (density + density_perturbation[i]) - background / density;
-}
-
-/// p′ = p(ρ̄θ̄_c + (ρθ)′) − p(ρ̄θ̄_c), p = C₀(ρθ)^γ: the model's own pressure change, free of the
-/// cancellation of p and p̄.
-void pressure_perturbation(const CellValues& cells, std::size_t r, double* out) {
-  const double* rho_theta = cells.row(rhot, r);
-  const double background = cells.rho_theta_cell[cells.layer(r)];
-  const physics::PressureReference reference{background, 1.0 / background, physics::pressure(background)};
-  for (std::size_t i = 0; i < cells.nx; ++i) out[i] = physics::pressure_change(rho_theta[i], reference);
-}
-
-/// Every value of a field, row by row.
-std::vector<double> all_rows(const CellValues& cells, RowValues row) {
+/// Every value of a field of the grid, row by row.
+std::vector<double> all_rows(const CellValues& cells, RowDerivation row) {
   std::vector<double> values(cells.cells());
-  for (std::size_t r = 0; r < cells.rows(); ++r) row(cells, r, values.data() + r * cells.nx);
+  for (std::size_t r = 0; r < cells.rows(); ++r) row(cells.row(r), values.data() + r * cells.nx);
   return values;
 }
 
-/// A profile's value at a layer from the background there: ρ̄_c and ρ̄θ̄_c.
-using LayerValue = double (*)(double density, double rho_theta);
-
-double background_density(double density, double) { return density; }
-double background_theta(double density, double rho_theta) { return rho_theta / density; }
-/// p̄ = C₀(ρ̄θ̄_c)^γ: with p′, p̄ + p′ = C₀(ρθ)^γ, the pressure of the cell.
-double background_pressure(double, double rho_theta) { return physics::pressure(rho_theta); }
-
 /// A profile's values at every layer of the snapshot.
-std::vector<double> all_layers(const Snapshot& snapshot, LayerValue layer) {
+std::vector<double> all_layers(const Snapshot& snapshot, LayerDerivation layer) {
   std::vector<double> values(snapshot.density_cell.size());
   for (std::size_t k = 0; k < values.size(); ++k)
     values[k] = layer(snapshot.density_cell[k], snapshot.rho_theta_cell[k]);
   return values;
 }
 
-/// A field: of the grid (`row` gives its rows) or a profile of z (`layer` its values).
-struct FieldDefinition {
-  FieldInfo info;
-  RowValues row = nullptr;
-  LayerValue layer = nullptr;
-  bool three_d_only = false;  ///< of the 3-D model's y momentum
-};
-
-/// A field of the grid.
-FieldDefinition grid_field(FieldInfo info, RowValues row, bool three_d_only = false) {
-  return {std::move(info), row, nullptr, three_d_only};
+/// Field `name` of the model of a grid of `ny` cells in y; nullptr when that model has none.
+const DerivedField* model_field(const std::string& name, int ny) {
+  return find_derived_field(model_dimensions(ny), name);
 }
 
-/// A profile of the background state.
-FieldDefinition profile(FieldInfo info, LayerValue layer) {
-  info.profile = true;
-  return {std::move(info), nullptr, layer};
+/// Field `name` of either model; nullptr when neither has one.
+const DerivedField* any_model_field(const std::string& name) {
+  for (const int dims : {3, 2})
+    if (const DerivedField* field = find_derived_field(dims, name)) return field;
+  return nullptr;
 }
 
-const std::vector<FieldDefinition>& field_definitions() {
-  static const std::vector<FieldDefinition> definitions{
-      grid_field({"rho_prime", "kg m-3", "density perturbation", "", "rho - rho_bar(z)"}, prognostic<dens>),
-      grid_field({"u", "m s-1", "velocity in x", "x_wind", "umom / rho"}, velocity<umom>),
-      grid_field({"v", "m s-1", "velocity in y", "y_wind", "vmom / rho (3-D model)"}, velocity<vmom>, true),
-      grid_field({"w", "m s-1", "vertical velocity", "upward_air_velocity", "wmom / rho"}, velocity<wmom>),
-      grid_field({"theta_prime", "K", "potential temperature perturbation", "", "theta - theta_bar(z)"}, theta_prime),
-      grid_field({"p_prime", "Pa", "pressure perturbation", "",
-                  "p - p_bar(z), p = C0 (rho theta)^gamma, C0 = Rd^gamma p0^(-Rd/cv)"},
-                 pressure_perturbation),
-      grid_field({"dens", "kg m-3", "prognostic density perturbation", "", "rho'"}, prognostic<dens>),
-      grid_field({"umom", "kg m-2 s-1", "momentum in x", "", "rho u"}, prognostic<umom>),
-      grid_field({"vmom", "kg m-2 s-1", "momentum in y", "", "rho v (3-D model)"}, prognostic<vmom>, true),
-      grid_field({"wmom", "kg m-2 s-1", "vertical momentum", "", "rho w"}, prognostic<wmom>),
-      grid_field({"rhot", "kg m-3 K", "rho theta perturbation", "", "(rho theta)'"}, prognostic<rhot>),
-      profile({"rho_bar", "kg m-3", "background density", "", "mean of the hydrostatic background over the cell"},
-              background_density),
-      profile({"theta_bar", "K", "background potential temperature", "", "(rho theta)_bar / rho_bar"},
-              background_theta),
-      profile({"p_bar", "Pa", "background pressure", "", "C0 (rho theta)_bar^gamma"}, background_pressure),
-  };
-  return definitions;
+FieldInfo info_of(const DerivedField& field) {
+  const FieldDescription& d = field.description;
+  return {d.name, d.unit, d.long_name, d.standard_name, d.comment, field.is_profile()};
 }
 
-const FieldDefinition* find_field(const std::string& name) {
-  const auto& definitions = field_definitions();
-  const auto found = std::find_if(definitions.begin(), definitions.end(),
-                                  [&](const FieldDefinition& definition) { return definition.info.name == name; });
-  return found == definitions.end() ? nullptr : &*found;
-}
 }  // namespace
 
 std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name) {
-  const FieldDefinition* field = find_field(name);
-  if (field == nullptr) throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
-  if (field->three_d_only && snapshot.ny == 1)
+  if (any_model_field(name) == nullptr) throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
+  const DerivedField* field = model_field(name, snapshot.ny);
+  if (field == nullptr)
     throw Error(ExitCode::bad_input, "snapshot_field", "field '" + name + "' is of the 3-D model (ny > 1)");
-  if (field->layer) {
+  if (field->is_profile()) {
     if (snapshot.density_cell.size() != static_cast<std::size_t>(snapshot.nz) ||
         snapshot.rho_theta_cell.size() != static_cast<std::size_t>(snapshot.nz))
       throw Error(ExitCode::internal, "snapshot_field", "the snapshot's background does not match its grid");
@@ -201,7 +112,8 @@ std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& 
 std::vector<std::string> grid_fields(const std::vector<std::string>& fields) {
   std::vector<std::string> grid;
   for (const std::string& name : fields)
-    if (const FieldDefinition* field = find_field(name); field == nullptr || !field->info.profile) grid.push_back(name);
+    if (const DerivedField* field = any_model_field(name); field == nullptr || !field->is_profile())
+      grid.push_back(name);
   return grid;
 }
 
@@ -215,8 +127,8 @@ void check_block(const fs::path& path, const Snapshot& global, const SnapshotBlo
                       block.k_offset >= 0 && block.i_offset + block.nx <= global.nx &&
                       block.j_offset + block.ny <= global.ny && block.k_offset + block.nz <= global.nz;
   const std::size_t cells = layers * static_cast<std::size_t>(block.ny) * static_cast<std::size_t>(block.nx);
-  if (!inside || block.state.size() != variable_count(global.ny) * cells || block.density_cell.size() != layers ||
-      block.rho_theta_cell.size() != layers)
+  if (!inside || block.state.size() != static_cast<std::size_t>(model_variables_of_grid(global.ny).size()) * cells ||
+      block.density_cell.size() != layers || block.rho_theta_cell.size() != layers)
     throw Error(ExitCode::internal, path.string(), "the rank's block does not match the grid");
 }
 
@@ -244,9 +156,9 @@ PropertyListHandle field_creation_properties(const Snapshot& snapshot, int compr
 void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields, int compression_level) {
   const PropertyListHandle creation = field_creation_properties(snapshot, compression_level);
   for (const std::string& name : grid_fields(fields)) {
-    const FieldDefinition& field = *find_field(name);
-    write_variable(file, field.info, field_dims(snapshot), all_rows(CellValues(snapshot), field.row), creation.get(),
-                   field_dimension_names(snapshot));
+    const DerivedField& field = *model_field(name, snapshot.ny);
+    write_variable(file, info_of(field), field_dims(snapshot), all_rows(CellValues(snapshot), field.row),
+                   creation.get(), field_dimension_names(snapshot));
   }
 }
 
@@ -256,13 +168,13 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
   const PropertyListHandle creation = reserved_dataset_properties();
   const std::vector<hsize_t> dims = field_dims(snapshot);
   for (const std::string& name : grid_fields(fields)) {
-    const FieldDefinition& field = *find_field(name);
+    const DerivedField& field = *model_field(name, snapshot.ny);
     const DataspaceHandle space(checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                                         "cannot create the dataspace of " + name));
     DatasetHandle dataset(
         checked(H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
                 "cannot create dataset " + name));
-    write_variable_attributes(dataset.get(), field.info);
+    write_variable_attributes(dataset.get(), info_of(field));
     check(dataset.close(), "cannot close dataset " + name);
     attach_dimensions(file, name, field_dimension_names(snapshot));
   }
@@ -278,10 +190,10 @@ constexpr std::size_t row_buffer_bytes = std::size_t{4} << 20;
 /// ([nz][ny][nx] of the whole grid's `global_ny` in 3-D), computing the values a few rows at a
 /// time. The block's rows lie a file row apart in runs: all of them where the block spans the
 /// grid's y (always in 2-D), else each layer's.
-void write_field_rows(const RowSink& sink, int global_nx, int global_ny, const SnapshotBlock& block, RowValues row,
+void write_field_rows(const RowSink& sink, int global_nx, int global_ny, const SnapshotBlock& block, RowDerivation row,
                       const ReservedRange& range) {
   static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian doubles");
-  const CellValues cells(block, global_ny);
+  const CellValues cells(block);
   const auto file_nx = static_cast<std::size_t>(global_nx);
   const std::size_t run_rows = block.ny == global_ny ? cells.rows() : cells.ny;
   const std::size_t rows_at_once =
@@ -297,7 +209,7 @@ void write_field_rows(const RowSink& sink, int global_nx, int global_ny, const S
             value_bytes;
     for (std::size_t r = 0; r < run_rows; r += rows_at_once) {
       const std::size_t rows = std::min(rows_at_once, run_rows - r);
-      for (std::size_t n = 0; n < rows; ++n) row(cells, run + r + n, buffer.data() + n * cells.nx);
+      for (std::size_t n = 0; n < rows; ++n) row(cells.row(run + r + n), buffer.data() + n * cells.nx);
       write_rows(sink, buffer.data(), cells.nx, rows, file_nx,
                  first + static_cast<long long>(r * file_nx) * value_bytes);
     }
@@ -318,7 +230,7 @@ void write_block_rows(const RowSink& sink, int global_nx, int global_ny, const S
   const std::size_t lanes = concurrent_fields(fields.size());
   const auto write_lane = [&](std::size_t lane) {
     for (std::size_t f = lane; f < fields.size(); f += lanes)
-      write_field_rows(sink, global_nx, global_ny, block, find_field(fields[f])->row, ranges[f]);
+      write_field_rows(sink, global_nx, global_ny, block, model_field(fields[f], global_ny)->row, ranges[f]);
   };
   std::vector<std::future<void>> others;
   for (std::size_t lane = 1; lane < lanes; ++lane) others.push_back(std::async(std::launch::async, write_lane, lane));
@@ -341,9 +253,13 @@ void write_block_rows(const RowSink& sink, int global_nx, int global_ny, const S
 }  // namespace
 
 const std::vector<FieldInfo>& snapshot_fields() {
+  // The 3-D model's fields, which hold the 2-D model's, then any of the 2-D model's it has not.
   static const std::vector<FieldInfo> fields = [] {
     std::vector<FieldInfo> infos;
-    for (const FieldDefinition& definition : field_definitions()) infos.push_back(definition.info);
+    for (const int dims : {3, 2})
+      for (const DerivedField& field : derived_fields(dims))
+        if (std::ranges::none_of(infos, [&](const FieldInfo& info) { return info.name == field.description.name; }))
+          infos.push_back(info_of(field));
     return infos;
   }();
   return fields;
@@ -368,8 +284,7 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
 }
 
 bool is_3d_field(const std::string& name) {
-  const FieldDefinition* field = find_field(name);
-  return field != nullptr && field->three_d_only;
+  return find_derived_field(3, name) != nullptr && find_derived_field(2, name) == nullptr;
 }
 
 std::size_t snapshot_writer_threads(std::size_t fields) { return concurrent_fields(fields); }

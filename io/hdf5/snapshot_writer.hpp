@@ -54,8 +54,8 @@ struct Snapshot {
   std::string case_name;
   std::string input_yaml;  ///< the configuration as resolved
   std::string version, git_hash;
-  /// Prognostic variables [var][k][i], var = dens, umom, wmom, rhot, nx*nz each; in the 3-D model
-  /// [var][k][j][i], var = dens, umom, vmom, wmom, rhot, nx*ny*nz each.
+  /// Prognostic variables [var][k][i], nx*nz each; in the 3-D model [var][k][j][i], nx*ny*nz each;
+  /// var the model's variables in the order of its table (kernels/physics/variables.hpp).
   std::vector<double> state;
   std::vector<double> density_cell;                 ///< ρ̄_c(k), k = 0..nz-1 (interior rows only)
   std::vector<double> rho_theta_cell;               ///< ρ̄θ̄_c(k), k = 0..nz-1
@@ -85,14 +85,9 @@ struct FieldInfo {
   bool profile = false;       ///< a profile of the background, on z only, not a field of the grid
 };
 
-/// The fields a snapshot can hold, with their units. Fields of the grid: rho_prime, u, v, w,
-/// theta_prime, p_prime (physical, with ρ = ρ̄_c + dens: ρ′ = dens, u = umom/ρ, v = vmom/ρ,
-/// w = wmom/ρ, θ′ = (ρ̄θ̄_c + rhot)/ρ − ρ̄θ̄_c/ρ̄_c, p′ = C₀(ρ̄θ̄_c + rhot)^γ − C₀(ρ̄θ̄_c)^γ), then the
-/// prognostic variables dens, umom, vmom, wmom, rhot as stored. Profiles of the background (the
-/// hydrostatic state the perturbations are of, cell means of each layer): rho_bar = ρ̄_c,
-/// theta_bar = ρ̄θ̄_c/ρ̄_c, p_bar = C₀(ρ̄θ̄_c)^γ, so that ρ = rho_bar + rho_prime, θ = theta_bar +
-/// theta_prime and p = p_bar + p_prime. v and vmom are the 3-D model's only (is_3d_field); a
-/// 2-D snapshot asked for them is a bad-input Error.
+/// The fields a snapshot can hold, with their units: the fields of the 3-D model's table
+/// (solver/model/derived_fields.hpp), which holds every field of the 2-D model's and v and vmom
+/// (is_3d_field); a 2-D snapshot asked for those is a bad-input Error.
 const std::vector<FieldInfo>& snapshot_fields();
 
 /// The fields of `fields` that are fields of the grid (not profiles), in order: those an XDMF

@@ -16,8 +16,8 @@ namespace {
 
 constexpr int gather_tag = 7;
 
-/// The model's variables: 4 in the 2-D model, 5 in the 3-D one.
-int variables_of(const GridSpec& grid) { return grid.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count; }
+/// The variables of the grid's model.
+int variables_of(const GridSpec& grid) { return model_variables_of_grid(grid.ny).size(); }
 
 std::size_t block_values(const RankBox& box, int variables) {
   return static_cast<std::size_t>(box.nx) * static_cast<std::size_t>(box.ny) * static_cast<std::size_t>(box.nz) *

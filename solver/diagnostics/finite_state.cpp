@@ -31,7 +31,7 @@ bool all_finite(std::span<const double> values) {
 /// The global index (variable, row, column) of this rank's first non-finite value; `none`.
 std::int64_t first_non_finite(std::span<const double> interior, const RankBox& box, const GridSpec& global) {
   if (all_finite(interior)) return none;
-  const int variables = global.ny > 1 ? ModelVariables<3>::count : ModelVariables<2>::count;
+  const int variables = model_variables_of_grid(global.ny).size();
   std::size_t n = 0;
   for (int v = 0; v < variables; ++v)
     for (int k = 0; k < box.nz; ++k)

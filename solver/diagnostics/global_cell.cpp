@@ -12,7 +12,7 @@ std::string describe_cell(const GlobalCell& cell, int global_ny) {
 }
 
 std::string variable_name(int variable, int global_ny) {
-  return global_ny > 1 ? variable_names_3d[variable] : variable_names[variable];
+  return model_variables_of_grid(global_ny)[variable].stored.name;
 }
 
 }  // namespace simapp

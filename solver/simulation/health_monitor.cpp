@@ -1,18 +1,38 @@
 #include "solver/simulation/health_monitor.hpp"
 
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
 
+namespace {
+
+/// "|u| + c, |v| + c or |w| + c": the signal speeds along the model's axes, by the velocities
+/// its momenta are written as.
+std::string signal_speeds(const VariableTable& variables) {
+  std::vector<std::string> speeds;
+  for (const VariableInfo& variable : variables)
+    if (variable.kind == VariableKind::momentum) speeds.push_back(fmt::format("|{}| + c", variable.output_name));
+  std::string text = speeds.back();
+  if (speeds.size() > 1) {
+    speeds.pop_back();
+    text = fmt::format("{} or {}", fmt::join(speeds, ", "), text);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string describe_finding(int finding, int global_ny) {
-  if (global_ny > 1)
-    return finding == speed_finding_3d
-               ? "a signal speed |u| + c, |v| + c or |w| + c exceeds 450 m/s (the Courant number exceeds time.cfl)"
-               : fmt::format("{} is not finite", variable_name(finding, global_ny));
-  if (finding == speed_finding)
-    return "a signal speed |u| + c or |w| + c exceeds 450 m/s (the Courant number exceeds time.cfl)";
+  const VariableTable variables = model_variables_of_grid(global_ny);
+  // A finding past the variables is a signal speed beyond the bound (kernels/diagnostics/cell_health.hpp).
+  if (finding == variables.size())
+    return fmt::format("a signal speed {} exceeds 450 m/s (the Courant number exceeds time.cfl)",
+                       signal_speeds(variables));
   return fmt::format("{} is not finite", variable_name(finding, global_ny));
 }
 

@@ -13,6 +13,7 @@
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/constants.hpp"
+#include "kernels/physics/variables.hpp"
 #include "kernels/time/step_params.hpp"
 #include "solver/grid/grid_spec.hpp"
 #include "solver/spec/execution_mode.hpp"
@@ -34,12 +35,20 @@ inline constexpr std::array<std::pair<OutputLayout, std::string_view>, 2> output
     {OutputLayout::series, "series"},
 }};
 
+/// What output.variables names unless given: the physical field each variable of the model of a
+/// grid of `ny` cells in y is written as (its output_name, kernels/physics/variables.hpp).
+inline std::vector<std::string> default_output_variables(int ny) {
+  std::vector<std::string> names;
+  for (const VariableInfo& variable : model_variables_of_grid(ny)) names.emplace_back(variable.output_name);
+  return names;
+}
+
 struct OutputSpec {
   std::string dir = "output";  ///< directory for results
   double every = 0.0;          ///< snapshot interval, s (0: none)
   OutputLayout layout = OutputLayout::per_time;
   int progress_every = 0;  ///< progress line every N steps (0: about every 2 s of wall time)
-  std::vector<std::string> variables{"rho_prime", "u", "w", "theta_prime"};  ///< snapshot fields, each once
+  std::vector<std::string> variables = default_output_variables(1);  ///< snapshot fields, each once
   int compression = 0;            ///< deflate level of snapshot datasets, 0..9 (0: none)
   double checkpoint_every = 0.0;  ///< checkpoint interval, s (0: none)
   double stats_every = 0.0;       ///< interval between rows of stats.nc, s (0: none); not given: `every`

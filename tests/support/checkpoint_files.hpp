@@ -130,35 +130,50 @@ inline void retype_attribute(const std::filesystem::path& path, const char* name
   ASSERT_GE(H5Awrite(attribute.get(), H5T_NATIVE_DOUBLE, &value), 0) << name;
 }
 
-/// Writes `value` into the state of variable `var` at cell (i, k); HDF5 recomputes the
-/// stored checksum, so only the value is wrong.
 /// Reads (`write` false) or writes one element at `start` of dataset `name` as `memory_type`.
-inline void access_element(hid_t file, const char* name, const hsize_t (&start)[3], hid_t memory_type, void* value,
-                           bool write) {
+inline void access_element(hid_t file, const char* name, const std::vector<hsize_t>& start, hid_t memory_type,
+                           void* value, bool write) {
   const io::DatasetHandle dataset(H5Dopen2(file, name, H5P_DEFAULT));
   const io::DataspaceHandle space(H5Dget_space(dataset.get()));
-  const hsize_t one[3] = {1, 1, 1};
-  ASSERT_GE(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, one, nullptr), 0);
-  const io::DataspaceHandle memory(H5Screate_simple(3, one, nullptr));
+  const std::vector<hsize_t> one(start.size(), 1);
+  ASSERT_GE(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, one.data(), nullptr), 0) << name;
+  const io::DataspaceHandle memory(H5Screate_simple(static_cast<int>(one.size()), one.data(), nullptr));
   ASSERT_GE(write ? H5Dwrite(dataset.get(), memory_type, memory.get(), space.get(), H5P_DEFAULT, value)
                   : H5Dread(dataset.get(), memory_type, memory.get(), space.get(), H5P_DEFAULT, value),
-            0);
+            0)
+      << name;
 }
 
-/// Sets one value of /state and its segment's checksum to match: the file stays intact, as a
-/// writer that wrote that value would have left it.
-inline void set_state_value(const std::filesystem::path& path, int var, int k, int i, double value) {
+/// Whether /state_checksums is kept in step with a value a test writes into /state.
+enum class Checksum { kept, stale };
+
+/// Writes `value` into /state at variable `var`, cell (i, j, k) (j = 0 in a 2-D checkpoint, whose
+/// state has no y); with Checksum::kept its segment's checksum too, so that the file stays intact,
+/// as a writer that wrote that value would have left it.
+inline void set_state_value(const std::filesystem::path& path, int var, int k, int j, int i, double value,
+                            Checksum checksum = Checksum::kept) {
+  std::vector<hsize_t> dims;
+  read_state(path, dims);
   const io::FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
-  const hsize_t cell[3] = {static_cast<hsize_t>(var), static_cast<hsize_t>(k), static_cast<hsize_t>(i)};
-  const hsize_t segment[3] = {cell[0], cell[1], static_cast<hsize_t>(i / io::checksum_columns)};
+  std::vector<hsize_t> cell{static_cast<hsize_t>(var), static_cast<hsize_t>(k)};
+  if (dims.size() == 4) cell.push_back(static_cast<hsize_t>(j));
+  cell.push_back(static_cast<hsize_t>(i));
+  std::vector<hsize_t> segment = cell;
+  segment.back() = static_cast<hsize_t>(i / io::checksum_columns);
   double old_value = 0.0;
   std::uint64_t sum = 0;
   access_element(file.get(), "state", cell, H5T_NATIVE_DOUBLE, &old_value, false);
   access_element(file.get(), "state_checksums", segment, H5T_NATIVE_UINT64, &sum, false);
+  access_element(file.get(), "state", cell, H5T_NATIVE_DOUBLE, &value, true);
+  if (checksum == Checksum::stale) return;
   sum += io::checksum_share(value, static_cast<std::uint64_t>(i)) -
          io::checksum_share(old_value, static_cast<std::uint64_t>(i));
-  access_element(file.get(), "state", cell, H5T_NATIVE_DOUBLE, &value, true);
   access_element(file.get(), "state_checksums", segment, H5T_NATIVE_UINT64, &sum, true);
+}
+
+/// The same in a 2-D checkpoint: cell (i, k).
+inline void set_state_value(const std::filesystem::path& path, int var, int k, int i, double value) {
+  set_state_value(path, var, k, 0, i, value);
 }
 
 /// Rewrites the checkpoint `path` as simapp wrote checkpoints before they carried checksums:

@@ -1,0 +1,107 @@
+#include "solver/model/derived_fields.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "kernels/physics/equation_of_state.hpp"
+#include "kernels/physics/variables.hpp"
+
+namespace simapp {
+
+namespace {
+
+/// Variable v as stored.
+template <int v>
+void stored(const StateRow& row, double* out) {
+  std::copy_n(row.variable(v), row.nx, out);
+}
+
+/// Momentum `momentum` divided by the density ρ = ρ̄_c + ρ′: a velocity.
+template <class V, int momentum>
+void velocity(const StateRow& row, double* out) {
+  const double* values = row.variable(momentum);
+  const double* density_perturbation = row.variable(V::dens);
+  const double background = row.background_density;
+  for (std::size_t i = 0; i < row.nx; ++i) out[i] = values[i] / (background + density_perturbation[i]);
+}
+
+/// θ′ = (ρ̄θ̄_c + (ρθ)′)/ρ − ρ̄θ̄_c/ρ̄_c.
+template <class V>
+void theta_prime(const StateRow& row, double* out) {
+  const double* rho_theta = row.variable(V::rhot);
+  const double* density_perturbation = row.variable(V::dens);
+  const double density = row.background_density, background = row.background_rho_theta;
+  for (std::size_t i = 0; i < row.nx; ++i)
+    out[i] = (background + rho_theta[i]) / (density + density_perturbation[i]) - background / density;
+}
+
+/// p′ = p(ρ̄θ̄_c + (ρθ)′) − p(ρ̄θ̄_c), p = C₀(ρθ)^γ: the model's own pressure change, free of the
+/// cancellation of p and p̄.
+template <class V>
+void pressure_perturbation(const StateRow& row, double* out) {
+  const double* rho_theta = row.variable(V::rhot);
+  const double background = row.background_rho_theta;
+  const physics::PressureReference reference{background, 1.0 / background, physics::pressure(background)};
+  for (std::size_t i = 0; i < row.nx; ++i) out[i] = physics::pressure_change(rho_theta[i], reference);
+}
+
+double background_density(double density, double) { return density; }
+double background_theta(double density, double rho_theta) { return rho_theta / density; }
+/// p̄ = C₀(ρ̄θ̄_c)^γ: with p′, p̄ + p′ = C₀(ρθ)^γ, the pressure of the cell.
+double background_pressure(double, double rho_theta) { return physics::pressure(rho_theta); }
+
+/// Each variable as stored, described as the variable table describes it.
+template <int Dims, int... v>
+void add_stored_variables(std::vector<DerivedField>& fields, std::integer_sequence<int, v...>) {
+  (fields.push_back({model_variables<Dims>()[v].stored, stored<v>}), ...);
+}
+
+template <int Dims>
+std::vector<DerivedField> fields_of_model() {
+  using V = ModelVariables<Dims>;
+  std::vector<DerivedField> fields{
+      {{"rho_prime", "kg m-3", "density perturbation", "", "rho - rho_bar(z)"}, stored<V::dens>},
+      {{"u", "m s-1", "velocity in x", "x_wind", "umom / rho"}, velocity<V, V::umom>},
+  };
+  if constexpr (Dims == 3)
+    fields.push_back({{"v", "m s-1", "velocity in y", "y_wind", "vmom / rho (3-D model)"}, velocity<V, V::vmom>});
+  fields.insert(
+      fields.end(),
+      {
+          {{"w", "m s-1", "vertical velocity", "upward_air_velocity", "wmom / rho"}, velocity<V, V::wmom>},
+          {{"theta_prime", "K", "potential temperature perturbation", "", "theta - theta_bar(z)"}, theta_prime<V>},
+          {{"p_prime", "Pa", "pressure perturbation", "",
+            "p - p_bar(z), p = C0 (rho theta)^gamma, C0 = Rd^gamma p0^(-Rd/cv)"},
+           pressure_perturbation<V>},
+      });
+  add_stored_variables<Dims>(fields, std::make_integer_sequence<int, V::count>{});
+  fields.insert(
+      fields.end(),
+      {
+          {{"rho_bar", "kg m-3", "background density", "", "mean of the hydrostatic background over the cell"},
+           nullptr,
+           background_density},
+          {{"theta_bar", "K", "background potential temperature", "", "(rho theta)_bar / rho_bar"},
+           nullptr,
+           background_theta},
+          {{"p_bar", "Pa", "background pressure", "", "C0 (rho theta)_bar^gamma"}, nullptr, background_pressure},
+      });
+  return fields;
+}
+
+}  // namespace
+
+std::span<const DerivedField> derived_fields(int dims) {
+  static const std::vector<DerivedField> fields_2d = fields_of_model<2>(), fields_3d = fields_of_model<3>();
+  return dims == 3 ? fields_3d : fields_2d;
+}
+
+const DerivedField* find_derived_field(int dims, std::string_view name) {
+  const std::span<const DerivedField> fields = derived_fields(dims);
+  const auto found =
+      std::ranges::find_if(fields, [&](const DerivedField& field) { return field.description.name == name; });
+  return found == fields.end() ? nullptr : &*found;
+}
+
+}  // namespace simapp

@@ -1,0 +1,54 @@
+#pragma once
+/// The fields the model's snapshots can hold, as a table: each field's description (name, unit,
+/// CF names) and how it is computed from the stored variables and the hydrostatic background.
+/// The writers of files list and compute the fields through this table alone.
+///
+/// Fields of the grid, in this order: the physical fields each variable is written as (its
+/// output_name: rho_prime, u, (v,) w, theta_prime) and p_prime, with ρ = ρ̄_c + dens: ρ′ = dens,
+/// u = umom/ρ, v = vmom/ρ, w = wmom/ρ, θ′ = (ρ̄θ̄_c + rhot)/ρ − ρ̄θ̄_c/ρ̄_c,
+/// p′ = C₀(ρ̄θ̄_c + rhot)^γ − C₀(ρ̄θ̄_c)^γ; then the variables as stored (dens, umom, (vmom,) wmom,
+/// rhot). Profiles of the background (cell means of each layer), on z: rho_bar = ρ̄_c,
+/// theta_bar = ρ̄θ̄_c/ρ̄_c, p_bar = C₀(ρ̄θ̄_c)^γ, so that ρ = rho_bar + rho_prime, θ = theta_bar +
+/// theta_prime and p = p_bar + p_prime. v and vmom are the 3-D model's only.
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "kernels/physics/field_description.hpp"
+
+namespace simapp {
+
+/// A row of nx cells of the state as a field of the grid reads it: each variable's values along
+/// the row, and the background of the row's layer.
+struct StateRow {
+  const double* values = nullptr;   ///< variable 0 at the row's first cell
+  std::size_t variable_stride = 0;  ///< from a variable's value to the next variable's, at one cell
+  std::size_t nx = 0;
+  double background_density = 0.0;    ///< ρ̄_c of the layer
+  double background_rho_theta = 0.0;  ///< ρ̄θ̄_c of the layer
+
+  /// Variable v along the row.
+  const double* variable(int v) const { return values + static_cast<std::size_t>(v) * variable_stride; }
+};
+
+/// Computes a field of the grid along `row` into out[0..row.nx).
+using RowDerivation = void (*)(const StateRow& row, double* out);
+/// Computes a profile's value at a layer from the background there: ρ̄_c and ρ̄θ̄_c.
+using LayerDerivation = double (*)(double density, double rho_theta);
+
+/// A field a snapshot can hold: a field of the grid (`row`) or a profile of the background (`layer`).
+struct DerivedField {
+  FieldDescription description;
+  RowDerivation row = nullptr;
+  LayerDerivation layer = nullptr;
+
+  bool is_profile() const { return layer != nullptr; }
+};
+
+/// The fields of the model in `dims` dimensions (2 or 3), in the order above.
+std::span<const DerivedField> derived_fields(int dims);
+
+/// The field `name` of the model in `dims` dimensions; nullptr when it has none.
+const DerivedField* find_derived_field(int dims, std::string_view name);
+
+}  // namespace simapp
