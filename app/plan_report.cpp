@@ -68,8 +68,7 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
   fmt::print(out, "graphs per step:       {:.3f}\n", static_cast<double>(segments.size()) / plan.steps_per_graph);
   const double k = plan.steps_per_graph;
   fmt::print(
-      out,
-      "launches per step:     eager {:.3f} ({} kernels + {} transfers + 1/{} StepParams refresh), graph {:.3f}\n",
+      out, "launches per step:     eager {:.3f} ({} kernels + {} transfers + 1/{} StepParams refresh), graph {:.3f}\n",
       static_cast<double>(kernels + transfers) + 1.0 / k, kernels, transfers, plan.steps_per_graph,
       static_cast<double>(segments.size()) / k);
 }

@@ -83,8 +83,7 @@ TYPED_TEST(ModelVariablesTest, AWallMakesEachVariablesGhostByItsRule) {
   constexpr int dims = TypeParam::value;
   const VariableTable table = model_variables<dims>();
   for (int v = 0; v < table.size(); ++v)
-    EXPECT_EQ(wall_ghost_of<ModelVariables<dims>>(v, 6.0, 1.2, 1.5), ghost_by_rule(table[v].wall))
-        << table[v].stored.name;
+    EXPECT_EQ(wall_ghost<ModelVariables<dims>>(v, 6.0, 1.2, 1.5), ghost_by_rule(table[v].wall)) << table[v].stored.name;
   EXPECT_EQ(table[ModelVariables<dims>::wmom].wall, WallRule::zero) << "no flow through the wall";
 }
 
