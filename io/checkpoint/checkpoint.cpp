@@ -36,8 +36,8 @@ namespace {
 constexpr int format_version = 7;
 /// The formats before, which this simapp reads too: the 2-D model's (5) and the 3-D model's (6),
 /// each of its model's dry variables without naming them.
-constexpr int format_version_2d_only = 5;
-constexpr int format_version_3d_only = 6;
+constexpr int earlier_format_2d = 5;
+constexpr int earlier_format_3d = 6;
 
 /// The variables of the checkpoint's model, in the order /state holds them.
 VariableTable variables_of(const CheckpointHeader& header) { return model_variables_of_grid(header.ny); }
@@ -477,10 +477,10 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   if (!file.has_attribute("format_version") || !file.has_attribute("header_checksum"))
     throw bad_input(path, "written by an older simapp without checksums; cannot be verified");
   const int format = file.read_attribute<int>("format_version");
-  if (format != format_version && format != format_version_2d_only && format != format_version_3d_only)
+  if (format != format_version && format != earlier_format_2d && format != earlier_format_3d)
     throw bad_input(path, fmt::format("checkpoint format {}; this simapp reads format {} (and formats {} and {}, of "
                                       "the 2-D and the 3-D model, which simapp wrote before)",
-                                      format, format_version, format_version_2d_only, format_version_3d_only));
+                                      format, format_version, earlier_format_2d, earlier_format_3d));
 
   CheckpointHeader header;
   header.step = file.read_attribute<long>("step");
@@ -492,7 +492,7 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.xlen = file.read_attribute<double>("xlen");
   header.zlen = file.read_attribute<double>("zlen");
   // The 3-D model's checkpoint has a y: format 6, or format 7 with either of ny and ylen.
-  const bool three_d = format == format_version_3d_only ||
+  const bool three_d = format == earlier_format_3d ||
                        (format == format_version && (file.has_attribute("ny") || file.has_attribute("ylen")));
   if (three_d) {
     for (const char* name : {"ny", "ylen"})

@@ -14,6 +14,7 @@
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
+#include "kernels/physics/variables.hpp"
 
 namespace simapp {
 
@@ -25,10 +26,10 @@ struct HealthRecord {
   std::int64_t checks_run = 0;         ///< checks counted so far
 };
 
-/// The finding code of a speed beyond the bound, in place of a variable index (the variables'
-/// count: 4 in the 2-D model, 5 in the 3-D one).
-inline constexpr int speed_finding = 4;
-inline constexpr int speed_finding_3d = 5;
+/// The finding code of a speed beyond the bound, in place of a variable index: the model's
+/// count of variables.
+inline constexpr int speed_finding = ModelVariables<2>::count;
+inline constexpr int speed_finding_3d = ModelVariables<3>::count;
 
 /// Whether the health check looks at the state after step `step` (1-based, the run's own
 /// numbering) of a run of `num_steps` steps: after every multiple of `every` and after the last
