@@ -61,7 +61,7 @@ enum class VariableKind : unsigned char {
 };
 
 /// What a free-slip wall makes of a variable's ghost cell from the adjacent interior cell
-/// (kernels/boundary/ghost_rules.hpp, wall_ghost_of).
+/// (kernels/boundary/ghost_rules.hpp, wall_ghost).
 enum class WallRule : unsigned char {
   copy,           ///< its value
   copy_velocity,  ///< its velocity: the momentum times the ghost row's over the interior row's ρ̄_c
@@ -219,31 +219,6 @@ enum class Direction { x, z, y };
 template <Direction D>
 constexpr const char* direction_label(const char* x, const char* y, const char* z) {
   return D == Direction::x ? x : D == Direction::y ? y : z;
-}
-
-/// Calls `launch(std::integral_constant<Direction, D>{})` with D = `direction`, x or z: the 2-D
-/// model's kernels take the direction as a template parameter, launchers as a value.
-template <class Launch>
-void with_direction(Direction direction, const Launch& launch) {
-  if (direction == Direction::y) throw std::invalid_argument("the 2-D model's kernels have no y pass");
-  if (direction == Direction::x)
-    launch(std::integral_constant<Direction, Direction::x>{});
-  else
-    launch(std::integral_constant<Direction, Direction::z>{});
-}
-
-/// launch(integral_constant<Direction, D>) for the 3-D model's direction D: x, y or z (also in
-/// device code: the 3-D persistent kernel's passes).
-template <class Launch>
-SIMAPP_HOST_DEVICE void with_direction_3d(Direction direction, const Launch& launch) {
-  switch (direction) {
-    case Direction::x: launch(std::integral_constant<Direction, Direction::x>{}); return;
-    case Direction::y: launch(std::integral_constant<Direction, Direction::y>{}); return;
-    case Direction::z: launch(std::integral_constant<Direction, Direction::z>{}); return;
-  }
-#if !defined(__CUDA_ARCH__)
-  throw std::invalid_argument("the 3-D model has no such direction");
-#endif
 }
 
 /// launch(integral_constant<Direction, D>{}) for a direction D of the model of `Dims` dimensions

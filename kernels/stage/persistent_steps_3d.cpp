@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
   run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, false, [&](StepParity parity, bool) {
     const int slot = parity_index(parity);
     for (int p = 0; p < passes_3d; ++p)
-      with_direction_3d(k.scheme.pass(parity, p), [&](auto d) {
+      with_direction_of<3>(k.scheme.pass(parity, p), [&](auto d) {
         constexpr Direction D = decltype(d)::value;
 #pragma unroll
         for (int s = 0; s < rk_stages; ++s) {
@@ -230,7 +230,7 @@ __global__ void __launch_bounds__(Threads, pass_blocks_per_sm)
   run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, true, [&](StepParity parity, bool check) {
     const int slot = parity_index(parity);
     for (int p = 0; p < passes_3d; ++p)
-      with_direction_3d(k.scheme.pass(parity, p), [&](auto d) {
+      with_direction_of<3>(k.scheme.pass(parity, p), [&](auto d) {
         HealthRecord* check_into = check && p == passes_3d - 1 ? k.steps.record : nullptr;
         fused_pass(k.template pass<decltype(d)::value>(slot), check_into, shared, grid);
       });
@@ -246,7 +246,7 @@ void make_passes(const Scheme3d& scheme, const PersistentSteps3d& p, StepParity 
   const int slot = parity_index(parity);
   const FieldView<double, 3> arrays[passes_3d + 1] = {p.state, p.stage1, p.stage2, p.state};
   for (int n = 0; n < passes_3d; ++n)
-    with_direction_3d(scheme.pass(parity, n), [&](auto d) {
+    with_direction_of<3>(scheme.pass(parity, n), [&](auto d) {
       constexpr Direction D = decltype(d)::value;
       set_pass(kernels.template pass<D>(slot), arrays[n], arrays[n + 1], p.geometry, p.background, p.params + slot,
                p.wave_source);

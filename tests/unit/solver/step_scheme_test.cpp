@@ -130,9 +130,9 @@ TEST(StepSchemeTest, TheThreeDSchemeUndoesEachStepsPassOrderInTheNextWithTheSame
 }
 
 TEST(StepSchemeTest, TheTwoDKernelsRefuseAYPass) {
-  EXPECT_THROW(with_direction(Direction::y, [](auto) {}), std::invalid_argument);
+  EXPECT_THROW(with_direction_of<2>(Direction::y, [](auto) {}), std::invalid_argument);
   Direction launched = Direction::y;
-  with_direction(Direction::z, [&](auto d) { launched = decltype(d)::value; });
+  with_direction_of<2>(Direction::z, [&](auto d) { launched = decltype(d)::value; });
   EXPECT_EQ(launched, Direction::z);
 }
 
