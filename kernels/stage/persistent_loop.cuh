@@ -1,6 +1,6 @@
 #pragma once
-/// What the persistent kernels of both models share (persistent_steps.cpp: 2-D,
-/// persistent_steps_3d.cpp: 3-D): the loop over a launch's steps, with their StepParams<2> made on
+/// What the persistent kernels share (persistent_steps.cpp: a barrier a stage and a barrier a
+/// pass, each for both models): the loop over a launch's steps, with their StepParams made on
 /// the device and the health checks where the step scheme says, and the launch's fit on the
 /// device (every block resident, or a bad_input Error naming execution.mode). CUDA only.
 #include <cooperative_groups.h>
@@ -20,7 +20,7 @@ namespace simapp::persistent {
 
 namespace cg = cooperative_groups;
 
-/// The StepParams<2> of a schedule's two step lengths, worked out on the host for a launch: they
+/// The StepParams of a schedule's two step lengths, worked out on the host for a launch: they
 /// depend on dt alone, and every step has dt but the last (dt_last), so the kernel copies one of
 /// them into a step's slot instead of working it out every step (a dozen divisions on one
 /// thread, which its block waited for).
@@ -28,13 +28,13 @@ template <class Params>
 struct StepValues {
   Params regular, last;
 
-  /// `make(dt)`: the StepParams<2> of a step of dt.
+  /// `make(dt)`: the StepParams of a step of dt.
   template <class Make>
   static StepValues of(const TimeSchedule& schedule, const Make& make) {
     return {make(schedule.dt), make(schedule.dt_last)};
   }
 
-  /// Step n's StepParams<2> into the slot of its parity (odd steps 0, even steps 1).
+  /// Step n's StepParams into the slot of its parity (odd steps 0, even steps 1).
   template <class Steps>
   __device__ void write(const Steps& p, std::int64_t step) const {
     p.params[parity_index(parity_of(step))] = step == p.schedule.num_steps ? last : regular;
@@ -45,7 +45,7 @@ struct StepValues {
 /// the passes of a step of that parity, ending with a grid barrier, where `check` says that the
 /// scheme's checks_after names the step; `check_failed()` then counts the health check (each
 /// tile of the body's last pass may have checked its own cells, or check_failed checks them all).
-/// A step's StepParams<2> come from `values`, a step ahead, in the slot of its parity.
+/// A step's StepParams come from `values`, a step ahead, in the slot of its parity.
 template <class Scheme, class Steps, class Params, class CheckFailed, class Step>
 __device__ void run_steps(const Scheme& scheme, const Steps& p, const StepValues<Params>& values, int steps,
                           cg::grid_group& grid, const CheckFailed& check_failed, const Step& step_body) {
@@ -92,7 +92,7 @@ inline constexpr int largest_block = 256;
 template <int Threads>
 inline constexpr int min_blocks_per_sm = Threads == largest_block ? 4 : 2;
 
-/// Threads a block of the kernel with a barrier a pass (pass_tile.hpp, pass_tile_3d.hpp).
+/// Threads a block of the kernel with a barrier a pass (pass_tile.hpp).
 inline constexpr int pass_threads = 128;
 
 /// Calls f with std::integral_constant<int, threads> for a size of block_sizes.

@@ -20,157 +20,269 @@ namespace simapp {
 
 namespace {
 
-namespace cg = cooperative_groups;
 using namespace persistent;
 
-template <int Threads>
-using StageX = StageKernel<Direction::x, 2, Threads>;
-template <int Threads>
-using StageZ = StageKernel<Direction::z, 2, Threads>;
+/// The step scheme of the model of `Dims` dimensions: a pass a direction.
+template <int Dims>
+using Scheme = StepSchemeOf<Dims>;
 
-/// A block's shared memory: the tile of one pass at a time.
-template <class XTile, class ZTile>
-union EitherTile {
-  XTile x;
-  ZTile z;
-
-  template <Direction D>
-  __device__ auto& of() {
-    if constexpr (D == Direction::x)
-      return x;
-    else
-      return z;
-  }
-};
-
-template <int Threads>
-using SharedTile = EitherTile<typename StageX<Threads>::Tile, typename StageZ<Threads>::Tile>;
-
-/// The kernel's parameter: the step scheme it iterates, the steps' arguments and every stage
-/// kernel, per StepParams<2> slot (parity_index of the step's parity) and RK3 stage.
-template <int Threads>
-struct PersistentKernels {
-  StepScheme scheme;
-  PersistentSteps steps;
-  StepValues<StepParams<2>> step_values;
-  StageX<Threads> x[2][rk_stages];
-  StageZ<Threads> z[2][rk_stages];
-
-  template <Direction D>
-  __device__ const StageKernel<D, 2, Threads>& stage(int slot, int s) const {
-    if constexpr (D == Direction::x)
-      return x[slot][s];
-    else
-      return z[slot][s];
-  }
-};
-
-/// The stage kernels of slot `slot`, each reading and writing the arrays the scheme's stage
-/// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams<2>.
-template <Direction D, int Threads>
-void make_stages(const StepScheme& scheme, const PersistentSteps& p, int slot,
-                 StageKernel<D, 2, Threads> (&stages)[rk_stages]) {
-  for (int s = 0; s < rk_stages; ++s)
-    stages[s] = {{},
-                 stage_arrays(p.state, stage_array(scheme.stages[s].input, p.state, p.stage1, p.stage2),
-                              stage_array(scheme.stages[s].output, p.state, p.stage1, p.stage2)),
-                 FluxContext<2>{p.geometry, p.background, p.params + slot, s},
-                 p.wave_source,
-                 p.boundaries};
+template <int Dims>
+constexpr Scheme<Dims> scheme_of() {
+  if constexpr (Dims == 3)
+    return step_scheme_3d();
+  else
+    return step_scheme();
 }
 
-/// One stage over every tile of the grid, the blocks taking tiles in turn.
-template <Direction D, int Threads>
-__device__ void stage_over_tiles(const StageKernel<D, 2, Threads>& kernel, SharedTile<Threads>& shared) {
-  using Kernel = StageKernel<D, 2, Threads>;
-  const IndexBox cells{0, kernel.arrays.shape.nx, 0, kernel.arrays.shape.nz};
-  const int tiles_x = tile_count(cells.width(), Kernel::tile_x);
-  const int tiles = tiles_x * tile_count(cells.height(), Kernel::tile_z);
-  const int a0 = static_cast<int>(threadIdx.x) % tile_threads_x<Kernel>;
-  const int b0 = static_cast<int>(threadIdx.x) / tile_threads_x<Kernel>;
-  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x))
-    run_tile_in_block(kernel, shared.template of<D>(),
-                      tile_origin(cells, t % tiles_x, t / tiles_x, Kernel::tile_x, Kernel::tile_z), a0, b0);
+/// One `Of<D>` for each direction D of the model of `Dims` dimensions, the members x, (y,) z in
+/// that order (the layout of the kernel's parameter); member_of<D> names one.
+template <int Dims, template <Direction> class Of>
+struct ByDirection {
+  Of<Direction::x> x;
+  Of<Direction::y> y;
+  Of<Direction::z> z;
+};
+
+template <template <Direction> class Of>
+struct ByDirection<2, Of> {
+  Of<Direction::x> x;
+  Of<Direction::z> z;
+};
+
+/// A block's shared memory: the tile `Of<D>` of one pass at a time.
+template <int Dims, template <Direction> class Of>
+union EitherDirection {
+  Of<Direction::x> x;
+  Of<Direction::y> y;
+  Of<Direction::z> z;
+};
+
+template <template <Direction> class Of>
+union EitherDirection<2, Of> {
+  Of<Direction::x> x;
+  Of<Direction::z> z;
+};
+
+/// The member of a ByDirection or EitherDirection that holds direction D.
+template <Direction D, class Members>
+__host__ __device__ auto& member_of(Members& members) {
+  if constexpr (D == Direction::x)
+    return members.x;
+  else if constexpr (D == Direction::y)
+    return members.y;
+  else
+    return members.z;
 }
 
-/// A step of parity `parity`: for each pass of the scheme's order, for each RK3 stage, the
-/// stage over every tile, then a grid barrier.
-template <int Threads>
-__device__ void stages_of_step(const PersistentKernels<Threads>& k, StepParity parity, SharedTile<Threads>& shared,
-                               cg::grid_group& grid) {
-  const int slot = parity_index(parity);
-  for (int p = 0; p < split_passes; ++p) {
-    const Direction direction = k.scheme.pass(parity, p);
-#pragma unroll
-    for (int s = 0; s < rk_stages; ++s) {
-      if (direction == Direction::x)
-        stage_over_tiles(k.template stage<Direction::x>(slot, s), shared);
-      else
-        stage_over_tiles(k.template stage<Direction::z>(slot, s), shared);
-      grid.sync();
-    }
+/// f(std::integral_constant<Direction, D>) for the direction of a pass in the kernel: in 2-D x,
+/// else z (a two-way branch: with_direction_of's switch compiles to other code), in 3-D
+/// with_direction_of.
+template <int Dims, class F>
+__device__ void with_pass_direction(Direction direction, const F& f) {
+  if constexpr (Dims == 2) {
+    if (direction == Direction::x)
+      f(std::integral_constant<Direction, Direction::x>{});
+    else
+      f(std::integral_constant<Direction, Direction::z>{});
+  } else {
+    with_direction_of<Dims>(direction, f);
   }
 }
 
 /// Checks every cell, waits for every block's checks, then counts the check; true when a check
 /// has failed.
-__device__ bool health_check_failed(const PersistentSteps& p, cg::grid_group& grid) {
-  const int nx = p.state.shape.nx;
-  const long cells = static_cast<long>(nx) * p.state.shape.nz;
+template <int Dims>
+__device__ bool health_check_failed(const PersistentSteps<Dims>& p, cg::grid_group& grid) {
+  const FieldShape<Dims>& shape = p.state.shape;
   const long stride = static_cast<long>(gridDim.x) * blockDim.x;
-  for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
-    check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / nx), static_cast<int>(c % nx));
+  if constexpr (Dims == 3) {
+    const long layer = static_cast<long>(shape.nx) * shape.ny;
+    const long cells = layer * shape.nz;
+    for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
+      check_cell_health_3d(p.state, p.background, p.geometry, p.record, static_cast<int>(c / layer),
+                           static_cast<int>(c % layer / shape.nx), static_cast<int>(c % shape.nx));
+  } else {
+    const int nx = shape.nx;
+    const long cells = static_cast<long>(nx) * shape.nz;
+    for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
+      check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / nx),
+                        static_cast<int>(c % nx));
+  }
   grid.sync();
   return count_check(p, grid);
 }
 
 /// The loop over a launch's steps (run_steps); `cells_checked`: whether each tile of the step
 /// body's last pass checks its own cells after it (else every cell is checked after the step).
-template <class Scheme, class Step>
-__device__ void run_model_steps(const Scheme& scheme, const PersistentSteps& p, const StepValues<StepParams<2>>& values,
-                                int steps, cg::grid_group& grid, bool cells_checked, const Step& step_body) {
+template <int Dims, class Step>
+__device__ void run_model_steps(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p,
+                                const StepValues<StepParams<Dims>>& values, int steps, cg::grid_group& grid,
+                                bool cells_checked, const Step& step_body) {
   run_steps(
       scheme, p, values, steps, grid,
       [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
 }
 
-/// The StepParams<2> of a step of each of the schedule's lengths.
-StepValues<StepParams<2>> step_values(const TimeSchedule& s) {
-  return StepValues<StepParams<2>>::of(s, [&](double dt) { return step_params(dt, s.dx, s.dz, s.dissipation); });
+/// The StepParams<Dims> of a step of each of the schedule's lengths.
+template <int Dims>
+StepValues<StepParams<Dims>> step_values(const TimeSchedule& s) {
+  return StepValues<StepParams<Dims>>::of(s, [&](double dt) {
+    if constexpr (Dims == 3)
+      return step_params(dt, s.dx, s.dy, s.dz, s.dissipation);
+    else
+      return step_params(dt, s.dx, s.dz, s.dissipation);
+  });
 }
 
-/// One barrier a stage: the stage kernel's tiles.
-template <int Threads>
-__global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
-    persistent_steps_kernel(const __grid_constant__ PersistentKernels<Threads> k, int steps) {
-  __shared__ SharedTile<Threads> shared;
-  cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, false,
-                  [&](StepParity parity, bool) { stages_of_step(k, parity, shared, grid); });
+// ---- A barrier a stage: the stage kernel's tiles ----
+
+/// The plane a stage of the pass along D tiles (2-D: (i, k); 3-D x, y: (i, j), z: (i, k)) and
+/// its layers (2-D: one).
+template <Direction D, int Dims>
+__host__ __device__ IndexBox stage_plane(const FieldShape<Dims>& s) {
+  return Dims == 2 || D == Direction::z ? IndexBox{0, s.nx, 0, s.nz} : IndexBox{0, s.nx, 0, s.ny};
+}
+template <Direction D, int Dims>
+__host__ __device__ int stage_layers(const FieldShape<Dims>& s) {
+  if constexpr (Dims == 2)
+    return 1;
+  else
+    return D == Direction::z ? s.ny : s.nz;
 }
 
-/// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams<2> slot the
-/// x pass and the z pass; the first pass of a step writes stage1, the second reads it and
-/// writes the state.
-template <int Threads>
-struct PersistentPasses {
-  StepScheme scheme;
-  PersistentSteps steps;
-  StepValues<StepParams<2>> step_values;
-  PassTile<Direction::x, 2, Threads> x[2];
-  PassTile<Direction::z, 2, Threads> z[2];
+template <Direction D, int Dims, int Threads>
+__host__ __device__ int stage_tiles(const FieldShape<Dims>& s) {
+  using Kernel = StageKernel<D, Dims, Threads>;
+  const IndexBox plane = stage_plane<D>(s);
+  return tile_count(plane.width(), Kernel::tile_x) * tile_count(plane.height(), Kernel::tile_z) * stage_layers<D>(s);
+}
+
+/// The stage kernels of one direction, per StepParams slot and RK3 stage.
+template <int Dims, int Threads>
+struct StagesOf {
+  template <Direction D>
+  using Slots = StageKernel<D, Dims, Threads>[2][rk_stages];
+  template <Direction D>
+  using Tile = typename StageKernel<D, Dims, Threads>::Tile;
 };
 
-template <int Threads>
-using SharedPassTile =
-    EitherTile<typename PassTile<Direction::x, 2, Threads>::Tile, typename PassTile<Direction::z, 2, Threads>::Tile>;
+/// The kernel's parameter: the step scheme, the steps' arguments and every stage kernel, per
+/// StepParams slot (parity_index of the step's parity) and RK3 stage.
+template <int Dims, int Threads>
+struct PersistentStages {
+  Scheme<Dims> scheme;
+  PersistentSteps<Dims> steps;
+  StepValues<StepParams<Dims>> step_values;
+  ByDirection<Dims, StagesOf<Dims, Threads>::template Slots> stages;
+};
+
+template <int Dims, int Threads>
+using SharedStageTile = EitherDirection<Dims, StagesOf<Dims, Threads>::template Tile>;
+
+/// One stage over every tile of the grid, the blocks taking tiles in turn.
+template <Direction D, int Dims, int Threads>
+__device__ void stage_over_tiles(const StageKernel<D, Dims, Threads>& kernel, SharedStageTile<Dims, Threads>& shared) {
+  using Kernel = StageKernel<D, Dims, Threads>;
+  const IndexBox plane = stage_plane<D>(kernel.arrays.shape);
+  const int tiles_x = tile_count(plane.width(), Kernel::tile_x);
+  const int tiles_plane = tiles_x * tile_count(plane.height(), Kernel::tile_z);
+  const int tiles = tiles_plane * stage_layers<D>(kernel.arrays.shape);
+  const int a0 = static_cast<int>(threadIdx.x) % tile_threads_x<Kernel>;
+  const int b0 = static_cast<int>(threadIdx.x) / tile_threads_x<Kernel>;
+  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
+    if constexpr (Dims == 3) {
+      const int in_plane = t % tiles_plane;
+      const LayerTileOrigin origin{
+          tile_origin(plane, in_plane % tiles_x, in_plane / tiles_x, Kernel::tile_x, Kernel::tile_z), t / tiles_plane};
+      run_tile_in_block(kernel, member_of<D>(shared), origin, a0, b0);
+    } else {
+      run_tile_in_block(kernel, member_of<D>(shared),
+                        tile_origin(plane, t % tiles_x, t / tiles_x, Kernel::tile_x, Kernel::tile_z), a0, b0);
+    }
+  }
+}
+
+/// The three RK3 stages of a pass along `direction`, each over every tile, then a grid barrier.
+/// The 2-D kernel branches on the direction at each stage, the 3-D one once a pass: the code
+/// each kernel has always had (either form compiles to other code for the other dimension).
+template <int Dims, int Threads>
+__device__ void stages_of_pass(const PersistentStages<Dims, Threads>& k, Direction direction, int slot,
+                               SharedStageTile<Dims, Threads>& shared, cg::grid_group& grid) {
+  if constexpr (Dims == 2) {
+#pragma unroll
+    for (int s = 0; s < rk_stages; ++s) {
+      with_pass_direction<Dims>(
+          direction, [&](auto d) { stage_over_tiles(member_of<decltype(d)::value>(k.stages)[slot][s], shared); });
+      grid.sync();
+    }
+  } else {
+    with_pass_direction<Dims>(direction, [&](auto d) {
+#pragma unroll
+      for (int s = 0; s < rk_stages; ++s) {
+        stage_over_tiles(member_of<decltype(d)::value>(k.stages)[slot][s], shared);
+        grid.sync();
+      }
+    });
+  }
+}
+
+/// One barrier a stage: for each pass of the step's order, for each RK3 stage, the stage over
+/// every tile, then a grid barrier.
+template <int Dims, int Threads>
+__global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
+    persistent_stages_kernel(const __grid_constant__ PersistentStages<Dims, Threads> k, int steps) {
+  __shared__ SharedStageTile<Dims, Threads> shared;
+  cg::grid_group grid = cg::this_grid();
+  run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, false, [&](StepParity parity, bool) {
+    const int slot = parity_index(parity);
+    for (int p = 0; p < Scheme<Dims>::passes; ++p) stages_of_pass(k, k.scheme.pass(parity, p), slot, shared, grid);
+  });
+}
+
+/// The stage kernels of slot `slot`, each reading and writing the arrays the scheme's stage
+/// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams<Dims>.
+template <Direction D, int Dims, int Threads>
+void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, int slot,
+                 StageKernel<D, Dims, Threads> (&stages)[rk_stages]) {
+  const auto array = [&](StageArray which) { return stage_array(which, p.state, p.stage1, p.stage2); };
+  for (int s = 0; s < rk_stages; ++s)
+    stages[s] = {{},
+                 stage_arrays(p.state, array(scheme.stages[s].input), array(scheme.stages[s].output)),
+                 FluxContext<Dims>{p.geometry, p.background, p.params + slot, s},
+                 p.wave_source,
+                 p.boundaries};
+}
+
+// ---- A barrier a pass: the pass tiles ----
+
+template <int Dims, int Threads>
+struct PassesOf {
+  template <Direction D>
+  using Slots = PassTile<D, Dims, Threads>[2];
+  template <Direction D>
+  using Tile = typename PassTile<D, Dims, Threads>::Tile;
+};
+
+/// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams slot a pass
+/// of each direction; pass p of a step reads the array pass p − 1 wrote (state → stage1 (→
+/// stage2) → state).
+template <int Dims, int Threads>
+struct PersistentPasses {
+  Scheme<Dims> scheme;
+  PersistentSteps<Dims> steps;
+  StepValues<StepParams<Dims>> step_values;
+  ByDirection<Dims, PassesOf<Dims, Threads>::template Slots> passes;
+};
+
+template <int Dims, int Threads>
+using SharedPassTile = EitherDirection<Dims, PassesOf<Dims, Threads>::template Tile>;
 
 /// A split pass, its three stages tile by tile in shared memory (with `check_into`, each tile's
 /// output cells checked after), then a grid barrier.
-template <Direction D, int Threads>
-__device__ void fused_pass(const PassTile<D, 2, Threads>& pass, HealthRecord* check_into,
-                           SharedPassTile<Threads>& shared, cg::grid_group& grid) {
-  typename PassTile<D, 2, Threads>::Tile& tile = shared.template of<D>();
+template <Direction D, int Dims, int Threads>
+__device__ void fused_pass(const PassTile<D, Dims, Threads>& pass, HealthRecord* check_into,
+                           SharedPassTile<Dims, Threads>& shared, cg::grid_group& grid) {
+  typename PassTile<D, Dims, Threads>::Tile& tile = member_of<D>(shared);
   const int tiles = pass.tile_count();
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
     pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
@@ -179,101 +291,128 @@ __device__ void fused_pass(const PassTile<D, 2, Threads>& pass, HealthRecord* ch
   grid.sync();
 }
 
+/// Blocks of the pass kernel a multiprocessor holds at least. 3-D: up to 168 registers a thread:
+/// left to itself the compiler gives the tiles' paired loads 173 registers, two blocks a
+/// multiprocessor, too few for the 288 tiles of 48 × 24 × 10 on 132 multiprocessors.
+template <int Dims>
+inline constexpr int pass_blocks_per_sm = Dims == 3 ? 3 : min_blocks_per_sm<pass_threads>;
+
 /// One barrier a pass: the pass tiles.
-template <int Threads>
-__global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
-    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Threads> k, int steps) {
-  __shared__ SharedPassTile<Threads> shared;
+template <int Dims, int Threads>
+__global__ void __launch_bounds__(Threads, pass_blocks_per_sm<Dims>)
+    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Threads> k, int steps) {
+  __shared__ SharedPassTile<Dims, Threads> shared;
   cg::grid_group grid = cg::this_grid();
   run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, true, [&](StepParity parity, bool check) {
     const int slot = parity_index(parity);
-    for (int p = 0; p < split_passes; ++p) {
-      HealthRecord* check_into = check && p == split_passes - 1 ? k.steps.record : nullptr;
-      if (k.scheme.pass(parity, p) == Direction::x)
-        fused_pass(k.x[slot], check_into, shared, grid);
-      else
-        fused_pass(k.z[slot], check_into, shared, grid);
-    }
+    for (int p = 0; p < Scheme<Dims>::passes; ++p)
+      with_pass_direction<Dims>(k.scheme.pass(parity, p), [&](auto d) {
+        HealthRecord* check_into = check && p == Scheme<Dims>::passes - 1 ? k.steps.record : nullptr;
+        fused_pass(member_of<decltype(d)::value>(k.passes)[slot], check_into, shared, grid);
+      });
   });
 }
 
-/// The passes of a step of parity `parity`, in its StepParams<2> slot: the scheme's first pass
-/// from the state into stage1, the second back (a pass tile holds its three stages itself).
-template <int Threads>
-void make_passes(const StepScheme& scheme, const PersistentSteps& p, StepParity parity,
-                 PersistentPasses<Threads>& kernels) {
-  static_assert(split_passes == 2, "the pass tiles take a step's passes as a first and a second");
+/// The passes of a step of parity `parity`, in its StepParams slot: pass p reads the array
+/// pass p − 1 wrote (state → stage1 (→ stage2) → state); a pass tile holds its stages itself.
+template <int Dims, int Threads>
+void make_passes(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, StepParity parity,
+                 PersistentPasses<Dims, Threads>& kernels) {
+  constexpr int passes = Scheme<Dims>::passes;
   const int slot = parity_index(parity);
-  const bool x_first = scheme.pass(parity, 0) == Direction::x;
-  set_pass(kernels.x[slot], x_first ? p.state : p.stage1, x_first ? p.stage1 : p.state, p.geometry, p.background,
-           p.params + slot, p.wave_source);
-  set_pass(kernels.z[slot], x_first ? p.stage1 : p.state, x_first ? p.state : p.stage1, p.geometry, p.background,
-           p.params + slot, p.wave_source);
+  const FieldView<double, Dims> arrays[] = {p.state, p.stage1, p.stage2};
+  for (int n = 0; n < passes; ++n)
+    with_direction_of<Dims>(scheme.pass(parity, n), [&](auto d) {
+      constexpr Direction D = decltype(d)::value;
+      set_pass(member_of<D>(kernels.passes)[slot], arrays[n], arrays[(n + 1) % passes], p.geometry, p.background,
+               p.params + slot, p.wave_source);
+    });
 }
 
-template <int Threads>
-int tiles_of_larger_pass(int nx, int nz) {
-  using X = StageX<Threads>;
-  using Z = StageZ<Threads>;
-  return std::max(tile_count(nx, X::tile_x) * tile_count(nz, X::tile_z),
-                  tile_count(nx, Z::tile_x) * tile_count(nz, Z::tile_z));
+/// The largest of `tiles(d)` over the model's directions, d an std::integral_constant<Direction, D>.
+template <int Dims, class Tiles>
+int most_tiles(const Tiles& tiles) {
+  constexpr std::integral_constant<Direction, Direction::x> x;
+  constexpr std::integral_constant<Direction, Direction::y> y;
+  constexpr std::integral_constant<Direction, Direction::z> z;
+  if constexpr (Dims == 3)
+    return std::max({tiles(x), tiles(y), tiles(z)});
+  else
+    return std::max(tiles(x), tiles(z));
 }
 
-template <int Threads>
-int pass_tiles(int nx, int nz) {
-  const FieldShape<2> shape{nx, 1, nz, 0, var::count};
-  PassTile<Direction::x, 2, Threads> x{};
-  PassTile<Direction::z, 2, Threads> z{};
-  x.input.shape = shape;
-  z.input.shape = shape;
-  return std::max(x.tile_count(), z.tile_count());
+template <int Dims, int Threads>
+int pass_tiles(const FieldShape<Dims>& shape) {
+  return most_tiles<Dims>([&](auto d) {
+    PassTile<decltype(d)::value, Dims, Threads> pass{};
+    pass.input.shape = shape;
+    return pass.tile_count();
+  });
+}
+
+template <int Dims, int Threads>
+int tiles_of_largest_stage(const FieldShape<Dims>& shape) {
+  return most_tiles<Dims>([&](auto d) { return stage_tiles<decltype(d)::value, Dims, Threads>(shape); });
 }
 
 }  // namespace
 
-PersistentGrid persistent_grid(const PersistentSteps& steps) {
-  const int nx = steps.state.shape.nx, nz = steps.state.shape.nz;
+template <int Dims>
+PersistentGrid persistent_grid(const PersistentSteps<Dims>& steps) {
+  const FieldShape<Dims>& shape = steps.state.shape;
   return choose_grid(
-      split_passes, pass_tile_makes(steps.boundaries), pass_tiles<pass_threads>(nx, nz),
-      reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>),
-      [&](auto threads) { return tiles_of_larger_pass<decltype(threads)::value>(nx, nz); },
-      [](auto threads) { return reinterpret_cast<const void*>(persistent_steps_kernel<decltype(threads)::value>); });
+      Scheme<Dims>::passes, pass_tile_makes(steps.boundaries), pass_tiles<Dims, pass_threads>(shape),
+      reinterpret_cast<const void*>(persistent_passes_kernel<Dims, pass_threads>),
+      [&](auto threads) { return tiles_of_largest_stage<Dims, decltype(threads)::value>(shape); },
+      [](auto threads) {
+        return reinterpret_cast<const void*>(persistent_stages_kernel<Dims, decltype(threads)::value>);
+      });
 }
 
-void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_args, const PersistentGrid& grid,
+template <int Dims>
+void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims>& steps_args, const PersistentGrid& grid,
                           int steps) {
   if (steps <= 0) return;
   count_kernel_launch();
   if (grid.barrier_a_pass) {
-    PersistentPasses<pass_threads> kernels{step_scheme(), steps_args, step_values(steps_args.schedule), {}, {}};
+    PersistentPasses<Dims, pass_threads> kernels{
+        scheme_of<Dims>(), steps_args, step_values<Dims>(steps_args.schedule), {}};
     for (const StepParity parity : {StepParity::odd, StepParity::even})
       make_passes(kernels.scheme, steps_args, parity, kernels);
-    launch(reinterpret_cast<const void*>(persistent_passes_kernel<pass_threads>), grid.blocks, pass_threads, kernels,
-           steps, stream.cuda_stream);
+    launch(reinterpret_cast<const void*>(persistent_passes_kernel<Dims, pass_threads>), grid.blocks, pass_threads,
+           kernels, steps, stream.cuda_stream);
     return;
   }
   with_block_threads(grid.block_threads, [&](auto t) {
     constexpr int threads = decltype(t)::value;
-    PersistentKernels<threads> kernels{step_scheme(), steps_args, step_values(steps_args.schedule), {}, {}};
+    PersistentStages<Dims, threads> kernels{scheme_of<Dims>(), steps_args, step_values<Dims>(steps_args.schedule), {}};
     for (int slot = 0; slot < 2; ++slot) {
-      make_stages(kernels.scheme, steps_args, slot, kernels.x[slot]);
-      make_stages(kernels.scheme, steps_args, slot, kernels.z[slot]);
+      make_stages(kernels.scheme, steps_args, slot, kernels.stages.x[slot]);
+      if constexpr (Dims == 3) make_stages(kernels.scheme, steps_args, slot, kernels.stages.y[slot]);
+      make_stages(kernels.scheme, steps_args, slot, kernels.stages.z[slot]);
     }
-    launch(reinterpret_cast<const void*>(persistent_steps_kernel<threads>), grid.blocks, threads, kernels, steps,
+    launch(reinterpret_cast<const void*>(persistent_stages_kernel<Dims, threads>), grid.blocks, threads, kernels, steps,
            stream.cuda_stream);
   });
 }
 
 #else
 
-PersistentGrid persistent_grid(const PersistentSteps&) {
+template <int Dims>
+PersistentGrid persistent_grid(const PersistentSteps<Dims>&) {
   throw Error(ExitCode::internal, "persistent", "this simapp was built without CUDA");
 }
 
-void run_persistent_steps(const Stream&, const PersistentSteps&, const PersistentGrid&, int) {
+template <int Dims>
+void run_persistent_steps(const Stream&, const PersistentSteps<Dims>&, const PersistentGrid&, int) {
   throw Error(ExitCode::internal, "persistent", "this simapp was built without CUDA");
 }
 
 #endif
+
+template PersistentGrid persistent_grid(const PersistentSteps<2>&);
+template PersistentGrid persistent_grid(const PersistentSteps<3>&);
+template void run_persistent_steps(const Stream&, const PersistentSteps<2>&, const PersistentGrid&, int);
+template void run_persistent_steps(const Stream&, const PersistentSteps<3>&, const PersistentGrid&, int);
 
 }  // namespace simapp

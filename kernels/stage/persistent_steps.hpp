@@ -1,20 +1,25 @@
 #pragma once
-/// execution.mode persistent: one cooperative kernel runs a run of steps. Its blocks stay
-/// resident for the whole launch; each stage of each step is the stage kernel's tile work
-/// (kernels/stage/stage_tile.hpp) spread over the blocks, every block looping over tiles so
-/// that any grid size fits, and the stages are separated by grid-wide barriers. The kernel
-/// iterates the step scheme (kernels/time/step_scheme.hpp), which it receives as data:
-///   StepParams<2> of the first step into the slot of its parity |
-///   for each step n: one thread writes the StepParams<2> of step n + 1 into the other slot, then
-///     for each pass of n's parity, in the scheme's order: for each stage: the stage |
+/// execution.mode persistent: one cooperative kernel runs a run of steps of the model of `Dims`
+/// dimensions. Its blocks stay resident for the whole launch; each stage of each step is the
+/// stage kernel's tile work (kernels/stage/stage_tile.hpp) spread over the blocks, every block
+/// looping over tiles so that any grid size fits, and the stages are separated by grid-wide
+/// barriers. The kernel iterates the step scheme (kernels/time/step_scheme.hpp: 2-D x, z | z, x;
+/// 3-D x, y, z | z, y, x), which it receives as data:
+///   StepParams<Dims> of the first step into the slot of its parity |
+///   for each step n: one thread writes the StepParams<Dims> of step n + 1 into the other slot, then
+///     for each pass of n's parity, in the scheme's order: the pass |   (a barrier a pass), or
+///     for each pass, for each stage: the stage |                       (a barrier a stage)
 ///     the health check where the scheme's checks_after says of step n (global, against the
 ///     schedule's num_steps): check every cell | count it, stop if failed (with a barrier a
 ///     pass each tile of the last pass checks its own cells after it, before that pass's barrier)
-/// where | is a grid-wide barrier; the StepParams<2> of step n are those of dt or of dt_last (its
-/// last step), both worked out for the launch, chosen by the device step counter, never staged
-/// by the host a step at a time. The stage kernels' arguments reach the kernel as one constant
-/// parameter, as they reach the stage kernels. The ghost cells are made by rule, as the
-/// domain's boundary conditions say: the kernel serves one rank holding the whole grid.
+/// where | is a grid-wide barrier. With a barrier a pass, each block computes the pass's three
+/// stages on its tiles in shared memory (pass_tile.hpp), the passes taking the state through
+/// stage1 (and, in 3-D, stage2) back into the state; with a barrier a stage, the stage kernel's
+/// tiles. The StepParams<Dims> of step n are those of dt or of dt_last (its last step), both
+/// worked out for the launch, chosen by the device step counter, never staged by the host a step
+/// at a time. The stage kernels' arguments reach the kernel as one constant parameter, as they
+/// reach the stage kernels. The ghost cells are made by rule, as the domain's boundary conditions
+/// say: the kernel serves one rank holding the whole grid.
 #include <cstdint>
 
 #include "kernels/backend/field_view.hpp"
@@ -25,20 +30,22 @@
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/loop_clock.hpp"
+#include "kernels/time/step_params.hpp"
 
 namespace simapp {
 
 /// What the persistent kernel reads and writes; all of it device memory but `mirror`.
+template <int Dims>
 struct PersistentSteps {
-  FieldView<double, 2> state, stage1, stage2;  ///< qⁿ, q*, q**
-  CellGeometry<2> geometry;
+  FieldView<double, Dims> state, stage1, stage2;  ///< qⁿ, q*, q**
+  CellGeometry<Dims> geometry;
   HydrostaticView background;
-  Bump<2> wave_source;
-  BoundaryConditions<2> boundaries;  ///< the domain's (one rank: no side is exchanged)
-  TimeSchedule schedule;             ///< dt of every step
-  StepParams<2>* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
-  LoopClock* clock = nullptr;        ///< steps completed: the kernel starts after them and adds its own
-  int check_every = 0;               ///< execution.check_every; 0: no checks
+  Bump<Dims> wave_source;
+  BoundaryConditions<Dims> boundaries;  ///< the domain's (one rank: no side is exchanged)
+  TimeSchedule schedule;                ///< dt of every step
+  StepParams<Dims>* params = nullptr;   ///< two slots: odd steps read the first, even steps the second
+  LoopClock* clock = nullptr;           ///< steps completed: the kernel starts after them and adds its own
+  int check_every = 0;                  ///< execution.check_every; 0: no checks
   HealthRecord* record = nullptr;
   HealthRecord* mirror = nullptr;  ///< pinned host memory
 };
@@ -58,12 +65,14 @@ struct PersistentGrid {
 /// (pass_tile_makes), else a barrier a stage. Throws a bad_input Error naming execution.mode, with
 /// the reason, when the device cannot run the kernel co-resident (no cooperative launches; no
 /// block fits on a multiprocessor); internal without CUDA.
-PersistentGrid persistent_grid(const PersistentSteps& steps);
+template <int Dims>
+PersistentGrid persistent_grid(const PersistentSteps<Dims>& steps);
 
 /// Runs the `steps` steps after clock->completed in one cooperative launch; the kernel
 /// advances clock->completed by the steps it ran (fewer when a health check fails: it stops
 /// after that check).
-void run_persistent_steps(const Stream& stream, const PersistentSteps& steps_args, const PersistentGrid& grid,
+template <int Dims>
+void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims>& steps_args, const PersistentGrid& grid,
                           int steps);
 
 }  // namespace simapp

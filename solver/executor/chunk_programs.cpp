@@ -18,7 +18,7 @@ void stage_steps(StepParamsBlockOf<Params>& params, const TimeStepping& time, lo
   params.stage(values);
 }
 
-/// The persistent kernel's arguments (PersistentSteps or PersistentSteps3d) from either model's
+/// The persistent kernel's arguments (PersistentSteps<2> or PersistentSteps<3>) from either model's
 /// step resources; `domain`: the domain's sides (one rank: its sides are the domain's).
 template <class Steps, class Resources, class Sides>
 Steps persistent_steps(const Resources& resources, const Sides& domain, const TimeSchedule& schedule,
@@ -51,7 +51,7 @@ ChunkPrograms::ChunkPrograms(const StepResources& resources, StepParamsBlock& pa
         return build_loop_body_program(resources, layout, loop);
       }),
       persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) -> PersistentArguments {
-        return persistent_steps<PersistentSteps>(resources, resources.halo.domain, schedule, clock);
+        return persistent_steps<PersistentSteps<2>>(resources, resources.halo.domain, schedule, clock);
       }),
       time_(time),
       check_every_(check_every) {}
@@ -67,7 +67,7 @@ ChunkPrograms::ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d
         return build_loop_body_program_3d(resources, layout, loop);
       }),
       persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) -> PersistentArguments {
-        return persistent_steps<PersistentSteps3d>(resources, resources.domain, schedule, clock);
+        return persistent_steps<PersistentSteps<3>>(resources, resources.domain, schedule, clock);
       }),
       time_(time),
       check_every_(check_every) {}

@@ -10,7 +10,6 @@
 
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/stage/persistent_steps.hpp"
-#include "kernels/stage/persistent_steps_3d.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_params_block.hpp"
@@ -19,7 +18,7 @@
 namespace simapp {
 
 /// The persistent kernel's arguments for either model's step.
-using PersistentArguments = std::variant<PersistentSteps, PersistentSteps3d>;
+using PersistentArguments = std::variant<PersistentSteps<2>, PersistentSteps<3>>;
 
 class ChunkPrograms {
  public:

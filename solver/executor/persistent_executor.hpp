@@ -1,7 +1,7 @@
 #pragma once
 /// execution.mode persistent: a batch is one launch of the persistent kernel of the run's model
-/// (kernels/stage/persistent_steps.hpp, persistent_steps_3d.hpp), one cooperative kernel running
-/// every step of it, its StepParams<2> made on the device from the loop clock, which it advances.
+/// (kernels/stage/persistent_steps.hpp: PersistentSteps<Dims>), one cooperative kernel running
+/// every step of it, its StepParams made on the device from the loop clock, which it advances.
 #include "solver/executor/executor.hpp"
 
 namespace simapp {
