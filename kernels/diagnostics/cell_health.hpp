@@ -25,7 +25,7 @@ SIMAPP_HOST_DEVICE inline bool speeds_within(const double q[V::count], double de
 }
 
 /// -1 when a cell of the model whose variables are V is healthy, else the first variable that is
-/// not finite, or V::count (speed_finding in 2-D) for a signal speed |u_j| + c beyond the bound
+/// not finite, or V::count (speed_finding) for a signal speed |u_j| + c beyond the bound
 /// along some axis; `load(v)` gives variable v of a cell of row k.
 template <class V, class Load>
 SIMAPP_HOST_DEVICE inline int health_finding_of(const Load& load, const HydrostaticView& background, int k) {
@@ -41,47 +41,44 @@ SIMAPP_HOST_DEVICE inline int health_finding_of(const Load& load, const Hydrosta
   return speeds_within<V>(q, density, sound, std::make_integer_sequence<int, V::momenta>{}) ? -1 : V::count;
 }
 
-/// -1 when the cell is healthy, else the variable that is not finite or speed_finding.
-SIMAPP_HOST_DEVICE inline int health_finding_at(const FieldView<const double, 2>& state,
-                                                const HydrostaticView& background, int k, int i) {
-  return health_finding_of<ModelVariables<2>>([&](int v) { return state(v, k, i); }, background, k);
+/// The record's code of finding `finding` at cell (i, j, k) of this rank (2-D: j = 0):
+/// v·NX·NZ + k·NX + i in 2-D, v·NX·NY·NZ + k·NX·NY + j·NX + i in 3-D (global indices).
+template <int Dims>
+SIMAPP_HOST_DEVICE inline std::uint64_t health_cell_code(const CellGeometry<Dims>& geometry, int finding, int k,
+                                                         [[maybe_unused]] int j, int i) {
+  const std::uint64_t nx = static_cast<std::uint64_t>(geometry.global_nx);
+  if constexpr (Dims == 3) {
+    const std::uint64_t layer = nx * static_cast<std::uint64_t>(geometry.global_ny);
+    const std::uint64_t cells = layer * static_cast<std::uint64_t>(geometry.global_nz);
+    return static_cast<std::uint64_t>(finding) * cells + static_cast<std::uint64_t>(geometry.k_offset + k) * layer +
+           static_cast<std::uint64_t>(geometry.j_offset + j) * nx + static_cast<std::uint64_t>(geometry.i_offset + i);
+  } else {
+    const std::uint64_t cells = nx * static_cast<std::uint64_t>(geometry.global_nz);
+    return static_cast<std::uint64_t>(finding) * cells + static_cast<std::uint64_t>(geometry.k_offset + k) * nx +
+           static_cast<std::uint64_t>(geometry.i_offset + i);
+  }
 }
 
-/// Checks cell (i, k) of this rank and latches what it finds into `record` as check number
-/// record->checks_run: the first failed check keeps its record; within it, the first cell.
-SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<const double, 2>& state,
-                                                 const HydrostaticView& background, const CellGeometry<2>& geometry,
-                                                 HealthRecord* record, int k, int i) {
-  const int finding = health_finding_at(state, background, k, i);
+/// Checks cell (i, j, k) of this rank (2-D: j = 0) of the model of `Dims` dimensions and latches
+/// what it finds into `record` as check number record->checks_run: the first failed check keeps
+/// its record; within it, the first cell (health_cell_code).
+template <int Dims>
+SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldOf<const double, Dims>& state,
+                                                 const HydrostaticView& background, const CellGeometry<Dims>& geometry,
+                                                 HealthRecord* record, int k, [[maybe_unused]] int j, int i) {
+  const int finding = health_finding_of<ModelVariables<Dims>>(
+      [&](int v) {
+        if constexpr (Dims == 3)
+          return state(v, k, j, i);
+        else
+          return state(v, k, i);
+      },
+      background, k);
   if (finding < 0) return;
   const std::int64_t check = record->checks_run;
   const std::int64_t first = atomic_compare_exchange(&record->failed_check, -1, check);
   if (first != -1 && first != check) return;  // an earlier check failed: its record stays
-  const std::uint64_t global_nx = static_cast<std::uint64_t>(geometry.global_nx);
-  const std::uint64_t global_cells = global_nx * static_cast<std::uint64_t>(geometry.global_nz);
-  const std::uint64_t cell = static_cast<std::uint64_t>(finding) * global_cells +
-                             static_cast<std::uint64_t>(geometry.k_offset + k) * global_nx +
-                             static_cast<std::uint64_t>(geometry.i_offset + i);
-  atomic_min(&record->first_cell, cell);
-}
-
-/// The 3-D model's check of cell (i, j, k): the record's cell is
-/// v·NX·NY·NZ + k·NX·NY + j·NX + i (global indices), v = 5 for a speed.
-SIMAPP_HOST_DEVICE inline void check_cell_health_3d(const FieldView<const double, 3>& state,
-                                                    const HydrostaticView& background, const CellGeometry<3>& geometry,
-                                                    HealthRecord* record, int k, int j, int i) {
-  const int finding = health_finding_of<ModelVariables<3>>([&](int v) { return state(v, k, j, i); }, background, k);
-  if (finding < 0) return;
-  const std::int64_t check = record->checks_run;
-  const std::int64_t first = atomic_compare_exchange(&record->failed_check, -1, check);
-  if (first != -1 && first != check) return;
-  const std::uint64_t nx = static_cast<std::uint64_t>(geometry.global_nx);
-  const std::uint64_t layer = nx * static_cast<std::uint64_t>(geometry.global_ny);
-  const std::uint64_t cells = layer * static_cast<std::uint64_t>(geometry.global_nz);
-  const std::uint64_t cell =
-      static_cast<std::uint64_t>(finding) * cells + static_cast<std::uint64_t>(geometry.k_offset + k) * layer +
-      static_cast<std::uint64_t>(geometry.j_offset + j) * nx + static_cast<std::uint64_t>(geometry.i_offset + i);
-  atomic_min(&record->first_cell, cell);
+  atomic_min(&record->first_cell, health_cell_code(geometry, finding, k, j, i));
 }
 
 }  // namespace simapp

@@ -19,6 +19,15 @@ struct InverseSpacings {
   double along[Axes];
 };
 
+/// 1/Δ along x, (y,) z.
+template <int Dims>
+InverseSpacings<ModelVariables<Dims>::momenta> inverse_spacings(const CellGeometry<Dims>& geometry) {
+  if constexpr (Dims == 3)
+    return {{1.0 / geometry.dx, 1.0 / geometry.dy, 1.0 / geometry.dz}};
+  else
+    return {{1.0 / geometry.dx, 1.0 / geometry.dz}};
+}
+
 /// Adds the cell of row k whose variables (of the model V) `load(v)` gives.
 template <class V, class Load>
 SIMAPP_HOST_DEVICE void add_cell(StatisticsSums& sums, const Load& load, const HydrostaticView& background, int k,
@@ -85,35 +94,39 @@ std::size_t statistics_record_count(std::int64_t cells) {
   return (partials + statistics_partials_per_record - 1) / statistics_partials_per_record;
 }
 
-void reduce_statistics(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                       const CellGeometry<2>& geometry, StatisticsSums* partials, StatisticsSums* records) {
-  using V = ModelVariables<2>;
+template <int Dims>
+void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+                       const CellGeometry<Dims>& geometry, StatisticsSums* partials, StatisticsSums* records) {
+  using V = ModelVariables<Dims>;
   const int nx = state.shape.nx;
-  const InverseSpacings<V::momenta> inverse_spacing{{1.0 / geometry.dx, 1.0 / geometry.dz}};
-  reduce_cells(
-      stream, std::int64_t{nx} * state.shape.nz,
-      SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {
-        const auto i = static_cast<int>(n % nx), k = static_cast<int>(n / nx);
-        add_cell<V>(
-            sums, [&](int v) { return state(v, k, i); }, background, k, inverse_spacing);
-      },
-      partials, records);
+  const InverseSpacings<V::momenta> inverse_spacing = inverse_spacings(geometry);
+  // Cell n, i fastest, then j (3-D), then k: each dimension divides n by what its rows need.
+  if constexpr (Dims == 3) {
+    const int ny = state.shape.ny;
+    reduce_cells(
+        stream, std::int64_t{nx} * ny * state.shape.nz,
+        SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {
+          const std::int64_t row = n / nx;
+          const auto i = static_cast<int>(n % nx), j = static_cast<int>(row % ny), k = static_cast<int>(row / ny);
+          add_cell<V>(
+              sums, [&](int v) { return state(v, k, j, i); }, background, k, inverse_spacing);
+        },
+        partials, records);
+  } else {
+    reduce_cells(
+        stream, std::int64_t{nx} * state.shape.nz,
+        SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {
+          const auto i = static_cast<int>(n % nx), k = static_cast<int>(n / nx);
+          add_cell<V>(
+              sums, [&](int v) { return state(v, k, i); }, background, k, inverse_spacing);
+        },
+        partials, records);
+  }
 }
 
-void reduce_statistics_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                          const CellGeometry<3>& geometry, StatisticsSums* partials, StatisticsSums* records) {
-  using V = ModelVariables<3>;
-  const int nx = state.shape.nx, ny = state.shape.ny;
-  const InverseSpacings<V::momenta> inverse_spacing{{1.0 / geometry.dx, 1.0 / geometry.dy, 1.0 / geometry.dz}};
-  reduce_cells(
-      stream, std::int64_t{nx} * ny * state.shape.nz,
-      SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {
-        const std::int64_t row = n / nx;
-        const auto i = static_cast<int>(n % nx), j = static_cast<int>(row % ny), k = static_cast<int>(row / ny);
-        add_cell<V>(
-            sums, [&](int v) { return state(v, k, j, i); }, background, k, inverse_spacing);
-      },
-      partials, records);
-}
+template void reduce_statistics(const Stream&, FieldOf<const double, 2>, HydrostaticView, const CellGeometry<2>&,
+                                StatisticsSums*, StatisticsSums*);
+template void reduce_statistics(const Stream&, FieldOf<const double, 3>, HydrostaticView, const CellGeometry<3>&,
+                                StatisticsSums*, StatisticsSums*);
 
 }  // namespace simapp

@@ -71,13 +71,11 @@ std::size_t statistics_partial_count(std::int64_t cells);
 /// The records the second pass leaves for `cells` interior cells.
 std::size_t statistics_record_count(std::int64_t cells);
 
-/// Queues both passes over the interior of the 2-D model's `state`: `partials` (scratch, of
-/// statistics_partial_count cells) and `records` (statistics_record_count) on the backend.
-void reduce_statistics(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                       const CellGeometry<2>& geometry, StatisticsSums* partials, StatisticsSums* records);
-
-/// The 3-D model's (ρv counts as ρu does; Δ_y = dy).
-void reduce_statistics_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                          const CellGeometry<3>& geometry, StatisticsSums* partials, StatisticsSums* records);
+/// Queues both passes over the interior of the state of the model of `Dims` dimensions (3-D: ρv
+/// counts as ρu does; Δ_y = dy): `partials` (scratch, of statistics_partial_count cells) and
+/// `records` (statistics_record_count) on the backend.
+template <int Dims>
+void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+                       const CellGeometry<Dims>& geometry, StatisticsSums* partials, StatisticsSums* records);
 
 }  // namespace simapp

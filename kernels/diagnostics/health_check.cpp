@@ -5,21 +5,27 @@
 
 namespace simapp {
 
-void check_health(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                  const CellGeometry<2>& geometry, HealthRecord* record) {
-  parallel_for(
-      "check_health", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz},
-      SIMAPP_LAMBDA(int i, int k) { check_cell_health(state, background, geometry, record, k, i); });
+template <int Dims>
+void check_health(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+                  const CellGeometry<Dims>& geometry, HealthRecord* record) {
+  const int nx = state.shape.nx, nz = state.shape.nz;
+  if constexpr (Dims == 3) {
+    // One thread a cell: rows (k, j) of the (i, kj) index box, kj = k·ny + j.
+    const int ny = state.shape.ny;
+    parallel_for(
+        "check_health_3d", stream, IndexBox{0, nx, 0, nz * ny},
+        SIMAPP_LAMBDA(int i, int kj) { check_cell_health(state, background, geometry, record, kj / ny, kj % ny, i); });
+  } else {
+    parallel_for(
+        "check_health", stream, IndexBox{0, nx, 0, nz},
+        SIMAPP_LAMBDA(int i, int k) { check_cell_health(state, background, geometry, record, k, 0, i); });
+  }
 }
 
-void check_health_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                     const CellGeometry<3>& geometry, HealthRecord* record) {
-  // One thread a cell: rows (k, j) of the (i, kj) index box, kj = k·ny + j.
-  const int ny = state.shape.ny;
-  parallel_for(
-      "check_health_3d", stream, IndexBox{0, state.shape.nx, 0, state.shape.nz * ny},
-      SIMAPP_LAMBDA(int i, int kj) { check_cell_health_3d(state, background, geometry, record, kj / ny, kj % ny, i); });
-}
+template void check_health(const Stream&, FieldOf<const double, 2>, HydrostaticView, const CellGeometry<2>&,
+                           HealthRecord*);
+template void check_health(const Stream&, FieldOf<const double, 3>, HydrostaticView, const CellGeometry<3>&,
+                           HealthRecord*);
 
 void count_health_check(const Stream& stream, HealthRecord* record, HealthRecord* mirror) {
   parallel_for(

@@ -28,8 +28,8 @@ struct HealthRecord {
 
 /// The finding code of a speed beyond the bound, in place of a variable index: the model's
 /// count of variables.
-inline constexpr int speed_finding = ModelVariables<2>::count;
-inline constexpr int speed_finding_3d = ModelVariables<3>::count;
+template <int Dims>
+inline constexpr int speed_finding = ModelVariables<Dims>::count;
 
 /// Whether the health check looks at the state after step `step` (1-based, the run's own
 /// numbering) of a run of `num_steps` steps: after every multiple of `every` and after the last
@@ -41,15 +41,13 @@ SIMAPP_HOST_DEVICE inline bool checks_after_step(std::int64_t step, std::int64_t
   return every > 0 && (step % every == 0 || step == num_steps);
 }
 
-/// Checks the interior cells of `state` (this rank's, at global offsets geometry.i_offset,
-/// k_offset) and latches what it finds into `record` as check number record->checks_run.
-void check_health(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                  const CellGeometry<2>& geometry, HealthRecord* record);
-
-/// The 3-D model's check of `state`'s interior cells; the record's cell is
-/// v·NX·NY·NZ + k·NX·NY + j·NX + i, v = speed_finding_3d for a speed.
-void check_health_3d(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                     const CellGeometry<3>& geometry, HealthRecord* record);
+/// Checks the interior cells of `state` of the model of `Dims` dimensions (this rank's, at global
+/// offsets geometry.i_offset, (j_offset,) k_offset) and latches what it finds into `record` as
+/// check number record->checks_run; the record's cell is v·NX·NZ + k·NX + i in 2-D,
+/// v·NX·NY·NZ + k·NX·NY + j·NX + i in 3-D, v = speed_finding<Dims> for a speed.
+template <int Dims>
+void check_health(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+                  const CellGeometry<Dims>& geometry, HealthRecord* record);
 
 /// record->checks_run += 1, then *mirror = *record.
 void count_health_check(const Stream& stream, HealthRecord* record, HealthRecord* mirror);

@@ -210,10 +210,7 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
       item(u, cells, l, f);
       if (c0 + l >= breadth() || a0 + f >= length()) continue;
       const Cell c = cell_of(c0 + l, a0 + f);
-      if constexpr (Dims == 3)
-        check_cell_health_3d(output, context[0].background, context[0].geometry, record, c.k, c.j, c.i);
-      else
-        check_cell_health(output, context[0].background, context[0].geometry, record, c.k, c.i);
+      check_cell_health(output, context[0].background, context[0].geometry, record, c.k, c.j, c.i);
     }
   }
 

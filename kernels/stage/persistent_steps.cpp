@@ -99,13 +99,13 @@ __device__ bool health_check_failed(const PersistentSteps<Dims>& p, cg::grid_gro
     const long layer = static_cast<long>(shape.nx) * shape.ny;
     const long cells = layer * shape.nz;
     for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
-      check_cell_health_3d(p.state, p.background, p.geometry, p.record, static_cast<int>(c / layer),
-                           static_cast<int>(c % layer / shape.nx), static_cast<int>(c % shape.nx));
+      check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / layer),
+                        static_cast<int>(c % layer / shape.nx), static_cast<int>(c % shape.nx));
   } else {
     const int nx = shape.nx;
     const long cells = static_cast<long>(nx) * shape.nz;
     for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
-      check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / nx),
+      check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / nx), 0,
                         static_cast<int>(c % nx));
   }
   grid.sync();

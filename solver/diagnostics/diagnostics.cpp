@@ -26,21 +26,19 @@ StatisticsReducer::StatisticsReducer(Backend backend, std::int64_t cells, double
       dt_(dt),
       comm_(comm) {}
 
-void StatisticsReducer::queue(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-                              const CellGeometry<2>& geometry) const {
+template <int Dims>
+void StatisticsReducer::queue(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+                              const CellGeometry<Dims>& geometry) const {
   reduce_statistics(stream, state, background, geometry, partials_.data(), records_.data());
   device::copy_async(stream, host_records_.data(), records_.data(), records_.size() * sizeof(StatisticsSums),
                      device::CopyDirection::device_to_host);
   ready_.record(stream);
 }
 
-void StatisticsReducer::queue(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-                              const CellGeometry<3>& geometry) const {
-  reduce_statistics_3d(stream, state, background, geometry, partials_.data(), records_.data());
-  device::copy_async(stream, host_records_.data(), records_.data(), records_.size() * sizeof(StatisticsSums),
-                     device::CopyDirection::device_to_host);
-  ready_.record(stream);
-}
+template void StatisticsReducer::queue(const Stream&, FieldOf<const double, 2>, HydrostaticView,
+                                       const CellGeometry<2>&) const;
+template void StatisticsReducer::queue(const Stream&, FieldOf<const double, 3>, HydrostaticView,
+                                       const CellGeometry<3>&) const;
 
 FlowStatistics StatisticsReducer::collect() const {
   ready_.wait();

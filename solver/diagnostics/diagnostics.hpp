@@ -49,13 +49,11 @@ class StatisticsReducer {
   /// steps of `dt` (s, for the Courant number).
   StatisticsReducer(Backend backend, std::int64_t cells, double cell_volume, double dt, MPI_Comm comm);
 
-  /// Queues the reduction of the 2-D model's state on `stream`, and the copy of its records to
-  /// the host; the state may change once the stream has run it.
-  void queue(const Stream& stream, FieldView<const double, 2> state, HydrostaticView background,
-             const CellGeometry<2>& geometry) const;
-  /// The 3-D model's.
-  void queue(const Stream& stream, FieldView<const double, 3> state, HydrostaticView background,
-             const CellGeometry<3>& geometry) const;
+  /// Queues the reduction of the state of the model of `Dims` dimensions on `stream`, and the
+  /// copy of its records to the host; the state may change once the stream has run it.
+  template <int Dims>
+  void queue(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+             const CellGeometry<Dims>& geometry) const;
   /// Waits for what queue() queued last and reduces it over the ranks (collective).
   FlowStatistics collect() const;
 

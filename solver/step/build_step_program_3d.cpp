@@ -263,7 +263,7 @@ void add_health_check_3d(StepProgram& program, const std::string& prefix, const 
   program
       .add(OpKind::kernel, prefix + "check_health",
            [state, background, geometry, health](const Stream& stream) {
-             check_health_3d(stream, state, background, geometry, health.record);
+             check_health(stream, state, background, geometry, health.record);
            })
       .bytes = health_check_3d_bytes(state.shape);
   program.add(OpKind::kernel, prefix + "count_health_check",

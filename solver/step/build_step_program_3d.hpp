@@ -67,7 +67,7 @@ StepProgram build_step_program_3d(const StepResources3d& resources, StepParity p
 
 /// A chunk of the 3-D model's steps as `layout` lays them out (build_chunk_program's 2-D
 /// counterpart): the copy of the staged StepParams<3> slots to the device, then the steps, step j
-/// reading slot j, each step `layout.checked` names followed by the health check (check_health_3d)
+/// reading slot j, each step `layout.checked` names followed by the health check (check_health)
 /// and its count.
 StepProgram build_chunk_program_3d(const StepResources3d& resources, const ChunkLayout& layout);
 

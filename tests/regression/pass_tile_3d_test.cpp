@@ -148,7 +148,7 @@ TEST_P(PassTile3dTest, FusedPassEqualsThreeStageKernelsBitForBit) {
 }
 
 /// The tiles' checks of their own output cells latch into their record, as check number
-/// checks_run, what the health check of every cell of the output finds (check_cell_health_3d, the other code path);
+/// checks_run, what the health check of every cell of the output finds (check_cell_health, the other code path);
 /// `spoil` makes the input unhealthy at a few cells, or leaves it.
 template <Direction D>
 void expect_checked_pass_finds_what_the_check_finds(const std::function<void(Field&)>& spoil,
@@ -165,7 +165,7 @@ void expect_checked_pass_finds_what_the_check_finds(const std::function<void(Fie
   for (int k = 0; k < setup.shape.nz; ++k)
     for (int j = 0; j < setup.shape.ny; ++j)
       for (int i = 0; i < setup.shape.nx; ++i)
-        check_cell_health_3d(fused.view, setup.background.view(), setup.grid.geometry<3>(), &swept, k, j, i);
+        check_cell_health(fused.view, setup.background.view(), setup.grid.geometry<3>(), &swept, k, j, i);
   const char* pass = D == Direction::x ? "x pass" : D == Direction::y ? "y pass" : "z pass";
   EXPECT_EQ(swept.failed_check, expected_failed_check) << pass;
   EXPECT_EQ(checked.failed_check, swept.failed_check) << pass;

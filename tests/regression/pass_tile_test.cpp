@@ -132,7 +132,7 @@ void expect_checked_pass_finds_what_the_check_finds(const std::function<void(Fie
   swept.checks_run = 3;
   for (int k = 0; k < setup.grid.nz(); ++k)
     for (int i = 0; i < setup.grid.nx(); ++i)
-      check_cell_health(fused.view, setup.background.view(), setup.grid.geometry<2>(), &swept, k, i);
+      check_cell_health(fused.view, setup.background.view(), setup.grid.geometry<2>(), &swept, k, 0, i);
   const char* pass = D == Direction::x ? "x pass" : "z pass";
   EXPECT_EQ(swept.failed_check, expected_failed_check) << pass;
   EXPECT_EQ(checked.failed_check, swept.failed_check) << pass;

@@ -57,7 +57,7 @@ inline std::optional<HostFinding> first_unhealthy_cell(const Simulation& simulat
         const double rho_theta = at(var::rhot, k, i) + columns.rho_theta_cell[k + numerics::halo_width];
         const double sound = std::sqrt(physics::gamma * physics::pressure(rho_theta) / density);
         const double fastest = std::max(std::abs(at(var::umom, k, i)), std::abs(at(var::wmom, k, i))) / density + sound;
-        if (!(fastest <= numerics::max_speed)) finding = speed_finding;
+        if (!(fastest <= numerics::max_speed)) finding = speed_finding<2>;
       }
       if (finding < 0) continue;
       const HostFinding here{finding, i, k};

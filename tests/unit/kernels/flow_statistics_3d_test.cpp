@@ -1,4 +1,4 @@
-/// The 3-D model's statistics (reduce_statistics_3d) against the 2-D model's: a state uniform in
+/// The 3-D model's statistics (reduce_statistics<3>) against the 2-D model's: a state uniform in
 /// y sums to ny times the 2-D sums exactly (the sums are exact fixed-point, and v = 0 adds nothing
 /// to u² + w²) with the same extremes, and ρv counts in the energies as ρu does.
 #include <gtest/gtest.h>
@@ -78,8 +78,8 @@ class FlowStatistics3dTest : public ::testing::Test {
   StatisticsSums three_d_sums() {
     const CellGeometry<3> geometry{grid.geometry<2>(), grid.geometry<2>().dx, grid.geometry<2>().dx * ny, ny, 0};
     return statistics_of(std::int64_t{nx} * ny * nz, [&](StatisticsSums* partials, StatisticsSums* records) {
-      reduce_statistics_3d(Stream{}, FieldView<const double, 3>{three_d.data(), shape}, background.view(), geometry,
-                           partials, records);
+      reduce_statistics(Stream{}, FieldView<const double, 3>{three_d.data(), shape}, background.view(), geometry,
+                        partials, records);
     });
   }
 

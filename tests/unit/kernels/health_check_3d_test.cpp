@@ -1,4 +1,4 @@
-/// The 3-D model's health check (check_health_3d): it passes a state at rest, and names the first
+/// The 3-D model's health check (check_health<3>): it passes a state at rest, and names the first
 /// bad value by variable, then global (k, j, i), and a signal speed beyond the bound along y by
 /// the speed code; the 2-D model's finds the same speed in the same state without y.
 #include <gtest/gtest.h>
@@ -34,7 +34,7 @@ class HealthCheck3dTest : public ::testing::Test {
   }
   HealthRecord check() {
     HealthRecord record;
-    check_health_3d(Stream{}, FieldView<const double, 3>{state.data(), shape}, background.view(), geometry, &record);
+    check_health(Stream{}, FieldView<const double, 3>{state.data(), shape}, background.view(), geometry, &record);
     return record;
   }
   /// The record's code of finding f at global cell (i, j, k).
@@ -70,7 +70,7 @@ TEST_F(HealthCheck3dTest, ASpeedAlongYBeyondTheBoundIsASpeedFinding) {
   at(V3::vmom, 1, 2, 4) = 500.0 * background.to_host(Stream{}).density_cell[1 + numerics::halo_width];
   const HealthRecord record = check();
   EXPECT_EQ(record.failed_check, 0);
-  EXPECT_EQ(record.first_cell, code(speed_finding_3d, 1, 2, 4));
+  EXPECT_EQ(record.first_cell, code(speed_finding<3>, 1, 2, 4));
   // The 2-D check of the same cell with that momentum along x finds a speed too.
   const FieldShape<2> shape_2d = grid.cell_shape<2>();
   std::vector<double> state_2d(shape_2d.size(), 0.0);
@@ -78,7 +78,7 @@ TEST_F(HealthCheck3dTest, ASpeedAlongYBeyondTheBoundIsASpeedFinding) {
   HealthRecord record_2d;
   check_health(Stream{}, FieldView<const double, 2>{state_2d.data(), shape_2d}, background.view(), grid.geometry<2>(),
                &record_2d);
-  EXPECT_EQ(record_2d.first_cell, (static_cast<std::uint64_t>(speed_finding) * nz + 1) * nx + 4);
+  EXPECT_EQ(record_2d.first_cell, (static_cast<std::uint64_t>(speed_finding<2>) * nz + 1) * nx + 4);
 }
 
 }  // namespace
