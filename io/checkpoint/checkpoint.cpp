@@ -339,13 +339,13 @@ void remove_other_checkpoints(const fs::path& directory, const fs::path& kept) {
 
 /// The bump of `spec`'s run: the 3-D model's, or the 2-D model's uniform in y.
 Bump<3> bump_of(const RunSpec& spec) {
-  return spec.grid.ny > 1 ? configured_bump_3d(spec) : uniform_in_y(configured_bump(spec));
+  return spec.grid.ny > 1 ? configured_bump<3>(spec) : uniform_in_y(configured_bump<2>(spec));
 }
 
 /// The case's own bump, likewise.
 Bump<3> own_bump(const RunSpec& spec) {
   const Bump<2> own = case_bump(spec.case_name, spec.grid.xlen);
-  return spec.grid.ny > 1 ? case_bump_3d(own, spec.grid.ylen) : uniform_in_y(own);
+  return spec.grid.ny > 1 ? model_bump<3>(own, spec.grid.ylen) : uniform_in_y(own);
 }
 
 /// Adds to `add` how bump `recorded` differs from `configured` by the key that sets it:

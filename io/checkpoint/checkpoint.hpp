@@ -83,8 +83,8 @@ inline constexpr int checksum_columns = 4096;
 /// change of a value or of its place changes it. For tools that edit a checkpoint.
 std::uint64_t checksum_share(double value, std::uint64_t column);
 
-/// The bump perturbation.* configures when it is not the case's own (configured_bump_3d in the
-/// 3-D model; in the 2-D one configured_bump, uniform in y), else none.
+/// The bump perturbation.* configures when it is not the case's own (configured_bump<3> in the
+/// 3-D model; in the 2-D one configured_bump<2>, uniform in y), else none.
 std::optional<Bump<3>> configured_perturbation(const RunSpec& spec);
 
 /// FNV-1a hash of what a checkpoint's state depends on: the case, the grid and domain (with ny

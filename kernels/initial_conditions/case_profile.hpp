@@ -44,31 +44,30 @@ SIMAPP_HOST_DEVICE inline Bump<2> case_bump(CaseName name, double xlen) {
 
 /// collision's cold bubble: 6000 m above its warm bubble `warm`, of the same radii and the
 /// opposite amplitude (θ′ −20 K at (xlen/2, 8000 m) for the case's own).
-SIMAPP_HOST_DEVICE inline Bump<2> collision_cold_bubble(const Bump<2>& warm) {
-  return Bump<2>{-warm.amplitude, warm.x0, warm.z0 + 6000.0, warm.xr, warm.zr};
+template <int Dims>
+SIMAPP_HOST_DEVICE inline Bump<Dims> collision_cold_bubble(const Bump<Dims>& warm) {
+  Bump<Dims> cold = warm;
+  cold.amplitude = -warm.amplitude;
+  cold.z0 = warm.z0 + 6000.0;
+  return cold;
 }
 
-/// collision's cold bubble in the 3-D model: 6000 m above `warm`, of its radii and the opposite
-/// amplitude.
-SIMAPP_HOST_DEVICE inline Bump<3> collision_cold_bubble(const Bump<3>& warm) {
-  return Bump<3>{-warm.amplitude, warm.x0, warm.y0, warm.z0 + 6000.0, warm.xr, warm.yr, warm.zr};
+/// The bump of the `Dims`-dimensional model made of the x–z bump `xz` (a case's, case_bump), in a
+/// domain `ylen` deep: `xz` itself in 2-D; in 3-D the ellipsoid centred at y = ylen/2 with
+/// y_r = x_r (thermal and collision: spheres).
+template <int Dims>
+SIMAPP_HOST_DEVICE inline Bump<Dims> model_bump(const Bump<2>& xz, [[maybe_unused]] double ylen) {
+  if constexpr (Dims == 3)
+    return Bump<3>{xz.amplitude, xz.x0, ylen / 2.0, xz.z0, xz.xr, xz.xr, xz.zr};
+  else
+    return xz;
 }
 
-/// The 3-D model's bump of a case whose 2-D bump is `xz`, in a domain `ylen` deep: the ellipsoid
-/// centred at y = ylen/2 with y_r = x_r (thermal and collision: spheres).
-SIMAPP_HOST_DEVICE inline Bump<3> case_bump_3d(const Bump<2>& xz, double ylen) {
-  return Bump<3>{xz.amplitude, xz.x0, ylen / 2.0, xz.z0, xz.xr, xz.xr, xz.zr};
-}
-
-/// The gravity_waves forcing, tend(ρw) += bump(x, z) · ρ̄_c(k) in every stage, with `bump` the
-/// case's bump (as configured); none (amplitude 0) in every other case.
-SIMAPP_HOST_DEVICE inline Bump<2> gravity_wave_source(CaseName name, const Bump<2>& bump) {
-  return name == CaseName::gravity_waves ? bump : Bump<2>{};
-}
-
-/// The 3-D model's gravity_waves forcing: tend(ρw) += bump(x, y, z) · ρ̄_c(k).
-SIMAPP_HOST_DEVICE inline Bump<3> gravity_wave_source(CaseName name, const Bump<3>& bump) {
-  return name == CaseName::gravity_waves ? bump : Bump<3>{};
+/// The gravity_waves forcing, tend(ρw) += bump(x, (y,) z) · ρ̄_c(k) in every stage, with `bump`
+/// the case's bump (as configured); none (amplitude 0) in every other case.
+template <int Dims>
+SIMAPP_HOST_DEVICE inline Bump<Dims> gravity_wave_source(CaseName name, const Bump<Dims>& bump) {
+  return name == CaseName::gravity_waves ? bump : Bump<Dims>{};
 }
 
 /// The background of a case: stratified (N = 0.02 s⁻¹) for gravity_waves, else neutral
@@ -77,28 +76,21 @@ SIMAPP_HOST_DEVICE inline HydrostaticBackground case_background(CaseName name) {
   return HydrostaticBackground{name == CaseName::gravity_waves ? 0.02 : 0.0};
 }
 
-/// The perturbation of case `name` at a point, from `bump_at()`, its bump's value there, and
-/// (collision) `cold_bubble_at()`, its cold bubble's: of either model.
-template <class BumpAt, class ColdBubbleAt>
-SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation_of(CaseName name, const BumpAt& bump_at,
-                                                                 const ColdBubbleAt& cold_bubble_at) {
+/// The perturbation of case `name` at the point `at` ((x, z) in 2-D, (x, y, z) in 3-D), made of
+/// `bump`: the case's bump (case_bump) or the one configured in its place.
+template <int Dims, class... Coordinates>
+SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, const Bump<Dims>& bump,
+                                                              Coordinates... at) {
   switch (name) {
     case CaseName::thermal:
-    case CaseName::density_current: return {bump_at(), 0.0, 0.0};
-    case CaseName::collision: return {bump_at() + cold_bubble_at(), 0.0, 0.0};
+    case CaseName::density_current: return {bump(at...), 0.0, 0.0};
+    case CaseName::collision: return {bump(at...) + collision_cold_bubble(bump)(at...), 0.0, 0.0};
     case CaseName::gravity_waves: return {0.0, 15.0, 0.0};  // its bump is the source
-    case CaseName::straka: return {0.0, 0.0, 0.0, bump_at()};
+    case CaseName::straka: return {0.0, 0.0, 0.0, bump(at...)};
     case CaseName::injection:
     case CaseName::rest: return {};
   }
   return {};
-}
-
-/// The perturbation of case `name` at (x, z), made of `bump`: the case's bump (case_bump) or
-/// the one configured in its place.
-SIMAPP_HOST_DEVICE inline PointPerturbation case_perturbation(CaseName name, double x, double z, const Bump<2>& bump) {
-  return case_perturbation_of(
-      name, [&] { return bump(x, z); }, [&] { return collision_cold_bubble(bump)(x, z); });
 }
 
 }  // namespace simapp

@@ -54,7 +54,7 @@ Model2d::Model2d(const ModelContext& context)
                  context.grid.geometry<2>(),
                  context.background,
                  &params_,
-                 gravity_wave_source(context.spec.case_name, configured_bump(context.spec)),
+                 gravity_wave_source(context.spec.case_name, configured_bump<2>(context.spec)),
                  context.spec.execution.granularity,
                  ghost_fill_with(context.spec, context.decomposition, context.halo_path, halo_x_.get(), halo_z_.get()),
                  context.health},
@@ -68,7 +68,7 @@ Model2d::Model2d(const ModelContext& context)
 Model2d::~Model2d() = default;
 
 void Model2d::set_initial_state(const Stream& stream) const {
-  simapp::set_initial_state(stream, workspace_.fields().state, spec_.case_name, configured_bump(spec_),
+  simapp::set_initial_state(stream, workspace_.fields().state, spec_.case_name, configured_bump<2>(spec_),
                             grid_.geometry<2>());
 }
 

@@ -48,7 +48,7 @@ Model3d::Model3d(const ModelContext& context)
                  geometry_,
                  context.background,
                  &params_,
-                 gravity_wave_source(context.spec.case_name, configured_bump_3d(context.spec)),
+                 gravity_wave_source(context.spec.case_name, configured_bump<3>(context.spec)),
                  context.spec.execution.granularity,
                  periodic_in_y(case_boundaries(context.spec.case_name)),
                  rank_boundaries(periodic_in_y(case_boundaries(context.spec.case_name)), context.grid.box(),
@@ -65,7 +65,7 @@ Model3d::Model3d(const ModelContext& context)
 Model3d::~Model3d() = default;
 
 void Model3d::set_initial_state(const Stream& stream) const {
-  set_initial_state_3d(stream, resources_.fields.state, spec_.case_name, configured_bump_3d(spec_), geometry_);
+  simapp::set_initial_state(stream, resources_.fields.state, spec_.case_name, configured_bump<3>(spec_), geometry_);
 }
 
 Diagnostics Model3d::diagnostics(const Stream& stream) const {

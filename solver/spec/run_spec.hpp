@@ -127,30 +127,27 @@ struct RunSpec {
   ParallelSpec parallel;
 };
 
-/// The bump of `spec`'s case: its own (case_bump) with what spec.perturbation gives in its place.
-/// x is a list's first item and z its last.
-inline Bump<2> configured_bump(const RunSpec& spec) {
-  Bump<2> bump = case_bump(spec.case_name, spec.grid.xlen);
+/// The bump of `spec`'s case in the `Dims`-dimensional model: its own (model_bump of case_bump)
+/// with what spec.perturbation gives in its place. x is a list's first item and z its last; y
+/// (3-D) its middle one in a list of three numbers [x, y, z].
+template <int Dims>
+Bump<Dims> configured_bump(const RunSpec& spec) {
+  Bump<2> xz = case_bump(spec.case_name, spec.grid.xlen);
   const PerturbationSpec& given = spec.perturbation;
   if (!given.center.empty()) {
-    bump.x0 = given.center.front();
-    bump.z0 = given.center.back();
+    xz.x0 = given.center.front();
+    xz.z0 = given.center.back();
   }
   if (!given.radii.empty()) {
-    bump.xr = given.radii.front();
-    bump.zr = given.radii.back();
+    xz.xr = given.radii.front();
+    xz.zr = given.radii.back();
   }
-  if (given.amplitude) bump.amplitude = *given.amplitude;
-  return bump;
-}
-
-/// The 3-D model's bump of `spec`'s case: the ellipsoid of the configured x–z bump
-/// (case_bump_3d: centred at y = ylen/2, y_r = x_r), with y from lists of three numbers [x, y, z].
-inline Bump<3> configured_bump_3d(const RunSpec& spec) {
-  Bump<3> bump = case_bump_3d(configured_bump(spec), spec.grid.ylen);
-  const PerturbationSpec& given = spec.perturbation;
-  if (given.center.size() == 3) bump.y0 = given.center[1];
-  if (given.radii.size() == 3) bump.yr = given.radii[1];
+  if (given.amplitude) xz.amplitude = *given.amplitude;
+  Bump<Dims> bump = model_bump<Dims>(xz, spec.grid.ylen);
+  if constexpr (Dims == 3) {
+    if (given.center.size() == 3) bump.y0 = given.center[1];
+    if (given.radii.size() == 3) bump.yr = given.radii[1];
+  }
   return bump;
 }
 

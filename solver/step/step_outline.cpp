@@ -44,7 +44,7 @@ StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid, HaloPath path) {
                                   grid.geometry<3>(),
                                   {},
                                   nullptr,
-                                  gravity_wave_source(spec.case_name, configured_bump_3d(spec)),
+                                  gravity_wave_source(spec.case_name, configured_bump<3>(spec)),
                                   spec.execution.granularity,
                                   domain,
                                   rank_boundaries(domain, grid.box(), grid.spec()),
@@ -64,7 +64,7 @@ StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo
                                 grid.geometry<2>(),
                                 {},
                                 nullptr,
-                                gravity_wave_source(spec.case_name, configured_bump(spec)),
+                                gravity_wave_source(spec.case_name, configured_bump<2>(spec)),
                                 spec.execution.granularity,
                                 halo,
                                 HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};

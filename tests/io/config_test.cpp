@@ -922,7 +922,7 @@ TEST_F(ConfigTest, PerturbationKeysSetTheCasesBump) {
   EXPECT_EQ(config.spec.perturbation.center, (std::vector<double>{5000.0, 3000.5}));
   EXPECT_EQ(config.spec.perturbation.radii, (std::vector<double>{1000.0, std::numeric_limits<double>::infinity()}));
   EXPECT_EQ(config.spec.perturbation.amplitude, -4.5);
-  const Bump<2> bump = configured_bump(config.spec);
+  const Bump<2> bump = configured_bump<2>(config.spec);
   EXPECT_EQ(bump.x0, 5000.0);
   EXPECT_EQ(bump.z0, 3000.5);
   EXPECT_EQ(bump.xr, 1000.0);
@@ -943,7 +943,7 @@ TEST_F(ConfigTest, PerturbationKeysSetTheCasesBump) {
     EXPECT_EQ(load_config(valid, {"perturbation.radii=" + text}).spec.perturbation.radii,
               (std::vector<double>{inf, 500.0}))
         << text;
-  const Bump<2> radii_only = configured_bump(load_config(valid, {"perturbation.radii=inf,500"}).spec);
+  const Bump<2> radii_only = configured_bump<2>(load_config(valid, {"perturbation.radii=inf,500"}).spec);
   EXPECT_EQ(radii_only.x0, 10000.0);
   EXPECT_EQ(radii_only.z0, 2000.0);
   EXPECT_EQ(radii_only.amplitude, 3.0);

@@ -59,8 +59,8 @@ struct Model<3> {
   }
   static BoundaryConditions<3> periodic() { return periodic_in_y(case_boundaries(CaseName::thermal)); }
   static void initial_state(const Stream& stream, FieldView<double, 3> state, const CellGeometry<3>& geometry) {
-    set_initial_state_3d(stream, state, CaseName::thermal,
-                         case_bump_3d(case_bump(CaseName::thermal, geometry.xlen), geometry.ylen), geometry);
+    set_initial_state(stream, state, CaseName::thermal,
+                      model_bump<3>(case_bump(CaseName::thermal, geometry.xlen), geometry.ylen), geometry);
   }
   static void stage(const Stream& stream, Direction direction, FieldView<double, 3> input, FieldView<double, 3> out,
                     const FluxContext<3>& context, const BoundaryConditions<3>& sides) {

@@ -72,12 +72,12 @@ struct PassSetup {
         background(Stream{}, case_background(name), grid.geometry<2>(), grid.nz()),
         shape(grid.cell_shape<3>()),
         q0(shape),
-        bump(case_bump_3d(case_bump(name, spec.xlen), spec.ylen)),
+        bump(model_bump<3>(case_bump(name, spec.xlen), spec.ylen)),
         params(step_params(1.5 * std::min({grid.dx(), grid.dy(), grid.dz()}) / 450.0, grid.dx(), grid.dy(), grid.dz(),
                            Dissipation{viscosity})),
         wave_source(gravity_wave_source(name, bump)),
         sides(periodic_in_y(case_boundaries(name))) {
-    set_initial_state_3d(Stream{}, q0.view, name, bump, grid.geometry<3>());
+    set_initial_state(Stream{}, q0.view, name, bump, grid.geometry<3>());
     perturb(q0);
     for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry<3>(), background.view(), &params, s};
   }
