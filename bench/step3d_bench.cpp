@@ -1,5 +1,5 @@
 /// simapp-bench-3d: the 3-D model's step (x, y and z passes of three RK3 stages:
-/// solver/step/build_step_program_3d.hpp) on one GPU, at stage granularity (nine stage kernels,
+/// solver/step/build_step_program.hpp) on one GPU, at stage granularity (nine stage kernels,
 /// kernels/stage/stage_kernel_3d.hpp) and at pass granularity (three pass kernels,
 /// kernels/stage/pass_kernel_3d.hpp), launched eagerly and as CUDA graphs of one step pair and of 25
 /// step pairs, at the sizes the 3-D issue names; beside it the stage-at-a-time memory floor (960 B a
@@ -32,7 +32,7 @@
 #include "kernels/stage/stage_kernel.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
-#include "solver/step/build_step_program_3d.hpp"
+#include "solver/step/build_step_program.hpp"
 
 namespace simapp {
 namespace {
@@ -118,20 +118,17 @@ class Model3d {
                        device::CopyDirection::host_to_device);
     device::synchronize(stream);
     const BoundaryConditions<3> sides = periodic_in_y(case_boundaries(CaseName::thermal));
-    const StepResources3d resources{
+    const StepResources<3> resources{
         {{state_.data(), shape_}, {stage1_.data(), shape_}, {stage2_.data(), shape_}, {}, {}, {}, {}},
         geometry_,
         background_.view(),
         &params_,
         Bump<3>{},
         granularity,
-        sides,
-        sides,
-        {},
-        {},
-        false};
-    odd_ = build_step_program_3d(resources, StepParity::odd, 0);
-    even_ = build_step_program_3d(resources, StepParity::even, 0);
+        GhostFill<3>{sides, sides},
+        {}};
+    odd_ = build_step_program(resources, StepParity::odd, 0);
+    even_ = build_step_program(resources, StepParity::even, 0);
   }
 
   /// Queues one step of parity `parity`: its program's nine stage kernels or three pass kernels.
@@ -162,7 +159,7 @@ class Model3d {
   FieldShape<3> shape_;
   CellGeometry<3> geometry_;
   DeviceBuffer<double> state_, stage1_, stage2_;
-  StepParamsBlock3d params_;
+  StepParamsBlock<3> params_;
   StepProgram odd_, even_;  ///< the two steps of a pair
 };
 

@@ -8,21 +8,27 @@ namespace simapp {
 
 namespace {
 
-/// Stages into `params` the values of the `steps` steps after `completed`, each made by
-/// `values_of(dt)`.
-template <class Params, class ValuesOf>
-void stage_steps(StepParamsBlockOf<Params>& params, const TimeStepping& time, long completed, int steps,
-                 const ValuesOf& values_of) {
-  std::vector<Params> values(static_cast<std::size_t>(steps));
-  for (int j = 0; j < steps; ++j) values[j] = values_of(time.dt_of(completed + 1 + j));
+/// Stages into `params` the values of the `steps` steps after `completed` for cells of `geometry`.
+template <int Dims>
+void stage_steps(StepParamsBlock<Dims>& params, const TimeStepping& time, const CellGeometry<Dims>& geometry,
+                 const Dissipation& physics, long completed, int steps) {
+  std::vector<StepParams<Dims>> values(static_cast<std::size_t>(steps));
+  for (int j = 0; j < steps; ++j) {
+    const double dt = time.dt_of(completed + 1 + j);
+    if constexpr (Dims == 3)
+      values[j] = step_params(dt, geometry.dx, geometry.dy, geometry.dz, physics);
+    else
+      values[j] = step_params(dt, geometry.dx, geometry.dz, physics);
+  }
   params.stage(values);
 }
 
-/// The persistent kernel's arguments (PersistentSteps<2> or PersistentSteps<3>) from either model's
-/// step resources; `domain`: the domain's sides (one rank: its sides are the domain's).
-template <class Steps, class Resources, class Sides>
-Steps persistent_steps(const Resources& resources, const Sides& domain, const TimeSchedule& schedule,
-                       LoopClock* clock) {
+/// The persistent kernel's arguments (PersistentSteps<Dims>) from the step resources; the
+/// domain's sides are the rank's (it runs on one rank).
+template <int Dims>
+PersistentArguments persistent_steps(const StepResources<Dims>& resources, const TimeSchedule& schedule,
+                                     LoopClock* clock) {
+  using Steps = PersistentSteps<Dims>;
   const HealthCheckOps& health = resources.health;
   return Steps{resources.fields.state,
                resources.fields.stage1,
@@ -30,7 +36,7 @@ Steps persistent_steps(const Resources& resources, const Sides& domain, const Ti
                resources.geometry,
                resources.background,
                resources.wave_source,
-               domain,
+               resources.halo.domain,
                schedule,
                resources.params->writable_device_slots(),
                clock,
@@ -41,36 +47,26 @@ Steps persistent_steps(const Resources& resources, const Sides& domain, const Ti
 
 }  // namespace
 
-ChunkPrograms::ChunkPrograms(const StepResources& resources, StepParamsBlock& params, const TimeStepping& time,
-                             double dx, double dz, const Dissipation& physics, int check_every)
+template <int Dims>
+ChunkPrograms::ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlock<Dims>& params,
+                             const TimeStepping& time, const Dissipation& physics, int check_every)
     : build_([&resources](const ChunkLayout& layout) { return build_chunk_program(resources, layout); }),
-      stage_([&params, &time, dx, dz, physics](long completed, int steps) {
-        stage_steps(params, time, completed, steps, [&](double dt) { return step_params(dt, dx, dz, physics); });
+      stage_([&params, &time, geometry = resources.geometry, physics](long completed, int steps) {
+        stage_steps(params, time, geometry, physics, completed, steps);
       }),
       loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
         return build_loop_body_program(resources, layout, loop);
       }),
-      persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) -> PersistentArguments {
-        return persistent_steps<PersistentSteps<2>>(resources, resources.halo.domain, schedule, clock);
+      persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) {
+        return persistent_steps(resources, schedule, clock);
       }),
       time_(time),
       check_every_(check_every) {}
 
-ChunkPrograms::ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d& params, const TimeStepping& time,
-                             const CellGeometry<3>& geometry, const Dissipation& physics, int check_every)
-    : build_([&resources](const ChunkLayout& layout) { return build_chunk_program_3d(resources, layout); }),
-      stage_([&params, &time, geometry, physics](long completed, int steps) {
-        stage_steps(params, time, completed, steps,
-                    [&](double dt) { return step_params(dt, geometry.dx, geometry.dy, geometry.dz, physics); });
-      }),
-      loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
-        return build_loop_body_program_3d(resources, layout, loop);
-      }),
-      persistent_([&resources](const TimeSchedule& schedule, LoopClock* clock) -> PersistentArguments {
-        return persistent_steps<PersistentSteps<3>>(resources, resources.domain, schedule, clock);
-      }),
-      time_(time),
-      check_every_(check_every) {}
+template ChunkPrograms::ChunkPrograms(const StepResources<2>&, StepParamsBlock<2>&, const TimeStepping&,
+                                      const Dissipation&, int);
+template ChunkPrograms::ChunkPrograms(const StepResources<3>&, StepParamsBlock<3>&, const TimeStepping&,
+                                      const Dissipation&, int);
 
 ChunkLayout ChunkPrograms::layout_after(long completed, int steps) const {
   return chunk_layout(completed, steps, time_.num_steps(), check_every_);

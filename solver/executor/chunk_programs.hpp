@@ -8,10 +8,8 @@
 #include <variant>
 #include <vector>
 
-#include "kernels/physics/cell_geometry.hpp"
 #include "kernels/stage/persistent_steps.hpp"
 #include "solver/step/build_step_program.hpp"
-#include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_params_block.hpp"
 #include "solver/time/time_stepping.hpp"
 
@@ -22,13 +20,12 @@ using PersistentArguments = std::variant<PersistentSteps<2>, PersistentSteps<3>>
 
 class ChunkPrograms {
  public:
-  /// The 2-D model's chunks. `resources`, `params` (the slots `resources` points at) and `time`
+  /// The chunks of the model in `Dims` dimensions, their StepParams<Dims> for the cells of
+  /// `resources.geometry`. `resources`, `params` (the slots `resources` points at) and `time`
   /// must outlive this.
-  ChunkPrograms(const StepResources& resources, StepParamsBlock& params, const TimeStepping& time, double dx, double dz,
+  template <int Dims>
+  ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlock<Dims>& params, const TimeStepping& time,
                 const Dissipation& physics, int check_every);
-  /// The 3-D model's chunks (build_chunk_program_3d), its StepParams<3> for cells of `geometry`.
-  ChunkPrograms(const StepResources3d& resources, StepParamsBlock3d& params, const TimeStepping& time,
-                const CellGeometry<3>& geometry, const Dissipation& physics, int check_every);
   ChunkPrograms(const ChunkPrograms&) = delete;
   ChunkPrograms& operator=(const ChunkPrograms&) = delete;
 
@@ -50,8 +47,8 @@ class ChunkPrograms {
   void stage_params(long completed, int steps) { stage_(completed, steps); }
   /// The program of the `steps` steps after `completed`, its step values staged: ready to run.
   const StepProgram& staged(long completed, int steps);
-  /// The body of a graph_loop WHILE node of `layout`'s steps (build_loop_body_program, or
-  /// build_loop_body_program_3d), reading `loop`.
+  /// The body of a graph_loop WHILE node of `layout`'s steps (build_loop_body_program), reading
+  /// `loop`.
   StepProgram loop_body(const ChunkLayout& layout, const LoopControl* loop) const { return loop_body_(layout, loop); }
 
  private:

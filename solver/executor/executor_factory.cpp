@@ -33,7 +33,7 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
   if (!mode_runs_on(mode, backend)) return name + " needs the CUDA backend, but this run uses host";
   const bool host_halos =
       spec.grid.ny > 1 ? decomposition.size() > 1 && exchanges_on_host(halo_path(backend, spec.parallel))
-                       : exchanges_halos_on_host(ghost_fill(spec, decomposition, halo_path(backend, spec.parallel)));
+                       : exchanges_halos_on_host(ghost_fill<2>(spec, decomposition, halo_path(backend, spec.parallel)));
   if (mode == ExecutionMode::graph_loop && host_halos)
     return name +
            " needs steps without host operations: one rank, or parallel.halo: nccl (MPI halos are exchanged "

@@ -1,9 +1,9 @@
 #pragma once
-/// The part of a run that depends on the model: the 2-D x–z slice (Model2d) or the 3-D model
-/// (Model3d, grid.ny > 1). A model owns the step's arrays, its step values, the resources its
-/// programs are built from and the chunk programs; it sets the initial state and reduces its
-/// statistics (mass and energy among them). The Simulation owns the clock, the executor and the pacing, the same for
-/// both.
+/// The part of a run that depends on the model: AtmosphereModel<2>, the 2-D x–z slice, or
+/// AtmosphereModel<3>, the 3-D model (grid.ny > 1). A model owns the step's arrays, its step
+/// values, the resources its programs are built from and the chunk programs; it sets the
+/// initial state and reduces its statistics (mass and energy among them). The Simulation owns
+/// the clock, the executor and the pacing, the same for both.
 #include <memory>
 
 #include "kernels/backend/device_buffer.hpp"

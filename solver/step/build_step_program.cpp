@@ -1,6 +1,7 @@
 #include "solver/step/build_step_program.hpp"
 
 #include <array>
+#include <functional>
 #include <string>
 
 #include "kernels/boundary/halo_fill.hpp"
@@ -18,136 +19,149 @@ namespace simapp {
 
 namespace {
 
-constexpr VarRange all_vars{0, var::count};
+template <int Dims>
+constexpr int variables = ModelVariables<Dims>::count;
+template <int Dims>
+constexpr VarRange all_vars{0, variables<Dims>};
+/// The stored names of the variables, which name the fine granularity's kernels.
+template <int Dims>
+constexpr std::array<const char*, variables<Dims>> names_of_variables = stored_names<Dims>();
+
+std::string pass_name(Direction direction) {
+  return direction == Direction::x ? "x" : direction == Direction::y ? "y" : "z";
+}
 
 /// One RK3 stage of one pass: q_out = q_init + dt/divisor · R(q_forcing).
+template <int Dims>
 struct Stage {
   Direction direction = Direction::x;
-  FieldView<double, 2> init;
-  FieldView<double, 2> forcing;  ///< the stage's input, whose halos are filled
-  FieldView<double, 2> out;
-  StepFields<2> fields;  ///< flux and the fine-granularity scratch arrays
-  FluxContext<2> context;
-  Bump<2> wave_source;
-  GhostFill halo;
+  FieldView<double, Dims> init;
+  FieldView<double, Dims> forcing;  ///< the stage's input, whose ghosts along the pass are made or received
+  FieldView<double, Dims> out;
+  StepFields<Dims> fields;  ///< flux and the fine granularity's scratch arrays
+  FluxContext<Dims> context;
+  Bump<Dims> wave_source;
+  GhostFill<Dims> halo;
 
-  StageFields<2> stage_fields() const { return {init, forcing, fields.flux, out}; }
-  PassShape pass() const { return {direction, forcing.shape.nx, forcing.shape.nz, forcing.shape.halo}; }
+  const BoundaryConditions<Dims>& sides() const { return halo.sides; }
+  const HaloExchange* exchange() const { return halo.along(direction); }
+  /// Ghost cells of the pass come from neighbour ranks.
+  bool exchanges() const { return halo.exchanges(direction); }
+  /// The domain's low side along the pass is an inflow (the x pass in injection).
+  bool has_inflow() const { return side_of(halo.domain, direction, Side::low).has_inflow(); }
+  StageFields<Dims> stage_fields() const { return {init, forcing, fields.flux, out}; }
+  PassShape<Dims> pass() const { return {direction, forcing.shape}; }
+  /// Work can overlap an MPI exchange when asked and the rank has room for it. An NCCL exchange
+  /// runs in stream order: beside the interior-flux kernel in the graph, its kernel waited for
+  /// the GPU and made every measured step slower (docs/performance.md).
+  bool overlaps() const { return exchanges() && halo.overlap && halo.path != HaloPath::nccl && pass().along() >= 4; }
 };
 
-void add_halo_fill(StepProgram& program, const std::string& name, const Stage& stage, VarRange vars, int lane) {
+template <int Dims>
+void add_halo_fill(StepProgram& program, const std::string& name, const Stage<Dims>& stage, VarRange vars, int lane) {
   program
       .add(
           OpKind::kernel, name,
           [stage, vars](const Stream& stream) {
-            fill_halos(stream, stage.direction, stage.forcing, vars, stage.context.background, stage.halo.sides);
+            fill_halos(stream, stage.direction, stage.forcing, vars, stage.context.background, stage.sides());
           },
           lane)
-      .bytes = halo_fill_bytes(stage.pass(), vars.last - vars.first, stage.halo.sides);
+      .bytes = halo_fill_bytes(stage.pass(), vars.last - vars.first, stage.sides());
 }
 
-/// True when the domain's low side along the pass is an inflow (the x pass in injection).
-bool has_inflow(const Stage& stage) { return stage.halo.domain.side(stage.direction, Side::low).has_inflow(); }
-
 /// The inflow of this rank's low side: nothing on a rank away from the domain's inflow side.
-void add_inflow(StepProgram& program, const std::string& name, const Stage& stage) {
-  if (!has_inflow(stage)) return;
+template <int Dims>
+void add_inflow(StepProgram& program, const std::string& name, const Stage<Dims>& stage) {
+  if (!stage.has_inflow()) return;
   program
       .add(OpKind::kernel, name,
            [stage](const Stream& stream) {
-             apply_inflow_halos(stream, stage.forcing, stage.context.background, stage.context.geometry,
-                                stage.halo.sides);
+             apply_inflow_halos(stream, stage.forcing, stage.context.background, stage.context.geometry, stage.sides());
            })
       .bytes = inflow_bytes(stage.pass());
 }
 
-/// True when ghost cells of the pass come from neighbour ranks.
-bool exchanges(const Stage& stage) { return stage.halo.exchanges(stage.direction); }
-
-void add_exchange(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
-  add_halo_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
+template <int Dims>
+void add_exchange(StepProgram& program, const std::string& prefix, const Stage<Dims>& stage) {
+  add_halo_ops(program, prefix, stage.forcing, stage.exchange(), stage.halo.path);
 }
 
-void add_fluxes(StepProgram& program, const std::string& name, const Stage& stage, FaceRegion region, int lane) {
+template <int Dims>
+void add_fluxes(StepProgram& program, const std::string& name, const Stage<Dims>& stage, FaceRegion region, int lane) {
   program
       .add(
           OpKind::kernel, name,
           [stage, region](const Stream& stream) {
-            compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars, stage.context, region);
+            compute_fluxes(stream, stage.direction, stage.forcing, stage.fields.flux, all_vars<Dims>, stage.context,
+                           region);
           },
           lane)
       .bytes = flux_bytes(stage.pass(), region);
 }
 
-/// Interior fluxes can overlap an MPI exchange when asked and the rank has room for them.
-/// An NCCL exchange runs in stream order: beside the interior-flux kernel in the graph, its
-/// kernel waited for the GPU and made every measured step slower (docs/performance.md).
-bool overlaps(const Stage& stage) {
-  const int cells = stage.direction == Direction::x ? stage.forcing.shape.nx : stage.forcing.shape.nz;
-  return exchanges(stage) && stage.halo.overlap && stage.halo.path != HaloPath::nccl && cells >= 4;
-}
-
 /// fill (walls or periodic) → [send halos ‖ interior fluxes on lane 1] → receive halos →
 /// inflow → boundary fluxes → join → update; without overlap, all fluxes after the exchange.
-void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  if (fills_halos(stage.direction, stage.halo.sides)) add_halo_fill(program, prefix + "fill_halos", stage, all_vars, 0);
-  if (overlaps(stage)) {
-    const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
+template <int Dims>
+void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage<Dims>& stage) {
+  if (fills_halos(stage.direction, stage.sides()))
+    add_halo_fill(program, prefix + "fill_halos", stage, all_vars<Dims>, 0);
+  if (stage.overlaps()) {
     program.add_join(prefix + "join_before_exchange");
-    add_halo_send_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
+    add_halo_send_ops(program, prefix, stage.forcing, stage.exchange(), stage.halo.path);
     add_fluxes(program, prefix + "fluxes_interior", stage, FaceRegion::interior, 1);
-    add_halo_receive_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
+    add_halo_receive_ops(program, prefix, stage.forcing, stage.exchange(), stage.halo.path);
     add_inflow(program, prefix + "inflow", stage);
     add_fluxes(program, prefix + "fluxes_boundary", stage, FaceRegion::boundary, 0);
     program.add_join(prefix + "join_fluxes");  // the update reads the interior fluxes too
   } else {
-    if (exchanges(stage)) add_exchange(program, prefix, stage);
+    if (stage.exchanges()) add_exchange(program, prefix, stage);
     add_inflow(program, prefix + "inflow", stage);
     add_fluxes(program, prefix + "fluxes", stage, FaceRegion::all, 0);
   }
   program
       .add(OpKind::kernel, prefix + "update",
            [stage](const Stream& stream) {
-             apply_tendency_update(stream, stage.direction, stage.stage_fields(), all_vars, stage.context,
+             apply_tendency_update(stream, stage.direction, stage.stage_fields(), all_vars<Dims>, stage.context,
                                    stage.wave_source);
            })
       .bytes = update_bytes(stage.pass());
 }
 
 /// Adds one kernel per variable on the variable's own lane, named prefix + operation + "." + variable.
-template <class Launch>
+template <int Dims, class Launch>
 void add_per_variable(StepProgram& program, const std::string& prefix, const std::string& operation, FineOp op,
-                      const PassShape& pass, Launch launch) {
-  for (int v = 0; v < var::count; ++v) {
+                      const PassShape<Dims>& pass, Launch launch) {
+  for (int v = 0; v < variables<Dims>; ++v) {
     const VarRange one{v, v + 1};
     program
         .add(
-            OpKind::kernel, prefix + operation + "." + variable_names[v],
+            OpKind::kernel, prefix + operation + "." + names_of_variables<Dims>[v],
             [launch, one](const Stream& stream) { launch(stream, one); }, v)
         .bytes = fine_bytes(op, pass, v);
   }
 }
 
 /// Variable v's kernels run on lane v. Lanes meet where a kernel needs other variables:
-///   fill_halos.v → [inflow, after a join] → reconstruct.v → join → flux.v (reads every
-///   variable's face values) → join (before the next stage overwrites face values) →
+///   fill_halos.v → [exchange, inflow, between joins] → reconstruct.v → join → flux.v (reads
+///   every variable's face values) → join (before the next stage overwrites face values) →
 ///   tendency.v → update.v.
-void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  if (fills_halos(stage.direction, stage.halo.sides))
-    for (int v = 0; v < var::count; ++v)
-      add_halo_fill(program, prefix + "fill_halos." + variable_names[v], stage, VarRange{v, v + 1}, v);
-  if (exchanges(stage)) {  // one exchange of every variable, between joins
+template <int Dims>
+void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage<Dims>& stage) {
+  if (fills_halos(stage.direction, stage.sides()))
+    for (int v = 0; v < variables<Dims>; ++v)
+      add_halo_fill(
+          program, prefix + "fill_halos." + names_of_variables<Dims>[v], stage, VarRange { v, v + 1 }, v);
+  if (stage.exchanges()) {  // one exchange of every variable, between joins
     program.add_join(prefix + "join_before_exchange");
     add_exchange(program, prefix, stage);
     program.add_join(prefix + "join_after_exchange");
   }
-  if (has_inflow(stage)) {
+  if (stage.has_inflow()) {
     program.add_join(prefix + "join_halos");
     add_inflow(program, prefix + "inflow", stage);
     program.add_join(prefix + "join_inflow");
   }
-  const StepFields<2>& f = stage.fields;
+  const StepFields<Dims>& f = stage.fields;
   add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
                      reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
@@ -169,44 +183,48 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
                    });
 }
 
-void add_stage_kernel(StepProgram& program, const std::string& name, const Stage& stage, const CellBox& cells,
+template <int Dims>
+void add_stage_kernel(StepProgram& program, const std::string& name, const Stage<Dims>& stage, const CellBox& cells,
                       int lane) {
-  const BoundaryConditions<2>& sides = stage.halo.sides;
+  const StageArrays<Dims> arrays = stage_arrays(stage.init, stage.forcing, stage.out);
+  const FluxContext<Dims> context = stage.context;
+  const Bump<Dims> wave_source = stage.wave_source;
+  const BoundaryConditions<Dims> sides = stage.sides();
+  const Direction direction = stage.direction;
   program
       .add(
           OpKind::kernel, name,
-          [stage, cells](const Stream& stream) {
-            apply_stage(stream, stage.direction, stage_arrays(stage.init, stage.forcing, stage.out), stage.context,
-                        stage.wave_source, stage.halo.sides, cells);
+          [direction, arrays, context, wave_source, sides, cells](const Stream& stream) {
+            apply_stage(stream, direction, arrays, context, wave_source, sides, cells);
           },
           lane)
-      .bytes = stage_kernel_bytes(stage.pass(), IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi},
-                                  sides.side(stage.direction, Side::low).from_neighbour(),
-                                  sides.side(stage.direction, Side::high).from_neighbour(),
-                                  stage.init.data == stage.forcing.data);
+      .bytes =
+      stage_kernel_bytes(stage.pass(), cells, side_of(sides, direction, Side::low).from_neighbour(),
+                         side_of(sides, direction, Side::high).from_neighbour(), stage.init.data == stage.forcing.data);
 }
 
-/// One kernel a stage; ghost cells the rank fills itself are made inside it. With an exchange:
-/// exchange → stage kernel, or, overlapped, [send ‖ interior cells on lane 1] → receive →
-/// the cells next to the ghosts → join.
-void add_single_kernel_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
-  const FieldShape<2>& shape = stage.forcing.shape;
-  if (!overlaps(stage)) {
-    if (exchanges(stage)) add_exchange(program, prefix, stage);
+/// One kernel a stage; ghost cells the rank makes itself are made inside it. With an exchange:
+/// exchange → stage kernel, or, overlapped, [send ‖ interior cells on lane 1] → receive → the
+/// cells next to the ghosts → join.
+template <int Dims>
+void add_single_kernel_stage(StepProgram& program, const std::string& prefix, const Stage<Dims>& stage) {
+  const FieldShape<Dims>& shape = stage.forcing.shape;
+  if (!stage.overlaps()) {
+    if (stage.exchanges()) add_exchange(program, prefix, stage);
     add_stage_kernel(program, prefix + "stage", stage, interior_cells(shape), 0);
     return;
   }
-  const HaloExchange* exchange = stage.direction == Direction::x ? stage.halo.x : stage.halo.z;
   program.add_join(prefix + "join_before_exchange");
-  add_halo_send_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
+  add_halo_send_ops(program, prefix, stage.forcing, stage.exchange(), stage.halo.path);
   add_stage_kernel(program, prefix + "stage_interior", stage, stage_interior_cells(stage.direction, shape), 1);
-  add_halo_receive_ops(program, prefix, stage.forcing, exchange, stage.halo.path);
+  add_halo_receive_ops(program, prefix, stage.forcing, stage.exchange(), stage.halo.path);
   add_stage_kernel(program, prefix + "stage_low", stage, stage_low_cells(stage.direction, shape), 0);
   add_stage_kernel(program, prefix + "stage_high", stage, stage_high_cells(stage.direction, shape), 0);
   program.add_join(prefix + "join_stage");
 }
 
-const StepParams<2>* params_of_slot(const StepResources& resources, int slot) {
+template <int Dims>
+const StepParams<Dims>* params_of_slot(const StepResources<Dims>& resources, int slot) {
   return resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
 }
 
@@ -214,25 +232,25 @@ const StepParams<2>* params_of_slot(const StepResources& resources, int slot) {
 /// qⁿ → q* → q** → qⁿ⁺¹ (three distinct arrays, so no stage reads the array it writes, except
 /// the point-wise qⁿ + dt R in the last), qⁿ in `arrays[placement.input]` (updated in place) and
 /// q*, q** in the placement's other two.
-void add_split_pass(StepProgram& program, const StepResources& resources, const StepScheme& scheme, Direction direction,
-                    int slot, const FieldView<double, 2> (&arrays)[3], const PassPlacement& placement) {
-  const StepParams<2>* params = params_of_slot(resources, slot);
-  const std::string pass = direction == Direction::x ? "x" : "z";
-  const FieldView<double, 2>& initial = arrays[placement.input];
-  const FieldView<double, 2>& stage1 = arrays[placement.stage1()];
-  const FieldView<double, 2>& stage2 = arrays[placement.stage2()];
-
+template <int Dims>
+void add_split_pass(StepProgram& program, const StepResources<Dims>& resources, const ModelStepScheme<Dims>& scheme,
+                    Direction direction, int slot, const FieldView<double, Dims> (&arrays)[3],
+                    const PassPlacement& placement) {
+  const StepParams<Dims>* params = params_of_slot(resources, slot);
+  const FieldView<double, Dims>& initial = arrays[placement.input];
+  const FieldView<double, Dims>& stage1 = arrays[placement.stage1()];
+  const FieldView<double, Dims>& stage2 = arrays[placement.stage2()];
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
-    const Stage stage{direction,
-                      initial,
-                      stage_array(rk.input, initial, stage1, stage2),
-                      stage_array(rk.output, initial, stage1, stage2),
-                      resources.fields,
-                      FluxContext<2>{resources.geometry, resources.background, params, s},
-                      resources.wave_source,
-                      resources.halo};
-    const std::string prefix = pass + ".stage" + std::to_string(s + 1) + ".";
+    const Stage<Dims> stage{direction,
+                            initial,
+                            stage_array(rk.input, initial, stage1, stage2),
+                            stage_array(rk.output, initial, stage1, stage2),
+                            resources.fields,
+                            FluxContext<Dims>{resources.geometry, resources.background, params, s},
+                            resources.wave_source,
+                            resources.halo};
+    const std::string prefix = pass_name(direction) + ".stage" + std::to_string(s + 1) + ".";
     switch (resources.granularity) {
       case Granularity::fine: add_fine_stage(program, prefix, stage); break;
       case Granularity::fused: add_fused_stage(program, prefix, stage); break;
@@ -244,50 +262,85 @@ void add_split_pass(StepProgram& program, const StepResources& resources, const 
 }
 
 /// One split pass as one pass kernel, qⁿ from `input` into `output`.
-void add_pass_kernel(StepProgram& program, const StepResources& resources, Direction direction, int slot,
-                     const FieldView<double, 2>& input, const FieldView<double, 2>& output) {
-  const CellGeometry<2> geometry = resources.geometry;
+template <int Dims>
+void add_pass_kernel(StepProgram& program, const StepResources<Dims>& resources, Direction direction, int slot,
+                     const FieldView<double, Dims>& input, const FieldView<double, Dims>& output) {
+  const CellGeometry<Dims> geometry = resources.geometry;
   const HydrostaticView background = resources.background;
-  const StepParams<2>* params = params_of_slot(resources, slot);
-  const Bump<2> wave_source = resources.wave_source;
+  const StepParams<Dims>* params = params_of_slot(resources, slot);
+  const Bump<Dims> wave_source = resources.wave_source;
   program
-      .add(OpKind::kernel, direction == Direction::x ? "x.pass" : "z.pass",
+      .add(OpKind::kernel, pass_name(direction) + ".pass",
            [direction, input, output, geometry, background, params, wave_source](const Stream& stream) {
              apply_pass(stream, direction, input, output, geometry, background, params, wave_source);
            })
-      .bytes = pass_kernel_bytes(input.shape.nx, input.shape.nz);
+      .bytes = pass_kernel_bytes(input.shape);
 }
 
-/// The check of the state after a step, then its count and the copy to the host mirror.
-void add_health_check(StepProgram& program, const std::string& prefix, const StepResources& resources,
+/// The check of the state after a step, then its count and the copy to the host mirror. The
+/// 2-D check waits for the step's lanes (`after_lanes`); the 3-D one is added as its chunks
+/// have always added it, on lane 0.
+template <int Dims>
+void add_health_check(StepProgram& program, const std::string& prefix, const StepResources<Dims>& resources,
                       bool after_lanes) {
-  if (after_lanes) program.add_join(prefix + "join_before_check");
-  const FieldView<double, 2> state = resources.fields.state;
+  if constexpr (Dims == 2)
+    if (after_lanes) program.add_join(prefix + "join_before_check");
+  const FieldView<double, Dims> state = resources.fields.state;
   const HydrostaticView background = resources.background;
-  const CellGeometry<2> geometry = resources.geometry;
+  const CellGeometry<Dims> geometry = resources.geometry;
   const HealthCheckOps health = resources.health;
   program
       .add(OpKind::kernel, prefix + "check_health",
            [state, background, geometry, health](const Stream& stream) {
              check_health(stream, state, background, geometry, health.record);
            })
-      .bytes = health_check_bytes(state.shape.nx, state.shape.nz);
+      .bytes = health_check_bytes(state.shape);
   program.add(OpKind::kernel, prefix + "count_health_check",
               [health](const Stream& stream) { count_health_check(stream, health.record, health.mirror); });
 }
 
+/// Appends the steps of `layout` to `chunk`: step j, of the parity the layout gives it, reads
+/// slot j, is named "step<j+1>/…", and is followed by the health check where layout.checked
+/// holds j.
+template <int Dims>
+void add_steps(StepProgram& chunk, const StepResources<Dims>& resources, const ChunkLayout& layout) {
+  auto next_check = layout.checked.begin();
+  for (int j = 0; j < layout.steps; ++j) {
+    const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
+    const StepProgram step = build_step_program(resources, odd ? StepParity::odd : StepParity::even, j);
+    const std::string prefix = "step" + std::to_string(j + 1) + "/";
+    chunk.append(step, prefix);
+    if (next_check != layout.checked.end() && *next_check == j) {
+      add_health_check(chunk, prefix, resources, step.uses_lanes());
+      ++next_check;
+    }
+  }
+}
+
+/// The kernel that computes the StepParams of the loop body's `steps` steps from the loop clock.
+template <int Dims>
+void advance_loop_step_params(const Stream& stream, const LoopControl* loop, StepParams<Dims>* slots, int steps) {
+  if constexpr (Dims == 3)
+    advance_step_params_3d(stream, loop->clock, slots, steps, loop->schedule);
+  else
+    advance_step_params(stream, loop->clock, slots, steps, loop->schedule);
+}
+
 }  // namespace
 
-StepProgram build_step_program(const StepResources& resources, const StepScheme& scheme, StepParity parity, int slot) {
-  std::array<bool, split_passes> can_fuse{};
-  for (int p = 0; p < split_passes; ++p)
+template <int Dims>
+StepProgram build_step_program(const StepResources<Dims>& resources, const ModelStepScheme<Dims>& scheme,
+                               StepParity parity, int slot) {
+  constexpr int passes = ModelStepScheme<Dims>::passes;
+  std::array<bool, passes> can_fuse{};
+  for (int p = 0; p < passes; ++p)
     can_fuse[p] = resources.granularity == Granularity::pass &&
                   pass_tile_makes_along(resources.halo.sides, scheme.pass(parity, p));
   const auto placement = place_passes(can_fuse);
-  const StepFields<2>& f = resources.fields;
-  const FieldView<double, 2> arrays[3] = {f.state, f.stage1, f.stage2};
+  const StepFields<Dims>& f = resources.fields;
+  const FieldView<double, Dims> arrays[3] = {f.state, f.stage1, f.stage2};
   StepProgram program;
-  for (int p = 0; p < split_passes; ++p) {
+  for (int p = 0; p < passes; ++p) {
     const Direction direction = scheme.pass(parity, p);
     if (placement[p].pass_kernel)
       add_pass_kernel(program, resources, direction, slot, arrays[placement[p].input], arrays[placement[p].output]);
@@ -297,8 +350,9 @@ StepProgram build_step_program(const StepResources& resources, const StepScheme&
   return program;
 }
 
-StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot) {
-  return build_step_program(resources, step_scheme(), parity, slot);
+template <int Dims>
+StepProgram build_step_program(const StepResources<Dims>& resources, StepParity parity, int slot) {
+  return build_step_program(resources, model_step_scheme<Dims>(), parity, slot);
 }
 
 ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every) {
@@ -308,39 +362,10 @@ ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_ev
   return layout;
 }
 
-void add_chunk_steps(StepProgram& chunk, const ChunkLayout& layout,
-                     const std::function<StepProgram(StepParity, int)>& step_of,
-                     const std::function<void(const std::string&, const StepProgram&)>& add_check) {
-  auto next_check = layout.checked.begin();
-  for (int j = 0; j < layout.steps; ++j) {
-    const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
-    const StepProgram step = step_of(odd ? StepParity::odd : StepParity::even, j);
-    const std::string prefix = "step" + std::to_string(j + 1) + "/";
-    chunk.append(step, prefix);
-    if (next_check != layout.checked.end() && *next_check == j) {
-      add_check(prefix, step);
-      ++next_check;
-    }
-  }
-}
-
-namespace {
-
-/// Appends the steps of `layout`, step j reading slot j, followed by the health check where
-/// layout.checked holds j.
-void add_steps(StepProgram& chunk, const StepResources& resources, const ChunkLayout& layout) {
-  add_chunk_steps(
-      chunk, layout, [&](StepParity parity, int slot) { return build_step_program(resources, parity, slot); },
-      [&](const std::string& prefix, const StepProgram& step) {
-        add_health_check(chunk, prefix, resources, step.uses_lanes());
-      });
-}
-
-}  // namespace
-
-StepProgram build_chunk_program(const StepResources& resources, const ChunkLayout& layout) {
+template <int Dims>
+StepProgram build_chunk_program(const StepResources<Dims>& resources, const ChunkLayout& layout) {
   StepProgram chunk;
-  const StepParamsBlock* params = resources.params;
+  const StepParamsBlock<Dims>* params = resources.params;
   const int steps = layout.steps;
   chunk.add(OpKind::transfer, "refresh_step_params",
             [params, steps](const Stream& stream) { params->enqueue_refresh(stream, steps); });
@@ -348,14 +373,14 @@ StepProgram build_chunk_program(const StepResources& resources, const ChunkLayou
   return chunk;
 }
 
-StepProgram build_loop_body_program(const StepResources& resources, const ChunkLayout& layout,
+template <int Dims>
+StepProgram build_loop_body_program(const StepResources<Dims>& resources, const ChunkLayout& layout,
                                     const LoopControl* loop) {
   StepProgram body;
-  StepParams<2>* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
+  StepParams<Dims>* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
   const int steps = layout.steps;
-  body.add(OpKind::kernel, "advance_step_params", [loop, slots, steps](const Stream& stream) {
-    advance_step_params(stream, loop->clock, slots, steps, loop->schedule);
-  });
+  body.add(OpKind::kernel, "advance_step_params",
+           [loop, slots, steps](const Stream& stream) { advance_loop_step_params(stream, loop, slots, steps); });
   add_steps(body, resources, layout);
   const HealthRecord* health = resources.health.every > 0 ? resources.health.record : nullptr;
   body.add(OpKind::kernel, "count_loop_steps", [loop, steps, health](const Stream& stream) {
@@ -363,5 +388,14 @@ StepProgram build_loop_body_program(const StepResources& resources, const ChunkL
   });
   return body;
 }
+
+template StepProgram build_step_program<2>(const StepResources<2>&, const ModelStepScheme<2>&, StepParity, int);
+template StepProgram build_step_program<3>(const StepResources<3>&, const ModelStepScheme<3>&, StepParity, int);
+template StepProgram build_step_program<2>(const StepResources<2>&, StepParity, int);
+template StepProgram build_step_program<3>(const StepResources<3>&, StepParity, int);
+template StepProgram build_chunk_program<2>(const StepResources<2>&, const ChunkLayout&);
+template StepProgram build_chunk_program<3>(const StepResources<3>&, const ChunkLayout&);
+template StepProgram build_loop_body_program<2>(const StepResources<2>&, const ChunkLayout&, const LoopControl*);
+template StepProgram build_loop_body_program<3>(const StepResources<3>&, const ChunkLayout&, const LoopControl*);
 
 }  // namespace simapp

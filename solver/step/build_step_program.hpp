@@ -1,13 +1,20 @@
 #pragma once
-/// Builds the StepPrograms of the dry-atmosphere step (docs/model.md, "Time stepping") from
-/// the StepScheme (kernels/time/step_scheme.hpp): for each split pass of the step's parity in
-/// the scheme's order, for each of its RK3 stages
+/// Builds the StepPrograms of the dry-atmosphere step (docs/model.md, "Time stepping") of the
+/// model in `Dims` dimensions from its StepScheme (kernels/time/step_scheme.hpp): for each split
+/// pass of the step's parity in the scheme's order (2-D: x, z | z, x; 3-D: x, y, z | z, y, x),
+/// for each of its RK3 stages
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
 /// fill halos of the stage's input, face fluxes, tendency and update. Granularity decides how
 /// the stage is cut into kernels:
 ///   fused: fill_halos, fluxes, update                                   (3 kernels a stage)
-///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (20 kernels a stage)
+///   fine:  per variable fill_halos, reconstruct, flux, tendency, update (variable v on lane v)
 ///   stage: one kernel, ghost cells made inside it                       (1 kernel a stage)
+///   pass:  one kernel a pass where its tile can make its ghost cells, else as stage.
+/// On the sides between ranks, the stage's input is exchanged along the pass's direction before
+/// the stage (a pass reads ghosts along its own direction only); with parallel.overlap, the
+/// stage and fused granularities update the cells (or fluxes) that read no ghost while halos
+/// travel. Op names say the pass, the stage and the kernel ("y.stage2.fluxes",
+/// "x.stage1.flux.vmom"), the same in either dimension.
 #include <compare>
 #include <functional>
 #include <string>
@@ -30,28 +37,47 @@ namespace simapp {
 
 class HaloExchange;
 
+/// The `side` side of `sides` along `direction` (BoundaryConditions<3> adds the y sides to the
+/// x–z ones, whose side() knows x and z alone).
+template <int Dims>
+const BoundaryCondition& side_of(const BoundaryConditions<Dims>& sides, Direction direction, Side side) {
+  if constexpr (Dims == 3)
+    if (direction == Direction::y) return side == Side::low ? sides.y_low : sides.y_high;
+  return sides.side(direction, side);
+}
+
 /// How this rank gets its ghost cells: each side's condition (the domain's, or exchanged with
 /// a neighbour rank), and for the exchanged sides how the messages travel.
+template <int Dims>
 struct GhostFill {
   /// The domain's sides: every rank's steps hold the same ops (an inflow op on a rank away
   /// from the inflow side leaves its ghosts alone), so they chunk their steps alike.
-  BoundaryConditions<2> domain;
-  BoundaryConditions<2> sides;      ///< this rank's sides (rank_boundaries)
+  BoundaryConditions<Dims> domain;
+  BoundaryConditions<Dims> sides;   ///< this rank's sides (rank_boundaries)
   HaloPath path = HaloPath::mpi;    ///< how halo messages travel
-  bool overlap = false;             ///< interior fluxes run while halos travel (fused)
-  const HaloExchange* x = nullptr;  ///< null in programs that are only described
+  bool overlap = false;             ///< work that reads no ghost runs while halos travel
+  const HaloExchange* x = nullptr;  ///< null where the direction is not split, and in programs only described
+  const HaloExchange* y = nullptr;  ///< (3-D)
   const HaloExchange* z = nullptr;
 
+  /// The exchange of the passes along `direction`.
+  const HaloExchange* along(Direction direction) const {
+    return direction == Direction::x ? x : direction == Direction::y ? y : z;
+  }
   /// Some ghost cells of the passes along `direction` come from neighbour ranks.
   bool exchanges(Direction direction) const {
-    return sides.side(direction, Side::low).from_neighbour() || sides.side(direction, Side::high).from_neighbour();
+    return side_of(sides, direction, Side::low).from_neighbour() ||
+           side_of(sides, direction, Side::high).from_neighbour();
   }
 };
 
 /// Whether the steps of a rank that fills its ghosts so have Host ops: halo messages that the
 /// host exchanges (MPI), in a direction split between ranks.
-inline bool exchanges_halos_on_host(const GhostFill& fill) {
-  return exchanges_on_host(fill.path) && (fill.exchanges(Direction::x) || fill.exchanges(Direction::z));
+template <int Dims>
+bool exchanges_halos_on_host(const GhostFill<Dims>& fill) {
+  bool split = fill.exchanges(Direction::x) || fill.exchanges(Direction::z);
+  if constexpr (Dims == 3) split = split || fill.exchanges(Direction::y);
+  return exchanges_on_host(fill.path) && split;
 }
 
 /// The health check the programs carry where their layouts say (execution.check_every).
@@ -71,14 +97,15 @@ struct LoopControl {
 
 /// Everything the ops refer to; all of it must outlive the programs. `params` and the halo
 /// exchanges may be null for a program that is only described, never run.
+template <int Dims>
 struct StepResources {
-  StepFields<2> fields;
-  CellGeometry<2> geometry;
+  StepFields<Dims> fields;  ///< the arrays of `granularity` (step_field_shapes)
+  CellGeometry<Dims> geometry;
   HydrostaticView background;
-  const StepParamsBlock* params = nullptr;
-  Bump<2> wave_source;  ///< the gravity_waves forcing (gravity_wave_source); none in every other case
-  Granularity granularity = Granularity::fused;
-  GhostFill halo;
+  const StepParamsBlock<Dims>* params = nullptr;  ///< the slots the steps of a chunk read
+  Bump<Dims> wave_source;  ///< the gravity_waves forcing (gravity_wave_source); none in every other case
+  Granularity granularity = Granularity::stage;
+  GhostFill<Dims> halo;
   HealthCheckOps health;
 };
 
@@ -97,28 +124,41 @@ struct ChunkLayout {
 /// every `check_every` steps: checked where the step scheme's checks_after says.
 ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every);
 
-/// Appends the steps of `layout` to `chunk` (either model's): step j, of the parity the layout
-/// gives it, is `step_of(parity, j)` (reading slot j), named "step<j+1>/…", and followed by
-/// `add_check(prefix, step)` where layout.checked holds j.
-void add_chunk_steps(StepProgram& chunk, const ChunkLayout& layout,
-                     const std::function<StepProgram(StepParity, int)>& step_of,
-                     const std::function<void(const std::string&, const StepProgram&)>& add_check);
-
-/// The body of a graph_loop WHILE node: the steps of `layout` like a chunk, its StepParams<2>
+/// The body of a graph_loop WHILE node: the steps of `layout` like a chunk, its StepParams<Dims>
 /// computed on the device from the step counter (no copy from the host), ending with the kernel
 /// that counts the steps and sets the loop's condition (`loop` is read when the program runs,
 /// so its condition may be set after the program is built).
-StepProgram build_loop_body_program(const StepResources& resources, const ChunkLayout& layout, const LoopControl* loop);
+template <int Dims>
+StepProgram build_loop_body_program(const StepResources<Dims>& resources, const ChunkLayout& layout,
+                                    const LoopControl* loop);
 
-/// One step of `scheme` whose kernels read StepParams<2> slot `slot`.
-StepProgram build_step_program(const StepResources& resources, const StepScheme& scheme, StepParity parity, int slot);
+/// The step of the model in `Dims` dimensions: its split passes (2-D: 2, 3-D: 3).
+template <int Dims>
+using ModelStepScheme = StepSchemeOf<Dims == 3 ? 3 : split_passes>;
 
-/// One step of the model's scheme (step_scheme()) whose kernels read StepParams<2> slot `slot`.
-StepProgram build_step_program(const StepResources& resources, StepParity parity, int slot);
+/// The step scheme of the model in `Dims` dimensions: step_scheme() or step_scheme_3d().
+template <int Dims>
+constexpr ModelStepScheme<Dims> model_step_scheme() {
+  if constexpr (Dims == 3)
+    return step_scheme_3d();
+  else
+    return step_scheme();
+}
+
+/// One step of `scheme` whose kernels read StepParams<Dims> slot `slot`.
+template <int Dims>
+StepProgram build_step_program(const StepResources<Dims>& resources, const ModelStepScheme<Dims>& scheme,
+                               StepParity parity, int slot);
+
+/// One step of the model's scheme (step_scheme(), step_scheme_3d()) whose kernels read
+/// StepParams<Dims> slot `slot`.
+template <int Dims>
+StepProgram build_step_program(const StepResources<Dims>& resources, StepParity parity, int slot);
 
 /// A chunk of layout.steps consecutive steps starting with parity layout.first: a Transfer op
-/// that refreshes StepParams<2> slots [0, steps), then step j reading slot j, followed by the
+/// that refreshes StepParams<Dims> slots [0, steps), then step j reading slot j, followed by the
 /// health check where layout.checked holds j. Op names are prefixed "stepJ/" (J = 1..steps).
-StepProgram build_chunk_program(const StepResources& resources, const ChunkLayout& layout);
+template <int Dims>
+StepProgram build_chunk_program(const StepResources<Dims>& resources, const ChunkLayout& layout);
 
 }  // namespace simapp

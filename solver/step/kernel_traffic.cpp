@@ -52,87 +52,95 @@ std::size_t fine_kernel_bytes(FineOp op, Direction direction, long along, long a
 
 }  // namespace
 
-std::size_t halo_fill_bytes(const PassShape& pass, int vars, const BoundaryConditions<2>& sides) {
-  if (pass.direction == Direction::x) {  // copied: read + written
-    const long copied = (sides.x_low.copies_periodic_image() ? 1 : 0) + (sides.x_high.copies_periodic_image() ? 1 : 0);
-    return 2 * values(copied * pass.halo, pass.nz, vars);
-  }
-  const long walls = (sides.z_low.is_wall() ? 1 : 0) + (sides.z_high.is_wall() ? 1 : 0);
-  const long width = pass.nx + 2L * pass.halo;
-  return values(width, walls * (pass.halo + 1L), vars);  // an interior row read, halo rows written a side
-}
-
-std::size_t inflow_bytes(const PassShape& pass) { return values(pass.halo, pass.nz, 3); }
-
-std::size_t health_check_bytes(int nx, int nz) { return values(nx, nz, var::count); }
-
-std::size_t flux_bytes(const PassShape& pass, FaceRegion region) {
-  return face_flux_bytes(pass.along(), pass.across(), pass.halo, var::count, region);
-}
-
-std::size_t update_bytes(const PassShape& pass) {
-  return tendency_update_bytes(pass.direction, pass.along(), pass.across(), var::count);
-}
-
-std::size_t stage_kernel_bytes(const PassShape& pass, const IndexBox& cells, bool low_ghosts_from_memory,
-                               bool high_ghosts_from_memory, bool init_is_input) {
-  const bool x = pass.direction == Direction::x;
-  const long lo = x ? cells.i_lo : cells.k_lo, hi = x ? cells.i_hi : cells.k_hi;
-  const long across = x ? cells.height() : cells.width();
-  const long read_lo = std::max(lo - pass.halo, low_ghosts_from_memory ? -static_cast<long>(pass.halo) : 0L);
-  const long read_hi = std::min(hi + pass.halo, pass.along() + (high_ghosts_from_memory ? pass.halo : 0L));
-  const std::size_t own = values(hi - lo, across, var::count);
-  return values(read_hi - read_lo, across, var::count) + (init_is_input ? 0 : own) + own;
-}
-
-std::size_t pass_kernel_bytes(int nx, int nz) { return 2 * values(nx, nz, var::count); }
-
-std::size_t pass_kernel_3d_bytes(const FieldShape<3>& shape) {
-  return 2 * values(shape.nx, shape.ny, ModelVariables<3>::count) * static_cast<std::size_t>(shape.nz);
-}
-
-std::size_t health_check_3d_bytes(const FieldShape<3>& shape) {
-  return values(shape.nx, shape.ny, shape.num_vars) * static_cast<std::size_t>(shape.nz);
-}
-
-std::size_t stage_kernel_3d_bytes(const CellBox& cells, bool init_is_input) {
-  const std::size_t count = values(cells.i_hi - cells.i_lo, cells.j_hi - cells.j_lo, ModelVariables<3>::count) *
-                            static_cast<std::size_t>(cells.k_hi - cells.k_lo);
-  return count * (init_is_input ? 2 : 3);
-}
-
-std::size_t fine_bytes(FineOp op, const PassShape& pass, int variable) {
-  return fine_kernel_bytes(op, pass.direction, pass.along(), pass.across(), pass.halo, var::count,
-                           variable == var::wmom);
-}
-
-std::size_t halo_fill_3d_bytes(const PassShape3d& pass, int vars, const BoundaryConditions<3>& sides) {
+template <int Dims>
+std::size_t halo_fill_bytes(const PassShape<Dims>& pass, int vars, const BoundaryConditions<Dims>& sides) {
   const long halo = pass.shape.halo;
   if (pass.direction == Direction::z) {
     const long walls = (sides.z_low.is_wall() ? 1 : 0) + (sides.z_high.is_wall() ? 1 : 0);
-    return values(walls * (halo + 1), pass.across(), vars);
+    if constexpr (Dims == 2) {  // the rows span the ghost columns
+      const long width = pass.shape.nx + 2L * halo;
+      return values(width, walls * (halo + 1L), vars);
+    } else {
+      return values(walls * (halo + 1), pass.across(), vars);
+    }
   }
-  const BoundaryCondition& low = pass.direction == Direction::x ? sides.x_low : sides.y_low;
-  const BoundaryCondition& high = pass.direction == Direction::x ? sides.x_high : sides.y_high;
-  const long copied = (low.copies_periodic_image() ? 1 : 0) + (high.copies_periodic_image() ? 1 : 0);
-  return 2 * values(copied * halo, pass.across(), vars);
+  const BoundaryCondition* low = &sides.x_low;
+  const BoundaryCondition* high = &sides.x_high;
+  if constexpr (Dims == 3)
+    if (pass.direction == Direction::y) {
+      low = &sides.y_low;
+      high = &sides.y_high;
+    }
+  const long copied = (low->copies_periodic_image() ? 1 : 0) + (high->copies_periodic_image() ? 1 : 0);
+  return 2 * values(copied * halo, pass.across(), vars);  // copied: read + written
 }
 
-std::size_t inflow_3d_bytes(const PassShape3d& pass) {
+template <int Dims>
+std::size_t inflow_bytes(const PassShape<Dims>& pass) {
   return values(pass.shape.halo, static_cast<long>(pass.shape.ny) * pass.shape.nz, 3);
 }
 
-std::size_t flux_3d_bytes(const PassShape3d& pass, FaceRegion region) {
-  return face_flux_bytes(pass.along(), pass.across(), pass.shape.halo, ModelVariables<3>::count, region);
+template <int Dims>
+std::size_t flux_bytes(const PassShape<Dims>& pass, FaceRegion region) {
+  return face_flux_bytes(pass.along(), pass.across(), pass.shape.halo, ModelVariables<Dims>::count, region);
 }
 
-std::size_t update_3d_bytes(const PassShape3d& pass) {
-  return tendency_update_bytes(pass.direction, pass.along(), pass.across(), ModelVariables<3>::count);
+template <int Dims>
+std::size_t update_bytes(const PassShape<Dims>& pass) {
+  return tendency_update_bytes(pass.direction, pass.along(), pass.across(), ModelVariables<Dims>::count);
 }
 
-std::size_t fine_3d_bytes(FineOp op, const PassShape3d& pass, int variable) {
-  return fine_kernel_bytes(op, pass.direction, pass.along(), pass.across(), pass.shape.halo, ModelVariables<3>::count,
-                           variable == ModelVariables<3>::wmom);
+template <int Dims>
+std::size_t stage_kernel_bytes(const PassShape<Dims>& pass, const CellBox& cells, bool low_ghosts_from_memory,
+                               bool high_ghosts_from_memory, bool init_is_input) {
+  constexpr int vars = ModelVariables<Dims>::count;
+  if constexpr (Dims == 3) {
+    const std::size_t count = values(cells.i_hi - cells.i_lo, cells.j_hi - cells.j_lo, vars) *
+                              static_cast<std::size_t>(cells.k_hi - cells.k_lo);
+    return count * (init_is_input ? 2 : 3);
+  } else {
+    const bool x = pass.direction == Direction::x;
+    const long halo = pass.shape.halo;
+    const long lo = x ? cells.i_lo : cells.k_lo, hi = x ? cells.i_hi : cells.k_hi;
+    const long across = x ? cells.k_hi - cells.k_lo : cells.i_hi - cells.i_lo;
+    const long read_lo = std::max(lo - halo, low_ghosts_from_memory ? -halo : 0L);
+    const long read_hi = std::min(hi + halo, pass.along() + (high_ghosts_from_memory ? halo : 0L));
+    const std::size_t own = values(hi - lo, across, vars);
+    return values(read_hi - read_lo, across, vars) + (init_is_input ? 0 : own) + own;
+  }
 }
+
+template <int Dims>
+std::size_t pass_kernel_bytes(const FieldShape<Dims>& shape) {
+  return 2 * values(shape.nx, shape.ny, ModelVariables<Dims>::count) * static_cast<std::size_t>(shape.nz);
+}
+
+template <int Dims>
+std::size_t health_check_bytes(const FieldShape<Dims>& shape) {
+  return values(shape.nx, shape.ny, shape.num_vars) * static_cast<std::size_t>(shape.nz);
+}
+
+template <int Dims>
+std::size_t fine_bytes(FineOp op, const PassShape<Dims>& pass, int variable) {
+  return fine_kernel_bytes(op, pass.direction, pass.along(), pass.across(), pass.shape.halo,
+                           ModelVariables<Dims>::count, variable == ModelVariables<Dims>::wmom);
+}
+
+template std::size_t halo_fill_bytes<2>(const PassShape<2>&, int, const BoundaryConditions<2>&);
+template std::size_t inflow_bytes<2>(const PassShape<2>&);
+template std::size_t flux_bytes<2>(const PassShape<2>&, FaceRegion);
+template std::size_t update_bytes<2>(const PassShape<2>&);
+template std::size_t stage_kernel_bytes<2>(const PassShape<2>&, const CellBox&, bool, bool, bool);
+template std::size_t pass_kernel_bytes<2>(const FieldShape<2>&);
+template std::size_t health_check_bytes<2>(const FieldShape<2>&);
+template std::size_t fine_bytes<2>(FineOp, const PassShape<2>&, int);
+template std::size_t halo_fill_bytes<3>(const PassShape<3>&, int, const BoundaryConditions<3>&);
+template std::size_t inflow_bytes<3>(const PassShape<3>&);
+template std::size_t flux_bytes<3>(const PassShape<3>&, FaceRegion);
+template std::size_t update_bytes<3>(const PassShape<3>&);
+template std::size_t stage_kernel_bytes<3>(const PassShape<3>&, const CellBox&, bool, bool, bool);
+template std::size_t pass_kernel_bytes<3>(const FieldShape<3>&);
+template std::size_t health_check_bytes<3>(const FieldShape<3>&);
+template std::size_t fine_bytes<3>(FineOp, const PassShape<3>&, int);
 
 }  // namespace simapp

@@ -12,7 +12,6 @@
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
-#include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_description.hpp"
 #include "solver/step/steps_per_graph.hpp"
 #include "solver/time/time_stepping.hpp"
@@ -37,39 +36,11 @@ void count_chunks(const RunSpec& spec, const Grid& grid, StepOutline& plan, cons
   plan.distinct_chunks = distinct_chunk_layouts(plan.num_steps, plan.steps_per_graph, every);
 }
 
-/// The 3-D model's outline on the rank of `grid`'s box, its halo messages taking `path`.
-StepOutline plan_on_3d(const RunSpec& spec, const Grid& grid, HaloPath path) {
-  const BoundaryConditions<3> domain = periodic_in_y(case_boundaries(spec.case_name));
-  const StepResources3d resources{step_field_shapes<3>(grid, spec.execution.granularity),
-                                  grid.geometry<3>(),
-                                  {},
-                                  nullptr,
-                                  gravity_wave_source(spec.case_name, configured_bump<3>(spec)),
-                                  spec.execution.granularity,
-                                  domain,
-                                  rank_boundaries(domain, grid.box(), grid.spec()),
-                                  HealthCheckOps{spec.execution.check_every, nullptr, nullptr},
-                                  {path, nullptr, nullptr, nullptr},
-                                  spec.parallel.overlap == HaloOverlap::on};
+template <int Dims>
+StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo) {
+  const StepResources<Dims> resources = described_resources(spec, grid, halo);
   StepOutline plan;
-  plan.description = describe_step(step_scheme_3d(), domain, spec.execution.check_every);
-  plan.step = build_step_program_3d(resources, StepParity::odd, 0);
-  count_chunks(spec, grid, plan, [&](const ChunkLayout& layout) { return build_chunk_program_3d(resources, layout); });
-  return plan;
-}
-
-StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill& halo) {
-  if (grid.is_3d()) return plan_on_3d(spec, grid, halo.path);
-  const StepResources resources{step_field_shapes<2>(grid, spec.execution.granularity),
-                                grid.geometry<2>(),
-                                {},
-                                nullptr,
-                                gravity_wave_source(spec.case_name, configured_bump<2>(spec)),
-                                spec.execution.granularity,
-                                halo,
-                                HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
-  StepOutline plan;
-  plan.description = describe_step(step_scheme(), halo.domain, spec.execution.check_every);
+  plan.description = describe_step(model_step_scheme<Dims>(), halo.domain, spec.execution.check_every);
   plan.step = build_step_program(resources, StepParity::odd, 0);
   count_chunks(spec, grid, plan, [&](const ChunkLayout& layout) { return build_chunk_program(resources, layout); });
   return plan;
@@ -104,21 +75,56 @@ int distinct_chunk_layouts(long num_steps, int steps_per_graph, int check_every)
   return static_cast<int>(layouts.size());
 }
 
-StepOutline outline_steps(const RunSpec& spec) {
-  const BoundaryConditions<2> domain = case_boundaries(spec.case_name);
-  return plan_on(spec, Grid(spec.grid), GhostFill{domain, domain});
+template <int Dims>
+BoundaryConditions<Dims> domain_sides(CaseName name) {
+  if constexpr (Dims == 3)
+    return periodic_in_y(case_boundaries(name));
+  else
+    return case_boundaries(name);
 }
 
-GhostFill ghost_fill(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
-  const BoundaryConditions<2> domain = case_boundaries(spec.case_name);
-  return {domain,  rank_boundaries(domain, decomposition.box(), decomposition.global()),
-          path,    spec.parallel.overlap == HaloOverlap::on,
-          nullptr, nullptr};
+template <int Dims>
+GhostFill<Dims> ghost_fill(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
+  const BoundaryConditions<Dims> domain = domain_sides<Dims>(spec.case_name);
+  return {domain, rank_boundaries(domain, decomposition.box(), decomposition.global()), path,
+          spec.parallel.overlap == HaloOverlap::on};
+}
+
+template <int Dims>
+StepResources<Dims> described_resources(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo) {
+  const Bump<Dims> wave_source = gravity_wave_source(spec.case_name, configured_bump<Dims>(spec));
+  return {step_field_shapes<Dims>(grid, spec.execution.granularity),
+          grid.geometry<Dims>(),
+          {},
+          nullptr,
+          wave_source,
+          spec.execution.granularity,
+          halo,
+          HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
+}
+
+StepOutline outline_steps(const RunSpec& spec) {
+  const Grid grid(spec.grid);
+  if (grid.is_3d()) {
+    const BoundaryConditions<3> domain = domain_sides<3>(spec.case_name);
+    return plan_on(spec, grid, GhostFill<3>{domain, domain});
+  }
+  const BoundaryConditions<2> domain = domain_sides<2>(spec.case_name);
+  return plan_on(spec, grid, GhostFill<2>{domain, domain});
 }
 
 StepOutline outline_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path) {
-  return plan_on(spec, Grid(spec.grid, decomposition.box()), ghost_fill(spec, decomposition, path));
+  const Grid grid(spec.grid, decomposition.box());
+  if (grid.is_3d()) return plan_on(spec, grid, ghost_fill<3>(spec, decomposition, path));
+  return plan_on(spec, grid, ghost_fill<2>(spec, decomposition, path));
 }
+
+template BoundaryConditions<2> domain_sides<2>(CaseName);
+template BoundaryConditions<3> domain_sides<3>(CaseName);
+template GhostFill<2> ghost_fill<2>(const RunSpec&, const Decomposition&, HaloPath);
+template GhostFill<3> ghost_fill<3>(const RunSpec&, const Decomposition&, HaloPath);
+template StepResources<2> described_resources<2>(const RunSpec&, const Grid&, const GhostFill<2>&);
+template StepResources<3> described_resources<3>(const RunSpec&, const Grid&, const GhostFill<3>&);
 
 std::size_t critical_path_kernels(const StepProgram& program) {
   std::size_t total = 0;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "solver/decomposition/decomposition.hpp"
+#include "solver/grid/grid.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/spec/run_spec.hpp"
 #include "solver/step/build_step_program.hpp"
@@ -37,9 +38,20 @@ int distinct_chunk_layouts(long num_steps, int steps_per_graph, int check_every)
 /// The outline on a single rank.
 StepOutline outline_steps(const RunSpec& spec);
 
+/// The sides of the domain of case `name` in `Dims` dimensions (3-D: y periodic).
+template <int Dims>
+BoundaryConditions<Dims> domain_sides(CaseName name);
+
 /// How this rank of a decomposition fills its ghost cells, halo messages taking `path`; the
-/// exchanges themselves are left null (a description, until a simulation supplies them).
-GhostFill ghost_fill(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
+/// exchanges themselves are left null (a description, until a model supplies them).
+template <int Dims>
+GhostFill<Dims> ghost_fill(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);
+
+/// The step resources of `spec` on the rank of `grid` whose ghost cells are filled as `halo`
+/// says: the arrays' shapes without memory, no step values, the health check's cadence without
+/// its record (a description, until a model supplies them).
+template <int Dims>
+StepResources<Dims> described_resources(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo);
 
 /// The outline of this rank of a decomposition whose halo messages take `path`.
 StepOutline outline_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);

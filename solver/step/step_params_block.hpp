@@ -1,5 +1,5 @@
 #pragma once
-/// The device-resident StepParams<2> the kernels read through fixed pointers, one slot per step
+/// The device-resident StepParams<Dims> the kernels read through fixed pointers, one slot per step
 /// of a chunk (a captured graph may hold several steps), with the pinned host copy they are
 /// refreshed from by a copy at the head of each chunk. The host rewrites the pinned copy only
 /// when values change, and waits for queued work first, so a chunk already queued (or a graph
@@ -11,14 +11,16 @@
 
 namespace simapp {
 
-/// The block of either model's step values: StepParams<2> (2-D) or StepParams<3>.
-template <class Params>
-class StepParamsBlockOf {
+/// The block of the step values of the model in `Dims` dimensions (StepParams<Dims>).
+template <int Dims>
+class StepParamsBlock {
  public:
-  StepParamsBlockOf(const Stream& stream, int slots);
-  StepParamsBlockOf(const StepParamsBlockOf&) = delete;
-  StepParamsBlockOf& operator=(const StepParamsBlockOf&) = delete;
-  ~StepParamsBlockOf();
+  using Params = StepParams<Dims>;
+
+  StepParamsBlock(const Stream& stream, int slots);
+  StepParamsBlock(const StepParamsBlock&) = delete;
+  StepParamsBlock& operator=(const StepParamsBlock&) = delete;
+  ~StepParamsBlock();
 
   /// The pointer the kernels of step `slot` of a chunk read (device memory on CUDA).
   const Params* device_slot(int slot) const { return device_.data() + slot; }
@@ -35,9 +37,7 @@ class StepParamsBlockOf {
   Params* pinned_ = nullptr;
 };
 
-using StepParamsBlock = StepParamsBlockOf<StepParams<2>>;
-using StepParamsBlock3d = StepParamsBlockOf<StepParams<3>>;
-extern template class StepParamsBlockOf<StepParams<2>>;
-extern template class StepParamsBlockOf<StepParams<3>>;
+extern template class StepParamsBlock<2>;
+extern template class StepParamsBlock<3>;
 
 }  // namespace simapp

@@ -5,19 +5,27 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <numeric>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "kernels/flux/fluxes.hpp"
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "solver/executor/graph_loop.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_outline.hpp"
 #include "solver/step/steps_per_graph.hpp"
+#include "tests/support/uniform_runs_3d.hpp"
 
 namespace simapp {
 namespace {
+
+using testing::CaseSetup;
+using testing::TwoModels;
 
 TEST(StepProgramTest, HostOpsSplitKernelsAndTransfersIntoSegments) {
   StepProgram program;
@@ -48,6 +56,12 @@ TEST(StepProgramTest, OpsRunInOrderAndAppendPrefixesNames) {
   EXPECT_EQ(first.ops()[1].name, "step2/b");
 }
 
+std::vector<std::string> names_of(const StepProgram& program) {
+  std::vector<std::string> names;
+  for (const StepOp& op : program.ops()) names.push_back(op.name);
+  return names;
+}
+
 RunSpec plan_spec(Granularity granularity, CaseName name = CaseName::thermal) {
   RunSpec spec;
   spec.case_name = name;
@@ -56,7 +70,7 @@ RunSpec plan_spec(Granularity granularity, CaseName name = CaseName::thermal) {
 }
 
 /// What the programs of an 8 x 8 thermal case are built from (shapes only: nothing is run).
-StepResources resources_of_8x8(Granularity granularity, HealthCheckOps health = {}) {
+StepResources<2> resources_of_8x8(Granularity granularity, HealthCheckOps health = {}) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
   return {step_field_shapes<2>(grid, granularity),
           grid.geometry<2>(),
@@ -64,20 +78,52 @@ StepResources resources_of_8x8(Granularity granularity, HealthCheckOps health = 
           nullptr,
           Bump<2>{},
           granularity,
-          GhostFill{case_boundaries(CaseName::thermal), case_boundaries(CaseName::thermal)},
+          GhostFill<2>{case_boundaries(CaseName::thermal), case_boundaries(CaseName::thermal)},
           health};
 }
 
-TEST(StepProgramTest, OddStepsRunXThenZAndEvenStepsZThenX) {
-  const StepResources resources = resources_of_8x8(Granularity::fused);
-  const StepProgram odd = build_step_program(resources, StepParity::odd, 0);
-  const StepProgram even = build_step_program(resources, StepParity::even, 0);
+/// The model in 2 or 3 dimensions.
+template <class Dimensions>
+class StepProgramOfEitherModelTest : public ::testing::Test {};
+using BothModels = ::testing::Types<std::integral_constant<int, 2>, std::integral_constant<int, 3>>;
+TYPED_TEST_SUITE(StepProgramOfEitherModelTest, BothModels);
+
+/// Programs only described (no arrays) of a rank that makes every ghost cell of the thermal case.
+template <int Dims>
+StepResources<Dims> thermal_resources(Granularity granularity) {
+  StepResources<Dims> resources{};
+  resources.granularity = granularity;
+  resources.halo.domain = resources.halo.sides = domain_sides<Dims>(CaseName::thermal);
+  return resources;
+}
+
+TYPED_TEST(StepProgramOfEitherModelTest, OddStepsRunThePassesInOrderAndEvenStepsInReverseThreeStagesEach) {
+  constexpr int Dims = TypeParam::value;
+  const StepResources<Dims> fused = thermal_resources<Dims>(Granularity::fused);
+  const StepProgram odd = build_step_program(fused, StepParity::odd, 0);
+  const StepProgram even = build_step_program(fused, StepParity::even, 0);
   EXPECT_EQ(odd.ops().front().name, "x.stage1.fill_halos");
   EXPECT_EQ(odd.ops().back().name, "z.stage3.update");
   EXPECT_EQ(even.ops().front().name, "z.stage1.fill_halos");
   EXPECT_EQ(even.ops().back().name, "x.stage3.update");
   EXPECT_EQ(parity_of(1), StepParity::odd);
   EXPECT_EQ(parity_of(2), StepParity::even);
+
+  const StepResources<Dims> stage = thermal_resources<Dims>(Granularity::stage);
+  const std::vector<std::string> expected_odd =
+      Dims == 3 ? std::vector<std::string>{"x.stage1.stage", "x.stage2.stage", "x.stage3.stage",
+                                           "y.stage1.stage", "y.stage2.stage", "y.stage3.stage",
+                                           "z.stage1.stage", "z.stage2.stage", "z.stage3.stage"}
+                : std::vector<std::string>{"x.stage1.stage", "x.stage2.stage", "x.stage3.stage",
+                                           "z.stage1.stage", "z.stage2.stage", "z.stage3.stage"};
+  const std::vector<std::string> expected_even =
+      Dims == 3 ? std::vector<std::string>{"z.stage1.stage", "z.stage2.stage", "z.stage3.stage",
+                                           "y.stage1.stage", "y.stage2.stage", "y.stage3.stage",
+                                           "x.stage1.stage", "x.stage2.stage", "x.stage3.stage"}
+                : std::vector<std::string>{"z.stage1.stage", "z.stage2.stage", "z.stage3.stage",
+                                           "x.stage1.stage", "x.stage2.stage", "x.stage3.stage"};
+  EXPECT_EQ(names_of(build_step_program(stage, StepParity::odd, 0)), expected_odd);
+  EXPECT_EQ(names_of(build_step_program(stage, StepParity::even, 0)), expected_even);
 }
 
 TEST(StepProgramTest, GranularityDecidesKernelsPerStep) {
@@ -127,7 +173,8 @@ TEST(StepProgramTest, ChunkChecksHealthAfterTheMultiplesOfNOnly) {
 /// The global steps (1-based) the health check follows in the chunk program of the `steps`
 /// steps after step `completed`, read off its op names.
 std::vector<long> checked_steps_of_chunk(long completed, int steps, long num_steps, int check_every) {
-  const StepResources resources = resources_of_8x8(Granularity::stage, HealthCheckOps{check_every, nullptr, nullptr});
+  const StepResources<2> resources =
+      resources_of_8x8(Granularity::stage, HealthCheckOps{check_every, nullptr, nullptr});
   const ChunkLayout layout = chunk_layout(completed, steps, num_steps, check_every);
   EXPECT_EQ(layout.first, parity_of(completed + 1));
   const StepProgram chunk = build_chunk_program(resources, layout);
@@ -294,7 +341,7 @@ TEST(StepProgramTest, AutomaticStepsPerGraphAimsAtAFewHundredKernels) {
 
 /// The resources of a 16 x 16 rank that fills its ghosts as `fill` says, with no buffers (a
 /// program that is only described).
-StepResources described_resources(Granularity granularity, const GhostFill& fill) {
+StepResources<2> rank_16x16_resources(Granularity granularity, const GhostFill<2>& fill) {
   const Grid grid(GridSpec{16, 16, 1600.0, 1600.0});
   return {step_field_shapes<2>(grid, granularity),
           grid.geometry<2>(),
@@ -309,13 +356,11 @@ StepResources described_resources(Granularity granularity, const GhostFill& fill
 /// A rank inside a 3 x 3 layout: neighbours on all four sides, no wall.
 StepProgram interior_rank_step(HaloPath path, Granularity granularity) {
   const BoundaryCondition neighbour{BoundaryKind::exchanged};
-  const GhostFill fill{case_boundaries(CaseName::thermal),
-                       {neighbour, neighbour, neighbour, neighbour, {}},
-                       path,
-                       /*overlap=*/true,
-                       nullptr,
-                       nullptr};
-  return build_step_program(described_resources(granularity, fill), StepParity::odd, 0);
+  const GhostFill<2> fill{case_boundaries(CaseName::thermal),
+                          {neighbour, neighbour, neighbour, neighbour, {}},
+                          path,
+                          /*overlap=*/true};
+  return build_step_program(rank_16x16_resources(granularity, fill), StepParity::odd, 0);
 }
 
 std::size_t ops_named(const StepProgram& program, OpKind kind, const std::string& suffix) {
@@ -331,14 +376,14 @@ TEST(StepProgramTest, HostOpsAreExactlyTheHostExchangedHalos) {
       for (bool z : {false, true}) {
         const BoundaryConditions<2> domain = case_boundaries(CaseName::thermal);
         const BoundaryCondition neighbour{BoundaryKind::exchanged};
-        GhostFill fill{domain, domain};
+        GhostFill<2> fill{domain, domain};
         if (x) fill.sides.x_low = fill.sides.x_high = neighbour;
         if (z) fill.sides.z_low = fill.sides.z_high = neighbour;
         fill.path = path;
         const bool expected = path != HaloPath::nccl && (x || z);
         EXPECT_EQ(exchanges_halos_on_host(fill), expected);
         for (Granularity granularity : {Granularity::fine, Granularity::fused, Granularity::stage}) {
-          const StepProgram step = build_step_program(described_resources(granularity, fill), StepParity::odd, 0);
+          const StepProgram step = build_step_program(rank_16x16_resources(granularity, fill), StepParity::odd, 0);
           EXPECT_EQ(step.count(OpKind::host) > 0, expected)
               << "path " << static_cast<int>(path) << ", x " << x << ", z " << z << ", " << to_string(granularity);
         }
@@ -420,6 +465,162 @@ TEST(StepProgramTest, OverlappedInteriorFluxesAreJoinedBeforeTheUpdate) {
     }
   }
   EXPECT_EQ(interior_flux_stages, 6);
+}
+
+/// The 3-D model's step: the stage kernels' bytes, pass kernels, the fused and fine kernels,
+/// and, run op by op, the same state bit for bit as the stage kernels called one after another
+/// (tests/support/uniform_runs_3d.hpp).
+TEST(StepProgram3dTest, AStepMoves960BytesACell) {
+  StepResources<3> resources{};
+  std::vector<double> a(1), b(1), c(1);  // distinct arrays: only their addresses count here
+  const FieldShape<3> shape{12, 7, 5, 2, 5};
+  resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
+  const StepProgram step = build_step_program(resources, StepParity::odd, 0);
+  const std::size_t bytes = std::accumulate(step.ops().begin(), step.ops().end(), std::size_t{0},
+                                            [](std::size_t sum, const StepOp& op) { return sum + op.bytes; });
+  EXPECT_EQ(bytes, 960u * 12 * 7 * 5);
+}
+
+TEST(StepProgram3dTest, PassGranularityRunsAPassKernelWhereTheRankMakesTheSidesAlongIt) {
+  StepResources<3> resources{};
+  resources.granularity = Granularity::pass;
+  resources.halo.domain = resources.halo.sides = periodic_in_y(case_boundaries(CaseName::thermal));
+  EXPECT_EQ(names_of(build_step_program(resources, StepParity::odd, 0)),
+            (std::vector<std::string>{"x.pass", "y.pass", "z.pass"}));
+  EXPECT_EQ(names_of(build_step_program(resources, StepParity::even, 0)),
+            (std::vector<std::string>{"z.pass", "y.pass", "x.pass"}));
+
+  const auto kernels = [&] {  // the pass and stage kernels, without the halo exchanges' ops
+    std::vector<std::string> names = names_of(build_step_program(resources, StepParity::odd, 0));
+    std::erase_if(names, [](const std::string& name) { return !name.ends_with(".pass") && !name.ends_with(".stage"); });
+    return names;
+  };
+  resources.halo.sides.z_high.kind = BoundaryKind::exchanged;  // a rank below another
+  EXPECT_EQ(kernels(),
+            (std::vector<std::string>{"x.pass", "y.pass", "z.stage1.stage", "z.stage2.stage", "z.stage3.stage"}));
+
+  resources.halo.sides.y_low.kind = resources.halo.sides.y_high.kind =
+      BoundaryKind::exchanged;  // x alone: stage kernels
+  EXPECT_EQ(kernels().size(), 9u);
+  EXPECT_EQ(kernels().front(), "x.stage1.stage");
+
+  resources.halo.sides = resources.halo.domain =
+      periodic_in_y(case_boundaries(CaseName::injection));  // an inflow along x
+  EXPECT_EQ(names_of(build_step_program(resources, StepParity::odd, 0)).back(), "z.pass");
+}
+
+TEST(StepProgram3dTest, APassKernelMoves80BytesACell) {
+  StepResources<3> resources{};
+  resources.granularity = Granularity::pass;
+  resources.halo.domain = resources.halo.sides = periodic_in_y(case_boundaries(CaseName::thermal));
+  std::vector<double> a(1), b(1), c(1);
+  const FieldShape<3> shape{12, 7, 5, 2, 5};
+  resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
+  const StepProgram step = build_step_program(resources, StepParity::odd, 0);
+  for (const StepOp& op : step.ops()) EXPECT_EQ(op.bytes, 80u * 12 * 7 * 5) << op.name;
+}
+
+TEST(StepProgram3dTest, FusedAndFineStagesAreTheKernelsOfThe2dModelWithAYPass) {
+  StepResources<3> resources{};
+  resources.halo.domain = resources.halo.sides = periodic_in_y(case_boundaries(CaseName::injection));
+  resources.granularity = Granularity::fused;
+  const std::vector<std::string> fused = names_of(build_step_program(resources, StepParity::odd, 0));
+  const std::vector<std::string> x_stage{"x.stage1.fill_halos", "x.stage1.inflow", "x.stage1.fluxes",
+                                         "x.stage1.update"};
+  EXPECT_EQ(std::vector<std::string>(fused.begin(), fused.begin() + 4), x_stage) << "x: outflow high, inflow low";
+  EXPECT_EQ(fused.size(), 3u * (4 + 3 + 3)) << "x: fill, inflow, fluxes, update; y and z: fill, fluxes, update";
+  EXPECT_EQ(fused[12], "y.stage1.fill_halos");
+  EXPECT_EQ(fused[21], "z.stage1.fill_halos");
+
+  resources.granularity = Granularity::fine;
+  const StepProgram fine = build_step_program(resources, StepParity::odd, 0);
+  const auto named = [&](const std::string& name) { return std::ranges::find(fine.ops(), name, &StepOp::name); };
+  ASSERT_NE(named("y.stage2.flux.vmom"), fine.ops().end());
+  EXPECT_EQ(named("y.stage2.flux.vmom")->lane, 2) << "variable v on lane v";
+  EXPECT_EQ(named("z.stage3.update.rhot")->lane, 4);
+  EXPECT_EQ(fine.lanes(), ModelVariables<3>::count);
+  EXPECT_EQ(fine.count(OpKind::kernel), 3u * (5 + 1 + 4 * 5) + 3u * (5 + 4 * 5) + 3u * (5 + 4 * 5))
+      << "each stage: fill, reconstruct, flux, tendency and update of each variable; x's inflow once";
+}
+
+/// Two copies of a 3-D state that varies along y: one stepped by the stage kernels in turn, one by
+/// programs, with the step values in a StepParamsBlock<3> of two slots, and the face arrays of the
+/// fused and fine granularities.
+struct TwoCopies {
+  TwoCopies() {
+    FieldView<double, 3>& q = direct.three_d.state.view;
+    for (std::size_t n = 0; n < q.shape.size(); ++n) q.data[n] += 1e-3 * std::sin(0.37 * static_cast<double>(n));
+    std::memcpy(programmed.three_d.state.view.data, q.data, q.shape.size() * sizeof(double));
+    const StepParams<3> slots[2] = {programmed.params_3d, programmed.params_3d};
+    params.stage(slots);
+    params.enqueue_refresh(Stream{}, 2);
+  }
+  StepResources<3> resources(HealthCheckOps health = {}, Granularity granularity = Granularity::stage) {
+    const BoundaryConditions<3> sides = periodic_in_y(case_boundaries(CaseName::straka));
+    return {{programmed.three_d.state.view, programmed.three_d.stage1.view, programmed.three_d.stage2.view,
+             view(flux, faces), view(face_value, faces), view(face_d3, faces), view(tendency, cells)},
+            programmed.geometry_3d,
+            programmed.background.view(),
+            &params,
+            Bump<3>{},
+            granularity,
+            GhostFill<3>{sides, sides},
+            health};
+  }
+  /// The interior cells bit for bit (the fused and fine granularities also fill ghost cells in memory).
+  bool equal() const {
+    const FieldView<double, 3>& p = programmed.three_d.state.view;
+    const FieldView<double, 3>& d = direct.three_d.state.view;
+    for (int v = 0; v < p.shape.num_vars; ++v)
+      for (int k = 0; k < p.shape.nz; ++k)
+        for (int j = 0; j < p.shape.ny; ++j)
+          if (std::memcmp(&p(v, k, j, 0), &d(v, k, j, 0), p.shape.nx * sizeof(double)) != 0) return false;
+    return true;
+  }
+  static FieldView<double, 3> view(std::vector<double>& values, const FieldShape<3>& shape) {
+    values.assign(shape.size(), 0.0);
+    return {values.data(), shape};
+  }
+  TwoModels direct{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
+  TwoModels programmed{Stream{}, CaseSetup{CaseName::straka, 75.0}, 40, 9, 16, true};
+  StepParamsBlock<3> params{Stream{}, 2};
+  FieldShape<3> faces = face_shape(programmed.three_d.state.view.shape);
+  FieldShape<3> cells{40, 9, 16, 0, ModelVariables<3>::count};
+  std::vector<double> flux, face_value, face_d3, tendency;
+};
+
+TEST(StepProgram3dTest, RunOpByOpEveryGranularityEqualsTheStageKernelsCalledInTurnBitForBit) {
+  for (const Granularity granularity : {Granularity::stage, Granularity::fused, Granularity::fine, Granularity::pass}) {
+    TwoCopies copies;
+    const StepResources<3> resources = copies.resources({}, granularity);
+    for (long step = 1; step <= 2; ++step) {
+      copies.direct.step_3d(step);
+      const StepProgram program = build_step_program(resources, parity_of(step), 0);
+      for (const StepOp& op : program.ops())
+        if (op.kind != OpKind::join) op.run(Stream{});
+    }
+    EXPECT_TRUE(copies.equal()) << to_string(granularity);
+  }
+}
+
+TEST(StepProgram3dTest, AChunkRunsItsStepsFromItsSlotsAndChecksWhereItsLayoutSays) {
+  TwoCopies copies;
+  HealthRecord record, mirror;
+  const ChunkLayout layout{StepParity::odd, 2, {1}};
+  const StepProgram chunk = build_chunk_program(copies.resources({1, &record, &mirror}), layout);
+  std::vector<std::string> names = names_of(chunk);
+  EXPECT_EQ(names.front(), "refresh_step_params");
+  EXPECT_EQ(names[1], "step1/x.stage1.stage");
+  EXPECT_EQ(names[10], "step2/z.stage1.stage");
+  EXPECT_EQ(names[names.size() - 2], "step2/check_health");
+  EXPECT_EQ(names.back(), "step2/count_health_check");
+  EXPECT_EQ(names.size(), 1u + 18u + 2u);
+  for (const StepOp& op : chunk.ops()) op.run(Stream{});
+  copies.direct.step_3d(1);
+  copies.direct.step_3d(2);
+  EXPECT_TRUE(copies.equal());
+  EXPECT_EQ(mirror.checks_run, 1);
+  EXPECT_EQ(mirror.failed_check, -1);
 }
 
 }  // namespace

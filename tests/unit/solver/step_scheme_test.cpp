@@ -19,11 +19,11 @@
 namespace simapp {
 namespace {
 
-StepResources resources_of_8x8(Granularity granularity) {
+StepResources<2> resources_of_8x8(Granularity granularity) {
   const Grid grid(GridSpec{8, 8, 800.0, 800.0});
   const BoundaryConditions<2> domain = case_boundaries(CaseName::thermal);
-  return {step_field_shapes<2>(grid, granularity),      grid.geometry<2>(), {}, nullptr, Bump<2>{}, granularity,
-          GhostFill{.domain = domain, .sides = domain}, HealthCheckOps{}};
+  return {step_field_shapes<2>(grid, granularity),         grid.geometry<2>(), {}, nullptr, Bump<2>{}, granularity,
+          GhostFill<2>{.domain = domain, .sides = domain}, HealthCheckOps{}};
 }
 
 /// The stages of a program in order, by the "pass.stageN" that starts each op's name.
@@ -72,7 +72,7 @@ TEST(StepSchemeTest, ProgramsRunTheStagesInTheSchemesOrderForBothParities) {
   const std::vector<std::string> x_then_z = {"x.stage1", "x.stage2", "x.stage3", "z.stage1", "z.stage2", "z.stage3"};
   const std::vector<std::string> z_then_x = {"z.stage1", "z.stage2", "z.stage3", "x.stage1", "x.stage2", "x.stage3"};
   for (Granularity granularity : {Granularity::fine, Granularity::fused, Granularity::stage}) {
-    const StepResources resources = resources_of_8x8(granularity);
+    const StepResources<2> resources = resources_of_8x8(granularity);
     const StepProgram odd = build_step_program(resources, StepParity::odd, 0);
     const StepProgram even = build_step_program(resources, StepParity::even, 0);
     EXPECT_EQ(stages_in_order(odd), stages_of(step_scheme(), StepParity::odd)) << to_string(granularity);
@@ -86,7 +86,7 @@ TEST(StepSchemeTest, ASchemeWithTheOtherOrderGivesTheOtherProgram) {
   StepScheme swapped = step_scheme();
   std::swap(swapped.pass_order[0], swapped.pass_order[1]);
   for (Granularity granularity : {Granularity::fine, Granularity::fused, Granularity::stage}) {
-    const StepResources resources = resources_of_8x8(granularity);
+    const StepResources<2> resources = resources_of_8x8(granularity);
     const StepProgram odd = build_step_program(resources, swapped, StepParity::odd, 0);
     const StepProgram even = build_step_program(resources, swapped, StepParity::even, 0);
     EXPECT_EQ(stages_in_order(odd).front(), "z.stage1") << to_string(granularity);

@@ -1,6 +1,8 @@
 #pragma once
-/// The 2-D x–z model (grid.ny = 1): its workspace, StepParams<2>, halo exchanges between ranks,
-/// step resources and chunk programs (solver/step/build_step_program.hpp).
+/// The dry-atmosphere model in `Dims` dimensions: the 2-D x–z slice (grid.ny = 1) or the 3-D
+/// model (grid.ny > 1). It owns its workspace (the arrays of the run's granularity),
+/// StepParams<Dims>, the halo exchanges of the directions split between ranks, the step
+/// resources and chunk programs (solver/step/build_step_program.hpp).
 #include <memory>
 
 #include "solver/halo/halo_exchange.hpp"
@@ -12,13 +14,14 @@
 
 namespace simapp {
 
-class Model2d final : public Model {
+template <int Dims>
+class AtmosphereModel final : public Model {
  public:
   /// Collective over the decomposition's ranks (the halo exchanges' communicators).
-  explicit Model2d(const ModelContext& context);
-  Model2d(const Model2d&) = delete;
-  Model2d& operator=(const Model2d&) = delete;
-  ~Model2d() override;
+  explicit AtmosphereModel(const ModelContext& context);
+  AtmosphereModel(const AtmosphereModel&) = delete;
+  AtmosphereModel& operator=(const AtmosphereModel&) = delete;
+  ~AtmosphereModel() override;
 
   ChunkPrograms& chunks() override { return chunks_; }
   const StepProgram& first_step() const override { return first_step_; }
@@ -31,18 +34,21 @@ class Model2d final : public Model {
 
  private:
   const RunSpec& spec_;
-  const Grid& grid_;
+  CellGeometry<Dims> geometry_;
   HydrostaticView background_;
-  Workspace<2> workspace_;
-  StepParamsBlock params_;                  ///< as many slots as any K the run may choose (step_params_slots)
+  Workspace<Dims> workspace_;
+  StepParamsBlock<Dims> params_;            ///< as many slots as any K the run may choose (step_params_slots)
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
-  std::unique_ptr<HaloExchange> halo_x_, halo_z_;
-  StepResources resources_;
+  std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;  ///< where the direction is split (y: 3-D)
+  StepResources<Dims> resources_;
   StepProgram first_step_;
   ChunkPrograms chunks_;
   StatisticsReducer diagnostics_;  ///< for diagnostics(), at once
   StatisticsReducer statistics_;   ///< for begin_statistics() and finish_statistics()
   InteriorLayout interior_;
 };
+
+extern template class AtmosphereModel<2>;
+extern template class AtmosphereModel<3>;
 
 }  // namespace simapp

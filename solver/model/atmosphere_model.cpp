@@ -1,0 +1,102 @@
+#include "solver/model/atmosphere_model.hpp"
+
+#include "kernels/initial_conditions/initial_state.hpp"
+#include "solver/executor/executor_factory.hpp"
+#include "solver/step/step_outline.hpp"
+
+namespace simapp {
+
+namespace {
+
+std::unique_ptr<NcclCommunicator> nccl_communicator_if(HaloPath path, const Decomposition& decomposition) {
+  if (path != HaloPath::nccl || decomposition.size() == 1) return nullptr;
+  require_one_gpu_per_rank(decomposition.comm());
+  return std::make_unique<NcclCommunicator>(decomposition.comm());
+}
+
+/// The exchange along `direction` where the decomposition splits it.
+template <int Dims>
+std::unique_ptr<HaloExchange> exchange_if(bool split, const ModelContext& context, Direction direction,
+                                          const NcclCommunicator* nccl) {
+  if (!split) return nullptr;
+  return std::make_unique<HaloExchange>(context.decomposition, direction, context.grid.cell_shape<Dims>(),
+                                        context.stream.backend, context.halo_path, nccl);
+}
+
+/// The step resources of the model's arrays, step values and exchanges.
+template <int Dims>
+StepResources<Dims> resources_of(const ModelContext& context, const Workspace<Dims>& workspace,
+                                 const StepParamsBlock<Dims>& params, const HaloExchange* x, const HaloExchange* y,
+                                 const HaloExchange* z) {
+  GhostFill<Dims> fill = ghost_fill<Dims>(context.spec, context.decomposition, context.halo_path);
+  fill.x = x;
+  fill.y = y;
+  fill.z = z;
+  StepResources<Dims> resources = described_resources(context.spec, context.grid, fill);
+  resources.fields = workspace.fields();
+  resources.background = context.background;
+  resources.params = &params;
+  resources.health = context.health;
+  return resources;
+}
+
+template <int Dims>
+StatisticsReducer statistics_reducer(const ModelContext& context) {
+  const CellGeometry<Dims> geometry = context.grid.geometry<Dims>();
+  if constexpr (Dims == 3)
+    return StatisticsReducer(context.stream.backend,
+                             std::int64_t{context.grid.nx()} * context.grid.ny() * context.grid.nz(),
+                             geometry.dx * geometry.dy * geometry.dz, context.time.dt(), context.decomposition.comm());
+  else
+    return StatisticsReducer(context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.nz(),
+                             geometry.dx * geometry.dz, context.time.dt(), context.decomposition.comm());
+}
+
+}  // namespace
+
+template <int Dims>
+AtmosphereModel<Dims>::AtmosphereModel(const ModelContext& context)
+    : spec_(context.spec),
+      geometry_(context.grid.geometry<Dims>()),
+      background_(context.background),
+      workspace_(context.stream.backend, context.grid, context.spec.execution.granularity),
+      params_(context.stream, step_params_slots(context.mode, context.spec.execution)),
+      nccl_(nccl_communicator_if(context.halo_path, context.decomposition)),
+      halo_x_(exchange_if<Dims>(context.decomposition.splits_x(), context, Direction::x, nccl_.get())),
+      halo_y_(exchange_if<Dims>(context.decomposition.splits_y(), context, Direction::y, nccl_.get())),
+      halo_z_(exchange_if<Dims>(context.decomposition.splits_z(), context, Direction::z, nccl_.get())),
+      resources_(resources_of(context, workspace_, params_, halo_x_.get(), halo_y_.get(), halo_z_.get())),
+      first_step_(build_step_program(resources_, StepParity::odd, 0)),
+      chunks_(resources_, params_, context.time, context.spec.physics, context.spec.execution.check_every),
+      diagnostics_(statistics_reducer<Dims>(context)),
+      statistics_(statistics_reducer<Dims>(context)),
+      interior_(interior_layout(context.grid.cell_shape<Dims>())) {}
+
+template <int Dims>
+AtmosphereModel<Dims>::~AtmosphereModel() = default;
+
+template <int Dims>
+void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
+  simapp::set_initial_state(stream, resources_.fields.state, spec_.case_name, configured_bump<Dims>(spec_), geometry_);
+}
+
+template <int Dims>
+Diagnostics AtmosphereModel<Dims>::diagnostics(const Stream& stream) const {
+  diagnostics_.queue(stream, resources_.fields.state, background_, geometry_);
+  return diagnostics_.collect().totals;
+}
+
+template <int Dims>
+void AtmosphereModel<Dims>::begin_statistics(const Stream& stream) const {
+  statistics_.queue(stream, resources_.fields.state, background_, geometry_);
+}
+
+template <int Dims>
+FlowStatistics AtmosphereModel<Dims>::finish_statistics() const {
+  return statistics_.collect();
+}
+
+template class AtmosphereModel<2>;
+template class AtmosphereModel<3>;
+
+}  // namespace simapp
