@@ -13,7 +13,7 @@ void check_health(const Stream& stream, FieldOf<const double, Dims> state, Hydro
     // One thread a cell: rows (k, j) of the (i, kj) index box, kj = k·ny + j.
     const int ny = state.shape.ny;
     parallel_for(
-        "check_health_3d", stream, IndexBox{0, nx, 0, nz * ny},
+        "check_health", stream, IndexBox{0, nx, 0, nz * ny},
         SIMAPP_LAMBDA(int i, int kj) { check_cell_health(state, background, geometry, record, kj / ny, kj % ny, i); });
   } else {
     parallel_for(

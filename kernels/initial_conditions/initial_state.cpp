@@ -85,7 +85,7 @@ void set_initial_state(const Stream& stream, FieldView<double, Dims> state, Case
   if constexpr (Dims == 3) {
     const int ny = state.shape.ny;
     parallel_for(
-        "set_initial_state_3d", stream, columns, SIMAPP_LAMBDA(int i, int k) {
+        "set_initial_state", stream, columns, SIMAPP_LAMBDA(int i, int k) {
           for (int j = -halo; j < ny + halo; ++j) {
             const CellSums sums = cell_sums(geometry, background, name, bump, i, j, k);
             store_cell(state, sums, i, j, k);

@@ -27,23 +27,30 @@ void add_completed_steps(const Stream& stream, LoopClock* clock, int steps) {
       "add_completed_steps", stream, one_thread, SIMAPP_LAMBDA(int, int) { clock->completed += steps; });
 }
 
-void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams<2>* slots, int count,
+namespace {
+
+/// The step values of a step of `dt` in the schedule's cells (2-D: dx, dz; 3-D: dx, dy, dz).
+template <int Dims>
+SIMAPP_HOST_DEVICE inline StepParams<Dims> scheduled_step_params(const TimeSchedule& schedule, double dt) {
+  if constexpr (Dims == 3)
+    return step_params(dt, schedule.dx, schedule.dy, schedule.dz, schedule.dissipation);
+  else
+    return step_params(dt, schedule.dx, schedule.dz, schedule.dissipation);
+}
+
+}  // namespace
+
+template <int Dims>
+void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams<Dims>* slots, int count,
                          const TimeSchedule& schedule) {
   parallel_for(
       "advance_step_params", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
-        slots[j] =
-            step_params(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dz, schedule.dissipation);
+        slots[j] = scheduled_step_params<Dims>(schedule, schedule.dt_of(clock->completed + 1 + j));
       });
 }
 
-void advance_step_params_3d(const Stream& stream, const LoopClock* clock, StepParams<3>* slots, int count,
-                            const TimeSchedule& schedule) {
-  parallel_for(
-      "advance_step_params_3d", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
-        slots[j] = step_params(schedule.dt_of(clock->completed + 1 + j), schedule.dx, schedule.dy, schedule.dz,
-                               schedule.dissipation);
-      });
-}
+template void advance_step_params<2>(const Stream&, const LoopClock*, StepParams<2>*, int, const TimeSchedule&);
+template void advance_step_params<3>(const Stream&, const LoopClock*, StepParams<3>*, int, const TimeSchedule&);
 
 void count_loop_steps(const Stream& stream, LoopClock* clock, int steps, const HealthRecord* health,
                       std::uint64_t condition) {

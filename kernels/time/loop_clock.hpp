@@ -25,7 +25,7 @@ struct TimeSchedule {
   double dx = 0.0;
   double dz = 0.0;
   Dissipation dissipation;
-  double dy = 0.0;  ///< the 3-D model's (advance_step_params_3d)
+  double dy = 0.0;  ///< the 3-D model's
 
   SIMAPP_HOST_DEVICE double dt_of(std::int64_t step) const { return step == num_steps ? dt_last : dt; }
 };
@@ -39,14 +39,11 @@ void set_loop_target(const Stream& stream, LoopClock* clock, std::int64_t steps)
 /// completed += steps (steps run outside the loop).
 void add_completed_steps(const Stream& stream, LoopClock* clock, int steps);
 
-/// slots[j] = step_params(dt_of(completed + 1 + j), dx, dz, dissipation) for j < count: the StepParams<2> of
-/// the next `count` steps, the same values the host would stage.
-void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams<2>* slots, int count,
+/// slots[j] = step_params(dt_of(completed + 1 + j), dx, (dy,) dz, dissipation) for j < count: the
+/// StepParams of the next `count` steps, the same values the host would write into the slots.
+template <int Dims>
+void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams<Dims>* slots, int count,
                          const TimeSchedule& schedule);
-
-/// The 3-D model's: slots[j] = step_params(dt_of(completed + 1 + j), dx, dy, dz, dissipation).
-void advance_step_params_3d(const Stream& stream, const LoopClock* clock, StepParams<3>* slots, int count,
-                            const TimeSchedule& schedule);
 
 /// completed += steps; the loop goes on while completed < target and no health check has
 /// failed (`health` null: none runs). `condition` is the WHILE node's cudaGraphConditionalHandle.

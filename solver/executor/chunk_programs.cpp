@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "foundation/error.hpp"
+#include "solver/step/step_elements.hpp"
 
 namespace simapp {
 
@@ -49,7 +50,7 @@ PersistentArguments persistent_steps(const StepResources<Dims>& resources, const
 
 template <int Dims>
 ChunkPrograms::ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlock<Dims>& params,
-                             const TimeStepping& time, const Dissipation& physics, int check_every)
+                             const TimeStepping& time, const Dissipation& physics)
     : build_([&resources](const ChunkLayout& layout) { return build_chunk_program(resources, layout); }),
       stage_([&params, &time, geometry = resources.geometry, physics](long completed, int steps) {
         stage_steps(params, time, geometry, physics, completed, steps);
@@ -61,15 +62,15 @@ ChunkPrograms::ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlo
         return persistent_steps(resources, schedule, clock);
       }),
       time_(time),
-      check_every_(check_every) {}
+      cadences_(element_cadences(resources)) {}
 
 template ChunkPrograms::ChunkPrograms(const StepResources<2>&, StepParamsBlock<2>&, const TimeStepping&,
-                                      const Dissipation&, int);
+                                      const Dissipation&);
 template ChunkPrograms::ChunkPrograms(const StepResources<3>&, StepParamsBlock<3>&, const TimeStepping&,
-                                      const Dissipation&, int);
+                                      const Dissipation&);
 
 ChunkLayout ChunkPrograms::layout_after(long completed, int steps) const {
-  return chunk_layout(completed, steps, time_.num_steps(), check_every_);
+  return chunk_layout(completed, steps, time_.num_steps(), cadences_);
 }
 
 const StepProgram& ChunkPrograms::program(const ChunkLayout& layout) {

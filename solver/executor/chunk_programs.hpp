@@ -25,7 +25,7 @@ class ChunkPrograms {
   /// must outlive this.
   template <int Dims>
   ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlock<Dims>& params, const TimeStepping& time,
-                const Dissipation& physics, int check_every);
+                const Dissipation& physics);
   ChunkPrograms(const ChunkPrograms&) = delete;
   ChunkPrograms& operator=(const ChunkPrograms&) = delete;
 
@@ -35,9 +35,10 @@ class ChunkPrograms {
     return persistent_(schedule, clock);
   }
   long num_steps() const { return time_.num_steps(); }
-  int check_every() const { return check_every_; }
+  /// The cadences of the step's elements (step_elements()).
+  const Cadences& cadences() const { return cadences_; }
 
-  /// The layout of the `steps` steps after step `completed`, checked as the run checks them.
+  /// The layout of the `steps` steps after step `completed`, its elements where the run has them.
   ChunkLayout layout_after(long completed, int steps) const;
   /// The program of `layout` (built on first use).
   const StepProgram& program(const ChunkLayout& layout);
@@ -57,7 +58,7 @@ class ChunkPrograms {
   std::function<StepProgram(const ChunkLayout&, const LoopControl*)> loop_body_;
   std::function<PersistentArguments(const TimeSchedule&, LoopClock*)> persistent_;
   const TimeStepping& time_;
-  int check_every_;
+  Cadences cadences_;
   std::map<ChunkLayout, StepProgram> programs_;  ///< stable addresses
 };
 

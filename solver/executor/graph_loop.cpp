@@ -16,10 +16,11 @@
 
 namespace simapp {
 
-LoopBody loop_body(int steps_per_graph, int check_every, std::size_t kernels_per_step) {
+LoopBody loop_body(int steps_per_graph, const Cadences& cadences, std::size_t kernels_per_step) {
   const int even = steps_per_graph % 2 == 0 ? steps_per_graph : 2 * steps_per_graph;
-  if (check_every <= 0) return {even, false};
-  const long interval = std::lcm(2L, static_cast<long>(check_every));
+  const long period = cadence_period(cadences);
+  if (period <= 0) return {even, false};
+  const long interval = std::lcm(2L, period);
   const long nearest = std::max(interval, (steps_per_graph + interval / 2) / interval * interval);
   if (nearest <= even || static_cast<std::size_t>(nearest) * kernels_per_step <= max_checked_loop_body_kernels)
     return {static_cast<int>(nearest), true};
@@ -27,25 +28,25 @@ LoopBody loop_body(int steps_per_graph, int check_every, std::size_t kernels_per
 }
 
 LoopLaunch plan_loop_launch(const LoopBody& body, long completed, long batch, long span, long num_steps,
-                            int check_every) {
+                            const Cadences& cadences) {
   LoopLaunch launch;
   const long reach = std::min(batch, span);
   if (body.checked) {
-    launch.lead_in = std::min(reach, (check_every - completed % check_every) % check_every);
+    const long period = cadence_period(cadences);
+    launch.lead_in = std::min(reach, (period - completed % period) % period);
     const long after_lead_in = reach - launch.lead_in;
     launch.passes = after_lead_in / body.steps;
     launch.rest = batch >= span ? after_lead_in % body.steps : 0;
     return launch;
   }
-  // The next checked step, when the span holds it, ends what the launch runs, in a chunk.
+  // The next step an element follows, when the span holds it, ends what the launch runs, in a
+  // chunk.
   long end = span;
   bool ends_on_check = false;
-  if (check_every > 0) {
-    const long next_checked = std::min(num_steps, (completed / check_every + 1) * check_every);
-    if (next_checked - completed <= span) {
-      end = next_checked - completed;
-      ends_on_check = true;
-    }
+  const long next_element = next_element_step(completed, num_steps, cadences);
+  if (next_element > 0 && next_element - completed <= span) {
+    end = next_element - completed;
+    ends_on_check = true;
   }
   launch.passes = std::min(reach, ends_on_check ? end - 1 : end) / body.steps;
   launch.rest = batch >= end ? end - launch.passes * body.steps : 0;

@@ -3,9 +3,10 @@
 /// ≥ 12.4). Its body is a program of whole steps (build_loop_body_program) that ends by
 /// counting them on the device and setting the condition, so one launch runs every step up to
 /// the loop clock's target, or until a health check fails. Every pass runs the same program,
-/// so the health check, which follows the multiples of check_every (checks_after_step), can
-/// sit in the body only when the body is a whole number of check intervals and every pass
-/// starts on a multiple; loop_body and plan_loop_launch arrange one or the other.
+/// so the step's elements (the health check among them), each following the multiples of its
+/// cadence (solver/step/cadence.hpp), can sit in the body only when the body is a whole number
+/// of their period (the lcm of the cadences) and every pass starts on a multiple of it;
+/// loop_body and plan_loop_launch arrange one or the other.
 #include <cstddef>
 
 #include "solver/executor/captured_segment.hpp"
@@ -23,39 +24,40 @@ inline constexpr std::size_t max_checked_loop_body_kernels = 5000;
 /// The WHILE body: its steps, even so that every pass starts with the same parity.
 struct LoopBody {
   int steps = 2;
-  /// Whether the body carries the health check: its steps are a multiple of check_every and
-  /// every pass starts on a multiple of check_every, so its checks follow (j + 1) mod
-  /// check_every = 0. Otherwise no pass runs a checked step: a chunk runs it.
+  /// Whether the body carries the elements: its steps are a multiple of their period and every
+  /// pass starts on a multiple of it, so element e follows its steps j with (j + 1) mod
+  /// cadences[e] = 0. Otherwise no pass runs a step an element follows: a chunk runs it.
   bool checked = false;
 };
 
-/// The body for K = steps_per_graph: without checks (check_every 0), K made even. With checks,
-/// the multiple of lcm(2, check_every) nearest K (at least one), carrying them, so that a pass
-/// holds about as many kernels as a graph of graph mode; unless that is longer than K made even
-/// and holds more than max_checked_loop_body_kernels (a check_every far above K): then K made
-/// even without checks, the loop stopping before each checked step for a chunk to run it (a
-/// few launches every check_every steps, which cost little when check_every is that large).
-LoopBody loop_body(int steps_per_graph, int check_every, std::size_t kernels_per_step);
+/// The body for K = steps_per_graph: without elements (every cadence 0), K made even. With
+/// them, the multiple of lcm(2, their period) nearest K (at least one), carrying them, so that a
+/// pass holds about as many kernels as a graph of graph mode; unless that is longer than K made
+/// even and holds more than max_checked_loop_body_kernels (a period far above K): then K made
+/// even without them, the loop stopping before each step an element follows for a chunk to run
+/// it (a few launches a period, which cost little when the period is that large).
+LoopBody loop_body(int steps_per_graph, const Cadences& cadences, std::size_t kernels_per_step);
 
 /// How one launch runs steps: a chunk, whole passes of the body, a chunk. Either chunk holds
 /// at most a pass's steps, so it takes the graph of one chunk program (of at most as many
 /// kernels as the body), its StepParams<2> in the body's slots.
 struct LoopLaunch {
-  long lead_in = 0;  ///< steps run as a chunk first, up to a multiple of check_every
+  long lead_in = 0;  ///< steps run as a chunk first, up to a multiple of the elements' period
   long passes = 0;   ///< passes of the loop body
   long rest = 0;     ///< steps run as a chunk after the passes
 };
 
 /// The launch for `batch` steps (the queue's pace, whole passes, or `span`) of the `span` steps
 /// up to the next step whose state the run needs (an output, a progress line, the end) after
-/// step `completed` of `num_steps`: with a checked body, a chunk up to the next multiple of
-/// check_every, whole passes, and the steps left over as a chunk only where the launch reaches
-/// the span's end (short of it, the launch ends after its last whole pass, so the next one
-/// starts on a multiple again); with an unchecked body, whole passes that stop before the next
-/// checked step (checks_after_step), which a chunk then reaches, or at the span's end. The
-/// chunks a span takes do not depend on how it is cut into batches, so prepare() knows them.
+/// step `completed` of `num_steps`: with a body that carries the elements, a chunk up to the
+/// next multiple of their period, whole passes, and the steps left over as a chunk only where
+/// the launch reaches the span's end (short of it, the launch ends after its last whole pass, so
+/// the next one starts on a multiple again); otherwise whole passes that stop before the next
+/// step an element follows (next_element_step), which a chunk then reaches, or at the span's
+/// end. The chunks a span takes do not depend on how it is cut into batches, so prepare() knows
+/// them.
 LoopLaunch plan_loop_launch(const LoopBody& body, long completed, long batch, long span, long num_steps,
-                            int check_every);
+                            const Cadences& cadences);
 
 class GraphLoop {
  public:

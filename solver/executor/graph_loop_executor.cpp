@@ -6,7 +6,7 @@ GraphLoopExecutor::GraphLoopExecutor(const ExecutorContext& context)
     : stream_(context.stream),
       chunks_(context.chunks),
       clock_(context.loop_clock),
-      body_(loop_body(context.steps_per_graph, context.chunks.check_every(), context.kernels_per_step)) {
+      body_(loop_body(context.steps_per_graph, context.chunks.cadences(), context.kernels_per_step)) {
   for (LoopControl& control : control_) control = {clock_, context.schedule, 0};
 }
 
@@ -14,11 +14,13 @@ const GraphLoop& GraphLoopExecutor::loop_graph(StepParity first) {
   auto found = loops_.find(first);
   if (found != loops_.end()) return *found->second;
   LoopControl& control = control_[first == StepParity::odd ? 0 : 1];
-  // A checked body starts on a multiple of check_every: its checks follow its steps j with
-  // (j + 1) mod check_every = 0.
+  // A body that carries the elements starts on a multiple of their period: element e follows
+  // its steps j with (j + 1) mod cadences[e] = 0.
   ChunkLayout layout{first, body_.steps, {}};
+  const Cadences& cadences = chunks_.cadences();
   for (int j = 0; body_.checked && j < body_.steps; ++j)
-    if ((j + 1) % chunks_.check_every() == 0) layout.checked.push_back(j);
+    for (int e = 0; e < static_cast<int>(cadences.size()); ++e)
+      if (cadences[e] > 0 && (j + 1) % cadences[e] == 0) layout.runs.push_back({j, e});
   const StepProgram& body = bodies_.try_emplace(first, chunks_.loop_body(layout, &control)).first->second;
   CaptureTiming timing;
   auto loop = std::make_unique<GraphLoop>(body, control, stream_, timing);
@@ -41,7 +43,7 @@ long GraphLoopExecutor::run_chunk(long completed, long steps) {
 
 long GraphLoopExecutor::advance(long completed, long batch, long steps_left) {
   const LoopLaunch launch =
-      plan_loop_launch(body_, completed, batch, steps_left, chunks_.num_steps(), chunks_.check_every());
+      plan_loop_launch(body_, completed, batch, steps_left, chunks_.num_steps(), chunks_.cadences());
   long at = run_chunk(completed, launch.lead_in);
   if (launch.passes > 0) {
     const long steps = launch.passes * body_.steps;
@@ -62,7 +64,7 @@ void GraphLoopExecutor::prepare(long completed, const ChunkEnds& chunk_ends) {
   // Each span to the next stop as one launch of the whole span: the chunks advance() takes.
   for (long at = completed; at < chunks_.num_steps();) {
     const long span = steps_to_next_end(at, chunk_ends, chunks_.num_steps());
-    const LoopLaunch launch = plan_loop_launch(body_, at, span, span, chunks_.num_steps(), chunks_.check_every());
+    const LoopLaunch launch = plan_loop_launch(body_, at, span, span, chunks_.num_steps(), chunks_.cadences());
     at = prepare_chunk(at, launch.lead_in);
     if (launch.passes > 0) loop_graph(parity_of(at + 1));
     at = prepare_chunk(at + launch.passes * body_.steps, launch.rest);

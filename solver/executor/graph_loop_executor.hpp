@@ -1,6 +1,6 @@
 #pragma once
 /// execution.mode graph_loop: a batch is one launch of a loop graph (graph_loop.hpp) running
-/// whole passes of its body, with a chunk before it up to a multiple of check_every and one
+/// whole passes of its body, with a chunk before it up to a multiple of the elements' period and one
 /// after it where the launch reaches the run's next stop (plan_loop_launch); the chunks are
 /// graphs of graph mode, their steps counted on the loop clock. The two loop graphs (bodies
 /// starting on an odd or an even step) are captured on first use.

@@ -67,7 +67,7 @@ AtmosphereModel<Dims>::AtmosphereModel(const ModelContext& context)
       halo_z_(exchange_if<Dims>(context.decomposition.splits_z(), context, Direction::z, nccl_.get())),
       resources_(resources_of(context, workspace_, params_, halo_x_.get(), halo_y_.get(), halo_z_.get())),
       first_step_(build_step_program(resources_, StepParity::odd, 0)),
-      chunks_(resources_, params_, context.time, context.spec.physics, context.spec.execution.check_every),
+      chunks_(resources_, params_, context.time, context.spec.physics),
       diagnostics_(statistics_reducer<Dims>(context)),
       statistics_(statistics_reducer<Dims>(context)),
       interior_(interior_layout(context.grid.cell_shape<Dims>())) {}

@@ -52,7 +52,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       loop_clock_(backend, 1),
       model_(make_model({spec_, mode, decomposition, grid_, time_stepping_, stream_.get(), background_.view(),
                          halo_path_, health_.ops()})),
-      steps_per_graph_(simapp::steps_per_graph(spec.execution, model_->first_step())),
+      steps_per_graph_(simapp::steps_per_graph(spec.execution, model_->first_step(), model_->chunks().cadences())),
       executor_(make_executor(
           mode, spec_, decomposition,
           {stream_.get(), model_->chunks(), loop_clock_.data(), time_schedule(time_stepping_, grid_, spec.physics),

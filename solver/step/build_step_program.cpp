@@ -14,6 +14,7 @@
 #include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
 #include "solver/step/pass_placement.hpp"
+#include "solver/step/step_elements.hpp"
 
 namespace simapp {
 
@@ -277,53 +278,20 @@ void add_pass_kernel(StepProgram& program, const StepResources<Dims>& resources,
       .bytes = pass_kernel_bytes(input.shape);
 }
 
-/// The check of the state after a step, then its count and the copy to the host mirror. The
-/// 2-D check waits for the step's lanes (`after_lanes`); the 3-D one is added as its chunks
-/// have always added it, on lane 0.
-template <int Dims>
-void add_health_check(StepProgram& program, const std::string& prefix, const StepResources<Dims>& resources,
-                      bool after_lanes) {
-  if constexpr (Dims == 2)
-    if (after_lanes) program.add_join(prefix + "join_before_check");
-  const FieldView<double, Dims> state = resources.fields.state;
-  const HydrostaticView background = resources.background;
-  const CellGeometry<Dims> geometry = resources.geometry;
-  const HealthCheckOps health = resources.health;
-  program
-      .add(OpKind::kernel, prefix + "check_health",
-           [state, background, geometry, health](const Stream& stream) {
-             check_health(stream, state, background, geometry, health.record);
-           })
-      .bytes = health_check_bytes(state.shape);
-  program.add(OpKind::kernel, prefix + "count_health_check",
-              [health](const Stream& stream) { count_health_check(stream, health.record, health.mirror); });
-}
-
 /// Appends the steps of `layout` to `chunk`: step j, of the parity the layout gives it, reads
-/// slot j, is named "step<j+1>/…", and is followed by the health check where layout.checked
-/// holds j.
+/// slot j, is named "step<j+1>/…", and is followed by the elements layout.runs names after it.
 template <int Dims>
 void add_steps(StepProgram& chunk, const StepResources<Dims>& resources, const ChunkLayout& layout) {
-  auto next_check = layout.checked.begin();
+  const std::vector<StepElement<Dims>> elements = step_elements(resources);
+  auto next_run = layout.runs.begin();
   for (int j = 0; j < layout.steps; ++j) {
     const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
     const StepProgram step = build_step_program(resources, odd ? StepParity::odd : StepParity::even, j);
     const std::string prefix = "step" + std::to_string(j + 1) + "/";
     chunk.append(step, prefix);
-    if (next_check != layout.checked.end() && *next_check == j) {
-      add_health_check(chunk, prefix, resources, step.uses_lanes());
-      ++next_check;
-    }
+    for (; next_run != layout.runs.end() && next_run->step == j; ++next_run)
+      elements[next_run->element].add_ops(chunk, prefix, resources, step);
   }
-}
-
-/// The kernel that computes the StepParams of the loop body's `steps` steps from the loop clock.
-template <int Dims>
-void advance_loop_step_params(const Stream& stream, const LoopControl* loop, StepParams<Dims>* slots, int steps) {
-  if constexpr (Dims == 3)
-    advance_step_params_3d(stream, loop->clock, slots, steps, loop->schedule);
-  else
-    advance_step_params(stream, loop->clock, slots, steps, loop->schedule);
 }
 
 }  // namespace
@@ -355,10 +323,11 @@ StepProgram build_step_program(const StepResources<Dims>& resources, StepParity 
   return build_step_program(resources, model_step_scheme<Dims>(), parity, slot);
 }
 
-ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every) {
+ChunkLayout chunk_layout(long completed, int steps, long num_steps, const Cadences& cadences) {
   ChunkLayout layout{parity_of(completed + 1), steps, {}};
   for (int j = 0; j < steps; ++j)
-    if (step_scheme().checks_after(completed + 1 + j, num_steps, check_every)) layout.checked.push_back(j);
+    for (int e = 0; e < static_cast<int>(cadences.size()); ++e)
+      if (element_follows(cadences[e], completed + 1 + j, num_steps)) layout.runs.push_back({j, e});
   return layout;
 }
 
@@ -379,8 +348,9 @@ StepProgram build_loop_body_program(const StepResources<Dims>& resources, const 
   StepProgram body;
   StepParams<Dims>* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
   const int steps = layout.steps;
-  body.add(OpKind::kernel, "advance_step_params",
-           [loop, slots, steps](const Stream& stream) { advance_loop_step_params(stream, loop, slots, steps); });
+  body.add(OpKind::kernel, "advance_step_params", [loop, slots, steps](const Stream& stream) {
+    advance_step_params(stream, loop->clock, slots, steps, loop->schedule);
+  });
   add_steps(body, resources, layout);
   const HealthRecord* health = resources.health.every > 0 ? resources.health.record : nullptr;
   body.add(OpKind::kernel, "count_loop_steps", [loop, steps, health](const Stream& stream) {

@@ -30,6 +30,7 @@
 #include "solver/halo/halo_path.hpp"
 #include "solver/spec/execution_mode.hpp"
 #include "solver/state/workspace.hpp"
+#include "solver/step/cadence.hpp"
 #include "solver/step/step_params_block.hpp"
 #include "solver/step/step_program.hpp"
 
@@ -109,20 +110,28 @@ struct StepResources {
   HealthCheckOps health;
 };
 
-/// What tells chunk programs apart: the parity of the first step, the number of steps and
-/// those of them (0-based, ascending) the health check follows. Chunks of one layout are one
+/// A step element (step_elements(), by its index) after a step of a chunk (0-based).
+struct ElementRun {
+  int step = 0;
+  int element = 0;
+
+  auto operator<=>(const ElementRun&) const = default;
+};
+
+/// What tells chunk programs apart: the parity of the first step, the number of steps and the
+/// elements that follow its steps (by step, then element). Chunks of one layout are one
 /// program, so one set of graphs in graph mode, wherever in the run they start.
 struct ChunkLayout {
   StepParity first = StepParity::odd;
   int steps = 0;
-  std::vector<int> checked;
+  std::vector<ElementRun> runs;
 
   auto operator<=>(const ChunkLayout&) const = default;
 };
 
-/// The layout of the `steps` steps after step `completed` of a run of `num_steps` steps checked
-/// every `check_every` steps: checked where the step scheme's checks_after says.
-ChunkLayout chunk_layout(long completed, int steps, long num_steps, int check_every);
+/// The layout of the `steps` steps after step `completed` of a run of `num_steps` steps whose
+/// elements have `cadences`: element e after the steps element_follows(cadences[e], …) names.
+ChunkLayout chunk_layout(long completed, int steps, long num_steps, const Cadences& cadences);
 
 /// The body of a graph_loop WHILE node: the steps of `layout` like a chunk, its StepParams<Dims>
 /// computed on the device from the step counter (no copy from the host), ending with the kernel
@@ -157,7 +166,7 @@ StepProgram build_step_program(const StepResources<Dims>& resources, StepParity 
 
 /// A chunk of layout.steps consecutive steps starting with parity layout.first: a Transfer op
 /// that refreshes StepParams<Dims> slots [0, steps), then step j reading slot j, followed by the
-/// health check where layout.checked holds j. Op names are prefixed "stepJ/" (J = 1..steps).
+/// elements layout.runs names after step j. Op names are prefixed "stepJ/" (J = 1..steps).
 template <int Dims>
 StepProgram build_chunk_program(const StepResources<Dims>& resources, const ChunkLayout& layout);
 

@@ -13,6 +13,7 @@
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_description.hpp"
+#include "solver/step/step_elements.hpp"
 #include "solver/step/steps_per_graph.hpp"
 #include "solver/time/time_stepping.hpp"
 
@@ -23,17 +24,17 @@ namespace {
 /// The outline's counts of a run whose one odd step is `plan.step`, its chunks made by
 /// `chunk_of(layout)`.
 template <class ChunkOf>
-void count_chunks(const RunSpec& spec, const Grid& grid, StepOutline& plan, const ChunkOf& chunk_of) {
-  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step);
+void count_chunks(const RunSpec& spec, const Grid& grid, const Cadences& cadences, StepOutline& plan,
+                  const ChunkOf& chunk_of) {
+  plan.steps_per_graph = steps_per_graph(spec.execution, plan.step, cadences);
   plan.num_steps =
       TimeStepping(spec.time.sim_time, grid.horizontal_spacing(), grid.dz(), spec.time.cfl, spec.physics.viscosity)
           .num_steps();
-  const int every = spec.execution.check_every;
   const int first_chunk = static_cast<int>(std::min<long>(plan.steps_per_graph, plan.num_steps));
-  plan.chunk = chunk_of(chunk_layout(0, first_chunk, plan.num_steps, every));
+  plan.chunk = chunk_of(chunk_layout(0, first_chunk, plan.num_steps, cadences));
   plan.full_chunks = plan.num_steps / plan.steps_per_graph;
   plan.remainder_steps = static_cast<int>(plan.num_steps % plan.steps_per_graph);
-  plan.distinct_chunks = distinct_chunk_layouts(plan.num_steps, plan.steps_per_graph, every);
+  plan.distinct_chunks = distinct_chunk_layouts(plan.num_steps, plan.steps_per_graph, cadences);
 }
 
 template <int Dims>
@@ -42,36 +43,40 @@ StepOutline plan_on(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>
   StepOutline plan;
   plan.description = describe_step(model_step_scheme<Dims>(), halo.domain, spec.execution.check_every);
   plan.step = build_step_program(resources, StepParity::odd, 0);
-  count_chunks(spec, grid, plan, [&](const ChunkLayout& layout) { return build_chunk_program(resources, layout); });
+  count_chunks(spec, grid, element_cadences(resources), plan,
+               [&](const ChunkLayout& layout) { return build_chunk_program(resources, layout); });
   return plan;
 }
 
 }  // namespace
 
-int distinct_chunk_layouts(long num_steps, int steps_per_graph, int check_every) {
+int distinct_chunk_layouts(long num_steps, int steps_per_graph, const Cadences& cadences) {
   const long k = steps_per_graph;
   const long chunks = (num_steps + k - 1) / k;
   // The chunks before the last hold k steps and take their layout from their first step modulo
-  // lcm(2, check_every) alone (the parity, the checks), so one period of them shows every layout.
-  const long modulus = check_every > 0 ? std::lcm(2L, static_cast<long>(check_every)) : 2;
+  // lcm(2, period of the cadences) alone (the parity, the elements), so one period of them
+  // shows every layout.
+  const long period = cadence_period(cadences);
+  const long modulus = period > 0 ? std::lcm(2L, period) : 2;
   const long before_last = std::min(chunks - 1, modulus / std::gcd(k, modulus));
   std::set<ChunkLayout> layouts;
   for (long n = 0; n < before_last;) {
-    const ChunkLayout layout = chunk_layout(n * k, steps_per_graph, num_steps, check_every);
+    const ChunkLayout layout = chunk_layout(n * k, steps_per_graph, num_steps, cadences);
     layouts.insert(layout);
-    if (!layout.checked.empty()) {
+    if (!layout.runs.empty()) {
       ++n;
       continue;
     }
-    // No check: nor in the chunks up to the one that holds the next multiple of check_every;
+    // No element: nor in the chunks up to the one that holds the next step an element follows;
     // they alternate in parity (one parity when k is even).
-    const long checked_chunk = check_every > 0 ? ((n * k / check_every + 1) * check_every - 1) / k : before_last;
-    const long next = std::min(checked_chunk, before_last);
-    if (next - n >= 2) layouts.insert(chunk_layout((n + 1) * k, steps_per_graph, num_steps, check_every));
+    const long next_step = next_element_step(n * k, num_steps, cadences);
+    const long element_chunk = next_step > 0 ? (next_step - 1) / k : before_last;
+    const long next = std::min(element_chunk, before_last);
+    if (next - n >= 2) layouts.insert(chunk_layout((n + 1) * k, steps_per_graph, num_steps, cadences));
     n = next;
   }
   const long last = (chunks - 1) * k;
-  layouts.insert(chunk_layout(last, static_cast<int>(num_steps - last), num_steps, check_every));
+  layouts.insert(chunk_layout(last, static_cast<int>(num_steps - last), num_steps, cadences));
   return static_cast<int>(layouts.size());
 }
 

@@ -30,10 +30,10 @@ struct StepOutline {
   int distinct_chunks = 0;
 };
 
-/// The chunk layouts a run of `num_steps` steps in chunks of `steps_per_graph`, checked every
-/// `check_every` steps, takes without outputs or progress lines (at most a few per step of a
+/// The chunk layouts a run of `num_steps` steps in chunks of `steps_per_graph`, with elements of
+/// `cadences`, takes without outputs or progress lines (at most a few per step of a
 /// chunk: found without visiting every chunk).
-int distinct_chunk_layouts(long num_steps, int steps_per_graph, int check_every);
+int distinct_chunk_layouts(long num_steps, int steps_per_graph, const Cadences& cadences);
 
 /// The outline on a single rank.
 StepOutline outline_steps(const RunSpec& spec);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "solver/spec/run_spec.hpp"
+#include "solver/step/cadence.hpp"
 #include "solver/step/step_program.hpp"
 
 namespace simapp {
@@ -20,34 +21,35 @@ inline constexpr std::size_t automatic_kernels_per_graph = 250;
 /// instantiation time, and a StepParams<2> slot.
 inline constexpr int max_steps_per_graph = 1024;
 
-/// `steps` made a multiple of `check_every` (the nearest), or where fewer, a divisor of it (the
-/// nearest), so that the K-step chunks from a multiple of check_every on put the health check
-/// (after every multiple: kernels/diagnostics/health_check.hpp) at the same steps and one graph
-/// serves them all; `steps` as it is without checks.
-inline int aligned_to_checks(int steps, int check_every) {
-  if (check_every <= 0) return steps;
-  if (steps >= check_every) return (steps + check_every / 2) / check_every * check_every;
+/// `steps` made a multiple of the period of `cadences` (cadence_period: their lcm; the nearest
+/// multiple), or where fewer, a divisor of it (the nearest), so that the K-step chunks from a
+/// multiple of the period on put every element (the health check among them) after the same
+/// steps and one graph serves them all; `steps` as it is where no element runs.
+inline int aligned_to_cadences(int steps, const Cadences& cadences) {
+  const long period = cadence_period(cadences);
+  if (period <= 0) return steps;
+  if (steps >= period) return static_cast<int>((steps + period / 2) / period * period);
   int nearest = 1;
-  for (int divisor = 1; divisor <= check_every; ++divisor)
-    if (check_every % divisor == 0 && std::abs(divisor - steps) < std::abs(nearest - steps)) nearest = divisor;
+  for (int divisor = 1; divisor <= period; ++divisor)
+    if (period % divisor == 0 && std::abs(divisor - steps) < std::abs(nearest - steps)) nearest = divisor;
   return nearest;
 }
 
 /// K: as configured, else 1 when a step has Host ops (a graph cannot span them, so more
 /// steps per chunk only add graphs), else about automatic_kernels_per_graph kernels, aligned to
-/// the health check's steps.
-inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_per_step,
-                           std::size_t host_ops_per_step) {
+/// the cadences of the step's elements.
+inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_per_step, std::size_t host_ops_per_step,
+                           const Cadences& cadences) {
   if (execution.steps_per_graph > 0) return execution.steps_per_graph;
   if (host_ops_per_step > 0) return 1;
   const double steps =
       std::round(static_cast<double>(automatic_kernels_per_graph) / static_cast<double>(kernels_per_step));
-  return aligned_to_checks(std::max(1, static_cast<int>(steps)), execution.check_every);
+  return aligned_to_cadences(std::max(1, static_cast<int>(steps)), cadences);
 }
 
-/// K for a run whose steps are like `step`.
-inline int steps_per_graph(const ExecutionSpec& execution, const StepProgram& step) {
-  return steps_per_graph(execution, step.count(OpKind::kernel), step.count(OpKind::host));
+/// K for a run whose steps are like `step`, with elements of `cadences`.
+inline int steps_per_graph(const ExecutionSpec& execution, const StepProgram& step, const Cadences& cadences) {
+  return steps_per_graph(execution, step.count(OpKind::kernel), step.count(OpKind::host), cadences);
 }
 
 }  // namespace simapp

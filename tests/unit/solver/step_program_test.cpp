@@ -175,7 +175,7 @@ TEST(StepProgramTest, ChunkChecksHealthAfterTheMultiplesOfNOnly) {
 std::vector<long> checked_steps_of_chunk(long completed, int steps, long num_steps, int check_every) {
   const StepResources<2> resources =
       resources_of_8x8(Granularity::stage, HealthCheckOps{check_every, nullptr, nullptr});
-  const ChunkLayout layout = chunk_layout(completed, steps, num_steps, check_every);
+  const ChunkLayout layout = chunk_layout(completed, steps, num_steps, {check_every});
   EXPECT_EQ(layout.first, parity_of(completed + 1));
   const StepProgram chunk = build_chunk_program(resources, layout);
   std::vector<long> checked;
@@ -220,20 +220,21 @@ TEST(StepProgramTest, DistinctChunkLayoutsAreTheLayoutsOfEveryChunk) {
       for (const long num_steps : {1L, 5L, 41L, 42L, 100L, 997L}) {
         std::set<ChunkLayout> layouts;
         for (long at = 0; at < num_steps; at += k)
-          layouts.insert(chunk_layout(at, static_cast<int>(std::min<long>(k, num_steps - at)), num_steps, check_every));
-        EXPECT_EQ(distinct_chunk_layouts(num_steps, k, check_every), static_cast<int>(layouts.size()))
+          layouts.insert(
+              chunk_layout(at, static_cast<int>(std::min<long>(k, num_steps - at)), num_steps, {check_every}));
+        EXPECT_EQ(distinct_chunk_layouts(num_steps, k, {check_every}), static_cast<int>(layouts.size()))
             << "check_every " << check_every << ", K " << k << ", " << num_steps << " steps";
       }
   // Large counts are found without visiting each chunk: a check every 10 steps of one-step chunks
   // gives both parities unchecked, and checked after odd steps (multiples of 10 are even) but
   // for the last.
-  EXPECT_EQ(distinct_chunk_layouts(2147483647L, 1, 10), 4);
-  EXPECT_EQ(distinct_chunk_layouts(2147483647L, 1, 2147483647), 3);
+  EXPECT_EQ(distinct_chunk_layouts(2147483647L, 1, {10}), 4);
+  EXPECT_EQ(distinct_chunk_layouts(2147483647L, 1, {2147483647}), 3);
 }
 
 TEST(StepProgramTest, LoopBodyCarriesTheChecksWhenItStaysAboutAsLargeAsAGraph) {
   const auto body = [](int k, int check_every, std::size_t kernels) {
-    const LoopBody found = loop_body(k, check_every, kernels);
+    const LoopBody found = loop_body(k, {check_every}, kernels);
     return std::pair{found.steps, found.checked};
   };
   // Automatic K at stage, fused and fine granularity (6, 18, 120 kernels a step), check_every 10.
@@ -260,14 +261,14 @@ struct LoopSchedule {
   std::vector<long> pass_starts;
 };
 
-LoopSchedule schedule_loop(const LoopBody& body, long num_steps, int check_every, const std::vector<long>& ends,
-                           long pace) {
+LoopSchedule schedule_loop(const LoopBody& body, long num_steps, const Cadences& cadences,
+                           const std::vector<long>& ends, long pace) {
   LoopSchedule schedule;
   for (long at = 0; at < num_steps;) {
     const auto next_end = std::ranges::upper_bound(ends, at);
     const long span = (next_end == ends.end() ? num_steps : std::min(*next_end, num_steps)) - at;
     const long batch = std::min(pace, span);
-    const LoopLaunch launch = plan_loop_launch(body, at, batch, span, num_steps, check_every);
+    const LoopLaunch launch = plan_loop_launch(body, at, batch, span, num_steps, cadences);
     const long steps = launch.lead_in + launch.passes * body.steps + launch.rest;
     EXPECT_GT(steps, 0) << "at " << at;
     EXPECT_LE(steps, span) << "at " << at;
@@ -281,31 +282,70 @@ LoopSchedule schedule_loop(const LoopBody& body, long num_steps, int check_every
   return schedule;
 }
 
-TEST(StepProgramTest, LoopLaunchesKeepTheChecksOnTheGlobalMultiplesAndTheirChunksFixed) {
+/// The lcm of the positive cadences (an independent count: the first step all of them divide).
+long period_of(const Cadences& cadences) {
+  if (std::ranges::none_of(cadences, [](int every) { return every > 0; })) return 0;
+  for (long step = 1;; ++step)
+    if (std::ranges::all_of(cadences, [&](int every) { return every <= 0 || step % every == 0; })) return step;
+}
+
+// With one element (the health check, `{check_every}`) and with two of different cadences.
+TEST(StepProgramTest, LoopLaunchesKeepTheElementsOnTheGlobalMultiplesAndTheirChunksFixed) {
   const std::vector<long> ends{7, 23, 100, 101, 163, 250};
-  for (const int check_every : {0, 3, 10, 1000})
+  for (const Cadences& cadences :
+       {Cadences{0}, Cadences{3}, Cadences{10}, Cadences{1000}, Cadences{4, 6}, Cadences{3, 10}, Cadences{0, 5}})
     for (const int k : {1, 2, 3, 4, 5, 42})
       for (const std::size_t kernels : {6u, 120u}) {
-        const LoopBody body = loop_body(k, check_every, kernels);
+        const LoopBody body = loop_body(k, cadences, kernels);
         const long num_steps = 301;
-        const std::string what = "check_every " + std::to_string(check_every) + ", K " + std::to_string(k) + ", " +
-                                 std::to_string(kernels) + " kernels";
+        std::string what = "cadences";
+        for (const int every : cadences) what += " " + std::to_string(every);
+        what += ", K " + std::to_string(k) + ", " + std::to_string(kernels) + " kernels";
         // The chunks of a span as prepare() sees them (the whole span in one launch) ...
-        const LoopSchedule prepared = schedule_loop(body, num_steps, check_every, ends, num_steps);
+        const LoopSchedule prepared = schedule_loop(body, num_steps, cadences, ends, num_steps);
         for (const long pace : {1L, 2L, 3L, 8L}) {
-          const LoopSchedule run = schedule_loop(body, num_steps, check_every, ends, pace * body.steps);
+          const LoopSchedule run = schedule_loop(body, num_steps, cadences, ends, pace * body.steps);
           // ... are the chunks of the run, however the queue's pace cuts it into launches.
           EXPECT_EQ(run.chunks, prepared.chunks) << what << ", pace " << pace;
           for (const long start : run.pass_starts) {
             if (body.checked) {
-              EXPECT_EQ(start % check_every, 0) << what << ": a pass after step " << start;
+              EXPECT_EQ(start % period_of(cadences), 0) << what << ": a pass after step " << start;
+              EXPECT_EQ(body.steps % period_of(cadences), 0) << what;
               continue;
             }
             for (long step = start + 1; step <= start + body.steps; ++step)
-              EXPECT_FALSE(checks_after_step(step, num_steps, check_every)) << what << ": step " << step;
+              for (const int every : cadences)
+                EXPECT_FALSE(checks_after_step(step, num_steps, every)) << what << ": step " << step;
           }
         }
       }
+}
+
+TEST(StepProgramTest, ChunkLayoutsNameEachElementAfterTheStepsOfItsCadence) {
+  // Steps 1 to 6 of 100, elements every 2 and every 3 steps.
+  EXPECT_EQ(chunk_layout(0, 6, 100, {2, 3}).runs, (std::vector<ElementRun>{{1, 0}, {2, 1}, {3, 0}, {5, 0}, {5, 1}}));
+  // Steps 7 to 9 of 9: the last step is followed by both.
+  EXPECT_EQ(chunk_layout(6, 3, 9, {2, 3}).runs, (std::vector<ElementRun>{{1, 0}, {2, 0}, {2, 1}}));
+  EXPECT_TRUE(chunk_layout(0, 5, 9, {0, 0}).runs.empty());
+  for (const Cadences& cadences : {Cadences{2, 3}, Cadences{4, 6}, Cadences{0, 7}, Cadences{5, 5}})
+    for (const int k : {1, 2, 3, 5, 6, 12})
+      for (const long num_steps : {1L, 13L, 60L, 97L}) {
+        std::set<ChunkLayout> layouts;
+        for (long at = 0; at < num_steps; at += k)
+          layouts.insert(chunk_layout(at, static_cast<int>(std::min<long>(k, num_steps - at)), num_steps, cadences));
+        EXPECT_EQ(distinct_chunk_layouts(num_steps, k, cadences), static_cast<int>(layouts.size()))
+            << "cadences " << cadences[0] << " " << cadences[1] << ", K " << k << ", " << num_steps << " steps";
+      }
+}
+
+TEST(StepsPerGraphTest, AutomaticKLinesUpWithThePeriodOfEveryCadence) {
+  ExecutionSpec execution;
+  EXPECT_EQ(steps_per_graph(execution, 18, 0, {2, 3}), 12);  // 14 steps: the nearest multiple of 6
+  EXPECT_EQ(steps_per_graph(execution, 120, 0, {2, 3}), 2);  // 2 steps: a divisor of 6
+  EXPECT_EQ(steps_per_graph(execution, 6, 0, {4, 6}), 48);   // 42 steps: 36 or 48, a tie rounds up
+  EXPECT_EQ(steps_per_graph(execution, 6, 0, {0, 0}), 42);   // no element: as the kernels say
+  EXPECT_EQ(aligned_to_cadences(5, {10}), 5);                // one element: a divisor of its cadence
+  EXPECT_EQ(aligned_to_cadences(14, {10}), 10);
 }
 
 TEST(StepProgramTest, ChecksFollowEveryLaneOfTheStep) {
@@ -398,7 +438,7 @@ TEST(StepsPerGraphTest, AutomaticKLinesUpWithTheHealthCheck) {
          {std::size_t{1}, std::size_t{6}, std::size_t{18}, std::size_t{120}, std::size_t{123}, std::size_t{400}}) {
       ExecutionSpec execution;
       execution.check_every = every;
-      const int k = steps_per_graph(execution, kernels, 0);
+      const int k = steps_per_graph(execution, kernels, 0, {every});
       const int unaligned = std::max(1, static_cast<int>(std::round(250.0 / static_cast<double>(kernels))));
       EXPECT_TRUE(k % every == 0 || every % k == 0) << "check_every " << every << ", K " << k;
       if (unaligned >= every) {
@@ -408,13 +448,13 @@ TEST(StepsPerGraphTest, AutomaticKLinesUpWithTheHealthCheck) {
   }
   ExecutionSpec unchecked;
   unchecked.check_every = 0;
-  EXPECT_EQ(steps_per_graph(unchecked, 6, 0), 42);         // without checks, as the kernels say
-  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 6, 0), 40);   // stage granularity, check_every 10
-  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 18, 0), 10);  // fused: 14 steps, aligned down
-  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 120, 0), 2);  // fine: a divisor of 10
+  EXPECT_EQ(steps_per_graph(unchecked, 6, 0, {0}), 42);          // without checks, as the kernels say
+  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 6, 0, {10}), 40);   // stage granularity, check_every 10
+  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 18, 0, {10}), 10);  // fused: 14 steps, aligned down
+  EXPECT_EQ(steps_per_graph(ExecutionSpec{}, 120, 0, {10}), 2);  // fine: a divisor of 10
   ExecutionSpec configured;
   configured.steps_per_graph = 7;
-  EXPECT_EQ(steps_per_graph(configured, 6, 0), 7);  // as configured, whatever the checks
+  EXPECT_EQ(steps_per_graph(configured, 6, 0, {10}), 7);  // as configured, whatever the checks
 }
 
 TEST(StepProgramTest, NcclHalosKeepTheWholeStepInOneSegment) {
@@ -441,8 +481,8 @@ TEST(StepProgramTest, NcclHalosKeepTheWholeStepInOneSegment) {
     }
     // So automatic K may put several steps in a graph, where host exchanges force one.
     const ExecutionSpec automatic{};
-    EXPECT_EQ(steps_per_graph(automatic, by_mpi.count(OpKind::kernel), by_mpi.count(OpKind::host)), 1);
-    EXPECT_GT(steps_per_graph(automatic, by_nccl.count(OpKind::kernel), by_nccl.count(OpKind::host)), 1);
+    EXPECT_EQ(steps_per_graph(automatic, by_mpi.count(OpKind::kernel), by_mpi.count(OpKind::host), {10}), 1);
+    EXPECT_GT(steps_per_graph(automatic, by_nccl.count(OpKind::kernel), by_nccl.count(OpKind::host), {10}), 1);
   }
 }
 
@@ -606,7 +646,7 @@ TEST(StepProgram3dTest, RunOpByOpEveryGranularityEqualsTheStageKernelsCalledInTu
 TEST(StepProgram3dTest, AChunkRunsItsStepsFromItsSlotsAndChecksWhereItsLayoutSays) {
   TwoCopies copies;
   HealthRecord record, mirror;
-  const ChunkLayout layout{StepParity::odd, 2, {1}};
+  const ChunkLayout layout{StepParity::odd, 2, {{1, 0}}};
   const StepProgram chunk = build_chunk_program(copies.resources({1, &record, &mirror}), layout);
   std::vector<std::string> names = names_of(chunk);
   EXPECT_EQ(names.front(), "refresh_step_params");

@@ -1,0 +1,41 @@
+#include "solver/step/health_check_element.hpp"
+
+#include "kernels/diagnostics/health_check.hpp"
+#include "solver/step/kernel_traffic.hpp"
+
+namespace simapp {
+
+namespace {
+
+/// The 2-D check waits for the step's lanes; the 3-D one is added as its chunks have always
+/// added it, on lane 0.
+template <int Dims>
+void add_health_check(StepProgram& program, const std::string& prefix, const StepResources<Dims>& resources,
+                      const StepProgram& step) {
+  if constexpr (Dims == 2)
+    if (step.uses_lanes()) program.add_join(prefix + "join_before_check");
+  const FieldView<double, Dims> state = resources.fields.state;
+  const HydrostaticView background = resources.background;
+  const CellGeometry<Dims> geometry = resources.geometry;
+  const HealthCheckOps health = resources.health;
+  program
+      .add(OpKind::kernel, prefix + "check_health",
+           [state, background, geometry, health](const Stream& stream) {
+             check_health(stream, state, background, geometry, health.record);
+           })
+      .bytes = health_check_bytes(state.shape);
+  program.add(OpKind::kernel, prefix + "count_health_check",
+              [health](const Stream& stream) { count_health_check(stream, health.record, health.mirror); });
+}
+
+}  // namespace
+
+template <int Dims>
+StepElement<Dims> health_check_element(const StepResources<Dims>& resources) {
+  return {resources.health.every, &add_health_check<Dims>};
+}
+
+template StepElement<2> health_check_element<2>(const StepResources<2>&);
+template StepElement<3> health_check_element<3>(const StepResources<3>&);
+
+}  // namespace simapp
