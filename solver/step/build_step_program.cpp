@@ -123,7 +123,7 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
     const VarRange one{v, v + 1};
     program
         .add(
-            OpKind::kernel, prefix + operation + "." + variable_names[v],
+            OpKind::kernel, prefix + operation + "." + variable_names<2>[v],
             [launch, one](const Stream& stream) { launch(stream, one); }, v)
         .bytes = fine_bytes(op, pass, v);
   }
@@ -136,7 +136,8 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
 void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage& stage) {
   if (fills_halos(stage.direction, stage.halo.sides))
     for (int v = 0; v < var::count; ++v)
-      add_halo_fill(program, prefix + "fill_halos." + variable_names[v], stage, VarRange{v, v + 1}, v);
+      add_halo_fill(
+          program, prefix + "fill_halos." + variable_names<2>[v], stage, VarRange { v, v + 1 }, v);
   if (exchanges(stage)) {  // one exchange of every variable, between joins
     program.add_join(prefix + "join_before_exchange");
     add_exchange(program, prefix, stage);

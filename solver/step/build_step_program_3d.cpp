@@ -124,7 +124,7 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
     const VarRange one{v, v + 1};
     program
         .add(
-            OpKind::kernel, prefix + operation + "." + variable_names_3d[v],
+            OpKind::kernel, prefix + operation + "." + variable_names<3>[v],
             [launch, one](const Stream& stream) { launch(stream, one); }, v)
         .bytes = fine_3d_bytes(op, pass, v);
   }
@@ -137,7 +137,8 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
 void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage3d& stage) {
   if (fills_halos(stage.direction, stage.sides()))
     for (int v = 0; v < variables_3d; ++v)
-      add_halo_fill(program, prefix + "fill_halos." + variable_names_3d[v], stage, VarRange{v, v + 1}, v);
+      add_halo_fill(
+          program, prefix + "fill_halos." + variable_names<3>[v], stage, VarRange { v, v + 1 }, v);
   if (stage.exchanges()) {  // one exchange of every variable, between joins
     program.add_join(prefix + "join_before_exchange");
     add_halo_ops(program, prefix, stage.forcing, stage.exchange(), stage.path());

@@ -156,7 +156,7 @@ struct FluxFixture {
 };
 
 void expect_fluxes_near(const double actual[var::count], const double expected[var::count], double scale) {
-  for (int v = 0; v < var::count; ++v) EXPECT_NEAR(actual[v], expected[v], tolerance(scale)) << variable_names[v];
+  for (int v = 0; v < var::count; ++v) EXPECT_NEAR(actual[v], expected[v], tolerance(scale)) << variable_names<2>[v];
 }
 
 TEST(FaceFluxTest, FluxAtXFaceUsesTheRowsCellBackgroundAndTheStagesXHyperviscosity) {
