@@ -191,8 +191,8 @@ constexpr std::array<const char*, ModelVariables<Dims>::count> stored_names() {
   for (int v = 0; v < ModelVariables<Dims>::count; ++v) names[v] = model_variables<Dims>()[v].stored.name;
   return names;
 }
-inline constexpr std::array<const char*, var::count> variable_names = stored_names<2>();
-inline constexpr std::array<const char*, ModelVariables<3>::count> variable_names_3d = stored_names<3>();
+template <int Dims>
+inline constexpr std::array<const char*, ModelVariables<Dims>::count> variable_names = stored_names<Dims>();
 
 template <class V, class Body, int... a>
 SIMAPP_HOST_DEVICE constexpr void for_each_momentum_of(const Body& body, std::integer_sequence<int, a...>) {

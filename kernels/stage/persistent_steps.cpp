@@ -26,6 +26,7 @@ using namespace persistent;
 template <int Dims>
 using Scheme = StepSchemeOf<Dims>;
 
+/// step_scheme() in 2-D, step_scheme_3d() in 3-D.
 template <int Dims>
 constexpr Scheme<Dims> scheme_of() {
   if constexpr (Dims == 3)
@@ -157,7 +158,7 @@ __host__ __device__ int stage_tiles(const FieldShape<Dims>& s) {
   return tile_count(plane.width(), Kernel::tile_x) * tile_count(plane.height(), Kernel::tile_z) * stage_layers<D>(s);
 }
 
-/// The stage kernels of one direction, per StepParams slot and RK3 stage.
+/// Slots<D>: the stage kernels along D, per StepParams slot and RK3 stage; Tile<D>: their tile.
 template <int Dims, int Threads>
 struct StagesOf {
   template <Direction D>
@@ -255,6 +256,7 @@ void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, int
 
 // ---- A barrier a pass: the pass tiles ----
 
+/// Slots<D>: the pass tiles along D, per StepParams slot; Tile<D>: their tile.
 template <int Dims, int Threads>
 struct PassesOf {
   template <Direction D>

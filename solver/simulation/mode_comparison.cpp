@@ -22,7 +22,7 @@ std::string first_difference(const std::vector<double>& a, const std::vector<dou
     const std::size_t rest = n % shape.var_stride();
     const long k = static_cast<long>(rest / shape.padded_nx()) - shape.halo;
     const long i = static_cast<long>(rest % shape.padded_nx()) - shape.halo;
-    return std::string(variable_names[v]) + " at k=" + std::to_string(k) + " i=" + std::to_string(i);
+    return std::string(variable_names<2>[v]) + " at k=" + std::to_string(k) + " i=" + std::to_string(i);
   }
   return a.size() == b.size() ? "" : "state sizes differ";
 }

@@ -24,9 +24,6 @@ template <int Dims>
 constexpr int variables = ModelVariables<Dims>::count;
 template <int Dims>
 constexpr VarRange all_vars{0, variables<Dims>};
-/// The stored names of the variables, which name the fine granularity's kernels.
-template <int Dims>
-constexpr std::array<const char*, variables<Dims>> names_of_variables = stored_names<Dims>();
 
 std::string pass_name(Direction direction) {
   return direction == Direction::x ? "x" : direction == Direction::y ? "y" : "z";
@@ -136,7 +133,7 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
     const VarRange one{v, v + 1};
     program
         .add(
-            OpKind::kernel, prefix + operation + "." + names_of_variables<Dims>[v],
+            OpKind::kernel, prefix + operation + "." + variable_names<Dims>[v],
             [launch, one](const Stream& stream) { launch(stream, one); }, v)
         .bytes = fine_bytes(op, pass, v);
   }
@@ -151,7 +148,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
   if (fills_halos(stage.direction, stage.sides()))
     for (int v = 0; v < variables<Dims>; ++v)
       add_halo_fill(
-          program, prefix + "fill_halos." + names_of_variables<Dims>[v], stage, VarRange { v, v + 1 }, v);
+          program, prefix + "fill_halos." + variable_names<Dims>[v], stage, VarRange { v, v + 1 }, v);
   if (stage.exchanges()) {  // one exchange of every variable, between joins
     program.add_join(prefix + "join_before_exchange");
     add_exchange(program, prefix, stage);

@@ -37,10 +37,10 @@ TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
   const testing::HostState cuda_state = testing::state_of(*cuda);
   for (int v = 0; v < var::count; ++v) {
     const double error = testing::relative_l2(cuda_state, host_state, v);
-    RecordProperty(std::string("relative_l2_") + variable_names[v], std::to_string(error));
-    EXPECT_LE(error, tolerance(GetParam())) << variable_names[v];
+    RecordProperty(std::string("relative_l2_") + variable_names<2>[v], std::to_string(error));
+    EXPECT_LE(error, tolerance(GetParam())) << variable_names<2>[v];
     std::printf("%-16s %-5s relative L2 (cuda vs host) = %.3e\n", std::string(to_string(GetParam())).c_str(),
-                variable_names[v], error);
+                variable_names<2>[v], error);
   }
   EXPECT_NEAR(cuda_result.change.mass, host_result.change.mass, 1e-12);
   EXPECT_NEAR(cuda_result.change.total_energy, host_result.change.total_energy,
@@ -56,7 +56,7 @@ TEST(CudaRestTest, RestStaysExactlyAtRestOnTheGpu) {
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < state.shape.nz; ++k)
       for (int i = 0; i < state.shape.nx; ++i)
-        ASSERT_EQ(state(v, k, i), 0.0) << variable_names[v] << " at k=" << k << " i=" << i;
+        ASSERT_EQ(state(v, k, i), 0.0) << variable_names<2>[v] << " at k=" << k << " i=" << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, BackendAgreementTest,

@@ -127,7 +127,7 @@ TEST_F(Cuda3dTest, TheCudaStateAgreesWithTheHostBackend) {
       difference += (cuda[n] - host[n]) * (cuda[n] - host[n]);
       norm += host[n] * host[n];
     }
-    EXPECT_LE(std::sqrt(difference / norm), 1e-10) << variable_names_3d[v];
+    EXPECT_LE(std::sqrt(difference / norm), 1e-10) << variable_names<3>[v];
   }
 }
 
@@ -155,7 +155,7 @@ TEST_F(Cuda3dTest, AStateUniformInYEqualsTheCuda2dRunAtEveryJ) {
           const double value = run_3d[((static_cast<std::size_t>(variables_3d[v]) * nz + k) * ny + j) * nx + i];
           ASSERT_EQ(value, run_3d[((static_cast<std::size_t>(variables_3d[v]) * nz + k) * ny) * nx + i]);
           ASSERT_NEAR(value, run_2d[(static_cast<std::size_t>(v) * nz + k) * nx + i], 1e-12 * largest)
-              << variable_names[v] << " k " << k << " j " << j << " i " << i;
+              << variable_names<2>[v] << " k " << k << " j " << j << " i " << i;
         }
   }
 }

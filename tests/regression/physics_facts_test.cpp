@@ -55,7 +55,7 @@ TEST(PhysicsFactsTest, RestStaysExactlyAtRest) {
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < state.shape.nz; ++k)
       for (int i = 0; i < state.shape.nx; ++i)
-        ASSERT_EQ(state(v, k, i), 0.0) << variable_names[v] << " at k=" << k << " i=" << i;
+        ASSERT_EQ(state(v, k, i), 0.0) << variable_names<2>[v] << " at k=" << k << " i=" << i;
 }
 
 // gravity_waves starts as a uniform wind over its stratified background, and its only forcing that
@@ -71,7 +71,7 @@ TEST(PhysicsFactsTest, GravityWavesWithoutAWaveSourceStayUniformInX) {
   for (int v = 0; v < var::count; ++v)
     for (int k = 0; k < state.shape.nz; ++k)
       for (int i = 1; i < state.shape.nx; ++i)
-        ASSERT_EQ(state(v, k, i), state(v, k, 0)) << variable_names[v] << " at k=" << k << " i=" << i;
+        ASSERT_EQ(state(v, k, i), state(v, k, 0)) << variable_names<2>[v] << " at k=" << k << " i=" << i;
 }
 
 class MirrorSymmetryTest : public ::testing::TestWithParam<CaseName> {};
@@ -90,8 +90,8 @@ TEST_P(MirrorSymmetryTest, StaysMirrorSymmetric) {
         largest = std::max(largest, std::abs(state(v, k, i)));
         asymmetry = std::max(asymmetry, std::abs(state(v, k, i) - parity[v] * state(v, k, nx - 1 - i)));
       }
-    EXPECT_GT(largest, 0.0) << variable_names[v];
-    EXPECT_LT(asymmetry, 1e-11 * largest) << variable_names[v];
+    EXPECT_GT(largest, 0.0) << variable_names<2>[v];
+    EXPECT_LT(asymmetry, 1e-11 * largest) << variable_names<2>[v];
   }
 }
 

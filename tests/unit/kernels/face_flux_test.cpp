@@ -1,6 +1,9 @@
-/// Checks the x and z face fluxes (F and H of docs/model.md, "Spatial scheme") against values
-/// worked out by hand for one face state, the z wall faces (no mass flux, pressure perturbation
-/// from the interface background), and how flux_at_face picks backgrounds, K and the walls.
+/// Checks the face fluxes of both models (F, (G,) H of docs/model.md, "Spatial scheme" and "3-D")
+/// against values worked out by hand for one face state (the same in 3-D, with ρv = 6 beside it:
+/// the fluxes of ρ′, ρu, ρw and (ρθ)′ do not depend on v), the z wall faces (no mass flux,
+/// pressure perturbation from the interface background), and how flux_at_face picks backgrounds,
+/// K and the walls; in 3-D also the 2-D fluxes of the same state with ρv dropped, the x face with
+/// u and v exchanged for the y face, the momentum ρv carries, and the diffusive fluxes.
 #include "kernels/flux/face_flux.hpp"
 
 #include <gtest/gtest.h>
@@ -8,18 +11,33 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/flux/diffusive_flux.hpp"
+#include "tests/support/dimensions.hpp"
+
 namespace simapp {
 namespace {
 
 /// The face state of every test: ρ′ = 0.2 over ρ̄ = 1.0 gives ρ = 1.2; ρu = 12 → u = 10;
-/// ρw = −3 → w = −2.5; (ρθ)′ = 3 over ρ̄θ̄ = 345 gives ρθ = 348 → θ = 290.
-constexpr double face_q[var::count] = {0.2, 12.0, -3.0, 3.0};
+/// (3-D: ρv = 6 → v = 5;) ρw = −3 → w = −2.5; (ρθ)′ = 3 over ρ̄θ̄ = 345 gives ρθ = 348 → θ = 290.
+template <int Dims>
+struct FaceState;
+template <>
+struct FaceState<2> {
+  static constexpr double q[var::count] = {0.2, 12.0, -3.0, 3.0};
+  /// Third differences and K = −0.5, so −K d3 = (0.2, −1.0, 0.5, 4.0).
+  static constexpr double d3[var::count] = {0.4, -2.0, 1.0, 8.0};
+};
+template <>
+struct FaceState<3> {
+  static constexpr double q[ModelVariables<3>::count] = {0.2, 12.0, 6.0, -3.0, 3.0};
+  /// −K d3 = (0.2, −1.0, 0.35, 0.5, 4.0).
+  static constexpr double d3[ModelVariables<3>::count] = {0.4, -2.0, 0.7, 1.0, 8.0};
+};
+constexpr const double (&face_q)[var::count] = FaceState<2>::q;
+constexpr const double (&face_d3)[var::count] = FaceState<2>::d3;
+constexpr double k_hyper = -0.5;
 constexpr double background_density = 1.0;
 constexpr double background_rho_theta = 345.0;
-
-/// Third differences and K = −0.5, so −K d3 = (0.2, −1.0, 0.5, 4.0).
-constexpr double face_d3[var::count] = {0.4, -2.0, 1.0, 8.0};
-constexpr double k_hyper = -0.5;
 
 /// p = C₀ (ρθ)^γ with the library pow (the code uses a series near the background, or exp and log).
 double reference_pressure(double rho_theta) { return physics::c0 * std::pow(rho_theta, physics::gamma); }
@@ -32,57 +50,76 @@ physics::PressureReference reference_at(double rho_theta) {
 /// A tolerance relative to the size of the terms that make up an expected value.
 double tolerance(double scale) { return 1e-13 * std::abs(scale); }
 
-TEST(FaceFluxTest, XFaceFluxMatchesHandComputedValues) {
+template <class Dims>
+class FaceFluxByDimensionTest : public ::testing::Test {
+ protected:
+  static constexpr int dims = Dims::value;
+  using V = ModelVariables<dims>;
+  static constexpr const double (&face)[V::count] = FaceState<dims>::q;
+  static constexpr const double (&face_differences)[V::count] = FaceState<dims>::d3;
+};
+TYPED_TEST_SUITE(FaceFluxByDimensionTest, testing::Dimensions, testing::DimensionName);
+
+TYPED_TEST(FaceFluxByDimensionTest, XFaceFluxMatchesHandComputedValues) {
+  using Vars = typename TestFixture::V;
   const double p = reference_pressure(348.0);
-  double flux[var::count];
-  horizontal_face_flux<ModelVariables<2>, var::umom>(face_q, face_d3, background_density,
-                                                     reference_at(background_rho_theta), k_hyper, flux);
-  // F = (m, m u + p, m w, m θ) − K d3 with m = 12, u = 10, w = −2.5, θ = 290:
-  EXPECT_NEAR(flux[var::dens], 12.0 + 0.2, tolerance(12.2));
-  EXPECT_NEAR(flux[var::umom], 120.0 + p - 1.0, tolerance(p));
-  EXPECT_NEAR(flux[var::wmom], -30.0 + 0.5, tolerance(30.0));
-  EXPECT_NEAR(flux[var::rhot], 3480.0 + 4.0, tolerance(3484.0));
+  double flux[Vars::count];
+  horizontal_face_flux<Vars, Vars::umom>(TestFixture::face, TestFixture::face_differences, background_density,
+                                         reference_at(background_rho_theta), k_hyper, flux);
+  // F = (m, m u + p, (m v,) m w, m θ) − K d3 with m = 12, u = 10, (v = 5,) w = −2.5, θ = 290:
+  EXPECT_NEAR(flux[Vars::dens], 12.0 + 0.2, tolerance(12.2));
+  EXPECT_NEAR(flux[Vars::umom], 120.0 + p - 1.0, tolerance(p));
+  EXPECT_NEAR(flux[Vars::wmom], -30.0 + 0.5, tolerance(30.0));
+  EXPECT_NEAR(flux[Vars::rhot], 3480.0 + 4.0, tolerance(3484.0));
+  if constexpr (TestFixture::dims == 3) {
+    EXPECT_NEAR(flux[Vars::vmom], 60.0 + 0.35, 1e-13 * 60.0);  // 12 · 5 + 0.5 · 0.7
+  }
 }
 
-TEST(FaceFluxTest, InteriorZFaceFluxMatchesHandComputedValues) {
+TYPED_TEST(FaceFluxByDimensionTest, InteriorZFaceFluxMatchesHandComputedValues) {
+  using Vars = typename TestFixture::V;
   const double p = reference_pressure(348.0);
   const double background_pressure = reference_pressure(background_rho_theta);
-  double flux[var::count];
-  vertical_face_flux<ModelVariables<2>>(face_q, face_d3, background_density, reference_at(background_rho_theta), false,
-                                        k_hyper, flux);
-  // H = (n, n u, n w + p − p̄_i, n θ) − K d3 with n = −3, u = 10, w = −2.5, θ = 290:
-  EXPECT_NEAR(flux[var::dens], -3.0 + 0.2, tolerance(3.0));
-  EXPECT_NEAR(flux[var::umom], -30.0 - 1.0, tolerance(31.0));
-  EXPECT_NEAR(flux[var::wmom], 7.5 + (p - background_pressure) + 0.5, tolerance(p));
-  EXPECT_NEAR(flux[var::rhot], -870.0 + 4.0, tolerance(870.0));
+  double flux[Vars::count];
+  vertical_face_flux<Vars>(TestFixture::face, TestFixture::face_differences, background_density,
+                           reference_at(background_rho_theta), false, k_hyper, flux);
+  // H = (n, n u, (n v,) n w + p − p̄_i, n θ) − K d3 with n = −3, u = 10, (v = 5,) w = −2.5, θ = 290:
+  EXPECT_NEAR(flux[Vars::dens], -3.0 + 0.2, tolerance(3.0));
+  EXPECT_NEAR(flux[Vars::umom], -30.0 - 1.0, tolerance(31.0));
+  EXPECT_NEAR(flux[Vars::wmom], 7.5 + (p - background_pressure) + 0.5, tolerance(p));
+  EXPECT_NEAR(flux[Vars::rhot], -870.0 + 4.0, tolerance(870.0));
+  if constexpr (TestFixture::dims == 3) {
+    EXPECT_NEAR(flux[Vars::vmom], -15.0 + 0.35, 1e-13 * 15.0);
+  }
 }
 
-TEST(FaceFluxTest, ZWallFaceCarriesNoMassAndOnlyThePressurePerturbation) {
+TYPED_TEST(FaceFluxByDimensionTest, ZWallFaceCarriesNoMassAndOnlyThePressurePerturbation) {
+  using Vars = typename TestFixture::V;
   const double p = reference_pressure(348.0);
   const double background_pressure = reference_pressure(background_rho_theta);
-  double flux[var::count];
-  vertical_face_flux<ModelVariables<2>>(face_q, face_d3, background_density, reference_at(background_rho_theta), true,
-                                        k_hyper, flux);
+  double flux[Vars::count];
+  vertical_face_flux<Vars>(TestFixture::face, TestFixture::face_differences, background_density,
+                           reference_at(background_rho_theta), true, k_hyper, flux);
   // n = 0 and the density's K d3 is dropped: nothing crosses the wall. The other variables
   // keep their hyperviscosity, and ρw's flux is the pressure perturbation p − p̄_i.
-  EXPECT_EQ(flux[var::dens], 0.0);
-  EXPECT_NEAR(flux[var::umom], -1.0, tolerance(1.0));
-  EXPECT_NEAR(flux[var::wmom], (p - background_pressure) + 0.5, tolerance(p));
-  EXPECT_NEAR(flux[var::rhot], 4.0, tolerance(4.0));
+  EXPECT_EQ(flux[Vars::dens], 0.0);
+  EXPECT_NEAR(flux[Vars::umom], -1.0, tolerance(1.0));
+  EXPECT_NEAR(flux[Vars::wmom], (p - background_pressure) + 0.5, tolerance(p));
+  EXPECT_NEAR(flux[Vars::rhot], 4.0, tolerance(4.0));
+  if constexpr (TestFixture::dims == 3) {
+    EXPECT_NEAR(flux[Vars::vmom], 0.35, 1e-13 * 15.0);
+  }
 }
 
-TEST(FaceFluxTest, ZWallPressurePerturbationVanishesOverItsOwnBackground) {
+TYPED_TEST(FaceFluxByDimensionTest, ZWallPressurePerturbationVanishesOverItsOwnBackground) {
+  using Vars = typename TestFixture::V;
   // At rest on the background (ρ′ = 0, (ρθ)′ = 0, p̄_i = C₀(ρ̄θ̄_i)^γ, no d3), a wall face has
   // no flux at all: exactly, the pressure perturbation coming from (ρθ)′ itself.
-  const double q[var::count] = {0.0, 0.0, 0.0, 0.0};
-  const double d3[var::count] = {0.0, 0.0, 0.0, 0.0};
-  double flux[var::count];
-  vertical_face_flux<ModelVariables<2>>(q, d3, background_density, reference_at(background_rho_theta), true, k_hyper,
-                                        flux);
-  EXPECT_EQ(flux[var::dens], 0.0);
-  EXPECT_EQ(flux[var::umom], 0.0);
-  EXPECT_EQ(flux[var::wmom], 0.0);
-  EXPECT_EQ(flux[var::rhot], 0.0);
+  const double q[Vars::count] = {};
+  const double d3[Vars::count] = {};
+  double flux[Vars::count];
+  vertical_face_flux<Vars>(q, d3, background_density, reference_at(background_rho_theta), true, k_hyper, flux);
+  for (int v = 0; v < Vars::count; ++v) EXPECT_EQ(flux[v], 0.0) << v;
 }
 
 /// F of x faces, written out from docs/model.md with ρ·u etc. rather than the code's reciprocal.
@@ -156,7 +193,7 @@ struct FluxFixture {
 };
 
 void expect_fluxes_near(const double actual[var::count], const double expected[var::count], double scale) {
-  for (int v = 0; v < var::count; ++v) EXPECT_NEAR(actual[v], expected[v], tolerance(scale)) << variable_names[v];
+  for (int v = 0; v < var::count; ++v) EXPECT_NEAR(actual[v], expected[v], tolerance(scale)) << variable_names<2>[v];
 }
 
 TEST(FaceFluxTest, FluxAtXFaceUsesTheRowsCellBackgroundAndTheStagesXHyperviscosity) {
@@ -211,6 +248,114 @@ TEST(FaceFluxTest, FluxAtZFaceFindsTheWallsFromTheGlobalFaceIndex) {
   reference_z_flux(face_q, face_d3, fixture.density_face[4], fixture.rho_theta_face[4], fixture.pressure_face[4], true,
                    -0.25, expected);
   expect_fluxes_near(flux, expected, 1.0e5);
+}
+
+// ---- 3-D: the 2-D fluxes of the same face, the y face, ρv ----
+
+using V3 = ModelVariables<3>;
+constexpr const double (&face_q3)[V3::count] = FaceState<3>::q;
+constexpr const double (&face_d3_3)[V3::count] = FaceState<3>::d3;
+
+/// The 2-D state of the same face: ρv dropped.
+void without_v(const double q3[V3::count], double q2[var::count]) {
+  q2[var::dens] = q3[V3::dens];
+  q2[var::umom] = q3[V3::umom];
+  q2[var::wmom] = q3[V3::wmom];
+  q2[var::rhot] = q3[V3::rhot];
+}
+
+/// The state with ρu and ρv exchanged.
+void exchange_u_and_v(const double q[V3::count], double out[V3::count]) {
+  for (int v = 0; v < V3::count; ++v) out[v] = q[v];
+  out[V3::umom] = q[V3::vmom];
+  out[V3::vmom] = q[V3::umom];
+}
+
+TEST(FaceFlux3dTest, VariablesAreNumberedAsTheModelSays) {
+  EXPECT_EQ(V3::count, 5);
+  EXPECT_EQ(V3::momentum(0), V3::umom);
+  EXPECT_EQ(V3::momentum(1), V3::vmom);
+  EXPECT_EQ(V3::momentum(2), V3::wmom);
+  int visited[V3::count] = {};
+  for_each_momentum<V3>([&](auto j) { ++visited[decltype(j)::value]; });
+  EXPECT_EQ(visited[V3::dens] + visited[V3::rhot], 0);
+  EXPECT_EQ(visited[V3::umom] + visited[V3::vmom] + visited[V3::wmom], 3);
+}
+
+TEST(FaceFlux3dTest, XFaceCarriesTheTwoDFluxesAndRhoVAsMTimesV) {
+  double flux3[V3::count], flux2[var::count], q2[var::count], d2[var::count];
+  horizontal_face_flux<V3, V3::umom>(face_q3, face_d3_3, background_density, reference_at(background_rho_theta),
+                                     k_hyper, flux3);
+  without_v(face_q3, q2);
+  without_v(face_d3_3, d2);
+  horizontal_face_flux<ModelVariables<2>, var::umom>(q2, d2, background_density, reference_at(background_rho_theta),
+                                                     k_hyper, flux2);
+  EXPECT_EQ(flux3[V3::dens], flux2[var::dens]);
+  EXPECT_EQ(flux3[V3::umom], flux2[var::umom]);
+  EXPECT_EQ(flux3[V3::wmom], flux2[var::wmom]);
+  EXPECT_EQ(flux3[V3::rhot], flux2[var::rhot]);
+  // F(ρv) = m v − K d3 = 12 · 5 + 0.5 · 0.7.
+  EXPECT_NEAR(flux3[V3::vmom], 60.0 + 0.35, 1e-13 * 60.0);
+}
+
+TEST(FaceFlux3dTest, YFaceIsTheXFaceWithUAndVExchanged) {
+  double y_flux[V3::count], x_flux[V3::count], q[V3::count], d3[V3::count];
+  horizontal_face_flux<V3, V3::vmom>(face_q3, face_d3_3, background_density, reference_at(background_rho_theta),
+                                     k_hyper, y_flux);
+  exchange_u_and_v(face_q3, q);
+  exchange_u_and_v(face_d3_3, d3);
+  horizontal_face_flux<V3, V3::umom>(q, d3, background_density, reference_at(background_rho_theta), k_hyper, x_flux);
+  double expected[V3::count];
+  exchange_u_and_v(x_flux, expected);
+  for (int v = 0; v < V3::count; ++v) EXPECT_EQ(y_flux[v], expected[v]) << "variable " << v;
+  // G(ρ′) = ρv − K d3: 6 + 0.2; G(ρu) = m u with m = ρv = 6: 60 + 1.0 · −1.
+  EXPECT_NEAR(y_flux[V3::dens], 6.2, 1e-13 * 6.2);
+  EXPECT_NEAR(y_flux[V3::umom], 60.0 - 1.0, 1e-13 * 60.0);
+}
+
+TEST(FaceFlux3dTest, ZFaceCarriesTheTwoDFluxesAndRhoVAsNTimesV) {
+  for (const bool at_wall : {false, true}) {
+    double flux3[V3::count], flux2[var::count], q2[var::count], d2[var::count];
+    vertical_face_flux<V3>(face_q3, face_d3_3, background_density, reference_at(background_rho_theta), at_wall, k_hyper,
+                           flux3);
+    without_v(face_q3, q2);
+    without_v(face_d3_3, d2);
+    vertical_face_flux<ModelVariables<2>>(q2, d2, background_density, reference_at(background_rho_theta), at_wall,
+                                          k_hyper, flux2);
+    EXPECT_EQ(flux3[V3::dens], flux2[var::dens]) << at_wall;
+    EXPECT_EQ(flux3[V3::umom], flux2[var::umom]) << at_wall;
+    EXPECT_EQ(flux3[V3::wmom], flux2[var::wmom]) << at_wall;
+    EXPECT_EQ(flux3[V3::rhot], flux2[var::rhot]) << at_wall;
+    // H(ρv) = n v − K d3 with n = −3, v = 5 inside; n = 0 at a wall: only the hyperviscosity.
+    const double expected = (at_wall ? 0.0 : -15.0) + 0.35;
+    EXPECT_NEAR(flux3[V3::vmom], expected, 1e-13 * 15.0) << at_wall;
+  }
+  double wall[V3::count];
+  vertical_face_flux<V3>(face_q3, face_d3_3, background_density, reference_at(background_rho_theta), true, k_hyper,
+                         wall);
+  EXPECT_EQ(wall[V3::dens], 0.0);  // no mass through a wall
+}
+
+TEST(FaceFlux3dTest, DiffusionOfVIsThatOfUAndLeavesTheOtherVariablesAsInTwoD) {
+  // Cells either side of a face: u, v, w and θ all differ, so every term is exercised.
+  const double low[V3::count] = {0.1, 11.0, 4.0, -2.0, 1.0};
+  const double high[V3::count] = {0.3, 13.0, 7.0, -4.0, 5.0};
+  const FaceNeighbourBackground background{1.1, 1.0, 350.0, 340.0};
+  const double c = 0.25;
+  double flux3[V3::count] = {1.0, 2.0, 3.0, 4.0, 5.0};
+  add_face_diffusion<V3>(low, high, background, c, flux3);
+
+  double low2[var::count], high2[var::count];
+  without_v(low, low2);
+  without_v(high, high2);
+  double flux2[var::count] = {1.0, 2.0, 4.0, 5.0};
+  add_face_diffusion<ModelVariables<2>>(low2, high2, background, c, flux2);
+  EXPECT_EQ(flux3[V3::dens], 1.0);  // no mass diffuses
+  EXPECT_EQ(flux3[V3::umom], flux2[var::umom]);
+  EXPECT_EQ(flux3[V3::wmom], flux2[var::wmom]);
+  EXPECT_EQ(flux3[V3::rhot], flux2[var::rhot]);
+  // F(ρv) −= c (v_R − v_L): v_L = 4 / 1.2, v_R = 7 / 1.3.
+  EXPECT_NEAR(flux3[V3::vmom], 3.0 - c * (7.0 / 1.3 - 4.0 / 1.2), 1e-14);
 }
 
 }  // namespace

@@ -65,8 +65,7 @@ TYPED_TEST(ModelVariablesTest, ListsTheModelsVariablesInTheOrderOfTheirIndices) 
     EXPECT_EQ(table[V::momentum(a)].axis, a);
   }
   EXPECT_EQ(model_variables_of_grid(dims == 3 ? 4 : 1).begin(), table.begin()) << "the grid's model";
-  for (int v = 0; v < V::count; ++v)
-    EXPECT_EQ(std::string(dims == 3 ? variable_names_3d[v] : variable_names[v]), expected.stored[v]);
+  for (int v = 0; v < V::count; ++v) EXPECT_EQ(std::string(variable_names<dims>[v]), expected.stored[v]);
 }
 
 /// Adjacent value 6 over ρ̄_c = 1.2 (u = 5 m/s), a ghost row of ρ̄_c = 1.5: each rule's ghost.

@@ -65,7 +65,7 @@ constexpr double flux_low = 3.0, flux_high = 5.0, density_perturbation = 0.5, so
 TEST(StageTendencyTest, XPassTendencyIsMinusTheFluxDifferenceOverDx) {
   for (int v : {var::dens, var::umom, var::rhot})
     EXPECT_EQ(tendency_2d<Direction::x>(v, flux_low, flux_high, density_perturbation, source, factors), -1.0)
-        << variable_names[v];
+        << variable_names<2>[v];
   // ρw also gets S, but no gravity in the x pass.
   EXPECT_DOUBLE_EQ(tendency_2d<Direction::x>(var::wmom, flux_low, flux_high, density_perturbation, source, factors),
                    -1.0 + 0.25);
@@ -76,7 +76,7 @@ TEST(StageTendencyTest, XPassTendencyIsMinusTheFluxDifferenceOverDx) {
 TEST(StageTendencyTest, ZPassTendencyAddsBuoyancyAndSourceOnlyToVerticalMomentum) {
   for (int v : {var::dens, var::umom, var::rhot})
     EXPECT_EQ(tendency_2d<Direction::z>(v, flux_low, flux_high, density_perturbation, source, factors), -1.0)
-        << variable_names[v];
+        << variable_names<2>[v];
   // R(ρw) = −1 − ρ′g + S = −1 − 4.9 + 0.25.
   EXPECT_NEAR(tendency_2d<Direction::z>(var::wmom, flux_low, flux_high, density_perturbation, source, factors), -5.65,
               1e-14);
