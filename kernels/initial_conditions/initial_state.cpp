@@ -1,7 +1,7 @@
 #include "kernels/initial_conditions/initial_state.hpp"
 
 #include "kernels/backend/parallel_for.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/physics/variables.hpp"
 #include "kernels/quadrature/gauss_legendre.hpp"
 

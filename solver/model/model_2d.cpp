@@ -1,6 +1,6 @@
 #include "solver/model/model_2d.hpp"
 
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/executor/executor_factory.hpp"
 #include "solver/step/step_outline.hpp"

@@ -1,8 +1,7 @@
 #include "solver/model/model_3d.hpp"
 
 #include "kernels/boundary/boundary_conditions.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/executor/executor_factory.hpp"
 #include "solver/halo/rank_boundaries.hpp"

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/cases/case_list.hpp"
 #include "kernels/diagnostics/flow_statistics.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"

@@ -7,8 +7,8 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/cases/case_list.hpp"
 #include "kernels/diagnostics/health_check.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "solver/executor/graph_loop.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_outline.hpp"
