@@ -14,7 +14,7 @@
 namespace simapp::app {
 
 void report_case_measures(io::RunLog& log, const io::LoadedConfig& config, const Simulation& simulation) {
-  if (config.spec.case_name != CaseName::straka) return;
+  if (case_measures(config.spec.case_name) != CaseMeasures::density_current) return;
   io::Snapshot snapshot = whole_grid_snapshot(config);
   snapshot.step = simulation.step();
   snapshot.time = simulation.time();

@@ -1,7 +1,7 @@
 #pragma once
-/// What a case is measured by at the end of a run, where it has such measures: the density
-/// current (case straka) prints its front position and extremes and writes diagnostics.json
-/// into output.dir.
+/// What a case is measured by at the end of a run, where it declares such measures (its
+/// `measures`, kernels/cases/): the density current (case straka) prints its front position and
+/// extremes and writes diagnostics.json into output.dir.
 #include "io/config/load_config.hpp"
 #include "io/output/run_log.hpp"
 #include "solver/simulation/simulation.hpp"

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "io/hdf5/snapshot_writer.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "solver/step/steps_per_graph.hpp"
 
 namespace simapp::io {

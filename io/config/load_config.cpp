@@ -27,7 +27,7 @@
 #include "io/config/model_keys.hpp"
 #include "io/config/run_limits.hpp"
 #include "io/hdf5/cf_time.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 
 namespace simapp::io {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "foundation/error.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 
 namespace simapp::io {
 namespace {

@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "foundation/error.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/physics/constants.hpp"
 #include "solver/time/time_stepping.hpp"
 

@@ -17,7 +17,7 @@
 #include "io/hdf5/statistics_file.hpp"
 #include "io/output/output_directory.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "simapp_version.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/decomposition/gather_state.hpp"

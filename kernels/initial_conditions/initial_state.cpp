@@ -1,7 +1,7 @@
 #include "kernels/initial_conditions/initial_state.hpp"
 
 #include "kernels/backend/parallel_for.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/physics/variables.hpp"
 #include "kernels/quadrature/gauss_legendre.hpp"
 
@@ -41,13 +41,12 @@ SIMAPP_HOST_DEVICE inline CellSums cell_sums(const CellGeometry<Dims>& geometry,
     for (int qj = 0; qj < points_along_y; ++qj)
       for (int qi = 0; qi < gauss_legendre::num_points; ++qi) {
         const double x = geometry.x_center(i) + (gauss_legendre::point(qi) - 0.5) * geometry.dx;
+        const double z = geometry.z_center(k) + (gauss_legendre::point(qk) - 0.5) * geometry.dz;
         if constexpr (Dims == 3) {
           const double y = geometry.y_center(j) + (gauss_legendre::point(qj) - 0.5) * geometry.dy;
-          const double z = geometry.z_center(k) + (gauss_legendre::point(qk) - 0.5) * geometry.dz;
           const double w = gauss_legendre::weight(qi) * gauss_legendre::weight(qj) * gauss_legendre::weight(qk);
           add_point_state(background, z, case_perturbation(name, bump, x, y, z), w, sums);
         } else {
-          const double z = geometry.z_center(k) + (gauss_legendre::point(qk) - 0.5) * geometry.dz;
           const double w = gauss_legendre::weight(qi) * gauss_legendre::weight(qk);
           add_point_state(background, z, case_perturbation(name, bump, x, z), w, sums);
         }

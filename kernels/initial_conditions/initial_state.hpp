@@ -2,7 +2,7 @@
 /// Fills every cell (halos included) with the case's initial perturbation state.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
-#include "kernels/initial_conditions/case_name.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 

@@ -54,4 +54,15 @@ SIMAPP_HOST_DEVICE inline Bump<3> uniform_in_y(const Bump<2>& xz) {
   return {xz.amplitude, xz.x0, 0.0, xz.z0, xz.xr, INFINITY, xz.zr};
 }
 
+/// The bump of the `Dims`-dimensional model made of the x–z bump `xz` (a case's, case_bump), in a
+/// domain `ylen` deep: `xz` itself in 2-D; in 3-D the ellipsoid centred at y = ylen/2 with
+/// y_r = x_r (thermal and collision: spheres).
+template <int Dims>
+SIMAPP_HOST_DEVICE inline Bump<Dims> model_bump(const Bump<2>& xz, [[maybe_unused]] double ylen) {
+  if constexpr (Dims == 3)
+    return Bump<3>{xz.amplitude, xz.x0, ylen / 2.0, xz.z0, xz.xr, xz.xr, xz.zr};
+  else
+    return xz;
+}
+
 }  // namespace simapp

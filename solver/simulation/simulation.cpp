@@ -5,7 +5,7 @@
 #include "foundation/error.hpp"
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/backend/trace_range.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "solver/decomposition/gather_state.hpp"
 #include "solver/executor/executor_factory.hpp"
 #include "solver/step/granularity_choice.hpp"

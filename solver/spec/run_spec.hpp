@@ -9,8 +9,7 @@
 
 #include "foundation/name_table.hpp"
 #include "kernels/backend/backend_kind.hpp"
-#include "kernels/initial_conditions/case_name.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/variables.hpp"

@@ -6,7 +6,7 @@
 #include <fmt/core.h>
 
 #include "foundation/error.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/step/pass_placement.hpp"

@@ -6,8 +6,7 @@
 #include <set>
 
 #include "kernels/boundary/boundary_conditions.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/state/workspace.hpp"

@@ -14,9 +14,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/cases/case_list.hpp"
 #include "kernels/halo/halo_pack.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "solver/grid/grid.hpp"

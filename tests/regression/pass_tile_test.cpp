@@ -15,9 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cases/case_list.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/stage/pass_tile.hpp"
 #include "kernels/stage/stage_kernel.hpp"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {

@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "foundation/error.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/diagnostics/health_check.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/equation_of_state.hpp"
 #include "kernels/physics/variables.hpp"

@@ -11,8 +11,7 @@
 #include <vector>
 
 #include "kernels/backend/device_buffer.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/stage/stage_kernel.hpp"
 #include "solver/grid/grid.hpp"

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/variables.hpp"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kernels/boundary/halo_fill.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/cases/case_list.hpp"
 
 namespace simapp {
 namespace {

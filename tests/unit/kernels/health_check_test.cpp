@@ -11,7 +11,7 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "tests/support/dimensions.hpp"

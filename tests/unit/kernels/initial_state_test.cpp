@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "kernels/initial_conditions/case_profile.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/grid/grid.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/boundary/ghost_rules.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/cases/case_list.hpp"
 
 namespace simapp {
 namespace {

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/cases/case_list.hpp"
 #include "kernels/flux/fluxes.hpp"
-#include "kernels/initial_conditions/case_boundaries.hpp"
 #include "solver/executor/graph_loop.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_outline.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/initial_conditions/case_boundaries.hpp"
+#include "kernels/cases/case_list.hpp"
 #include "kernels/time/step_params.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/step/build_step_program.hpp"

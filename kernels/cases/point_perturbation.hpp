@@ -1,0 +1,15 @@
+#pragma once
+/// A case's perturbation of its background at one point, the initial state's unit.
+
+namespace simapp {
+
+/// Perturbation at a point: potential temperature (at the background density), wind, and
+/// temperature (at the background pressure: ρθ, and so p, unchanged; ρ and θ change).
+struct PointPerturbation {
+  double theta = 0.0;        ///< θ′, K
+  double u = 0.0;            ///< m s⁻¹
+  double w = 0.0;            ///< m s⁻¹
+  double temperature = 0.0;  ///< T′, K
+};
+
+}  // namespace simapp
