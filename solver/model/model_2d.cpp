@@ -2,6 +2,7 @@
 
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
+#include "kernels/initial_conditions/tracer_initial_state.hpp"
 #include "solver/executor/executor_factory.hpp"
 #include "solver/step/step_outline.hpp"
 
@@ -50,6 +51,7 @@ Model2d::Model2d(const ModelContext& context)
                           context.stream.backend, context.halo_path, nccl_.get())),
       halo_z_(exchange_if(context.decomposition.splits_z(), context.decomposition, Direction::z, context.grid,
                           context.stream.backend, context.halo_path, nccl_.get())),
+      tracer_profiles_(context.stream, context.spec.grid, context.grid.nz(), context.background),
       resources_{workspace_.fields(),
                  context.grid.geometry<2>(),
                  context.background,
@@ -57,7 +59,8 @@ Model2d::Model2d(const ModelContext& context)
                  gravity_wave_source(context.spec.case_name, configured_bump(context.spec)),
                  context.spec.execution.granularity,
                  ghost_fill_with(context.spec, context.decomposition, context.halo_path, halo_x_.get(), halo_z_.get()),
-                 context.health},
+                 context.health,
+                 tracer_profiles_.view()},
       first_step_(build_step_program(resources_, StepParity::odd, 0)),
       chunks_(resources_, params_, context.time, context.grid.dx(), context.grid.dz(), context.spec.physics,
               context.spec.execution.check_every),
@@ -70,6 +73,9 @@ Model2d::~Model2d() = default;
 void Model2d::set_initial_state(const Stream& stream) const {
   simapp::set_initial_state(stream, workspace_.fields().state, spec_.case_name, configured_bump(spec_),
                             grid_.geometry<2>());
+  const FieldView<double, 2> state = workspace_.fields().state;
+  set_tracer_initial_state(stream, state, tracers_of(state.shape), spec_.grid.tracer_init, spec_.case_name,
+                           configured_bump(spec_), grid_.geometry<2>());
 }
 
 Diagnostics Model2d::diagnostics(const Stream& stream) const {

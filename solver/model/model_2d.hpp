@@ -6,6 +6,7 @@
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/model/model.hpp"
+#include "solver/state/tracer_profiles.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_params_block.hpp"
@@ -37,6 +38,7 @@ class Model2d final : public Model {
   StepParamsBlock params_;                  ///< as many slots as any K the run may choose (step_params_slots)
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_z_;
+  TracerProfiles tracer_profiles_;
   StepResources resources_;
   StepProgram first_step_;
   ChunkPrograms chunks_;

@@ -4,6 +4,7 @@
 #include "kernels/initial_conditions/case_boundaries.hpp"
 #include "kernels/initial_conditions/case_profile.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
+#include "kernels/initial_conditions/tracer_initial_state.hpp"
 #include "solver/executor/executor_factory.hpp"
 #include "solver/halo/rank_boundaries.hpp"
 
@@ -44,6 +45,7 @@ Model3d::Model3d(const ModelContext& context)
       halo_x_(exchange_if(context.decomposition.splits_x(), context, Direction::x, nccl_.get())),
       halo_y_(exchange_if(context.decomposition.splits_y(), context, Direction::y, nccl_.get())),
       halo_z_(exchange_if(context.decomposition.splits_z(), context, Direction::z, nccl_.get())),
+      tracer_profiles_(context.stream, context.spec.grid, context.grid.nz(), context.background),
       resources_{workspace_.fields(),
                  geometry_,
                  context.background,
@@ -55,7 +57,8 @@ Model3d::Model3d(const ModelContext& context)
                                  context.grid.spec()),
                  context.health,
                  {context.halo_path, halo_x_.get(), halo_y_.get(), halo_z_.get()},
-                 context.spec.parallel.overlap == HaloOverlap::on},
+                 context.spec.parallel.overlap == HaloOverlap::on,
+                 tracer_profiles_.view()},
       first_step_(build_step_program_3d(resources_, StepParity::odd, 0)),
       chunks_(resources_, params_, context.time, geometry_, context.spec.physics, context.spec.execution.check_every),
       diagnostics_(statistics_reducer(context)),
@@ -66,6 +69,9 @@ Model3d::~Model3d() = default;
 
 void Model3d::set_initial_state(const Stream& stream) const {
   set_initial_state_3d(stream, resources_.fields.state, spec_.case_name, configured_bump_3d(spec_), geometry_);
+  const FieldView<double, 3> state = resources_.fields.state;
+  set_tracer_initial_state(stream, state, tracers_of(state.shape), spec_.grid.tracer_init, spec_.case_name,
+                           configured_bump_3d(spec_), geometry_);
 }
 
 Diagnostics Model3d::diagnostics(const Stream& stream) const {

@@ -8,6 +8,7 @@
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/model/model.hpp"
+#include "solver/state/tracer_profiles.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program_3d.hpp"
 #include "solver/step/step_params_block.hpp"
@@ -39,6 +40,7 @@ class Model3d final : public Model {
   StepParamsBlock3d params_;
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;
+  TracerProfiles tracer_profiles_;
   StepResources3d resources_;
   StepProgram first_step_;
   ChunkPrograms chunks_;

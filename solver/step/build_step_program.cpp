@@ -13,6 +13,7 @@
 #include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
 #include "solver/step/pass_placement.hpp"
+#include "solver/step/tracer_ops.hpp"
 
 namespace simapp {
 
@@ -240,6 +241,9 @@ void add_split_pass(StepProgram& program, const StepResources& resources, const 
       case Granularity::pass: add_single_kernel_stage(program, prefix, stage); break;
       case Granularity::automatic: refuse_unresolved_granularity();
     }
+    add_tracer_stage(program, prefix,
+                     TracerStage<2>{direction, stage.init, stage.forcing, stage.out, stage.context, resources.tracers,
+                                    resources.halo.sides, has_inflow(stage)});
   }
 }
 
@@ -281,7 +285,7 @@ void add_health_check(StepProgram& program, const std::string& prefix, const Ste
 StepProgram build_step_program(const StepResources& resources, const StepScheme& scheme, StepParity parity, int slot) {
   std::array<bool, split_passes> can_fuse{};
   for (int p = 0; p < split_passes; ++p)
-    can_fuse[p] = resources.granularity == Granularity::pass &&
+    can_fuse[p] = resources.granularity == Granularity::pass && !has_tracers(resources.fields.state) &&
                   pass_tile_makes_along(resources.halo.sides, scheme.pass(parity, p));
   const auto placement = place_passes(can_fuse);
   const StepFields<2>& f = resources.fields;

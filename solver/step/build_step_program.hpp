@@ -15,6 +15,7 @@
 
 #include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/diagnostics/health_check.hpp"
+#include "kernels/flux/tracer_flux.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
@@ -80,6 +81,7 @@ struct StepResources {
   Granularity granularity = Granularity::fused;
   GhostFill halo;
   HealthCheckOps health;
+  TracerBackground tracers{};  ///< the tracers' background profiles (solver/step/tracer_ops.hpp); none without tracers
 };
 
 /// What tells chunk programs apart: the parity of the first step, the number of steps and

@@ -14,6 +14,7 @@
 #include "solver/step/halo_ops.hpp"
 #include "solver/step/kernel_traffic.hpp"
 #include "solver/step/pass_placement.hpp"
+#include "solver/step/tracer_ops.hpp"
 
 namespace simapp {
 
@@ -236,6 +237,9 @@ void add_split_pass_3d(StepProgram& program, const StepResources3d& resources, c
       case Granularity::pass: add_single_kernel_stage(program, prefix, stage); break;
       case Granularity::automatic: refuse_unresolved_granularity();
     }
+    add_tracer_stage(program, prefix,
+                     TracerStage<3>{direction, stage.init, stage.forcing, stage.out, stage.context, resources.tracers,
+                                    resources.sides, stage.has_inflow()});
   }
 }
 
@@ -316,8 +320,8 @@ std::array<PassPlacement, StepSchemeOf<3>::passes> place_passes_3d(const StepRes
   constexpr StepSchemeOf<3> scheme = step_scheme_3d();
   std::array<bool, scheme.passes> can_fuse{};
   for (int p = 0; p < scheme.passes; ++p)
-    can_fuse[p] =
-        resources.granularity == Granularity::pass && pass_tile_makes_along(resources.sides, scheme.pass(parity, p));
+    can_fuse[p] = resources.granularity == Granularity::pass && !has_tracers(resources.fields.state) &&
+                  pass_tile_makes_along(resources.sides, scheme.pass(parity, p));
   return place_passes(can_fuse);
 }
 

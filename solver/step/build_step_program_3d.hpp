@@ -17,6 +17,7 @@
 /// travel, as the 2-D model does.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/boundary/boundary_conditions.hpp"
+#include "kernels/flux/tracer_flux.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
@@ -58,8 +59,9 @@ struct StepResources3d {
   BoundaryConditions<3> domain;
   BoundaryConditions<3> sides;  ///< this rank's (rank_boundaries)
   HealthCheckOps health;
-  HaloExchanges3d halos;  ///< where sides are exchanged
-  bool overlap = false;   ///< parallel.overlap: work that reads no ghost runs while halos travel
+  HaloExchanges3d halos;       ///< where sides are exchanged
+  bool overlap = false;        ///< parallel.overlap: work that reads no ghost runs while halos travel
+  TracerBackground tracers{};  ///< the tracers' background profiles (solver/step/tracer_ops.hpp); none without tracers
 };
 
 /// The step of parity `parity` reading the StepParams<3> of slot `slot`.
