@@ -80,7 +80,7 @@ TEST_F(TracerCliTest, SnapshotsHoldMixingRatiosAndCheckpointsTheDensitiesByName)
     EXPECT_LT(*std::ranges::max_element(q), 1.1) << name;
     EXPECT_LT(std::ranges::count_if(q, [](double v) { return v > 0.5; }), 40 * 20 / 4) << name << ": 0 outside";
   }
-  const io::Hdf5Reader checkpoint(out() / "checkpoint_000003.h5");
+  const io::Hdf5Reader checkpoint(out() / "checkpoint_000003.h5", ExitCode::io);
   EXPECT_EQ(checkpoint.read_attribute<std::string>("variables"), "dens umom wmom rhot rhosmoke rhodye");
   EXPECT_EQ(checkpoint.read_attribute<std::string>("tracer_init"), "bump");
 }
@@ -133,7 +133,7 @@ TEST_F(TracerCliTest, BadTracersAreRefusedWithOneLine) {
   expect_refused(simapp("--set physics.tracers=x,rhox"),
                  R"(--set physics\.tracers=x,rhox: physics\.tracers: tracer rhox would be written as rhox, already )"
                  R"(tracer x's density)");
-  expect_refused(simapp("--set physics.tracers=a,a"), R"(--set physics\.tracers=a,a: physics\.tracers: "a" is )"
+  expect_refused(simapp("--set physics.tracers=a,a"), R"(--set physics\.tracers=a,a: physics\.tracers: 'a' is )"
                                                       R"(listed twice)");
   expect_refused(
       simapp("--set execution.mode=persistent"),

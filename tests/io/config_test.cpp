@@ -120,7 +120,9 @@ std::string other_value(const ConfigKey& key) {
       const RealList list = std::get<RealList>(fallback);
       return "[" + std::to_string(list[0] * 2 + 0.5) + ", " + std::to_string(list[1] * 2 + 0.5) + "]";
     }
-    case ValueType::name_list: return std::string(key.allowed.back()) + "," + std::string(key.allowed.front());
+    case ValueType::name_list:  // a key without allowed names takes any (physics.tracers)
+      return key.allowed.empty() ? "smoke,dye"
+                                 : std::string(key.allowed.back()) + "," + std::string(key.allowed.front());
   }
   return {};
 }
@@ -251,13 +253,13 @@ TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
   expect_same_spec(reloaded.spec, config.spec);
   EXPECT_EQ(reloaded.resolved_yaml, config.resolved_yaml);
   EXPECT_NE(config.resolved_yaml.find("xlen: 0.1\n"), std::string::npos) << config.resolved_yaml;
-  // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given) and
-  // output.stats_every (not given: output.every's).
+  // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given),
+  // output.stats_every (not given: output.every's) and the tracers' (a run without tracers).
   for (const ConfigKey& key : config_keys()) {
     const auto dot = key.path.rfind('.');
     const std::string_view name = dot == std::string_view::npos ? key.path : key.path.substr(dot + 1);
     const bool listed = key.path != "grid.ny" && key.path != "grid.ylen" && !key.path.starts_with("perturbation.") &&
-                        key.path != "output.stats_every";
+                        key.path != "output.stats_every" && !key.path.starts_with("physics.tracer");
     EXPECT_EQ(config.resolved_yaml.find("  " + std::string(name) + ": ") != std::string::npos ||
                   config.resolved_yaml.starts_with(std::string(name) + ": "),
               listed)
@@ -850,7 +852,10 @@ TEST_F(ConfigTest, GarbageIsAlwaysAnInputError) {
 TEST_F(ConfigTest, SchemaPathsAreUniqueAndFound) {
   for (const ConfigKey& key : config_keys()) {
     EXPECT_EQ(find_config_key(key.path), &key) << key.path;
-    EXPECT_EQ(key.type == ValueType::enumeration || key.type == ValueType::name_list, !key.allowed.empty()) << key.path;
+    // An enumeration names its values; a name list may take any names (physics.tracers).
+    if (key.type == ValueType::enumeration) EXPECT_FALSE(key.allowed.empty()) << key.path;
+    if (key.type != ValueType::enumeration && key.type != ValueType::name_list)
+      EXPECT_TRUE(key.allowed.empty()) << key.path;
     EXPECT_TRUE(!key.maximum || key.type == ValueType::integer || key.type == ValueType::real) << key.path;
   }
   EXPECT_EQ(find_config_key("grid"), nullptr);
