@@ -853,9 +853,11 @@ TEST_F(ConfigTest, SchemaPathsAreUniqueAndFound) {
   for (const ConfigKey& key : config_keys()) {
     EXPECT_EQ(find_config_key(key.path), &key) << key.path;
     // An enumeration names its values; a name list may take any names (physics.tracers).
-    if (key.type == ValueType::enumeration) EXPECT_FALSE(key.allowed.empty()) << key.path;
-    if (key.type != ValueType::enumeration && key.type != ValueType::name_list)
+    if (key.type == ValueType::enumeration) {
+      EXPECT_FALSE(key.allowed.empty()) << key.path;
+    } else if (key.type != ValueType::name_list) {
       EXPECT_TRUE(key.allowed.empty()) << key.path;
+    }
     EXPECT_TRUE(!key.maximum || key.type == ValueType::integer || key.type == ValueType::real) << key.path;
   }
   EXPECT_EQ(find_config_key("grid"), nullptr);
