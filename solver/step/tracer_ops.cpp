@@ -19,8 +19,8 @@ std::size_t transport_bytes(const FieldShape<Dims>& shape, int tracers) {
 
 template <int Dims>
 void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims>& stage) {
+  if (!has_tracers(stage.forcing)) return;
   const VarRange tracers{ModelVariables<Dims>::count, stage.forcing.shape.num_vars};
-  if (tracers.first == tracers.last) return;
   if (program.uses_lanes()) program.add_join(prefix + "join_before_tracers");
   if (fills_halos(stage.direction, stage.sides))
     program.add(OpKind::kernel, prefix + "tracers.fill_halos", [stage](const Stream& stream) {
