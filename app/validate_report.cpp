@@ -19,8 +19,8 @@
 #include "io/output/output_directory.hpp"
 #include "io/output/run_outputs.hpp"
 #include "kernels/backend/device_runtime.hpp"
-#include "kernels/physics/variables.hpp"
 #include "solver/decomposition/error_agreement.hpp"
+#include "solver/grid/state_variables.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/output/output_schedule.hpp"
 
@@ -101,10 +101,11 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   const TimeStepping stepping = io::run_time_stepping(spec);
   const double cells =
       static_cast<double>(spec.grid.nx) * static_cast<double>(spec.grid.ny) * static_cast<double>(spec.grid.nz);
-  const int variables = model_variables_of_grid(spec.grid.ny).size();
+  const int variables = state_variables(spec.grid).size();
   if (spec.output.every > 0.0) {
     disk.snapshots = OutputSchedule(stepping, spec.output.every, true).count_after(-1);
-    disk.fields = io::grid_fields(spec.output.variables).size();  // the profiles are a few values
+    // The profiles are a few values; each tracer's mixing ratio is a field.
+    disk.fields = io::grid_fields(spec.output.variables).size() + spec.grid.tracers.size();
     disk.snapshot_bytes = static_cast<double>(disk.fields) * cells * bytes_per_value;
   }
   // Checkpoints end with one of the last step; so does a run that writes one to measure a stop

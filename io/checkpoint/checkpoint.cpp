@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string_view>
 #include <system_error>
 
@@ -16,6 +17,7 @@
 #include <fmt/ranges.h>
 
 #include "foundation/error.hpp"
+#include "foundation/printable_text.hpp"
 #include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
@@ -24,6 +26,7 @@
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/decomposition/gather_state.hpp"
+#include "solver/grid/state_variables.hpp"
 
 namespace simapp::io {
 
@@ -39,8 +42,16 @@ constexpr int format_version = 7;
 constexpr int earlier_format_2d = 5;
 constexpr int earlier_format_3d = 6;
 
-/// The variables of the checkpoint's model, in the order /state holds them.
-VariableTable variables_of(const CheckpointHeader& header) { return model_variables_of_grid(header.ny); }
+/// The variables of the checkpoint's model and its tracers, in the order /state holds them.
+StateVariables variables_of(const CheckpointHeader& header) {
+  return StateVariables(model_dimensions(header.ny), header.tracers);
+}
+
+/// The tracers and how they started, as the hashes spell them; nothing without tracers.
+std::string tracers_text(const std::vector<std::string>& tracers, TracerInit init) {
+  if (tracers.empty()) return "";
+  return fmt::format(";tracers={};tracer_init={}", fmt::join(tracers, ","), name_in(tracer_init_names, init));
+}
 
 /// Their stored names, separated by spaces: the attribute `variables`.
 std::string variable_list(const CheckpointHeader& header) {
@@ -50,6 +61,19 @@ std::string variable_list(const CheckpointHeader& header) {
     names += variable.stored.name;
   }
   return names;
+}
+
+/// The tracers a `variables` attribute names after the dry variables `dry` ("rho" + each
+/// tracer's name); none when it names no more, or not as a tracer is named.
+std::vector<std::string> tracers_after(const std::string& variables, const std::string& dry) {
+  if (!variables.starts_with(dry + " ")) return {};
+  std::vector<std::string> tracers;
+  std::istringstream names(variables.substr(dry.size() + 1));
+  for (std::string name; names >> name;) {
+    if (!name.starts_with("rho") || name.size() == 3) return {};
+    tracers.push_back(name.substr(3));
+  }
+  return tracers;
 }
 
 Error io_error(const fs::path& path, const std::string& what) { return Error(ExitCode::io, path.string(), what); }
@@ -80,13 +104,14 @@ std::string bump_text(const Bump<3>& bump, int ny, Text text) {
 /// run of the case's own bump is the same as before either.
 std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xlen, double zlen,
                            const Dissipation& physics, double cfl, int ny, double ylen,
-                           const std::optional<Bump<3>>& perturbation) {
+                           const std::optional<Bump<3>>& perturbation, const std::string& tracers) {
   const std::string y = ny > 1 ? fmt::format(";ny={};ylen={:a}", ny, ylen) : std::string();
   const std::string bump =
       perturbation ? ";perturbation=" + bump_text(*perturbation, ny, [](double v) { return fmt::format("{:a}", v); })
                    : std::string();
-  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}{}{}",
-                           case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl, y, bump));
+  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}{}{}{}",
+                           case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl, y, bump,
+                           tracers));
 }
 
 /// FNV-1a of every header value, exactly (doubles by their bits), and of `format`: with the
@@ -100,11 +125,19 @@ std::uint64_t header_checksum(const CheckpointHeader& header, int format = forma
                                : std::string();
   return fnv1a(fmt::format(
       "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
-      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}{}{}",
+      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}{}{}{}",
       format, header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name, header.nx,
       header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass), bits(header.initial_total_energy),
       bits(header.physics.viscosity), bits(header.physics.hyperviscosity), bits(header.cfl), y, bump,
-      format >= format_version ? ";variables=" + variable_list(header) : std::string()));
+      format >= format_version ? ";variables=" + variable_list(header) : std::string(),
+      tracers_text(header.tracers, header.tracer_init)));
+}
+
+/// The tracer_init attribute's value; a bad-input Error for another name.
+TracerInit tracer_init_of(const fs::path& path, const std::string& text) {
+  for (const auto& [init, name] : tracer_init_names)
+    if (text == name) return init;
+  throw bad_input(path, fmt::format("attribute tracer_init is '{}', not one of bump, uniform", printable(text)));
 }
 
 /// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
@@ -265,6 +298,8 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
   reserve_dataset(file, "state_checksums", H5T_STD_U64LE, state_dims(header, segments_of(header.nx)));
   write_attribute(file, "format_version", format_version);
   write_attribute(file, "variables", variable_list(header));
+  if (!header.tracers.empty())
+    write_attribute(file, "tracer_init", std::string(name_in(tracer_init_names, header.tracer_init)));
   write_attribute(file, "step", header.step);
   write_attribute(file, "time", header.time);
   write_attribute(file, "config_hash", static_cast<unsigned long>(header.config_hash));
@@ -387,7 +422,8 @@ std::optional<Bump<3>> configured_perturbation(const RunSpec& spec) {
 
 std::uint64_t physics_hash(const RunSpec& spec) {
   return physics_hash(to_string(spec.case_name), spec.grid.nx, spec.grid.nz, spec.grid.xlen, spec.grid.zlen,
-                      spec.physics, spec.time.cfl, spec.grid.ny, spec.grid.ylen, configured_perturbation(spec));
+                      spec.physics, spec.time.cfl, spec.grid.ny, spec.grid.ylen, configured_perturbation(spec),
+                      tracers_text(spec.grid.tracers, spec.grid.tracer_init));
 }
 
 fs::path checkpoint_path(const fs::path& directory, long step) {
@@ -398,7 +434,8 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
                       std::span<const double> block, const std::string& input_yaml, MPI_Comm comm) {
   const fs::path path = checkpoint_path(directory, header.step);
   if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen, header.physics, header.cfl,
-                   header.ny, header.ylen, header.perturbation) != header.config_hash)
+                   header.ny, header.ylen, header.perturbation,
+                   tracers_text(header.tracers, header.tracer_init)) != header.config_hash)
     throw Error(ExitCode::internal, path.string(),
                 "the checkpoint's case, grid, domain, physics, cfl and bump do not give its config_hash");
   if (!box_fits(box, header) || block.size() != box_values(box, header))
@@ -505,6 +542,9 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   if (format == format_version) {
     // Formats 5 and 6 hold their model's variables unnamed; this one names those it holds.
     const std::string variables = file.read_attribute<std::string>("variables");
+    header.tracers = tracers_after(variables, variable_list(header));
+    if (!header.tracers.empty())
+      header.tracer_init = tracer_init_of(path, file.read_attribute<std::string>("tracer_init"));
     if (variables != variable_list(header))
       throw bad_input(path, fmt::format("checkpoint of the variables {}; the {}-D model's are {}", variables,
                                         model_dimensions(header.ny), variable_list(header)));
@@ -623,6 +663,11 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
   if (header.physics.hyperviscosity != spec.physics.hyperviscosity)
     add(fmt::format("physics.hyperviscosity {} vs {}", header.physics.hyperviscosity, spec.physics.hyperviscosity));
   if (header.cfl != spec.time.cfl) add(fmt::format("time.cfl {} vs {}", header.cfl, spec.time.cfl));
+  if (header.tracers != grid.tracers)
+    add(fmt::format("physics.tracers [{}] vs [{}]", fmt::join(header.tracers, ", "), fmt::join(grid.tracers, ", ")));
+  else if (!grid.tracers.empty() && header.tracer_init != grid.tracer_init)
+    add(fmt::format("physics.tracer_init {} vs {}", name_in(tracer_init_names, header.tracer_init),
+                    name_in(tracer_init_names, grid.tracer_init)));
   // Either side's bump is the case's own when not recorded or not configured; the case's own is
   // the configuration's, since a checkpoint of another case or domain is refused anyway.
   if (const std::optional<Bump<3>> configured = configured_perturbation(spec); header.perturbation || configured) {

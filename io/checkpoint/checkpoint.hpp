@@ -20,6 +20,9 @@
 ///                    state's; gravity_waves' forcing of every stage): perturbation_amplitude,
 ///                    perturbation_x0, perturbation_z0, perturbation_xr, perturbation_zr (double;
 ///                    without them the bump is the case's own),
+///                    with tracers (physics.tracers): tracer_init (string: physics.tracer_init),
+///                    and /state holds each tracer's ρ_x′ after the dry variables, named "rho" + its
+///                    name in `variables` (config_hash covers both),
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
 ///                    input_yaml (string: the configuration, for people; not read back)
 /// The 3-D model's (ny > 1): /state [V][nz][ny][nx] (dens, umom, vmom, wmom, rhot),
@@ -73,6 +76,10 @@ struct CheckpointHeader {
   /// The bump perturbation.* configures in place of the case's own (configured_perturbation);
   /// none: the case's own.
   std::optional<Bump<3>> perturbation{};
+  /// physics.tracers, held after the dry variables, and physics.tracer_init, which makes their
+  /// background (none: no tracers, and neither is in the file).
+  std::vector<std::string> tracers{};
+  TracerInit tracer_init = TracerInit::bump;
 };
 
 /// Columns one checksum of /state_checksums covers (the last segment of a row may be shorter).

@@ -129,6 +129,9 @@ ConfigKey enum_list_key(std::string_view path, std::string_view doc, std::vector
           }};
 }
 
+/// Whether a run has tracers: their keys are listed in its resolved configuration only then.
+bool has_tracers(const RunSpec& spec) { return !spec.grid.tracers.empty(); }
+
 /// `key`, listed in the resolved configuration only where `listed(spec)` holds.
 ConfigKey listed_when(ConfigKey key, std::function<bool(const RunSpec&)> listed) {
   key.listed = std::move(listed);
@@ -266,6 +269,17 @@ const std::vector<ConfigKey>& config_keys() {
           "physics.hyperviscosity", "", at_least(0),
           "β of the fourth-order hyperviscosity that keeps the scheme stable; 0: none",
           [](auto& spec) -> auto& { return spec.physics.hyperviscosity; }),
+      listed_when(name_list_key(
+                      "physics.tracers",
+                      "passive tracers, each a name (letters, digits, _), advected with the flow; none: none", {},
+                      [](auto& spec) -> auto& { return spec.grid.tracers; }),
+                  has_tracers),
+      listed_when(enum_key(
+                      "physics.tracer_init",
+                      "what each tracer starts as: mixing ratio 1 inside the case's bump and 0 outside, or 1 "
+                      "everywhere",
+                      tracer_init_names, [](auto& spec) -> auto& { return spec.grid.tracer_init; }),
+                  has_tracers),
       value_key(
           "output.dir", "", any_value, "directory for results", [](auto& spec) -> auto& { return spec.output.dir; }),
       value_key(

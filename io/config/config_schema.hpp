@@ -23,7 +23,8 @@ enum class ValueType {
   integer_list,  ///< two or three integers: [a, b] or [a, b, c] in YAML, "a,b" or "a,b,c" in an override; the
                  ///< bound applies to each
   real_list,     ///< two or three numbers, written as an integer_list is; the bound applies to each
-  name_list,     ///< comma-separated names from the key's allowed names, each at most once; "all": every one
+  name_list,     ///< comma-separated names from the key's allowed names, each at most once; "all": every one;
+                 ///< a key without allowed names takes any names, or none (empty)
 };
 
 /// Whether the bound itself is an allowed value.

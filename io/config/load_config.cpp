@@ -299,12 +299,17 @@ std::optional<double> parse_yaml_infinity(std::string_view text) {
 }
 
 /// The names of a name_list: `text` split at commas, spaces around each removed; "all" for
-/// every allowed name.
+/// every allowed name. A key without allowed names takes any (checked where they are used), and
+/// none: its default, as --print-config writes it.
 template <class Fail>
 NameList checked_names(const std::string& text, const ConfigKey& key, const Fail& fail) {
   NameList names;
-  if (trim(text).empty()) throw fail("must not be empty");
-  if (trim(text) == "all") {
+  const bool any_name = key.allowed.empty();
+  if (trim(text).empty()) {
+    if (any_name) return names;
+    throw fail("must not be empty");
+  }
+  if (!any_name && trim(text) == "all") {
     for (const std::string_view name : key.allowed) names.emplace_back(name);
     return names;
   }
@@ -314,8 +319,8 @@ NameList checked_names(const std::string& text, const ConfigKey& key, const Fail
   for (std::string item; std::getline(items, item, ',');) {
     const std::string name = trim(item);
     if (name.empty()) throw fail(fmt::format("empty name in {}", quoted(text)));
-    if (name == "all") throw fail("'all' cannot be combined with other names");
-    if (std::ranges::find(key.allowed, name) == key.allowed.end())
+    if (!any_name && name == "all") throw fail("'all' cannot be combined with other names");
+    if (!any_name && std::ranges::find(key.allowed, name) == key.allowed.end())
       throw fail(fmt::format("unknown name {} ({}valid: {})", quoted(name), suggestion(nearest(name, valid), "; "),
                              join(valid)));
     if (std::ranges::find(names, name) != names.end()) throw fail(fmt::format("{} is listed twice", quoted(name)));
@@ -336,7 +341,7 @@ NameList checked_name_sequence(const Setting& setting, const ConfigKey& key, con
       throw fail(fmt::format("one name an item of the list, got {}", quoted(item.Scalar())));
     items.push_back(item.Scalar());
   }
-  if (items.empty()) throw fail("must not be empty");
+  if (items.empty() && !key.allowed.empty()) throw fail("must not be empty");
   return checked_names(fmt::format("{}", fmt::join(items, ",")), key, fail);
 }
 

@@ -2,13 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string_view>
 #include <vector>
 
 #include "foundation/error.hpp"
+#include "foundation/printable_text.hpp"
 #include "io/hdf5/snapshot_writer.hpp"
 #include "kernels/cases/case_list.hpp"
+#include "solver/grid/state_variables.hpp"
 
 namespace simapp::io {
 namespace {
@@ -75,6 +78,49 @@ void check_perturbation(const RunSpec& spec, const KeyPlaces& places, const std:
   }
 }
 
+/// Whether `name` is a tracer's name: a letter, then letters, digits and underscores.
+bool is_tracer_name(const std::string& name) {
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  return !name.empty() && letter(name.front()) &&
+         std::ranges::all_of(name, [&](char c) { return letter(c) || digit(c) || c == '_'; });
+}
+
+/// What already has `name` among the snapshot fields and the names of the tracers before
+/// tracer `index`; empty when nothing has.
+std::string owner_of(const std::string& name, const std::vector<std::string>& tracers, std::size_t index) {
+  for (const FieldInfo& field : snapshot_fields())
+    if (field.name == name) return "a snapshot field's name";
+  for (std::size_t t = 0; t < index; ++t) {
+    if (tracers[t] == name) return "tracer " + tracers[t] + "'s mixing ratio";
+    if (tracer_stored_name(tracers[t]) == name) return "tracer " + tracers[t] + "'s density";
+  }
+  return "";
+}
+
+/// physics.tracers: names of letters, digits and _, whose mixing ratio (the name) and stored
+/// density ("rho" + name) name no other field; the persistent kernel transports none.
+void check_tracers(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
+  const std::vector<std::string>& tracers = spec.grid.tracers;
+  if (tracers.empty()) return;
+  const std::string where = place_of("physics.tracers", places, file);
+  for (std::size_t t = 0; t < tracers.size(); ++t) {
+    const std::string& name = tracers[t];
+    if (!is_tracer_name(name))
+      throw Error(ExitCode::bad_input, where,
+                  fmt::format("physics.tracers: '{}' is not a tracer name (a letter, then letters, digits or _)",
+                              printable(name)));
+    for (const std::string& own : {name, tracer_stored_name(name)})
+      if (const std::string owner = owner_of(own, tracers, t); !owner.empty())
+        throw Error(ExitCode::bad_input, where,
+                    fmt::format("physics.tracers: tracer {} would be written as {}, already {}", name, own, owner));
+  }
+  if (spec.execution.mode == ExecutionMode::persistent)
+    throw Error(
+        ExitCode::bad_input, place_of("execution.mode", places, file),
+        "physics.tracers: execution.mode persistent does not transport tracers; use graph_loop, graph or eager");
+}
+
 }  // namespace
 
 void resolve_defaults(RunSpec& spec, const KeyPlaces& places) {
@@ -95,6 +141,7 @@ void check_model_keys(const RunSpec& spec, const KeyPlaces& places, const std::s
             ExitCode::bad_input, place_of("output.variables", places, file),
             fmt::format("output.variables: {} is a field of the 3-D model (grid.ny > 1); this run is 2-D", name));
   check_perturbation(spec, places, file);
+  check_tracers(spec, places, file);
 }
 
 }  // namespace simapp::io

@@ -29,7 +29,7 @@ bool is_known_field(const std::string& name) {
 /// Whether the snapshot's arrays have its grid's sizes.
 bool arrays_match(const Snapshot& snapshot) {
   const auto rows = static_cast<std::size_t>(snapshot.nz);
-  const auto variables = static_cast<std::size_t>(model_variables_of_grid(snapshot.ny).size());
+  const std::size_t variables = model_variables_of_grid(snapshot.ny).size() + snapshot.tracer_fields.size();
   return snapshot.state.size() == variables * cell_count(snapshot) && snapshot.density_cell.size() == rows &&
          snapshot.rho_theta_cell.size() == rows;
 }
@@ -103,13 +103,14 @@ void write_time_and_step(hid_t file, const Snapshot& snapshot) {
 
 }  // namespace
 
-void check_fields(const fs::path& path, const std::vector<std::string>& fields, int compression_level) {
+void check_fields(const fs::path& path, const std::vector<std::string>& fields, int compression_level,
+                  std::span<const DerivedField> tracers) {
   if (compression_level < 0 || compression_level > 9)
     throw Error(ExitCode::bad_input, path.string(),
                 "compression level " + std::to_string(compression_level) + " is not in 0..9");
   std::set<std::string> seen;
   for (const std::string& name : fields) {
-    if (!is_known_field(name))
+    if (!is_known_field(name) && find_field(2, tracers, name) == nullptr)
       throw Error(ExitCode::bad_input, path.string(),
                   "unknown field '" + name + "' (known: " + known_field_names() + ")");
     if (!seen.insert(name).second) throw Error(ExitCode::bad_input, path.string(), "field '" + name + "' listed twice");

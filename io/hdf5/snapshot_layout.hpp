@@ -17,7 +17,8 @@ namespace simapp::io {
 // ---- checking the request
 
 /// Refuses (bad input) a compression level outside 0..9 and an unknown or repeated field.
-void check_fields(const std::filesystem::path& path, const std::vector<std::string>& fields, int compression_level);
+void check_fields(const std::filesystem::path& path, const std::vector<std::string>& fields, int compression_level,
+                  std::span<const DerivedField> tracers = {});
 /// Refuses (bad input) a field of the 3-D model in a snapshot of the 2-D one (`ny` = 1).
 void check_model_fields(const std::filesystem::path& path, const std::vector<std::string>& fields, int ny);
 /// Refuses (internal) a snapshot with no valid grid.

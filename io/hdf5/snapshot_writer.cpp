@@ -61,7 +61,7 @@ struct CellValues {
 };
 
 /// Every value of a field of the grid, row by row.
-std::vector<double> all_rows(const CellValues& cells, RowDerivation row) {
+std::vector<double> all_rows(const CellValues& cells, const RowDerivation& row) {
   std::vector<double> values(cells.cells());
   for (std::size_t r = 0; r < cells.rows(); ++r) row(cells.row(r), values.data() + r * cells.nx);
   return values;
@@ -75,9 +75,9 @@ std::vector<double> all_layers(const Snapshot& snapshot, LayerDerivation layer) 
   return values;
 }
 
-/// Field `name` of the model of a grid of `ny` cells in y; nullptr when that model has none.
-const DerivedField* model_field(const std::string& name, int ny) {
-  return find_derived_field(model_dimensions(ny), name);
+/// Field `name` of the model of a grid of `ny` cells in y or of its `tracers`; nullptr when none is.
+const DerivedField* model_field(const std::string& name, int ny, std::span<const DerivedField> tracers) {
+  return find_field(model_dimensions(ny), tracers, name);
 }
 
 /// Field `name` of either model; nullptr when neither has one.
@@ -95,8 +95,9 @@ FieldInfo info_of(const DerivedField& field) {
 }  // namespace
 
 std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name) {
-  if (any_model_field(name) == nullptr) throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
-  const DerivedField* field = model_field(name, snapshot.ny);
+  if (any_model_field(name) == nullptr && find_field(2, snapshot.tracer_fields, name) == nullptr)
+    throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
+  const DerivedField* field = model_field(name, snapshot.ny, snapshot.tracer_fields);
   if (field == nullptr)
     throw Error(ExitCode::bad_input, "snapshot_field", "field '" + name + "' is of the 3-D model (ny > 1)");
   if (field->is_profile()) {
@@ -127,8 +128,9 @@ void check_block(const fs::path& path, const Snapshot& global, const SnapshotBlo
                       block.k_offset >= 0 && block.i_offset + block.nx <= global.nx &&
                       block.j_offset + block.ny <= global.ny && block.k_offset + block.nz <= global.nz;
   const std::size_t cells = layers * static_cast<std::size_t>(block.ny) * static_cast<std::size_t>(block.nx);
-  if (!inside || block.state.size() != static_cast<std::size_t>(model_variables_of_grid(global.ny).size()) * cells ||
-      block.density_cell.size() != layers || block.rho_theta_cell.size() != layers)
+  const std::size_t variables = model_variables_of_grid(global.ny).size() + global.tracer_fields.size();
+  if (!inside || block.state.size() != variables * cells || block.density_cell.size() != layers ||
+      block.rho_theta_cell.size() != layers)
     throw Error(ExitCode::internal, path.string(), "the rank's block does not match the grid");
 }
 
@@ -156,7 +158,7 @@ PropertyListHandle field_creation_properties(const Snapshot& snapshot, int compr
 void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields, int compression_level) {
   const PropertyListHandle creation = field_creation_properties(snapshot, compression_level);
   for (const std::string& name : grid_fields(fields)) {
-    const DerivedField& field = *model_field(name, snapshot.ny);
+    const DerivedField& field = *model_field(name, snapshot.ny, snapshot.tracer_fields);
     write_variable(file, info_of(field), field_dims(snapshot), all_rows(CellValues(snapshot), field.row),
                    creation.get(), field_dimension_names(snapshot));
   }
@@ -168,7 +170,7 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
   const PropertyListHandle creation = reserved_dataset_properties();
   const std::vector<hsize_t> dims = field_dims(snapshot);
   for (const std::string& name : grid_fields(fields)) {
-    const DerivedField& field = *model_field(name, snapshot.ny);
+    const DerivedField& field = *model_field(name, snapshot.ny, snapshot.tracer_fields);
     const DataspaceHandle space(checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                                         "cannot create the dataspace of " + name));
     DatasetHandle dataset(
@@ -190,8 +192,8 @@ constexpr std::size_t row_buffer_bytes = std::size_t{4} << 20;
 /// ([nz][ny][nx] of the whole grid's `global_ny` in 3-D), computing the values a few rows at a
 /// time. The block's rows lie a file row apart in runs: all of them where the block spans the
 /// grid's y (always in 2-D), else each layer's.
-void write_field_rows(const RowSink& sink, int global_nx, int global_ny, const SnapshotBlock& block, RowDerivation row,
-                      const ReservedRange& range) {
+void write_field_rows(const RowSink& sink, int global_nx, int global_ny, const SnapshotBlock& block,
+                      const RowDerivation& row, const ReservedRange& range) {
   static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian doubles");
   const CellValues cells(block);
   const auto file_nx = static_cast<std::size_t>(global_nx);
@@ -230,7 +232,8 @@ void write_block_rows(const RowSink& sink, int global_nx, int global_ny, const S
   const std::size_t lanes = concurrent_fields(fields.size());
   const auto write_lane = [&](std::size_t lane) {
     for (std::size_t f = lane; f < fields.size(); f += lanes)
-      write_field_rows(sink, global_nx, global_ny, block, model_field(fields[f], global_ny)->row, ranges[f]);
+      write_field_rows(sink, global_nx, global_ny, block, model_field(fields[f], global_ny, block.tracer_fields)->row,
+                       ranges[f]);
   };
   std::vector<std::future<void>> others;
   for (std::size_t lane = 1; lane < lanes; ++lane) others.push_back(std::async(std::launch::async, write_lane, lane));
@@ -267,7 +270,7 @@ const std::vector<FieldInfo>& snapshot_fields() {
 
 void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::vector<std::string>& fields,
                     int compression_level) {
-  check_fields(path, fields, compression_level);
+  check_fields(path, fields, compression_level, snapshot.tracer_fields);
   check_grid(path, snapshot);
   check_model_fields(path, fields, snapshot.ny);
   const auto estimate = static_cast<std::size_t>(file_size_bound(snapshot, fields.size()));
@@ -292,7 +295,7 @@ std::size_t snapshot_writer_threads(std::size_t fields) { return concurrent_fiel
 SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const SnapshotBlock& block,
                              const std::vector<std::string>& fields, MPI_Comm comm)
     : comm_(comm) {
-  check_fields(path, fields, 0);
+  check_fields(path, fields, 0, global.tracer_fields);
   check_dimensions(path, global);
   check_model_fields(path, fields, global.ny);
   check_block(path, global, block);

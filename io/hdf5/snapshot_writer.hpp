@@ -41,6 +41,8 @@
 #include <string>
 #include <vector>
 
+#include "solver/model/derived_fields.hpp"
+
 namespace simapp::io {
 
 class RankWrittenFile;
@@ -62,17 +64,21 @@ struct Snapshot {
   int ny = 1;                                       ///< global cells in y: 1 is the 2-D model
   double dy = 0.0;                                  ///< m (the 3-D model)
   std::string time_start = "2000-01-01T00:00:00Z";  ///< the date and time of t = 0 (time.start)
+  /// The mixing ratios of the state's tracers (tracer_fields), after the model's variables in
+  /// `state`; fields the snapshot can hold besides the model's.
+  std::vector<DerivedField> tracer_fields{};
 };
 
 /// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).
 struct SnapshotBlock {
-  int nx = 0, nz = 0;                      ///< this rank's cells
-  int i_offset = 0, k_offset = 0;          ///< its first cell in the whole grid
-  std::span<const double> state;           ///< prognostic variables [var][k][i] ([var][k][j][i]) of the block
-  std::span<const double> density_cell;    ///< ρ̄_c of rows k_offset .. k_offset + nz - 1
-  std::span<const double> rho_theta_cell;  ///< ρ̄θ̄_c of the same rows
-  int ny = 1;                              ///< this rank's cells in y (the 3-D model)
-  int j_offset = 0;                        ///< its first cell's y index in the whole grid
+  int nx = 0, nz = 0;                             ///< this rank's cells
+  int i_offset = 0, k_offset = 0;                 ///< its first cell in the whole grid
+  std::span<const double> state;                  ///< prognostic variables [var][k][i] ([var][k][j][i]) of the block
+  std::span<const double> density_cell;           ///< ρ̄_c of rows k_offset .. k_offset + nz - 1
+  std::span<const double> rho_theta_cell;         ///< ρ̄θ̄_c of the same rows
+  int ny = 1;                                     ///< this rank's cells in y (the 3-D model)
+  int j_offset = 0;                               ///< its first cell's y index in the whole grid
+  std::span<const DerivedField> tracer_fields{};  ///< the snapshot's (Snapshot::tracer_fields)
 };
 
 /// A field a snapshot can hold.

@@ -48,6 +48,12 @@ fs::path series_path(const fs::path& directory) { return directory / "fields.nc"
 
 }  // namespace
 
+/// The fields a snapshot file holds: output.variables, then each tracer's mixing ratio.
+std::vector<std::string> with_tracers(std::vector<std::string> fields, const std::vector<std::string>& tracers) {
+  fields.insert(fields.end(), tracers.begin(), tracers.end());
+  return fields;
+}
+
 Snapshot whole_grid_snapshot(const LoadedConfig& config) {
   const GridSpec& grid = config.spec.grid;
   const Stream host{Backend::host, nullptr, nullptr};
@@ -73,7 +79,8 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           interior(columns.rho_theta_cell),
           grid.ny,
           grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
-          config.spec.time.start};
+          config.spec.time.start,
+          tracer_fields(state_variables(grid), grid.tracer_init)};
 }
 
 namespace {
@@ -85,7 +92,7 @@ class SnapshotFiles {
   SnapshotFiles(const LoadedConfig& config, const Simulation& simulation)
       : config_(config),
         decomposition_(simulation.decomposition()),
-        fields_(config.spec.output.variables),
+        fields_(with_tracers(config.spec.output.variables, config.spec.grid.tracers)),
         whole_grid_(whole_grid_snapshot(config)) {}
 
   /// Starts the snapshot of this rank's interior state at `step` to `path` (collective): an
@@ -111,7 +118,8 @@ class SnapshotFiles {
                                     rows(whole_grid_.density_cell),
                                     rows(whole_grid_.rho_theta_cell),
                                     box.ny,
-                                    box.j_offset};
+                                    box.j_offset,
+                                    whole_grid_.tracer_fields};
       return std::make_unique<io::SnapshotWrite>(path, snapshot, block, fields_, comm);
     }
     snapshot.state = gather_interior(decomposition_, interior);
@@ -356,12 +364,12 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
                          const OutputHooks& hooks, long step, double time, std::span<const double> interior) {
   if (hooks.before_checkpoint) hooks.before_checkpoint();
   const GridSpec& grid = config.spec.grid;
-  io::write_checkpoint(
-      config.spec.output.dir,
-      {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
-       std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
-       grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec)},
-      decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
+  io::write_checkpoint(config.spec.output.dir,
+                       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
+                        reference.total_energy, std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen,
+                        config.spec.physics, config.spec.time.cfl, grid.ny, grid.ny > 1 ? grid.ylen : 0.0,
+                        io::configured_perturbation(config.spec), grid.tracers, grid.tracer_init},
+                       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
   if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }
 

@@ -140,6 +140,19 @@ inline constexpr VariableInfo rho_theta{
     "theta_prime", "theta", VariableKind::rho_theta_perturbation, -1, WallRule::copy, InflowRule::inflow_rho_theta};
 // clang-format on
 
+/// A tracer: its density perturbation ρ_x′ stored as `stored_name`, written as its mixing ratio
+/// `output_name`; its wall ghost rows copy the adjacent row (no tracer crosses a wall) and an
+/// inflow keeps it.
+constexpr VariableInfo tracer(const char* stored_name, const char* output_name, const char* comment) {
+  return {{stored_name, "kg m-3", "tracer density perturbation", "", comment},
+          output_name,
+          "",
+          VariableKind::tracer,
+          -1,
+          WallRule::copy,
+          InflowRule::keep};
+}
+
 inline constexpr std::array<VariableInfo, ModelVariables<2>::count> model_2d{density, x_momentum, z_momentum(1),
                                                                              rho_theta};
 inline constexpr std::array<VariableInfo, ModelVariables<3>::count> model_3d{density, x_momentum, y_momentum,

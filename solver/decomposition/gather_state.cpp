@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kernels/physics/variables.hpp"
+#include "solver/grid/state_variables.hpp"
 
 namespace simapp {
 
@@ -16,8 +16,8 @@ namespace {
 
 constexpr int gather_tag = 7;
 
-/// The variables of the grid's model.
-int variables_of(const GridSpec& grid) { return model_variables_of_grid(grid.ny).size(); }
+/// The variables of the grid's state.
+int variables_of(const GridSpec& grid) { return state_variables(grid).size(); }
 
 std::size_t block_values(const RankBox& box, int variables) {
   return static_cast<std::size_t>(box.nx) * static_cast<std::size_t>(box.ny) * static_cast<std::size_t>(box.nz) *

@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "foundation/error.hpp"
-#include "kernels/physics/variables.hpp"
 #include "solver/diagnostics/global_cell.hpp"
+#include "solver/grid/state_variables.hpp"
 
 namespace simapp {
 
@@ -31,7 +31,7 @@ bool all_finite(std::span<const double> values) {
 /// The global index (variable, row, column) of this rank's first non-finite value; `none`.
 std::int64_t first_non_finite(std::span<const double> interior, const RankBox& box, const GridSpec& global) {
   if (all_finite(interior)) return none;
-  const int variables = model_variables_of_grid(global.ny).size();
+  const int variables = state_variables(global).size();
   std::size_t n = 0;
   for (int v = 0; v < variables; ++v)
     for (int k = 0; k < box.nz; ++k)
@@ -56,7 +56,7 @@ void require_finite_state(std::span<const double> interior, const Decomposition&
   throw Error(ExitCode::numerical, fmt::format("step {} (t = {:.6g} s)", step, time),
               fmt::format("the solution is no longer finite: {} is not finite at cell {}; nothing was "
                           "written at this step",
-                          variable_name(cell.variable, global.ny), describe_cell(cell, global.ny)),
+                          state_variables(global)[cell.variable].stored.name, describe_cell(cell, global.ny)),
               ErrorReach::every_rank);
 }
 

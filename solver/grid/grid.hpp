@@ -38,10 +38,12 @@ class Grid {
       return xz;
   }
 
-  /// Shape of the prognostic arrays of the model of `Dims` dimensions: its variables, with halos.
+  /// Shape of the prognostic arrays of the model of `Dims` dimensions: its variables, then the
+  /// tracers, with halos.
   template <int Dims>
   FieldShape<Dims> cell_shape() const {
-    return {nx(), Dims == 3 ? ny() : 1, nz(), numerics::halo_width, ModelVariables<Dims>::count};
+    return {nx(), Dims == 3 ? ny() : 1, nz(), numerics::halo_width,
+            ModelVariables<Dims>::count + static_cast<int>(spec_.tracers.size())};
   }
 
  private:

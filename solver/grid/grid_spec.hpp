@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
+#include "kernels/initial_conditions/tracer_initial_state.hpp"
 #include "kernels/physics/constants.hpp"
 
 namespace simapp {
@@ -16,6 +18,10 @@ struct GridSpec {
   double zlen = 1.0e4;  ///< domain height, m
   int ny = 1;           ///< cells in y: 1 is the 2-D (x–z) model, more the 3-D one
   double ylen = 2.0e4;  ///< domain depth, m; load_config makes it xlen when grid.ylen is not given
+  /// The tracers the grid's arrays hold after the model's dry variables (physics.tracers), and
+  /// what they start as (physics.tracer_init), which also makes their background.
+  std::vector<std::string> tracers{};
+  TracerInit tracer_init = TracerInit::bump;
 };
 
 /// The spacing the horizontal passes' time-step limits see: dx, and in the 3-D model min(dx, dy), m.

@@ -1,6 +1,7 @@
 #include "solver/model/atmosphere_model.hpp"
 
 #include "kernels/initial_conditions/initial_state.hpp"
+#include "kernels/initial_conditions/tracer_initial_state.hpp"
 #include "solver/executor/executor_factory.hpp"
 #include "solver/step/step_outline.hpp"
 
@@ -26,8 +27,8 @@ std::unique_ptr<HaloExchange> exchange_if(bool split, const ModelContext& contex
 /// The step resources of the model's arrays, step values and exchanges.
 template <int Dims>
 StepResources<Dims> resources_of(const ModelContext& context, const Workspace<Dims>& workspace,
-                                 const StepParamsBlock<Dims>& params, const HaloExchange* x, const HaloExchange* y,
-                                 const HaloExchange* z) {
+                                 const StepParamsBlock<Dims>& params, const TracerProfiles& tracers,
+                                 const HaloExchange* x, const HaloExchange* y, const HaloExchange* z) {
   GhostFill<Dims> fill = ghost_fill<Dims>(context.spec, context.decomposition, context.halo_path);
   fill.x = x;
   fill.y = y;
@@ -37,6 +38,7 @@ StepResources<Dims> resources_of(const ModelContext& context, const Workspace<Di
   resources.background = context.background;
   resources.params = &params;
   resources.health = context.health;
+  resources.tracers = tracers.view();
   return resources;
 }
 
@@ -65,7 +67,9 @@ AtmosphereModel<Dims>::AtmosphereModel(const ModelContext& context)
       halo_x_(exchange_if<Dims>(context.decomposition.splits_x(), context, Direction::x, nccl_.get())),
       halo_y_(exchange_if<Dims>(context.decomposition.splits_y(), context, Direction::y, nccl_.get())),
       halo_z_(exchange_if<Dims>(context.decomposition.splits_z(), context, Direction::z, nccl_.get())),
-      resources_(resources_of(context, workspace_, params_, halo_x_.get(), halo_y_.get(), halo_z_.get())),
+      tracer_profiles_(context.stream, context.spec.grid, context.grid.nz(), context.background),
+      resources_(
+          resources_of(context, workspace_, params_, tracer_profiles_, halo_x_.get(), halo_y_.get(), halo_z_.get())),
       first_step_(build_step_program(resources_, StepParity::odd, 0)),
       chunks_(resources_, params_, context.time, context.spec.physics),
       diagnostics_(statistics_reducer<Dims>(context)),
@@ -77,7 +81,10 @@ AtmosphereModel<Dims>::~AtmosphereModel() = default;
 
 template <int Dims>
 void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
-  simapp::set_initial_state(stream, resources_.fields.state, spec_.case_name, configured_bump<Dims>(spec_), geometry_);
+  const FieldView<double, Dims> state = resources_.fields.state;
+  simapp::set_initial_state(stream, state, spec_.case_name, configured_bump<Dims>(spec_), geometry_);
+  set_tracer_initial_state(stream, state, tracers_of(state.shape), spec_.grid.tracer_init, spec_.case_name,
+                           configured_bump<Dims>(spec_), geometry_);
 }
 
 template <int Dims>

@@ -8,6 +8,7 @@
 #include "solver/halo/halo_exchange.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/model/model.hpp"
+#include "solver/state/tracer_profiles.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_params_block.hpp"
@@ -40,6 +41,7 @@ class AtmosphereModel final : public Model {
   StepParamsBlock<Dims> params_;            ///< as many slots as any K the run may choose (step_params_slots)
   std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;  ///< where the direction is split (y: 3-D)
+  TracerProfiles tracer_profiles_;
   StepResources<Dims> resources_;
   StepProgram first_step_;
   ChunkPrograms chunks_;

@@ -104,4 +104,31 @@ const DerivedField* find_derived_field(int dims, std::string_view name) {
   return found == fields.end() ? nullptr : &*found;
 }
 
+std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init) {
+  std::vector<DerivedField> fields;
+  const bool uniform = init == TracerInit::uniform;
+  for (int v = variables.first_tracer(); v < variables.size(); ++v) {
+    const VariableInfo& tracer = variables[v];
+    fields.push_back({{tracer.output_name, "kg kg-1", "tracer mixing ratio", "",
+                       "(rho_bar_x + rho_x') / rho, rho_bar_x = rho_bar (uniform start) or 0 (bump)"},
+                      // Holding `variables` keeps the names the description points at.
+                      [v, uniform, variables](const StateRow& row, double* out) {
+                        const double* tracer_density = row.variable(v);
+                        const double* density_perturbation = row.variable(0);
+                        const double density = row.background_density;
+                        const double background = uniform ? density : 0.0;
+                        for (std::size_t i = 0; i < row.nx; ++i)
+                          out[i] = (background + tracer_density[i]) / (density + density_perturbation[i]);
+                      }});
+  }
+  return fields;
+}
+
+const DerivedField* find_field(int dims, std::span<const DerivedField> tracers, std::string_view name) {
+  if (const DerivedField* field = find_derived_field(dims, name)) return field;
+  const auto found =
+      std::ranges::find_if(tracers, [&](const DerivedField& field) { return field.description.name == name; });
+  return found == tracers.end() ? nullptr : &*found;
+}
+
 }  // namespace simapp

@@ -11,10 +11,14 @@
 /// theta_bar = ρ̄θ̄_c/ρ̄_c, p_bar = C₀(ρ̄θ̄_c)^γ, so that ρ = rho_bar + rho_prime, θ = theta_bar +
 /// theta_prime and p = p_bar + p_prime. v and vmom are the 3-D model's only.
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "kernels/initial_conditions/tracer_initial_state.hpp"
 #include "kernels/physics/field_description.hpp"
+#include "solver/grid/state_variables.hpp"
 
 namespace simapp {
 
@@ -32,7 +36,7 @@ struct StateRow {
 };
 
 /// Computes a field of the grid along `row` into out[0..row.nx).
-using RowDerivation = void (*)(const StateRow& row, double* out);
+using RowDerivation = std::function<void(const StateRow& row, double* out)>;
 /// Computes a profile's value at a layer from the background there: ρ̄_c and ρ̄θ̄_c.
 using LayerDerivation = double (*)(double density, double rho_theta);
 
@@ -50,5 +54,13 @@ std::span<const DerivedField> derived_fields(int dims);
 
 /// The field `name` of the model in `dims` dimensions; nullptr when it has none.
 const DerivedField* find_derived_field(int dims, std::string_view name);
+
+/// The mixing ratio of each tracer of `variables` (physics.tracers), named as the tracer:
+/// q_x = (ρ̄_x + ρ_x′)/(ρ̄_c + ρ′), kg kg-1, the tracers' background ρ̄_x the layer's ρ̄_c where
+/// they started uniform, else 0 (docs/model.md, "Tracers"). Each field holds its names.
+std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init);
+
+/// The field `name` among the model's of `dims` dimensions and `tracers`; nullptr when none is.
+const DerivedField* find_field(int dims, std::span<const DerivedField> tracers, std::string_view name);
 
 }  // namespace simapp

@@ -9,8 +9,11 @@ namespace simapp {
 template <int Dims>
 StepFields<Dims> step_field_shapes(const Grid& grid, Granularity granularity) {
   const FieldShape<Dims> cells = grid.cell_shape<Dims>();
-  const FieldShape<Dims> faces = face_shape(cells);
-  const FieldShape<Dims> interior{cells.nx, cells.ny, cells.nz, 0, cells.num_vars};
+  // The dry variables' fluxes, face values and tendencies: the tracers' stay inside their kernel.
+  FieldShape<Dims> dry = cells;
+  dry.num_vars = ModelVariables<Dims>::count;
+  const FieldShape<Dims> faces = face_shape(dry);
+  const FieldShape<Dims> interior{cells.nx, cells.ny, cells.nz, 0, dry.num_vars};
   const bool fine = granularity == Granularity::fine;
   const bool stage = keeps_fluxes_on_chip(granularity);
   return {{nullptr, cells},

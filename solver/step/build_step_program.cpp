@@ -15,6 +15,7 @@
 #include "solver/step/kernel_traffic.hpp"
 #include "solver/step/pass_placement.hpp"
 #include "solver/step/step_elements.hpp"
+#include "solver/step/tracer_ops.hpp"
 
 namespace simapp {
 
@@ -256,6 +257,9 @@ void add_split_pass(StepProgram& program, const StepResources<Dims>& resources, 
       case Granularity::pass: add_single_kernel_stage(program, prefix, stage); break;
       case Granularity::automatic: refuse_unresolved_granularity();
     }
+    add_tracer_stage(program, prefix,
+                     TracerStage<Dims>{direction, stage.init, stage.forcing, stage.out, stage.context,
+                                       resources.tracers, resources.halo.sides, stage.has_inflow()});
   }
 }
 
@@ -299,7 +303,7 @@ StepProgram build_step_program(const StepResources<Dims>& resources, const Model
   constexpr int passes = ModelStepScheme<Dims>::passes;
   std::array<bool, passes> can_fuse{};
   for (int p = 0; p < passes; ++p)
-    can_fuse[p] = resources.granularity == Granularity::pass &&
+    can_fuse[p] = resources.granularity == Granularity::pass && !has_tracers(resources.fields.state) &&
                   pass_tile_makes_along(resources.halo.sides, scheme.pass(parity, p));
   const auto placement = place_passes(can_fuse);
   const StepFields<Dims>& f = resources.fields;

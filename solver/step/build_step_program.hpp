@@ -22,6 +22,7 @@
 
 #include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/diagnostics/health_check.hpp"
+#include "kernels/flux/tracer_flux.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
@@ -108,6 +109,7 @@ struct StepResources {
   Granularity granularity = Granularity::stage;
   GhostFill<Dims> halo;
   HealthCheckOps health;
+  TracerBackground tracers{};  ///< the tracers' background profiles (solver/step/tracer_ops.hpp); none without tracers
 };
 
 /// A step element (step_elements(), by its index) after a step of a chunk (0-based).

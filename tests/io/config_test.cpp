@@ -125,6 +125,12 @@ std::string other_value(const ConfigKey& key) {
   return {};
 }
 
+/// A value other than the default of any key: other_value's, two names of a key that takes any
+/// (physics.tracers).
+std::string other_value_of(const ConfigKey& key) {
+  return key.type == ValueType::name_list && key.allowed.empty() ? "smoke,dye" : other_value(key);
+}
+
 ConfigValue value_of(const ConfigKey& key, const std::string& text) {
   switch (key.type) {
     case ValueType::integer: return std::stoi(text);
@@ -209,7 +215,7 @@ execution:
 
 TEST_F(ConfigTest, EveryKeyIsSettableFromTheFile) {
   for (const ConfigKey& key : config_keys()) {
-    const std::string value = other_value(key);
+    const std::string value = other_value_of(key);
     const LoadedConfig config = load_config(write(nested_yaml(key.path, value)), {});
     EXPECT_EQ(key.get(config.spec), value_of(key, value)) << key.path << " = " << value;
   }
@@ -218,7 +224,7 @@ TEST_F(ConfigTest, EveryKeyIsSettableFromTheFile) {
 TEST_F(ConfigTest, EveryKeyIsSettableFromAnOverride) {
   const std::string path = write("case: thermal\n");
   for (const ConfigKey& key : config_keys()) {
-    const std::string value = other_value(key);
+    const std::string value = other_value_of(key);
     const LoadedConfig config = load_config(path, {std::string(key.path) + "=" + value});
     EXPECT_EQ(key.get(config.spec), value_of(key, value)) << key.path << " = " << value;
   }
@@ -251,13 +257,13 @@ TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
   expect_same_spec(reloaded.spec, config.spec);
   EXPECT_EQ(reloaded.resolved_yaml, config.resolved_yaml);
   EXPECT_NE(config.resolved_yaml.find("xlen: 0.1\n"), std::string::npos) << config.resolved_yaml;
-  // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given) and
-  // output.stats_every (not given: output.every's).
+  // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given),
+  // output.stats_every (not given: output.every's) and the tracers' (a run without tracers).
   for (const ConfigKey& key : config_keys()) {
     const auto dot = key.path.rfind('.');
     const std::string_view name = dot == std::string_view::npos ? key.path : key.path.substr(dot + 1);
     const bool listed = key.path != "grid.ny" && key.path != "grid.ylen" && !key.path.starts_with("perturbation.") &&
-                        key.path != "output.stats_every";
+                        key.path != "output.stats_every" && !key.path.starts_with("physics.tracer");
     EXPECT_EQ(config.resolved_yaml.find("  " + std::string(name) + ": ") != std::string::npos ||
                   config.resolved_yaml.starts_with(std::string(name) + ": "),
               listed)
@@ -850,7 +856,12 @@ TEST_F(ConfigTest, GarbageIsAlwaysAnInputError) {
 TEST_F(ConfigTest, SchemaPathsAreUniqueAndFound) {
   for (const ConfigKey& key : config_keys()) {
     EXPECT_EQ(find_config_key(key.path), &key) << key.path;
-    EXPECT_EQ(key.type == ValueType::enumeration || key.type == ValueType::name_list, !key.allowed.empty()) << key.path;
+    // An enumeration names its values; a name list may take any names (physics.tracers).
+    if (key.type == ValueType::enumeration) {
+      EXPECT_FALSE(key.allowed.empty()) << key.path;
+    } else if (key.type != ValueType::name_list) {
+      EXPECT_TRUE(key.allowed.empty()) << key.path;
+    }
     EXPECT_TRUE(!key.maximum || key.type == ValueType::integer || key.type == ValueType::real) << key.path;
   }
   EXPECT_EQ(find_config_key("grid"), nullptr);

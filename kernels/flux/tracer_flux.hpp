@@ -1,0 +1,67 @@
+#pragma once
+/// The flux of a tracer at one cell face (docs/model.md, "Tracers"), carried by the dry flux's
+/// face velocity with the same fourth-order face values and hyperviscosity:
+///   x faces F = u (q_f(ρ_x′) + ρ̄_x,c(k)) − K d3(ρ_x′),  u = q_f(ρu) / (q_f(ρ′) + ρ̄_c(k));
+///   y faces likewise with v;
+///   z faces H = w (q_f(ρ_x′) + ρ̄_x,i(k)) − K d3(ρ_x′),  w = q_f(ρw) / (q_f(ρ′) + ρ̄_i(k)),
+/// and at a wall w = 0 and K d3 = 0: no tracer crosses it. The velocity is formed with the
+/// operations horizontal_face_flux and vertical_face_flux form it with (a reciprocal of ρ, then a
+/// product), so that a tracer of mixing ratio 1 moves as ρ does, to round-off.
+#include "kernels/backend/host_device.hpp"
+#include "kernels/flux/face_flux.hpp"
+#include "kernels/flux/flux_context.hpp"
+#include "kernels/physics/variables.hpp"
+#include "kernels/reconstruction/fourth_order.hpp"
+
+namespace simapp {
+
+/// The background profile of each tracer, ρ̄_x(z) (cell averages for rows k ∈ [−halo, nz + halo),
+/// interface values for k ∈ [0, nz]), tracer t's at t · stride (a stride of 0: one profile for all).
+struct TracerBackground {
+  const double* cell = nullptr;
+  const double* face = nullptr;
+  int cell_stride = 0;
+  int face_stride = 0;
+
+  SIMAPP_HOST_DEVICE double cell_value(int t, int k) const { return cell[t * cell_stride + k + numerics::halo_width]; }
+  SIMAPP_HOST_DEVICE double face_value(int t, int k) const { return face[t * face_stride + k]; }
+};
+
+/// Whether the face along D at row or interface k is a wall (z faces at the domain's bottom and top).
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline bool is_wall_face(int k, const FluxContext<Dims>& context) {
+  if constexpr (D == Direction::z) {
+    const int global_k = context.geometry.k_offset + k;
+    return global_k == 0 || global_k == context.geometry.global_nz;
+  } else {
+    return false;
+  }
+}
+
+/// The face velocity of the dry flux along D at a face of row k (x, y) or at interface k (z),
+/// from the face values of ρ′ and of the momentum normal to the face; 0 at a wall.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline double face_velocity(double density_face, double momentum_face, int k,
+                                               const FluxContext<Dims>& context) {
+  if constexpr (D == Direction::z) {
+    const double inv_r = 1.0 / (density_face + context.background.density_face[k]);
+    const double n = is_wall_face<D>(k, context) ? 0.0 : momentum_face;
+    return n * inv_r;
+  } else {
+    const double inv_r = 1.0 / (density_face + context.background.cell_density(k));
+    return momentum_face * inv_r;
+  }
+}
+
+/// The flux of tracer t at a face along D from the face's velocity, the tracer's four cell
+/// values q₀ q₁ | q₂ q₃ around it and its background at the face's row (x, y) or interface (z).
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline double tracer_face_flux(double velocity, const double (&tracer)[4], double background, int k,
+                                                  const FluxContext<Dims>& context) {
+  const double k_hyper = hyperviscosity_along<D>(context);
+  const double q_f = face_value(tracer[0], tracer[1], tracer[2], tracer[3]);
+  const double d3 = is_wall_face<D>(k, context) ? 0.0 : third_difference(tracer[0], tracer[1], tracer[2], tracer[3]);
+  return velocity * (q_f + background) - k_hyper * d3;
+}
+
+}  // namespace simapp

@@ -1,0 +1,47 @@
+#include "solver/step/tracer_ops.hpp"
+
+#include "kernels/boundary/halo_fill.hpp"
+#include "kernels/update/tracer_transport.hpp"
+
+namespace simapp {
+
+namespace {
+
+/// Bytes the transport kernel moves: ρ′ and the normal momentum read, each tracer read twice
+/// (the stage's input and qⁿ) and written once, at every interior cell.
+template <int Dims>
+std::size_t transport_bytes(const FieldShape<Dims>& shape, int tracers) {
+  const auto cells = static_cast<std::size_t>(shape.nx) * shape.ny * shape.nz;
+  return cells * static_cast<std::size_t>(2 + 3 * tracers) * sizeof(double);
+}
+
+}  // namespace
+
+template <int Dims>
+void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims>& stage) {
+  if (!has_tracers(stage.forcing)) return;
+  const VarRange tracers{ModelVariables<Dims>::count, stage.forcing.shape.num_vars};
+  if (program.uses_lanes()) program.add_join(prefix + "join_before_tracers");
+  if (fills_halos(stage.direction, stage.sides))
+    program.add(OpKind::kernel, prefix + "tracers.fill_halos", [stage](const Stream& stream) {
+      fill_halos(stream, stage.direction, stage.forcing, VarRange{0, stage.forcing.shape.num_vars},
+                 stage.context.background, stage.sides);
+    });
+  if (stage.inflow)
+    program.add(OpKind::kernel, prefix + "tracers.inflow", [stage](const Stream& stream) {
+      apply_inflow_halos(stream, stage.forcing, stage.context.background, stage.context.geometry, stage.sides);
+    });
+  program
+      .add(OpKind::kernel, prefix + "tracers",
+           [stage, tracers](const Stream& stream) {
+             apply_tracer_transport(stream, stage.direction,
+                                    TracerStageFields<Dims>{stage.init, stage.forcing, stage.out}, tracers,
+                                    stage.context, stage.background);
+           })
+      .bytes = transport_bytes(stage.out.shape, tracers.last - tracers.first);
+}
+
+template void add_tracer_stage(StepProgram&, const std::string&, const TracerStage<2>&);
+template void add_tracer_stage(StepProgram&, const std::string&, const TracerStage<3>&);
+
+}  // namespace simapp

@@ -1,0 +1,45 @@
+#pragma once
+/// The tracers' part of a stage of a split pass (docs/model.md, "Tracers"), the same ops in
+/// every granularity, after the stage's dry ops: the ghost cells of the stage's input along the
+/// pass that the rank makes itself, filled in memory for every variable (the stage and pass
+/// granularities make the dry ones inside their kernels and store none; the fused and fine ones
+/// store the same values again), the inflow's rows, then one tracer_transport kernel. A run
+/// without tracers has none of them.
+#include <string>
+
+#include "kernels/backend/field_view.hpp"
+#include "kernels/boundary/boundary_conditions.hpp"
+#include "kernels/flux/flux_context.hpp"
+#include "kernels/flux/tracer_flux.hpp"
+#include "kernels/physics/variables.hpp"
+#include "solver/step/step_program.hpp"
+
+namespace simapp {
+
+/// What the tracers' ops of one stage read and write.
+template <int Dims>
+struct TracerStage {
+  Direction direction = Direction::x;
+  FieldView<double, Dims> init;     ///< qⁿ of the pass
+  FieldView<double, Dims> forcing;  ///< the stage's input
+  FieldView<double, Dims> out;      ///< the stage's output (may be init, never forcing)
+  FluxContext<Dims> context;
+  TracerBackground background;
+  BoundaryConditions<Dims> sides;  ///< this rank's
+  bool inflow = false;             ///< the domain's low side along the pass is an inflow
+};
+
+/// Whether `state` holds tracers after its model's dry variables. A step of pass kernels keeps
+/// its stages' dry values on chip, where no tracer kernel can read them: with tracers, the step
+/// builders run stage kernels instead (the same numbers).
+template <int Dims>
+bool has_tracers(const FieldView<double, Dims>& state) {
+  return state.shape.num_vars > ModelVariables<Dims>::count;
+}
+
+/// Appends the tracers' ops of `stage`, named prefix + "tracers..." (nothing when the state holds
+/// no tracer), after a join when the program's ops use lanes.
+template <int Dims>
+void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims>& stage);
+
+}  // namespace simapp

@@ -1,0 +1,145 @@
+/// Passive tracers (physics.tracers) through the real binary: snapshots hold their mixing
+/// ratios, checkpoints their densities by name; a run continues from a checkpoint bit for bit on
+/// any rank count and a restart with other tracers is refused by name; every decomposition gives
+/// the same tracers; bad tracer names and the persistent mode are refused with one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "io/checkpoint/checkpoint.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
+#include "tests/support/binary_test.hpp"
+#include "tests/support/launch_environment.hpp"
+
+namespace simapp {
+namespace {
+
+namespace fs = std::filesystem;
+
+using testing::Outcome;
+
+class TracerCliTest : public testing::BinaryTest {
+ protected:
+  void SetUp() override {
+    BinaryTest::SetUp();
+    // 40 x 20 cells: dt = 5/3 s.
+    std::ofstream(directory_ / "case.yaml") << "case: thermal\ngrid:\n  nx: 40\n  nz: 20\noutput:\n  dir: out\n"
+                                               "physics:\n  tracers: [smoke, dye]\n";
+  }
+
+  /// Runs simapp on `ranks` MPI ranks (1: without mpiexec), stopped after a minute.
+  Outcome simapp(const std::string& arguments, int ranks = 1) const {
+    const std::string launcher =
+        ranks == 1
+            ? "OMP_NUM_THREADS=1 timeout 60 "
+            : "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+              "OMPI_MCA_rmaps_base_oversubscribe=1 " +
+                  testing::launch_environment + "timeout 60 " + std::string(SIMAPP_MPIEXEC) + " -n " +
+                  std::to_string(ranks) + " ";
+    return run(launcher + SIMAPP_BINARY + " case.yaml --backend host " + arguments);
+  }
+
+  /// The options of a run of `count` steps with a checkpoint every 3.
+  static std::string steps(int count) {
+    return "--set time.sim_time=" + std::to_string(count * 5 / 3) + " --set output.checkpoint_every=5";
+  }
+
+  fs::path out() const { return directory_ / "out"; }
+
+  /// The state of the checkpoint at step 9 of the whole 2-D grid (3-D: 8 cells in y).
+  std::vector<double> state_at_step_9(int ny = 1) const {
+    return io::read_checkpoint_block(out() / "checkpoint_000009.h5", RankBox{40, 20, 0, 0, ny, 0});
+  }
+};
+
+/// Exit code 2 and one line `simapp: error: <where>: <what>` where `pattern` matches.
+void expect_refused(const Outcome& outcome, const std::string& pattern) {
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out << outcome.err;
+  EXPECT_EQ(std::count(outcome.err.begin(), outcome.err.end(), '\n'), 1) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.err, std::regex("^simapp: error: " + pattern + "\n$"))) << outcome.err;
+}
+
+bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+TEST_F(TracerCliTest, SnapshotsHoldMixingRatiosAndCheckpointsTheDensitiesByName) {
+  const Outcome outcome = simapp("--set time.sim_time=5 --set output.every=5 --set output.checkpoint_every=5");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const fs::path snapshot = out() / "fields_000003.nc";
+  for (const char* name : {"smoke", "dye"}) {
+    const std::vector<double> q = io::read_dataset(snapshot, name);
+    ASSERT_EQ(q.size(), 40u * 20u) << name;
+    EXPECT_GT(*std::ranges::max_element(q), 0.9) << name << ": 1 inside the bump";
+    EXPECT_LT(*std::ranges::max_element(q), 1.1) << name;
+    EXPECT_LT(std::ranges::count_if(q, [](double v) { return v > 0.5; }), 40 * 20 / 4) << name << ": 0 outside";
+  }
+  const io::Hdf5Reader checkpoint(out() / "checkpoint_000003.h5", ExitCode::io);
+  EXPECT_EQ(checkpoint.read_attribute<std::string>("variables"), "dens umom wmom rhot rhosmoke rhodye");
+  EXPECT_EQ(checkpoint.read_attribute<std::string>("tracer_init"), "bump");
+}
+
+TEST_F(TracerCliTest, ARunContinuesBitForBitAndOtherTracersAreRefusedByName) {
+  ASSERT_EQ(simapp(steps(9)).exit_code, 0);
+  const std::vector<double> uninterrupted = state_at_step_9();
+  EXPECT_EQ(uninterrupted.size(), 6u * 40 * 20);
+  fs::remove_all(out());
+  ASSERT_EQ(simapp(steps(6)).exit_code, 0);
+  expect_refused(simapp(steps(9) + " --restart latest --set physics.tracers=smoke"),
+                 R"(out/checkpoint_000006\.h5: checkpoint of an incompatible configuration: physics\.tracers )"
+                 R"(\[smoke, dye\] vs \[smoke\] \(checkpoint vs configuration\))");
+  expect_refused(simapp(steps(9) + " --restart latest --set physics.tracer_init=uniform"),
+                 R"(out/checkpoint_000006\.h5: checkpoint of an incompatible configuration: physics\.tracer_init )"
+                 R"(bump vs uniform \(checkpoint vs configuration\))");
+  const Outcome outcome = simapp(steps(9) + " --restart latest", 2);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(bitwise_equal(state_at_step_9(), uninterrupted));
+}
+
+TEST_F(TracerCliTest, EveryDecompositionGivesTheSameTracers) {
+  for (const std::string& model : {std::string(), std::string(" --set grid.ny=8 --set grid.ylen=4000")}) {
+    const int ny = model.empty() ? 1 : 8;
+    ASSERT_EQ(simapp(steps(9) + model).exit_code, 0);
+    const std::vector<double> one_rank = state_at_step_9(ny);
+    const std::vector<std::string> layouts = model.empty()
+                                                 ? std::vector<std::string>{"[2, 2]", "[4, 1]", "[1, 4]"}
+                                                 : std::vector<std::string>{"[2, 2, 1]", "[1, 2, 2]", "[2, 1, 2]"};
+    for (const std::string& ranks : layouts) {
+      fs::remove_all(out());
+      const Outcome outcome = simapp(steps(9) + model + " --set 'parallel.ranks=" + ranks + "'", 4);
+      ASSERT_EQ(outcome.exit_code, 0) << ranks << outcome.err;
+      EXPECT_TRUE(bitwise_equal(state_at_step_9(ny), one_rank)) << "ranks " << ranks << model;
+    }
+    fs::remove_all(out());
+  }
+}
+
+TEST_F(TracerCliTest, BadTracersAreRefusedWithOneLine) {
+  expect_refused(simapp("--set physics.tracers=2nd"),
+                 R"(--set physics\.tracers=2nd: physics\.tracers: '2nd' is not a tracer name \(a letter, then )"
+                 R"(letters, digits or _\))");
+  expect_refused(simapp("--set physics.tracers=w"),
+                 R"(--set physics\.tracers=w: physics\.tracers: tracer w would be written as w, already a snapshot )"
+                 R"(field's name)");
+  expect_refused(simapp("--set physics.tracers=t,rhot"),
+                 R"(--set physics\.tracers=t,rhot: physics\.tracers: tracer t would be written as rhot, already a )"
+                 R"(snapshot field's name)");
+  expect_refused(simapp("--set physics.tracers=x,rhox"),
+                 R"(--set physics\.tracers=x,rhox: physics\.tracers: tracer rhox would be written as rhox, already )"
+                 R"(tracer x's density)");
+  expect_refused(simapp("--set physics.tracers=a,a"), R"(--set physics\.tracers=a,a: physics\.tracers: 'a' is )"
+                                                      R"(listed twice)");
+  expect_refused(
+      simapp("--set execution.mode=persistent"),
+      R"(--set execution\.mode=persistent: physics\.tracers: execution\.mode persistent does not transport tracers; use )"
+      R"(graph_loop, graph or eager)");
+}
+
+}  // namespace
+}  // namespace simapp
