@@ -75,7 +75,7 @@ struct PassSetup {
         bump(model_bump<3>(case_bump(name, spec.xlen), spec.ylen)),
         params(step_params(1.5 * std::min({grid.dx(), grid.dy(), grid.dz()}) / 450.0, grid.dx(), grid.dy(), grid.dz(),
                            Dissipation{viscosity})),
-        wave_source(gravity_wave_source(name, bump)),
+        sources{{gravity_wave_source(name, bump)}},
         sides(periodic_in_y(case_boundaries(name))) {
     set_initial_state(Stream{}, q0.view, name, bump, grid.geometry<3>());
     perturb(q0);
@@ -93,7 +93,7 @@ struct PassSetup {
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
   template <Direction D, int Threads>
   void run_pass(Field& output, HealthRecord* record = nullptr) const {
-    const PassTile<D, 3, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source};
+    const PassTile<D, 3, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, sources};
     const auto tile = std::make_unique<typename PassTile<D, 3, Threads>::Tile>();
     for (int t = 0; t < pass.tile_count(); ++t) {
       pass.run(*tile, t, 0, 1, [] {});
@@ -108,7 +108,7 @@ struct PassSetup {
   Field q0;
   Bump<3> bump;
   StepParams<3> params;
-  Bump<3> wave_source;
+  SourceTerms<3> sources;
   BoundaryConditions<3> sides;
   FluxContext<3> context[rk_stages];
 };
@@ -122,7 +122,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, double viscosity, cons
   Field* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
     apply_stage(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
-                setup.wave_source, setup.sides, interior_cells(setup.shape));
+                setup.sources, setup.sides, interior_cells(setup.shape));
   setup.run_pass<D, Threads>(fused);
 
   EXPECT_EQ(first_difference(fused, q3), "") << to_string(name) << (viscosity != 0.0 ? " with viscosity, " : ", ")
@@ -199,7 +199,7 @@ void expect_every_output_cell_checked(const Size& size) {
   Field output(setup.shape);
   setup.run_pass<D, 128>(output);
   const PassTile<D, 3, 128> pass{
-      {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};
+      {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.sources};
   const FieldShape<3>& s = setup.shape;
   int missed = 0;
   for (int k = 0; k < s.nz; ++k)

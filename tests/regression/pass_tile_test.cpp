@@ -63,7 +63,7 @@ struct PassSetup {
         background(Stream{}, case_background(name), grid.geometry<2>(), grid.nz()),
         q0(grid.cell_shape<2>()),
         params(step_params(1.5 * std::min(grid.dx(), grid.dz()) / 450.0, grid.dx(), grid.dz(), Dissipation{})),
-        wave_source(gravity_wave_source(name, case_bump(name, spec.xlen))),
+        sources{{gravity_wave_source(name, case_bump(name, spec.xlen))}},
         sides(case_boundaries(name)) {
     set_initial_state(Stream{}, q0.view, name, case_bump(name, spec.xlen), grid.geometry<2>());
     perturb(q0);
@@ -79,7 +79,7 @@ struct PassSetup {
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
   template <Direction D, int Threads>
   void run_pass(Field& output, HealthRecord* record = nullptr) const {
-    const PassTile<D, 2, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source};
+    const PassTile<D, 2, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, sources};
     const auto tile = std::make_unique<typename PassTile<D, 2, Threads>::Tile>();
     for (int t = 0; t < pass.tile_count(); ++t) {
       pass.run(*tile, t, 0, 1, [] {});
@@ -92,7 +92,7 @@ struct PassSetup {
   HydrostaticProfile background;
   Field q0;
   StepParams<2> params;
-  Bump<2> wave_source;
+  SourceTerms<2> sources;
   BoundaryConditions<2> sides;
   FluxContext<2> context[rk_stages];
 };
@@ -107,7 +107,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, int nx, int nz) {
   Field* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
     apply_stage(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
-                setup.wave_source, setup.sides, CellBox{0, nx, 0, 1, 0, nz});
+                setup.sources, setup.sides, CellBox{0, nx, 0, 1, 0, nz});
   setup.run_pass<D, Threads>(fused);
 
   EXPECT_EQ(first_difference(fused, q3), "")
@@ -165,7 +165,7 @@ void expect_every_output_cell_checked(int nx, int nz) {
   Field output(setup.grid.cell_shape<2>());
   setup.run_pass<D, 128>(output);
   const PassTile<D, 2, 128> pass{
-      {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};
+      {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.sources};
   int missed = 0;
   for (int k = 0; k < nz; ++k)
     for (int i = 0; i < nx; ++i) {
