@@ -28,28 +28,28 @@ constexpr int long_columns_from = 32;
 template <class Pass, int Dims>
 void launch(const Stream& stream, const FieldView<const double, Dims>& input, const FieldView<double, Dims>& output,
             const CellGeometry<Dims>& geometry, const HydrostaticView& background, const StepParams<Dims>* params,
-            const Bump<Dims>& wave_source) {
+            const SourceTerms<Dims>& sources) {
   Pass pass{};
-  set_pass(pass, input, output, geometry, background, params, wave_source);
+  set_pass(pass, input, output, geometry, background, params, sources);
   launch_pass_tiles(direction_label<Pass::direction>("pass_x", "pass_y", "pass_z"), stream, pass);
 }
 
 template <Direction D, int Dims>
 void launch_along(const Stream& stream, const FieldView<const double, Dims>& input,
                   const FieldView<double, Dims>& output, const CellGeometry<Dims>& geometry,
-                  const HydrostaticView& background, const StepParams<Dims>* params, const Bump<Dims>& wave_source) {
+                  const HydrostaticView& background, const StepParams<Dims>* params, const SourceTerms<Dims>& sources) {
   const FieldShape<Dims>& shape = input.shape;
   if constexpr (D == Direction::x) {
     if (LongRows<Dims>::cells_loaded_along(shape.nx) < ShortRows<Dims>::cells_loaded_along(shape.nx))
-      launch<LongRows<Dims>>(stream, input, output, geometry, background, params, wave_source);
+      launch<LongRows<Dims>>(stream, input, output, geometry, background, params, sources);
     else
-      launch<ShortRows<Dims>>(stream, input, output, geometry, background, params, wave_source);
+      launch<ShortRows<Dims>>(stream, input, output, geometry, background, params, sources);
   } else {
     const int length = D == Direction::y ? shape.ny : shape.nz;
     if (length < long_columns_from)
-      launch<ShortColumns<D, Dims>>(stream, input, output, geometry, background, params, wave_source);
+      launch<ShortColumns<D, Dims>>(stream, input, output, geometry, background, params, sources);
     else
-      launch<LongColumns<D, Dims>>(stream, input, output, geometry, background, params, wave_source);
+      launch<LongColumns<D, Dims>>(stream, input, output, geometry, background, params, sources);
   }
 }
 
@@ -58,15 +58,17 @@ void launch_along(const Stream& stream, const FieldView<const double, Dims>& inp
 template <int Dims>
 void apply_pass(const Stream& stream, Direction direction, const FieldOf<const double, Dims>& input,
                 const FieldView<double, Dims>& output, const CellGeometry<Dims>& geometry,
-                const HydrostaticView& background, const StepParams<Dims>* params, const Bump<Dims>& wave_source) {
+                const HydrostaticView& background, const StepParams<Dims>* params, const SourceTerms<Dims>& sources) {
   with_direction_of<Dims>(direction, [&](auto d) {
-    launch_along<decltype(d)::value>(stream, input, output, geometry, background, params, wave_source);
+    launch_along<decltype(d)::value>(stream, input, output, geometry, background, params, sources);
   });
 }
 
 template void apply_pass<2>(const Stream&, Direction, const FieldOf<const double, 2>&, const FieldView<double, 2>&,
-                            const CellGeometry<2>&, const HydrostaticView&, const StepParams<2>*, const Bump<2>&);
+                            const CellGeometry<2>&, const HydrostaticView&, const StepParams<2>*,
+                            const SourceTerms<2>&);
 template void apply_pass<3>(const Stream&, Direction, const FieldOf<const double, 3>&, const FieldView<double, 3>&,
-                            const CellGeometry<3>&, const HydrostaticView&, const StepParams<3>*, const Bump<3>&);
+                            const CellGeometry<3>&, const HydrostaticView&, const StepParams<3>*,
+                            const SourceTerms<3>&);
 
 }  // namespace simapp

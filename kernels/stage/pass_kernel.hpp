@@ -9,10 +9,10 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/physics/variables.hpp"
 #include "kernels/time/step_params.hpp"
+#include "kernels/update/source_terms.hpp"
 
 namespace simapp {
 
@@ -21,6 +21,6 @@ namespace simapp {
 template <int Dims>
 void apply_pass(const Stream& stream, Direction direction, const FieldOf<const double, Dims>& input,
                 const FieldView<double, Dims>& output, const CellGeometry<Dims>& geometry,
-                const HydrostaticView& background, const StepParams<Dims>* params, const Bump<Dims>& wave_source);
+                const HydrostaticView& background, const StepParams<Dims>* params, const SourceTerms<Dims>& sources);
 
 }  // namespace simapp

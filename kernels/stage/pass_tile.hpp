@@ -24,10 +24,10 @@
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/flux/face_flux.hpp"
-#include "kernels/physics/bump.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/pass_tile_shape.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
+#include "kernels/update/source_terms.hpp"
 #include "kernels/update/stage_tendency.hpp"
 
 namespace simapp {
@@ -65,7 +65,7 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
   FieldView<const double, Dims> input;   ///< qⁿ
   FieldView<double, Dims> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext<Dims> context[rk_stages];  ///< per stage; their params are this step's slot
-  Bump<Dims> wave_source;
+  SourceTerms<Dims> sources;
 
   /// Cells along the pass, and lines across it (x: ny · nz rows; y: nx · nz; z: nx · ny; 2-D ny = 1).
   SIMAPP_HOST_DEVICE int length() const { return x_pass ? input.shape.nx : z_pass ? input.shape.nz : input.shape.ny; }
@@ -179,7 +179,7 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
     const Cell c = cell_of(c0 + l, a0 - margin + p);
     const StageFactors factors = stage_factors<D>(context[s]);
-    const double source = momentum_source<D>(c.i, c.j, c.k, context[s], wave_source);
+    const double source = momentum_source<D>(c.i, c.j, c.k, context[s], sources);
     for (int v = 0; v < V::count; ++v) {
       const double density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : 0.0;
       const double tendency =

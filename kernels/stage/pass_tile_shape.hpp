@@ -64,15 +64,15 @@ struct PassTileShape {
 };
 
 /// Sets what a pass (a PassTile) reads and writes: qⁿ from `input` into `output`
-/// (another array), stage s with the context of stage s of the StepParams<2> `params`, and the wave
-/// source.
-template <class Pass, class Input, class Output, class Geometry, class Background, class Params, class Source>
+/// (another array), stage s with the context of stage s of the StepParams<2> `params`, and the
+/// tendency's source terms.
+template <class Pass, class Input, class Output, class Geometry, class Background, class Params, class Sources>
 void set_pass(Pass& pass, const Input& input, const Output& output, const Geometry& geometry,
-              const Background& background, const Params* params, const Source& wave_source) {
+              const Background& background, const Params* params, const Sources& sources) {
   pass.input = input;
   pass.output = output;
   for (int s = 0; s < rk_stages; ++s) pass.context[s] = {geometry, background, params, s};
-  pass.wave_source = wave_source;
+  pass.sources = sources;
 }
 
 /// qⁿ at one position of a tile as read from memory, before it is stored into the tile (`valid`:

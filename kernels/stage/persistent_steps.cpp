@@ -250,7 +250,7 @@ void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, int
     stages[s] = {{},
                  stage_arrays(p.state, array(scheme.stages[s].input), array(scheme.stages[s].output)),
                  FluxContext<Dims>{p.geometry, p.background, p.params + slot, s},
-                 p.wave_source,
+                 p.sources,
                  p.boundaries};
 }
 
@@ -327,7 +327,7 @@ void make_passes(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, Ste
     with_direction_of<Dims>(scheme.pass(parity, n), [&](auto d) {
       constexpr Direction D = decltype(d)::value;
       set_pass(member_of<D>(kernels.passes)[slot], arrays[n], arrays[(n + 1) % passes], p.geometry, p.background,
-               p.params + slot, p.wave_source);
+               p.params + slot, p.sources);
     });
 }
 

@@ -27,10 +27,10 @@
 #include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/loop_clock.hpp"
 #include "kernels/time/step_params.hpp"
+#include "kernels/update/source_terms.hpp"
 
 namespace simapp {
 
@@ -40,7 +40,7 @@ struct PersistentSteps {
   FieldView<double, Dims> state, stage1, stage2;  ///< qⁿ, q*, q**
   CellGeometry<Dims> geometry;
   HydrostaticView background;
-  Bump<Dims> wave_source;
+  SourceTerms<Dims> sources;
   BoundaryConditions<Dims> boundaries;  ///< the domain's (one rank: no side is exchanged)
   TimeSchedule schedule;                ///< dt of every step
   StepParams<Dims>* params = nullptr;   ///< two slots: odd steps read the first, even steps the second

@@ -8,9 +8,9 @@ namespace {
 
 template <Direction D, int Dims>
 void launch_stage(const Stream& stream, const StageArrays<Dims>& arrays, const FluxContext<Dims>& context,
-                  const Bump<Dims>& wave_source, const BoundaryConditions<Dims>& sides, const CellBox& cells) {
+                  const SourceTerms<Dims>& sources, const BoundaryConditions<Dims>& sides, const CellBox& cells) {
   const char* label = direction_label<D>("stage_x", "stage_y", "stage_z");
-  const StageKernel<D, Dims> kernel{{}, arrays, context, wave_source, sides};
+  const StageKernel<D, Dims> kernel{{}, arrays, context, sources, sides};
   if constexpr (Dims == 2) {
     parallel_for_tiles(label, stream, IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi}, kernel);
   } else {
@@ -43,10 +43,10 @@ int cells_along(Direction direction, const FieldShape<Dims>& shape) {
 
 template <int Dims>
 void apply_stage(const Stream& stream, Direction direction, const StageArrays<Dims>& arrays,
-                 const FluxContext<Dims>& context, const Bump<Dims>& wave_source, const BoundaryConditions<Dims>& sides,
-                 const CellBox& cells) {
+                 const FluxContext<Dims>& context, const SourceTerms<Dims>& sources,
+                 const BoundaryConditions<Dims>& sides, const CellBox& cells) {
   with_direction_of<Dims>(
-      direction, [&](auto d) { launch_stage<decltype(d)::value>(stream, arrays, context, wave_source, sides, cells); });
+      direction, [&](auto d) { launch_stage<decltype(d)::value>(stream, arrays, context, sources, sides, cells); });
 }
 
 template <int Dims>
@@ -67,7 +67,7 @@ CellBox stage_high_cells(Direction direction, const FieldShape<Dims>& shape) {
 
 #define SIMAPP_STAGE_KERNEL_OF(Dims)                                                                            \
   template void apply_stage<Dims>(const Stream&, Direction, const StageArrays<Dims>&, const FluxContext<Dims>&, \
-                                  const Bump<Dims>&, const BoundaryConditions<Dims>&, const CellBox&);          \
+                                  const SourceTerms<Dims>&, const BoundaryConditions<Dims>&, const CellBox&);   \
   template CellBox stage_interior_cells<Dims>(Direction, const FieldShape<Dims>&);                              \
   template CellBox stage_low_cells<Dims>(Direction, const FieldShape<Dims>&);                                   \
   template CellBox stage_high_cells<Dims>(Direction, const FieldShape<Dims>&);

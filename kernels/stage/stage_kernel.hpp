@@ -11,8 +11,8 @@
 #include "kernels/backend/stream.hpp"
 #include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/flux/flux_context.hpp"
-#include "kernels/physics/bump.hpp"
 #include "kernels/physics/variables.hpp"
+#include "kernels/update/source_terms.hpp"
 
 namespace simapp {
 
@@ -41,12 +41,12 @@ StageArrays<Dims> stage_arrays(const FieldOf<const double, Dims>& init, const Fi
 /// The stage of the pass along `direction` for the interior cells in `cells` (all of them, or
 /// the part of an overlapped exchange: cells whose stencil needs no ghost cell, then the rest).
 /// The ghost cells of the pass's sides are made by the rule `sides` names as the kernel loads a
-/// tile, or read from memory where a halo exchange put them. `wave_source` forces ρw in the x and
-/// z passes.
+/// tile, or read from memory where a halo exchange put them. `sources` are the tendency's
+/// source terms (source_terms.hpp).
 template <int Dims>
 void apply_stage(const Stream& stream, Direction direction, const StageArrays<Dims>& arrays,
-                 const FluxContext<Dims>& context, const Bump<Dims>& wave_source, const BoundaryConditions<Dims>& sides,
-                 const CellBox& cells);
+                 const FluxContext<Dims>& context, const SourceTerms<Dims>& sources,
+                 const BoundaryConditions<Dims>& sides, const CellBox& cells);
 
 /// The cells whose stencils along `direction` read no ghost cell (2 … n − 3 of the n along it),
 /// so that a stage can update them while halos travel, and the two at the low and at the high

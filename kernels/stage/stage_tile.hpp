@@ -34,7 +34,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
 
   StageArrays<Dims> arrays;
   FluxContext<Dims> context;
-  Bump<Dims> wave_source;
+  SourceTerms<Dims> sources;
   BoundaryConditions<Dims> sides;  ///< what makes the ghost cells of each side
 
   struct Cell {
@@ -164,7 +164,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
     const std::size_t out_stride = arrays.shape.var_stride();
     double* out = arrays.out_at(c.k, c.j, c.i);
     const StageFactors factors = stage_factors<D>(context);
-    const double source = momentum_source<D>(c.i, c.j, c.k, context, wave_source);
+    const double source = momentum_source<D>(c.i, c.j, c.k, context, sources);
     for (int v = 0; v < V::count; ++v) {
       const double high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
       const double density_perturbation = z_pass && v == V::wmom ? tile.q[V::dens][qb][qa] : 0.0;

@@ -4,17 +4,16 @@
 ///   R = −(F_{i+1} − F_i) / dx                    (x pass)
 ///   R = −(G_{j+1} − G_j) / dy                    (y pass, 3-D)
 ///   R = −(H_{k+1} − H_k) / dz,  R(ρw) −= ρ′ g     (z pass)
-/// plus, in every stage of the x and z passes, R(ρw) += S with S = b(x, (y,) z) ρ̄_c(k) for
-/// gravity_waves (0 otherwise);   q_out = q_init + dt_stage · R.
+/// plus R(ρw) += S, the source terms' sum (source_terms.hpp);   q_out = q_init + dt_stage · R.
 /// The divisions are products with 1/dx, 1/dy and 1/dz, worked out once a step (StepParams). A
 /// kernel reads the stage's factors and the cell's S once, before its loop over variables:
 /// read inside it, the compiler would reload them after every store, and it hoists the
 /// source's divisions and square root out of the loop, ahead of the test that skips them.
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/flux_context.hpp"
-#include "kernels/physics/bump.hpp"
 #include "kernels/physics/constants.hpp"
 #include "kernels/physics/variables.hpp"
+#include "kernels/update/source_terms.hpp"
 
 namespace simapp {
 
@@ -34,20 +33,6 @@ SIMAPP_HOST_DEVICE inline StageFactors stage_factors(const FluxContext<Dims>& co
     return {params.inv_dy, dt_stage};
   else
     return {params.inv_dz, dt_stage};
-}
-
-/// S = b(x_i, (y_j,) z_k) ρ̄_c(k), the wave source's forcing of ρw at cell (i, j, k) in the x and
-/// z passes; 0 in the y pass and without one.
-template <Direction D, int Dims>
-SIMAPP_HOST_DEVICE inline double momentum_source(int i, int j, int k, const FluxContext<Dims>& context,
-                                                 const Bump<Dims>& wave_source) {
-  if (D == Direction::y || wave_source.amplitude == 0.0) return 0.0;
-  const CellGeometry<Dims>& geometry = context.geometry;
-  if constexpr (Dims == 3)
-    return wave_source(geometry.x_center(i), geometry.y_center(j), geometry.z_center(k)) *
-           context.background.cell_density(k);
-  else
-    return wave_source(geometry.x_center(i), geometry.z_center(k)) * context.background.cell_density(k);
 }
 
 /// R(v) at a cell from the fluxes at its low and high faces in the pass's direction, its own

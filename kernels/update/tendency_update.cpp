@@ -21,7 +21,7 @@ SIMAPP_HOST_DEVICE inline double tendency_at(int v, int k, int j, int i, const F
 
 template <Direction D, int Dims>
 void launch_tendency_update(const Stream& stream, const StageFields<Dims>& fields, VarRange vars,
-                            const FluxContext<Dims>& context, const Bump<Dims>& wave_source) {
+                            const FluxContext<Dims>& context, const SourceTerms<Dims>& sources) {
   const auto init = fields.init;
   const auto forcing = fields.forcing;
   const auto flux = fields.flux;
@@ -30,7 +30,7 @@ void launch_tendency_update(const Stream& stream, const StageFields<Dims>& field
       direction_label<D>("apply_tendency_update_x", "apply_tendency_update_y", "apply_tendency_update_z"), stream,
       interior_cells(out.shape), SIMAPP_LAMBDA(int i, int j, int k) {
         const StageFactors factors = stage_factors<D>(context);
-        const double source = momentum_source<D>(i, j, k, context, wave_source);
+        const double source = momentum_source<D>(i, j, k, context, sources);
         for (int v = vars.first; v < vars.last; ++v)
           out(v, k, j, i) =
               stage_update(init(v, k, j, i), tendency_at<D>(v, k, j, i, forcing, flux, source, factors), factors.dt);
@@ -40,12 +40,12 @@ void launch_tendency_update(const Stream& stream, const StageFields<Dims>& field
 template <Direction D, int Dims>
 void launch_tendencies(const Stream& stream, FieldView<const double, Dims> forcing, FieldView<const double, Dims> flux,
                        FieldView<double, Dims> tendency, VarRange vars, const FluxContext<Dims>& context,
-                       const Bump<Dims>& wave_source) {
+                       const SourceTerms<Dims>& sources) {
   parallel_for_cells<Dims>(
       direction_label<D>("compute_tendencies_x", "compute_tendencies_y", "compute_tendencies_z"), stream,
       interior_cells(tendency.shape), SIMAPP_LAMBDA(int i, int j, int k) {
         const StageFactors factors = stage_factors<D>(context);
-        const double source = momentum_source<D>(i, j, k, context, wave_source);
+        const double source = momentum_source<D>(i, j, k, context, sources);
         for (int v = vars.first; v < vars.last; ++v)
           tendency(v, k, j, i) = tendency_at<D>(v, k, j, i, forcing, flux, source, factors);
       });
@@ -55,18 +55,17 @@ void launch_tendencies(const Stream& stream, FieldView<const double, Dims> forci
 
 template <int Dims>
 void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Dims>& fields, VarRange vars,
-                           const FluxContext<Dims>& context, const Bump<Dims>& wave_source) {
-  with_direction_of<Dims>(direction, [&](auto d) {
-    launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, wave_source);
-  });
+                           const FluxContext<Dims>& context, const SourceTerms<Dims>& sources) {
+  with_direction_of<Dims>(
+      direction, [&](auto d) { launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, sources); });
 }
 
 template <int Dims>
 void compute_tendencies(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
                         FieldOf<const double, Dims> flux, FieldOf<double, Dims> tendency, VarRange vars,
-                        const FluxContext<Dims>& context, const Bump<Dims>& wave_source) {
+                        const FluxContext<Dims>& context, const SourceTerms<Dims>& sources) {
   with_direction_of<Dims>(direction, [&](auto d) {
-    launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, wave_source);
+    launch_tendencies<decltype(d)::value>(stream, forcing, flux, tendency, vars, context, sources);
   });
 }
 
@@ -83,10 +82,10 @@ void apply_updates(const Stream& stream, FieldOf<const double, Dims> init, Field
 
 #define SIMAPP_TENDENCY_UPDATE_OF(Dims)                                                                      \
   template void apply_tendency_update<Dims>(const Stream&, Direction, const StageFields<Dims>&, VarRange,    \
-                                            const FluxContext<Dims>&, const Bump<Dims>&);                    \
+                                            const FluxContext<Dims>&, const SourceTerms<Dims>&);             \
   template void compute_tendencies<Dims>(const Stream&, Direction, FieldOf<const double, Dims>,              \
                                          FieldOf<const double, Dims>, FieldOf<double, Dims>, VarRange,       \
-                                         const FluxContext<Dims>&, const Bump<Dims>&);                       \
+                                         const FluxContext<Dims>&, const SourceTerms<Dims>&);                \
   template void apply_updates<Dims>(const Stream&, FieldOf<const double, Dims>, FieldOf<const double, Dims>, \
                                     FieldOf<double, Dims>, VarRange, const FluxContext<Dims>&);
 SIMAPP_TENDENCY_UPDATE_OF(2)

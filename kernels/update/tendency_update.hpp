@@ -7,8 +7,8 @@
 #include "kernels/backend/stream.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/flux/fluxes.hpp"
-#include "kernels/physics/bump.hpp"
 #include "kernels/physics/variables.hpp"
+#include "kernels/update/source_terms.hpp"
 
 namespace simapp {
 
@@ -24,13 +24,13 @@ struct StageFields {
 /// out(v) = init(v) + dt_stage · R(v) over the interior, for v ∈ vars.
 template <int Dims>
 void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Dims>& fields, VarRange vars,
-                           const FluxContext<Dims>& context, const Bump<Dims>& wave_source);
+                           const FluxContext<Dims>& context, const SourceTerms<Dims>& sources);
 
 /// tendency(v) = R(v) over the interior (tendency: the interior cells, no ghosts), for v ∈ vars.
 template <int Dims>
 void compute_tendencies(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
                         FieldOf<const double, Dims> flux, FieldOf<double, Dims> tendency, VarRange vars,
-                        const FluxContext<Dims>& context, const Bump<Dims>& wave_source);
+                        const FluxContext<Dims>& context, const SourceTerms<Dims>& sources);
 
 /// out(v) = init(v) + dt_stage · tendency(v) over the interior, for v ∈ vars.
 template <int Dims>

@@ -36,7 +36,7 @@ PersistentArguments persistent_steps(const StepResources<Dims>& resources, const
                resources.fields.stage2,
                resources.geometry,
                resources.background,
-               resources.wave_source,
+               resources.sources,
                resources.halo.domain,
                schedule,
                resources.params->writable_device_slots(),

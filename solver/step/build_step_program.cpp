@@ -39,7 +39,7 @@ struct Stage {
   FieldView<double, Dims> out;
   StepFields<Dims> fields;  ///< flux and the fine granularity's scratch arrays
   FluxContext<Dims> context;
-  Bump<Dims> wave_source;
+  SourceTerms<Dims> sources;
   GhostFill<Dims> halo;
 
   const BoundaryConditions<Dims>& sides() const { return halo.sides; }
@@ -121,7 +121,7 @@ void add_fused_stage(StepProgram& program, const std::string& prefix, const Stag
       .add(OpKind::kernel, prefix + "update",
            [stage](const Stream& stream) {
              apply_tendency_update(stream, stage.direction, stage.stage_fields(), all_vars<Dims>, stage.context,
-                                   stage.wave_source);
+                                   stage.sources);
            })
       .bytes = update_bytes(stage.pass());
 }
@@ -174,7 +174,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
   add_per_variable(program, prefix, "tendency", FineOp::tendency, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
                      compute_tendencies(stream, stage.direction, stage.forcing, f.flux, f.tendency, one, stage.context,
-                                        stage.wave_source);
+                                        stage.sources);
                    });
   add_per_variable(program, prefix, "update", FineOp::update, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
@@ -187,14 +187,14 @@ void add_stage_kernel(StepProgram& program, const std::string& name, const Stage
                       int lane) {
   const StageArrays<Dims> arrays = stage_arrays(stage.init, stage.forcing, stage.out);
   const FluxContext<Dims> context = stage.context;
-  const Bump<Dims> wave_source = stage.wave_source;
+  const SourceTerms<Dims> sources = stage.sources;
   const BoundaryConditions<Dims> sides = stage.sides();
   const Direction direction = stage.direction;
   program
       .add(
           OpKind::kernel, name,
-          [direction, arrays, context, wave_source, sides, cells](const Stream& stream) {
-            apply_stage(stream, direction, arrays, context, wave_source, sides, cells);
+          [direction, arrays, context, sources, sides, cells](const Stream& stream) {
+            apply_stage(stream, direction, arrays, context, sources, sides, cells);
           },
           lane)
       .bytes =
@@ -247,7 +247,7 @@ void add_split_pass(StepProgram& program, const StepResources<Dims>& resources, 
                             stage_array(rk.output, initial, stage1, stage2),
                             resources.fields,
                             FluxContext<Dims>{resources.geometry, resources.background, params, s},
-                            resources.wave_source,
+                            resources.sources,
                             resources.halo};
     const std::string prefix = pass_name(direction) + ".stage" + std::to_string(s + 1) + ".";
     switch (resources.granularity) {
@@ -270,11 +270,11 @@ void add_pass_kernel(StepProgram& program, const StepResources<Dims>& resources,
   const CellGeometry<Dims> geometry = resources.geometry;
   const HydrostaticView background = resources.background;
   const StepParams<Dims>* params = params_of_slot(resources, slot);
-  const Bump<Dims> wave_source = resources.wave_source;
+  const SourceTerms<Dims> sources = resources.sources;
   program
       .add(OpKind::kernel, pass_name(direction) + ".pass",
-           [direction, input, output, geometry, background, params, wave_source](const Stream& stream) {
-             apply_pass(stream, direction, input, output, geometry, background, params, wave_source);
+           [direction, input, output, geometry, background, params, sources](const Stream& stream) {
+             apply_pass(stream, direction, input, output, geometry, background, params, sources);
            })
       .bytes = pass_kernel_bytes(input.shape);
 }

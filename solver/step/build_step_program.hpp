@@ -24,10 +24,10 @@
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/flux/tracer_flux.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
-#include "kernels/physics/bump.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/loop_clock.hpp"
 #include "kernels/time/step_scheme.hpp"
+#include "kernels/update/source_terms.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/spec/execution_mode.hpp"
 #include "solver/state/workspace.hpp"
@@ -105,7 +105,7 @@ struct StepResources {
   CellGeometry<Dims> geometry;
   HydrostaticView background;
   const StepParamsBlock<Dims>* params = nullptr;  ///< the slots the steps of a chunk read
-  Bump<Dims> wave_source;  ///< the gravity_waves forcing (gravity_wave_source); none in every other case
+  SourceTerms<Dims> sources;                      ///< the stage tendency's source terms (the case's forcing)
   Granularity granularity = Granularity::stage;
   GhostFill<Dims> halo;
   HealthCheckOps health;

@@ -96,12 +96,12 @@ GhostFill<Dims> ghost_fill(const RunSpec& spec, const Decomposition& decompositi
 
 template <int Dims>
 StepResources<Dims> described_resources(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo) {
-  const Bump<Dims> wave_source = gravity_wave_source(spec.case_name, configured_bump<Dims>(spec));
+  const SourceTerms<Dims> sources{{gravity_wave_source(spec.case_name, configured_bump<Dims>(spec))}};
   return {step_field_shapes<Dims>(grid, spec.execution.granularity),
           grid.geometry<Dims>(),
           {},
           nullptr,
-          wave_source,
+          sources,
           spec.execution.granularity,
           halo,
           HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};

@@ -43,7 +43,7 @@ struct Model<2> {
   }
   static void stage(const Stream& stream, Direction direction, FieldView<double, 2> input, FieldView<double, 2> out,
                     const FluxContext<2>& context, const BoundaryConditions<2>& sides) {
-    apply_stage(stream, direction, stage_arrays(input, input, out), context, Bump<2>{}, sides,
+    apply_stage(stream, direction, stage_arrays(input, input, out), context, SourceTerms<2>{}, sides,
                 interior_cells(input.shape));
   }
 };
@@ -63,7 +63,7 @@ struct Model<3> {
   }
   static void stage(const Stream& stream, Direction direction, FieldView<double, 3> input, FieldView<double, 3> out,
                     const FluxContext<3>& context, const BoundaryConditions<3>& sides) {
-    apply_stage(stream, direction, stage_arrays(input, input, out), context, Bump<3>{}, sides,
+    apply_stage(stream, direction, stage_arrays(input, input, out), context, SourceTerms<3>{}, sides,
                 CellBox{0, input.shape.nx, 0, input.shape.ny, 0, input.shape.nz});
   }
 };

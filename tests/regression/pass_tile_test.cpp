@@ -77,7 +77,7 @@ struct PassSetup {
         background(Stream{}, case_background(name), grid.geometry<2>(), grid.nz()),
         shape(grid.cell_shape<Dims>()),
         q0(shape),
-        wave_source(gravity_wave_source(name, bump_of(name, spec))) {
+        sources{{gravity_wave_source(name, bump_of(name, spec))}} {
     if constexpr (Dims == 3) {
       params = step_params(1.5 * std::min({grid.dx(), grid.dy(), grid.dz()}) / 450.0, grid.dx(), grid.dy(), grid.dz(),
                            Dissipation{viscosity});
@@ -105,7 +105,7 @@ struct PassSetup {
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
   template <Direction D, int Threads>
   void run_pass(Field<Dims>& output, HealthRecord* record = nullptr) const {
-    const PassTile<D, Dims, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, wave_source};
+    const PassTile<D, Dims, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, sources};
     const auto tile = std::make_unique<typename PassTile<D, Dims, Threads>::Tile>();
     for (int t = 0; t < pass.tile_count(); ++t) {
       pass.run(*tile, t, 0, 1, [] {});
@@ -119,7 +119,7 @@ struct PassSetup {
   FieldShape<Dims> shape;
   Field<Dims> q0;
   StepParams<Dims> params;
-  Bump<Dims> wave_source;
+  SourceTerms<Dims> sources;
   BoundaryConditions<Dims> sides;
   FluxContext<Dims> context[rk_stages];
 };
@@ -135,7 +135,7 @@ void expect_fused_pass_equals_three_stages(CaseName name, double viscosity, cons
   Field<Dims>* output[rk_stages] = {&q1, &q2, &q3};
   for (int s = 0; s < rk_stages; ++s)
     apply_stage(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
-                setup.wave_source, setup.sides, interior_cells(setup.shape));
+                setup.sources, setup.sides, interior_cells(setup.shape));
   setup.template run_pass<D, Threads>(fused);
 
   EXPECT_EQ(first_difference(fused, q3), "")
@@ -251,7 +251,7 @@ class PassTileHealthTest : public ::testing::Test {
     Field<dims> output(setup.shape);
     setup.template run_pass<D, 128>(output);
     const PassTile<D, dims, 128> pass{
-        {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.wave_source};
+        {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.sources};
     const FieldShape<dims>& s = setup.shape;
     int missed = 0;
     for (int k = 0; k < s.nz; ++k)

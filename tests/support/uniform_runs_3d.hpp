@@ -145,7 +145,7 @@ struct TwoModels {
 
   void step_2d(long number) {
     const StepParity parity = parity_of(number);
-    const Bump<2> wave_2d = gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen));
+    const SourceTerms<2> sources_2d{{gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen))}};
     const BoundaryConditions<2> sides_2d = case_boundaries(setup.name);
     constexpr StepScheme scheme_2d = step_scheme();
     for (int p = 0; p < scheme_2d.passes; ++p)
@@ -153,14 +153,15 @@ struct TwoModels {
         const RkStage& rk = scheme_2d.stages[s];
         apply_stage(stream, scheme_2d.pass(parity, p),
                     stage_arrays(two_d.state.view, two_d[rk.input].view, two_d[rk.output].view),
-                    FluxContext<2>{grid.geometry<2>(), background.view(), params_2d_in_memory.data(), s}, wave_2d,
+                    FluxContext<2>{grid.geometry<2>(), background.view(), params_2d_in_memory.data(), s}, sources_2d,
                     sides_2d, CellBox{0, grid.nx(), 0, 1, 0, grid.nz()});
       }
   }
 
   void step_3d(long number) {
     const StepParity parity = parity_of(number);
-    const Bump<3> wave_3d = uniform_in_y(gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen)));
+    const SourceTerms<3> sources_3d{
+        {uniform_in_y(gravity_wave_source(setup.name, case_bump(setup.name, grid.spec().xlen)))}};
     const BoundaryConditions<3> sides_3d = periodic_in_y(case_boundaries(setup.name));
     const FieldShape<3>& shape = three_d.state.view.shape;
     constexpr StepSchemeOf<3> scheme_3d = step_scheme_3d();
@@ -169,7 +170,7 @@ struct TwoModels {
         const RkStage& rk = scheme_3d.stages[s];
         apply_stage(stream, scheme_3d.pass(parity, p),
                     stage_arrays(three_d.state.view, three_d[rk.input].view, three_d[rk.output].view),
-                    FluxContext<3>{geometry_3d, background.view(), params_3d_in_memory.data(), s}, wave_3d, sides_3d,
+                    FluxContext<3>{geometry_3d, background.view(), params_3d_in_memory.data(), s}, sources_3d, sides_3d,
                     CellBox{0, shape.nx, 0, shape.ny, 0, shape.nz});
       }
   }

@@ -102,7 +102,7 @@ TEST(StageTendencyTest, StageUpdateAddsDtTimesTheTendency) {
   EXPECT_EQ(stage_update(-7.0, 0.0, 6.0), -7.0);
 }
 
-TEST(StageTendencyTest, MomentumSourceIsTheBumpAtTheCellCentreTimesItsBackgroundDensity) {
+TEST(StageTendencyTest, GravityWaveForcingIsTheBumpAtTheCellCentreTimesItsBackgroundDensity) {
   std::vector<double> density_cell = {1.4, 1.3, 1.2, 1.1, 1.0, 0.9};  // rows −2 … 3
   FluxContext<2> context;
   context.geometry.dx = 100.0;
@@ -112,18 +112,22 @@ TEST(StageTendencyTest, MomentumSourceIsTheBumpAtTheCellCentreTimesItsBackground
   context.background.density_cell = density_cell.data();
   // Cell (i = 1, k = 0) is centred at x = (2 + 1 + ½)·100 = 350 m, z = (3 + 0 + ½)·50 = 175 m,
   // and its background density is 1.2 (index k + halo = 2).
-  const Bump<2> centred{0.01, 350.0, 175.0, 500.0, 500.0};
+  const GravityWaveForcing<2> centred{{0.01, 350.0, 175.0, 500.0, 500.0}};
   EXPECT_NEAR(momentum_source<Direction::x>(1, 0, 0, context, centred), 0.01 * 1.2, 1e-15);
   // Half a radius away: cos²(π/4) = ½.
-  const Bump<2> offset{0.01, 600.0, 175.0, 500.0, 500.0};
+  const GravityWaveForcing<2> offset{{0.01, 600.0, 175.0, 500.0, 500.0}};
   EXPECT_NEAR(momentum_source<Direction::x>(1, 0, 0, context, offset), 0.005 * 1.2, 1e-15);
   // Row k = 1 (z = 225 m, ρ̄_c = 1.1), half a z radius from the centre of `offset_z`.
-  const Bump<2> offset_z{0.01, 350.0, 125.0, 500.0, 200.0};
+  const GravityWaveForcing<2> offset_z{{0.01, 350.0, 125.0, 500.0, 200.0}};
   EXPECT_NEAR(momentum_source<Direction::x>(1, 0, 1, context, offset_z), 0.005 * 1.1, 1e-15);
   // Beyond the radius, and without a source, S = 0.
-  const Bump<2> far{0.01, 5000.0, 175.0, 500.0, 500.0};
+  const GravityWaveForcing<2> far{{0.01, 5000.0, 175.0, 500.0, 500.0}};
   EXPECT_EQ(momentum_source<Direction::x>(1, 0, 0, context, far), 0.0);
-  EXPECT_EQ(momentum_source<Direction::x>(1, 0, 0, context, Bump<2>{}), 0.0);
+  EXPECT_EQ(momentum_source<Direction::x>(1, 0, 0, context, GravityWaveForcing<2>{}), 0.0);
+  // The y pass has none; the source terms' S is the forcing's.
+  EXPECT_EQ(momentum_source<Direction::y>(1, 0, 0, context, centred), 0.0);
+  EXPECT_NEAR(momentum_source<Direction::z>(1, 0, 0, context, SourceTerms<2>{centred}), 0.01 * 1.2, 1e-15);
+  EXPECT_EQ(momentum_source<Direction::z>(1, 0, 0, context, SourceTerms<2>{}), 0.0);
 }
 
 }  // namespace
