@@ -54,7 +54,7 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
   fmt::print(out, "critical path:         {} dependent kernels per step (lanes run in parallel in a graph)\n",
              critical_path_kernels(plan.step));
   fmt::print(out, "host ops per step:     {}\n", plan.step.count(OpKind::host));
-  fmt::print(out, "steps per graph (K):   {}{}\n", plan.steps_per_graph,
+  fmt::print(out, "steps per graph:       {}{}\n", plan.steps_per_graph,
              spec.execution.steps_per_graph == 0 ? " (automatic)" : "");
   fmt::print(out, "chunk program:         1 transfer (StepParams refresh) + {} kernels + {} host ops\n",
              plan.chunk.count(OpKind::kernel), plan.chunk.count(OpKind::host));

@@ -98,7 +98,7 @@ class Model3d {
     geometry_ = {grid_.geometry<2>(), dy, ylen, size.ny, 0};
     const double dt = 1.5 * std::min({grid_.dx(), dy, grid_.dz()}) / 450.0;
     const StepParams<3> params = step_params(dt, grid_.dx(), dy, grid_.dz(), Dissipation{});
-    params_.stage({&params, 1});
+    params_.write_slots({&params, 1});
     params_.enqueue_refresh(stream, 1);
     DeviceBuffer<double> two_d(stream.backend, grid_.cell_shape<2>().size());
     set_initial_state(stream, {two_d.data(), grid_.cell_shape<2>()}, CaseName::thermal,

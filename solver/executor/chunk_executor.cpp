@@ -22,7 +22,7 @@ void ChunkExecutor::prepare(long completed, const ChunkEnds& chunk_ends) {
 
 long ChunkExecutor::advance(long completed, long /*batch*/, long steps_left) {
   const int steps = static_cast<int>(std::min<long>({steps_per_graph_, chunks_.num_steps() - completed, steps_left}));
-  runner_->run(chunks_.staged(completed, steps), stream_);
+  runner_->run(chunks_.ready_program(completed, steps), stream_);
   return steps;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-/// execution.mode eager_sync, eager, eager_streams and graph: the run's steps as chunks of K
+/// execution.mode eager_sync, eager, eager_streams and graph: the run's steps as chunks of steps_per_graph
 /// steps (steps_per_graph; fewer where the run ends), each chunk program queued by a program
 /// runner: op by op (waiting after each for eager_sync), op by op on lane streams, or
 /// captured once and replayed.

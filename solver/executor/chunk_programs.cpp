@@ -9,10 +9,10 @@ namespace simapp {
 
 namespace {
 
-/// Stages into `params` the values of the `steps` steps after `completed` for cells of `geometry`.
+/// Writes into the slots of `params` the values of the `steps` steps after `completed` for cells of `geometry`.
 template <int Dims>
-void stage_steps(StepParamsBlock<Dims>& params, const TimeStepping& time, const CellGeometry<Dims>& geometry,
-                 const Dissipation& physics, long completed, int steps) {
+void write_chunk_values(StepParamsBlock<Dims>& params, const TimeStepping& time, const CellGeometry<Dims>& geometry,
+                        const Dissipation& physics, long completed, int steps) {
   std::vector<StepParams<Dims>> values(static_cast<std::size_t>(steps));
   for (int j = 0; j < steps; ++j) {
     const double dt = time.dt_of(completed + 1 + j);
@@ -21,7 +21,7 @@ void stage_steps(StepParamsBlock<Dims>& params, const TimeStepping& time, const 
     else
       values[j] = step_params(dt, geometry.dx, geometry.dz, physics);
   }
-  params.stage(values);
+  params.write_slots(values);
 }
 
 /// The persistent kernel's arguments (PersistentSteps<Dims>) from the step resources; the
@@ -52,8 +52,8 @@ template <int Dims>
 ChunkPrograms::ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlock<Dims>& params,
                              const TimeStepping& time, const Dissipation& physics)
     : build_([&resources](const ChunkLayout& layout) { return build_chunk_program(resources, layout); }),
-      stage_([&params, &time, geometry = resources.geometry, physics](long completed, int steps) {
-        stage_steps(params, time, geometry, physics, completed, steps);
+      write_values_([&params, &time, geometry = resources.geometry, physics](long completed, int steps) {
+        write_chunk_values(params, time, geometry, physics, completed, steps);
       }),
       loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
         return build_loop_body_program(resources, layout, loop);
@@ -79,8 +79,8 @@ const StepProgram& ChunkPrograms::program(const ChunkLayout& layout) {
   return found->second;
 }
 
-const StepProgram& ChunkPrograms::staged(long completed, int steps) {
-  stage_params(completed, steps);
+const StepProgram& ChunkPrograms::ready_program(long completed, int steps) {
+  write_step_values(completed, steps);
   return program_after(completed, steps);
 }
 

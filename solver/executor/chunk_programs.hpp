@@ -45,16 +45,16 @@ class ChunkPrograms {
   /// The program of the `steps` steps after step `completed`.
   const StepProgram& program_after(long completed, int steps) { return program(layout_after(completed, steps)); }
   /// Makes the step-value slots [0, steps) hold the values of the `steps` steps after `completed`.
-  void stage_params(long completed, int steps) { stage_(completed, steps); }
-  /// The program of the `steps` steps after `completed`, its step values staged: ready to run.
-  const StepProgram& staged(long completed, int steps);
+  void write_step_values(long completed, int steps) { write_values_(completed, steps); }
+  /// The program of the `steps` steps after `completed`, its step values written: ready to run.
+  const StepProgram& ready_program(long completed, int steps);
   /// The body of a graph_loop WHILE node of `layout`'s steps (build_loop_body_program), reading
   /// `loop`.
   StepProgram loop_body(const ChunkLayout& layout, const LoopControl* loop) const { return loop_body_(layout, loop); }
 
  private:
   std::function<StepProgram(const ChunkLayout&)> build_;
-  std::function<void(long completed, int steps)> stage_;
+  std::function<void(long completed, int steps)> write_values_;
   std::function<StepProgram(const ChunkLayout&, const LoopControl*)> loop_body_;
   std::function<PersistentArguments(const TimeSchedule&, LoopClock*)> persistent_;
   const TimeStepping& time_;

@@ -49,9 +49,9 @@ void require_mode_can_run(ExecutionMode mode, const RunSpec& spec, Backend backe
     throw Error(ExitCode::bad_input, "execution.mode", why);
 }
 
-/// K is as configured, or at most automatic_kernels_per_graph (a step has at least one
+/// The steps per graph are as configured, or at most automatic_kernels_per_graph (a step has at least one
 /// kernel). A chunk needs one slot a step; graph_loop's body and the chunks beside it one a
-/// step of the body (loop_body: K made even, or a multiple of the elements' period of at most
+/// step of the body (loop_body: the steps per graph made even, or a multiple of the elements' period of at most
 /// max_checked_loop_body_kernels kernels); the persistent kernel alternates between two. 112
 /// bytes a slot: some 560 KB at most.
 int step_params_slots(ExecutionMode mode, const ExecutionSpec& execution) {

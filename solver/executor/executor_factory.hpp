@@ -21,7 +21,7 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
 /// Throws a bad_input Error naming execution.mode when why_mode_cannot_run says why.
 void require_mode_can_run(ExecutionMode mode, const RunSpec& spec, Backend backend, const Decomposition& decomposition);
 
-/// StepParams<2> slots for any K the run may choose, known before its step is built (the step's
+/// StepParams<2> slots for any steps per graph the run may choose, known before its step is built (the step's
 /// kernels read their slots through pointers fixed when it is built).
 int step_params_slots(ExecutionMode mode, const ExecutionSpec& execution);
 

@@ -35,7 +35,7 @@ LoopLaunch plan_loop_launch(const LoopBody& body, long completed, long batch, lo
     const long period = cadence_period(cadences);
     launch.lead_in = std::min(reach, (period - completed % period) % period);
     const long after_lead_in = reach - launch.lead_in;
-    launch.passes = after_lead_in / body.steps;
+    launch.iterations = after_lead_in / body.steps;
     launch.rest = batch >= span ? after_lead_in % body.steps : 0;
     return launch;
   }
@@ -48,8 +48,8 @@ LoopLaunch plan_loop_launch(const LoopBody& body, long completed, long batch, lo
     end = next_element - completed;
     ends_on_check = true;
   }
-  launch.passes = std::min(reach, ends_on_check ? end - 1 : end) / body.steps;
-  launch.rest = batch >= end ? end - launch.passes * body.steps : 0;
+  launch.iterations = std::min(reach, ends_on_check ? end - 1 : end) / body.steps;
+  launch.rest = batch >= end ? end - launch.iterations * body.steps : 0;
   return launch;
 }
 

@@ -30,29 +30,29 @@ struct LoopBody {
   bool checked = false;
 };
 
-/// The body for K = steps_per_graph: without elements (every cadence 0), K made even. With
-/// them, the multiple of lcm(2, their period) nearest K (at least one), carrying them, so that a
-/// pass holds about as many kernels as a graph of graph mode; unless that is longer than K made
-/// even and holds more than max_checked_loop_body_kernels (a period far above K): then K made
+/// The body for S = steps_per_graph: without elements (every cadence 0), S made even. With
+/// them, the multiple of lcm(2, their period) nearest S (at least one), carrying them, so that a
+/// body iteration holds about as many kernels as a graph of graph mode; unless that is longer than S made
+/// even and holds more than max_checked_loop_body_kernels (a period far above S): then S made
 /// even without them, the loop stopping before each step an element follows for a chunk to run
 /// it (a few launches a period, which cost little when the period is that large).
 LoopBody loop_body(int steps_per_graph, const Cadences& cadences, std::size_t kernels_per_step);
 
-/// How one launch runs steps: a chunk, whole passes of the body, a chunk. Either chunk holds
+/// How one launch runs steps: a chunk, whole iterations of the body, a chunk. Either chunk holds
 /// at most a pass's steps, so it takes the graph of one chunk program (of at most as many
 /// kernels as the body), its StepParams<2> in the body's slots.
 struct LoopLaunch {
-  long lead_in = 0;  ///< steps run as a chunk first, up to a multiple of the elements' period
-  long passes = 0;   ///< passes of the loop body
-  long rest = 0;     ///< steps run as a chunk after the passes
+  long lead_in = 0;     ///< steps run as a chunk first, up to a multiple of the elements' period
+  long iterations = 0;  ///< iterations of the loop body
+  long rest = 0;        ///< steps run as a chunk after the iterations
 };
 
-/// The launch for `batch` steps (the queue's pace, whole passes, or `span`) of the `span` steps
+/// The launch for `batch` steps (the queue's pace, whole iterations, or `span`) of the `span` steps
 /// up to the next step whose state the run needs (an output, a progress line, the end) after
 /// step `completed` of `num_steps`: with a body that carries the elements, a chunk up to the
-/// next multiple of their period, whole passes, and the steps left over as a chunk only where
+/// next multiple of their period, whole iterations, and the steps left over as a chunk only where
 /// the launch reaches the span's end (short of it, the launch ends after its last whole pass, so
-/// the next one starts on a multiple again); otherwise whole passes that stop before the next
+/// the next one starts on a multiple again); otherwise whole iterations that stop before the next
 /// step an element follows (next_element_step), which a chunk then reaches, or at the span's
 /// end. The chunks a span takes do not depend on how it is cut into batches, so prepare() knows
 /// them.

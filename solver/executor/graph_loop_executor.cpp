@@ -35,7 +35,7 @@ const GraphLoop& GraphLoopExecutor::loop_graph(StepParity first) {
 long GraphLoopExecutor::run_chunk(long completed, long steps) {
   if (steps == 0) return completed;
   const int chunk = static_cast<int>(steps);
-  chunk_runner_.run(chunks_.staged(completed, chunk), stream_);
+  chunk_runner_.run(chunks_.ready_program(completed, chunk), stream_);
   add_completed_steps(stream_, clock_, chunk);
   ++loop_stats_.launches;  // the count kernel
   return completed + chunk;
@@ -45,8 +45,8 @@ long GraphLoopExecutor::advance(long completed, long batch, long steps_left) {
   const LoopLaunch launch =
       plan_loop_launch(body_, completed, batch, steps_left, chunks_.num_steps(), chunks_.cadences());
   long at = run_chunk(completed, launch.lead_in);
-  if (launch.passes > 0) {
-    const long steps = launch.passes * body_.steps;
+  if (launch.iterations > 0) {
+    const long steps = launch.iterations * body_.steps;
     set_loop_target(stream_, clock_, steps);
     loop_graph(parity_of(at + 1)).launch(stream_);
     loop_stats_.launches += 2;  // the target kernel and the loop graph
@@ -66,8 +66,8 @@ void GraphLoopExecutor::prepare(long completed, const ChunkEnds& chunk_ends) {
     const long span = steps_to_next_end(at, chunk_ends, chunks_.num_steps());
     const LoopLaunch launch = plan_loop_launch(body_, at, span, span, chunks_.num_steps(), chunks_.cadences());
     at = prepare_chunk(at, launch.lead_in);
-    if (launch.passes > 0) loop_graph(parity_of(at + 1));
-    at = prepare_chunk(at + launch.passes * body_.steps, launch.rest);
+    if (launch.iterations > 0) loop_graph(parity_of(at + 1));
+    at = prepare_chunk(at + launch.iterations * body_.steps, launch.rest);
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// execution.mode graph_loop: a batch is one launch of a loop graph (graph_loop.hpp) running
-/// whole passes of its body, with a chunk before it up to a multiple of the elements' period and one
+/// whole iterations of its body, with a chunk before it up to a multiple of the elements' period and one
 /// after it where the launch reaches the run's next stop (plan_loop_launch); the chunks are
 /// graphs of graph mode, their steps counted on the loop clock. The two loop graphs (bodies
 /// starting on an odd or an even step) are captured on first use.
@@ -26,7 +26,7 @@ class GraphLoopExecutor final : public Executor {
  private:
   /// The loop graph whose body starts with parity `first` (captured on first use).
   const GraphLoop& loop_graph(StepParity first);
-  /// Runs the `steps` steps after `completed` (none, or at most a pass of the body) as one
+  /// Runs the `steps` steps after `completed` (none, or at most an iteration of the body) as one
   /// chunk, counting them on the loop clock; returns the step after them.
   long run_chunk(long completed, long steps);
   /// Captures the chunk of the `steps` steps after `completed` (none when 0); returns the step after them.

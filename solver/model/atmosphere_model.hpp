@@ -38,8 +38,8 @@ class AtmosphereModel final : public Model {
   CellGeometry<Dims> geometry_;
   HydrostaticView background_;
   Workspace<Dims> workspace_;
-  StepParamsBlock<Dims> params_;            ///< as many slots as any K the run may choose (step_params_slots)
-  std::unique_ptr<NcclCommunicator> nccl_;  ///< the nccl path's communicator (when halos are exchanged)
+  StepParamsBlock<Dims> params_;  ///< as many slots as any steps per graph the run may choose (step_params_slots)
+  std::unique_ptr<NcclCommunicator> nccl_;                  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;  ///< where the direction is split (y: 3-D)
   TracerProfiles tracer_profiles_;
   StepResources<Dims> resources_;

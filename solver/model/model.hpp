@@ -40,7 +40,7 @@ class Model {
 
   /// The run's chunk programs.
   virtual ChunkPrograms& chunks() = 0;
-  /// The run's first step, built with its buffers: what reports and K count.
+  /// The run's first step, built with its buffers: what reports and the steps per graph count.
   virtual const StepProgram& first_step() const = 0;
   /// Queues setting the state to the case's initial state.
   virtual void set_initial_state(const Stream& stream) const = 0;

@@ -107,7 +107,7 @@ long Simulation::advance_chunk(long max_steps) {
 
 std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
   ChunkPrograms& chunks = model_->chunks();
-  chunks.stage_params(step_, 1);
+  chunks.write_step_values(step_, 1);
   std::vector<std::pair<const StepOp*, double>> timings;
   StreamTimer timer(stream_.get());
   for (const StepOp& op : chunks.program(ChunkLayout{parity_of(step_ + 1), 1, {}}).ops()) {

@@ -57,7 +57,7 @@ struct ExecutionSpec {
   BackendChoice backend = BackendChoice::automatic;
   ExecutionMode mode = ExecutionMode::graph;
   Granularity granularity = Granularity::automatic;
-  int steps_per_graph = 0;  ///< K steps per captured graph (0: chosen for a few hundred nodes per graph)
+  int steps_per_graph = 0;  ///< steps per captured graph (0: chosen for a few hundred nodes per graph)
   int check_every = 10;     ///< steps between health checks inside the step programs (0: none)
   double wall_limit = 0.0;  ///< s of wall-clock time from the start; the run stops with a checkpoint before (0: none)
   int repeats = 5;          ///< compare: rounds that time every mode once each

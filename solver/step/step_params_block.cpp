@@ -18,7 +18,7 @@ StepParamsBlock<Dims>::~StepParamsBlock() {
 }
 
 template <int Dims>
-void StepParamsBlock<Dims>::stage(std::span<const Params> values) {
+void StepParamsBlock<Dims>::write_slots(std::span<const Params> values) {
   // A slot's dt decides every other value of it.
   const bool unchanged =
       std::equal(values.begin(), values.end(), pinned_, [](const Params& a, const Params& b) { return a.dt == b.dt; });

@@ -27,7 +27,7 @@ class StepParamsBlock {
   /// The slots themselves, for a kernel that computes them on the device (graph_loop).
   Params* writable_device_slots() const { return device_.data(); }
   /// Makes the pinned slots [0, values.size()) hold `values`.
-  void stage(std::span<const Params> values);
+  void write_slots(std::span<const Params> values);
   /// Queues the copy of slots [0, count) from pinned host memory to the device; capturable.
   void enqueue_refresh(const Stream& stream, int count) const;
 

@@ -22,7 +22,7 @@ inline constexpr std::size_t automatic_kernels_per_graph = 250;
 inline constexpr int max_steps_per_graph = 1024;
 
 /// `steps` made a multiple of the period of `cadences` (cadence_period: their lcm; the nearest
-/// multiple), or where fewer, a divisor of it (the nearest), so that the K-step chunks from a
+/// multiple), or where fewer, a divisor of it (the nearest), so that the chunks of that many steps from a
 /// multiple of the period on put every element (the health check among them) after the same
 /// steps and one graph serves them all; `steps` as it is where no element runs.
 inline int aligned_to_cadences(int steps, const Cadences& cadences) {
@@ -47,7 +47,7 @@ inline int steps_per_graph(const ExecutionSpec& execution, std::size_t kernels_p
   return aligned_to_cadences(std::max(1, static_cast<int>(steps)), cadences);
 }
 
-/// K for a run whose steps are like `step`, with elements of `cadences`.
+/// The steps per graph of a run whose steps are like `step`, with elements of `cadences`.
 inline int steps_per_graph(const ExecutionSpec& execution, const StepProgram& step, const Cadences& cadences) {
   return steps_per_graph(execution, step.count(OpKind::kernel), step.count(OpKind::host), cadences);
 }

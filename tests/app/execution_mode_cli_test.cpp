@@ -90,7 +90,7 @@ TEST_F(ExecutionModeTest, TimesTheModesAskedForInTheirOrderAndSaysWhyOthersAreSk
 }
 
 TEST_F(ExecutionModeTest, EveryGraphIsCapturedBeforeTheFirstStepEvenWhereOutputsAndProgressCutChunksShort) {
-  // K = 4; snapshots every 3 steps and progress every 5 cut chunks to 1, 2 and 3 steps of
+  // 4 steps per graph; snapshots every 3 steps and progress every 5 cut chunks to 1, 2 and 3 steps of
   // either parity, and the run ends after 14 steps.
   const Outcome outcome =
       simapp("--mode graph --set execution.steps_per_graph=4 --set output.every=" + every(3) +

@@ -37,7 +37,7 @@ TEST_F(CudaGraphTest, GraphReplayAndLaneStreamsEqualEagerBitForBitForAnyStepsPer
     for (int k : {1, 2, 3, 8}) {
       const RunSpec spec = shortened_case(granularity, k);
       EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::graph), eager))
-          << to_string(granularity) << " K=" << k;
+          << to_string(granularity) << " steps per graph " << k;
       EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::eager_sync), eager)) << to_string(granularity);
       EXPECT_TRUE(bitwise_equal(final_state(spec, ExecutionMode::eager_streams), eager)) << to_string(granularity);
     }
@@ -65,17 +65,18 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
         states_at_outputs(shortened_case(granularity, 1), ExecutionMode::eager, nullptr);
     for (int k : {1, 3, 8}) {
       ExecutorStats stats;
-      // Without health checks the loop body is K steps made even: shorter than the intervals, so
-      // each interval runs passes of it (with checks every 10 steps a body holds 10).
+      // Without health checks the loop body is k steps (the steps per graph) made even: shorter than
+      // the intervals, so each interval runs iterations of it (with checks every 10 steps a body holds 10).
       RunSpec looped = shortened_case(granularity, k);
       looped.execution.check_every = 0;
       const std::vector<std::vector<double>> loop = states_at_outputs(looped, ExecutionMode::graph_loop, &stats);
       ASSERT_EQ(loop.size(), eager.size());
       for (std::size_t n = 0; n < loop.size(); ++n)
-        EXPECT_TRUE(bitwise_equal(loop[n], eager[n])) << to_string(granularity) << " K=" << k << " output " << n;
+        EXPECT_TRUE(bitwise_equal(loop[n], eager[n]))
+            << to_string(granularity) << " steps per graph " << k << " output " << n;
       // Four intervals (5, 6, 6, 7 steps): each at most a target kernel, a loop launch, and two
-      // chunks of at most K steps for what is left of whole passes of the body (K, made even).
-      EXPECT_LE(stats.launches, 4 * 2 + 4 * 2 * 2) << "K=" << k;
+      // chunks of at most k steps for what is left of whole iterations of the body (k, made even).
+      EXPECT_LE(stats.launches, 4 * 2 + 4 * 2 * 2) << "steps per graph " << k;
       EXPECT_GE(stats.captures, 2);  // the two loop graphs, odd and even
     }
   }

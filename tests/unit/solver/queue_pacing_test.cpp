@@ -17,7 +17,7 @@ TEST(QueuePacingTest, NextPaceAimsAtTheBatchTimeInWholeGranules) {
   EXPECT_EQ(next_pace(16, 1e-4, 1), 128);
   EXPECT_EQ(next_pace(16, 0.0, 1), 128);
   EXPECT_EQ(next_pace(42, 10.0, 42), 42);
-  // 42-step granules (graph_loop: passes of its body): 0.5 s is 1000 steps at 0.5 ms, 23 granules.
+  // 42-step granules (graph_loop: iterations of its body): 0.5 s is 1000 steps at 0.5 ms, 23 granules.
   EXPECT_EQ(next_pace(420, 0.21, 42), 966);
   EXPECT_EQ(next_pace(420, 0.21, 42) % 42, 0);
 }

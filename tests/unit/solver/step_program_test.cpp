@@ -207,7 +207,7 @@ TEST(StepProgramTest, ChunksCheckAfterTheGlobalMultiplesOfCheckEveryAndTheLastSt
           at += steps;
         }
         EXPECT_EQ(checked, multiples_and_last(num_steps, check_every))
-            << "check_every " << check_every << ", K " << k << ", " << num_steps << " steps";
+            << "check_every " << check_every << ", steps per graph " << k << ", " << num_steps << " steps";
       }
   EXPECT_TRUE(checked_steps_of_chunk(0, 24, 24, 0).empty());
   EXPECT_EQ(checked_steps_of_chunk(5, 7, 100, 10), (std::vector<long>{10}));
@@ -223,7 +223,7 @@ TEST(StepProgramTest, DistinctChunkLayoutsAreTheLayoutsOfEveryChunk) {
           layouts.insert(
               chunk_layout(at, static_cast<int>(std::min<long>(k, num_steps - at)), num_steps, {check_every}));
         EXPECT_EQ(distinct_chunk_layouts(num_steps, k, {check_every}), static_cast<int>(layouts.size()))
-            << "check_every " << check_every << ", K " << k << ", " << num_steps << " steps";
+            << "check_every " << check_every << ", steps per graph " << k << ", " << num_steps << " steps";
       }
   // Large counts are found without visiting each chunk: a check every 10 steps of one-step chunks
   // gives both parities unchecked, and checked after odd steps (multiples of 10 are even) but
@@ -237,16 +237,16 @@ TEST(StepProgramTest, LoopBodyCarriesTheChecksWhenItStaysAboutAsLargeAsAGraph) {
     const LoopBody found = loop_body(k, {check_every}, kernels);
     return std::pair{found.steps, found.checked};
   };
-  // Automatic K at stage, fused and fine granularity (6, 18, 120 kernels a step), check_every 10.
+  // Automatic steps per graph at stage, fused and fine granularity (6, 18, 120 kernels a step), check_every 10.
   EXPECT_EQ(body(42, 10, 6), std::pair(40, true));
   EXPECT_EQ(body(14, 10, 18), std::pair(10, true));
   EXPECT_EQ(body(2, 10, 120), std::pair(10, true));
   // Odd check_every: whole intervals of both parities.
   EXPECT_EQ(body(4, 3, 6), std::pair(6, true));
   EXPECT_EQ(body(13, 3, 6), std::pair(12, true));
-  // A configured K that is already a multiple, however large.
+  // A configured steps per graph that is already a multiple, however large.
   EXPECT_EQ(body(100, 10, 120), std::pair(100, true));
-  // Without checks, K made even; with checks too far apart for a graph, the same and no checks.
+  // Without checks, the steps per graph made even; with checks too far apart for a graph, the same and no checks.
   EXPECT_EQ(body(3, 0, 6), std::pair(6, false));
   EXPECT_EQ(body(3, 1000, 6), std::pair(6, false));
   EXPECT_EQ(body(2, 50, 120), std::pair(2, false));
@@ -255,10 +255,10 @@ TEST(StepProgramTest, LoopBodyCarriesTheChecksWhenItStaysAboutAsLargeAsAGraph) {
 
 /// How a graph_loop run of `num_steps` steps with a state needed after each step of `ends`
 /// runs, queued `pace` steps at a time: the chunks beside the loop as (first step, steps) and
-/// the steps each pass of the body starts after.
+/// the steps each iteration of the body starts after.
 struct LoopSchedule {
   std::vector<std::pair<long, long>> chunks;
-  std::vector<long> pass_starts;
+  std::vector<long> iteration_starts;
 };
 
 LoopSchedule schedule_loop(const LoopBody& body, long num_steps, const Cadences& cadences,
@@ -269,13 +269,14 @@ LoopSchedule schedule_loop(const LoopBody& body, long num_steps, const Cadences&
     const long span = (next_end == ends.end() ? num_steps : std::min(*next_end, num_steps)) - at;
     const long batch = std::min(pace, span);
     const LoopLaunch launch = plan_loop_launch(body, at, batch, span, num_steps, cadences);
-    const long steps = launch.lead_in + launch.passes * body.steps + launch.rest;
+    const long steps = launch.lead_in + launch.iterations * body.steps + launch.rest;
     EXPECT_GT(steps, 0) << "at " << at;
     EXPECT_LE(steps, span) << "at " << at;
     EXPECT_LE(launch.lead_in, body.steps) << "at " << at;  // one chunk, in the body's StepParams<2> slots
     EXPECT_LE(launch.rest, body.steps) << "at " << at;
     if (launch.lead_in > 0) schedule.chunks.emplace_back(at, launch.lead_in);
-    for (long p = 0; p < launch.passes; ++p) schedule.pass_starts.push_back(at + launch.lead_in + p * body.steps);
+    for (long p = 0; p < launch.iterations; ++p)
+      schedule.iteration_starts.push_back(at + launch.lead_in + p * body.steps);
     if (launch.rest > 0) schedule.chunks.emplace_back(at + steps - launch.rest, launch.rest);
     at += steps;
   }
@@ -300,14 +301,14 @@ TEST(StepProgramTest, LoopLaunchesKeepTheElementsOnTheGlobalMultiplesAndTheirChu
         const long num_steps = 301;
         std::string what = "cadences";
         for (const int every : cadences) what += " " + std::to_string(every);
-        what += ", K " + std::to_string(k) + ", " + std::to_string(kernels) + " kernels";
+        what += ", steps per graph " + std::to_string(k) + ", " + std::to_string(kernels) + " kernels";
         // The chunks of a span as prepare() sees them (the whole span in one launch) ...
         const LoopSchedule prepared = schedule_loop(body, num_steps, cadences, ends, num_steps);
         for (const long pace : {1L, 2L, 3L, 8L}) {
           const LoopSchedule run = schedule_loop(body, num_steps, cadences, ends, pace * body.steps);
           // ... are the chunks of the run, however the queue's pace cuts it into launches.
           EXPECT_EQ(run.chunks, prepared.chunks) << what << ", pace " << pace;
-          for (const long start : run.pass_starts) {
+          for (const long start : run.iteration_starts) {
             if (body.checked) {
               EXPECT_EQ(start % period_of(cadences), 0) << what << ": a pass after step " << start;
               EXPECT_EQ(body.steps % period_of(cadences), 0) << what;
@@ -334,7 +335,8 @@ TEST(StepProgramTest, ChunkLayoutsNameEachElementAfterTheStepsOfItsCadence) {
         for (long at = 0; at < num_steps; at += k)
           layouts.insert(chunk_layout(at, static_cast<int>(std::min<long>(k, num_steps - at)), num_steps, cadences));
         EXPECT_EQ(distinct_chunk_layouts(num_steps, k, cadences), static_cast<int>(layouts.size()))
-            << "cadences " << cadences[0] << " " << cadences[1] << ", K " << k << ", " << num_steps << " steps";
+            << "cadences " << cadences[0] << " " << cadences[1] << ", steps per graph " << k << ", " << num_steps
+            << " steps";
       }
 }
 
@@ -431,8 +433,8 @@ TEST(StepProgramTest, HostOpsAreExactlyTheHostExchangedHalos) {
 }
 
 TEST(StepsPerGraphTest, AutomaticKLinesUpWithTheHealthCheck) {
-  // K is a multiple of check_every, or a divisor of it, near the ~250 kernels a graph aims at, so
-  // that K-step chunks from a multiple of check_every on check the same steps.
+  // The steps per graph are a multiple of check_every, or a divisor of it, near the ~250 kernels a graph aims at, so
+  // that chunks of that many steps from a multiple of check_every on check the same steps.
   for (const int every : {1, 2, 3, 7, 10, 16, 60, 1000}) {
     for (const std::size_t kernels :
          {std::size_t{1}, std::size_t{6}, std::size_t{18}, std::size_t{120}, std::size_t{123}, std::size_t{400}}) {
@@ -440,7 +442,7 @@ TEST(StepsPerGraphTest, AutomaticKLinesUpWithTheHealthCheck) {
       execution.check_every = every;
       const int k = steps_per_graph(execution, kernels, 0, {every});
       const int unaligned = std::max(1, static_cast<int>(std::round(250.0 / static_cast<double>(kernels))));
-      EXPECT_TRUE(k % every == 0 || every % k == 0) << "check_every " << every << ", K " << k;
+      EXPECT_TRUE(k % every == 0 || every % k == 0) << "check_every " << every << ", steps per graph " << k;
       if (unaligned >= every) {
         EXPECT_LE(std::abs(k - unaligned), every / 2) << "check_every " << every << ", kernels " << kernels;
       }
@@ -479,7 +481,7 @@ TEST(StepProgramTest, NcclHalosKeepTheWholeStepInOneSegment) {
       EXPECT_FALSE(by_nccl.uses_lanes());
       EXPECT_TRUE(by_mpi.uses_lanes());
     }
-    // So automatic K may put several steps in a graph, where host exchanges force one.
+    // So the automatic steps per graph may put several steps in a graph, where host exchanges force one.
     const ExecutionSpec automatic{};
     EXPECT_EQ(steps_per_graph(automatic, by_mpi.count(OpKind::kernel), by_mpi.count(OpKind::host), {10}), 1);
     EXPECT_GT(steps_per_graph(automatic, by_nccl.count(OpKind::kernel), by_nccl.count(OpKind::host), {10}), 1);
@@ -592,7 +594,7 @@ struct TwoCopies {
     for (std::size_t n = 0; n < q.shape.size(); ++n) q.data[n] += 1e-3 * std::sin(0.37 * static_cast<double>(n));
     std::memcpy(programmed.three_d.state.view.data, q.data, q.shape.size() * sizeof(double));
     const StepParams<3> slots[2] = {programmed.params_3d, programmed.params_3d};
-    params.stage(slots);
+    params.write_slots(slots);
     params.enqueue_refresh(Stream{}, 2);
   }
   StepResources<3> resources(HealthCheckOps health = {}, Granularity granularity = Granularity::stage) {
