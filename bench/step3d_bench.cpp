@@ -122,7 +122,7 @@ class Model3d {
         geometry_,
         background_.view(),
         &params_,
-        Bump<3>{},
+        SourceTerms<3>{},
         granularity,
         GhostFill<3>{sides, sides},
         {}};
@@ -214,7 +214,7 @@ class Model2d {
         apply_stage(stream_, scheme.pass(parity, p),
                     stage_arrays(arrays[0], stage_array(rk.input, arrays[0], arrays[1], arrays[2]),
                                  stage_array(rk.output, arrays[0], arrays[1], arrays[2])),
-                    FluxContext<2>{grid_.geometry<2>(), background_.view(), &params_, s}, Bump<2>{},
+                    FluxContext<2>{grid_.geometry<2>(), background_.view(), &params_, s}, SourceTerms<2>{},
                     case_boundaries(CaseName::thermal), interior_cells(shape));
       }
   }
