@@ -10,7 +10,8 @@ set -euo pipefail
 usage() {
   cat <<'EOF'
 usage: scripts/timing_sweep.sh [--simapp PATH] [--out DIR] [--quick] [--3d] [--grid NX NZ]
-                               [--grid3d NX NY NZ] [--sizes-only] [--repeats N] [--bench PATH] [--help]
+                               [--grid3d NX NY NZ] [--sizes-only] [--repeats N] [--steps N]
+                               [--bench PATH] [--help]
 Runs `simapp --mode compare` over grid sizes (fine, fused, stage and pass granularity, K automatic),
 then over steps_per_graph K at fixed grids, into DIR/sweep.csv: one row per mode and run with
 the median time per step (time_per_step_us) and its spread over the repeats.
@@ -24,6 +25,8 @@ the median time per step (time_per_step_us) and its spread over the repeats.
                   that 3-D grid size only (implies --3d)
   --sizes-only    no K sweep
   --repeats N     rounds of timed runs a case (--set execution.repeats=N; default simapp's)
+  --steps N       time steps a run, at least four graphs of K steps (default 4e8 / cells, from
+                  128 to 1000); fewer steps time a case less well, but sooner
   --bench PATH    run this simapp-bench once first and keep its JSON as DIR/bench.json, so that
                   plot_timing.py and mode_table.py can draw the launch floors of this processor
                   (--bench DIR/bench.json); without a GPU it is skipped with a note
@@ -45,16 +48,18 @@ three_d=0
 grid=()
 k_sweep=1
 repeats=""
+steps=""
 bench=""
 while (($#)); do
   case "$1" in
     -h | --help) usage; exit 0 ;;
-    --simapp | --out | --repeats | --bench)
+    --simapp | --out | --repeats | --steps | --bench)
       (($# >= 2)) || fail 2 "$1 needs a value (try --help)"
       case "$1" in
         --simapp) simapp=$2 ;;
         --out) out=$2 ;;
         --repeats) repeats=$2 ;;
+        --steps) steps=$2 ;;
         --bench) bench=$2 ;;
       esac
       shift 2 ;;
@@ -88,6 +93,9 @@ if [[ -n $repeats ]]; then
     fail 2 "--repeats needs an integer from 1 to 1000, got '$repeats'"
   fi
 fi
+if [[ -n $steps ]] && { ! [[ $steps =~ $positive ]] || ((steps > 1000000)); }; then
+  fail 2 "--steps needs an integer from 1 to 1000000, got '$steps'"
+fi
 [[ -n $simapp && -n $out ]] || fail 2 "--simapp and --out need a non-empty value"
 
 cd "$(dirname "$0")/.."
@@ -119,10 +127,12 @@ if ((${#grid[@]})); then
   k_grids=("${grid[*]}")
 fi
 
-# Steps per run: enough to time small grids well, few on large ones, and at least 4 graphs.
+# Steps per run: enough to time small grids well, few on large ones, and at least 4 graphs;
+# --steps fixes them.
 steps_for() {  # cells k
-  awk -v cells="$1" -v k="$2" 'BEGIN { s = int(4e8 / cells); if (s > 1000) s = 1000; if (s < 128) s = 128;
-                                        if (s < 4 * k) s = 4 * k; print s }'
+  awk -v cells="$1" -v k="$2" -v fixed="$steps" 'BEGIN {
+    if (fixed != "") s = fixed; else { s = int(4e8 / cells); if (s > 1000) s = 1000; if (s < 128) s = 128 }
+    if (s < 4 * k) s = 4 * k; print s }'
 }
 
 # The plan: one line per run, "sweep nx ny nz granularity k steps" (k "-": automatic).

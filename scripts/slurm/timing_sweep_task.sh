@@ -4,7 +4,8 @@
 # backend the task's node gives: CUDA where it has a GPU); its CSV is copied to
 # SIMAPP_SWEEP_OUT (default out/sweep_array in the working directory)/<nx>x<nz>.csv; simapp is
 # SIMAPP_BINARY, of the repository SIMAPP_ROOT (both set by scripts/slurm/simapp_job.sh);
-# SIMAPP_SWEEP_REPEATS the rounds of each compare (default simapp's, 5).
+# SIMAPP_SWEEP_REPEATS the rounds of each compare (default simapp's, 5), SIMAPP_SWEEP_STEPS the
+# steps of each run (default timing_sweep.sh's, by grid size).
 set -euo pipefail
 sizes=("64 32" "128 64" "256 128" "512 256" "1024 512" "2048 1024" "4096 2048")
 index=${SLURM_ARRAY_TASK_ID:?run as a job array task}
@@ -12,8 +13,9 @@ index=${SLURM_ARRAY_TASK_ID:?run as a job array task}
 read -r nx nz <<< "${sizes[$index]}"
 collected=${SIMAPP_SWEEP_OUT:-out/sweep_array}
 out=$collected/runs/${nx}x${nz}
-repeats=()
-if [[ -n ${SIMAPP_SWEEP_REPEATS:-} ]]; then repeats=(--repeats "$SIMAPP_SWEEP_REPEATS"); fi
+sweep_options=()
+if [[ -n ${SIMAPP_SWEEP_REPEATS:-} ]]; then sweep_options=(--repeats "$SIMAPP_SWEEP_REPEATS"); fi
+if [[ -n ${SIMAPP_SWEEP_STEPS:-} ]]; then sweep_options+=(--steps "$SIMAPP_SWEEP_STEPS"); fi
 "${SIMAPP_ROOT:?}/scripts/timing_sweep.sh" --simapp "${SIMAPP_BINARY:?}" --out "$out" --grid "$nx" "$nz" --sizes-only \
-  "${repeats[@]}"
+  "${sweep_options[@]}"
 mkdir -p "$collected" && cp "$out/sweep.csv" "$collected/${nx}x${nz}.csv"

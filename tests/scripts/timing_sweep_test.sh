@@ -44,6 +44,7 @@ expect_usage_error "unknown argument 'extra'" --quick extra
 expect_usage_error "--repeats needs a value" --repeats
 expect_usage_error "--repeats needs an integer" --repeats 0
 expect_usage_error "--repeats needs an integer" --repeats many
+expect_usage_error "--steps needs an integer" --steps 0
 expect_usage_error "--grid needs two values" --grid 64
 expect_usage_error "--grid needs two positive integers" --grid 64 x
 expect_usage_error ".*is not an executable" --bench "$work/no-such-bench"
@@ -97,6 +98,17 @@ echo "ok: progress lines with elapsed time and ETA; --repeats 3 passed on as exe
 /usr/bin/python3 -c 'import csv, sys; assert {r["repeats"] for r in csv.DictReader(open(sys.argv[1]))} == {"5"}' \
   "$work/out2/sweep.csv" || fail "repeats column without --repeats: $(head -n 2 "$work/out2/sweep.csv")"
 echo "ok: without --repeats no execution.repeats is set (simapp's default, 5)"
+
+# 5. --steps N: every run of the size sweep is N steps long, the K sweep's at least four graphs.
+"$sweep" --simapp "$fake_simapp" --out "$work/out6" --grid 16 8 --steps 40 >"$work/stdout" 2>"$work/stderr" ||
+  fail "sweep with --steps exited $?: $(cat "$work/stderr")"
+# The progress lines name each run's steps: "16 x 8 <granularity> K=<k> (<steps> steps)".
+sed -n 's/^timing_sweep: \[[0-9]*\/[0-9]*\] 16 x 8 [a-z]* K=\([a-z0-9]*\) (\([0-9]*\) steps).*/\1 \2/p' "$work/stdout" \
+  >"$work/steps"
+[[ $(grep -c '^auto 40$' "$work/steps") == 4 ]] || fail "--steps 40: size runs $(grep '^auto' "$work/steps" | sort -u)"
+awk '$1 != "auto" { k++; if ($2 != ($1 * 4 > 40 ? $1 * 4 : 40)) bad = bad " K=" $1 ": " $2 }
+     END { if (!k || bad) { print "K runs:" bad; exit 1 } }' "$work/steps" || fail "--steps 40: $(cat "$work/steps" | tr '\n' ' ')"
+echo "ok: --steps 40: size runs of 40 steps, K runs of max(40, 4 K)"
 
 # 5. --bench: its JSON kept beside the CSV; without a GPU a note, and the sweep goes on.
 cat >"$work/fake-bench" <<'FAKE'

@@ -214,7 +214,7 @@ signal_job=$(sbatch --parsable --ntasks=1 --time=2 --chdir="$source_dir" --outpu
   scripts/slurm/cpu.sbatch inputs/case.yaml --backend host --set grid.nx=100 --set grid.nz=50 --set time.sim_time=1e6 \
   --set output.every=1e6 --set output.checkpoint_every=1e6 --set output.dir="$work/signal")
 cpu_array=$(cd "$work/elsewhere" && sbatch --parsable --array=0-1 --cpus-per-task=1 --output="$work/array-%a.out" \
-  --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep",SIMAPP_SWEEP_REPEATS=2 \
+  --export=ALL,SIMAPP_SWEEP_OUT="$work/sweep",SIMAPP_SWEEP_REPEATS=2,SIMAPP_SWEEP_STEPS=128 \
   "$source_dir/scripts/slurm/timing_sweep_array_cpu.sbatch")
 # A parameter sweep from a table (two rows among comments and a blank line; task 2 has none),
 # submitted from the directory that holds the table and the configuration.
@@ -243,7 +243,7 @@ for root in "" "$source_dir"; do
     --output="$work/copy-${#copy_jobs[@]}.out" copy.sbatch "${user_options[@]}" --set output.dir="$work/copy")")
 done
 gpu_array=$(PATH=$work/bin:$PATH sbatch --parsable --array=0 --cpus-per-task=1 --chdir="$source_dir" \
-  --output="$work/gpu-array-%a.out" --export=ALL,SIMAPP_SWEEP_OUT="$work/gpu-sweep",SIMAPP_SWEEP_REPEATS=2 \
+  --output="$work/gpu-array-%a.out" --export=ALL,SIMAPP_SWEEP_OUT="$work/gpu-sweep",SIMAPP_SWEEP_REPEATS=2,SIMAPP_SWEEP_STEPS=128 \
   scripts/slurm/timing_sweep_array.sbatch)
 wait_for_jobs 300 "$signal_job" "${cpu_array}_0" "${cpu_array}_1" "${gpu_array}_0" "${sweep_array}_"{0,1,2} \
   "$dash_job" "${copy_jobs[@]}"
@@ -294,7 +294,8 @@ echo "slurm test: chain.sh 1 cpu.sbatch -dash2.yaml ran ./-dash2.yaml"
 echo "slurm test: a copy of cpu.sbatch outside the repository: refused with one line, run with SIMAPP_ROOT"
 
 # 4. A chain of three cpu.sbatch jobs, each cut by execution.wall_limit, against one uncut run.
-run_args=(inputs/case.yaml --set time.sim_time=300 --set output.every=50 --set output.checkpoint_every=50)
+run_args=(inputs/case.yaml --set grid.nx=320 --set grid.nz=160 --set time.sim_time=300 --set output.every=50
+  --set output.checkpoint_every=50)
 begin=$SECONDS
 OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
   "$mpiexec" -n 2 "$binary" "${run_args[@]}" --backend host --set output.dir="$work/direct" > "$work/direct.out" 2>&1 ||
