@@ -31,16 +31,6 @@ struct HealthRecord {
 template <int Dims>
 inline constexpr int speed_finding = ModelVariables<Dims>::count;
 
-/// Whether the health check looks at the state after step `step` (1-based, the run's own
-/// numbering) of a run of `num_steps` steps: after every multiple of `every` and after the last
-/// step, nowhere else; `every` 0: never. The rule names global steps, never steps of a chunk,
-/// so that the step and the cell a failed check names do not depend on how the run is cut into
-/// chunks (steps_per_graph, which the rank count decides through MPI halos, outputs, progress
-/// lines, the mode); every program that carries the check follows it.
-SIMAPP_HOST_DEVICE inline bool checks_after_step(std::int64_t step, std::int64_t num_steps, int every) {
-  return every > 0 && (step % every == 0 || step == num_steps);
-}
-
 /// Checks the interior cells of `state` of the model of `Dims` dimensions (this rank's, at global
 /// offsets geometry.i_offset, (j_offset,) k_offset) and latches what it finds into `record` as
 /// check number record->checks_run; the record's cell is v·NX·NZ + k·NX + i in 2-D,

@@ -1,8 +1,8 @@
 #pragma once
 /// What the persistent kernels share (persistent_steps.cpp: a barrier a stage and a barrier a
 /// pass, each for both models): the loop over a launch's steps, with their StepParams made on
-/// the device and the health checks where the step scheme says, and the launch's fit on the
-/// device (every block resident, or a bad_input Error naming execution.mode). CUDA only.
+/// the device and the step's elements after the steps of their cadences, and the launch's fit on
+/// the device (every block resident, or a bad_input Error naming execution.mode). CUDA only.
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -41,14 +41,15 @@ struct StepValues {
   }
 };
 
-/// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity, check)` runs
-/// the passes of a step of that parity, ending with a grid barrier, where `check` says that the
-/// scheme's checks_after names the step; `check_failed()` then counts the health check (each
-/// tile of the body's last pass may have checked its own cells, or check_failed checks them all).
-/// A step's StepParams come from `values`, a step ahead, in the slot of its parity.
-template <class Scheme, class Steps, class Params, class CheckFailed, class Step>
-__device__ void run_steps(const Scheme& scheme, const Steps& p, const StepValues<Params>& values, int steps,
-                          cg::grid_group& grid, const CheckFailed& check_failed, const Step& step_body) {
+/// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity, follows)`
+/// runs the passes of a step, ending with a grid barrier, where follows[e] says whether
+/// elements[e] follows the step (element.follows(step), its cadence); then each of `elements` in
+/// turn that follows it runs over the grid (element.run(), ending with a barrier), and one that
+/// returns true stops the launch after that step (the elements after it do not run). A step's StepParams come from
+/// `values`, a step ahead, in the slot of its parity.
+template <class Steps, class Params, class Step, class... Elements>
+__device__ void run_steps(const Steps& p, const StepValues<Params>& values, int steps, cg::grid_group& grid,
+                          const Step& step_body, const Elements&... elements) {
   const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
   if (grid.thread_rank() == 0) values.write(p, completed + 1);
   grid.sync();
@@ -57,26 +58,13 @@ __device__ void run_steps(const Scheme& scheme, const Steps& p, const StepValues
     const std::int64_t step = completed + done + 1;
     // The other slot was last read in the step before, which every block has finished.
     if (grid.thread_rank() == 0 && done + 1 < steps) values.write(p, step + 1);
-    const bool check = scheme.checks_after(step, p.schedule.num_steps, p.check_every);
-    step_body(parity_of(step), check);
+    const bool follows[] = {elements.follows(step)...};
+    step_body(parity_of(step), follows);
     ++done;
-    if (check && check_failed()) break;
+    int e = 0;
+    if (((follows[e++] && elements.run()) || ...)) break;
   }
   if (grid.thread_rank() == 0) p.clock->completed = completed + done;
-}
-
-/// After a grid barrier that follows every cell's check into p.record: counts the check; true
-/// when a check has failed (every block sees the same record after the barrier, so all of them
-/// stop together). The host mirror is written when a check fails: the host reads nothing else
-/// from it (HealthMonitor::failure), so no check but a failed one writes to host memory.
-template <class Steps>
-__device__ bool count_check(const Steps& p, const cg::grid_group& grid) {
-  const bool failed = *static_cast<volatile std::int64_t*>(&p.record->failed_check) >= 0;
-  if (grid.thread_rank() == 0) {  // others read checks_run again only after later barriers
-    p.record->checks_run += 1;
-    if (failed) *p.mirror = *p.record;
-  }
-  return failed;
 }
 
 /// Threads a block of the kernel with a barrier a stage: a tile has a face for each

@@ -7,8 +7,8 @@
 
 #if defined(__CUDACC__)
 #include "kernels/backend/parallel_for_tiles_cuda.cuh"
-#include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/stage/pass_tile.hpp"
+#include "kernels/stage/persistent_health_check.cuh"
 #include "kernels/stage/persistent_loop.cuh"
 #include "kernels/stage/stage_tile.hpp"
 #include "kernels/time/step_scheme.hpp"
@@ -90,38 +90,14 @@ __device__ void with_pass_direction(Direction direction, const F& f) {
   }
 }
 
-/// Checks every cell, waits for every block's checks, then counts the check; true when a check
-/// has failed.
-template <int Dims>
-__device__ bool health_check_failed(const PersistentSteps<Dims>& p, cg::grid_group& grid) {
-  const FieldShape<Dims>& shape = p.state.shape;
-  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
-  if constexpr (Dims == 3) {
-    const long layer = static_cast<long>(shape.nx) * shape.ny;
-    const long cells = layer * shape.nz;
-    for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
-      check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / layer),
-                        static_cast<int>(c % layer / shape.nx), static_cast<int>(c % shape.nx));
-  } else {
-    const int nx = shape.nx;
-    const long cells = static_cast<long>(nx) * shape.nz;
-    for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
-      check_cell_health(p.state, p.background, p.geometry, p.record, static_cast<int>(c / nx), 0,
-                        static_cast<int>(c % nx));
-  }
-  grid.sync();
-  return count_check(p, grid);
-}
-
-/// The loop over a launch's steps (run_steps); `cells_checked`: whether each tile of the step
-/// body's last pass checks its own cells after it (else every cell is checked after the step).
+/// The loop over a launch's steps (run_steps) with the elements that follow a step, in
+/// step_elements()'s order (solver/step/step_elements.cpp): the health check, whose cells each
+/// tile of the body's last pass checks itself where `cells_checked`. An element of the persistent
+/// kernel is one more argument here.
 template <int Dims, class Step>
-__device__ void run_model_steps(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p,
-                                const StepValues<StepParams<Dims>>& values, int steps, cg::grid_group& grid,
-                                bool cells_checked, const Step& step_body) {
-  run_steps(
-      scheme, p, values, steps, grid,
-      [&] { return cells_checked ? count_check(p, grid) : health_check_failed(p, grid); }, step_body);
+__device__ void run_model_steps(const PersistentSteps<Dims>& p, const StepValues<StepParams<Dims>>& values, int steps,
+                                cg::grid_group& grid, bool cells_checked, const Step& step_body) {
+  run_steps(p, values, steps, grid, step_body, HealthCheckElement<Dims>{p, grid, cells_checked});
 }
 
 /// The StepParams<Dims> of a step of each of the schedule's lengths.
@@ -234,7 +210,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_stages_kernel(const __grid_constant__ PersistentStages<Dims, Threads> k, int steps) {
   __shared__ SharedStageTile<Dims, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, false, [&](StepParity parity, bool) {
+  run_model_steps(k.steps, k.step_values, steps, grid, false, [&](StepParity parity, const auto&) {
     const int slot = parity_index(parity);
     for (int p = 0; p < Scheme<Dims>::passes; ++p) stages_of_pass(k, k.scheme.pass(parity, p), slot, shared, grid);
   });
@@ -305,8 +281,9 @@ __global__ void __launch_bounds__(Threads, pass_blocks_per_sm<Dims>)
     persistent_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Threads> k, int steps) {
   __shared__ SharedPassTile<Dims, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.scheme, k.steps, k.step_values, steps, grid, true, [&](StepParity parity, bool check) {
+  run_model_steps(k.steps, k.step_values, steps, grid, true, [&](StepParity parity, const auto& follows) {
     const int slot = parity_index(parity);
+    const bool check = follows[0];  // the health check: the last pass checks its cells
     for (int p = 0; p < Scheme<Dims>::passes; ++p)
       with_pass_direction<Dims>(k.scheme.pass(parity, p), [&](auto d) {
         HealthRecord* check_into = check && p == Scheme<Dims>::passes - 1 ? k.steps.record : nullptr;

@@ -9,9 +9,10 @@
 ///   for each step n: one thread writes the StepParams<Dims> of step n + 1 into the other slot, then
 ///     for each pass of n's parity, in the scheme's order: the pass |   (a barrier a pass), or
 ///     for each pass, for each stage: the stage |                       (a barrier a stage)
-///     the health check where the scheme's checks_after says of step n (global, against the
-///     schedule's num_steps): check every cell | count it, stop if failed (with a barrier a
-///     pass each tile of the last pass checks its own cells after it, before that pass's barrier)
+///     each step element that follows step n (its cadence, kernels/time/cadence.hpp, global
+///     against the schedule's num_steps), in step_elements()'s order: the health check: check
+///     every cell | count it, stop if failed (with a barrier a pass each tile of the last pass
+///     checks its own cells after it, before that pass's barrier)
 /// where | is a grid-wide barrier. With a barrier a pass, each block computes the pass's three
 /// stages on its tiles in shared memory (pass_tile.hpp), the passes taking the state through
 /// stage1 (and, in 3-D, stage2) back into the state; with a barrier a stage, the stage kernel's

@@ -3,13 +3,12 @@
 /// whose order alternates with the step's parity, each pass the RK3 stages (Wicker & Skamarock 2002)
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**),
 /// the ghost cells of each stage's input filled (made, or exchanged with neighbour ranks)
-/// before the stage, and a health check after the steps `checks_after` names. The StepProgram
-/// builder (solver/step/build_step_program.cpp), the StepParams<2> (step_params.hpp) and the
-/// persistent kernel (kernels/stage/persistent_steps.cpp) all iterate this value; the kernels
-/// hold the work of one stage (or one pass), not the order. Adding a pass or changing the
-/// splitting order is a change of step_scheme() alone.
+/// before the stage; the step's elements (the health check first) follow it with their cadences
+/// (cadence.hpp). The StepProgram builder (solver/step/build_step_program.cpp), the
+/// StepParams<2> (step_params.hpp) and the persistent kernel (kernels/stage/persistent_steps.cpp)
+/// all iterate this value; the kernels hold the work of one stage (or one pass), not the order.
+/// Adding a pass or changing the splitting order is a change of step_scheme() alone.
 #include "kernels/backend/host_device.hpp"
-#include "kernels/diagnostics/health_check.hpp"
 #include "kernels/physics/variables.hpp"
 
 namespace simapp {
@@ -51,11 +50,6 @@ struct StepSchemeOf {
   /// Pass p of a step of parity `parity`.
   SIMAPP_HOST_DEVICE constexpr Direction pass(StepParity parity, int p) const {
     return pass_order[parity_index(parity)][p];
-  }
-  /// Whether the health check follows 1-based step `step` of `num_steps`, checked every
-  /// `every` steps: after each multiple of `every` and after the last step (0: never).
-  SIMAPP_HOST_DEVICE bool checks_after(long step, long num_steps, int every) const {
-    return checks_after_step(step, num_steps, every);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "kernels/physics/variables.hpp"
+#include "kernels/time/cadence.hpp"
 
 namespace simapp {
 
@@ -48,7 +49,7 @@ HealthMonitor::HealthMonitor(Backend backend, int check_every, long num_steps, i
 
 void HealthMonitor::note_steps(long completed, long steps) {
   for (long step = completed + 1; step <= completed + steps; ++step)
-    if (checks_after_step(step, num_steps_, every_)) checked_steps_.push_back(step);
+    if (element_follows(every_, step, num_steps_)) checked_steps_.push_back(step);
 }
 
 bool HealthMonitor::failure_seen() const {

@@ -29,7 +29,7 @@ std::string describe_finding(int finding, int global_ny = 1);
 class HealthMonitor {
  public:
   /// Checks after the multiples of `check_every` and the last of `num_steps` steps
-  /// (checks_after_step; 0: none); global_nx, global_nz and global_ny (1: the 2-D model)
+  /// (element_follows; 0: none); global_nx, global_nz and global_ny (1: the 2-D model)
   /// decode the cells.
   HealthMonitor(Backend backend, int check_every, long num_steps, int global_nx, int global_nz, int global_ny = 1);
 

@@ -7,14 +7,11 @@
 #include <numeric>
 #include <vector>
 
-#include "kernels/diagnostics/health_check.hpp"
+#include "kernels/time/cadence.hpp"
 
 namespace simapp {
 
 using Cadences = std::vector<int>;
-
-/// Whether an element of cadence `every` follows 1-based step `step` of `num_steps`.
-inline bool element_follows(int every, long step, long num_steps) { return checks_after_step(step, num_steps, every); }
 
 /// The steps after which the elements' pattern repeats: the lcm of the positive cadences; 0
 /// where no element runs.

@@ -316,7 +316,7 @@ TEST(StepProgramTest, LoopLaunchesKeepTheElementsOnTheGlobalMultiplesAndTheirChu
             }
             for (long step = start + 1; step <= start + body.steps; ++step)
               for (const int every : cadences)
-                EXPECT_FALSE(checks_after_step(step, num_steps, every)) << what << ": step " << step;
+                EXPECT_FALSE(element_follows(every, step, num_steps)) << what << ": step " << step;
           }
         }
       }
