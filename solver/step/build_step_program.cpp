@@ -257,9 +257,11 @@ void add_split_pass(StepProgram& program, const StepResources<Dims>& resources, 
       case Granularity::pass: add_single_kernel_stage(program, prefix, stage); break;
       case Granularity::automatic: refuse_unresolved_granularity();
     }
-    add_tracer_stage(program, prefix,
-                     TracerStage<Dims>{direction, stage.init, stage.forcing, stage.out, stage.context,
-                                       resources.tracers, resources.halo.sides, stage.has_inflow()});
+    add_tracer_stage(
+        program, prefix,
+        TracerStage<Dims>{direction, stage.init, stage.forcing, stage.out, stage.context, resources.tracers,
+                          resources.halo.sides, stage.has_inflow(),
+                          resources.granularity == Granularity::fused || resources.granularity == Granularity::fine});
   }
 }
 

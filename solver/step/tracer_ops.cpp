@@ -21,11 +21,12 @@ template <int Dims>
 void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims>& stage) {
   if (!has_tracers(stage.forcing)) return;
   const VarRange tracers{ModelVariables<Dims>::count, stage.forcing.shape.num_vars};
+  // The transport re-forms the dry flux's face velocity, so it reads the dry ghost cells too.
+  const VarRange unfilled = stage.dry_ghosts_filled ? tracers : VarRange{0, stage.forcing.shape.num_vars};
   if (program.uses_lanes()) program.add_join(prefix + "join_before_tracers");
   if (fills_halos(stage.direction, stage.sides))
-    program.add(OpKind::kernel, prefix + "tracers.fill_halos", [stage](const Stream& stream) {
-      fill_halos(stream, stage.direction, stage.forcing, VarRange{0, stage.forcing.shape.num_vars},
-                 stage.context.background, stage.sides);
+    program.add(OpKind::kernel, prefix + "tracers.fill_halos", [stage, unfilled](const Stream& stream) {
+      fill_halos(stream, stage.direction, stage.forcing, unfilled, stage.context.background, stage.sides);
     });
   if (stage.inflow)
     program.add(OpKind::kernel, prefix + "tracers.inflow", [stage](const Stream& stream) {

@@ -27,6 +27,9 @@ struct TracerStage {
   TracerBackground background;
   BoundaryConditions<Dims> sides;  ///< this rank's
   bool inflow = false;             ///< the domain's low side along the pass is an inflow
+  /// The dry variables' ghost cells of `forcing` are in memory already (fused and fine
+  /// granularity fill them for the dry fluxes; a stage kernel makes its own on chip).
+  bool dry_ghosts_filled = false;
 };
 
 /// Whether `state` holds tracers after its model's dry variables. A step of pass kernels keeps
