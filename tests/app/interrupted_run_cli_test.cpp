@@ -203,14 +203,16 @@ TEST_P(StopSignalTest, ACompareStopsAfterItsTimedRunAndWritesNoTimingReport) {
 
 TEST_P(StopSignalTest, AWaitForAConfigurationFromAPipeEndsWithOneLine) {
   // A named pipe nothing writes to (mkfifo f; simapp f --validate), signalled once simapp
-  // waits on it (has it open), or after 3 s.
+  // waits on it (has it open), or after 3 s. The watchdog ends its own sleep when it is stopped:
+  // an MPI singleton (this test) inherits orphans and waits for them at its exit.
   std::string script =
       "mkfifo config.fifo; " + launcher(1) + binary() +
       " config.fifo --validate > fifo.out 2> fifo.err & pid=$!; "
       "for n in $(seq 300); do ls -l /proc/$pid/fd 2> /dev/null | grep -q config.fifo && break; sleep 0.01; done; kill "
       "-" +
       std::string(GetParam()) +
-      " $pid; (sleep 10; kill -KILL $pid) 2> /dev/null & watchdog=$!; wait $pid; echo $? > fifo.status; kill $watchdog";
+      " $pid; (trap 'kill $s; exit' TERM; sleep 10 & s=$!; wait $s; kill -KILL $pid) 2> /dev/null & watchdog=$!; "
+      "wait $pid; echo $? > fifo.status; kill $watchdog";
   run("(" + script + ")");
   EXPECT_EQ(std::stoi(testing::read_text(directory_ / "fifo.status")), 5) << "137: killed by the watchdog after 10 s";
   EXPECT_EQ(testing::read_text(directory_ / "fifo.err"), "simapp: error: config.fifo: stopped by SIG" +
