@@ -177,7 +177,8 @@ const Outcome& alone(const Variant& variant, Granularity granularity, ExecutionM
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 std::string describe(const Variant& variant, const DistributedRun& run, const Layout& layout) {
-  return std::string(to_string(variant.name)) + " (" + std::string(to_string(variant.granularity)) + ", overlap " +
+  return std::to_string(variant.dims) + "-D " + std::string(to_string(variant.name)) + " (" +
+         std::string(to_string(variant.granularity)) + ", overlap " +
          std::string(name_in(halo_overlap_names, run.overlap)) + ", " + std::string(to_string(run.mode)) +
          ", halos by " + std::string(to_string(run.halo)) + ") on " + std::to_string(world_size()) + " ranks as [" +
          std::to_string(layout[0]) + ", " + std::to_string(layout[1]) + ", " + std::to_string(layout[2]) + "]";
