@@ -164,8 +164,8 @@ Outcome run(const Variant& variant, const RunSpec& spec, ExecutionMode mode, MPI
   return {simulation.gathered_state(), result};
 }
 
-/// `variant`'s case at `granularity` run by this rank alone in `mode` (halos by MPI), run once
-/// for all the tests that compare with it.
+/// `variant`'s case at `granularity` run by this rank alone in `mode`, run once for all the
+/// tests that compare with it.
 const Outcome& alone(const Variant& variant, Granularity granularity, ExecutionMode mode) {
   static std::map<std::tuple<int, CaseName, Granularity, Backend, ExecutionMode>, Outcome> runs;
   const auto key = std::make_tuple(variant.dims, variant.name, granularity, variant.backend, mode);
