@@ -364,12 +364,13 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
                          const OutputHooks& hooks, long step, double time, std::span<const double> interior) {
   if (hooks.before_checkpoint) hooks.before_checkpoint();
   const GridSpec& grid = config.spec.grid;
-  io::write_checkpoint(config.spec.output.dir,
-                       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
-                        reference.total_energy, std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen,
-                        config.spec.physics, config.spec.time.cfl, grid.ny, grid.ny > 1 ? grid.ylen : 0.0,
-                        io::configured_perturbation(config.spec), grid.tracers, grid.tracer_init},
-                       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
+  io::write_checkpoint(
+      config.spec.output.dir,
+      {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
+       std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
+       grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec), grid.tracers, grid.tracer_init,
+       reference.tracer_mass},
+      decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
   if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }
 
@@ -490,7 +491,7 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
   std::vector<double> block;
   run_agreed(simulation.decomposition().comm(), [&] {
     const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
-    reference = {header.initial_mass, header.initial_total_energy};
+    reference = {header.initial_mass, header.initial_total_energy, header.initial_tracer_mass};
     block = io::read_checkpoint_block(*start.checkpoint, simulation.decomposition().box());
   });
   simulation.restore(start.step, block);
