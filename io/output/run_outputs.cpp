@@ -48,9 +48,11 @@ fs::path series_path(const fs::path& directory) { return directory / "fields.nc"
 
 }  // namespace
 
-/// The fields a snapshot file holds: output.variables, then each tracer's mixing ratio.
+/// The fields a snapshot file holds: output.variables, then the mixing ratio of each tracer it
+/// does not name.
 std::vector<std::string> with_tracers(std::vector<std::string> fields, const std::vector<std::string>& tracers) {
-  fields.insert(fields.end(), tracers.begin(), tracers.end());
+  for (const std::string& tracer : tracers)
+    if (std::ranges::find(fields, tracer) == fields.end()) fields.push_back(tracer);
   return fields;
 }
 
@@ -259,7 +261,8 @@ class AppendedSnapshots {
     const std::optional<long> kept_step = simulation.step() > 0 ? std::optional(simulation.step()) : std::nullopt;
     directory_ = output.dir;
     run_on_root_agreed(decomposition_.comm(), [&] {
-      file_.emplace(series_path(directory_), output.variables, output.compression, kept_step);
+      file_.emplace(series_path(directory_), with_tracers(output.variables, config.spec.grid.tracers),
+                    output.compression, kept_step, whole_grid_.tracer_fields);
     });
   }
 

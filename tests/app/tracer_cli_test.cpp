@@ -217,6 +217,32 @@ TEST_F(TracerCliTest, AnInjectedUniformTracerGainsTheMassTheAirGains) {
               printed_tolerance(smoke));
 }
 
+TEST_F(TracerCliTest, TheSeriesHoldsTheMixingRatiosOutputVariablesMayName) {
+  const std::string run = "--set time.sim_time=5 --set output.every=5 --set output.variables=u,smoke";
+  ASSERT_EQ(simapp(run).exit_code, 0);
+  const fs::path per_time = out() / "fields_000003.nc";
+  EXPECT_TRUE(io::Hdf5Reader(per_time, ExitCode::io).has_dataset("dye")) << "written, also where not named";
+  const std::vector<double> smoke = io::read_dataset(per_time, "smoke"), dye = io::read_dataset(per_time, "dye");
+  fs::rename(out(), directory_ / "per_time");
+  ASSERT_EQ(simapp(run + " --set output.layout=series").exit_code, 0);
+  const fs::path series = out() / "fields.nc";
+  const std::size_t cells = 40 * 20;
+  for (const auto& [name, last] : {std::pair{"smoke", smoke}, std::pair{"dye", dye}}) {
+    const std::vector<double> times = io::read_dataset(series, name);
+    ASSERT_EQ(times.size(), 2 * cells) << name << ": t = 0 and 5 s";
+    EXPECT_TRUE(bitwise_equal({times.begin() + cells, times.end()}, last)) << name << ": the per-time file's";
+  }
+  const std::string valid = R"(valid: rho_prime, u, v, w, theta_prime, p_prime, dens, umom, vmom, wmom, rhot, )"
+                            R"(rho_bar, theta_bar, p_bar)";
+  expect_refused(simapp("--set output.variables=u,smok"),
+                 R"(--set output\.variables=u,smok: output\.variables: unknown name 'smok' \(did you mean )"
+                 R"('smoke'\?; )" +
+                     valid + R"(, smoke, dye, all\))");
+  expect_refused(
+      simapp("--set physics.tracers=dye --set output.variables=smoke"),
+      R"(--set output\.variables=smoke: output\.variables: unknown name 'smoke' \()" + valid + R"(, dye, all\))");
+}
+
 TEST_F(TracerCliTest, BadTracersAreRefusedWithOneLine) {
   expect_refused(simapp("--set physics.tracers=2nd"),
                  R"(--set physics\.tracers=2nd: physics\.tracers: '2nd' is not a tracer name \(a letter, then )"
