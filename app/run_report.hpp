@@ -2,6 +2,7 @@
 /// What a run prints: the header, progress lines, and the closing lines
 ///   d_mass: <%e>
 ///   d_te: <%e>
+///   d_mass_<tracer>: <%e>   (one a tracer)
 /// followed by the timing summary.
 /// Printed through the run's log (io/output/run_log.hpp), which keeps them in output.dir too.
 #include <string>
@@ -34,7 +35,10 @@ std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Ba
 /// (parallel.halo: auto made concrete); `granularity`: the run's as the reports name it.
 void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
                   const std::string& config_path, const std::string& halo_reason, const std::string& granularity);
-void print_progress(io::RunLog& log, const ProgressReport& report);
+/// The relative mass change of each of `tracers` (physics.tracers) in `change`, by name.
+io::TracerChanges tracer_changes(const std::vector<std::string>& tracers, const DiagnosticsChange& change);
+/// The progress line, with `d_mass_<name> = …` after d_te for each of `tracers`.
+void print_progress(io::RunLog& log, const ProgressReport& report, const std::vector<std::string>& tracers);
 
 /// The ranks' timings of `result` (collective; the job's on rank 0).
 io::RunTimings reduce_timings(const Simulation& simulation, const RunResult& result);

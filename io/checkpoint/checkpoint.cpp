@@ -114,6 +114,13 @@ std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xl
                            tracers));
 }
 
+/// The tracers' masses at t = 0, as header_checksum spells them; nothing without tracers.
+std::string tracer_masses_text(const std::vector<double>& masses) {
+  std::string text;
+  for (const double mass : masses) text += fmt::format(";initial_tracer_mass={:016x}", bits(mass));
+  return text;
+}
+
 /// FNV-1a of every header value, exactly (doubles by their bits), and of `format`: with the
 /// variables from format 7 on.
 std::uint64_t header_checksum(const CheckpointHeader& header, int format = format_version) {
@@ -125,12 +132,13 @@ std::uint64_t header_checksum(const CheckpointHeader& header, int format = forma
                                : std::string();
   return fnv1a(fmt::format(
       "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
-      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}{}{}{}",
+      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}{}{}{}{"
+      "}",
       format, header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name, header.nx,
       header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass), bits(header.initial_total_energy),
       bits(header.physics.viscosity), bits(header.physics.hyperviscosity), bits(header.cfl), y, bump,
       format >= format_version ? ";variables=" + variable_list(header) : std::string(),
-      tracers_text(header.tracers, header.tracer_init)));
+      tracers_text(header.tracers, header.tracer_init), tracer_masses_text(header.initial_tracer_mass)));
 }
 
 /// The tracer_init attribute's value; a bad-input Error for another name.
@@ -314,6 +322,8 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
   }
   write_attribute(file, "initial_mass", header.initial_mass);
   write_attribute(file, "initial_total_energy", header.initial_total_energy);
+  for (std::size_t t = 0; t < header.tracers.size(); ++t)
+    write_attribute(file, "initial_mass_" + header.tracers[t], header.initial_tracer_mass.at(t));
   write_attribute(file, "viscosity", header.physics.viscosity);
   write_attribute(file, "hyperviscosity", header.physics.hyperviscosity);
   write_attribute(file, "cfl", header.cfl);
@@ -551,6 +561,8 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   }
   header.initial_mass = file.read_attribute<double>("initial_mass");
   header.initial_total_energy = file.read_attribute<double>("initial_total_energy");
+  for (const std::string& tracer : header.tracers)
+    header.initial_tracer_mass.push_back(file.read_attribute<double>("initial_mass_" + tracer));
   header.physics.viscosity = file.read_attribute<double>("viscosity");
   header.physics.hyperviscosity = file.read_attribute<double>("hyperviscosity");
   header.cfl = file.read_attribute<double>("cfl");

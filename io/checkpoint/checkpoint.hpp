@@ -21,6 +21,7 @@
 ///                    perturbation_x0, perturbation_z0, perturbation_xr, perturbation_zr (double;
 ///                    without them the bump is the case's own),
 ///                    with tracers (physics.tracers): tracer_init (string: physics.tracer_init),
+///                    initial_mass_<name> (double: each tracer's mass at t = 0, for its d_mass_<name>),
 ///                    and /state holds each tracer's ρ_x′ after the dry variables, named "rho" + its
 ///                    name in `variables` (config_hash covers both),
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
@@ -80,6 +81,8 @@ struct CheckpointHeader {
   /// background (none: no tracers, and neither is in the file).
   std::vector<std::string> tracers{};
   TracerInit tracer_init = TracerInit::bump;
+  /// Each tracer's mass at t = 0 (as initial_mass), the reference of its d_mass_<name>.
+  std::vector<double> initial_tracer_mass{};
 };
 
 /// Columns one checksum of /state_checksums covers (the last segment of a row may be shorter).

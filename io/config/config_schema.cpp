@@ -293,8 +293,8 @@ const std::vector<ConfigKey>& config_keys() {
           output_layout_names, [](auto& spec) -> auto& { return spec.output.layout; }),
       name_list_key(
           "output.variables",
-          "snapshot variables (fields, and the background profiles *_bar), comma-separated or a YAML list, each once; "
-          "or all",
+          "snapshot variables (fields, and the background profiles *_bar; the tracers' mixing ratios, by their "
+          "names), comma-separated or a YAML list, each once; or all",
           snapshot_field_names(), [](auto& spec) -> auto& { return spec.output.variables; }),
       value_key(
           "output.compression", "", between(0, 9), "deflate level 1..9 of snapshot datasets; 0: none",

@@ -585,6 +585,21 @@ std::string resolved_yaml(const RunSpec& spec) {
   return keys_yaml(spec, [&](const ConfigKey& key) { return is_listed(key, spec); });
 }
 
+/// The tracers the settings configure (physics.tracers' last setting; checked).
+NameList configured_tracers(const std::vector<Setting>& settings) {
+  NameList tracers;
+  for (const Setting& setting : settings)
+    if (setting.key->path == "physics.tracers") tracers = std::get<NameList>(checked_value(setting));
+  return tracers;
+}
+
+/// `key` allowing `names` too, after its own (their views are into `names`).
+ConfigKey with_names(const ConfigKey& key, const NameList& names) {
+  ConfigKey extended = key;
+  extended.allowed.insert(extended.allowed.end(), names.begin(), names.end());
+  return extended;
+}
+
 }  // namespace
 
 std::string every_key_yaml(const RunSpec& spec) {
@@ -604,11 +619,15 @@ LoadedConfig load_config_text(const std::string& path, const std::string& text,
   for (const std::string& override_text : overrides) collect_override(override_text, settings);
 
   // Every setting is checked, also one that a later one replaces: a broken file is reported
-  // even when --set covers it.
+  // even when --set covers it. output.variables may name the tracers.
+  const NameList tracers = configured_tracers(settings);
+  const ConfigKey variables = with_names(*find_config_key("output.variables"), tracers);
   RunSpec spec;
   KeyPlaces places;
   for (const Setting& setting : settings) {
-    setting.key->set(spec, checked_value(setting));
+    const Setting checked =
+        setting.key->path == variables.path ? Setting{&variables, setting.value, setting.where} : setting;
+    setting.key->set(spec, checked_value(checked));
     places[setting.key->path] = setting.where;
   }
   resolve_defaults(spec, places);

@@ -129,7 +129,11 @@ void resolve_defaults(RunSpec& spec, const KeyPlaces& places) {
   std::vector<std::string>& variables = spec.output.variables;
   if (!places.contains("output.variables")) variables = default_output_variables(spec.grid.ny);
   // Every field ("all") in the 2-D model: those it has.
-  if (spec.grid.ny == 1 && variables.size() == snapshot_fields().size()) std::erase_if(variables, is_3d_field);
+  const auto fields = std::ranges::count_if(variables, [&](const std::string& name) {
+    return std::ranges::find(spec.grid.tracers, name) == spec.grid.tracers.end();
+  });
+  if (spec.grid.ny == 1 && static_cast<std::size_t>(fields) == snapshot_fields().size())
+    std::erase_if(variables, is_3d_field);
 }
 
 void check_model_keys(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {

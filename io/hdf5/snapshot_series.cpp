@@ -51,10 +51,17 @@ void write_series_fields(hid_t file, const Snapshot& snapshot, const std::vector
                          int compression_level) {
   const PropertyListHandle creation = along_time(series_chunk(snapshot));
   if (compression_level > 0) set_deflate(creation.get(), compression_level);
+  const auto write = [&](const FieldInfo& field) {
+    write_variable(file, field, field_dims(snapshot), snapshot_field(snapshot, field.name), creation.get(),
+                   field_dimension_names(snapshot), series_max_dims(snapshot));
+  };
   for (const FieldInfo& field : snapshot_fields())
-    if (!field.profile && std::ranges::find(fields, field.name) != fields.end())
-      write_variable(file, field, field_dims(snapshot), snapshot_field(snapshot, field.name), creation.get(),
-                     field_dimension_names(snapshot), series_max_dims(snapshot));
+    if (!field.profile && std::ranges::find(fields, field.name) != fields.end()) write(field);
+  for (const DerivedField& tracer : snapshot.tracer_fields) {
+    const FieldDescription& d = tracer.description;
+    if (std::ranges::find(fields, d.name) != fields.end())
+      write({d.name, d.unit, d.long_name, d.standard_name, d.comment});
+  }
 }
 
 /// More than the bytes of a new series holding one time: a snapshot's, with room for deflate's
@@ -224,9 +231,9 @@ void check_continues(hid_t file, const fs::path& path, const Snapshot& snapshot)
 }  // namespace
 
 SnapshotSeriesFile::SnapshotSeriesFile(fs::path path, std::vector<std::string> fields, int compression_level,
-                                       std::optional<long> kept_step)
+                                       std::optional<long> kept_step, std::span<const DerivedField> tracers)
     : path_(std::move(path)), fields_(std::move(fields)), compression_level_(compression_level), versions_(path_) {
-  check_fields(path_, fields_, compression_level_);
+  check_fields(path_, fields_, compression_level_, tracers);
   std::error_code error;
   if (!kept_step || !fs::exists(fs::symlink_status(path_, error))) return;
   if (fs::symlink_status(path_, error).type() != fs::file_type::regular ||

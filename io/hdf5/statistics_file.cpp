@@ -3,6 +3,7 @@
 #include <hdf5.h>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -27,11 +28,18 @@ namespace {
 /// A variable of the file along time: what it is, and where a row keeps its value.
 struct Column {
   FieldInfo info;  ///< its comment says how it is computed
-  double& (*of)(StatisticsRow& row);
+  std::function<double&(StatisticsRow& row)> of;
 };
 
-/// The file's variables besides time and step, for the 2-D or the 3-D model.
-std::vector<Column> columns(bool three_d) {
+/// The names of the tracers whose mixing ratios `run`'s snapshots hold.
+std::vector<std::string> tracer_names(const Snapshot& run) {
+  std::vector<std::string> names;
+  for (const DerivedField& field : run.tracer_fields) names.push_back(field.description.name);
+  return names;
+}
+
+/// The file's variables besides time and step, for the 2-D or the 3-D model with `tracers`.
+std::vector<Column> columns(bool three_d, const std::vector<std::string>& tracers) {
   const std::string per_y = three_d ? "" : " per metre of y";
   const std::string kg = three_d ? "kg" : "kg m-1", joule = three_d ? "J" : "J m-1";
   const std::string squared = three_d ? "u^2 + v^2 + w^2" : "u^2 + w^2";
@@ -65,6 +73,12 @@ std::vector<Column> columns(bool three_d) {
                 "maximum over cells and axes a of (|u_a| + c) dt / d_a, c the speed of sound: the number time.cfl "
                 "bounds while every signal speed stays below 450 m/s"},
                [](StatisticsRow& row) -> double& { return row.statistics.courant_number; }}});
+  for (std::size_t t = 0; t < tracers.size(); ++t)
+    all.push_back(
+        {{"d_mass_" + tracers[t], "1", "relative change of the mass of tracer " + tracers[t] + " since t = 0", "",
+          "(m - m at t = 0) / m at t = 0, m = sum over cells of rho_x dV, rho_x = rho_x_bar(z) + rho_x' the "
+          "tracer's density"},
+         [t](StatisticsRow& row) -> double& { return row.change.tracer_mass[t]; }});
   return all;
 }
 
@@ -119,7 +133,7 @@ void fill(hid_t file, const Snapshot& run, const std::string& time_start, const 
       write_along_time(file, "step", H5T_STD_I64LE, H5T_NATIVE_LONG, steps.data(), rows.size()).get(),
       {"step", "1", "time step number", "", ""});
   attach_dimensions(file, "step", {"time"});
-  for (const Column& column : columns(run.ny > 1)) {
+  for (const Column& column : columns(run.ny > 1, tracer_names(run))) {
     const std::vector<double> values = values_of(column, rows);
     write_variable_attributes(
         write_along_time(file, column.info.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), rows.size()).get(),
@@ -129,8 +143,8 @@ void fill(hid_t file, const Snapshot& run, const std::string& time_start, const 
   write_root_attributes(file, run, "simapp " + run.case_name + ": statistics of the flow over time");
 }
 
-/// The rows of a statistics file of the model of `three_d`, every variable read and checked.
-std::vector<StatisticsRow> read_rows(const Hdf5Reader& file, bool three_d) {
+/// The rows of a statistics file of the model of `three_d` with `tracers`, every variable read and checked.
+std::vector<StatisticsRow> read_rows(const Hdf5Reader& file, bool three_d, const std::vector<std::string>& tracers) {
   const std::vector<double> times = file.read_dataset<double>("time");
   const std::vector<long> steps = file.read_dataset<long>("step");
   std::vector<StatisticsRow> rows(times.size());
@@ -143,8 +157,9 @@ std::vector<StatisticsRow> read_rows(const Hdf5Reader& file, bool three_d) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     rows[r].time = times[r];
     rows[r].step = steps[r];
+    rows[r].change.tracer_mass.resize(tracers.size());
   }
-  for (const Column& column : columns(three_d)) {
+  for (const Column& column : columns(three_d, tracers)) {
     const std::vector<double> values = file.read_dataset<double>(column.info.name);
     require_length(column.info.name, values.size());
     for (std::size_t r = 0; r < rows.size(); ++r) column.of(rows[r]) = values[r];
@@ -152,15 +167,16 @@ std::vector<StatisticsRow> read_rows(const Hdf5Reader& file, bool three_d) {
   return rows;
 }
 
-/// Refuses (bad input) a file that is not a statistics file simapp wrote of the model of `three_d`.
-void check_statistics_file(const fs::path& path, bool three_d) {
+/// Refuses (bad input) a file that is not a statistics file simapp wrote of the model of `three_d`
+/// with `tracers`.
+void check_statistics_file(const fs::path& path, bool three_d, const std::vector<std::string>& tracers) {
   std::error_code error;
   if (fs::symlink_status(path, error).type() != fs::file_type::regular ||
       !has_root_attributes(path, {"simapp_version", "input_yaml"}))
     throw Error(ExitCode::bad_input, path.string(), "not a statistics file that simapp wrote");
   const Hdf5Reader file(path, ExitCode::bad_input);
   std::vector<std::string> expected{"time", "step"};
-  for (const Column& column : columns(three_d)) expected.push_back(column.info.name);
+  for (const Column& column : columns(three_d, tracers)) expected.push_back(column.info.name);
   for (const std::string& name : expected)
     if (!file.has_dataset(name))
       throw Error(
@@ -172,15 +188,19 @@ void check_statistics_file(const fs::path& path, bool three_d) {
 
 }  // namespace
 
-double statistics_file_bound(long rows, std::size_t yaml_bytes) {
+double statistics_file_bound(long rows, std::size_t yaml_bytes, std::size_t tracers) {
   // Measured with HDF5 1.10.8 (the simapp binary, rows 2 to 8194, 2-D and 3-D): a file holds
   // its input YAML, 8 B a value (12 variables in 2-D, 13 in 3-D) for every row and for the up
   // to one row a chunk that its last chunk lacks, and 42.9 to 45.6 kB more in 2-D, 45.4 to
   // 49.4 kB in 3-D (names, attributes, B-trees; which of HDF5's blocks fill up varies with the
-  // rows). 56 KiB for that keeps more than 7 kB to spare.
+  // rows). 56 KiB for that keeps more than 7 kB to spare. A tracer's variable adds a value a
+  // row and 2.6 to 2.8 kB (measured with 1, 2 and 8 tracers, 12 rows): 4 KiB each.
   constexpr double rest = 56.0 * 1024.0, bytes_a_row = 13 * sizeof(double);
+  constexpr double tracer_rest = 4.0 * 1024.0;
+  const auto extra = static_cast<double>(tracers);
   const auto chunks = (static_cast<hsize_t>(std::max(rows, 1L)) + rows_per_chunk_at_most - 1) / rows_per_chunk_at_most;
-  return rest + static_cast<double>(yaml_bytes) + bytes_a_row * static_cast<double>(rows + static_cast<long>(chunks));
+  return rest + tracer_rest * extra + static_cast<double>(yaml_bytes) +
+         (bytes_a_row + sizeof(double) * extra) * static_cast<double>(rows + static_cast<long>(chunks));
 }
 
 StatisticsFile::StatisticsFile(fs::path path, Snapshot run, std::string time_start, std::optional<long> kept_step)
@@ -188,8 +208,8 @@ StatisticsFile::StatisticsFile(fs::path path, Snapshot run, std::string time_sta
   std::error_code error;
   if (!kept_step || !fs::exists(fs::symlink_status(path_, error))) return;
   const QuietHdf5Errors quiet;
-  check_statistics_file(path_, run_.ny > 1);
-  rows_ = read_rows(Hdf5Reader(path_, ExitCode::io), run_.ny > 1);
+  check_statistics_file(path_, run_.ny > 1, tracer_names(run_));
+  rows_ = read_rows(Hdf5Reader(path_, ExitCode::io), run_.ny > 1, tracer_names(run_));
   on_disk_ = true;
   std::erase_if(rows_, [&](const StatisticsRow& row) { return row.step > *kept_step; });
   write();
@@ -210,8 +230,8 @@ bool StatisticsFile::flush() {
 }
 
 void StatisticsFile::write() {
-  const auto estimate =
-      static_cast<std::size_t>(statistics_file_bound(static_cast<long>(rows_.size()), run_.input_yaml.size()));
+  const auto estimate = static_cast<std::size_t>(
+      statistics_file_bound(static_cast<long>(rows_.size()), run_.input_yaml.size(), run_.tracer_fields.size()));
   try {
     // Only the file this writer wrote, or continued, is replaced.
     write_new_file(
@@ -225,10 +245,11 @@ void StatisticsFile::write() {
   written_at_ = std::chrono::steady_clock::now();
 }
 
-std::vector<StatisticsRow> read_statistics_file(const fs::path& path, ExitCode failure) {
+std::vector<StatisticsRow> read_statistics_file(const fs::path& path, ExitCode failure,
+                                                const std::vector<std::string>& tracers) {
   const QuietHdf5Errors quiet;
   const Hdf5Reader file(path, failure);
-  return read_rows(file, file.has_dataset("max_abs_v"));
+  return read_rows(file, file.has_dataset("max_abs_v"), tracers);
 }
 
 }  // namespace simapp::io

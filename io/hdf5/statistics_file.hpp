@@ -10,6 +10,8 @@
 ///   /max_abs_u, /max_abs_v, /max_abs_w  (time) m s-1 (max_abs_v: the 3-D model's only)
 ///   /min_theta_prime, /max_theta_prime  (time) K
 ///   /cfl                    (time) the Courant number reached, max (|u_a| + c) dt / Δ_a
+///   /d_mass_<tracer>        (time) each tracer's relative mass change since t = 0 (with tracers:
+///                           physics.tracers, the snapshots' tracer fields)
 ///   every variable has units, long_name and a comment that says how it is computed; root
 ///   attributes as a snapshot's (Conventions, title, source, case, nx, nz, dx, dz, in 3-D ny
 ///   and dy, simapp_version, git_hash, input_yaml).
@@ -37,8 +39,9 @@ inline constexpr const char* statistics_file_name = "stats.nc";
 /// Wall-clock seconds a row may wait before the file is written again.
 inline constexpr double statistics_hold_seconds = 2.0;
 
-/// More than the bytes of a statistics file of `rows` rows and an input YAML of `yaml_bytes`.
-double statistics_file_bound(long rows, std::size_t yaml_bytes);
+/// More than the bytes of a statistics file of `rows` rows, an input YAML of `yaml_bytes` and
+/// `tracers` tracers.
+double statistics_file_bound(long rows, std::size_t yaml_bytes, std::size_t tracers = 0);
 
 /// The statistics of one time.
 struct StatisticsRow {
@@ -81,8 +84,9 @@ class StatisticsFile {
   std::optional<std::chrono::steady_clock::time_point> written_at_;
 };
 
-/// The rows of the statistics file at `path` (tests and tools; a restart reads them so).
-/// Throws an Error of kind `failure` naming the file and what is wrong.
-std::vector<StatisticsRow> read_statistics_file(const std::filesystem::path& path, ExitCode failure);
+/// The rows of the statistics file at `path` of a run with `tracers` (tests and tools; a restart
+/// reads them so). Throws an Error of kind `failure` naming the file and what is wrong.
+std::vector<StatisticsRow> read_statistics_file(const std::filesystem::path& path, ExitCode failure,
+                                                const std::vector<std::string>& tracers = {});
 
 }  // namespace simapp::io

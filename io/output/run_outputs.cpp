@@ -48,9 +48,11 @@ fs::path series_path(const fs::path& directory) { return directory / "fields.nc"
 
 }  // namespace
 
-/// The fields a snapshot file holds: output.variables, then each tracer's mixing ratio.
+/// The fields a snapshot file holds: output.variables, then the mixing ratio of each tracer it
+/// does not name.
 std::vector<std::string> with_tracers(std::vector<std::string> fields, const std::vector<std::string>& tracers) {
-  fields.insert(fields.end(), tracers.begin(), tracers.end());
+  for (const std::string& tracer : tracers)
+    if (std::ranges::find(fields, tracer) == fields.end()) fields.push_back(tracer);
   return fields;
 }
 
@@ -259,7 +261,8 @@ class AppendedSnapshots {
     const std::optional<long> kept_step = simulation.step() > 0 ? std::optional(simulation.step()) : std::nullopt;
     directory_ = output.dir;
     run_on_root_agreed(decomposition_.comm(), [&] {
-      file_.emplace(series_path(directory_), output.variables, output.compression, kept_step);
+      file_.emplace(series_path(directory_), with_tracers(output.variables, config.spec.grid.tracers),
+                    output.compression, kept_step, whole_grid_.tracer_fields);
     });
   }
 
@@ -364,12 +367,13 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
                          const OutputHooks& hooks, long step, double time, std::span<const double> interior) {
   if (hooks.before_checkpoint) hooks.before_checkpoint();
   const GridSpec& grid = config.spec.grid;
-  io::write_checkpoint(config.spec.output.dir,
-                       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass,
-                        reference.total_energy, std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen,
-                        config.spec.physics, config.spec.time.cfl, grid.ny, grid.ny > 1 ? grid.ylen : 0.0,
-                        io::configured_perturbation(config.spec), grid.tracers, grid.tracer_init},
-                       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
+  io::write_checkpoint(
+      config.spec.output.dir,
+      {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
+       std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
+       grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec), grid.tracers, grid.tracer_init,
+       reference.tracer_mass},
+      decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
   if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }
 
@@ -490,7 +494,7 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
   std::vector<double> block;
   run_agreed(simulation.decomposition().comm(), [&] {
     const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
-    reference = {header.initial_mass, header.initial_total_energy};
+    reference = {header.initial_mass, header.initial_total_energy, header.initial_tracer_mass};
     block = io::read_checkpoint_block(*start.checkpoint, simulation.decomposition().box());
   });
   simulation.restore(start.step, block);

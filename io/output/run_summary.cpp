@@ -99,6 +99,17 @@ Json placements_json(const std::vector<RankPlacement>& placements) {
   return ranks;
 }
 
+/// Adds d_mass_<name> for each tracer.
+void add_tracer_changes(Json& json, const TracerChanges& changes) {
+  for (const auto& [name, change] : changes) json["d_mass_" + name] = finite(change);
+}
+
+Json last_progress_json(const ProgressPoint& point) {
+  Json json{{"step", point.step}, {"t_s", point.time}, {"d_mass", finite(point.d_mass)}, {"d_te", finite(point.d_te)}};
+  add_tracer_changes(json, point.d_mass_tracers);
+  return json;
+}
+
 }  // namespace
 
 std::string iso_8601_utc(std::chrono::system_clock::time_point time) {
@@ -151,11 +162,8 @@ Json run_summary_json(const RunSummary& s) {
   json["timing"] = s.timings ? timings_json(*s.timings) : Json();
   json["d_mass"] = s.d_mass ? finite(*s.d_mass) : Json();
   json["d_te"] = s.d_te ? finite(*s.d_te) : Json();
-  json["last_progress"] = s.last_progress ? Json{{"step", s.last_progress->step},
-                                                 {"t_s", s.last_progress->time},
-                                                 {"d_mass", finite(s.last_progress->d_mass)},
-                                                 {"d_te", finite(s.last_progress->d_te)}}
-                                          : Json();
+  add_tracer_changes(json, s.d_mass_tracers);
+  json["last_progress"] = s.last_progress ? last_progress_json(*s.last_progress) : Json();
   json["config"] = s.spec ? config_json(*s.spec) : Json();
   return json;
 }

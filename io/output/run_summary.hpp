@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,12 +44,16 @@ struct RunTimings {
   long outputs_written = 0;
 };
 
+/// Each tracer's relative mass change, by the tracer's name (none without tracers).
+using TracerChanges = std::vector<std::pair<std::string, double>>;
+
 /// The last progress line's figures.
 struct ProgressPoint {
   long step = 0;
   double time = 0.0;  ///< simulated, s
   double d_mass = 0.0;
   double d_te = 0.0;
+  TracerChanges d_mass_tracers;
 };
 
 /// What run.json records; filled in as the run goes.
@@ -81,6 +86,7 @@ struct RunSummary {
   std::optional<RunTimings> timings;
   std::optional<double> d_mass;
   std::optional<double> d_te;
+  TracerChanges d_mass_tracers;  ///< written as d_mass_<name>, after d_te
 
   int exit_code = 0;
   std::string reason;

@@ -56,10 +56,12 @@ SIMAPP_HOST_DEVICE void add_cell(StatisticsSums& sums, const Load& load, const H
   sums.max_abs_w = max_or_nan(sums.max_abs_w, fabs(velocity[V::momenta - 1]));
 }
 
-/// Both passes over `cells` cells; `add(sums, n)` adds cell n (i fastest).
-template <class AddCell>
-void reduce_cells(const Stream& stream, std::int64_t cells, const AddCell& add, StatisticsSums* partials,
-                  StatisticsSums* records) {
+/// Both passes over `cells` cells; `add(sums, n)` adds cell n (i fastest), whose density of
+/// tracer t (ρ̄_x + ρ_x′) is `tracer_density(t, n)`. A lane sums each tracer over its cells after
+/// the dry statistics, so each variable is read once.
+template <class AddCell, class TracerDensity>
+void reduce_cells(const Stream& stream, std::int64_t cells, const AddCell& add, const TracerDensity& tracer_density,
+                  StatisticsSums* partials, StatisticsSums* records, const TracerMassSums& tracers) {
   const auto groups = static_cast<int>(group_count(cells));
   parallel_for(
       "statistics_partials", stream, IndexBox{0, statistics_lanes, 0, groups}, SIMAPP_LAMBDA(int lane, int group) {
@@ -67,7 +69,14 @@ void reduce_cells(const Stream& stream, std::int64_t cells, const AddCell& add, 
         const std::int64_t first = std::int64_t{group} * statistics_group_cells;
         const std::int64_t end = first + statistics_group_cells < cells ? first + statistics_group_cells : cells;
         for (std::int64_t n = first + lane; n < end; n += statistics_lanes) add(sums, n);
-        partials[std::int64_t{group} * statistics_lanes + lane] = sums;
+        const std::int64_t partial = std::int64_t{group} * statistics_lanes + lane;
+        partials[partial] = sums;
+        for (int t = 0; t < tracers.count(); ++t) {
+          ExactSum mass;
+          for (std::int64_t n = first + lane; n < end; n += statistics_lanes)
+            mass.add(tracer_density(t, n), density_scale_bits);
+          tracers.partials[partial * tracers.count() + t] = mass;
+        }
       });
   const auto partial_count = static_cast<std::int64_t>(statistics_partial_count(cells));
   parallel_for(
@@ -80,6 +89,11 @@ void reduce_cells(const Stream& stream, std::int64_t cells, const AddCell& add, 
                                      : partial_count;
         for (std::int64_t p = first; p < end; ++p) sums.add(partials[p]);
         records[record] = sums;
+        for (int t = 0; t < tracers.count(); ++t) {
+          ExactSum mass;
+          for (std::int64_t p = first; p < end; ++p) mass.add(tracers.partials[p * tracers.count() + t]);
+          tracers.records[std::int64_t{record} * tracers.count() + t] = mass;
+        }
       });
 }
 
@@ -96,7 +110,8 @@ std::size_t statistics_record_count(std::int64_t cells) {
 
 template <int Dims>
 void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
-                       const CellGeometry<Dims>& geometry, StatisticsSums* partials, StatisticsSums* records) {
+                       const CellGeometry<Dims>& geometry, StatisticsSums* partials, StatisticsSums* records,
+                       const TracerMassSums& tracers) {
   using V = ModelVariables<Dims>;
   const int nx = state.shape.nx;
   const InverseSpacings<V::momenta> inverse_spacing = inverse_spacings(geometry);
@@ -111,7 +126,12 @@ void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, 
           add_cell<V>(
               sums, [&](int v) { return state(v, k, j, i); }, background, k, inverse_spacing);
         },
-        partials, records);
+        SIMAPP_LAMBDA(int t, std::int64_t n) {
+          const std::int64_t row = n / nx;
+          const auto i = static_cast<int>(n % nx), j = static_cast<int>(row % ny), k = static_cast<int>(row / ny);
+          return state(tracers.tracers.first + t, k, j, i) + tracers.background.cell_value(t, k);
+        },
+        partials, records, tracers);
   } else {
     reduce_cells(
         stream, std::int64_t{nx} * state.shape.nz,
@@ -120,13 +140,17 @@ void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, 
           add_cell<V>(
               sums, [&](int v) { return state(v, k, i); }, background, k, inverse_spacing);
         },
-        partials, records);
+        SIMAPP_LAMBDA(int t, std::int64_t n) {
+          const auto i = static_cast<int>(n % nx), k = static_cast<int>(n / nx);
+          return state(tracers.tracers.first + t, k, i) + tracers.background.cell_value(t, k);
+        },
+        partials, records, tracers);
   }
 }
 
 template void reduce_statistics(const Stream&, FieldOf<const double, 2>, HydrostaticView, const CellGeometry<2>&,
-                                StatisticsSums*, StatisticsSums*);
+                                StatisticsSums*, StatisticsSums*, const TracerMassSums&);
 template void reduce_statistics(const Stream&, FieldOf<const double, 3>, HydrostaticView, const CellGeometry<3>&,
-                                StatisticsSums*, StatisticsSums*);
+                                StatisticsSums*, StatisticsSums*, const TracerMassSums&);
 
 }  // namespace simapp

@@ -8,6 +8,7 @@
 ///   max |u|, |v|, |w|; min and max θ′ = θ − ρ̄θ̄_c/ρ̄_c (the snapshots' theta_prime, bit for bit)
 ///   max over cells and axes a of (|u_a| + c)/Δ_a, the fastest signal across a cell (s⁻¹): times dt,
 ///   the Courant number the run reached.
+///   tracer masses  Σ (ρ̄_x,c(k) + ρ_x′) for each tracer of the state (TracerMassSums)
 /// Sums are exact fixed-point (ExactSum) and a maximum or minimum is one of the values whatever
 /// the order (NaN wins, so a blown-up state shows), so the statistics do not depend on how the
 /// cells are split among threads, blocks, backends or ranks.
@@ -24,6 +25,7 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/diagnostics/exact_sum.hpp"
+#include "kernels/flux/tracer_flux.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 
@@ -66,6 +68,19 @@ struct StatisticsSums {
   }
 };
 
+/// Where the passes put the masses of the state's tracers (an empty range: none), one ExactSum
+/// per tracer at 2^-density_scale_bits (unscaled densities, as StatisticsSums::mass): partial or
+/// record p's tracer t at [p · count() + t], beside StatisticsSums p. Their count is the run's,
+/// so they live in arrays of their own rather than in StatisticsSums.
+struct TracerMassSums {
+  VarRange tracers{0, 0};
+  TracerBackground background;   ///< ρ̄_x
+  ExactSum* partials = nullptr;  ///< statistics_partial_count(cells) · count()
+  ExactSum* records = nullptr;   ///< statistics_record_count(cells) · count()
+
+  SIMAPP_HOST_DEVICE int count() const { return tracers.last - tracers.first; }
+};
+
 /// The partials the first pass writes for `cells` interior cells.
 std::size_t statistics_partial_count(std::int64_t cells);
 /// The records the second pass leaves for `cells` interior cells.
@@ -73,9 +88,10 @@ std::size_t statistics_record_count(std::int64_t cells);
 
 /// Queues both passes over the interior of the state of the model of `Dims` dimensions (3-D: ρv
 /// counts as ρu does; Δ_y = dy): `partials` (scratch, of statistics_partial_count cells) and
-/// `records` (statistics_record_count) on the backend.
+/// `records` (statistics_record_count) on the backend; the tracers' masses likewise in `tracers`.
 template <int Dims>
 void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
-                       const CellGeometry<Dims>& geometry, StatisticsSums* partials, StatisticsSums* records);
+                       const CellGeometry<Dims>& geometry, StatisticsSums* partials, StatisticsSums* records,
+                       const TracerMassSums& tracers = {});
 
 }  // namespace simapp

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/owned_event.hpp"
@@ -13,14 +14,17 @@
 namespace simapp {
 
 struct Diagnostics {
-  double mass = 0.0;          ///< kg per metre of y (the 2-D model), kg (the 3-D model)
-  double total_energy = 0.0;  ///< J per metre of y, J
+  double mass = 0.0;                ///< kg per metre of y (the 2-D model), kg (the 3-D model)
+  double total_energy = 0.0;        ///< J per metre of y, J
+  std::vector<double> tracer_mass;  ///< each tracer's Σ ρ_x dV, as mass (none without tracers)
 };
 
-/// Relative changes (now − start) / start, as printed in d_mass and d_te.
+/// Relative changes (now − start) / start, as printed in d_mass, d_te and d_mass_<tracer> (NaN for
+/// a tracer without mass at the start).
 struct DiagnosticsChange {
   double mass = 0.0;
   double total_energy = 0.0;
+  std::vector<double> tracer_mass;
 };
 
 DiagnosticsChange relative_change(const Diagnostics& start, const Diagnostics& now);
@@ -45,21 +49,28 @@ struct FlowStatistics {
 /// apart let the device go on with queued steps while the host waits for the records.
 class StatisticsReducer {
  public:
-  /// For `cells` interior cells on this rank, each of `cell_volume` (m², or m³ in 3-D), and
-  /// steps of `dt` (s, for the Courant number).
-  StatisticsReducer(Backend backend, std::int64_t cells, double cell_volume, double dt, MPI_Comm comm);
+  /// For `cells` interior cells on this rank, each of `cell_volume` (m², or m³ in 3-D), steps
+  /// of `dt` (s, for the Courant number) and states of `tracers` tracers.
+  StatisticsReducer(Backend backend, std::int64_t cells, double cell_volume, double dt, int tracers, MPI_Comm comm);
 
-  /// Queues the reduction of the state of the model of `Dims` dimensions on `stream`, and the
-  /// copy of its records to the host; the state may change once the stream has run it.
+  /// Queues the reduction of the state of the model of `Dims` dimensions, whose tracers have the
+  /// background `tracer_background`, on `stream`, and the copy of its records to the host; the
+  /// state may change once the stream has run it.
   template <int Dims>
   void queue(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
-             const CellGeometry<Dims>& geometry) const;
+             TracerBackground tracer_background, const CellGeometry<Dims>& geometry) const;
   /// Waits for what queue() queued last and reduces it over the ranks (collective).
   FlowStatistics collect() const;
 
  private:
+  /// Each tracer's mass of the records that queue() copied, over the ranks (collective).
+  std::vector<double> tracer_masses() const;
+
   DeviceBuffer<StatisticsSums> partials_, records_;
   PinnedBuffer<StatisticsSums> host_records_;
+  DeviceBuffer<ExactSum> tracer_partials_, tracer_records_;  ///< TracerMassSums' arrays
+  PinnedBuffer<ExactSum> host_tracer_records_;
+  int tracers_;
   OwnedEvent ready_;
   double cell_volume_, dt_;
   MPI_Comm comm_;

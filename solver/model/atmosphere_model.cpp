@@ -45,13 +45,15 @@ StepResources<Dims> resources_of(const ModelContext& context, const Workspace<Di
 template <int Dims>
 StatisticsReducer statistics_reducer(const ModelContext& context) {
   const CellGeometry<Dims> geometry = context.grid.geometry<Dims>();
+  const VarRange tracers = tracers_of(context.grid.cell_shape<Dims>());
+  const int tracer_count = tracers.last - tracers.first;
   if constexpr (Dims == 3)
-    return StatisticsReducer(context.stream.backend,
-                             std::int64_t{context.grid.nx()} * context.grid.ny() * context.grid.nz(),
-                             geometry.dx * geometry.dy * geometry.dz, context.time.dt(), context.decomposition.comm());
+    return StatisticsReducer(
+        context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.ny() * context.grid.nz(),
+        geometry.dx * geometry.dy * geometry.dz, context.time.dt(), tracer_count, context.decomposition.comm());
   else
     return StatisticsReducer(context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.nz(),
-                             geometry.dx * geometry.dz, context.time.dt(), context.decomposition.comm());
+                             geometry.dx * geometry.dz, context.time.dt(), tracer_count, context.decomposition.comm());
 }
 
 }  // namespace
@@ -89,13 +91,13 @@ void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
 
 template <int Dims>
 Diagnostics AtmosphereModel<Dims>::diagnostics(const Stream& stream) const {
-  diagnostics_.queue(stream, resources_.fields.state, background_, geometry_);
+  diagnostics_.queue(stream, resources_.fields.state, background_, resources_.tracers, geometry_);
   return diagnostics_.collect().totals;
 }
 
 template <int Dims>
 void AtmosphereModel<Dims>::begin_statistics(const Stream& stream) const {
-  statistics_.queue(stream, resources_.fields.state, background_, geometry_);
+  statistics_.queue(stream, resources_.fields.state, background_, resources_.tracers, geometry_);
 }
 
 template <int Dims>

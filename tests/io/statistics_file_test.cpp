@@ -51,8 +51,8 @@ StatisticsRow row_at(long step) {
   StatisticsRow row;
   row.step = step;
   row.time = 1.25 * s;
-  row.statistics = {{1.0e7 + s, 2.5e12 + 3.0 * s}, 4.0e3 * s, 0.1 * s, 0.2 * s, 0.3 * s, -0.01 * s, 0.5 + s, 1.1};
-  row.change = {1e-15 * s, -2e-14 * s};
+  row.statistics = {{1.0e7 + s, 2.5e12 + 3.0 * s, {}}, 4.0e3 * s, 0.1 * s, 0.2 * s, 0.3 * s, -0.01 * s, 0.5 + s, 1.1};
+  row.change = {1e-15 * s, -2e-14 * s, {}};
   return row;
 }
 

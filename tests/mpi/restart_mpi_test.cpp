@@ -78,7 +78,8 @@ TEST(RestartMpiTest, InterruptedRunContinuesBitForBitOnAnyRankCount) {
     EXPECT_EQ(read_again.config_hash, header.config_hash);
   }
   const RunResult second_result = run_to_end(
-      second, 0, [](const ProgressReport&) {}, {}, Diagnostics{header.initial_mass, header.initial_total_energy});
+      second, 0, [](const ProgressReport&) {}, {},
+      Diagnostics{header.initial_mass, header.initial_total_energy, header.initial_tracer_mass});
   const std::vector<double> restarted = second.gathered_state();
 
   if (rank == 0) {
