@@ -25,9 +25,10 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/diagnostics/exact_sum.hpp"
-#include "kernels/flux/tracer_flux.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/hydrostatic/tracer_background.hpp"
 #include "kernels/physics/cell_geometry.hpp"
+#include "kernels/physics/variables.hpp"
 
 namespace simapp {
 

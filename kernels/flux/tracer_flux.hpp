@@ -10,22 +10,11 @@
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/flux/flux_context.hpp"
+#include "kernels/hydrostatic/tracer_background.hpp"
 #include "kernels/physics/variables.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 
 namespace simapp {
-
-/// The background profile of each tracer, ρ̄_x(z) (cell averages for rows k ∈ [−halo, nz + halo),
-/// interface values for k ∈ [0, nz]), tracer t's at t · stride (a stride of 0: one profile for all).
-struct TracerBackground {
-  const double* cell = nullptr;
-  const double* face = nullptr;
-  int cell_stride = 0;
-  int face_stride = 0;
-
-  SIMAPP_HOST_DEVICE double cell_value(int t, int k) const { return cell[t * cell_stride + k + numerics::halo_width]; }
-  SIMAPP_HOST_DEVICE double face_value(int t, int k) const { return face[t * face_stride + k]; }
-};
 
 /// Whether the face along D at row or interface k is a wall (z faces at the domain's bottom and top).
 template <Direction D, int Dims>
