@@ -97,6 +97,15 @@ void reduce_cells(const Stream& stream, std::int64_t cells, const AddCell& add, 
       });
 }
 
+/// Cell n of the cells numbered i fastest, then j, then k, in layers of nx × ny (2-D: ny = 1, j = 0).
+struct CellOfLayers {
+  int i, j, k;
+};
+SIMAPP_HOST_DEVICE inline CellOfLayers cell_of_layers(std::int64_t n, int nx, int ny) {
+  const std::int64_t row = n / nx;
+  return {static_cast<int>(n % nx), static_cast<int>(row % ny), static_cast<int>(row / ny)};
+}
+
 }  // namespace
 
 std::size_t statistics_partial_count(std::int64_t cells) {
@@ -121,28 +130,26 @@ void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, 
     reduce_cells(
         stream, std::int64_t{nx} * ny * state.shape.nz,
         SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {
-          const std::int64_t row = n / nx;
-          const auto i = static_cast<int>(n % nx), j = static_cast<int>(row % ny), k = static_cast<int>(row / ny);
+          const CellOfLayers c = cell_of_layers(n, nx, ny);
           add_cell<V>(
-              sums, [&](int v) { return state(v, k, j, i); }, background, k, inverse_spacing);
+              sums, [&](int v) { return state(v, c.k, c.j, c.i); }, background, c.k, inverse_spacing);
         },
         SIMAPP_LAMBDA(int t, std::int64_t n) {
-          const std::int64_t row = n / nx;
-          const auto i = static_cast<int>(n % nx), j = static_cast<int>(row % ny), k = static_cast<int>(row / ny);
-          return state(tracers.tracers.first + t, k, j, i) + tracers.background.cell_value(t, k);
+          const CellOfLayers c = cell_of_layers(n, nx, ny);
+          return state(tracers.tracers.first + t, c.k, c.j, c.i) + tracers.background.cell_value(t, c.k);
         },
         partials, records, tracers);
   } else {
     reduce_cells(
         stream, std::int64_t{nx} * state.shape.nz,
         SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {
-          const auto i = static_cast<int>(n % nx), k = static_cast<int>(n / nx);
+          const CellOfLayers c = cell_of_layers(n, nx, 1);
           add_cell<V>(
-              sums, [&](int v) { return state(v, k, i); }, background, k, inverse_spacing);
+              sums, [&](int v) { return state(v, c.k, c.i); }, background, c.k, inverse_spacing);
         },
         SIMAPP_LAMBDA(int t, std::int64_t n) {
-          const auto i = static_cast<int>(n % nx), k = static_cast<int>(n / nx);
-          return state(tracers.tracers.first + t, k, i) + tracers.background.cell_value(t, k);
+          const CellOfLayers c = cell_of_layers(n, nx, 1);
+          return state(tracers.tracers.first + t, c.k, c.i) + tracers.background.cell_value(t, c.k);
         },
         partials, records, tracers);
   }
