@@ -63,11 +63,11 @@ std::string shortened(std::string_view text) {
   return std::string(text.substr(0, cut)) + "...";
 }
 
-std::string quoted(std::string_view text) { return "'" + shortened(text) + "'"; }
+std::string in_quotes(std::string_view text) { return "'" + shortened(text) + "'"; }
 
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar: return quoted(node.Scalar());
+    case YAML::NodeType::Scalar: return in_quotes(node.Scalar());
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";
     default: return "nothing";
@@ -318,15 +318,15 @@ NameList checked_names(const std::string& text, const ConfigKey& key, const Fail
   std::istringstream items(text);
   for (std::string item; std::getline(items, item, ',');) {
     const std::string name = trim(item);
-    if (name.empty()) throw fail(fmt::format("empty name in {}", quoted(text)));
+    if (name.empty()) throw fail(fmt::format("empty name in {}", in_quotes(text)));
     if (!any_name && name == "all") throw fail("'all' cannot be combined with other names");
     if (!any_name && std::ranges::find(key.allowed, name) == key.allowed.end())
-      throw fail(fmt::format("unknown name {} ({}valid: {})", quoted(name), suggestion(nearest(name, valid), "; "),
+      throw fail(fmt::format("unknown name {} ({}valid: {})", in_quotes(name), suggestion(nearest(name, valid), "; "),
                              join(valid)));
-    if (std::ranges::find(names, name) != names.end()) throw fail(fmt::format("{} is listed twice", quoted(name)));
+    if (std::ranges::find(names, name) != names.end()) throw fail(fmt::format("{} is listed twice", in_quotes(name)));
     names.push_back(name);
   }
-  if (trim(text).ends_with(',')) throw fail(fmt::format("empty name in {}", quoted(text)));
+  if (trim(text).ends_with(',')) throw fail(fmt::format("empty name in {}", in_quotes(text)));
   return names;
 }
 
@@ -338,7 +338,7 @@ NameList checked_name_sequence(const Setting& setting, const ConfigKey& key, con
   for (const auto& item : setting.value) {
     if (!item.IsScalar()) throw fail(fmt::format("expected names, got a list holding {}", describe(item)));
     if (item.Scalar().find(',') != std::string::npos)
-      throw fail(fmt::format("one name an item of the list, got {}", quoted(item.Scalar())));
+      throw fail(fmt::format("one name an item of the list, got {}", in_quotes(item.Scalar())));
     items.push_back(item.Scalar());
   }
   if (items.empty() && !key.allowed.empty()) throw fail("must not be empty");
@@ -397,12 +397,12 @@ ConfigValue checked_value(const Setting& setting) {
     case ValueType::date_time: {
       const auto time = parse_utc_time(text);
       if (const std::string* problem = std::get_if<std::string>(&time))
-        throw fail(fmt::format("{}: {} (e.g. 2000-01-01T00:00:00Z)", quoted(text), *problem));
+        throw fail(fmt::format("{}: {} (e.g. 2000-01-01T00:00:00Z)", in_quotes(text), *problem));
       return text;
     }
     case ValueType::enumeration:
       if (std::ranges::find(key.allowed, text) != key.allowed.end()) return text;
-      throw fail(fmt::format("unknown value {} ({}valid: {})", quoted(text),
+      throw fail(fmt::format("unknown value {} ({}valid: {})", in_quotes(text),
                              suggestion(nearest(text, key.allowed), "; "), join(key.allowed)));
     case ValueType::name_list: {
       // Override text may be written as the YAML list is: [u, w].
@@ -473,7 +473,7 @@ std::vector<DocumentMarks::Document> scan_documents(const std::string& path, con
       throw bad_input(
           at_line(path, start),
           fmt::format("invalid YAML: unexpected {}", start.pos >= 0 && static_cast<std::size_t>(start.pos) < text.size()
-                                                         ? quoted(text.substr(static_cast<std::size_t>(start.pos), 1))
+                                                         ? in_quotes(text.substr(static_cast<std::size_t>(start.pos), 1))
                                                          : std::string("end")));
   }
   return marks.documents();
