@@ -89,7 +89,7 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   try {
     result = run_to_end(
         simulation, spec.output.progress_every,
-        [root, &log, &summary, &tracers = spec.grid.tracers](const ProgressReport& report) {
+        [root, &log, &summary, tracers = state_tracers(spec.grid)](const ProgressReport& report) {
           summary.last_progress = {report.step, report.time, report.change.mass, report.change.total_energy,
                                    tracer_changes(tracers, report.change)};
           if (root) print_progress(log, report, tracers);
@@ -106,7 +106,7 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   summary.last_step = simulation.step();
   summary.d_mass = result.change.mass;
   summary.d_te = result.change.total_energy;
-  summary.d_mass_tracers = tracer_changes(spec.grid.tracers, result.change);
+  summary.d_mass_tracers = tracer_changes(state_tracers(spec.grid), result.change);
   const long num_steps = simulation.time_stepping().num_steps();
   if (!result.stopped) {
     print_result(log, simulation, result, timings);

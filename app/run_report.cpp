@@ -219,7 +219,7 @@ void print_result(io::RunLog& log, const Simulation& simulation, const RunResult
   const double thread_max = timings.output_thread_seconds, waited_max = timings.output_waited_seconds;
   log.print(fmt::format("d_mass: {:e}", result.change.mass));
   log.print(fmt::format("d_te: {:e}", result.change.total_energy));
-  for (const auto& [name, change] : tracer_changes(simulation.spec().grid.tracers, result.change))
+  for (const auto& [name, change] : tracer_changes(state_tracers(simulation.spec().grid), result.change))
     log.print(fmt::format("d_mass_{}: {:e}", name, change));
   const double per_step = result.steps > 0 ? wall_max / static_cast<double>(result.steps) : 0.0;
   const auto cells = static_cast<double>(cell_count(decomposition.global()));

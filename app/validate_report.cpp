@@ -105,7 +105,7 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   if (spec.output.every > 0.0) {
     disk.snapshots = OutputSchedule(stepping, spec.output.every, true).count_after(-1);
     // The profiles are a few values; each tracer's mixing ratio is a field.
-    disk.fields = io::grid_fields(spec.output.variables).size() + spec.grid.tracers.size();
+    disk.fields = io::grid_fields(spec.output.variables).size() + state_tracers(spec.grid).size();
     disk.snapshot_bytes = static_cast<double>(disk.fields) * cells * bytes_per_value;
   }
   // Checkpoints end with one of the last step; so does a run that writes one to measure a stop
@@ -117,7 +117,7 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
     disk.statistics_rows = OutputSchedule(stepping, spec.output.stats_every, true).count_after(-1);
     // The input YAML a file holds is the resolved configuration, a part of every key's.
     disk.statistics_bytes = 2.0 * io::statistics_file_bound(disk.statistics_rows, io::every_key_yaml(spec).size(),
-                                                            spec.grid.tracers.size());
+                                                            state_tracers(spec.grid).size());
   }
   // A series (output.layout: series) is changed in a working copy of it, which the run keeps
   // beside it (io/hdf5/snapshot_series.hpp): twice its times at the end.

@@ -433,7 +433,7 @@ std::optional<Bump<3>> configured_perturbation(const RunSpec& spec) {
 std::uint64_t physics_hash(const RunSpec& spec) {
   return physics_hash(to_string(spec.case_name), spec.grid.nx, spec.grid.nz, spec.grid.xlen, spec.grid.zlen,
                       spec.physics, spec.time.cfl, spec.grid.ny, spec.grid.ylen, configured_perturbation(spec),
-                      tracers_text(spec.grid.tracers, spec.grid.tracer_init));
+                      tracers_text(state_tracers(spec.grid), spec.grid.tracer_init));
 }
 
 fs::path checkpoint_path(const fs::path& directory, long step) {
@@ -675,8 +675,9 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
   if (header.physics.hyperviscosity != spec.physics.hyperviscosity)
     add(fmt::format("physics.hyperviscosity {} vs {}", header.physics.hyperviscosity, spec.physics.hyperviscosity));
   if (header.cfl != spec.time.cfl) add(fmt::format("time.cfl {} vs {}", header.cfl, spec.time.cfl));
-  if (header.tracers != grid.tracers)
-    add(fmt::format("physics.tracers [{}] vs [{}]", fmt::join(header.tracers, ", "), fmt::join(grid.tracers, ", ")));
+  if (const std::vector<std::string> tracers = state_tracers(grid); header.tracers != tracers)
+    add(fmt::format("tracers [{}] vs [{}] (physics.microphysics, physics.tracers)", fmt::join(header.tracers, ", "),
+                    fmt::join(tracers, ", ")));
   else if (!grid.tracers.empty() && header.tracer_init != grid.tracer_init)
     add(fmt::format("physics.tracer_init {} vs {}", name_in(tracer_init_names, header.tracer_init),
                     name_in(tracer_init_names, grid.tracer_init)));

@@ -132,6 +132,9 @@ ConfigKey enum_list_key(std::string_view path, std::string_view doc, std::vector
 /// Whether a run has tracers: their keys are listed in its resolved configuration only then.
 bool has_tracers(const RunSpec& spec) { return !spec.grid.tracers.empty(); }
 
+/// Whether a run holds water: the microphysics' keys are listed in its resolved configuration only then.
+bool has_water(const RunSpec& spec) { return spec.grid.microphysics != Microphysics::none; }
+
 /// `key`, listed in the resolved configuration only where `listed(spec)` holds.
 ConfigKey listed_when(ConfigKey key, std::function<bool(const RunSpec&)> listed) {
   key.listed = std::move(listed);
@@ -280,6 +283,21 @@ const std::vector<ConfigKey>& config_keys() {
                       "everywhere",
                       tracer_init_names, [](auto& spec) -> auto& { return spec.grid.tracer_init; }),
                   has_tracers),
+      enum_key(
+          "physics.microphysics",
+          "kessler: water vapour, cloud and rain (tracers qv, qc, qr, before physics.tracers) with warm-rain "
+          "microphysics after the steps; none: a dry atmosphere",
+          microphysics_names, [](auto& spec) -> auto& { return spec.grid.microphysics; }),
+      listed_when(enum_key(
+                      "physics.rain", "off: the saturation adjustment alone (no rain: reversible, non-precipitating)",
+                      rain_names, [](auto& spec) -> auto& { return spec.moisture.rain; }),
+                  has_water),
+      listed_when(value_key(
+                      "physics.microphysics_every", "steps", at_least(1),
+                      "the microphysics runs after each multiple of this many steps and after the last, over the "
+                      "time since its last run",
+                      [](auto& spec) -> auto& { return spec.moisture.every; }),
+                  has_water),
       value_key(
           "output.dir", "", any_value, "directory for results", [](auto& spec) -> auto& { return spec.output.dir; }),
       value_key(

@@ -92,8 +92,10 @@ std::string owner_of(const std::string& name, const std::vector<std::string>& tr
   for (const FieldInfo& field : snapshot_fields())
     if (field.name == name) return "a snapshot field's name";
   for (std::size_t t = 0; t < index; ++t) {
-    if (tracers[t] == name) return "tracer " + tracers[t] + "'s mixing ratio";
-    if (tracer_stored_name(tracers[t]) == name) return "tracer " + tracers[t] + "'s density";
+    const bool water = std::ranges::find(water_tracer_names, tracers[t]) != water_tracer_names.end();
+    const std::string whose = (water ? "water tracer " : "tracer ") + tracers[t];
+    if (tracers[t] == name) return whose + "'s mixing ratio";
+    if (tracer_stored_name(tracers[t]) == name) return whose + "'s density";
   }
   return "";
 }
@@ -101,10 +103,14 @@ std::string owner_of(const std::string& name, const std::vector<std::string>& tr
 /// physics.tracers: names of letters, digits and _, whose mixing ratio (the name) and stored
 /// density ("rho" + name) name no other field; the persistent kernel transports none.
 void check_tracers(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
-  const std::vector<std::string>& tracers = spec.grid.tracers;
-  if (tracers.empty()) return;
+  if (spec.grid.microphysics != Microphysics::none && spec.execution.mode == ExecutionMode::persistent)
+    throw Error(ExitCode::bad_input, place_of("execution.mode", places, file),
+                "physics.microphysics: execution.mode persistent does not run the microphysics; use graph_loop, "
+                "graph or eager");
+  if (spec.grid.tracers.empty()) return;
+  const std::vector<std::string> tracers = state_tracers(spec.grid);  // the water's first
   const std::string where = place_of("physics.tracers", places, file);
-  for (std::size_t t = 0; t < tracers.size(); ++t) {
+  for (std::size_t t = tracers.size() - spec.grid.tracers.size(); t < tracers.size(); ++t) {
     const std::string& name = tracers[t];
     if (!is_tracer_name(name))
       throw Error(ExitCode::bad_input, where,
@@ -146,6 +152,10 @@ void check_model_keys(const RunSpec& spec, const KeyPlaces& places, const std::s
             fmt::format("output.variables: {} is a field of the 3-D model (grid.ny > 1); this run is 2-D", name));
   check_perturbation(spec, places, file);
   check_tracers(spec, places, file);
+  if (carries_water(spec.case_name) && spec.grid.microphysics == Microphysics::none)
+    throw Error(ExitCode::bad_input, place_of("physics.microphysics", places, file),
+                fmt::format("case {} starts with water vapour: it needs physics.microphysics: kessler",
+                            to_string(spec.case_name)));
 }
 
 }  // namespace simapp::io

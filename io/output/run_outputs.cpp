@@ -82,7 +82,8 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           grid.ny,
           grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
           config.spec.time.start,
-          tracer_fields(state_variables(grid), grid.tracer_init)};
+          tracer_fields(state_variables(grid), grid.tracer_init,
+                        grid.microphysics != Microphysics::none ? static_cast<int>(water_tracer_names.size()) : 0)};
 }
 
 namespace {
@@ -94,7 +95,7 @@ class SnapshotFiles {
   SnapshotFiles(const LoadedConfig& config, const Simulation& simulation)
       : config_(config),
         decomposition_(simulation.decomposition()),
-        fields_(with_tracers(config.spec.output.variables, config.spec.grid.tracers)),
+        fields_(with_tracers(config.spec.output.variables, state_tracers(config.spec.grid))),
         whole_grid_(whole_grid_snapshot(config)) {}
 
   /// Starts the snapshot of this rank's interior state at `step` to `path` (collective): an
@@ -261,7 +262,7 @@ class AppendedSnapshots {
     const std::optional<long> kept_step = simulation.step() > 0 ? std::optional(simulation.step()) : std::nullopt;
     directory_ = output.dir;
     run_on_root_agreed(decomposition_.comm(), [&] {
-      file_.emplace(series_path(directory_), with_tracers(output.variables, config.spec.grid.tracers),
+      file_.emplace(series_path(directory_), with_tracers(output.variables, state_tracers(config.spec.grid)),
                     output.compression, kept_step, whole_grid_.tracer_fields);
     });
   }
@@ -371,8 +372,8 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
       config.spec.output.dir,
       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
        std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
-       grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec), grid.tracers, grid.tracer_init,
-       reference.tracer_mass},
+       grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec), state_tracers(grid),
+       grid.tracer_init, reference.tracer_mass},
       decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
   if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }

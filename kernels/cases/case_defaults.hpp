@@ -27,6 +27,9 @@ struct CaseDefaults {
   /// Whether the case is made of a bump, the one perturbation.* configures.
   static constexpr bool has_bump = false;
 
+  /// Whether the case starts with water (its perturbation's vapour): it needs physics.microphysics.
+  static constexpr bool carries_water = false;
+
   /// The case's bump in the x–z plane of a domain `xlen` wide (model_bump makes the 3-D one).
   SIMAPP_HOST_DEVICE static Bump<2> bump(double /*xlen*/) { return {}; }
 

@@ -16,6 +16,7 @@
 #include "kernels/cases/density_current.hpp"
 #include "kernels/cases/gravity_waves.hpp"
 #include "kernels/cases/injection.hpp"
+#include "kernels/cases/moist_thermal.hpp"
 #include "kernels/cases/rest.hpp"
 #include "kernels/cases/straka.hpp"
 #include "kernels/cases/thermal.hpp"
@@ -28,8 +29,8 @@ struct CaseList {};
 
 /// Every case, in documentation order: the enumerators of CaseName and the types of Cases in
 /// the same order.
-enum class CaseName { thermal, collision, gravity_waves, density_current, injection, rest, straka };
-using Cases = CaseList<Thermal, Collision, GravityWaves, DensityCurrent, Injection, Rest, Straka>;
+enum class CaseName { thermal, collision, gravity_waves, density_current, injection, rest, straka, moist_thermal };
+using Cases = CaseList<Thermal, Collision, GravityWaves, DensityCurrent, Injection, Rest, Straka, MoistThermal>;
 
 /// `visit(Case{})` for the case at `index` of the list: a chain of comparisons, the same on the
 /// host and on the device (no table of functions).
@@ -76,6 +77,11 @@ constexpr std::optional<CaseName> parse_case_name(std::string_view text) {
 /// Whether case `name` is made of a bump (the one perturbation.* configures).
 constexpr bool has_bump(CaseName name) {
   return with_case(name, [](auto c) { return decltype(c)::has_bump; });
+}
+
+/// Whether case `name` starts with water, which only a state with water (physics.microphysics) holds.
+constexpr bool carries_water(CaseName name) {
+  return with_case(name, [](auto c) { return decltype(c)::carries_water; });
 }
 
 /// The case's own bump in the x–z plane of a domain `xlen` wide (amplitude 0: none); model_bump

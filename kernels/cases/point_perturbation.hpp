@@ -10,6 +10,7 @@ struct PointPerturbation {
   double u = 0.0;            ///< m s⁻¹
   double w = 0.0;            ///< m s⁻¹
   double temperature = 0.0;  ///< T′, K
+  double vapour = 0.0;       ///< q_v, kg kg⁻¹: water vapour added at the dry state's temperature (ρ_d = ρ̄)
 };
 
 }  // namespace simapp

@@ -11,7 +11,7 @@ namespace {
 
 /// A cell's sums over its quadrature points.
 struct CellSums {
-  double dens = 0.0, umom = 0.0, wmom = 0.0, rhot = 0.0;
+  double dens = 0.0, umom = 0.0, wmom = 0.0, rhot = 0.0, vapour = 0.0;
 };
 
 /// Adds the point state of `perturbation` at height z, weighted by `w`, to the cell's sums:
@@ -22,7 +22,17 @@ SIMAPP_HOST_DEVICE inline void add_point_state(const HydrostaticBackground& back
   const HydrostaticPoint point = background.at(z);
   sums.umom += point.density * p.u * w;
   sums.wmom += point.density * p.w * w;
-  sums.rhot += point.density * p.theta * w;
+  if (p.vapour != 0.0) {
+    const double vapour = p.vapour * point.density;
+    const double rho_theta_dry = point.density * (point.theta + p.theta);
+    const double moist =
+        pow((point.density * physics::rd + vapour * physics::rv) / (point.density * physics::rd), 1.0 / physics::gamma);
+    sums.rhot += (rho_theta_dry * moist - point.density * point.theta) * w;
+    sums.dens += vapour * w;
+    sums.vapour += vapour * w;
+  } else {
+    sums.rhot += point.density * p.theta * w;
+  }
   if (p.temperature != 0.0) {
     const double theta_prime = p.temperature / pow(point.pressure / physics::p0, physics::rd / physics::cp);
     sums.dens += -point.density * theta_prime / (point.theta + theta_prime) * w;
@@ -54,22 +64,27 @@ SIMAPP_HOST_DEVICE inline CellSums cell_sums(const CellGeometry<Dims>& geometry,
   return sums;
 }
 
-/// Stores `sums` as cell (i, j, k) of `state` (ρv = 0 in 3-D: no case has a wind along y).
+/// Stores `sums` as cell (i, j, k) of `state` (ρv = 0 in 3-D: no case has a wind along y), and
+/// where first_water ≥ 0 the water: ρ_v, no cloud, no rain.
 template <int Dims>
-SIMAPP_HOST_DEVICE inline void store_cell(const FieldView<double, Dims>& state, const CellSums& sums, int i,
-                                          [[maybe_unused]] int j, int k) {
+SIMAPP_HOST_DEVICE inline void store_cell(const FieldView<double, Dims>& state, const CellSums& sums, int first_water,
+                                          int i, [[maybe_unused]] int j, int k) {
   using V = ModelVariables<Dims>;
-  if constexpr (Dims == 3) {
-    state(V::dens, k, j, i) = sums.dens;
-    state(V::umom, k, j, i) = sums.umom;
-    state(V::vmom, k, j, i) = 0.0;
-    state(V::wmom, k, j, i) = sums.wmom;
-    state(V::rhot, k, j, i) = sums.rhot;
-  } else {
-    state(V::dens, k, i) = sums.dens;
-    state(V::umom, k, i) = sums.umom;
-    state(V::wmom, k, i) = sums.wmom;
-    state(V::rhot, k, i) = sums.rhot;
+  const auto at = [&](int v) -> double& {
+    if constexpr (Dims == 3)
+      return state(v, k, j, i);
+    else
+      return state(v, k, i);
+  };
+  at(V::dens) = sums.dens;
+  at(V::umom) = sums.umom;
+  if constexpr (Dims == 3) at(V::vmom) = 0.0;
+  at(V::wmom) = sums.wmom;
+  at(V::rhot) = sums.rhot;
+  if (first_water >= 0) {
+    at(first_water) = sums.vapour;
+    at(first_water + 1) = 0.0;
+    at(first_water + 2) = 0.0;
   }
 }
 
@@ -77,7 +92,7 @@ SIMAPP_HOST_DEVICE inline void store_cell(const FieldView<double, Dims>& state, 
 
 template <int Dims>
 void set_initial_state(const Stream& stream, FieldView<double, Dims> state, CaseName name, const Bump<Dims>& bump,
-                       const CellGeometry<Dims>& geometry) {
+                       const CellGeometry<Dims>& geometry, int first_water) {
   const int halo = state.shape.halo;
   const IndexBox columns{-halo, state.shape.nx + halo, -halo, state.shape.nz + halo};
   const HydrostaticBackground background = case_background(name);
@@ -87,21 +102,21 @@ void set_initial_state(const Stream& stream, FieldView<double, Dims> state, Case
         "set_initial_state", stream, columns, SIMAPP_LAMBDA(int i, int k) {
           for (int j = -halo; j < ny + halo; ++j) {
             const CellSums sums = cell_sums(geometry, background, name, bump, i, j, k);
-            store_cell(state, sums, i, j, k);
+            store_cell(state, sums, first_water, i, j, k);
           }
         });
   } else {
     parallel_for(
         "set_initial_state", stream, columns, SIMAPP_LAMBDA(int i, int k) {
           const CellSums sums = cell_sums(geometry, background, name, bump, i, 0, k);
-          store_cell(state, sums, i, 0, k);
+          store_cell(state, sums, first_water, i, 0, k);
         });
   }
 }
 
 template void set_initial_state<2>(const Stream&, FieldView<double, 2>, CaseName, const Bump<2>&,
-                                   const CellGeometry<2>&);
+                                   const CellGeometry<2>&, int);
 template void set_initial_state<3>(const Stream&, FieldView<double, 3>, CaseName, const Bump<3>&,
-                                   const CellGeometry<3>&);
+                                   const CellGeometry<3>&, int);
 
 }  // namespace simapp

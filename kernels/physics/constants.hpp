@@ -1,5 +1,6 @@
 #pragma once
-/// Physical and numerical constants of the dry atmosphere (docs/model.md, "Constants"), SI units.
+/// Physical and numerical constants of the atmosphere and its water (docs/model.md, "Constants"),
+/// SI units.
 
 namespace simapp::physics {
 
@@ -11,6 +12,9 @@ inline constexpr double p0 = 1.0e5;                ///< reference pressure, Pa
 inline constexpr double gamma = cp / cv;           ///< γ = c_p / c_v
 inline constexpr double c0 = 27.5629410929725921;  ///< C₀ = R_d^γ p₀^(−R_d/c_v)
 inline constexpr double theta0 = 300.0;            ///< reference potential temperature, K
+inline constexpr double rv = 461.5;                ///< water-vapour gas constant, J kg⁻¹ K⁻¹
+inline constexpr double lv = 2.5e6;                ///< latent heat of vaporisation, J kg⁻¹
+inline constexpr double rho_water = 1000.0;        ///< density of liquid water, kg m⁻³
 
 }  // namespace simapp::physics
 

@@ -45,7 +45,9 @@ void advance_step_params(const Stream& stream, const LoopClock* clock, StepParam
                          const TimeSchedule& schedule) {
   parallel_for(
       "advance_step_params", stream, IndexBox{0, count, 0, 1}, SIMAPP_LAMBDA(int j, int) {
-        slots[j] = scheduled_step_params<Dims>(schedule, schedule.dt_of(clock->completed + 1 + j));
+        const std::int64_t step = clock->completed + 1 + j;
+        slots[j] = scheduled_step_params<Dims>(schedule, schedule.dt_of(step));
+        slots[j].dt_physics = physics_time_step(schedule, step);
       });
 }
 

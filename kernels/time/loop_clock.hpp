@@ -7,6 +7,7 @@
 
 #include "kernels/backend/stream.hpp"
 #include "kernels/diagnostics/health_check.hpp"
+#include "kernels/time/cadence.hpp"
 #include "kernels/time/step_params.hpp"
 
 namespace simapp {
@@ -25,10 +26,21 @@ struct TimeSchedule {
   double dx = 0.0;
   double dz = 0.0;
   Dissipation dissipation;
-  double dy = 0.0;  ///< the 3-D model's
+  double dy = 0.0;        ///< the 3-D model's
+  int physics_every = 0;  ///< the microphysics' cadence (physics.microphysics_every); 0: none
 
   SIMAPP_HOST_DEVICE double dt_of(std::int64_t step) const { return step == num_steps ? dt_last : dt; }
 };
+
+/// StepParams::dt_physics of step n (1-based): where the microphysics follows it, the dts of the
+/// steps since its last run, after step ⌊(n − 1)/every⌋·every, added one by one in double; else 0.
+SIMAPP_HOST_DEVICE inline double physics_time_step(const TimeSchedule& schedule, std::int64_t n) {
+  if (!element_follows(schedule.physics_every, n, schedule.num_steps)) return 0.0;
+  double dt = 0.0;
+  for (std::int64_t step = (n - 1) / schedule.physics_every * schedule.physics_every + 1; step <= n; ++step)
+    dt += schedule.dt_of(step);
+  return dt;
+}
 
 /// completed = target = steps.
 void set_loop_clock(const Stream& stream, LoopClock* clock, std::int64_t steps);
@@ -39,8 +51,9 @@ void set_loop_target(const Stream& stream, LoopClock* clock, std::int64_t steps)
 /// completed += steps (steps run outside the loop).
 void add_completed_steps(const Stream& stream, LoopClock* clock, int steps);
 
-/// slots[j] = step_params(dt_of(completed + 1 + j), dx, (dy,) dz, dissipation) for j < count: the
-/// StepParams of the next `count` steps, the same values the host would write into the slots.
+/// slots[j] = step_params(dt_of(n), dx, (dy,) dz, dissipation) with step n = completed + 1 + j for
+/// j < count: the StepParams of the next `count` steps, the same values the host would write into
+/// the slots.
 template <int Dims>
 void advance_step_params(const Stream& stream, const LoopClock* clock, StepParams<Dims>* slots, int count,
                          const TimeSchedule& schedule);

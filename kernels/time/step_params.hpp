@@ -34,6 +34,7 @@ struct StepParams;
 template <>
 struct StepParams<2> {
   double dt = 0.0;           ///< this step's time step, s (shorter on a final partial step)
+  double dt_physics = 0.0;   ///< the time the microphysics after this step integrates over, s; 0: none follows it
   double inv_dx = 0.0;       ///< 1 / dx, m⁻¹
   double inv_dz = 0.0;       ///< 1 / dz, m⁻¹
   double viscosity_x = 0.0;  ///< ν / dx, m s⁻¹ (0: no diffusion)

@@ -13,14 +13,23 @@ namespace simapp {
 namespace {
 
 /// px × py × pz from parallel.ranks {px, py, pz} (0: chosen by MPI_Dims_create): the 2-D model
-/// has one rank along y (py 0 or 1; load_config refuses more).
+/// has one rank along y (py 0 or 1; load_config refuses more); the microphysics works on whole
+/// columns, so with water pz is 1.
 std::array<int, 3> layout(int ranks, const GridSpec& grid, const ParallelSpec& parallel) {
   const bool three_d = grid.ny > 1;
   if (!three_d && parallel.ranks[1] > 1)
     throw Error(ExitCode::bad_input, "parallel.ranks",
                 std::to_string(parallel.ranks[1]) + " ranks along y, but the 2-D model has one (py = 1)");
-  std::vector<int> dims = three_d ? std::vector<int>{parallel.ranks[0], parallel.ranks[1], parallel.ranks[2]}
-                                  : std::vector<int>{parallel.ranks[0], parallel.ranks[2]};
+  int pz = parallel.ranks[2];
+  if (grid.microphysics != Microphysics::none) {
+    if (pz > 1)
+      throw Error(
+          ExitCode::bad_input, "parallel.ranks",
+          std::to_string(pz) + " ranks along z, but physics.microphysics needs whole columns on a rank (pz = 1)");
+    pz = 1;
+  }
+  std::vector<int> dims =
+      three_d ? std::vector<int>{parallel.ranks[0], parallel.ranks[1], pz} : std::vector<int>{parallel.ranks[0], pz};
   const auto describe = [&] {
     std::string text;
     for (const int d : dims) text += (text.empty() ? "" : " x ") + std::to_string(d);

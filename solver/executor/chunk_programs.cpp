@@ -10,9 +10,15 @@ namespace simapp {
 namespace {
 
 /// Writes into the slots of `params` the values of the `steps` steps after `completed` for cells of `geometry`.
+/// With the microphysics every `physics_every` steps (0: none), the time each of its runs integrates over.
 template <int Dims>
 void write_chunk_values(StepParamsBlock<Dims>& params, const TimeStepping& time, const CellGeometry<Dims>& geometry,
-                        const Dissipation& physics, long completed, int steps) {
+                        const Dissipation& physics, int physics_every, long completed, int steps) {
+  TimeSchedule schedule;
+  schedule.dt = time.dt();
+  schedule.num_steps = time.num_steps();
+  schedule.dt_last = time.dt_of(time.num_steps());
+  schedule.physics_every = physics_every;
   std::vector<StepParams<Dims>> values(static_cast<std::size_t>(steps));
   for (int j = 0; j < steps; ++j) {
     const double dt = time.dt_of(completed + 1 + j);
@@ -20,6 +26,7 @@ void write_chunk_values(StepParamsBlock<Dims>& params, const TimeStepping& time,
       values[j] = step_params(dt, geometry.dx, geometry.dy, geometry.dz, physics);
     else
       values[j] = step_params(dt, geometry.dx, geometry.dz, physics);
+    values[j].dt_physics = physics_time_step(schedule, completed + 1 + j);
   }
   params.write_slots(values);
 }
@@ -52,8 +59,9 @@ template <int Dims>
 ChunkPrograms::ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlock<Dims>& params,
                              const TimeStepping& time, const Dissipation& physics)
     : build_([&resources](const ChunkLayout& layout) { return build_chunk_program(resources, layout); }),
-      write_values_([&params, &time, geometry = resources.geometry, physics](long completed, int steps) {
-        write_chunk_values(params, time, geometry, physics, completed, steps);
+      write_values_([&params, &time, geometry = resources.geometry, physics,
+                     physics_every = resources.microphysics.every](long completed, int steps) {
+        write_chunk_values(params, time, geometry, physics, physics_every, completed, steps);
       }),
       loop_body_([&resources](const ChunkLayout& layout, const LoopControl* loop) {
         return build_loop_body_program(resources, layout, loop);

@@ -26,8 +26,8 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
            " runs the stage and pass kernels' tiles between grid barriers: it needs execution.granularity: "
            "stage or pass, not " +
            std::string(to_string(spec.execution.granularity));
-  if (persistent && !spec.grid.tracers.empty())
-    return name + " does not transport tracers (physics.tracers); use graph_loop, graph or eager";
+  if (persistent && !state_tracers(spec.grid).empty())
+    return name + " does not transport tracers (physics.tracers, physics.microphysics); use graph_loop, graph or eager";
   if (persistent && decomposition.size() > 1)
     return name +
            " runs on one rank: halos between ranks would have to travel inside the kernel (NCCL "
@@ -52,7 +52,7 @@ void require_mode_can_run(ExecutionMode mode, const RunSpec& spec, Backend backe
 /// The steps per graph are as configured, or at most automatic_kernels_per_graph (a step has at least one
 /// kernel). A chunk needs one slot a step; graph_loop's body and the chunks beside it one a
 /// step of the body (loop_body: the steps per graph made even, or a multiple of the elements' period of at most
-/// max_checked_loop_body_kernels kernels); the persistent kernel alternates between two. 112
+/// max_checked_loop_body_kernels kernels); the persistent kernel alternates between two. 120
 /// bytes a slot: some 560 KB at most.
 int step_params_slots(ExecutionMode mode, const ExecutionSpec& execution) {
   const int most =

@@ -43,7 +43,7 @@ class Grid {
   template <int Dims>
   FieldShape<Dims> cell_shape() const {
     return {nx(), Dims == 3 ? ny() : 1, nz(), numerics::halo_width,
-            ModelVariables<Dims>::count + static_cast<int>(spec_.tracers.size())};
+            ModelVariables<Dims>::count + static_cast<int>(state_tracers(spec_).size())};
   }
 
  private:

@@ -1,15 +1,29 @@
 #pragma once
 /// The global grid as configured (grid.*).
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kernels/initial_conditions/tracer_initial_state.hpp"
 #include "kernels/physics/constants.hpp"
 
 namespace simapp {
+
+/// physics.microphysics: the water the state holds and the physics that changes it.
+enum class Microphysics {
+  none,     ///< a dry atmosphere
+  kessler,  ///< vapour, cloud and rain (tracers qv, qc, qr) and warm-rain microphysics
+};
+
+inline constexpr std::array<std::pair<Microphysics, std::string_view>, 2> microphysics_names{{
+    {Microphysics::none, "none"},
+    {Microphysics::kessler, "kessler"},
+}};
 
 struct GridSpec {
   int nx = 400;         ///< cells in x
@@ -22,7 +36,17 @@ struct GridSpec {
   /// what they start as (physics.tracer_init), which also makes their background.
   std::vector<std::string> tracers{};
   TracerInit tracer_init = TracerInit::bump;
+  /// The water the state holds (physics.microphysics): with kessler, the tracers qv, qc, qr
+  /// (water_tracer_names) before physics.tracers.
+  Microphysics microphysics = Microphysics::none;
 };
+
+/// The water tracers' names, in the order the state holds them (Water in kernels/microphysics).
+inline constexpr std::array<std::string_view, 3> water_tracer_names{"qv", "qc", "qr"};
+
+/// The names of the tracers the state of `grid` holds after its dry variables: the water's, then
+/// physics.tracers.
+std::vector<std::string> state_tracers(const GridSpec& grid);
 
 /// The spacing the horizontal passes' time-step limits see: dx, and in the 3-D model min(dx, dy), m.
 inline double horizontal_spacing(const GridSpec& grid) {

@@ -19,6 +19,8 @@ StateVariables::StateVariables(int dims, const std::vector<std::string>& tracers
   storage_ = std::move(storage);
 }
 
-StateVariables state_variables(const GridSpec& grid) { return StateVariables(model_dimensions(grid.ny), grid.tracers); }
+StateVariables state_variables(const GridSpec& grid) {
+  return StateVariables(model_dimensions(grid.ny), state_tracers(grid));
+}
 
 }  // namespace simapp

@@ -1,7 +1,7 @@
 #pragma once
 /// The variables a run's state holds (kernels/physics/variables.hpp): its model's dry ones, then
-/// one tracer per name of physics.tracers, kind tracer, stored as "rho" + name (ρ_x′) and written
-/// as its mixing ratio `name`. What names, counts or stores the state's variables outside the
+/// one tracer per name of state_tracers() (the water's, then physics.tracers), kind tracer, stored as "rho" + name
+/// (ρ_x′) and written as its mixing ratio `name`. What names, counts or stores the state's variables outside the
 /// kernels reads this table.
 #include <memory>
 #include <string>

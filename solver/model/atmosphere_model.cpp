@@ -28,7 +28,8 @@ std::unique_ptr<HaloExchange> exchange_if(bool split, const ModelContext& contex
 template <int Dims>
 StepResources<Dims> resources_of(const ModelContext& context, const Workspace<Dims>& workspace,
                                  const StepParamsBlock<Dims>& params, const TracerProfiles& tracers,
-                                 const HaloExchange* x, const HaloExchange* y, const HaloExchange* z) {
+                                 const WaterFields<Dims>& water, const HaloExchange* x, const HaloExchange* y,
+                                 const HaloExchange* z) {
   GhostFill<Dims> fill = ghost_fill<Dims>(context.spec, context.decomposition, context.halo_path);
   fill.x = x;
   fill.y = y;
@@ -39,6 +40,14 @@ StepResources<Dims> resources_of(const ModelContext& context, const Workspace<Di
   resources.params = &params;
   resources.health = context.health;
   resources.tracers = tracers.view();
+  if (resources.microphysics.every > 0) {
+    MicrophysicsArguments<Dims>& microphysics = resources.microphysics;
+    microphysics.state = resources.fields.state;
+    microphysics.background = context.background;
+    microphysics.water_background = resources.tracers;  // the water's profiles are the first
+    microphysics.scratch = water.scratch();
+    microphysics.surface = water.surface();
+  }
   return resources;
 }
 
@@ -70,8 +79,9 @@ AtmosphereModel<Dims>::AtmosphereModel(const ModelContext& context)
       halo_y_(exchange_if<Dims>(context.decomposition.splits_y(), context, Direction::y, nccl_.get())),
       halo_z_(exchange_if<Dims>(context.decomposition.splits_z(), context, Direction::z, nccl_.get())),
       tracer_profiles_(context.stream, context.spec.grid, context.grid.nz(), context.background),
-      resources_(
-          resources_of(context, workspace_, params_, tracer_profiles_, halo_x_.get(), halo_y_.get(), halo_z_.get())),
+      water_(context.stream, context.grid.cell_shape<Dims>(), context.spec.grid.microphysics != Microphysics::none),
+      resources_(resources_of(context, workspace_, params_, tracer_profiles_, water_, halo_x_.get(), halo_y_.get(),
+                              halo_z_.get())),
       first_step_(build_step_program(resources_, StepParity::odd, 0)),
       chunks_(resources_, params_, context.time, context.spec.physics),
       diagnostics_(statistics_reducer<Dims>(context)),
@@ -84,8 +94,12 @@ AtmosphereModel<Dims>::~AtmosphereModel() = default;
 template <int Dims>
 void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
   const FieldView<double, Dims> state = resources_.fields.state;
-  simapp::set_initial_state(stream, state, spec_.case_name, configured_bump<Dims>(spec_), geometry_);
-  set_tracer_initial_state(stream, state, tracers_of(state.shape), spec_.grid.tracer_init, spec_.case_name,
+  const bool water = spec_.grid.microphysics != Microphysics::none;
+  const VarRange tracers = tracers_of(state.shape);
+  simapp::set_initial_state(stream, state, spec_.case_name, configured_bump<Dims>(spec_), geometry_,
+                            water ? tracers.first : -1);
+  const VarRange passive{tracers.first + (water ? water_tracers : 0), tracers.last};
+  set_tracer_initial_state(stream, state, passive, spec_.grid.tracer_init, spec_.case_name,
                            configured_bump<Dims>(spec_), geometry_);
 }
 

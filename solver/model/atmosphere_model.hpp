@@ -9,6 +9,7 @@
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/model/model.hpp"
 #include "solver/state/tracer_profiles.hpp"
+#include "solver/state/water_fields.hpp"
 #include "solver/state/workspace.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_params_block.hpp"
@@ -29,6 +30,9 @@ class AtmosphereModel final : public Model {
   void set_initial_state(const Stream& stream) const override;
   const DeviceBuffer<double>& state() const override { return workspace_.state_buffer(); }
   const InteriorLayout& interior() const override { return interior_; }
+  std::vector<double> surface_water_on_host(const Stream& stream) const override {
+    return water_.surface_on_host(stream);
+  }
   Diagnostics diagnostics(const Stream& stream) const override;
   void begin_statistics(const Stream& stream) const override;
   FlowStatistics finish_statistics() const override;
@@ -42,6 +46,7 @@ class AtmosphereModel final : public Model {
   std::unique_ptr<NcclCommunicator> nccl_;                  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;  ///< where the direction is split (y: 3-D)
   TracerProfiles tracer_profiles_;
+  WaterFields<Dims> water_;  ///< the microphysics' scratch and surface fields (none in a dry run)
   StepResources<Dims> resources_;
   StepProgram first_step_;
   ChunkPrograms chunks_;

@@ -104,10 +104,35 @@ const DerivedField* find_derived_field(int dims, std::string_view name) {
   return found == fields.end() ? nullptr : &*found;
 }
 
-std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init) {
+namespace {
+
+/// CF's description of water tracer t (Water's order).
+FieldDescription water_description(const VariableInfo& tracer, int t) {
+  static constexpr const char* long_names[] = {"water vapour mixing ratio", "cloud water mixing ratio",
+                                               "rain water mixing ratio"};
+  static constexpr const char* standard_names[] = {"humidity_mixing_ratio", "cloud_liquid_water_mixing_ratio", ""};
+  return {tracer.output_name, "kg kg-1", long_names[t], standard_names[t],
+          "rho_x' / rho_d, rho_d = rho_bar + rho' - (rhoqv' + rhoqc' + rhoqr') (the dry air's density)"};
+}
+
+}  // namespace
+
+std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init, int water) {
   std::vector<DerivedField> fields;
+  const int first = variables.first_tracer();
+  for (int t = 0; t < water; ++t)
+    fields.push_back({water_description(variables[first + t], t),
+                      [v = first + t, first, water, variables](const StateRow& row, double* out) {
+                        const double* density_perturbation = row.variable(0);
+                        for (std::size_t i = 0; i < row.nx; ++i) {
+                          double water_density = 0.0;
+                          for (int w = first; w < first + water; ++w) water_density += row.variable(w)[i];
+                          out[i] =
+                              row.variable(v)[i] / (row.background_density + density_perturbation[i] - water_density);
+                        }
+                      }});
   const bool uniform = init == TracerInit::uniform;
-  for (int v = variables.first_tracer(); v < variables.size(); ++v) {
+  for (int v = first + water; v < variables.size(); ++v) {
     const VariableInfo& tracer = variables[v];
     fields.push_back({{tracer.output_name, "kg kg-1", "tracer mixing ratio", "",
                        "(rho_bar_x + rho_x') / rho, rho_bar_x = rho_bar (uniform start) or 0 (bump)"},

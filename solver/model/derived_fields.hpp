@@ -55,10 +55,12 @@ std::span<const DerivedField> derived_fields(int dims);
 /// The field `name` of the model in `dims` dimensions; nullptr when it has none.
 const DerivedField* find_derived_field(int dims, std::string_view name);
 
-/// The mixing ratio of each tracer of `variables` (physics.tracers), named as the tracer:
-/// q_x = (ρ̄_x + ρ_x′)/(ρ̄_c + ρ′), kg kg-1, the tracers' background ρ̄_x the layer's ρ̄_c where
-/// they started uniform, else 0 (docs/model.md, "Tracers"). Each field holds its names.
-std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init);
+/// The mixing ratio of each tracer of `variables`, named as the tracer, kg kg-1. The water's
+/// first `water` tracers (physics.microphysics; docs/model.md, "Moisture") per kilogram of dry
+/// air, q_x = ρ_x′/ρ_d with ρ_d = ρ̄_c + ρ′ − Σ water (their background is 0); those of
+/// physics.tracers q_x = (ρ̄_x + ρ_x′)/(ρ̄_c + ρ′), their background ρ̄_x the layer's ρ̄_c where they
+/// started uniform, else 0 (docs/model.md, "Tracers"). Each field holds its names.
+std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init, int water);
 
 /// The field `name` among the model's of `dims` dimensions and `tracers`; nullptr when none is.
 const DerivedField* find_field(int dims, std::span<const DerivedField> tracers, std::string_view name);

@@ -5,6 +5,7 @@
 /// initial state and reduces its statistics (mass and energy among them). The Simulation owns
 /// the clock, the executor and the pacing, the same for both.
 #include <memory>
+#include <vector>
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
@@ -48,6 +49,9 @@ class Model {
   virtual const DeviceBuffer<double>& state() const = 0;
   /// Where this rank's interior cells lie in the state array.
   virtual const InteriorLayout& interior() const = 0;
+  /// The microphysics' surface fields on this rank's columns, [field][j][i]: precipitation_amount
+  /// (kg m⁻²), the rain rate (m s⁻¹), the clipped water (kg m⁻²); empty in a dry run (waits for queued work).
+  virtual std::vector<double> surface_water_on_host(const Stream& stream) const = 0;
   /// Mass and total energy of the state (collective; waits for the stream).
   virtual Diagnostics diagnostics(const Stream& stream) const = 0;
   /// Queues the reduction of the state's statistics on `stream`, without waiting; the steps

@@ -16,14 +16,15 @@ namespace simapp {
 namespace {
 
 /// dt of every step, for StepParams<2> made on the device.
-TimeSchedule time_schedule(const TimeStepping& time_stepping, const Grid& grid, const Dissipation& physics) {
+TimeSchedule time_schedule(const TimeStepping& time_stepping, const Grid& grid, const RunSpec& spec) {
   return {time_stepping.dt(),
           time_stepping.dt_of(time_stepping.num_steps()),
           time_stepping.num_steps(),
           grid.dx(),
           grid.dz(),
-          physics,
-          grid.is_3d() ? grid.dy() : 0.0};
+          spec.physics,
+          grid.is_3d() ? grid.dy() : 0.0,
+          spec.grid.microphysics != Microphysics::none ? spec.moisture.every : 0};
 }
 
 }  // namespace
@@ -55,7 +56,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       steps_per_graph_(simapp::steps_per_graph(spec.execution, model_->first_step(), model_->chunks().cadences())),
       executor_(make_executor(
           mode, spec_, decomposition,
-          {stream_.get(), model_->chunks(), loop_clock_.data(), time_schedule(time_stepping_, grid_, spec.physics),
+          {stream_.get(), model_->chunks(), loop_clock_.data(), time_schedule(time_stepping_, grid_, spec),
            steps_per_graph_, model_->first_step().count(OpKind::kernel)})),
       pacing_(stream_.get(), decomposition.comm(), executor_->batch_granule()),
       state_copy_(backend, model_->interior()) {

@@ -120,6 +120,8 @@ class Simulation {
   std::vector<double> state_on_host() const;
   /// The global interior state [var][k][i] on rank 0, empty elsewhere (collective).
   std::vector<double> gathered_state() const;
+  /// This rank's surface fields of the microphysics (Model::surface_water_on_host); empty in a dry run.
+  std::vector<double> surface_water_on_host() const { return model_->surface_water_on_host(stream_.get()); }
   /// Waits for queued work.
   void synchronize() const { device::synchronize(stream_.get()); }
 

@@ -104,6 +104,21 @@ struct ParallelSpec {
   HaloOverlap overlap = HaloOverlap::on;
 };
 
+/// physics.rain: whether the microphysics makes rain (off: the saturation adjustment alone, the
+/// reversible, non-precipitating system).
+enum class Rain { on, off };
+
+inline constexpr std::array<std::pair<Rain, std::string_view>, 2> rain_names{{
+    {Rain::on, "on"},
+    {Rain::off, "off"},
+}};
+
+/// How the microphysics (grid.microphysics) steps.
+struct MoistureSpec {
+  Rain rain = Rain::on;  ///< physics.rain
+  int every = 1;         ///< physics.microphysics_every: after each multiple of `every` steps and the run's last
+};
+
 /// perturbation.*: the case's bump (case_bump) as configured; a value not given is the case's own.
 /// Lists are [x, z] in the 2-D model ([x, y, z] are for the 3-D one).
 struct PerturbationSpec {
@@ -121,6 +136,7 @@ struct RunSpec {
   PerturbationSpec perturbation;
   TimeSpec time;
   Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity
+  MoistureSpec moisture;
   OutputSpec output;
   ExecutionSpec execution;
   ParallelSpec parallel;

@@ -1,7 +1,8 @@
 #pragma once
 /// The background profiles ρ̄_x(z) of a run's tracers, in its backend's memory (docs/model.md,
-/// "Tracers"): every tracer starts alike (physics.tracer_init), so one profile serves them all:
-/// ρ̄ itself for a uniform mixing ratio, 0 for the bump.
+/// "Tracers"): the tracers of physics.tracers start alike (physics.tracer_init): ρ̄ itself for a
+/// uniform mixing ratio, 0 for the bump; the water's (physics.microphysics) are 0. Where all
+/// the tracers start alike one profile serves them all.
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/flux/tracer_flux.hpp"
@@ -19,7 +20,7 @@ class TracerProfiles {
   TracerBackground view() const { return view_; }
 
  private:
-  DeviceBuffer<double> zeros_;  ///< the bump's background: cell rows, then interfaces
+  DeviceBuffer<double> profiles_;  ///< every profile's cell rows, then every profile's interfaces
   TracerBackground view_;
 };
 

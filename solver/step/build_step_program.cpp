@@ -293,7 +293,7 @@ void add_steps(StepProgram& chunk, const StepResources<Dims>& resources, const C
     const std::string prefix = "step" + std::to_string(j + 1) + "/";
     chunk.append(step, prefix);
     for (; next_run != layout.runs.end() && next_run->step == j; ++next_run)
-      elements[next_run->element].add_ops(chunk, prefix, resources, step);
+      elements[next_run->element].add_ops(chunk, prefix, resources, step, j);
   }
 }
 

@@ -24,6 +24,7 @@
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/flux/tracer_flux.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/microphysics/microphysics.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/loop_clock.hpp"
 #include "kernels/time/step_scheme.hpp"
@@ -110,6 +111,7 @@ struct StepResources {
   GhostFill<Dims> halo;
   HealthCheckOps health;
   TracerBackground tracers{};  ///< the tracers' background profiles (solver/step/tracer_ops.hpp); none without tracers
+  MicrophysicsArguments<Dims> microphysics{};  ///< the water's element (physics.microphysics); every = 0: none
 };
 
 /// A step element (step_elements(), by its index) after a step of a chunk (0-based).

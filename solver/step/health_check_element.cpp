@@ -11,7 +11,7 @@ namespace {
 /// added it, on lane 0.
 template <int Dims>
 void add_health_check(StepProgram& program, const std::string& prefix, const StepResources<Dims>& resources,
-                      const StepProgram& step) {
+                      const StepProgram& step, int /*slot*/) {
   if constexpr (Dims == 2)
     if (step.uses_lanes()) program.add_join(prefix + "join_before_check");
   const FieldView<double, Dims> state = resources.fields.state;

@@ -55,6 +55,12 @@ std::size_t pass_kernel_bytes(const FieldShape<Dims>& shape);
 /// The health check: every variable of the interior cells read.
 template <int Dims>
 std::size_t health_check_bytes(const FieldShape<Dims>& shape);
+/// The microphysics at one sub-step of rain, per interior cell: the water read for the hole
+/// filling; ρ′, (ρθ)′ and the water read, 7 scratch values written (step 1); the routine's 6
+/// scratch values read and 4 written; 7 scratch values, the water, ρ′, (ρθ)′ and the momenta read
+/// and the same state values written (step 4).
+template <int Dims>
+std::size_t microphysics_bytes(const FieldShape<Dims>& shape);
 
 /// The fine granularity's kernels of one variable.
 enum class FineOp { reconstruct, flux, tendency, update };

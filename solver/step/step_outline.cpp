@@ -97,14 +97,23 @@ GhostFill<Dims> ghost_fill(const RunSpec& spec, const Decomposition& decompositi
 template <int Dims>
 StepResources<Dims> described_resources(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo) {
   const SourceTerms<Dims> sources{{gravity_wave_source(spec.case_name, configured_bump<Dims>(spec))}};
-  return {step_field_shapes<Dims>(grid, spec.execution.granularity),
-          grid.geometry<Dims>(),
-          {},
-          nullptr,
-          sources,
-          spec.execution.granularity,
-          halo,
-          HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
+  StepResources<Dims> resources{step_field_shapes<Dims>(grid, spec.execution.granularity),
+                                grid.geometry<Dims>(),
+                                {},
+                                nullptr,
+                                sources,
+                                spec.execution.granularity,
+                                halo,
+                                HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
+  if (spec.grid.microphysics != Microphysics::none) {
+    MicrophysicsArguments<Dims>& microphysics = resources.microphysics;
+    microphysics.every = spec.moisture.every;
+    microphysics.state = resources.fields.state;
+    microphysics.geometry = resources.geometry;
+    microphysics.first_water = ModelVariables<Dims>::count;
+    microphysics.rain = spec.moisture.rain == Rain::on;
+  }
+  return resources;
 }
 
 StepOutline outline_steps(const RunSpec& spec) {

@@ -19,9 +19,10 @@ StepParamsBlock<Dims>::~StepParamsBlock() {
 
 template <int Dims>
 void StepParamsBlock<Dims>::write_slots(std::span<const Params> values) {
-  // A slot's dt decides every other value of it.
-  const bool unchanged =
-      std::equal(values.begin(), values.end(), pinned_, [](const Params& a, const Params& b) { return a.dt == b.dt; });
+  // A slot's dt decides every other value of it but the microphysics' time.
+  const bool unchanged = std::equal(values.begin(), values.end(), pinned_, [](const Params& a, const Params& b) {
+    return a.dt == b.dt && a.dt_physics == b.dt_physics;
+  });
   if (unchanged) return;
   device::synchronize(stream_);
   std::copy(values.begin(), values.end(), pinned_);

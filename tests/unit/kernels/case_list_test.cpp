@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -24,7 +25,8 @@ TEST(CaseListTest, EachEnumeratorHasItsCasesNameInDocumentationOrder) {
                             {CaseName::density_current, "density_current"},
                             {CaseName::injection, "injection"},
                             {CaseName::rest, "rest"},
-                            {CaseName::straka, "straka"}};
+                            {CaseName::straka, "straka"},
+                            {CaseName::moist_thermal, "moist_thermal"}};
   ASSERT_EQ(case_names.size(), std::size(table));
   for (std::size_t i = 0; i < std::size(table); ++i) {
     SCOPED_TRACE(std::string(table[i].text));
@@ -74,6 +76,13 @@ TEST(CaseListTest, EachCasesPerturbationIsMadeOfItsBumpAsDocsModelMdGivesIt) {
   EXPECT_EQ(at(CaseName::straka, z).theta, 0.0);
   EXPECT_EQ(at(CaseName::gravity_waves, z).u, 15.0);
   EXPECT_EQ(at(CaseName::gravity_waves, z).theta, 0.0);
+  // moist_thermal: the thermal, with vapour 0.015 cos²(πL/2) within 3000 m of the bump's centre.
+  EXPECT_EQ(at(CaseName::moist_thermal, z).theta, b);
+  const double vapour_distance = std::sqrt(10.0 * 10.0 + 10.0 * 10.0) / 3000.0;
+  EXPECT_NEAR(at(CaseName::moist_thermal, z).vapour,
+              0.015 * std::pow(std::cos(3.14159265358979323846 * vapour_distance / 2), 2), 1e-17);
+  EXPECT_EQ(case_perturbation(CaseName::moist_thermal, bump, x + 3001.0, 200.0).vapour, 0.0);
+  EXPECT_EQ(at(CaseName::thermal, z).vapour, 0.0);
   for (const CaseName name : {CaseName::injection, CaseName::rest}) {
     const PointPerturbation none = at(name, z);
     EXPECT_EQ(none.theta, 0.0);

@@ -1,0 +1,62 @@
+#pragma once
+/// The warm-rain microphysics element (physics.microphysics: kessler; docs/model.md,
+/// "Moisture"): after every N-th step, on every interior column, the water tracers' holes are
+/// filled and the Kessler column routine (kernels/physics/kessler.hpp) runs over the time since
+/// its last call; what it changes goes back to the state as increments. One thread a column: the
+/// rain's sub-steps are counted and run by each column, never through a reduction over columns.
+#include "kernels/backend/field_view.hpp"
+#include "kernels/backend/stream.hpp"
+#include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/hydrostatic/tracer_background.hpp"
+#include "kernels/physics/cell_geometry.hpp"
+#include "kernels/time/step_params.hpp"
+
+namespace simapp {
+
+/// The water tracers, in this order after the model's dry variables (the run's first tracers).
+enum class Water { vapour, cloud, rain };
+inline constexpr int water_tracers = 3;
+
+/// Fields over the surface, [j][i] over the rank's nx × ny columns (2-D: ny = 1).
+struct SurfaceWater {
+  double* precipitation = nullptr;  ///< precipitation_amount, kg m⁻² (mm of water), accumulated
+  double* rain_rate = nullptr;      ///< at the ground at the last call, m s⁻¹ of liquid water
+  double* clipped = nullptr;        ///< water the hole filling and the clips added, kg m⁻², accumulated
+};
+
+/// The scratch of a call: for each interior cell θ_d, q_v, q_c, q_r (the routine's column, updated
+/// in place), ρ_d, Π and T of the state before the call.
+enum class MicrophysicsScratch { theta, qv, qc, qr, rho_d, exner, temperature, count };
+
+/// What the element reads and writes. The water tracers are the state's variables
+/// [first_water, first_water + 3), their backgrounds the tracer background's profiles 0, 1, 2.
+template <int Dims>
+struct MicrophysicsArguments {
+  FieldView<double, Dims> state;
+  HydrostaticView background;
+  TracerBackground water_background;
+  CellGeometry<Dims> geometry;
+  FieldView<double, Dims> scratch;  ///< MicrophysicsScratch::count variables over the interior cells, no halo
+  SurfaceWater surface;
+  int first_water = 0;
+  int every =
+      0;  ///< physics.microphysics_every: runs after each multiple of `every` steps and the run's last; 0: never
+  bool rain = true;  ///< physics.rain: off runs the saturation adjustment alone
+};
+
+/// The microphysics after the step whose values are *params, over params->dt_physics, on every
+/// interior column of the rank (PHYSICS.md, "Moisture", steps 1–5):
+///  1. per cell ρ = ρ̄ + ρ′, ρθ = ρ̄θ̄ + (ρθ)′, ρ_x = ρ̄_x + ρ_x′, p = C₀(ρθ)^γ, ρ_d = ρ − ρ_v − ρ_c − ρ_r,
+///     T = p/(ρ_d R_d + ρ_v R_v), Π = (p/p₀)^(R_d/c_p), θ_d = T/Π;
+///  2. the hole filling of each water tracer (HoleFill), q_x = filled ρ_x/ρ_d;
+///  3. kessler_column over dt_phys;
+///  4. increments: Δρ_x = ρ_d(q_x⁺ − q_x) + (filled ρ_x − ρ_x), ρ_x′ += Δρ_x, ρ_v⁺ = ρ_v + Δρ_v,
+///     T⁺ = T + (θ_d⁺ − θ_d)Π, Δρ = ΣΔρ_x, ρ′ += Δρ, p̃ = ρ_d R_d T + ρ_v R_v T,
+///     p⁺ = ρ_d R_d T⁺ + ρ_v⁺ R_v T⁺, (ρθ)′ += ρθ((p⁺/p̃)^(1/γ) − 1), f = (ρ + Δρ)/ρ, each momentum ×= f;
+///  5. precipitation_amount += ρ_w · rate · dt_phys; the rain rate; the clipped water.
+/// Where nothing changes, the state stays bit for bit what it was.
+template <int Dims>
+void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>& microphysics,
+                        const StepParams<Dims>* params);
+
+}  // namespace simapp

@@ -1,0 +1,30 @@
+#pragma once
+/// The microphysics' own arrays (kernels/microphysics/microphysics.hpp), in the run's backend's
+/// memory: its scratch over the rank's interior cells and its fields over the rank's surface
+/// (precipitation_amount, the rain rate, the clipped water), zero at the start. A dry run has none.
+#include "kernels/backend/device_buffer.hpp"
+#include "kernels/backend/stream.hpp"
+#include "kernels/microphysics/microphysics.hpp"
+
+namespace simapp {
+
+template <int Dims>
+class WaterFields {
+ public:
+  /// The arrays of a rank's `cells` (FieldShape<Dims>: nx, ny, nz); none where `water` is false.
+  WaterFields(const Stream& stream, const FieldShape<Dims>& cells, bool water);
+
+  /// The scratch, MicrophysicsScratch::count variables over the interior cells (no halo).
+  FieldView<double, Dims> scratch() const { return {scratch_.data(), scratch_shape_}; }
+  SurfaceWater surface() const;
+  /// The surface fields [field][j][i], precipitation, rain rate, clipped, copied to the host.
+  std::vector<double> surface_on_host(const Stream& stream) const { return surface_.copy_to_host(stream); }
+
+ private:
+  FieldShape<Dims> scratch_shape_;
+  std::size_t columns_ = 0;
+  DeviceBuffer<double> scratch_;
+  DeviceBuffer<double> surface_;
+};
+
+}  // namespace simapp
