@@ -470,11 +470,11 @@ std::vector<DocumentMarks::Document> scan_documents(const std::string& path, con
     const auto& documents = marks.documents();
     const YAML::Mark& start = documents.back().start;
     if (documents.size() > 1 && documents[documents.size() - 2].start.pos == start.pos)
-      throw bad_input(
-          at_line(path, start),
-          fmt::format("invalid YAML: unexpected {}", start.pos >= 0 && static_cast<std::size_t>(start.pos) < text.size()
-                                                         ? in_quotes(text.substr(static_cast<std::size_t>(start.pos), 1))
-                                                         : std::string("end")));
+      throw bad_input(at_line(path, start),
+                      fmt::format("invalid YAML: unexpected {}",
+                                  start.pos >= 0 && static_cast<std::size_t>(start.pos) < text.size()
+                                      ? in_quotes(text.substr(static_cast<std::size_t>(start.pos), 1))
+                                      : std::string("end")));
   }
   return marks.documents();
 }

@@ -7,6 +7,7 @@
 /// another column.
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 
 #include "kernels/backend/host_device.hpp"
 #include "kernels/physics/constants.hpp"
@@ -21,7 +22,10 @@ struct ColumnOf {
 
   SIMAPP_HOST_DEVICE T& operator[](int k) const { return values[k * stride]; }
   /// The same levels, read-only.
-  SIMAPP_HOST_DEVICE operator ColumnOf<const T>() const { return {values, stride}; }
+  template <class U = T, std::enable_if_t<!std::is_const_v<U>, int> = 0>
+  SIMAPP_HOST_DEVICE operator ColumnOf<const U>() const {
+    return {values, stride};
+  }
 };
 
 /// What the hole filling does to one tracer of a column (its content S = Σ_k ρ_x,k, summed from
