@@ -675,10 +675,13 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
   if (header.physics.hyperviscosity != spec.physics.hyperviscosity)
     add(fmt::format("physics.hyperviscosity {} vs {}", header.physics.hyperviscosity, spec.physics.hyperviscosity));
   if (header.cfl != spec.time.cfl) add(fmt::format("time.cfl {} vs {}", header.cfl, spec.time.cfl));
-  if (const std::vector<std::string> tracers = state_tracers(grid); header.tracers != tracers)
-    add(fmt::format("tracers [{}] vs [{}] (physics.microphysics, physics.tracers)", fmt::join(header.tracers, ", "),
-                    fmt::join(tracers, ", ")));
-  else if (!grid.tracers.empty() && header.tracer_init != grid.tracer_init)
+  if (const std::vector<std::string> tracers = state_tracers(grid); header.tracers != tracers) {
+    // A checkpoint with water holds the water's tracers first.
+    const bool water = grid.microphysics != Microphysics::none ||
+                       (!header.tracers.empty() && header.tracers.front() == water_tracer_names[0]);
+    add(fmt::format("{} [{}] vs [{}]", water ? "tracers (physics.microphysics, physics.tracers)" : "physics.tracers",
+                    fmt::join(header.tracers, ", "), fmt::join(tracers, ", ")));
+  } else if (!grid.tracers.empty() && header.tracer_init != grid.tracer_init)
     add(fmt::format("physics.tracer_init {} vs {}", name_in(tracer_init_names, header.tracer_init),
                     name_in(tracer_init_names, grid.tracer_init)));
   // Either side's bump is the case's own when not recorded or not configured; the case's own is

@@ -128,6 +128,8 @@ std::string other_value(const ConfigKey& key) {
 /// A value other than the default of any key: other_value's, two names of a key that takes any
 /// (physics.tracers).
 std::string other_value_of(const ConfigKey& key) {
+  // The last case, moist_thermal, needs physics.microphysics: the first other one stands alone.
+  if (key.path == "case") return std::string(key.allowed[1]);
   return key.type == ValueType::name_list && key.allowed.empty() ? "smoke,dye" : other_value(key);
 }
 
@@ -258,12 +260,14 @@ TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
   EXPECT_EQ(reloaded.resolved_yaml, config.resolved_yaml);
   EXPECT_NE(config.resolved_yaml.find("xlen: 0.1\n"), std::string::npos) << config.resolved_yaml;
   // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given),
-  // output.stats_every (not given: output.every's) and the tracers' (a run without tracers).
+  // output.stats_every (not given: output.every's), the tracers' (a run without tracers) and the
+  // microphysics' cadence and rain (a dry run).
   for (const ConfigKey& key : config_keys()) {
     const auto dot = key.path.rfind('.');
     const std::string_view name = dot == std::string_view::npos ? key.path : key.path.substr(dot + 1);
     const bool listed = key.path != "grid.ny" && key.path != "grid.ylen" && !key.path.starts_with("perturbation.") &&
-                        key.path != "output.stats_every" && !key.path.starts_with("physics.tracer");
+                        key.path != "output.stats_every" && !key.path.starts_with("physics.tracer") &&
+                        key.path != "physics.rain" && key.path != "physics.microphysics_every";
     EXPECT_EQ(config.resolved_yaml.find("  " + std::string(name) + ": ") != std::string::npos ||
                   config.resolved_yaml.starts_with(std::string(name) + ": "),
               listed)
@@ -353,7 +357,7 @@ TEST_F(ConfigTest, UnknownEnumValueSuggestsTheNearestAndListsAll) {
   const std::string path = write("case: thermo\n");
   expect_bad_input(load_error(path), path + ":1",
                    "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
-                   "gravity_waves, density_current, injection, rest, straka)");
+                   "gravity_waves, density_current, injection, rest, straka, moist_thermal)");
   const std::string backend = write("execution:\n  backend: gpu\n");
   expect_bad_input(load_error(backend), backend + ":2",
                    "execution.backend: unknown value 'gpu' (valid: auto, cuda, host)");
@@ -402,7 +406,7 @@ TEST_F(ConfigTest, BadOverridesNameTheArgument) {
   expect_bad_input(load_error(path, {"grid.nx=2"}), "--set grid.nx=2", "grid.nx: must be >= 4, got 2");
   expect_bad_input(load_error(path, {"case=thermo"}), "--set case=thermo",
                    "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
-                   "gravity_waves, density_current, injection, rest, straka)");
+                   "gravity_waves, density_current, injection, rest, straka, moist_thermal)");
   expect_bad_input(load_error(path, {"execution.backend=CUDA"}), "--set execution.backend=CUDA",
                    "execution.backend: unknown value 'CUDA' (did you mean 'cuda'?; valid: auto, cuda, host)");
   expect_bad_input(load_error(path, {"output.dir="}), "--set output.dir=", "output.dir: must not be empty");
@@ -1015,16 +1019,16 @@ TEST_F(ConfigTest, PerturbationKeysOfACaseWithoutABumpAreRefusedNamingTheCase) {
   const std::string rest = write("case: rest\nperturbation:\n  amplitude: 3\n");
   expect_bad_input(load_error(rest), rest + ":3",
                    "perturbation.amplitude = 3: the rest case has no bump to configure (perturbation.* applies to "
-                   "thermal, collision, gravity_waves, density_current, straka)");
+                   "thermal, collision, gravity_waves, density_current, straka, moist_thermal)");
   const std::string injection =
       write("case: injection\nperturbation:\n  radii: [500, 600]\n  center: [100, 200]\n", "injection.yaml");
   expect_bad_input(load_error(injection), injection + ":4",
                    "perturbation.center = [100, 200]: the injection case has no bump to configure (perturbation.* "
-                   "applies to thermal, collision, gravity_waves, density_current, straka)");
+                   "applies to thermal, collision, gravity_waves, density_current, straka, moist_thermal)");
   const std::string valid = write("case: thermal\n", "valid.yaml");
   expect_bad_input(load_error(valid, {"case=rest", "perturbation.radii=1,.inf"}), "--set perturbation.radii=1,.inf",
                    "perturbation.radii = [1, inf]: the rest case has no bump to configure (perturbation.* applies to "
-                   "thermal, collision, gravity_waves, density_current, straka)");
+                   "thermal, collision, gravity_waves, density_current, straka, moist_thermal)");
   // gravity_waves' bump is its wave source: configurable like the others.
   const LoadedConfig waves = load_config(valid, {"case=gravity_waves", "perturbation.amplitude=0.02"});
   EXPECT_EQ(waves.spec.perturbation.amplitude, 0.02);
