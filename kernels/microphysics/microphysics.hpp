@@ -13,8 +13,8 @@
 
 namespace simapp {
 
-/// The water tracers, in this order after the model's dry variables (the run's first tracers).
-enum class Water { vapour, cloud, rain };
+/// The water tracers, vapour, cloud and rain, in this order after the model's dry variables (the
+/// run's first tracers).
 inline constexpr int water_tracers = 3;
 
 /// Fields over the surface, [j][i] over the rank's nx × ny columns (2-D: ny = 1).
@@ -39,13 +39,13 @@ struct MicrophysicsArguments {
   FieldView<double, Dims> scratch;  ///< MicrophysicsScratch::count variables over the interior cells, no halo
   SurfaceWater surface;
   int first_water = 0;
-  int every =
-      0;  ///< physics.microphysics_every: runs after each multiple of `every` steps and the run's last; 0: never
+  /// physics.microphysics_every: runs after each multiple of `every` steps and the run's last; 0: never.
+  int every = 0;
   bool rain = true;  ///< physics.rain: off runs the saturation adjustment alone
 };
 
 /// The microphysics after the step whose values are *params, over params->dt_physics, on every
-/// interior column of the rank (PHYSICS.md, "Moisture", steps 1–5):
+/// interior column of the rank (docs/model.md, "Moisture", steps 1–5):
 ///  1. per cell ρ = ρ̄ + ρ′, ρθ = ρ̄θ̄ + (ρθ)′, ρ_x = ρ̄_x + ρ_x′, p = C₀(ρθ)^γ, ρ_d = ρ − ρ_v − ρ_c − ρ_r,
 ///     T = p/(ρ_d R_d + ρ_v R_v), Π = (p/p₀)^(R_d/c_p), θ_d = T/Π;
 ///  2. the hole filling of each water tracer (HoleFill), q_x = filled ρ_x/ρ_d;

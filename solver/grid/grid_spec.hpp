@@ -41,7 +41,7 @@ struct GridSpec {
   Microphysics microphysics = Microphysics::none;
 };
 
-/// The water tracers' names, in the order the state holds them (Water in kernels/microphysics).
+/// The water tracers' names, in the order the state holds them: vapour, cloud, rain.
 inline constexpr std::array<std::string_view, 3> water_tracer_names{"qv", "qc", "qr"};
 
 /// The names of the tracers the state of `grid` holds after its dry variables: the water's, then

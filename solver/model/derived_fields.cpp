@@ -106,7 +106,7 @@ const DerivedField* find_derived_field(int dims, std::string_view name) {
 
 namespace {
 
-/// CF's description of water tracer t (Water's order).
+/// CF's description of water tracer t (vapour, cloud, rain: water_tracer_names' order).
 FieldDescription water_description(const VariableInfo& tracer, int t) {
   static constexpr const char* long_names[] = {"water vapour mixing ratio", "cloud water mixing ratio",
                                                "rain water mixing ratio"};
