@@ -68,14 +68,9 @@ SIMAPP_HOST_DEVICE inline CellSums cell_sums(const CellGeometry<Dims>& geometry,
 /// where first_water ≥ 0 the water: ρ_v, no cloud, no rain.
 template <int Dims>
 SIMAPP_HOST_DEVICE inline void store_cell(const FieldView<double, Dims>& state, const CellSums& sums, int first_water,
-                                          int i, [[maybe_unused]] int j, int k) {
+                                          int i, int j, int k) {
   using V = ModelVariables<Dims>;
-  const auto at = [&](int v) -> double& {
-    if constexpr (Dims == 3)
-      return state(v, k, j, i);
-    else
-      return state(v, k, i);
-  };
+  const auto at = [&](int v) -> double& { return state(v, k, j, i); };  // j = 0 in 2-D
   at(V::dens) = sums.dens;
   at(V::umom) = sums.umom;
   if constexpr (Dims == 3) at(V::vmom) = 0.0;

@@ -12,31 +12,21 @@ namespace {
 
 using Scratch = MicrophysicsScratch;
 
-/// Cell (i, j, k) of a field of the model of `Dims` dimensions (j = 0 in 2-D).
-template <int Dims>
-SIMAPP_HOST_DEVICE inline double& cell(const FieldView<double, Dims>& field, int v, int i, [[maybe_unused]] int j,
-                                       int k) {
-  if constexpr (Dims == 3)
-    return field(v, k, j, i);
-  else
-    return field(v, k, i);
-}
-
 template <int Dims>
 SIMAPP_HOST_DEVICE inline double& scratch(const MicrophysicsArguments<Dims>& m, Scratch s, int i, int j, int k) {
-  return cell(m.scratch, static_cast<int>(s), i, j, k);
+  return m.scratch(static_cast<int>(s), k, j, i);
 }
 
 /// Level k of one column of a field (its levels a layer stride apart).
 template <int Dims>
 SIMAPP_HOST_DEVICE inline ColumnOf<double> column_of(const FieldView<double, Dims>& field, int v, int i, int j) {
-  return {&cell(field, v, i, j, 0), static_cast<std::ptrdiff_t>(field.shape.layer_stride())};
+  return {&field(v, 0, j, i), static_cast<std::ptrdiff_t>(field.shape.layer_stride())};
 }
 
 /// ρ_x = ρ̄_x + ρ_x′ of water tracer t in cell (i, j, k).
 template <int Dims>
 SIMAPP_HOST_DEVICE inline double water_density(const MicrophysicsArguments<Dims>& m, int t, int i, int j, int k) {
-  return m.water_background.cell_value(t, k) + cell(m.state, m.first_water + t, i, j, k);
+  return m.water_background.cell_value(t, k) + m.state(m.first_water + t, k, j, i);
 }
 
 /// Water tracer t of a column as its total density ρ_x at each level.
@@ -56,8 +46,8 @@ struct CellThermodynamics {
 template <int Dims>
 SIMAPP_HOST_DEVICE inline CellThermodynamics thermodynamics(const MicrophysicsArguments<Dims>& m, int i, int j, int k) {
   using V = ModelVariables<Dims>;
-  const double rho = m.background.cell_density(k) + cell(m.state, V::dens, i, j, k);
-  const double rho_theta = m.background.cell_rho_theta(k) + cell(m.state, V::rhot, i, j, k);
+  const double rho = m.background.cell_density(k) + m.state(V::dens, k, j, i);
+  const double rho_theta = m.background.cell_rho_theta(k) + m.state(V::rhot, k, j, i);
   const double vapour = water_density(m, 0, i, j, k);
   const double rho_d = rho - vapour - water_density(m, 1, i, j, k) - water_density(m, 2, i, j, k);
   const double p = physics::pressure(rho_theta);
@@ -111,19 +101,19 @@ SIMAPP_HOST_DEVICE inline void microphysics_column(const MicrophysicsArguments<D
       increments[t] = rho_d * (q_after - filled / rho_d) + (filled - before);
       delta_rho += increments[t];
     }
-    for (int t = 0; t < water_tracers; ++t) cell(m.state, m.first_water + t, i, j, k) += increments[t];
+    for (int t = 0; t < water_tracers; ++t) m.state(m.first_water + t, k, j, i) += increments[t];
     const double vapour_after = vapour + increments[0];
     const double temperature_after = temperature + (scratch(m, Scratch::theta, i, j, k) - temperature / exner) * exner;
-    const double rho = m.background.cell_density(k) + cell(m.state, V::dens, i, j, k);
-    const double rho_theta = m.background.cell_rho_theta(k) + cell(m.state, V::rhot, i, j, k);
+    const double rho = m.background.cell_density(k) + m.state(V::dens, k, j, i);
+    const double rho_theta = m.background.cell_rho_theta(k) + m.state(V::rhot, k, j, i);
     const double p_before = rho_d * physics::rd * temperature + vapour * physics::rv * temperature;
     const double p_after = rho_d * physics::rd * temperature_after + vapour_after * physics::rv * temperature_after;
-    cell(m.state, V::dens, i, j, k) += delta_rho;
-    cell(m.state, V::rhot, i, j, k) += rho_theta * (pow(p_after / p_before, 1.0 / physics::gamma) - 1.0);
+    m.state(V::dens, k, j, i) += delta_rho;
+    m.state(V::rhot, k, j, i) += rho_theta * (pow(p_after / p_before, 1.0 / physics::gamma) - 1.0);
     const double factor = (rho + delta_rho) / rho;
-    cell(m.state, V::umom, i, j, k) *= factor;
-    if constexpr (Dims == 3) cell(m.state, V::vmom, i, j, k) *= factor;
-    cell(m.state, V::wmom, i, j, k) *= factor;
+    m.state(V::umom, k, j, i) *= factor;
+    if constexpr (Dims == 3) m.state(V::vmom, k, j, i) *= factor;
+    m.state(V::wmom, k, j, i) *= factor;
   }
   const int surface = j * m.state.shape.nx + i;
   m.surface.precipitation[surface] += physics::rho_water * outcome.rain_rate * dt;
