@@ -37,6 +37,9 @@ std::string configurable_cases() {
 }
 
 void check_dimensions(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
+  if (spec.grid.ny == 1 && three_d_only(spec.case_name))
+    throw Error(ExitCode::bad_input, place_of("grid.ny", places, file),
+                fmt::format("grid.ny: case {} is a 3-D case; give grid.ny > 1", to_string(spec.case_name)));
   const auto& [px, py, pz] = spec.parallel.ranks;
   if (spec.grid.ny == 1 && py > 1)
     throw Error(
@@ -153,9 +156,9 @@ void check_model_keys(const RunSpec& spec, const KeyPlaces& places, const std::s
   check_perturbation(spec, places, file);
   check_tracers(spec, places, file);
   if (carries_water(spec.case_name) && spec.grid.microphysics == Microphysics::none)
-    throw Error(ExitCode::bad_input, place_of("physics.microphysics", places, file),
-                fmt::format("case {} starts with water vapour: it needs physics.microphysics: kessler",
-                            to_string(spec.case_name)));
+    throw Error(
+        ExitCode::bad_input, place_of("physics.microphysics", places, file),
+        fmt::format("case {} starts with water: it needs physics.microphysics: kessler", to_string(spec.case_name)));
 }
 
 }  // namespace simapp::io

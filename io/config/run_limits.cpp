@@ -2,16 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "foundation/error.hpp"
 #include "kernels/cases/case_list.hpp"
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
 #include "kernels/physics/constants.hpp"
+#include "solver/column/hydrostatic_column.hpp"
+#include "solver/column/run_column.hpp"
 #include "solver/time/time_stepping.hpp"
 
 namespace simapp::io {
@@ -90,20 +94,35 @@ std::string place_of(std::string_view path, const KeyPlaces& places, const std::
   return place != places.end() ? place->second : file;
 }
 
+/// The pressure and density of a run's background at the ground and at the top of its domain:
+/// its case's analytic background, or its sounding integrated hydrostatically.
+struct BackgroundPoint {
+  double pressure = 0.0, density = 0.0;
+};
+std::pair<BackgroundPoint, BackgroundPoint> ground_and_top(const RunSpec& spec) {
+  if (const std::optional<ColumnSource> column = run_column(spec)) {
+    const std::array heights{0.0, spec.grid.zlen};
+    const std::vector<ColumnPoint> points =
+        integrate_hydrostatic(column->sounding, 0.0, column->surface_pressure, heights);
+    return {{points[0].pressure, points[0].density}, {points[1].pressure, points[1].density}};
+  }
+  const HydrostaticBackground background = case_background(spec.case_name);
+  const HydrostaticPoint ground = background.at(0.0), top = background.at(spec.grid.zlen);
+  return {{ground.pressure, ground.density}, {top.pressure, top.density}};
+}
+
 /// A domain the case's atmosphere fills, whose totals are numbers: the background must stand
 /// at the top (a neutral one ends where its Exner function reaches 0, at z = c_p θ₀ / g ≈ 30.7
 /// km, a stratified one lower), and the mass and energy of the whole domain, bounded by those of
 /// its densest row with the fastest signal the time step allows, must not overflow.
 void check_domain(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
   const GridSpec& grid = spec.grid;
-  const HydrostaticBackground background = case_background(spec.case_name);
-  const HydrostaticPoint top = background.at(grid.zlen);
+  const auto [ground, top] = ground_and_top(spec);
   if (!(top.pressure > 0.0 && std::isfinite(top.density) && top.density > 0.0))
     throw Error(ExitCode::bad_input, place_of("grid.zlen", places, file),
                 fmt::format("grid.zlen: {:g} m is above the top of the {} case's atmosphere (its hydrostatic pressure "
                             "falls to 0 below that height); use a lower domain",
                             grid.zlen, to_string(spec.case_name)));
-  const HydrostaticPoint ground = background.at(0.0);
   const double temperature = ground.pressure / (ground.density * physics::rd);
   const double energy_density =
       ground.density * (physics::cv * temperature + numerics::max_speed * numerics::max_speed);

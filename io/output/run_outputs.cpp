@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -19,6 +20,7 @@
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/cases/case_list.hpp"
 #include "simapp_version.hpp"
+#include "solver/column/run_column.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/decomposition/gather_state.hpp"
 #include "solver/output/output_schedule.hpp"
@@ -61,8 +63,11 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
   const Stream host{Backend::host, nullptr, nullptr};
   const CellGeometry<2> geometry{
       grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
+  const std::optional<ColumnSource> column = run_column(config.spec);
   const HydrostaticColumns columns =
-      HydrostaticProfile(host, case_background(config.spec.case_name), geometry, grid.nz).to_host(host);
+      (column ? HydrostaticProfile(host, column_background(*column, geometry, grid.nz).dry, grid.nz)
+              : HydrostaticProfile(host, case_background(config.spec.case_name), geometry, grid.nz))
+          .to_host(host);
   const auto interior = [&](const std::vector<double>& padded) {
     return std::vector<double>(padded.begin() + numerics::halo_width, padded.end() - numerics::halo_width);
   };

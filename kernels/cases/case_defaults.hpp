@@ -19,6 +19,11 @@ enum class CaseMeasures {
   density_current,  ///< the front position and the extremes of θ′ and the wind
 };
 
+/// The sounding a case's background is integrated from at start-up (docs/model.md, "Moist
+/// backgrounds"): none (its analytic background()), Bryan & Fritsch's moist-neutral column, or
+/// DCMIP2016's supercell sounding.
+enum class CaseSounding { none, moist_neutral, supercell };
+
 /// An atmosphere at rest: a neutral background (θ̄ = 300 K, p̄ = 10⁵ Pa at the ground), x periodic
 /// and z free-slip walls, no bump, no perturbation, no forcing, no measures.
 struct CaseDefaults {
@@ -35,6 +40,12 @@ struct CaseDefaults {
 
   /// The background the case stands on.
   SIMAPP_HOST_DEVICE static HydrostaticBackground background() { return HydrostaticBackground{0.0}; }
+
+  /// The sounding the case's background is integrated from instead (none: background()).
+  static constexpr CaseSounding sounding = CaseSounding::none;
+
+  /// Whether the case is a 3-D one only.
+  static constexpr bool three_d_only = false;
 
   /// The perturbation at the point `at` ((x, z) in 2-D, (x, y, z) in 3-D), made of `bump`: the
   /// case's bump or the one configured in its place.

@@ -14,11 +14,14 @@
 #include "kernels/backend/host_device.hpp"
 #include "kernels/cases/collision.hpp"
 #include "kernels/cases/density_current.hpp"
+#include "kernels/cases/dry_bubble.hpp"
 #include "kernels/cases/gravity_waves.hpp"
 #include "kernels/cases/injection.hpp"
+#include "kernels/cases/moist_bubble.hpp"
 #include "kernels/cases/moist_thermal.hpp"
 #include "kernels/cases/rest.hpp"
 #include "kernels/cases/straka.hpp"
+#include "kernels/cases/supercell.hpp"
 #include "kernels/cases/thermal.hpp"
 
 namespace simapp {
@@ -29,8 +32,21 @@ struct CaseList {};
 
 /// Every case, in documentation order: the enumerators of CaseName and the types of Cases in
 /// the same order.
-enum class CaseName { thermal, collision, gravity_waves, density_current, injection, rest, straka, moist_thermal };
-using Cases = CaseList<Thermal, Collision, GravityWaves, DensityCurrent, Injection, Rest, Straka, MoistThermal>;
+enum class CaseName {
+  thermal,
+  collision,
+  gravity_waves,
+  density_current,
+  injection,
+  rest,
+  straka,
+  moist_thermal,
+  dry_bubble,
+  moist_bubble,
+  supercell
+};
+using Cases = CaseList<Thermal, Collision, GravityWaves, DensityCurrent, Injection, Rest, Straka, MoistThermal,
+                       DryBubble, MoistBubble, Supercell>;
 
 /// `visit(Case{})` for the case at `index` of the list: a chain of comparisons, the same on the
 /// host and on the device (no table of functions).
@@ -82,6 +98,16 @@ constexpr bool has_bump(CaseName name) {
 /// Whether case `name` starts with water, which only a state with water (physics.microphysics) holds.
 constexpr bool carries_water(CaseName name) {
   return with_case(name, [](auto c) { return decltype(c)::carries_water; });
+}
+
+/// The sounding case `name`'s background is integrated from (none: case_background's).
+constexpr CaseSounding case_sounding(CaseName name) {
+  return with_case(name, [](auto c) { return decltype(c)::sounding; });
+}
+
+/// Whether case `name` is a 3-D one only.
+constexpr bool three_d_only(CaseName name) {
+  return with_case(name, [](auto c) { return decltype(c)::three_d_only; });
 }
 
 /// The case's own bump in the x–z plane of a domain `xlen` wide (amplitude 0: none); model_bump

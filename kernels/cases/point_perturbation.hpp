@@ -11,6 +11,10 @@ struct PointPerturbation {
   double w = 0.0;            ///< m s⁻¹
   double temperature = 0.0;  ///< T′, K
   double vapour = 0.0;       ///< q_v, kg kg⁻¹: water vapour added at the dry state's temperature (ρ_d = ρ̄)
+  /// Δ, K: a saturated parcel warmed at the background's pressure, its total water kept: its
+  /// density potential temperature θ_ρ becomes θ̄_ρ (1 + Δ/θ₀) (Bryan & Fritsch 2002; only on a
+  /// background integrated from a sounding).
+  double saturated_warming = 0.0;
 };
 
 }  // namespace simapp

@@ -35,4 +35,20 @@ void compute_hydrostatic_columns(const Stream& stream, const HydrostaticBackgrou
       });
 }
 
+void derive_hydrostatic_pressures(const Stream& stream, int nz, HydrostaticArrays arrays) {
+  constexpr int halo = numerics::halo_width;
+  parallel_for(
+      "hydrostatic_cell_pressures", stream, IndexBox{0, 1, -halo, nz + halo}, SIMAPP_LAMBDA(int, int k) {
+        const double rho_theta = arrays.rho_theta_cell[k + halo];
+        arrays.inv_rho_theta_cell[k + halo] = 1.0 / rho_theta;
+        arrays.pressure_cell[k + halo] = physics::pressure(rho_theta);
+      });
+  parallel_for(
+      "hydrostatic_interface_pressures", stream, IndexBox{0, 1, 0, nz + 1}, SIMAPP_LAMBDA(int, int k) {
+        const double rho_theta = arrays.rho_theta_face[k];
+        arrays.pressure_face[k] = physics::pressure(rho_theta);
+        arrays.inv_rho_theta_face[k] = 1.0 / rho_theta;
+      });
+}
+
 }  // namespace simapp

@@ -26,4 +26,9 @@ struct HydrostaticArrays {
 void compute_hydrostatic_columns(const Stream& stream, const HydrostaticBackground& background,
                                  const CellGeometry<2>& geometry, int nz, HydrostaticArrays arrays);
 
+/// The arrays derived from a background whose ρ̄_c, ρ̄θ̄_c, ρ̄_i and ρ̄θ̄_i `arrays` already hold (a
+/// sounding's, integrated on the host): 1/ρ̄θ̄_c, C₀(ρ̄θ̄_c)^γ, p̄_i = C₀(ρ̄θ̄_i)^γ and 1/ρ̄θ̄_i, on the
+/// run's backend, with the physics::pressure of the flux kernels (so that at rest p′ = 0 exactly).
+void derive_hydrostatic_pressures(const Stream& stream, int nz, HydrostaticArrays arrays);
+
 }  // namespace simapp

@@ -109,7 +109,7 @@ SIMAPP_HOST_DEVICE inline void microphysics_column(const MicrophysicsArguments<D
     const double p_before = rho_d * physics::rd * temperature + vapour * physics::rv * temperature;
     const double p_after = rho_d * physics::rd * temperature_after + vapour_after * physics::rv * temperature_after;
     m.state(V::dens, k, j, i) += delta_rho;
-    m.state(V::rhot, k, j, i) += rho_theta * (pow(p_after / p_before, 1.0 / physics::gamma) - 1.0);
+    m.state(V::rhot, k, j, i) += rho_theta * (p_after / p_before - 1.0);
     const double factor = (rho + delta_rho) / rho;
     m.state(V::umom, k, j, i) *= factor;
     if constexpr (Dims == 3) m.state(V::vmom, k, j, i) *= factor;

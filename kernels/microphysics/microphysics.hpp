@@ -52,7 +52,8 @@ struct MicrophysicsArguments {
 ///  3. kessler_column over dt_phys;
 ///  4. increments: Δρ_x = ρ_d(q_x⁺ − q_x) + (filled ρ_x − ρ_x), ρ_x′ += Δρ_x, ρ_v⁺ = ρ_v + Δρ_v,
 ///     T⁺ = T + (θ_d⁺ − θ_d)Π, Δρ = ΣΔρ_x, ρ′ += Δρ, p̃ = ρ_d R_d T + ρ_v R_v T,
-///     p⁺ = ρ_d R_d T⁺ + ρ_v⁺ R_v T⁺, (ρθ)′ += ρθ((p⁺/p̃)^(1/γ) − 1), f = (ρ + Δρ)/ρ, each momentum ×= f;
+///     p⁺ = ρ_d R_d T⁺ + ρ_v⁺ R_v T⁺, (ρθ)′ += ρθ(p⁺/p̃ − 1), f = (ρ + Δρ)/ρ, each momentum ×= f
+///     (ρθ = ρ_d θ_d (1 + q_v R_v/R_d) exactly, so ρθ⁺ = ρ_d θ_d⁺ (1 + q_v⁺ R_v/R_d): the routine's θ_d⁺);
 ///  5. precipitation_amount += ρ_w · rate · dt_phys; the rain rate; the clipped water.
 /// Where nothing changes, the state stays bit for bit what it was.
 template <int Dims>

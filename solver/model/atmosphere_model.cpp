@@ -2,6 +2,7 @@
 
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/initial_conditions/tracer_initial_state.hpp"
+#include "solver/column/column_initial_state.hpp"
 #include "solver/executor/executor_factory.hpp"
 #include "solver/step/step_outline.hpp"
 
@@ -72,13 +73,15 @@ AtmosphereModel<Dims>::AtmosphereModel(const ModelContext& context)
     : spec_(context.spec),
       geometry_(context.grid.geometry<Dims>()),
       background_(context.background),
+      column_(context.column),
       workspace_(context.stream.backend, context.grid, context.spec.execution.granularity),
       params_(context.stream, step_params_slots(context.mode, context.spec.execution)),
       nccl_(nccl_communicator_if(context.halo_path, context.decomposition)),
       halo_x_(exchange_if<Dims>(context.decomposition.splits_x(), context, Direction::x, nccl_.get())),
       halo_y_(exchange_if<Dims>(context.decomposition.splits_y(), context, Direction::y, nccl_.get())),
       halo_z_(exchange_if<Dims>(context.decomposition.splits_z(), context, Direction::z, nccl_.get())),
-      tracer_profiles_(context.stream, context.spec.grid, context.grid.nz(), context.background),
+      tracer_profiles_(context.stream, context.spec.grid, context.grid.nz(), context.background,
+                       context.column ? &context.column->water : nullptr),
       water_(context.stream, context.grid.cell_shape<Dims>(), context.spec.grid.microphysics != Microphysics::none),
       resources_(resources_of(context, workspace_, params_, tracer_profiles_, water_, halo_x_.get(), halo_y_.get(),
                               halo_z_.get())),
@@ -96,8 +99,18 @@ void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
   const FieldView<double, Dims> state = resources_.fields.state;
   const bool water = spec_.grid.microphysics != Microphysics::none;
   const VarRange tracers = tracers_of(state.shape);
-  simapp::set_initial_state(stream, state, spec_.case_name, configured_bump<Dims>(spec_), geometry_,
-                            water ? tracers.first : -1);
+  if (column_) {
+    const std::vector<double> interior =
+        column_initial_state(*column_, spec_.case_name, configured_bump<Dims>(spec_), geometry_, state.shape,
+                             state.shape.num_vars, water ? tracers.first : -1);
+    const std::vector<double> padded = padded_from(interior_, interior);  // ghosts are filled before any use
+    device::copy_async(stream, state.data, padded.data(), padded.size() * sizeof(double),
+                       device::CopyDirection::host_to_device);
+    device::synchronize(stream);
+  } else {
+    simapp::set_initial_state(stream, state, spec_.case_name, configured_bump<Dims>(spec_), geometry_,
+                              water ? tracers.first : -1);
+  }
   const VarRange passive{tracers.first + (water ? water_tracers : 0), tracers.last};
   set_tracer_initial_state(stream, state, passive, spec_.grid.tracer_init, spec_.case_name,
                            configured_bump<Dims>(spec_), geometry_);

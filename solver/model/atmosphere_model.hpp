@@ -41,6 +41,7 @@ class AtmosphereModel final : public Model {
   const RunSpec& spec_;
   CellGeometry<Dims> geometry_;
   HydrostaticView background_;
+  const ColumnBackground* column_;  ///< the background's sounding integration (null: an analytic background)
   Workspace<Dims> workspace_;
   StepParamsBlock<Dims> params_;  ///< as many slots as any steps per graph the run may choose (step_params_slots)
   std::unique_ptr<NcclCommunicator> nccl_;                  ///< the nccl path's communicator (when halos are exchanged)

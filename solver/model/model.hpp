@@ -9,6 +9,7 @@
 
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "solver/column/column_background.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/diagnostics/diagnostics.hpp"
 #include "solver/executor/chunk_programs.hpp"
@@ -31,6 +32,7 @@ struct ModelContext {
   const TimeStepping& time;
   const Stream& stream;
   HydrostaticView background;
+  const ColumnBackground* column;  ///< the background's sounding integration, if it has one (else null)
   HaloPath halo_path;
   HealthCheckOps health;
 };

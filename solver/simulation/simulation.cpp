@@ -6,6 +6,7 @@
 #include "kernels/backend/stream_timer.hpp"
 #include "kernels/backend/trace_range.hpp"
 #include "kernels/cases/case_list.hpp"
+#include "solver/column/run_column.hpp"
 #include "solver/decomposition/gather_state.hpp"
 #include "solver/executor/executor_factory.hpp"
 #include "solver/step/granularity_choice.hpp"
@@ -27,6 +28,13 @@ TimeSchedule time_schedule(const TimeStepping& time_stepping, const Grid& grid, 
           spec.grid.microphysics != Microphysics::none ? spec.moisture.every : 0};
 }
 
+/// The background of `grid`'s rows integrated from the run's sounding; none where it has none.
+std::optional<ColumnBackground> run_column_background(const RunSpec& spec, const Grid& grid) {
+  const std::optional<ColumnSource> source = run_column(spec);
+  if (!source) return std::nullopt;
+  return column_background(*source, grid.geometry<2>(), grid.nz());
+}
+
 }  // namespace
 
 std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposition& decomposition) {
@@ -46,13 +54,16 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       time_stepping_(spec.time.sim_time, grid_.horizontal_spacing(), grid_.dz(), spec.time.cfl, spec.physics.viscosity,
                      origin),
       stream_(backend),
-      background_(stream_.get(), case_background(spec.case_name), grid_.geometry<2>(), grid_.nz()),
+      column_(run_column_background(spec, grid_)),
+      background_(column_ ? HydrostaticProfile(stream_.get(), column_->dry, grid_.nz())
+                          : HydrostaticProfile(stream_.get(), case_background(spec.case_name), grid_.geometry<2>(),
+                                               grid_.nz())),
       halo_path_(simapp::halo_path(backend, spec.parallel)),
       health_(backend, spec.execution.check_every, time_stepping_.num_steps(), spec.grid.nx, spec.grid.nz,
               spec.grid.ny),
       loop_clock_(backend, 1),
       model_(make_model({spec_, mode, decomposition, grid_, time_stepping_, stream_.get(), background_.view(),
-                         halo_path_, health_.ops()})),
+                         column_ ? &*column_ : nullptr, halo_path_, health_.ops()})),
       steps_per_graph_(simapp::steps_per_graph(spec.execution, model_->first_step(), model_->chunks().cadences())),
       executor_(make_executor(
           mode, spec_, decomposition,

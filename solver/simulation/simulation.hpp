@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/owned_stream.hpp"
 #include "kernels/time/loop_clock.hpp"
+#include "solver/column/column_background.hpp"
 #include "solver/decomposition/decomposition.hpp"
 #include "solver/diagnostics/diagnostics.hpp"
 #include "solver/executor/executor.hpp"
@@ -132,6 +134,7 @@ class Simulation {
   Grid grid_;
   TimeStepping time_stepping_;
   OwnedStream stream_;
+  std::optional<ColumnBackground> column_;  ///< the background integrated from a sounding, if any
   HydrostaticProfile background_;
   HaloPath halo_path_;
   HealthMonitor health_;

@@ -16,6 +16,7 @@
 #include "kernels/time/step_params.hpp"
 #include "solver/grid/grid_spec.hpp"
 #include "solver/spec/execution_mode.hpp"
+#include "solver/spec/input_sounding.hpp"
 
 namespace simapp {
 
@@ -130,9 +131,16 @@ struct PerturbationSpec {
   bool given() const { return !center.empty() || !radii.empty() || amplitude.has_value(); }
 };
 
+/// background.*: what the run's background is integrated from instead of its case's.
+struct BackgroundSpec {
+  std::string sounding_file;              ///< background.sounding as given (empty: none)
+  std::optional<InputSounding> sounding;  ///< its contents, read when the configuration is loaded
+};
+
 struct RunSpec {
   CaseName case_name = CaseName::thermal;
   GridSpec grid;
+  BackgroundSpec background;
   PerturbationSpec perturbation;
   TimeSpec time;
   Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity

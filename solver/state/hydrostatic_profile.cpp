@@ -1,12 +1,11 @@
 #include "solver/state/hydrostatic_profile.hpp"
 
-#include "kernels/hydrostatic/hydrostatic_columns.hpp"
+#include "kernels/backend/device_runtime.hpp"
 #include "kernels/physics/constants.hpp"
 
 namespace simapp {
 
-HydrostaticProfile::HydrostaticProfile(const Stream& stream, const HydrostaticBackground& background,
-                                       const CellGeometry<2>& geometry, int nz)
+HydrostaticProfile::HydrostaticProfile(const Stream& stream, int nz)
     : density_cell_(stream.backend, nz + 2 * numerics::halo_width),
       rho_theta_cell_(stream.backend, nz + 2 * numerics::halo_width),
       density_face_(stream.backend, nz + 1),
@@ -14,11 +13,31 @@ HydrostaticProfile::HydrostaticProfile(const Stream& stream, const HydrostaticBa
       pressure_face_(stream.backend, nz + 1),
       inv_rho_theta_cell_(stream.backend, nz + 2 * numerics::halo_width),
       pressure_cell_(stream.backend, nz + 2 * numerics::halo_width),
-      inv_rho_theta_face_(stream.backend, nz + 1) {
-  compute_hydrostatic_columns(
-      stream, background, geometry, nz,
-      {density_cell_.data(), rho_theta_cell_.data(), density_face_.data(), rho_theta_face_.data(),
-       pressure_face_.data(), inv_rho_theta_cell_.data(), pressure_cell_.data(), inv_rho_theta_face_.data()});
+      inv_rho_theta_face_(stream.backend, nz + 1) {}
+
+HydrostaticProfile::HydrostaticProfile(const Stream& stream, const HydrostaticBackground& background,
+                                       const CellGeometry<2>& geometry, int nz)
+    : HydrostaticProfile(stream, nz) {
+  compute_hydrostatic_columns(stream, background, geometry, nz, arrays());
+}
+
+HydrostaticProfile::HydrostaticProfile(const Stream& stream, const HydrostaticColumns& columns, int nz)
+    : HydrostaticProfile(stream, nz) {
+  const auto to_backend = [&](DeviceBuffer<double>& buffer, const std::vector<double>& values) {
+    device::copy_async(stream, buffer.data(), values.data(), buffer.size() * sizeof(double),
+                       device::CopyDirection::host_to_device);
+  };
+  to_backend(density_cell_, columns.density_cell);
+  to_backend(rho_theta_cell_, columns.rho_theta_cell);
+  to_backend(density_face_, columns.density_face);
+  to_backend(rho_theta_face_, columns.rho_theta_face);
+  derive_hydrostatic_pressures(stream, nz, arrays());
+  device::synchronize(stream);
+}
+
+HydrostaticArrays HydrostaticProfile::arrays() const {
+  return {density_cell_.data(),  rho_theta_cell_.data(),     density_face_.data(),  rho_theta_face_.data(),
+          pressure_face_.data(), inv_rho_theta_cell_.data(), pressure_cell_.data(), inv_rho_theta_face_.data()};
 }
 
 HydrostaticView HydrostaticProfile::view() const {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/backend/device_buffer.hpp"
+#include "kernels/hydrostatic/hydrostatic_columns.hpp"
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
 #include "kernels/physics/cell_geometry.hpp"
@@ -22,12 +23,18 @@ class HydrostaticProfile {
   /// The background of `nz` local rows starting at global row geometry.k_offset.
   HydrostaticProfile(const Stream& stream, const HydrostaticBackground& background, const CellGeometry<2>& geometry,
                      int nz);
+  /// The background of `nz` local rows whose ρ̄_c, ρ̄θ̄_c (nz + 2·halo rows) and ρ̄_i, ρ̄θ̄_i (nz + 1
+  /// interfaces) `columns` holds (its pressure_face is not read: the backend derives it).
+  HydrostaticProfile(const Stream& stream, const HydrostaticColumns& columns, int nz);
 
   HydrostaticView view() const;
   /// Copies the arrays to the host (waits for the stream).
   HydrostaticColumns to_host(const Stream& stream) const;
 
  private:
+  HydrostaticProfile(const Stream& stream, int nz);
+  HydrostaticArrays arrays() const;
+
   DeviceBuffer<double> density_cell_, rho_theta_cell_;
   DeviceBuffer<double> density_face_, rho_theta_face_, pressure_face_;
   DeviceBuffer<double> inv_rho_theta_cell_, pressure_cell_, inv_rho_theta_face_;

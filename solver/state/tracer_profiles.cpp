@@ -20,7 +20,8 @@ std::vector<double> on_host(const Stream& stream, const double* values, std::siz
 
 }  // namespace
 
-TracerProfiles::TracerProfiles(const Stream& stream, const GridSpec& grid, int nz, const HydrostaticView& background) {
+TracerProfiles::TracerProfiles(const Stream& stream, const GridSpec& grid, int nz, const HydrostaticView& background,
+                               const WaterProfiles* water_background) {
   const std::size_t tracers = state_tracers(grid).size();
   if (tracers == 0) return;
   const bool water = grid.microphysics != Microphysics::none;
@@ -29,10 +30,16 @@ TracerProfiles::TracerProfiles(const Stream& stream, const GridSpec& grid, int n
     return;
   }
   const std::size_t cells = static_cast<std::size_t>(nz) + 2 * numerics::halo_width, faces = nz + 1;
-  // One profile for all the tracers where they start alike; else one each: the water's (none yet:
-  // 0), then those of physics.tracers.
+  // One profile for all the tracers where they start alike; else one each: the water's (the
+  // sounding's vapour and cloud, no rain), then those of physics.tracers.
   const std::size_t profiles = water ? tracers : 1;
   std::vector<double> values(profiles * (cells + faces), 0.0);
+  if (water && water_background) {
+    std::ranges::copy(water_background->vapour_cell, values.begin());
+    std::ranges::copy(water_background->cloud_cell, values.begin() + cells);
+    std::ranges::copy(water_background->vapour_face, values.begin() + profiles * cells);
+    std::ranges::copy(water_background->cloud_face, values.begin() + profiles * cells + faces);
+  }
   if (grid.tracer_init == TracerInit::uniform) {
     const std::vector<double> density_cell = on_host(stream, background.density_cell, cells);
     const std::vector<double> density_face = on_host(stream, background.density_face, faces);

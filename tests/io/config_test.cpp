@@ -355,9 +355,10 @@ TEST_F(ConfigTest, OutOfRangeValuesAreRejected) {
 
 TEST_F(ConfigTest, UnknownEnumValueSuggestsTheNearestAndListsAll) {
   const std::string path = write("case: thermo\n");
-  expect_bad_input(load_error(path), path + ":1",
-                   "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
-                   "gravity_waves, density_current, injection, rest, straka, moist_thermal)");
+  expect_bad_input(
+      load_error(path), path + ":1",
+      "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
+      "gravity_waves, density_current, injection, rest, straka, moist_thermal, dry_bubble, moist_bubble, supercell)");
   const std::string backend = write("execution:\n  backend: gpu\n");
   expect_bad_input(load_error(backend), backend + ":2",
                    "execution.backend: unknown value 'gpu' (valid: auto, cuda, host)");
@@ -404,9 +405,10 @@ TEST_F(ConfigTest, BadOverridesNameTheArgument) {
                    "gird.nx: unknown key (did you mean 'grid.nx'?)");
   expect_bad_input(load_error(path, {"grid.nx=abc"}), "--set grid.nx=abc", "grid.nx: expected an integer, got 'abc'");
   expect_bad_input(load_error(path, {"grid.nx=2"}), "--set grid.nx=2", "grid.nx: must be >= 4, got 2");
-  expect_bad_input(load_error(path, {"case=thermo"}), "--set case=thermo",
-                   "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
-                   "gravity_waves, density_current, injection, rest, straka, moist_thermal)");
+  expect_bad_input(
+      load_error(path, {"case=thermo"}), "--set case=thermo",
+      "case: unknown value 'thermo' (did you mean 'thermal'?; valid: thermal, collision, "
+      "gravity_waves, density_current, injection, rest, straka, moist_thermal, dry_bubble, moist_bubble, supercell)");
   expect_bad_input(load_error(path, {"execution.backend=CUDA"}), "--set execution.backend=CUDA",
                    "execution.backend: unknown value 'CUDA' (did you mean 'cuda'?; valid: auto, cuda, host)");
   expect_bad_input(load_error(path, {"output.dir="}), "--set output.dir=", "output.dir: must not be empty");
@@ -1019,16 +1021,19 @@ TEST_F(ConfigTest, PerturbationKeysOfACaseWithoutABumpAreRefusedNamingTheCase) {
   const std::string rest = write("case: rest\nperturbation:\n  amplitude: 3\n");
   expect_bad_input(load_error(rest), rest + ":3",
                    "perturbation.amplitude = 3: the rest case has no bump to configure (perturbation.* applies to "
-                   "thermal, collision, gravity_waves, density_current, straka, moist_thermal)");
+                   "thermal, collision, gravity_waves, density_current, straka, moist_thermal, dry_bubble, "
+                   "moist_bubble, supercell)");
   const std::string injection =
       write("case: injection\nperturbation:\n  radii: [500, 600]\n  center: [100, 200]\n", "injection.yaml");
   expect_bad_input(load_error(injection), injection + ":4",
                    "perturbation.center = [100, 200]: the injection case has no bump to configure (perturbation.* "
-                   "applies to thermal, collision, gravity_waves, density_current, straka, moist_thermal)");
+                   "applies to thermal, collision, gravity_waves, density_current, straka, moist_thermal, dry_bubble, "
+                   "moist_bubble, supercell)");
   const std::string valid = write("case: thermal\n", "valid.yaml");
   expect_bad_input(load_error(valid, {"case=rest", "perturbation.radii=1,.inf"}), "--set perturbation.radii=1,.inf",
                    "perturbation.radii = [1, inf]: the rest case has no bump to configure (perturbation.* applies to "
-                   "thermal, collision, gravity_waves, density_current, straka, moist_thermal)");
+                   "thermal, collision, gravity_waves, density_current, straka, moist_thermal, dry_bubble, "
+                   "moist_bubble, supercell)");
   // gravity_waves' bump is its wave source: configurable like the others.
   const LoadedConfig waves = load_config(valid, {"case=gravity_waves", "perturbation.amplitude=0.02"});
   EXPECT_EQ(waves.spec.perturbation.amplitude, 0.02);

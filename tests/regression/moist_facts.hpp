@@ -153,6 +153,26 @@ TEST_P(MoistFactsTest, WithoutWaterARunWithMicrophysicsIsTheDryRunBitForBit) {
   }
 }
 
+TEST_P(MoistFactsTest, ASubsaturatedMoistAtmosphereAtRestStaysExactlyAtRest) {
+  // A sounding from a file's contents (background.sounding): stable, its vapour below saturation
+  // everywhere (relative humidity 35–50 %), integrated hydrostatically into ρ̄, ρ̄θ̄ and ρ̄_v.
+  RunSpec spec = moist_case(dims(), CaseName::rest, 120.0);
+  spec.background.sounding = InputSounding{1.0e5,
+                                           300.0,
+                                           0.010,
+                                           {{2000.0, 306.0, 0.005, 0.0, 0.0},
+                                            {5000.0, 315.0, 0.0015, 0.0, 0.0},
+                                            {8000.0, 324.0, 0.0003, 0.0, 0.0},
+                                            {10000.0, 330.0, 0.0001, 0.0, 0.0}}};
+  for (const Granularity granularity : {Granularity::stage, Granularity::fine}) {
+    spec.execution.granularity = granularity;
+    const MoistRun run = run_of(spec, ExecutionMode::graph);
+    for (const double value : run.initial) ASSERT_EQ(value, 0.0) << "the state is the background";
+    EXPECT_TRUE(bitwise_equal(run.final, run.initial)) << "granularity " << to_string(granularity);
+    for (const double value : run.surface) ASSERT_EQ(value, 0.0);
+  }
+}
+
 TEST_P(MoistFactsTest, MoistThermalStartsAsThermalWhereItHasNoVapour) {
   const RunSpec moist = moist_case(dims(), CaseName::moist_thermal, 1.0);
   RunSpec dry = moist;

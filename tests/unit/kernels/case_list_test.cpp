@@ -26,7 +26,10 @@ TEST(CaseListTest, EachEnumeratorHasItsCasesNameInDocumentationOrder) {
                             {CaseName::injection, "injection"},
                             {CaseName::rest, "rest"},
                             {CaseName::straka, "straka"},
-                            {CaseName::moist_thermal, "moist_thermal"}};
+                            {CaseName::moist_thermal, "moist_thermal"},
+                            {CaseName::dry_bubble, "dry_bubble"},
+                            {CaseName::moist_bubble, "moist_bubble"},
+                            {CaseName::supercell, "supercell"}};
   ASSERT_EQ(case_names.size(), std::size(table));
   for (std::size_t i = 0; i < std::size(table); ++i) {
     SCOPED_TRACE(std::string(table[i].text));
@@ -83,6 +86,14 @@ TEST(CaseListTest, EachCasesPerturbationIsMadeOfItsBumpAsDocsModelMdGivesIt) {
               0.015 * std::pow(std::cos(3.14159265358979323846 * vapour_distance / 2), 2), 1e-17);
   EXPECT_EQ(case_perturbation(CaseName::moist_thermal, bump, x + 3001.0, 200.0).vapour, 0.0);
   EXPECT_EQ(at(CaseName::thermal, z).vapour, 0.0);
+  // Bryan & Fritsch's bubbles: dry_bubble's T′ = θ′ Π̄(z) at p̄, moist_bubble's saturated warming;
+  // the supercell's θ′ (its wind is its sounding's).
+  const double exner = std::pow(HydrostaticBackground{0.0}.at(z).pressure / 1.0e5, 287.0 / 1004.0);
+  EXPECT_NEAR(at(CaseName::dry_bubble, z).temperature, b * exner, 1e-15);
+  EXPECT_EQ(at(CaseName::moist_bubble, z).saturated_warming, b);
+  EXPECT_EQ(at(CaseName::moist_bubble, z).theta, 0.0);
+  EXPECT_EQ(at(CaseName::supercell, z).theta, b);
+  EXPECT_EQ(at(CaseName::supercell, z).u, 0.0);
   for (const CaseName name : {CaseName::injection, CaseName::rest}) {
     const PointPerturbation none = at(name, z);
     EXPECT_EQ(none.theta, 0.0);
