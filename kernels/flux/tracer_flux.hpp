@@ -27,6 +27,13 @@ SIMAPP_HOST_DEVICE inline bool is_wall_face(int k, const FluxContext<Dims>& cont
   }
 }
 
+/// The variable whose face value, over ρ, is the velocity through faces along D: ρu, ρv or ρw.
+template <Direction D, int Dims>
+constexpr int normal_momentum() {
+  using V = ModelVariables<Dims>;
+  return D == Direction::x ? V::umom : D == Direction::z ? V::wmom : V::momentum(1);
+}
+
 /// The face velocity of the dry flux along D at a face of row k (x, y) or at interface k (z),
 /// from the face values of ρ′ and of the momentum normal to the face; 0 at a wall.
 template <Direction D, int Dims>

@@ -4,6 +4,12 @@
 ///   q* = qⁿ + dt/3 R(qⁿ),  q** = qⁿ + dt/2 R(q*),  qⁿ⁺¹ = qⁿ + dt R(q**)
 /// with R from the same point functions, in the same order, as the stage kernel
 /// (stage_tile.hpp: face_flux, stage_factors, momentum_source, stage_tendency), so the same bits.
+/// A tile may carry `Tracers` tracers after the dry variables (docs/model.md, "Tracers"): their
+/// fluxes are those of the tracer transport kernel (tracer_transport.hpp: tracer_face_flux with
+/// the face velocity of the dry flux, formed from the face values of ρ′ and the normal momentum
+/// the dry flux computes), their wall ghost rows copy the adjacent row (wall_ghost), and their
+/// update is the stage's, so a pass with tracers gives the bits of the stage kernels followed by
+/// the tracer transport kernel, stage by stage.
 /// A pass reads neighbours along its own direction only, so a tile is a few lines of cells along
 /// the pass; a stage's cell needs its input two cells either side, so a tile of n cells a line
 /// loads qⁿ on n + 12 cells, computes q* on the middle n + 8, q** on n + 4 and qⁿ⁺¹ on its n, all
@@ -19,11 +25,15 @@
 /// a wall are made from each stage's adjacent row by the wall rule. Other conditions (an inflow
 /// makes a ghost differ from the cell it wraps to) keep one barrier a stage: pass_tile_makes
 /// (pass_tile_sides.hpp). Include this only from kernel sources (compiled as CUDA in a CUDA build).
+#include <type_traits>
+
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/flux/face_flux.hpp"
+#include "kernels/flux/tracer_flux.hpp"
+#include "kernels/hydrostatic/tracer_background.hpp"
 #include "kernels/reconstruction/fourth_order.hpp"
 #include "kernels/stage/pass_tile_shape.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
@@ -32,14 +42,26 @@
 
 namespace simapp {
 
+/// A pass tile's shape with the background profiles of the tracers the tile carries (a tile
+/// without tracers derives from the shape alone: its parameters are what they were).
+template <class Shape>
+struct WithTracerBackground : Shape {
+  TracerBackground tracer_background;  ///< tracer b's profiles at b
+};
+
 /// A pass of `Threads` threads a block, on tiles of PassTileShape (`Lines` lines of `Cells` cells
-/// computed, or its default shape): x along rows, y and z across columns.
+/// computed, or its default shape): x along rows, y and z across columns; the state's variables
+/// are the model's dry ones followed by `Tracers` tracers.
 template <Direction D, int Dims, int Threads, int Lines = (D == Direction::x ? 4 : Threads / 16),
-          int Cells = (D == Direction::x ? Threads / Lines - 9 : 7)>
-struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
+          int Cells = (D == Direction::x ? Threads / Lines - 9 : 7), int Tracers = 0>
+struct PassTile
+    : std::conditional_t<(Tracers > 0), WithTracerBackground<PassTileShape<D == Direction::x, Threads, Lines, Cells>>,
+                         PassTileShape<D == Direction::x, Threads, Lines, Cells>> {
   using Shape = PassTileShape<D == Direction::x, Threads, Lines, Cells>;
   using Shape::margin, Shape::lines, Shape::cells, Shape::span, Shape::max_faces, Shape::reach, Shape::item;
   using V = ModelVariables<Dims>;
+  static constexpr int tracers = Tracers;
+  static constexpr int vars = V::count + Tracers;  ///< the dry variables, then the tracers
   static constexpr Direction direction = D;
   static constexpr bool x_pass = D == Direction::x;
   static constexpr bool z_pass = D == Direction::z;
@@ -52,8 +74,8 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
 
   /// qⁿ, q*, q** and the fluxes of each variable, by line and position.
   struct Tile {
-    double q[rk_stages][V::count][lines * span];
-    double flux[V::count][lines * max_faces];
+    double q[rk_stages][vars][lines * span];
+    double flux[vars][lines * max_faces];
   };
   SIMAPP_HOST_DEVICE static double& q(Tile& tile, int s, int v, int l, int p) {
     return tile.q[s][v][by_line ? l * span + p : p * lines + l];
@@ -102,7 +124,7 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     return k >= 0 && k < input.shape.nz;
   }
 
-  using Loaded = LoadedPosition<V::count>;
+  using Loaded = LoadedPosition<vars>;
 
   /// qⁿ at item t of the tile starting at (a0, c0): every position along x and y; interior rows
   /// and the two ghost rows by each wall along z.
@@ -118,21 +140,21 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
       if (c.k < 0 || c.k >= nz) {
         const int adjacent = c.k < 0 ? 0 : nz - 1;
         const HydrostaticView& background = context[0].background;
-        for (int v = 0; v < V::count; ++v)
+        for (int v = 0; v < vars; ++v)
           loaded.q[v] = wall_ghost<V>(v, input(v, adjacent, c.j, c.i), background.cell_density(adjacent),
                                       background.cell_density(c.k));
         loaded.valid = true;
         return loaded;
       }
     }
-    for (int v = 0; v < V::count; ++v) loaded.q[v] = input(v, c.k, c.j, c.i);
+    for (int v = 0; v < vars; ++v) loaded.q[v] = input(v, c.k, c.j, c.i);
     loaded.valid = true;
     return loaded;
   }
 
   SIMAPP_HOST_DEVICE static void store(Tile& tile, const Loaded& loaded) {
     if (!loaded.valid) return;
-    for (int v = 0; v < V::count; ++v) q(tile, 0, v, loaded.line, loaded.position) = loaded.q[v];
+    for (int v = 0; v < vars; ++v) q(tile, 0, v, loaded.line, loaded.position) = loaded.q[v];
   }
 
   /// Face f of stage s: the low face of the stage's cell f (positions margin − reach(s) + f).
@@ -164,6 +186,24 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
         },
         flux_out);
     for (int v = 0; v < V::count; ++v) flux(tile, v, l, f) = flux_out[v];
+    if constexpr (Tracers > 0) tracer_face(tile, s, l, f, p, k, face_q[V::dens], face_q[normal_momentum<D, Dims>()]);
+  }
+
+  /// The tracers' fluxes at face f of stage s (position p of line l, row or interface k), carried
+  /// by the velocity the dry flux forms from the face values of ρ′ and of the normal momentum:
+  ///   F = u (q_f(ρ_x′) + ρ̄_x(k)) − K d3(ρ_x′)   (tracer_face_flux; ρ̄_x at the row's cells along
+  ///   x and y, at the interface along z).
+  SIMAPP_HOST_DEVICE void tracer_face(Tile& tile, int s, int l, int f, int p, int k, double density_face,
+                                      double momentum_face) const {
+    const double velocity = face_velocity<D>(density_face, momentum_face, k, context[s]);
+    for (int b = 0; b < Tracers; ++b) {
+      const int v = V::count + b;
+      const double tracer[4] = {q(tile, s, v, l, p - 2), q(tile, s, v, l, p - 1), q(tile, s, v, l, p),
+                                q(tile, s, v, l, p + 1)};
+      const TracerBackground& profiles = this->tracer_background;
+      const double background = z_pass ? profiles.face_value(b, k) : profiles.cell_value(b, k);
+      flux(tile, v, l, f) = tracer_face_flux<D>(velocity, tracer, background, k, context[s]);
+    }
   }
 
   /// Cell f of stage s: into the next stage's input (along z with the ghost rows it is adjacent
@@ -180,7 +220,7 @@ struct PassTile : PassTileShape<D == Direction::x, Threads, Lines, Cells> {
     const Cell c = cell_of(c0 + l, a0 - margin + p);
     const StageFactors factors = stage_factors<D>(context[s]);
     const double source = momentum_source<D>(c.i, c.j, c.k, context[s], sources);
-    for (int v = 0; v < V::count; ++v) {
+    for (int v = 0; v < vars; ++v) {  // a tracer's tendency is −(F_high − F_low)/Δ alone
       const double density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : 0.0;
       const double tendency =
           stage_tendency<D, V>(v, flux(tile, v, l, f), flux(tile, v, l, f + 1), density_perturbation, source, factors);

@@ -7,13 +7,6 @@ namespace simapp {
 
 namespace {
 
-/// The variable whose face value, over ρ, is the velocity through faces along D.
-template <Direction D, int Dims>
-constexpr int normal_momentum() {
-  using V = ModelVariables<Dims>;
-  return D == Direction::x ? V::umom : D == Direction::z ? V::wmom : V::momentum(1);
-}
-
 template <Direction D, int Dims>
 void transport_along(const Stream& stream, const TracerStageFields<Dims>& fields, VarRange tracers,
                      const FluxContext<Dims>& context, const TracerBackground& background) {

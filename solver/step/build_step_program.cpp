@@ -265,7 +265,8 @@ void add_split_pass(StepProgram& program, const StepResources<Dims>& resources, 
   }
 }
 
-/// One split pass as one pass kernel, qⁿ from `input` into `output`.
+/// One split pass as one pass kernel, qⁿ from `input` into `output`, the tracers with the dry
+/// variables.
 template <int Dims>
 void add_pass_kernel(StepProgram& program, const StepResources<Dims>& resources, Direction direction, int slot,
                      const FieldView<double, Dims>& input, const FieldView<double, Dims>& output) {
@@ -273,10 +274,11 @@ void add_pass_kernel(StepProgram& program, const StepResources<Dims>& resources,
   const HydrostaticView background = resources.background;
   const StepParams<Dims>* params = params_of_slot(resources, slot);
   const SourceTerms<Dims> sources = resources.sources;
+  const TracerBackground tracers = resources.tracers;
   program
       .add(OpKind::kernel, pass_name(direction) + ".pass",
-           [direction, input, output, geometry, background, params, sources](const Stream& stream) {
-             apply_pass(stream, direction, input, output, geometry, background, params, sources);
+           [direction, input, output, geometry, background, params, sources, tracers](const Stream& stream) {
+             apply_pass(stream, direction, input, output, geometry, background, params, sources, tracers);
            })
       .bytes = pass_kernel_bytes(input.shape);
 }
@@ -305,7 +307,8 @@ StepProgram build_step_program(const StepResources<Dims>& resources, const Model
   constexpr int passes = ModelStepScheme<Dims>::passes;
   std::array<bool, passes> can_fuse{};
   for (int p = 0; p < passes; ++p)
-    can_fuse[p] = resources.granularity == Granularity::pass && !has_tracers(resources.fields.state) &&
+    can_fuse[p] = resources.granularity == Granularity::pass &&
+                  pass_kernel_carries(tracer_count(resources.fields.state)) &&
                   pass_tile_makes_along(resources.halo.sides, scheme.pass(parity, p));
   const auto placement = place_passes(can_fuse);
   const StepFields<Dims>& f = resources.fields;

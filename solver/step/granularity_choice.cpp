@@ -7,7 +7,9 @@
 
 #include "foundation/error.hpp"
 #include "kernels/cases/case_list.hpp"
+#include "kernels/stage/pass_kernel.hpp"
 #include "kernels/stage/pass_tile_sides.hpp"
+#include "solver/grid/grid_spec.hpp"
 #include "solver/halo/rank_boundaries.hpp"
 #include "solver/step/pass_placement.hpp"
 
@@ -51,6 +53,12 @@ GranularityChoice choose_granularity(Granularity asked, Backend backend, const B
 
 GranularityChoice choose_granularity(const RunSpec& spec, Backend backend, const RankBox& box) {
   const Granularity asked = spec.execution.granularity;
+  const auto tracers = static_cast<int>(state_tracers(spec.grid).size());
+  if (asked == Granularity::automatic && backend == Backend::cuda && !pass_kernel_carries(tracers))
+    return {Granularity::stage,
+            fmt::format("auto: CUDA, but the state's {} tracers are more than a pass kernel carries ({}), so every "
+                        "pass would run stage kernels",
+                        tracers, pass_kernel_max_tracers)};
   const BoundaryConditions<2> domain = case_boundaries(spec.case_name);
   if (spec.grid.ny > 1)
     return choose_granularity(asked, backend, rank_boundaries(periodic_in_y(domain), box, spec.grid));

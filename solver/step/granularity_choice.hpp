@@ -4,7 +4,8 @@
 /// CUDA that is pass wherever a step runs pass kernels (a rank holding the whole line of two or
 /// more of its passes, with periodic or wall sides: pass_placement.hpp), a pass kernel moving a
 /// third of the bytes of the three stage kernels it replaces; else stage, as pass would run
-/// stage kernels throughout. On the host backend stage: a pass tile there recomputes its margins
+/// stage kernels throughout, as it would for a state of more tracers than a pass kernel carries
+/// (pass_kernel_carries). On the host backend stage: a pass tile there recomputes its margins
 /// one item after another, 1.5 to 1.9 times slower than the stage kernels. Every granularity
 /// computes the same fields bit for bit, so the choice changes the speed alone.
 #include <string>

@@ -112,7 +112,7 @@ std::size_t stage_kernel_bytes(const PassShape<Dims>& pass, const CellBox& cells
 
 template <int Dims>
 std::size_t pass_kernel_bytes(const FieldShape<Dims>& shape) {
-  return 2 * values(shape.nx, shape.ny, ModelVariables<Dims>::count) * static_cast<std::size_t>(shape.nz);
+  return 2 * values(shape.nx, shape.ny, shape.num_vars) * static_cast<std::size_t>(shape.nz);
 }
 
 template <int Dims>

@@ -48,8 +48,8 @@ std::size_t update_bytes(const PassShape<Dims>& pass);
 template <int Dims>
 std::size_t stage_kernel_bytes(const PassShape<Dims>& pass, const CellBox& cells, bool low_ghosts_from_memory,
                                bool high_ghosts_from_memory, bool init_is_input);
-/// The pass kernel on the cells of `shape`: qⁿ read and qⁿ⁺¹ written (the tiles' margins, read
-/// again by the neighbouring tile, are left to the cache).
+/// The pass kernel on the cells of `shape`: qⁿ read and qⁿ⁺¹ written, every variable, the
+/// tracers included (the tiles' margins, read again by the neighbouring tile, are left to the cache).
 template <int Dims>
 std::size_t pass_kernel_bytes(const FieldShape<Dims>& shape);
 /// The health check: every variable of the interior cells read.

@@ -19,7 +19,7 @@ std::size_t transport_bytes(const FieldShape<Dims>& shape, int tracers) {
 
 template <int Dims>
 void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims>& stage) {
-  if (!has_tracers(stage.forcing)) return;
+  if (tracer_count(stage.forcing) == 0) return;
   const VarRange tracers{ModelVariables<Dims>::count, stage.forcing.shape.num_vars};
   // The transport re-forms the dry flux's face velocity, so it reads the dry ghost cells too.
   const VarRange unfilled = stage.dry_ghosts_filled ? tracers : VarRange{0, stage.forcing.shape.num_vars};

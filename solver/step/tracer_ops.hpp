@@ -1,10 +1,12 @@
 #pragma once
 /// The tracers' part of a stage of a split pass (docs/model.md, "Tracers"), the same ops in
-/// every granularity, after the stage's dry ops: the ghost cells of the stage's input along the
-/// pass that the rank makes itself, filled in memory for every variable (the stage and pass
-/// granularities make the dry ones inside their kernels and store none; the fused and fine ones
-/// store the same values again), the inflow's rows, then one tracer_transport kernel. A run
-/// without tracers has none of them.
+/// every granularity's passes of stage, fused or fine kernels (a pass kernel carries the tracers
+/// in its tiles, kernels/stage/pass_kernel.hpp), after the stage's dry ops: the ghost cells of the
+/// stage's input along the pass that the rank makes itself, filled in memory for every variable
+/// (the stage kernels make the dry ones inside and store none; the fused and fine ones store the
+/// same values again), the inflow's rows, then one tracer_transport kernel. A run without tracers
+/// has none of them.
+#include <algorithm>
 #include <string>
 
 #include "kernels/backend/field_view.hpp"
@@ -32,12 +34,13 @@ struct TracerStage {
   bool dry_ghosts_filled = false;
 };
 
-/// Whether `state` holds tracers after its model's dry variables. A step of pass kernels keeps
-/// its stages' dry values on chip, where no tracer kernel can read them: with tracers, the step
-/// builders run stage kernels instead (the same numbers).
+/// The tracers `state` holds after its model's dry variables (none in a state of no variables:
+/// the resources of a program built only to be inspected). A pass kernel keeps its stages'
+/// values on chip, where no tracer kernel can read them, so it carries the tracers itself
+/// (pass_kernel_carries); the passes of stage kernels end each stage with the ops below.
 template <int Dims>
-bool has_tracers(const FieldView<double, Dims>& state) {
-  return state.shape.num_vars > ModelVariables<Dims>::count;
+int tracer_count(const FieldView<double, Dims>& state) {
+  return std::max(state.shape.num_vars - ModelVariables<Dims>::count, 0);
 }
 
 /// Appends the tracers' ops of `stage`, named prefix + "tracers..." (nothing when the state holds

@@ -3,8 +3,10 @@
 /// bit, on the host (a second code path: the stage kernels' tiles, ghost cells by rule), in 2-D
 /// and in 3-D: every case without inflow, each pass, grids smaller and larger than a tile and not
 /// a multiple of it (3-D: dy ≠ dx, viscosity on and off), a state varying in every direction so
-/// that every variable and every wall ghost matters; and the tiles' checks of their output cells
-/// find what the health check of the whole output finds.
+/// that every variable and every wall ghost matters; the pass kernel with tracers equals, on each
+/// of its tile shapes, the stage kernels each followed by the tracers' halo fill and transport
+/// kernel; and the tiles' checks of their output cells find what the health check of the whole
+/// output finds.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,11 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "kernels/boundary/halo_fill.hpp"
 #include "kernels/cases/case_list.hpp"
 #include "kernels/diagnostics/cell_health.hpp"
 #include "kernels/initial_conditions/initial_state.hpp"
+#include "kernels/stage/pass_kernel.hpp"
 #include "kernels/stage/pass_tile.hpp"
 #include "kernels/stage/stage_kernel.hpp"
+#include "kernels/update/tracer_transport.hpp"
 #include "solver/grid/grid.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
 #include "tests/support/dimensions.hpp"
@@ -68,11 +73,12 @@ struct Size {
   int nx, ny, nz;
 };
 
-/// A case's state on a grid of `size` (3-D: dy ≠ dx), perturbed, and the three stages' contexts.
+/// A case's state on a grid of `size` (3-D: dy ≠ dx) with `tracers` tracers, perturbed, and the
+/// three stages' contexts.
 template <int Dims>
 struct PassSetup {
-  PassSetup(CaseName name, double viscosity, const Size& size)
-      : spec(grid_spec(size)),
+  PassSetup(CaseName name, double viscosity, const Size& size, int tracers = 0)
+      : spec(grid_spec(size, tracers)),
         grid(spec),
         background(Stream{}, case_background(name), grid.geometry<2>(), grid.nz()),
         shape(grid.cell_shape<Dims>()),
@@ -90,12 +96,13 @@ struct PassSetup {
     perturb(q0);
     for (int s = 0; s < rk_stages; ++s) context[s] = {grid.geometry<Dims>(), background.view(), &params, s};
   }
-  static GridSpec grid_spec(const Size& size) {
+  static GridSpec grid_spec(const Size& size, int tracers) {
     GridSpec spec;
     spec.nx = size.nx;
     spec.ny = size.ny;
     spec.nz = size.nz;
     spec.ylen = 0.8 * spec.xlen;
+    for (int t = 0; t < tracers; ++t) spec.tracers.push_back("tracer" + std::to_string(t));
     return spec;
   }
   static Bump<Dims> bump_of(CaseName name, const GridSpec& spec) {
@@ -282,6 +289,70 @@ TYPED_TEST(PassTileHealthTest, TheTilesCheckEveryOutputCellUnderItsOwnIndex) {
   TestFixture::template expect_every_output_cell_checked<Direction::x>(size);
   if constexpr (TestFixture::dims == 3) TestFixture::template expect_every_output_cell_checked<Direction::y>(size);
   TestFixture::template expect_every_output_cell_checked<Direction::z>(size);
+}
+
+/// Background profiles of `tracers` tracers on nz rows, each its own: ρ̄_x(z) of tracer b a
+/// decreasing profile of scale 10⁻³ (b + 1), so that each tracer's index into them matters.
+struct TracerProfilesOf {
+  TracerProfilesOf(int tracers, int nz)
+      : cell(static_cast<std::size_t>(tracers * (nz + 2 * numerics::halo_width))),
+        face(static_cast<std::size_t>(tracers * (nz + 1))) {
+    const int rows = nz + 2 * numerics::halo_width;
+    for (int b = 0; b < tracers; ++b) {
+      for (int r = 0; r < rows; ++r) cell[b * rows + r] = 1e-3 * (b + 1) * std::exp(-0.05 * (r - numerics::halo_width));
+      for (int k = 0; k <= nz; ++k) face[b * (nz + 1) + k] = 1e-3 * (b + 1) * std::exp(-0.05 * (k - 0.5));
+    }
+    view = {cell.data(), face.data(), rows, nz + 1};
+  }
+  std::vector<double> cell, face;
+  TracerBackground view;
+};
+
+/// The pass kernel along D with `tracers` tracers (apply_pass: the tile shape it takes for
+/// `size`) equals the stage path's three stages: the stage kernel, the tracers' halo fill of the
+/// stage input (every variable, as add_tracer_stage fills it) and the tracer transport kernel.
+template <int Dims, Direction D>
+void expect_pass_kernel_equals_stage_kernels_and_transport(CaseName name, double viscosity, const Size& size,
+                                                           int tracers) {
+  PassSetup<Dims> setup(name, viscosity, size, tracers);
+  ASSERT_TRUE(pass_tile_makes(setup.sides)) << to_string(name);
+  const TracerProfilesOf profiles(tracers, size.nz);
+  const VarRange all{0, setup.shape.num_vars}, tracer_range{ModelVariables<Dims>::count, setup.shape.num_vars};
+  Field<Dims> q1(setup.shape), q2(setup.shape), q3(setup.shape), fused(setup.shape);
+  Field<Dims>* input[rk_stages] = {&setup.q0, &q1, &q2};
+  Field<Dims>* output[rk_stages] = {&q1, &q2, &q3};
+  for (int s = 0; s < rk_stages; ++s) {
+    apply_stage(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
+                setup.sources, setup.sides, interior_cells(setup.shape));
+    fill_halos(Stream{}, D, input[s]->view, all, setup.background.view(), setup.sides);
+    apply_tracer_transport(Stream{}, D, TracerStageFields<Dims>{setup.q0.view, input[s]->view, output[s]->view},
+                           tracer_range, setup.context[s], profiles.view);
+  }
+  apply_pass(Stream{}, D, setup.q0.view, fused.view, setup.grid.template geometry<Dims>(), setup.background.view(),
+             &setup.params, setup.sources, profiles.view);
+
+  EXPECT_EQ(first_difference(fused, q3), "")
+      << to_string(name) << (viscosity != 0.0 ? " with viscosity, " : ", ") << size.nx << " x " << size.ny << " x "
+      << size.nz << ", " << pass_name(D) << ", " << tracers << " tracers";
+}
+
+template <int Dims>
+void expect_every_pass_carries_tracers(CaseName name, double viscosity, const Size& size, int tracers) {
+  expect_pass_kernel_equals_stage_kernels_and_transport<Dims, Direction::x>(name, viscosity, size, tracers);
+  if constexpr (Dims == 3)
+    expect_pass_kernel_equals_stage_kernels_and_transport<Dims, Direction::y>(name, viscosity, size, tracers);
+  expect_pass_kernel_equals_stage_kernels_and_transport<Dims, Direction::z>(name, viscosity, size, tracers);
+}
+
+TEST(PassKernelTracersTest, EveryTileShapeEqualsTheStageKernelsAndTheTracerTransportBitForBit) {
+  // Rows of 4 × 23 (nx ≤ 23) or 2 × 55 (nx = 26, 50), columns of 8 × 7 (< 32 cells) or 4 × 23.
+  for (int tracers = 1; tracers <= pass_kernel_max_tracers; ++tracers) {
+    expect_every_pass_carries_tracers<2>(CaseName::thermal, 0.0, Size{23, 1, 40}, tracers);
+    expect_every_pass_carries_tracers<2>(CaseName::gravity_waves, 0.0, Size{50, 1, 12}, tracers);
+    expect_every_pass_carries_tracers<3>(CaseName::thermal, 0.0, Size{23, 33, 32}, tracers);
+    expect_every_pass_carries_tracers<3>(CaseName::gravity_waves, 75.0, Size{26, 9, 12}, tracers);
+  }
+  EXPECT_FALSE(pass_kernel_carries(pass_kernel_max_tracers + 1));
 }
 
 TEST(PassTileBoundaryTest, AnInflowKeepsABarrierAStage) {

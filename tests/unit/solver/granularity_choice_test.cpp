@@ -1,6 +1,7 @@
 /// execution.granularity: auto made concrete: stage on the host backend; on CUDA pass where a
 /// step runs pass kernels (the rank holds the whole line of two or more passes, with periodic or
-/// wall sides), else stage; an explicit granularity is kept as configured on either backend.
+/// wall sides, and a pass kernel carries the state's tracers), else stage; an explicit
+/// granularity is kept as configured on either backend.
 #include "solver/step/granularity_choice.hpp"
 
 #include <gtest/gtest.h>
@@ -81,6 +82,19 @@ TEST(GranularityChoiceTest, AutoTakesStageOnCudaWhereFewerThanTwoPassesCanRunPas
   const RunSpec injection_3d = automatic_case(CaseName::injection, 6);
   EXPECT_EQ(choose_granularity(injection_3d, Backend::cuda, first_box(injection_3d, 1, 2, 1)).granularity,
             Granularity::stage);
+}
+
+TEST(GranularityChoiceTest, AutoTakesStageOnCudaForMoreTracersThanAPassKernelCarries) {
+  RunSpec spec = automatic_case(CaseName::thermal, 6);
+  spec.grid.microphysics = Microphysics::kessler;  // the water's 3 tracers
+  spec.grid.tracers = {"smoke"};
+  EXPECT_EQ(choose_granularity(spec, Backend::cuda, first_box(spec, 1, 1, 1)).granularity, Granularity::pass);
+  spec.grid.tracers = {"smoke", "dye"};
+  const GranularityChoice five = choose_granularity(spec, Backend::cuda, first_box(spec, 1, 1, 1));
+  EXPECT_EQ(five.granularity, Granularity::stage);
+  EXPECT_EQ(five.reason,
+            "auto: CUDA, but the state's 5 tracers are more than a pass kernel carries (4), so every pass would run "
+            "stage kernels");
 }
 
 TEST(GranularityChoiceTest, AnExplicitGranularityIsKeptOnEitherBackend) {

@@ -15,6 +15,7 @@
 
 #include "kernels/cases/case_list.hpp"
 #include "kernels/flux/fluxes.hpp"
+#include "kernels/stage/pass_kernel.hpp"
 #include "solver/executor/graph_loop.hpp"
 #include "solver/step/build_step_program.hpp"
 #include "solver/step/step_outline.hpp"
@@ -560,6 +561,42 @@ TEST(StepProgram3dTest, APassKernelMoves80BytesACell) {
   resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
   const StepProgram step = build_step_program(resources, StepParity::odd, 0);
   for (const StepOp& op : step.ops()) EXPECT_EQ(op.bytes, 80u * 12 * 7 * 5) << op.name;
+}
+
+/// With tracers a pass is still one pass kernel, which moves every variable's qⁿ and qⁿ⁺¹ (the
+/// water's three tracers: 128 B a cell), and no tracer op runs; beyond the tracers a pass kernel
+/// carries, the passes are stage kernels each followed by the tracers' ops.
+TEST(StepProgram3dTest, APassKernelCarriesTheTracers) {
+  StepResources<3> resources{};
+  resources.granularity = Granularity::pass;
+  resources.halo.domain = resources.halo.sides = periodic_in_y(case_boundaries(CaseName::thermal));
+  std::vector<double> a(1), b(1), c(1);
+  const auto with_tracers = [&](int tracers) {
+    const FieldShape<3> shape{12, 7, 5, 2, ModelVariables<3>::count + tracers};
+    resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
+    return build_step_program(resources, StepParity::odd, 0);
+  };
+  const StepProgram water = with_tracers(3);
+  EXPECT_EQ(names_of(water), (std::vector<std::string>{"x.pass", "y.pass", "z.pass"}));
+  for (const StepOp& op : water.ops()) EXPECT_EQ(op.bytes, 128u * 12 * 7 * 5) << op.name;
+  for (int tracers = 1; tracers <= pass_kernel_max_tracers; ++tracers)
+    EXPECT_EQ(with_tracers(tracers).count(OpKind::kernel), 3u) << tracers << " tracers";
+
+  const std::vector<std::string> beyond = names_of(with_tracers(pass_kernel_max_tracers + 1));
+  EXPECT_EQ(std::ranges::count_if(beyond, [](const std::string& name) { return name.ends_with(".pass"); }), 0);
+  EXPECT_EQ(std::ranges::count_if(beyond, [](const std::string& name) { return name.ends_with(".stage"); }), 9);
+  EXPECT_EQ(std::ranges::count_if(beyond, [](const std::string& name) { return name.ends_with(".tracers"); }), 9);
+}
+
+TEST(StepProgramTest, APassKernelCarriesTheTracersOfThe2dModel) {
+  StepResources<2> resources{};
+  resources.granularity = Granularity::pass;
+  resources.halo.domain = resources.halo.sides = case_boundaries(CaseName::thermal);
+  std::vector<double> a(1), b(1), c(1);
+  const FieldShape<2> shape{12, 1, 5, 2, ModelVariables<2>::count + 2};
+  resources.fields = {{a.data(), shape}, {b.data(), shape}, {c.data(), shape}, {}, {}, {}, {}};
+  EXPECT_EQ(names_of(build_step_program(resources, StepParity::even, 0)),
+            (std::vector<std::string>{"z.pass", "x.pass"}));
 }
 
 TEST(StepProgram3dTest, FusedAndFineStagesAreTheKernelsOfThe2dModelWithAYPass) {
