@@ -24,7 +24,7 @@ TOLERANCE = 0.10
 
 def run(simapp, inputs, work, case, extra):
     out = os.path.join(work, case)
-    command = [simapp, os.path.join(inputs, case + ".yaml"), "--backend", "host", "--overwrite",
+    command = [simapp, os.path.join(inputs, case + ".yaml"), "--overwrite",
                "--set", "output.every=1000", "--set", f"output.dir={out}", *extra]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     last = sorted(glob.glob(os.path.join(out, "fields_*.nc")))[-1]
