@@ -122,7 +122,9 @@ std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
   chunks.write_step_values(step_, 1);
   std::vector<std::pair<const StepOp*, double>> timings;
   StreamTimer timer(stream_.get());
-  for (const StepOp& op : chunks.program(ChunkLayout{parity_of(step_ + 1), 1, {}}).ops()) {
+  // The step with the elements that follow it in the run (the microphysics, the health check).
+  const ChunkLayout next = chunk_layout(step_, 1, time_stepping_.num_steps(), chunks.cadences());
+  for (const StepOp& op : chunks.program(next).ops()) {
     if (op.kind == OpKind::join) continue;
     const TraceRange range(op.name.c_str());
     timer.start();
