@@ -135,7 +135,7 @@ struct RunSpec {
   GridSpec grid;
   PerturbationSpec perturbation;
   TimeSpec time;
-  Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity
+  Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity, physics.diffusivity (not given: ν)
   MoistureSpec moisture;
   OutputSpec output;
   ExecutionSpec execution;
