@@ -16,6 +16,7 @@
 #include "kernels/backend/gpu_topology.hpp"
 #include "kernels/physics/variables.hpp"
 #include "simapp_version.hpp"
+#include "solver/grid/grid_spec.hpp"
 #include "solver/halo/halo_path.hpp"
 
 namespace simapp::app {
@@ -59,12 +60,29 @@ void print_gpu_sharing(io::RunLog& log, const std::vector<io::RankPlacement>& pl
                             : fmt::format("no MPS daemon, so their kernels take turns: {}", gpu_sharing_advice)));
 }
 
-/// "u, w, theta": what physics.viscosity diffuses in the model of a grid of `ny` cells in y.
-std::string diffused_quantities(int ny) {
+/// The coefficients of physical diffusion: ν of the velocities, κ of θ and the tracers.
+enum class Diffusion { viscosity, diffusivity };
+
+/// What `coefficient` diffuses in the run of `grid`: "u, w" (physics.viscosity: the velocities),
+/// "theta, smoke" (physics.diffusivity: θ and the tracers).
+std::string diffused_quantities(const GridSpec& grid, Diffusion coefficient) {
+  const auto diffused_by = [](const VariableInfo& variable) {
+    return variable.kind == VariableKind::momentum ? Diffusion::viscosity : Diffusion::diffusivity;
+  };
   std::vector<std::string> quantities;
-  for (const VariableInfo& variable : model_variables_of_grid(ny))
-    if (*variable.diffused_as != '\0') quantities.emplace_back(variable.diffused_as);
+  for (const VariableInfo& variable : model_variables_of_grid(grid.ny))
+    if (*variable.diffused_as != '\0' && diffused_by(variable) == coefficient)
+      quantities.emplace_back(variable.diffused_as);
+  if (coefficient == Diffusion::diffusivity)
+    for (const std::string& tracer : state_tracers(grid)) quantities.push_back(tracer);
   return fmt::format("{}", fmt::join(quantities, ", "));
+}
+
+/// "nu = 75 m^2/s on u, w" for the run's coefficient `coefficient` of `value` m² s⁻¹; "off" for 0.
+std::string describe_diffusion(const GridSpec& grid, Diffusion coefficient, double value) {
+  if (value == 0.0) return "off";
+  return fmt::format("{} = {:g} m^2/s on {}", coefficient == Diffusion::viscosity ? "nu" : "kappa", value,
+                     diffused_quantities(grid, coefficient));
 }
 
 }  // namespace
@@ -103,13 +121,15 @@ std::string describe_grid(const Grid& grid) {
 
 std::string describe_time_stepping(const TimeStepping& stepping, const RunSpec& spec) {
   const double dx = horizontal_spacing(spec.grid), dz = spec.grid.zlen / spec.grid.nz;
-  const double nu = spec.physics.viscosity;
-  const bool diffusive = diffusion_limits_time_step(dx, dz, spec.time.cfl, nu);
+  const Dissipation& physics = spec.physics;
+  const double diffusion = physics.largest_coefficient();
+  const bool diffusive = diffusion_limits_time_step(dx, dz, spec.time.cfl, diffusion);
   std::string text = fmt::format(
       "sim_time = {:g} s, dt = {:.6g} s ({}), {} steps", stepping.sim_time(), stepping.dt(),
       diffusive
-          ? fmt::format("diffusion: {:g} min({})^2 / nu", diffusion_number, spec.grid.ny > 1 ? "dx, dy, dz" : "dx, dz")
-          : fmt::format("cfl {:g}{}", spec.time.cfl, nu > 0 ? ", below the diffusive bound" : ""),
+          ? fmt::format("diffusion: {:g} min({})^2 / {}", diffusion_number, spec.grid.ny > 1 ? "dx, dy, dz" : "dx, dz",
+                        physics.diffusivity > physics.viscosity ? "kappa" : "nu")
+          : fmt::format("cfl {:g}{}", spec.time.cfl, diffusion > 0 ? ", below the diffusive bound" : ""),
       stepping.num_steps());
   if (stepping.dt_last() != stepping.dt()) text += fmt::format(" (last step dt = {:.6g} s)", stepping.dt_last());
   return text;
@@ -140,11 +160,10 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   log.print("  grid      " + describe_grid(simulation.grid()));
   log.print("  time      " + describe_time_stepping(simulation.time_stepping(), spec));
   if (const auto warning = courant_warning(spec, simulation.time_stepping())) log.print("  warning   " + *warning);
-  const double nu = spec.physics.viscosity;
-  log.print(fmt::format(
-      "  physics   viscosity {}, hyperviscosity beta = {:g}",
-      nu > 0 ? fmt::format("nu = {:g} m^2/s on {}", nu, diffused_quantities(spec.grid.ny)) : std::string("off"),
-      spec.physics.hyperviscosity));
+  log.print(fmt::format("  physics   viscosity {}; diffusivity {}; hyperviscosity beta = {:g}",
+                        describe_diffusion(spec.grid, Diffusion::viscosity, spec.physics.viscosity),
+                        describe_diffusion(spec.grid, Diffusion::diffusivity, spec.physics.diffusivity),
+                        spec.physics.hyperviscosity));
   log.print(fmt::format("  backend   {}: {}", to_string(simulation.backend()), placements[0].processor));
   log.print("  ranks     " + describe_ranks(decomposition, simulation.halo_path(), simulation.backend(), halo_reason));
   const bool show_placement = decomposition.size() > 1 || simulation.backend() == Backend::cuda;

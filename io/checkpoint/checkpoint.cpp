@@ -100,8 +100,16 @@ std::string bump_text(const Bump<3>& bump, int ny, Text text) {
                      text(bump.zr));
 }
 
-/// The 3-D model's grid (ny > 1) adds its y, a configured bump its values; the hash of a 2-D
-/// run of the case's own bump is the same as before either.
+/// ";diffusivity=" and physics.diffusivity as `text` spells it where it differs from the
+/// viscosity; nothing where it is the viscosity (every checkpoint before the key).
+template <class Text>
+std::string diffusivity_text(const Dissipation& physics, Text text) {
+  return physics.diffusivity != physics.viscosity ? ";diffusivity=" + text(physics.diffusivity) : std::string();
+}
+
+/// The 3-D model's grid (ny > 1) adds its y, a configured bump its values, a diffusivity other
+/// than the viscosity its value; the hash of a 2-D run of the case's own bump is the same as
+/// before any of them.
 std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xlen, double zlen,
                            const Dissipation& physics, double cfl, int ny, double ylen,
                            const std::optional<Bump<3>>& perturbation, const std::string& tracers) {
@@ -109,9 +117,10 @@ std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xl
   const std::string bump =
       perturbation ? ";perturbation=" + bump_text(*perturbation, ny, [](double v) { return fmt::format("{:a}", v); })
                    : std::string();
-  return fnv1a(fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}{}{}{}",
-                           case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity, cfl, y, bump,
-                           tracers));
+  return fnv1a(
+      fmt::format("case={};nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a}{};cfl={:a}{}{}{}",
+                  case_name, nx, nz, xlen, zlen, physics.viscosity, physics.hyperviscosity,
+                  diffusivity_text(physics, [](double v) { return fmt::format("{:a}", v); }), cfl, y, bump, tracers));
 }
 
 /// The tracers' masses at t = 0, as header_checksum spells them; nothing without tracers.
@@ -132,12 +141,13 @@ std::uint64_t header_checksum(const CheckpointHeader& header, int format = forma
                                : std::string();
   return fnv1a(fmt::format(
       "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
-      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x};cfl={:016x}{}{}{}{}{"
-      "}",
+      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x}{};cfl={:016x}{}{}{}{"
+      "}{}",
       format, header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name, header.nx,
       header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass), bits(header.initial_total_energy),
-      bits(header.physics.viscosity), bits(header.physics.hyperviscosity), bits(header.cfl), y, bump,
-      format >= format_version ? ";variables=" + variable_list(header) : std::string(),
+      bits(header.physics.viscosity), bits(header.physics.hyperviscosity),
+      diffusivity_text(header.physics, [](double v) { return fmt::format("{:016x}", bits(v)); }), bits(header.cfl), y,
+      bump, format >= format_version ? ";variables=" + variable_list(header) : std::string(),
       tracers_text(header.tracers, header.tracer_init), tracer_masses_text(header.initial_tracer_mass)));
 }
 
@@ -326,6 +336,8 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
     write_attribute(file, "initial_mass_" + header.tracers[t], header.initial_tracer_mass.at(t));
   write_attribute(file, "viscosity", header.physics.viscosity);
   write_attribute(file, "hyperviscosity", header.physics.hyperviscosity);
+  if (header.physics.diffusivity != header.physics.viscosity)
+    write_attribute(file, "diffusivity", header.physics.diffusivity);
   write_attribute(file, "cfl", header.cfl);
   if (header.perturbation)
     for (const auto& [name, value] : perturbation_attributes(*header.perturbation, header.ny))
@@ -565,6 +577,8 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
     header.initial_tracer_mass.push_back(file.read_attribute<double>("initial_mass_" + tracer));
   header.physics.viscosity = file.read_attribute<double>("viscosity");
   header.physics.hyperviscosity = file.read_attribute<double>("hyperviscosity");
+  header.physics.diffusivity =
+      file.has_attribute("diffusivity") ? file.read_attribute<double>("diffusivity") : header.physics.viscosity;
   header.cfl = file.read_attribute<double>("cfl");
   if (file.has_attribute("perturbation_amplitude")) {
     Bump<3>& bump = header.perturbation.emplace(uniform_in_y(Bump<2>{}));
@@ -672,6 +686,11 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
     add(fmt::format("domain {} x {} m vs {} x {} m", header.xlen, header.zlen, grid.xlen, grid.zlen));
   if (header.physics.viscosity != spec.physics.viscosity)
     add(fmt::format("physics.viscosity {} vs {} m²/s", header.physics.viscosity, spec.physics.viscosity));
+  // A diffusivity that is either side's viscosity differs as the viscosity does, which says it already.
+  const auto own_diffusivity = [](const Dissipation& physics) { return physics.diffusivity != physics.viscosity; };
+  if (header.physics.diffusivity != spec.physics.diffusivity &&
+      (own_diffusivity(header.physics) || own_diffusivity(spec.physics)))
+    add(fmt::format("physics.diffusivity {} vs {} m²/s", header.physics.diffusivity, spec.physics.diffusivity));
   if (header.physics.hyperviscosity != spec.physics.hyperviscosity)
     add(fmt::format("physics.hyperviscosity {} vs {}", header.physics.hyperviscosity, spec.physics.hyperviscosity));
   if (header.cfl != spec.time.cfl) add(fmt::format("time.cfl {} vs {}", header.cfl, spec.time.cfl));

@@ -14,8 +14,9 @@
 ///                    config_hash (uint64), case (string), nx, nz (int32), xlen, zlen (double, m),
 ///                    initial_mass, initial_total_energy (double: the run's t = 0 diagnostics,
 ///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
-///                    viscosity (double, m²/s), hyperviscosity (double: β), cfl (double: time.cfl,
-///                    which with the grid and the viscosity makes dt),
+///                    viscosity (double, m²/s), hyperviscosity (double: β), diffusivity (double,
+///                    m²/s; only where it is not the viscosity, which it is without), cfl (double:
+///                    time.cfl, which with the grid, the viscosity and the diffusivity makes dt),
 ///                    where perturbation.* makes another bump than the case's own (the initial
 ///                    state's; gravity_waves' forcing of every stage): perturbation_amplitude,
 ///                    perturbation_x0, perturbation_z0, perturbation_xr, perturbation_zr (double;
@@ -68,9 +69,9 @@ struct CheckpointHeader {
   /// The configuration's case and domain (m).
   std::string case_name{};
   double xlen = 0.0, zlen = 0.0;
-  /// The configuration's physics.viscosity and physics.hyperviscosity.
+  /// The configuration's physics.viscosity, physics.hyperviscosity and physics.diffusivity.
   Dissipation physics{};
-  /// The configuration's time.cfl: with the grid and the viscosity it makes dt, so the steps.
+  /// The configuration's time.cfl: with the grid and the diffusion it makes dt, so the steps.
   double cfl = numerics::default_cfl;
   int ny = 1;         ///< cells in y: 1 is the 2-D model, more the 3-D one
   double ylen = 0.0;  ///< m (the 3-D model)

@@ -266,8 +266,14 @@ const std::vector<ConfigKey>& config_keys() {
           [](auto& spec) -> auto& { return spec.time.start; }),
       value_key(
           "physics.viscosity", "m² s⁻¹", at_least(0),
-          "ν of the physical diffusion ν∇² of u, w and θ; 0: none (dt then also respects 0.25 min(dx, dz)² / ν)",
+          "ν of the physical diffusion ν∇² of the velocities; 0: none (dt then also respects 0.25 min(dx, dz)² / ν)",
           [](auto& spec) -> auto& { return spec.physics.viscosity; }),
+      listed_when(value_key(
+                      "physics.diffusivity", "m² s⁻¹", at_least(0),
+                      "κ of the physical diffusion κ∇² of θ and the tracers; not given: physics.viscosity; 0: none "
+                      "(dt then also respects 0.25 min(dx, dz)² / κ)",
+                      [](auto& spec) -> auto& { return spec.physics.diffusivity; }),
+                  [](const RunSpec& spec) { return spec.physics.diffusivity != spec.physics.viscosity; }),
       value_key(
           "physics.hyperviscosity", "", at_least(0),
           "β of the fourth-order hyperviscosity that keeps the scheme stable; 0: none",

@@ -135,6 +135,7 @@ void check_tracers(const RunSpec& spec, const KeyPlaces& places, const std::stri
 void resolve_defaults(RunSpec& spec, const KeyPlaces& places) {
   if (!places.contains("grid.ylen")) spec.grid.ylen = spec.grid.xlen;
   if (!places.contains("output.stats_every")) spec.output.stats_every = spec.output.every;
+  if (!places.contains("physics.diffusivity")) spec.physics.diffusivity = spec.physics.viscosity;
   std::vector<std::string>& variables = spec.output.variables;
   if (!places.contains("output.variables")) variables = default_output_variables(spec.grid.ny);
   // Every field ("all") in the 2-D model: those it has.

@@ -8,8 +8,9 @@
 
 namespace simapp::io {
 
-/// Fills in the defaults that depend on other keys: grid.ylen is grid.xlen, and
-/// output.stats_every is output.every, when it was not given (absent from `places`).
+/// Fills in the defaults that depend on other keys: grid.ylen is grid.xlen, output.stats_every
+/// is output.every and physics.diffusivity is physics.viscosity, when it was not given (absent
+/// from `places`).
 void resolve_defaults(RunSpec& spec, const KeyPlaces& places);
 
 /// Refuses what this build cannot run, in this order: grid.ny > 1 (the 3-D model is not

@@ -51,7 +51,7 @@ void check_step_count(const RunSpec& spec, const KeyPlaces& places, const std::s
   const GridSpec& grid = spec.grid;
   const double dx = grid.xlen / grid.nx;
   const double dz = grid.zlen / grid.nz;
-  const double dt = time_step(horizontal_spacing(grid), dz, spec.time.cfl, spec.physics.viscosity);
+  const double dt = time_step(horizontal_spacing(grid), dz, spec.time.cfl, spec.physics.largest_coefficient());
   const double steps = step_count(spec.time.sim_time, dt);
   if (steps <= static_cast<double>(max_time_steps)) return;
   const std::string count = fmt::format("{} steps; at most {} steps are allowed", steps_text(steps), max_time_steps);
@@ -156,8 +156,8 @@ void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::s
   check_cell_count(spec.grid, places, file);
   check_domain(spec, places, file);
   check_step_count(spec, places, file);
-  const double dt =
-      time_step(horizontal_spacing(spec.grid), spec.grid.zlen / spec.grid.nz, spec.time.cfl, spec.physics.viscosity);
+  const double dt = time_step(horizontal_spacing(spec.grid), spec.grid.zlen / spec.grid.nz, spec.time.cfl,
+                              spec.physics.largest_coefficient());
   check_sim_time(spec, dt, places, file);
   check_interval("output.every", spec.output.every, "snapshots", dt, places, file);
   check_interval("output.checkpoint_every", spec.output.checkpoint_every, "checkpoints", dt, places, file);

@@ -387,7 +387,7 @@ void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomp
 
 TimeStepping run_time_stepping(const RunSpec& spec, TimeOrigin origin) {
   return TimeStepping(spec.time.sim_time, horizontal_spacing(spec.grid), spec.grid.zlen / spec.grid.nz, spec.time.cfl,
-                      spec.physics.viscosity, origin);
+                      spec.physics.largest_coefficient(), origin);
 }
 
 bool writes_results(const RunSpec& spec) {

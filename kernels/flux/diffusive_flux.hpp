@@ -1,10 +1,12 @@
 #pragma once
-/// Physical diffusion ν∇² of the velocities (u, w; in 3-D u, v, w) and θ (physics.viscosity;
-/// docs/model.md, "Diffusion"), as second-order fluxes at the faces of the finite-volume scheme:
-///   F(ρφ) −= ν ρ_f (φ_R − φ_L) / Δ   for φ = u, (v,) w, θ,   φ = (ρφ) / ρ in the two cells L | R,
-/// with ρ_f the face density of the advective flux (q_f(ρ′) + ρ̄ at the face), so that the
-/// tendency of ρφ is ∂/∂x(ν ρ ∂φ/∂x) (and likewise in z) ≈ ρ ν ∇²φ; no mass diffuses. At a
-/// wall there is none: free slip (∂u/∂z = 0, ∂w/∂z taken as 0) and no heat flux (∂θ/∂z = 0).
+/// Physical diffusion as second-order fluxes at the faces of the finite-volume scheme
+/// (docs/model.md, "Diffusion"): ν∇² of the velocities (u, w; in 3-D u, v, w; physics.viscosity)
+/// and κ∇² of θ (physics.diffusivity):
+///   F(ρφ) −= c ρ_f (φ_R − φ_L) / Δ   for φ = u, (v,) w with c = ν, and φ = θ with c = κ,
+/// φ = (ρφ) / ρ in the two cells L | R, with ρ_f the face density of the advective flux
+/// (q_f(ρ′) + ρ̄ at the face), so that the tendency of ρφ is ∂/∂x(c ρ ∂φ/∂x) (and likewise in z)
+/// ≈ ρ c ∇²φ; no mass diffuses. At a wall there is none: free slip (∂u/∂z = 0, ∂w/∂z taken as 0)
+/// and no heat flux (∂θ/∂z = 0). The tracers diffuse by the same rule with κ (tracer_flux.hpp).
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/variables.hpp"
@@ -17,20 +19,21 @@ struct FaceNeighbourBackground {
   double rho_theta_low = 0.0, rho_theta_high = 0.0;
 };
 
-/// F(ρφ) −= c (φ_R − φ_L) for every velocity φ = u_j and for θ, with c = ν ρ_f / Δ, of the model
-/// whose variables are V; `low` and `high` are the cells' stored values (perturbations).
+/// F(ρφ) −= c (φ_R − φ_L) for every velocity φ = u_j with c = c_momentum = ν ρ_f / Δ, and for θ
+/// with c = c_theta = κ ρ_f / Δ, of the model whose variables are V; `low` and `high` are the
+/// cells' stored values (perturbations).
 template <class V>
 SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], const double high[V::count],
-                                                  const FaceNeighbourBackground& background, double c,
-                                                  double flux[V::count]) {
+                                                  const FaceNeighbourBackground& background, double c_momentum,
+                                                  double c_theta, double flux[V::count]) {
   const double inv_low = 1.0 / (low[V::dens] + background.density_low);
   const double inv_high = 1.0 / (high[V::dens] + background.density_high);
   for_each_momentum<V>([&](auto momentum) {
     constexpr int j = decltype(momentum)::value;
-    flux[j] -= c * (high[j] * inv_high - low[j] * inv_low);
+    flux[j] -= c_momentum * (high[j] * inv_high - low[j] * inv_low);
   });
-  flux[V::rhot] -= c * ((high[V::rhot] + background.rho_theta_high) * inv_high -
-                        (low[V::rhot] + background.rho_theta_low) * inv_low);
+  flux[V::rhot] -= c_theta * ((high[V::rhot] + background.rho_theta_high) * inv_high -
+                              (low[V::rhot] + background.rho_theta_low) * inv_low);
 }
 
 /// The backgrounds of the cells either side of a horizontal face (x, y) of row k, both row k's,
@@ -51,7 +54,7 @@ SIMAPP_HOST_DEVICE inline double face_density(const HydrostaticView& background,
   return Vertical ? background.density_face[k] : background.cell_density(k);
 }
 
-/// ν/Δ of the step in the pass's direction: 0 without diffusion.
+/// ν/Δ of the step in the pass's direction: 0 without diffusion of the velocities.
 template <Direction D, int Dims>
 SIMAPP_HOST_DEVICE inline double viscosity_over_spacing(const FluxContext<Dims>& context) {
   if constexpr (D == Direction::x)
@@ -62,26 +65,43 @@ SIMAPP_HOST_DEVICE inline double viscosity_over_spacing(const FluxContext<Dims>&
     return context.params->viscosity_z;
 }
 
+/// κ/Δ of the step in the pass's direction: 0 without diffusion of θ and the tracers.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline double diffusivity_over_spacing(const FluxContext<Dims>& context) {
+  if constexpr (D == Direction::x)
+    return context.params->diffusivity_x;
+  else if constexpr (D == Direction::y)
+    return context.params->diffusivity_y;
+  else
+    return context.params->diffusivity_z;
+}
+
+/// Whether the dry variables diffuse in the pass's direction: ν or κ is not 0.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline bool dry_variables_diffuse(const FluxContext<Dims>& context) {
+  return viscosity_over_spacing<D>(context) != 0.0 || diffusivity_over_spacing<D>(context) != 0.0;
+}
+
 /// Adds the diffusive fluxes to `flux` at a face between the cells whose stored values are
 /// `low` and `high` (every variable, perturbations as stored), from the face's reconstructed
 /// density perturbation; k as in flux_at_face (x, y: the row; z: the face, between rows k − 1
-/// and k). Nothing when the step's ν is 0, nor at a wall.
+/// and k). Nothing when the step's ν and κ are 0, nor at a wall.
 template <Direction D, int Dims>
 SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const double low[ModelVariables<Dims>::count],
                                                   const double high[ModelVariables<Dims>::count],
                                                   double face_density_perturbation, int k,
                                                   const FluxContext<Dims>& context,
                                                   double flux[ModelVariables<Dims>::count]) {
-  const double nu_over_spacing = viscosity_over_spacing<D>(context);
-  if (nu_over_spacing == 0.0) return;
+  if (!dry_variables_diffuse<D>(context)) return;
   constexpr bool vertical = D == Direction::z;
   if constexpr (vertical) {
     const int global_k = context.geometry.k_offset + k;
     if (global_k == 0 || global_k == context.geometry.global_nz) return;  // a wall
   }
-  add_face_diffusion<ModelVariables<Dims>>(
-      low, high, face_neighbours<vertical>(context.background, k),
-      nu_over_spacing * (face_density_perturbation + face_density<vertical>(context.background, k)), flux);
+  const double density = face_density_perturbation + face_density<vertical>(context.background, k);
+  add_face_diffusion<ModelVariables<Dims>>(low, high, face_neighbours<vertical>(context.background, k),
+                                           viscosity_over_spacing<D>(context) * density,
+                                           diffusivity_over_spacing<D>(context) * density, flux);
 }
 
 }  // namespace simapp

@@ -105,10 +105,11 @@ SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[ModelVariables<Dims>:
 /// The flux of a split pass at one face, advective and diffusive, the one point function that
 /// the stage and pass tiles and the fused and fine flux kernels share, so that every granularity
 /// computes the same numbers:
-///   x: F = F_adv(q_f, d3; ρu normal) − ν ρ_f Δφ / dx     (horizontal_face_flux, add_diffusive_flux)
-///   y: G = F_adv(q_f, d3; ρv normal) − ν ρ_f Δφ / dy     (3-D)
-///   z: H = H_adv(q_f, d3) − ν ρ_f Δφ / dz, no diffusion at a wall (vertical_face_flux)
-/// With a viscosity, `neighbours(low, high)` gives the stored values of the cells either side.
+///   x: F = F_adv(q_f, d3; ρu normal) − c ρ_f Δφ / dx     (horizontal_face_flux, add_diffusive_flux)
+///   y: G = F_adv(q_f, d3; ρv normal) − c ρ_f Δφ / dy     (3-D)
+///   z: H = H_adv(q_f, d3) − c ρ_f Δφ / dz, no diffusion at a wall (vertical_face_flux)
+/// with c = ν for the velocities and κ for θ. With either, `neighbours(low, high)` gives the
+/// stored values of the cells either side.
 template <Direction D, int Dims, class Neighbours>
 SIMAPP_HOST_DEVICE inline void face_flux(const double q[ModelVariables<Dims>::count],
                                          const double d3[ModelVariables<Dims>::count], int k,
@@ -116,7 +117,7 @@ SIMAPP_HOST_DEVICE inline void face_flux(const double q[ModelVariables<Dims>::co
                                          double flux[ModelVariables<Dims>::count]) {
   using V = ModelVariables<Dims>;
   flux_at_face<D>(q, d3, k, context, flux);
-  if (viscosity_over_spacing<D>(context) == 0.0) return;
+  if (!dry_variables_diffuse<D>(context)) return;
   double low[V::count], high[V::count];
   neighbours(low, high);
   add_diffusive_flux<D>(low, high, q[V::dens], k, context, flux);

@@ -6,8 +6,13 @@
 ///   z faces H = w (q_f(ρ_x′) + ρ̄_x,i(k)) − K d3(ρ_x′),  w = q_f(ρw) / (q_f(ρ′) + ρ̄_i(k)),
 /// and at a wall w = 0 and K d3 = 0: no tracer crosses it. The velocity is formed with the
 /// operations horizontal_face_flux and vertical_face_flux form it with (a reciprocal of ρ, then a
-/// product), so that a tracer of mixing ratio 1 moves as ρ does, to round-off.
+/// product), so that a tracer of mixing ratio 1 moves as ρ does, to round-off. With a diffusivity
+/// κ (physics.diffusivity) the flux also gets θ's diffusive flux (diffusive_flux.hpp) of the
+/// tracer's mixing ratio φ = ρ_x/ρ:
+///   F(ρ_x) −= κ ρ_f (φ_R − φ_L) / Δ,   φ = (ρ̄_x + ρ_x′) / (ρ̄ + ρ′) in the two cells L | R,
+/// ρ_f = q_f(ρ′) + ρ̄ at the face, and none at a wall (no tracer crosses it).
 #include "kernels/backend/host_device.hpp"
+#include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/hydrostatic/tracer_background.hpp"
@@ -58,6 +63,31 @@ SIMAPP_HOST_DEVICE inline double tracer_face_flux(double velocity, const double 
   const double q_f = face_value(tracer[0], tracer[1], tracer[2], tracer[3]);
   const double d3 = is_wall_face<D>(k, context) ? 0.0 : third_difference(tracer[0], tracer[1], tracer[2], tracer[3]);
   return velocity * (q_f + background) - k_hyper * d3;
+}
+
+/// κ ρ_f / Δ at a face along D of row k (x, y) or at interface k (z), ρ_f = q_f(ρ′) + ρ̄ at the
+/// face from the face value of ρ′: the factor of the tracers' diffusive flux; 0 at a wall.
+template <Direction D, int Dims>
+SIMAPP_HOST_DEVICE inline double tracer_diffusion_factor(double density_face, int k, const FluxContext<Dims>& context) {
+  if (is_wall_face<D>(k, context)) return 0.0;
+  constexpr bool vertical = D == Direction::z;
+  return diffusivity_over_spacing<D>(context) * (density_face + face_density<vertical>(context.background, k));
+}
+
+/// A tracer in one cell as its diffusion reads it: the stored perturbation ρ_x′, the tracer's
+/// background ρ̄_x at the cell's row and 1/ρ = 1/(ρ′ + ρ̄) of the cell.
+struct TracerInCell {
+  double perturbation = 0.0;
+  double background = 0.0;
+  double inv_density = 0.0;
+};
+
+/// The diffusive flux −c (φ_R − φ_L) of a tracer at the face between the cells `low` and `high`,
+/// φ = (ρ_x′ + ρ̄_x) / ρ, formed as θ's (add_face_diffusion); c = tracer_diffusion_factor.
+SIMAPP_HOST_DEVICE inline double tracer_diffusive_flux(double factor, const TracerInCell& low,
+                                                       const TracerInCell& high) {
+  return -factor * ((high.perturbation + high.background) * high.inv_density -
+                    (low.perturbation + low.background) * low.inv_density);
 }
 
 }  // namespace simapp

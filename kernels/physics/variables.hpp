@@ -80,7 +80,7 @@ enum class InflowRule : unsigned char {
 struct VariableInfo {
   FieldDescription stored;  ///< as stored: its name in checkpoints, snapshots and messages ("dens")
   const char* output_name;  ///< the physical field it is written as (solver/model/derived_fields.hpp)
-  const char* diffused_as;  ///< what physics.viscosity diffuses of it ("u", "theta"); "" for nothing
+  const char* diffused_as;  ///< what diffuses of it: "u" by physics.viscosity, "theta" by .diffusivity; "" nothing
   VariableKind kind;
   int axis;  ///< a momentum's axis, as ModelVariables::momentum numbers them (x, (y,) z); else -1
   WallRule wall;

@@ -9,10 +9,14 @@
 
 namespace simapp {
 
-/// The run's dissipation (physics.viscosity, physics.hyperviscosity).
+/// The run's dissipation (physics.viscosity, physics.hyperviscosity, physics.diffusivity).
 struct Dissipation {
-  double viscosity = 0.0;                                 ///< ν of ν∇²(u, w, θ), m² s⁻¹
+  double viscosity = 0.0;                                 ///< ν of ν∇² of the velocities, m² s⁻¹
   double hyperviscosity = numerics::hyperviscosity_beta;  ///< β of the hyperviscosity, dimensionless
+  double diffusivity = viscosity;  ///< κ of κ∇² of θ and the tracers, m² s⁻¹ (ν's unless given)
+
+  /// The larger of ν and κ: the coefficient that bounds an explicit step (solver/time/time_stepping.hpp).
+  SIMAPP_HOST_DEVICE double largest_coefficient() const { return diffusivity > viscosity ? diffusivity : viscosity; }
 };
 
 /// Hyperviscosity K = −β Δ / (16 dt_stage).
@@ -33,12 +37,14 @@ struct StepParams;
 /// The x–z model's step values.
 template <>
 struct StepParams<2> {
-  double dt = 0.0;           ///< this step's time step, s (shorter on a final partial step)
-  double dt_physics = 0.0;   ///< the time the microphysics after this step integrates over, s; 0: none follows it
-  double inv_dx = 0.0;       ///< 1 / dx, m⁻¹
-  double inv_dz = 0.0;       ///< 1 / dz, m⁻¹
-  double viscosity_x = 0.0;  ///< ν / dx, m s⁻¹ (0: no diffusion)
-  double viscosity_z = 0.0;  ///< ν / dz, m s⁻¹
+  double dt = 0.0;             ///< this step's time step, s (shorter on a final partial step)
+  double dt_physics = 0.0;     ///< the time the microphysics after this step integrates over, s; 0: none follows it
+  double inv_dx = 0.0;         ///< 1 / dx, m⁻¹
+  double inv_dz = 0.0;         ///< 1 / dz, m⁻¹
+  double viscosity_x = 0.0;    ///< ν / dx, m s⁻¹ (0: no diffusion of the velocities)
+  double viscosity_z = 0.0;    ///< ν / dz, m s⁻¹
+  double diffusivity_x = 0.0;  ///< κ / dx, m s⁻¹ (0: no diffusion of θ and the tracers)
+  double diffusivity_z = 0.0;  ///< κ / dz, m s⁻¹
   StageParams stage[rk_stages];
 };
 
@@ -52,6 +58,8 @@ SIMAPP_HOST_DEVICE inline StepParams<2> step_params(double dt, double dx, double
   params.inv_dz = 1.0 / dz;
   params.viscosity_x = dissipation.viscosity * params.inv_dx;
   params.viscosity_z = dissipation.viscosity * params.inv_dz;
+  params.diffusivity_x = dissipation.diffusivity * params.inv_dx;
+  params.diffusivity_z = dissipation.diffusivity * params.inv_dz;
   for (int s = 0; s < rk_stages; ++s) {
     const double dt_stage = dt / scheme.stages[s].dt_divisor;
     const double beta = dissipation.hyperviscosity;
@@ -66,7 +74,8 @@ SIMAPP_HOST_DEVICE inline StepParams<2> step_params(double dt, double dx, double
 template <>
 struct StepParams<3> : StepParams<2> {
   double inv_dy = 0.0;               ///< 1 / dy, m⁻¹
-  double viscosity_y = 0.0;          ///< ν / dy, m s⁻¹ (0: no diffusion)
+  double viscosity_y = 0.0;          ///< ν / dy, m s⁻¹ (0: no diffusion of the velocities)
+  double diffusivity_y = 0.0;        ///< κ / dy, m s⁻¹ (0: no diffusion of θ and the tracers)
   double k_hyper_y[rk_stages] = {};  ///< K of y faces in each stage
 };
 
@@ -77,6 +86,7 @@ SIMAPP_HOST_DEVICE inline StepParams<3> step_params(double dt, double dx, double
   static_cast<StepParams<2>&>(params) = step_params(dt, dx, dz, dissipation);
   params.inv_dy = 1.0 / dy;
   params.viscosity_y = dissipation.viscosity * params.inv_dy;
+  params.diffusivity_y = dissipation.diffusivity * params.inv_dy;
   for (int s = 0; s < rk_stages; ++s)
     params.k_hyper_y[s] = hyperviscosity_coefficient(dissipation.hyperviscosity, dy, params.stage[s].dt);
   return params;

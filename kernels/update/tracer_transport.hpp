@@ -1,8 +1,9 @@
 #pragma once
 /// One Runge–Kutta stage of the tracers' transport along a split pass (docs/model.md,
 /// "Tracers"), the same kernel in every granularity: for every interior cell and each tracer,
-/// the fluxes at the cell's two faces along the pass from the stage's input (tracer_flux.hpp),
-/// then out = init + dt_stage · (−(F_high − F_low) / Δ). The dry variables are read, never written.
+/// the fluxes at the cell's two faces along the pass from the stage's input (tracer_flux.hpp:
+/// advection, hyperviscosity and, with physics.diffusivity, diffusion), then
+/// out = init + dt_stage · (−(F_high − F_low) / Δ). The dry variables are read, never written.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/flux/flux_context.hpp"

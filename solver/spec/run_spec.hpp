@@ -143,7 +143,7 @@ struct RunSpec {
   BackgroundSpec background;
   PerturbationSpec perturbation;
   TimeSpec time;
-  Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity
+  Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity, physics.diffusivity (not given: ν)
   MoistureSpec moisture;
   OutputSpec output;
   ExecutionSpec execution;

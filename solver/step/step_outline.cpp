@@ -26,9 +26,9 @@ template <class ChunkOf>
 void count_chunks(const RunSpec& spec, const Grid& grid, const Cadences& cadences, StepOutline& plan,
                   const ChunkOf& chunk_of) {
   plan.steps_per_graph = steps_per_graph(spec.execution, plan.step, cadences);
-  plan.num_steps =
-      TimeStepping(spec.time.sim_time, grid.horizontal_spacing(), grid.dz(), spec.time.cfl, spec.physics.viscosity)
-          .num_steps();
+  plan.num_steps = TimeStepping(spec.time.sim_time, grid.horizontal_spacing(), grid.dz(), spec.time.cfl,
+                                spec.physics.largest_coefficient())
+                       .num_steps();
   const int first_chunk = static_cast<int>(std::min<long>(plan.steps_per_graph, plan.num_steps));
   plan.chunk = chunk_of(chunk_layout(0, first_chunk, plan.num_steps, cadences));
   plan.full_chunks = plan.num_steps / plan.steps_per_graph;

@@ -12,26 +12,26 @@ namespace {
 
 double acoustic_time_step(double dx, double dz, double cfl) { return cfl * std::min(dx, dz) / numerics::max_speed; }
 
-double diffusive_time_step(double dx, double dz, double viscosity) {
+double diffusive_time_step(double dx, double dz, double diffusion) {
   const double spacing = std::min(dx, dz);
-  return diffusion_number * spacing * spacing / viscosity;
+  return diffusion_number * spacing * spacing / diffusion;
 }
 
 }  // namespace
 
-double time_step(double dx, double dz, double cfl, double viscosity) {
+double time_step(double dx, double dz, double cfl, double diffusion) {
   const double acoustic = acoustic_time_step(dx, dz, cfl);
-  return viscosity > 0.0 ? std::min(acoustic, diffusive_time_step(dx, dz, viscosity)) : acoustic;
+  return diffusion > 0.0 ? std::min(acoustic, diffusive_time_step(dx, dz, diffusion)) : acoustic;
 }
 
-bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosity) {
-  return viscosity > 0.0 && diffusive_time_step(dx, dz, viscosity) < acoustic_time_step(dx, dz, cfl);
+bool diffusion_limits_time_step(double dx, double dz, double cfl, double diffusion) {
+  return diffusion > 0.0 && diffusive_time_step(dx, dz, diffusion) < acoustic_time_step(dx, dz, cfl);
 }
 
 double step_count(double sim_time, double dt) { return std::max(1.0, std::ceil(sim_time / dt - step_tolerance)); }
 
-TimeStepping::TimeStepping(double sim_time, double dx, double dz, double cfl, double viscosity, TimeOrigin origin)
-    : sim_time_(sim_time), origin_(origin), dt_(time_step(dx, dz, cfl, viscosity)) {
+TimeStepping::TimeStepping(double sim_time, double dx, double dz, double cfl, double diffusion, TimeOrigin origin)
+    : sim_time_(sim_time), origin_(origin), dt_(time_step(dx, dz, cfl, diffusion)) {
   const double remaining = sim_time - origin.time;
   const double steps = static_cast<double>(origin.step) + step_count(remaining, dt_);
   if (!(steps <= static_cast<double>(max_time_steps)))

@@ -1,7 +1,7 @@
 #pragma once
 /// The run's time steps, decided once (docs/model.md, "Time stepping"):
-///   dt = cfl · min(dx, dz) / max_speed, and with a viscosity ν > 0 at most
-///   diffusion_number · min(dx, dz)² / ν;   n = ⌈sim_time/dt − step_tolerance⌉,
+///   dt = cfl · min(dx, dz) / max_speed, and with diffusion (a viscosity ν or a diffusivity κ > 0)
+///   at most diffusion_number · min(dx, dz)² / max(ν, κ);   n = ⌈sim_time/dt − step_tolerance⌉,
 ///   dt_last = sim_time − (n − 1) dt when sim_time is not a whole multiple of dt.
 /// Time is never accumulated by repeated addition: time(n) is computed from n.
 
@@ -19,11 +19,12 @@ inline constexpr double step_tolerance = 1e-9;
 /// diffusion up to about 0.6).
 inline constexpr double diffusion_number = 0.25;
 
-/// dt for cells of dx × dz (m) at Courant number `cfl` and viscosity ν (m² s⁻¹), s.
-double time_step(double dx, double dz, double cfl, double viscosity = 0.0);
+/// dt for cells of dx × dz (m) at Courant number `cfl` and diffusion coefficient `diffusion`, the
+/// larger of ν and κ (m² s⁻¹; Dissipation::largest_coefficient), s.
+double time_step(double dx, double dz, double cfl, double diffusion = 0.0);
 
 /// Whether the diffusive bound, not the Courant number, sets time_step's dt.
-bool diffusion_limits_time_step(double dx, double dz, double cfl, double viscosity);
+bool diffusion_limits_time_step(double dx, double dz, double cfl, double diffusion);
 
 /// n = ⌈sim_time/dt − step_tolerance⌉, at least 1, as a double so that a count beyond `long` (a
 /// configuration to refuse) is still represented.
@@ -41,7 +42,7 @@ class TimeStepping {
   /// Needs step_count(sim_time, time_step(dx, dz, cfl)) ≤ max_time_steps (load_config checks
   /// it); throws an internal Error otherwise. With an origin, steps origin.step + 1, … take
   /// dt from origin.time, the last shortened to land on sim_time (origin.time < sim_time).
-  TimeStepping(double sim_time, double dx, double dz, double cfl, double viscosity = 0.0, TimeOrigin origin = {});
+  TimeStepping(double sim_time, double dx, double dz, double cfl, double diffusion = 0.0, TimeOrigin origin = {});
 
   double dt() const { return dt_; }  ///< s
   long num_steps() const { return num_steps_; }

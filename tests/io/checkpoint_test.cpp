@@ -809,6 +809,48 @@ TEST_F(CheckpointFiles, IncompatibleConfigurationIsRefusedNamingWhatDiffers) {
 
 // 7. The older format and hostile files, whatever the model.
 
+TEST_F(CheckpointFiles, ADiffusivityOtherThanTheViscosityIsRecordedHashedAndCompared) {
+  RunSpec spec = model_2d.spec();
+  spec.physics.viscosity = 500.0;
+  spec.physics.diffusivity = 1500.0;
+  const TimeStepping stepping(1000.0, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
+                              spec.physics.largest_coefficient());
+  CheckpointHeader header = model_2d.header(5, spec);
+  header.time = stepping.time_after(5);
+  header.physics = spec.physics;
+  write_checkpoint(directory_, header, state_in(model_2d.whole(), model_2d.variables), "");
+  const fs::path path = checkpoint_path(directory_, 5);
+  EXPECT_EQ(testing::attribute(path, "diffusivity"), 1500.0);
+  const CheckpointHeader read = read_checkpoint_header(path);
+  EXPECT_EQ(read.physics.viscosity, 500.0);
+  EXPECT_EQ(read.physics.diffusivity, 1500.0);
+  EXPECT_EQ(read.config_hash, physics_hash(spec));
+  EXPECT_EQ(refusal([&] { check_restart_compatible(path, read, spec, stepping); }), "");
+  RunSpec other = spec;
+  other.physics.diffusivity = 500.0;
+  EXPECT_NE(physics_hash(other), physics_hash(spec));
+  EXPECT_EQ(refusal([&] { check_restart_compatible(path, read, other, stepping); }),
+            path.string() +
+                ": checkpoint of an incompatible configuration: physics.diffusivity 1500 vs 500 m²/s (checkpoint vs "
+                "configuration)");
+
+  // A diffusivity that is the viscosity (every checkpoint before the key): no attribute, the
+  // hash and checksum of before, read back as the viscosity.
+  RunSpec plain = model_2d.spec();
+  plain.physics.viscosity = plain.physics.diffusivity = 75.0;
+  EXPECT_EQ(
+      physics_hash(plain),
+      fnv1a(fmt::format("case=thermal;nx={};nz={};xlen={:a};zlen={:a};viscosity={:a};hyperviscosity={:a};cfl={:a}",
+                        plain.grid.nx, plain.grid.nz, plain.grid.xlen, plain.grid.zlen, 75.0,
+                        plain.physics.hyperviscosity, plain.time.cfl)));
+  CheckpointHeader before = model_2d.header(6, plain);
+  before.physics = plain.physics;
+  write_checkpoint(directory_, before, state_in(model_2d.whole(), model_2d.variables), "");
+  const fs::path before_path = checkpoint_path(directory_, 6);
+  EXPECT_FALSE(has_attribute(before_path, "diffusivity"));
+  EXPECT_EQ(read_checkpoint_header(before_path).physics.diffusivity, 75.0);
+}
+
 TEST_F(CheckpointFiles, CheckpointOfTheOlderFormatIsRefused) {
   const fs::path path = write(model_2d, 8);
   testing::rewrite_in_older_format(path);

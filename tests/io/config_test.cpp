@@ -260,14 +260,15 @@ TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
   EXPECT_EQ(reloaded.resolved_yaml, config.resolved_yaml);
   EXPECT_NE(config.resolved_yaml.find("xlen: 0.1\n"), std::string::npos) << config.resolved_yaml;
   // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given),
-  // output.stats_every (not given: output.every's), the tracers' (a run without tracers) and the
-  // microphysics' cadence and rain (a dry run).
+  // output.stats_every (not given: output.every's), physics.diffusivity (not given: the
+  // viscosity), the tracers' (a run without tracers) and the microphysics' cadence and rain (a dry run).
   for (const ConfigKey& key : config_keys()) {
     const auto dot = key.path.rfind('.');
     const std::string_view name = dot == std::string_view::npos ? key.path : key.path.substr(dot + 1);
     const bool listed = key.path != "grid.ny" && key.path != "grid.ylen" && !key.path.starts_with("perturbation.") &&
-                        key.path != "output.stats_every" && !key.path.starts_with("physics.tracer") &&
-                        key.path != "physics.rain" && key.path != "physics.microphysics_every";
+                        key.path != "output.stats_every" && key.path != "physics.diffusivity" &&
+                        !key.path.starts_with("physics.tracer") && key.path != "physics.rain" &&
+                        key.path != "physics.microphysics_every";
     EXPECT_EQ(config.resolved_yaml.find("  " + std::string(name) + ": ") != std::string::npos ||
                   config.resolved_yaml.starts_with(std::string(name) + ": "),
               listed)
@@ -897,6 +898,32 @@ TEST_F(ConfigTest, GridNyIsOneAndYlenIsXlenUnlessGiven) {
   EXPECT_NE(deep.resolved_yaml.find("  ylen: 3000\n"), std::string::npos) << deep.resolved_yaml;
   EXPECT_EQ(deep.resolved_yaml.find("ny:"), std::string::npos) << deep.resolved_yaml;
   expect_same_spec(load_config(write(deep.resolved_yaml, "resolved.yaml"), {}).spec, deep.spec);
+}
+
+TEST_F(ConfigTest, DiffusivityIsTheViscosityUnlessGiven) {
+  const std::string straka = "case: straka\nphysics:\n  viscosity: 75\n";
+  const LoadedConfig plain = load_config(write(straka, "straka.yaml"), {});
+  EXPECT_EQ(plain.spec.physics.viscosity, 75.0);
+  EXPECT_EQ(plain.spec.physics.diffusivity, 75.0) << "θ diffuses as before the key";
+  EXPECT_EQ(load_config(write(straka, "straka.yaml"), {"physics.viscosity=10"}).spec.physics.diffusivity, 10.0)
+      << "after the overrides";
+  EXPECT_EQ(load_config(write("case: thermal\n"), {}).spec.physics.diffusivity, 0.0) << "no viscosity, none";
+  const LoadedConfig supercell =
+      load_config(write("physics:\n  viscosity: 500\n  diffusivity: 1500\n", "dcmip.yaml"), {});
+  EXPECT_EQ(supercell.spec.physics.viscosity, 500.0);
+  EXPECT_EQ(supercell.spec.physics.diffusivity, 1500.0);
+  EXPECT_EQ(load_config(write(straka, "straka.yaml"), {"physics.diffusivity=0"}).spec.physics.diffusivity, 0.0);
+  // Resolved as before the key where it is the viscosity; listed, and reloading, where it is not.
+  const std::string given = "case: straka\nphysics:\n  viscosity: 75\n  diffusivity: 75\n";
+  EXPECT_EQ(load_config(write(given, "given.yaml"), {}).resolved_yaml, plain.resolved_yaml);
+  EXPECT_EQ(plain.resolved_yaml.find("diffusivity"), std::string::npos) << plain.resolved_yaml;
+  EXPECT_NE(supercell.resolved_yaml.find("  diffusivity: 1500\n"), std::string::npos) << supercell.resolved_yaml;
+  expect_same_spec(load_config(write(supercell.resolved_yaml, "resolved.yaml"), {}).spec, supercell.spec);
+  const std::string valid = write("case: thermal\n", "valid.yaml");
+  expect_bad_input(load_error(valid, {"physics.diffusivity=-1"}), "--set physics.diffusivity=-1",
+                   "physics.diffusivity: must be >= 0, got -1");
+  const std::string negative = write("physics:\n  diffusivity: -1500\n", "negative.yaml");
+  expect_bad_input(load_error(negative), negative + ":2", "physics.diffusivity: must be >= 0, got -1500");
 }
 
 TEST_F(ConfigTest, TheGridOfThe3DModelIsChecked) {

@@ -60,7 +60,8 @@ struct Outcome {
 RunSpec spec_2d(CaseName name) {
   RunSpec spec = testing::small_case(name, 61, 30, 1.0);
   spec.time.sim_time = 20.5 * TimeStepping(1.0, spec.grid.xlen / 61, spec.grid.zlen / 30, spec.time.cfl).dt();
-  if (name == CaseName::straka) spec.physics.viscosity = 2000.0;  // diffusion across rank boundaries too
+  if (name == CaseName::straka)
+    spec.physics.viscosity = spec.physics.diffusivity = 2000.0;  // diffusion across ranks too
   return spec;
 }
 
@@ -71,7 +72,8 @@ RunSpec spec_3d(CaseName name) {
   spec.grid.xlen = 18000.0;
   spec.grid.ny = 11;
   spec.grid.ylen = 11000.0;
-  if (name == CaseName::straka) spec.physics.viscosity = 200.0;  // diffusion across rank boundaries too
+  if (name == CaseName::straka)
+    spec.physics.viscosity = spec.physics.diffusivity = 200.0;  // diffusion across ranks too
   if (name == CaseName::thermal) {
     spec.perturbation.center = {7000.0, 4500.0, 3000.0};
     spec.perturbation.radii = {3000.0, 2500.0, 2000.0};

@@ -60,7 +60,8 @@ TEST_P(GranularityEquivalenceTest, WithViscosityFineStageAndPassEqualFusedBitFor
   const CaseName name = GetParam();
   const auto viscous = [name](Granularity granularity) {
     RunSpec spec = shortened_case(name, granularity, 4);
-    spec.physics.viscosity = 2000.0;  // ν dt / dx² ≈ 0.01 on these 417 m cells: a visible change
+    spec.physics.viscosity = 2000.0;    // ν dt / dx² ≈ 0.01 on these 417 m cells: a visible change
+    spec.physics.diffusivity = 3000.0;  // κ of θ, another number than ν
     spec.physics.hyperviscosity = 0.02;
     return spec;
   };

@@ -25,7 +25,7 @@ RunSpec case_3d(CaseName name, int cells_x = nx, int cells_y = ny) {
   spec.grid.xlen = 1000.0 * cells_x;
   spec.grid.ny = cells_y;
   spec.grid.ylen = 1000.0 * cells_y;
-  if (name == CaseName::straka) spec.physics.viscosity = 75.0;
+  if (name == CaseName::straka) spec.physics.viscosity = spec.physics.diffusivity = 75.0;
   spec.time.sim_time =
       20.5 *
       TimeStepping(1.0, horizontal_spacing(spec.grid), spec.grid.zlen / nz, spec.time.cfl, spec.physics.viscosity).dt();

@@ -250,6 +250,62 @@ TEST(FaceFluxTest, FluxAtZFaceFindsTheWallsFromTheGlobalFaceIndex) {
   expect_fluxes_near(flux, expected, 1.0e5);
 }
 
+TEST(FaceFluxTest, DiffusionTakesTheViscosityForTheVelocitiesAndTheDiffusivityForTheta) {
+  FluxFixture fixture;
+  // ν / dx = 2, κ / dx = 5; ν / dz = 4, κ / dz = 10 (m s⁻¹).
+  fixture.params.viscosity_x = 2.0;
+  fixture.params.diffusivity_x = 5.0;
+  fixture.params.viscosity_z = 4.0;
+  fixture.params.diffusivity_z = 10.0;
+  const FluxContext<2> context = fixture.context(0, FluxFixture::nz);
+  const double low[var::count] = {0.1, 11.0, -2.0, 1.0};
+  const double high[var::count] = {0.3, 13.0, -4.0, 5.0};
+  const double start[var::count] = {1.0, 2.0, 3.0, 4.0};
+
+  // x face of row 1: both cells have row 1's background ρ̄ = 1.15, ρ̄θ̄ = 360; ρ_f = 0.2 + 1.15.
+  double x_flux[var::count] = {1.0, 2.0, 3.0, 4.0};
+  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, context, x_flux);
+  EXPECT_EQ(x_flux[var::dens], start[var::dens]) << "no mass diffuses";
+  EXPECT_NEAR(x_flux[var::umom], 2.0 - 2.0 * 1.35 * (13.0 / 1.45 - 11.0 / 1.25), 1e-13);
+  EXPECT_NEAR(x_flux[var::wmom], 3.0 - 2.0 * 1.35 * (-4.0 / 1.45 + 2.0 / 1.25), 1e-13);
+  EXPECT_NEAR(x_flux[var::rhot], 4.0 - 5.0 * 1.35 * (365.0 / 1.45 - 361.0 / 1.25), 1e-12);
+
+  // z face 2: the cells of rows 1 (ρ̄ = 1.15, ρ̄θ̄ = 360) and 2 (1.10, 350); ρ_f = 0.2 + ρ̄_i(2) = 0.2 + 1.12.
+  double z_flux[var::count] = {1.0, 2.0, 3.0, 4.0};
+  add_diffusive_flux<Direction::z>(low, high, 0.2, 2, context, z_flux);
+  EXPECT_EQ(z_flux[var::dens], start[var::dens]) << "no mass diffuses";
+  EXPECT_NEAR(z_flux[var::umom], 2.0 - 4.0 * 1.32 * (13.0 / 1.40 - 11.0 / 1.25), 1e-13);
+  EXPECT_NEAR(z_flux[var::wmom], 3.0 - 4.0 * 1.32 * (-4.0 / 1.40 + 2.0 / 1.25), 1e-13);
+  EXPECT_NEAR(z_flux[var::rhot], 4.0 - 10.0 * 1.32 * (355.0 / 1.40 - 361.0 / 1.25), 1e-12);
+
+  // With the viscosity alone θ does not diffuse; with the diffusivity alone the velocities do not.
+  fixture.params.diffusivity_x = 0.0;
+  double viscous[var::count] = {1.0, 2.0, 3.0, 4.0};
+  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, fixture.context(0, FluxFixture::nz), viscous);
+  EXPECT_EQ(viscous[var::umom], x_flux[var::umom]);
+  EXPECT_EQ(viscous[var::rhot], start[var::rhot]);
+  fixture.params.viscosity_x = 0.0;
+  fixture.params.diffusivity_x = 5.0;
+  double diffusive[var::count] = {1.0, 2.0, 3.0, 4.0};
+  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, fixture.context(0, FluxFixture::nz), diffusive);
+  EXPECT_EQ(diffusive[var::umom], start[var::umom]);
+  EXPECT_EQ(diffusive[var::wmom], start[var::wmom]);
+  EXPECT_EQ(diffusive[var::rhot], x_flux[var::rhot]);
+}
+
+TEST(FaceFluxTest, StepValuesGiveTheDiffusivityOverTheSpacingWhichIsTheViscosityUnlessGiven) {
+  const StepParams<3> given = step_params(1.0, 100.0, 40.0, 50.0, Dissipation{500.0, 0.05, 1500.0});
+  EXPECT_EQ(given.viscosity_x, 5.0);
+  EXPECT_EQ(given.diffusivity_x, 15.0);
+  EXPECT_EQ(given.viscosity_y, 12.5);
+  EXPECT_EQ(given.diffusivity_y, 37.5);
+  EXPECT_EQ(given.viscosity_z, 10.0);
+  EXPECT_EQ(given.diffusivity_z, 30.0);
+  const StepParams<2> same = step_params(1.0, 100.0, 50.0, Dissipation{75.0});
+  EXPECT_EQ(same.diffusivity_x, same.viscosity_x);
+  EXPECT_EQ(same.diffusivity_z, same.viscosity_z);
+}
+
 // ---- 3-D: the 2-D fluxes of the same face, the y face, ρv ----
 
 using V3 = ModelVariables<3>;
@@ -343,13 +399,13 @@ TEST(FaceFlux3dTest, DiffusionOfVIsThatOfUAndLeavesTheOtherVariablesAsInTwoD) {
   const FaceNeighbourBackground background{1.1, 1.0, 350.0, 340.0};
   const double c = 0.25;
   double flux3[V3::count] = {1.0, 2.0, 3.0, 4.0, 5.0};
-  add_face_diffusion<V3>(low, high, background, c, flux3);
+  add_face_diffusion<V3>(low, high, background, c, c, flux3);
 
   double low2[var::count], high2[var::count];
   without_v(low, low2);
   without_v(high, high2);
   double flux2[var::count] = {1.0, 2.0, 4.0, 5.0};
-  add_face_diffusion<ModelVariables<2>>(low2, high2, background, c, flux2);
+  add_face_diffusion<ModelVariables<2>>(low2, high2, background, c, c, flux2);
   EXPECT_EQ(flux3[V3::dens], 1.0);  // no mass diffuses
   EXPECT_EQ(flux3[V3::umom], flux2[var::umom]);
   EXPECT_EQ(flux3[V3::wmom], flux2[var::wmom]);
