@@ -304,6 +304,13 @@ const std::vector<ConfigKey>& config_keys() {
                       "time since its last run",
                       [](auto& spec) -> auto& { return spec.moisture.every; }),
                   has_water),
+      listed_when(value_key(
+                      "background.sounding", "", any_value,
+                      "a sounding file in WRF's input_sounding format (surface p in hPa, θ, q_v in g/kg; then z, θ, "
+                      "q_v, u, v a line) to integrate the background from instead of the case's; relative to the "
+                      "configuration file (to the working directory when given with --set)",
+                      [](auto& spec) -> auto& { return spec.background.sounding_file; }),
+                  [](const RunSpec& spec) { return !spec.background.sounding_file.empty(); }),
       value_key(
           "output.dir", "", any_value, "directory for results", [](auto& spec) -> auto& { return spec.output.dir; }),
       value_key(

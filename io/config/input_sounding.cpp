@@ -74,7 +74,7 @@ class SoundingReader {
   }
 
   /// The sounding read; throws when it has no surface line or no level.
-  Sounding finish() && {
+  InputSounding finish() && {
     if (surface_line_ == 0)
       throw Error(ExitCode::bad_input, name_of(file_),
                   "no sounding: its first line holds the surface pressure (hPa), θ (K) and q_v (g/kg)");
@@ -126,7 +126,7 @@ class SoundingReader {
   }
 
   fs::path file_;
-  Sounding sounding_{};
+  InputSounding sounding_{};
   int line_ = 0;             ///< the line read last, from 1
   int surface_line_ = 0;     ///< the surface line's; 0 before it
   int last_level_line_ = 0;  ///< the last level's
@@ -134,7 +134,7 @@ class SoundingReader {
 
 }  // namespace
 
-Sounding read_input_sounding(const fs::path& file) {
+InputSounding read_input_sounding(const fs::path& file) {
   const auto unreadable = [&](const std::error_code& error) {
     return Error(ExitCode::bad_input, name_of(file), fmt::format("cannot read the sounding ({})", error.message()));
   };
@@ -156,7 +156,7 @@ Sounding read_input_sounding(const fs::path& file) {
   return std::move(reader).finish();
 }
 
-Sounding parse_input_sounding(std::string_view text, const fs::path& file) {
+InputSounding parse_input_sounding(std::string_view text, const fs::path& file) {
   SoundingReader reader(file);
   while (!text.empty()) {
     const std::size_t end = std::min(text.find('\n'), text.size());

@@ -8,29 +8,19 @@
 /// and q_v the water vapour mixing ratio. The reader returns SI units: hPa → Pa, g/kg → kg/kg.
 #include <filesystem>
 #include <string_view>
-#include <vector>
+
+#include "solver/spec/input_sounding.hpp"
 
 namespace simapp::io {
-
-/// One level of a sounding.
-struct SoundingLevel {
-  double height, theta, vapour, u, v;  ///< m, K, kg/kg, m/s, m/s
-};
-
-/// A sounding: the surface's values and the levels above, their heights strictly increasing.
-struct Sounding {
-  double surface_pressure, surface_theta, surface_vapour;  ///< Pa, K, kg/kg
-  std::vector<SoundingLevel> levels;
-};
 
 /// The sounding in `file`. Throws simapp::Error(ExitCode::bad_input) whose where is the file
 /// (it cannot be read, is not a regular file, or holds no level) or FILE:LINE (a line with
 /// other than 3 numbers on the first line or 5 on a level's, a word that is not a finite number,
 /// a height not above the one before, a negative q_v, a θ or surface pressure not above 0).
-Sounding read_input_sounding(const std::filesystem::path& file);
+InputSounding read_input_sounding(const std::filesystem::path& file);
 
 /// The sounding whose text, read from `file`, is `text` (read_input_sounding's checks and
 /// messages): for ranks that parse the one text a rank read.
-Sounding parse_input_sounding(std::string_view text, const std::filesystem::path& file);
+InputSounding parse_input_sounding(std::string_view text, const std::filesystem::path& file);
 
 }  // namespace simapp::io

@@ -1,5 +1,7 @@
 #include "io/config/load_config.hpp"
 
+#include "io/config/input_sounding.hpp"
+
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
@@ -10,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <filesystem>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -600,6 +603,17 @@ ConfigKey with_names(const ConfigKey& key, const NameList& names) {
   return extended;
 }
 
+/// background.sounding's file, read into the spec: a path given in the file is relative to the
+/// file's directory, one given with --set to the working directory.
+void read_background_sounding(RunSpec& spec, const KeyPlaces& places, const std::string& path) {
+  if (spec.background.sounding_file.empty()) return;
+  std::filesystem::path file = spec.background.sounding_file;
+  const auto place = places.find("background.sounding");
+  const bool from_command_line = place != places.end() && place->second.starts_with("--set");
+  if (file.is_relative() && !from_command_line) file = std::filesystem::path(path).parent_path() / file;
+  spec.background.sounding = read_input_sounding(file);
+}
+
 }  // namespace
 
 std::string every_key_yaml(const RunSpec& spec) {
@@ -631,6 +645,7 @@ LoadedConfig load_config_text(const std::string& path, const std::string& text,
     places[setting.key->path] = setting.where;
   }
   resolve_defaults(spec, places);
+  read_background_sounding(spec, places, path);
   check_model_keys(spec, places, path);
   check_run_limits(spec, places, path);
   return {spec, path, resolved_yaml(spec)};

@@ -125,11 +125,23 @@ std::string other_value(const ConfigKey& key) {
   return {};
 }
 
+/// A sounding file (background.sounding), written once a test process, by its absolute path.
+std::string sounding_file() {
+  static const std::string path = [] {
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() / ("simapp_config_test_sounding_" + std::to_string(::getpid()));
+    std::ofstream(file) << "1000.0 300.0 14.0\n1000.0 302.0 10.0 5.0 -1.0\n";
+    return file.string();
+  }();
+  return path;
+}
+
 /// A value other than the default of any key: other_value's, two names of a key that takes any
-/// (physics.tracers).
+/// (physics.tracers), a sounding file that exists (background.sounding).
 std::string other_value_of(const ConfigKey& key) {
-  // The last case, moist_thermal, needs physics.microphysics: the first other one stands alone.
+  // The last cases need physics.microphysics (and the supercell the 3-D model): the first other one stands alone.
   if (key.path == "case") return std::string(key.allowed[1]);
+  if (key.path == "background.sounding") return sounding_file();
   return key.type == ValueType::name_list && key.allowed.empty() ? "smoke,dye" : other_value(key);
 }
 
@@ -261,14 +273,15 @@ TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
   EXPECT_NE(config.resolved_yaml.find("xlen: 0.1\n"), std::string::npos) << config.resolved_yaml;
   // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given),
   // output.stats_every (not given: output.every's), physics.diffusivity (not given: the
-  // viscosity), the tracers' (a run without tracers) and the microphysics' cadence and rain (a dry run).
+  // viscosity), background.sounding (none), the tracers' (a run without tracers) and the
+  // microphysics' cadence and rain (a dry run).
   for (const ConfigKey& key : config_keys()) {
     const auto dot = key.path.rfind('.');
     const std::string_view name = dot == std::string_view::npos ? key.path : key.path.substr(dot + 1);
     const bool listed = key.path != "grid.ny" && key.path != "grid.ylen" && !key.path.starts_with("perturbation.") &&
                         key.path != "output.stats_every" && key.path != "physics.diffusivity" &&
                         !key.path.starts_with("physics.tracer") && key.path != "physics.rain" &&
-                        key.path != "physics.microphysics_every";
+                        key.path != "physics.microphysics_every" && key.path != "background.sounding";
     EXPECT_EQ(config.resolved_yaml.find("  " + std::string(name) + ": ") != std::string::npos ||
                   config.resolved_yaml.starts_with(std::string(name) + ": "),
               listed)
@@ -1088,6 +1101,32 @@ TEST_F(ConfigTest, ReadmeGivesEveryNameKeysDefaultAndAllowedNamesAsTheSchemaHasT
                             std::get<std::string>(key.get(RunSpec{})) + "` | " + allowed + " | ";
     EXPECT_NE(readme.find(row), std::string::npos) << "inputs/README.md has no row starting " << row;
   }
+}
+
+}  // namespace
+}  // namespace simapp::io
+
+namespace simapp::io {
+namespace {
+
+TEST_F(ConfigTest, BackgroundSoundingIsReadFromAFileBesideTheConfiguration) {
+  std::filesystem::create_directories(dir_ / "soundings");
+  write("1000.0 300.0 14.0\n1000.0 302.0 10.0 5.0 -1.0\n3000.0 310.0 4.0 9.0 1.0\n", "soundings/input_sounding");
+  const std::string path = write("case: rest\nbackground:\n  sounding: soundings/input_sounding\n");
+  const LoadedConfig config = load_config(path, {});
+  ASSERT_TRUE(config.spec.background.sounding.has_value());
+  EXPECT_EQ(config.spec.background.sounding->surface_pressure, 1.0e5);
+  EXPECT_EQ(config.spec.background.sounding->levels.size(), 2u);
+  EXPECT_EQ(config.spec.background.sounding->levels[1].vapour, 0.004);
+  EXPECT_NE(config.resolved_yaml.find("sounding: soundings/input_sounding"), std::string::npos);
+  // A broken line names the file and the line; given with --set, the path is the working directory's.
+  write("1000.0 300.0 14.0\n1000.0 302.0 ten 5.0 -1.0\n", "soundings/broken");
+  const Error broken = load_error(path, {"background.sounding=" + (dir_ / "soundings/broken").string()});
+  EXPECT_EQ(broken.code(), ExitCode::bad_input);
+  EXPECT_EQ(broken.where(), (dir_ / "soundings/broken").string() + ":2");
+  const Error missing = load_error(write("case: rest\nbackground:\n  sounding: nowhere\n"));
+  EXPECT_EQ(missing.code(), ExitCode::bad_input);
+  EXPECT_NE(missing.where().find("nowhere"), std::string::npos);
 }
 
 }  // namespace

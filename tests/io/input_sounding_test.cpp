@@ -66,7 +66,7 @@ class InputSoundingTest : public ::testing::Test {
 };
 
 TEST_F(InputSoundingTest, AWrfSoundingReadsInSiUnits) {
-  const Sounding sounding = read_input_sounding(write(supercell_sounding));
+  const InputSounding sounding = read_input_sounding(write(supercell_sounding));
   EXPECT_EQ(sounding.surface_pressure, 100000.0);  // 1000 hPa
   EXPECT_EQ(sounding.surface_theta, 300.0);
   EXPECT_EQ(sounding.surface_vapour, 0.014);  // 14 g/kg
@@ -90,15 +90,15 @@ TEST_F(InputSoundingTest, AWrfSoundingReadsInSiUnits) {
 
 TEST_F(InputSoundingTest, TheTextOfAFileParsesAsTheFileReads) {
   const fs::path path = write(supercell_sounding);
-  const Sounding parsed = parse_input_sounding(supercell_sounding, path);
-  const Sounding read = read_input_sounding(path);
+  const InputSounding parsed = parse_input_sounding(supercell_sounding, path);
+  const InputSounding read = read_input_sounding(path);
   EXPECT_EQ(parsed.surface_pressure, read.surface_pressure);
   ASSERT_EQ(parsed.levels.size(), read.levels.size());
   for (std::size_t l = 0; l < read.levels.size(); ++l) {
     EXPECT_EQ(parsed.levels[l].height, read.levels[l].height);
     EXPECT_EQ(parsed.levels[l].v, read.levels[l].v);
   }
-  const Sounding windows = parse_input_sounding("1000 300 14\r\n250 300.5 14 -7.8 -3.9\r\n", path);
+  const InputSounding windows = parse_input_sounding("1000 300 14\r\n250 300.5 14 -7.8 -3.9\r\n", path);
   ASSERT_EQ(windows.levels.size(), 1u) << "CR LF line ends";
   EXPECT_EQ(windows.levels[0].v, -3.9);
 }
