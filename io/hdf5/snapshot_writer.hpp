@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/grid/grid_spec.hpp"
 #include "solver/model/derived_fields.hpp"
 
 namespace simapp::io {
@@ -67,6 +68,9 @@ struct Snapshot {
   /// The mixing ratios of the state's tracers (tracer_fields), after the model's variables in
   /// `state`; fields the snapshot can hold besides the model's.
   std::vector<DerivedField> tracer_fields{};
+  /// The water the run holds (physics.microphysics): with water the first tracer fields are its
+  /// mixing ratios.
+  Microphysics microphysics = Microphysics::none;
 };
 
 /// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).

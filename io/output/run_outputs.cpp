@@ -83,7 +83,8 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
           config.spec.time.start,
           tracer_fields(state_variables(grid), grid.tracer_init,
-                        grid.microphysics != Microphysics::none ? static_cast<int>(water_tracer_names.size()) : 0)};
+                        grid.microphysics != Microphysics::none ? static_cast<int>(water_tracer_names.size()) : 0),
+          grid.microphysics};
 }
 
 namespace {
@@ -496,6 +497,8 @@ Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start)
   run_agreed(simulation.decomposition().comm(), [&] {
     const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
     reference = {header.initial_mass, header.initial_total_energy, header.initial_tracer_mass};
+    if (simulation.spec().grid.microphysics != Microphysics::none)  // t = 0: nothing on the ground or clipped yet
+      reference.water = WaterTotals{water_of(header.initial_tracer_mass, 0.0), 0.0};
     block = io::read_checkpoint_block(*start.checkpoint, simulation.decomposition().box());
   });
   simulation.restore(start.step, block);

@@ -52,7 +52,8 @@ class Model {
   /// The microphysics' surface fields on this rank's columns, [field][j][i]: precipitation_amount
   /// (kg m⁻²), the rain rate (m s⁻¹), the clipped water (kg m⁻²); empty in a dry run (waits for queued work).
   virtual std::vector<double> surface_water_on_host(const Stream& stream) const = 0;
-  /// Mass and total energy of the state (collective; waits for the stream).
+  /// Mass (with water the dry air's), total energy, the tracers' masses and the water of the
+  /// state (collective; waits for the stream).
   virtual Diagnostics diagnostics(const Stream& stream) const = 0;
   /// Queues the reduction of the state's statistics on `stream`, without waiting; the steps
   /// queued after it may change the state.

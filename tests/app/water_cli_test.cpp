@@ -1,0 +1,106 @@
+/// Water (physics.microphysics: kessler) through the real binary: a moist run reports the dry
+/// air's d_mass, d_water and the clipped water (progress lines, closing lines, stats.nc, run.json)
+/// and no d_mass_<tracer> of the water's tracers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/hdf5/statistics_file.hpp"
+#include "tests/support/binary_test.hpp"
+
+namespace simapp {
+namespace {
+
+namespace fs = std::filesystem;
+
+using testing::Outcome;
+
+class WaterCliTest : public testing::BinaryTest {
+ protected:
+  void SetUp() override {
+    BinaryTest::SetUp();
+    // 40 x 20 cells: dt = 5/3 s.
+    std::ofstream(directory_ / "case.yaml") << "case: moist_thermal\ngrid:\n  nx: 40\n  nz: 20\noutput:\n  dir: out\n"
+                                               "physics:\n  microphysics: kessler\n";
+  }
+
+  /// Runs simapp on one rank, stopped after two minutes.
+  Outcome simapp(const std::string& arguments) const {
+    return run(std::string("OMP_NUM_THREADS=1 timeout 120 ") + SIMAPP_BINARY + " case.yaml --backend host " +
+               arguments);
+  }
+
+  fs::path out() const { return directory_ / "out"; }
+};
+
+/// The numbers the groups of `pattern` capture where it first matches `text` (none: no match).
+std::vector<double> captured(const std::string& text, const std::string& pattern) {
+  std::smatch match;
+  if (!std::regex_search(text, match, std::regex(pattern))) return {};
+  std::vector<double> values;
+  for (std::size_t group = 1; group < match.size(); ++group) values.push_back(std::stod(match[group]));
+  return values;
+}
+
+/// What a printed value of `digits` significant digits allows.
+double printed_tolerance(double printed, double digits) { return std::pow(10.0, 1.0 - digits) * std::abs(printed); }
+
+TEST_F(WaterCliTest, AMoistRunReportsTheDryMassTheWaterAndTheClippedWaterEverywhereDMassIs) {
+  // 120 steps: progress lines at 60, statistics at 0, 60 and 120.
+  const Outcome outcome = simapp("--set time.sim_time=200 --set output.progress_every=60 --set output.stats_every=100");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
+  EXPECT_EQ(outcome.out.find("d_mass_q"), std::string::npos) << outcome.out;
+  const std::vector<double> progress = captured(
+      outcome.out, R"(\nstep +60/120 .* d_mass = (\S+)  d_te = \S+  d_water = (\S+)  clipped = (\S+) kg  wall )");
+  const std::vector<double> closing =
+      captured(outcome.out, R"(\nd_mass: (\S+)\nd_te: \S+\nd_water: (\S+)\nclipped_water: (\S+) kg\ntiming: )");
+  ASSERT_EQ(progress.size(), 3u) << outcome.out;
+  ASSERT_EQ(closing.size(), 3u) << outcome.out;
+  const std::vector<io::StatisticsRow> rows =
+      io::read_statistics_file(out() / "stats.nc", ExitCode::io, {}, Microphysics::kessler);
+  ASSERT_EQ(rows.size(), 3u);
+  const io::StatisticsRow &first = rows.front(), &last = rows.back();
+  ASSERT_TRUE(first.statistics.totals.water && last.change.water);
+  // The dry air's mass is conserved; the water changes by what was clipped, which is not nothing.
+  for (const double d_mass : {progress[0], closing[0], last.change.mass}) EXPECT_LT(std::abs(d_mass), 1e-13);
+  const double w0 = first.statistics.totals.water->water;
+  EXPECT_GT(w0, 0.0);
+  EXPECT_EQ(first.change.water->water, 0.0) << "t = 0 is the reference";
+  EXPECT_EQ(first.change.water->clipped, 0.0);
+  EXPECT_GT(last.change.water->clipped, 0.0);
+  EXPECT_NEAR(last.change.water->water, last.change.water->clipped / w0, 1e-12);
+  EXPECT_NEAR(last.statistics.totals.water->water, w0 + last.change.water->clipped, 1e-12 * w0);
+  // The closing lines and the record say what stats.nc says at the end.
+  EXPECT_NEAR(closing[1], last.change.water->water, printed_tolerance(closing[1], 7));
+  EXPECT_NEAR(closing[2], last.change.water->clipped, printed_tolerance(closing[2], 7));
+  const nlohmann::json record = nlohmann::json::parse(std::ifstream(out() / "run.json"));
+  EXPECT_EQ(record.at("d_water").get<double>(), last.change.water->water);
+  EXPECT_EQ(record.at("clipped_water_kg").get<double>(), last.change.water->clipped);
+  EXPECT_NEAR(record.at("last_progress").at("d_water").get<double>(), progress[1], printed_tolerance(progress[1], 4));
+  EXPECT_NEAR(record.at("last_progress").at("clipped_water_kg").get<double>(), progress[2],
+              printed_tolerance(progress[2], 4));
+  for (const char* tracer : {"qv", "qc", "qr"}) {
+    EXPECT_FALSE(record.contains(std::string("d_mass_") + tracer)) << tracer;
+    EXPECT_FALSE(record.at("last_progress").contains(std::string("d_mass_") + tracer)) << tracer;
+  }
+}
+
+TEST_F(WaterCliTest, ADryRunReportsNoWater) {
+  std::ofstream(directory_ / "case.yaml") << "case: thermal\ngrid:\n  nx: 40\n  nz: 20\noutput:\n  dir: out\n";
+  const Outcome outcome = simapp("--set time.sim_time=10 --set output.stats_every=5");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
+  EXPECT_EQ(outcome.out.find("water"), std::string::npos) << outcome.out;
+  const nlohmann::json record = nlohmann::json::parse(std::ifstream(out() / "run.json"));
+  EXPECT_FALSE(record.contains("d_water"));
+  EXPECT_FALSE(record.contains("clipped_water_kg"));
+}
+
+}  // namespace
+}  // namespace simapp
