@@ -18,6 +18,7 @@
 #include "io/output/output_directory.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/cases/case_list.hpp"
+#include "kernels/microphysics/microphysics.hpp"
 #include "simapp_version.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/decomposition/gather_state.hpp"
@@ -48,16 +49,24 @@ fs::path series_path(const fs::path& directory) { return directory / "fields.nc"
 
 }  // namespace
 
-/// The fields a snapshot file holds: output.variables, then the mixing ratio of each tracer it
-/// does not name.
-std::vector<std::string> with_tracers(std::vector<std::string> fields, const std::vector<std::string>& tracers) {
-  for (const std::string& tracer : tracers)
-    if (std::ranges::find(fields, tracer) == fields.end()) fields.push_back(tracer);
+/// The fields a snapshot file of a run on `grid` holds: output.variables, then the mixing ratio
+/// of each tracer it does not name, then with water (physics.microphysics) its fields: the moist
+/// temperature T and the surface fields, precipitation_amount and rain_rate.
+std::vector<std::string> snapshot_fields_of(std::vector<std::string> fields, const GridSpec& grid) {
+  std::vector<std::string> added = state_tracers(grid);
+  if (grid.microphysics != Microphysics::none) {
+    for (const DerivedField& field : water_fields(state_variables(grid), water_tracers))
+      added.push_back(field.description.name);
+    for (const SurfaceField& field : surface_fields()) added.push_back(field.description.name);
+  }
+  for (const std::string& name : added)
+    if (std::ranges::find(fields, name) == fields.end()) fields.push_back(name);
   return fields;
 }
 
 Snapshot whole_grid_snapshot(const LoadedConfig& config) {
   const GridSpec& grid = config.spec.grid;
+  const int water = grid.microphysics != Microphysics::none ? water_tracers : 0;
   const Stream host{Backend::host, nullptr, nullptr};
   const CellGeometry<2> geometry{
       grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
@@ -82,9 +91,9 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           grid.ny,
           grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
           config.spec.time.start,
-          tracer_fields(state_variables(grid), grid.tracer_init,
-                        grid.microphysics != Microphysics::none ? static_cast<int>(water_tracer_names.size()) : 0),
-          grid.microphysics};
+          tracer_fields(state_variables(grid), grid.tracer_init, water),
+          grid.microphysics,
+          water_fields(state_variables(grid), water)};
 }
 
 namespace {
@@ -95,11 +104,13 @@ class SnapshotFiles {
  public:
   SnapshotFiles(const LoadedConfig& config, const Simulation& simulation)
       : config_(config),
+        simulation_(simulation),
         decomposition_(simulation.decomposition()),
-        fields_(with_tracers(config.spec.output.variables, state_tracers(config.spec.grid))),
+        fields_(snapshot_fields_of(config.spec.output.variables, config.spec.grid)),
         whole_grid_(whole_grid_snapshot(config)) {}
 
-  /// Starts the snapshot of this rank's interior state at `step` to `path` (collective): an
+  /// Starts the snapshot of this rank's interior state at `step` to `path` (collective), with
+  /// the surface fields copied with it (Simulation::copied_surface) gathered to rank 0: an
   /// uncompressed one is left writing on a thread (`interior` must stay unchanged until it is
   /// finished); a compressed one is gathered and written at once, and nullptr returned.
   std::unique_ptr<io::SnapshotWrite> start(const fs::path& path, long step, double time,
@@ -108,6 +119,8 @@ class SnapshotFiles {
     Snapshot snapshot = whole_grid_;
     snapshot.step = step;
     snapshot.time = time;
+    if (snapshot.microphysics != Microphysics::none)
+      snapshot.surface = gather_surface(decomposition_, simulation_.copied_surface(), surface_water_fields);
     if (config_.spec.output.compression == 0) {
       const RankBox box = decomposition_.box();
       const auto rows = [&](const std::vector<double>& column) {
@@ -123,7 +136,8 @@ class SnapshotFiles {
                                     rows(whole_grid_.rho_theta_cell),
                                     box.ny,
                                     box.j_offset,
-                                    whole_grid_.tracer_fields};
+                                    whole_grid_.tracer_fields,
+                                    whole_grid_.water_fields};
       return std::make_unique<io::SnapshotWrite>(path, snapshot, block, fields_, comm);
     }
     snapshot.state = gather_interior(decomposition_, interior);
@@ -140,6 +154,7 @@ class SnapshotFiles {
 
  private:
   const LoadedConfig& config_;
+  const Simulation& simulation_;
   const Decomposition& decomposition_;
   std::vector<std::string> fields_;
   Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
@@ -256,15 +271,16 @@ class SnapshotSeries {
 class AppendedSnapshots {
  public:
   AppendedSnapshots(const LoadedConfig& config, const Simulation& simulation, WrittenNote written)
-      : decomposition_(simulation.decomposition()),
+      : simulation_(simulation),
+        decomposition_(simulation.decomposition()),
         whole_grid_(whole_grid_snapshot(config)),
         written_(std::move(written)) {
     const OutputSpec& output = config.spec.output;
     const std::optional<long> kept_step = simulation.step() > 0 ? std::optional(simulation.step()) : std::nullopt;
     directory_ = output.dir;
     run_on_root_agreed(decomposition_.comm(), [&] {
-      file_.emplace(series_path(directory_), with_tracers(output.variables, state_tracers(config.spec.grid)),
-                    output.compression, kept_step, whole_grid_.tracer_fields);
+      file_.emplace(series_path(directory_), snapshot_fields_of(output.variables, config.spec.grid), output.compression,
+                    kept_step, whole_grid_.tracer_fields, whole_grid_.water_fields);
     });
   }
 
@@ -274,6 +290,8 @@ class AppendedSnapshots {
     snapshot.step = step;
     snapshot.time = time;
     snapshot.state = gather_interior(decomposition_, interior);
+    if (snapshot.microphysics != Microphysics::none)
+      snapshot.surface = gather_surface(decomposition_, simulation_.copied_surface(), surface_water_fields);
     run_on_root_agreed(decomposition_.comm(), [&] { file_->append(snapshot); });
     if (written_ && file_)
       written_(fmt::format("appended t = {:.6g} s to {} ({} times)", time, series_path(directory_).string(),
@@ -281,6 +299,7 @@ class AppendedSnapshots {
   }
 
  private:
+  const Simulation& simulation_;
   const Decomposition& decomposition_;
   Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
   WrittenNote written_;

@@ -60,7 +60,7 @@ StatisticsReducer::StatisticsReducer(Backend backend, std::int64_t cells, double
       tracer_partials_(backend, statistics_partial_count(cells) * static_cast<std::size_t>(tracers)),
       tracer_records_(backend, statistics_record_count(cells) * static_cast<std::size_t>(tracers)),
       host_tracer_records_(backend, statistics_record_count(cells) * static_cast<std::size_t>(tracers)),
-      host_surface_(backend, water > 0 ? 3 * static_cast<std::size_t>(columns) : 0),
+      host_surface_(backend, water > 0 ? surface_water_fields * static_cast<std::size_t>(columns) : 0),
       tracers_(tracers),
       water_(water),
       ready_(backend),
@@ -128,7 +128,7 @@ std::vector<ExactSum> StatisticsReducer::tracer_sums() const {
 }
 
 std::pair<double, double> StatisticsReducer::surface_sums() const {
-  const std::size_t columns = host_surface_.size() / 3;
+  const std::size_t columns = host_surface_.size() / surface_water_fields;
   const double* const precipitation = host_surface_.data();
   const double* const clipped = host_surface_.data() + 2 * columns;
   std::array<ExactSum, 2> local;

@@ -104,6 +104,7 @@ void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
   const VarRange passive{tracers.first + (water ? water_tracers : 0), tracers.last};
   set_tracer_initial_state(stream, state, passive, spec_.grid.tracer_init, spec_.case_name,
                            configured_bump<Dims>(spec_), geometry_);
+  if (water) water_.set_surface(stream, std::vector<double>(water_.surface_fields().size(), 0.0));
 }
 
 template <int Dims>
