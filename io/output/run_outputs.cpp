@@ -382,19 +382,25 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
   return replaced;
 }
 
-/// Writes the checkpoint of `interior`, this rank's block, at `step` (collective), after what
-/// must reach the disk before it.
-void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomposition, const Diagnostics& reference,
+/// Writes the checkpoint of `interior`, this rank's block, at `step` (collective), with the surface
+/// fields copied with it (Simulation::copied_surface, in a run with water), after what must reach
+/// the disk before it.
+void write_checkpoint_of(const LoadedConfig& config, const Simulation& simulation, const Diagnostics& reference,
                          const OutputHooks& hooks, long step, double time, std::span<const double> interior) {
   if (hooks.before_checkpoint) hooks.before_checkpoint();
   const GridSpec& grid = config.spec.grid;
+  const Decomposition& decomposition = simulation.decomposition();
+  const std::vector<double> surface =
+      grid.microphysics != Microphysics::none
+          ? gather_surface(decomposition, simulation.copied_surface(), surface_water_fields)
+          : std::vector<double>();
   io::write_checkpoint(
       config.spec.output.dir,
       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
        std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
        grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec), state_tracers(grid),
        grid.tracer_init, reference.tracer_mass},
-      decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
+      decomposition.box(), interior, config.resolved_yaml, decomposition.comm(), surface);
   if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }
 
@@ -490,7 +496,11 @@ void check_output_plan(const RunSpec& spec, ExistingResults policy, const std::s
 std::string check_restart(const RunSpec& spec, const std::string& restart, const Decomposition& decomposition) {
   const RestartPoint point = restart_point(spec, restart, decomposition.comm());
   if (!point.checkpoint) return fmt::format("no checkpoint in '{}': a restart starts at step 0", spec.output.dir);
-  run_agreed(decomposition.comm(), [&] { io::read_checkpoint_block(*point.checkpoint, decomposition.box()); });
+  run_agreed(decomposition.comm(), [&] {
+    io::read_checkpoint_block(*point.checkpoint, decomposition.box());
+    if (spec.grid.microphysics != Microphysics::none)
+      io::read_checkpoint_surface(*point.checkpoint, decomposition.box());
+  });
   if (point.finished)
     return fmt::format("{} is the run's last step ({}): a restart has nothing to do", point.checkpoint->string(),
                        point.step);
@@ -512,15 +522,17 @@ void take_over_output(const RunSpec& spec, const OutputStart& start, MPI_Comm co
 
 Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start) {
   Diagnostics reference;
-  std::vector<double> block;
+  std::vector<double> block, surface;
+  const bool water = simulation.spec().grid.microphysics != Microphysics::none;
   run_agreed(simulation.decomposition().comm(), [&] {
     const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
     reference = {header.initial_mass, header.initial_total_energy, header.initial_tracer_mass};
-    if (simulation.spec().grid.microphysics != Microphysics::none)  // t = 0: nothing on the ground or clipped yet
+    if (water)  // t = 0: nothing on the ground or clipped yet
       reference.water = WaterTotals{water_of(header.initial_tracer_mass, 0.0), 0.0};
     block = io::read_checkpoint_block(*start.checkpoint, simulation.decomposition().box());
+    if (water) surface = io::read_checkpoint_surface(*start.checkpoint, simulation.decomposition().box());
   });
-  simulation.restore(start.step, block);
+  simulation.restore(start.step, block, surface);
   return reference;
 }
 
@@ -548,11 +560,10 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
     }
   }
   if (spec.output.checkpoint_every > 0.0) {
-    const Decomposition& decomposition = simulation.decomposition();
     outputs.push_back(
         {OutputSchedule(simulation.time_stepping(), spec.output.checkpoint_every, false).after(now),
-         [&config, &decomposition, reference, hooks](long step, double time, std::span<const double> interior) {
-           write_checkpoint_of(config, decomposition, reference, hooks, step, time, interior);
+         [&config, &simulation, reference, hooks](long step, double time, std::span<const double> interior) {
+           write_checkpoint_of(config, simulation, reference, hooks, step, time, interior);
          },
          nullptr, nullptr, /*checkpoint=*/true});
   }
@@ -573,12 +584,13 @@ std::function<void(long, double, std::span<const double>)> checkpoint_saver(cons
                                                                             const Diagnostics& reference,
                                                                             const OutputHooks& hooks) {
   const Decomposition& decomposition = simulation.decomposition();
-  return [&config, &decomposition, reference, hooks](long step, double time, std::span<const double> interior) {
+  return [&config, &simulation, &decomposition, reference, hooks](long step, double time,
+                                                                  std::span<const double> interior) {
     if (hooks.before_checkpoint) hooks.before_checkpoint();  // also where the checkpoint is there already
     int written = 0;
     if (decomposition.rank() == 0) written = fs::exists(io::checkpoint_path(config.spec.output.dir, step)) ? 1 : 0;
     MPI_Bcast(&written, 1, MPI_INT, 0, decomposition.comm());
-    if (written == 0) write_checkpoint_of(config, decomposition, reference, hooks, step, time, interior);
+    if (written == 0) write_checkpoint_of(config, simulation, reference, hooks, step, time, interior);
   };
 }
 

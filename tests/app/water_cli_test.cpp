@@ -1,17 +1,22 @@
 /// Water (physics.microphysics: kessler) through the real binary: a moist run reports the dry
 /// air's d_mass, d_water and the clipped water (progress lines, closing lines, stats.nc, run.json)
-/// and no d_mass_<tracer> of the water's tracers.
+/// and no d_mass_<tracer> of the water's tracers; a restart continues the state and the surface
+/// fields (precipitation_amount, the rain rate, the clipped water) bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "io/hdf5/hdf5_reader.hpp"
 #include "io/hdf5/statistics_file.hpp"
 #include "tests/support/binary_test.hpp"
 
@@ -47,6 +52,10 @@ std::vector<double> captured(const std::string& text, const std::string& pattern
   std::vector<double> values;
   for (std::size_t group = 1; group < match.size(); ++group) values.push_back(std::stod(match[group]));
   return values;
+}
+
+bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 /// What a printed value of `digits` significant digits allows.
@@ -90,6 +99,39 @@ TEST_F(WaterCliTest, AMoistRunReportsTheDryMassTheWaterAndTheClippedWaterEverywh
     EXPECT_FALSE(record.contains(std::string("d_mass_") + tracer)) << tracer;
     EXPECT_FALSE(record.at("last_progress").contains(std::string("d_mass_") + tracer)) << tracer;
   }
+}
+
+/// The values of every variable of snapshot `path` (float64 datasets: coordinates, fields,
+/// profiles), by name.
+std::map<std::string, std::vector<double>> snapshot_values(const fs::path& path) {
+  std::map<std::string, std::vector<double>> values;
+  for (const char* name :
+       {"rho_prime", "u", "w", "theta_prime", "p_prime", "qv", "qc", "qr", "T", "rain_rate", "precipitation_amount"})
+    values[name] = io::read_dataset(path, name);
+  return values;
+}
+
+TEST_F(WaterCliTest, ARestartContinuesTheStateAndTheSurfaceFieldsBitForBit) {
+  // 180 steps straight, or 90, a checkpoint, and 90 more: rain has reached the ground by step 90.
+  const std::string outputs = " --set output.every=150 --set output.checkpoint_every=150 --set output.variables=all";
+  const Outcome straight = simapp("--set time.sim_time=300 --set output.dir=straight" + outputs);
+  ASSERT_EQ(straight.exit_code, 0) << straight.out << straight.err;
+  const Outcome first = simapp("--set time.sim_time=150 --set output.dir=restarted" + outputs);
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const Outcome rest = simapp("--set time.sim_time=300 --set output.dir=restarted --restart latest" + outputs);
+  ASSERT_EQ(rest.exit_code, 0) << rest.out << rest.err;
+  ASSERT_NE(rest.out.find("restarting from"), std::string::npos) << rest.out;
+  const std::vector<double> halfway =
+      io::read_dataset(directory_ / "straight" / "fields_000090.nc", "precipitation_amount");
+  ASSERT_GT(*std::ranges::max_element(halfway), 0.0) << "rain on the ground at the restart";
+  const auto expected = snapshot_values(directory_ / "straight" / "fields_000180.nc");
+  const auto restarted = snapshot_values(directory_ / "restarted" / "fields_000180.nc");
+  for (const auto& [name, values] : expected)
+    EXPECT_TRUE(bitwise_equal(restarted.at(name), values)) << name << " differs after the restart";
+  const nlohmann::json straight_record = nlohmann::json::parse(std::ifstream(directory_ / "straight" / "run.json"));
+  const nlohmann::json restarted_record = nlohmann::json::parse(std::ifstream(directory_ / "restarted" / "run.json"));
+  for (const char* key : {"d_mass", "d_water", "clipped_water_kg"})
+    EXPECT_EQ(restarted_record.at(key), straight_record.at(key)) << key;
 }
 
 TEST_F(WaterCliTest, ADryRunReportsNoWater) {
