@@ -55,7 +55,16 @@ std::vector<Column> water_columns(const std::string& kg, const std::string& per_
            [](StatisticsRow& row) -> double& { return row.change.water->water; }},
           {{"clipped_water", kg, "water clipped since t = 0" + per_y, "",
             "sum over columns of the water the hole filling and the clips of the microphysics added, dA"},
-           [](StatisticsRow& row) -> double& { return row.change.water->clipped; }}};
+           [](StatisticsRow& row) -> double& { return row.change.water->clipped; }},
+          {{"precipitation", kg, "water on the ground" + per_y, "",
+            "sum over columns of precipitation_amount dA, the snapshots' precipitation_amount"},
+           [](StatisticsRow& row) -> double& { return row.statistics.totals.water->precipitation; }},
+          {{"mean_rain_rate", "kg m-2 s-1", "mean rain rate at the ground", "",
+            "mean over columns of the snapshots' rain_rate (rho_w times the rate of the last microphysics call)"},
+           [](StatisticsRow& row) -> double& { return row.statistics.totals.water->mean_rain_rate; }},
+          {{"max_rain_rate", "kg m-2 s-1", "peak rain rate at the ground", "",
+            "maximum over columns of the snapshots' rain_rate"},
+           [](StatisticsRow& row) -> double& { return row.statistics.totals.water->max_rain_rate; }}};
 }
 
 /// The file's variables besides time and step, for the 2-D or the 3-D model, with water or
@@ -261,8 +270,10 @@ bool StatisticsFile::flush() {
 }
 
 void StatisticsFile::write() {
-  const auto estimate = static_cast<std::size_t>(
-      statistics_file_bound(static_cast<long>(rows_.size()), run_.input_yaml.size(), run_.tracer_fields.size()));
+  // The variables besides the dry model's: d_mass_<name> of each tracer and the water's.
+  const std::size_t extra = tracer_names(run_).size() + (has_water(run_) ? water_columns("", "").size() : 0);
+  const auto estimate =
+      static_cast<std::size_t>(statistics_file_bound(static_cast<long>(rows_.size()), run_.input_yaml.size(), extra));
   try {
     // Only the file this writer wrote, or continued, is replaced.
     write_new_file(

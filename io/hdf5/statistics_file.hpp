@@ -15,6 +15,11 @@
 ///                           in 2-D) and its relative change since t = 0; mass and d_mass are then
 ///                           the dry air's, Σρ_d dV
 ///   /clipped_water          (time) with water: the water clipped since t = 0 (kg, per metre of y in 2-D)
+///   /precipitation          (time) with water: the water on the ground, Σ precipitation_amount dA
+///   /mean_rain_rate, /max_rain_rate  (time) with water: the snapshots' rain_rate (kg m-2 s-1)
+///                           averaged over the columns, and its largest value (the sums exact in
+///                           fixed point, to 2^-50 kg m-2 a column's precipitation and 2^-60 m s-1
+///                           its rate)
 ///   /d_mass_<tracer>        (time) each tracer's relative mass change since t = 0 (with tracers:
 ///                           physics.tracers, the snapshots' tracer fields besides the water's)
 ///   every variable has units, long_name and a comment that says how it is computed; root
@@ -45,7 +50,7 @@ inline constexpr const char* statistics_file_name = "stats.nc";
 inline constexpr double statistics_hold_seconds = 2.0;
 
 /// More than the bytes of a statistics file of `rows` rows, an input YAML of `yaml_bytes` and
-/// `tracers` tracers (the state's: the water's three stand for the three water variables).
+/// `tracers` variables besides the dry model's (a tracer's d_mass_<name>, the water's six).
 double statistics_file_bound(long rows, std::size_t yaml_bytes, std::size_t tracers = 0);
 
 /// The statistics of one time.

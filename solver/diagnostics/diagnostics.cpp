@@ -1,10 +1,11 @@
 #include "solver/diagnostics/diagnostics.hpp"
 
-#include <array>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "kernels/initial_conditions/tracer_initial_state.hpp"
+#include "kernels/physics/constants.hpp"
 
 namespace simapp {
 
@@ -30,6 +31,22 @@ std::vector<Sums> sum_over_ranks(const Sums* local, int count, MPI_Comm comm) {
 
 /// Precipitation and clipped water to 2^-surface_scale_bits kg m⁻², up to 2^12 kg m⁻² (4 m of water) a column.
 constexpr int surface_scale_bits = 50;
+
+/// The surface fields of some columns: exact sums of precipitation_amount, clipped water and the
+/// rain rate (m s⁻¹, at 2^-density_scale_bits), the largest rain rate and the columns' count.
+struct SurfaceSums {
+  ExactSum precipitation, clipped, rain_rate;
+  double max_rain_rate = 0.0;
+  std::int64_t columns = 0;
+
+  void add(const SurfaceSums& other) {
+    precipitation.add(other.precipitation);
+    clipped.add(other.clipped);
+    rain_rate.add(other.rain_rate);
+    max_rain_rate = max_or_nan(max_rain_rate, other.max_rain_rate);
+    columns += other.columns;
+  }
+};
 
 }  // namespace
 
@@ -106,8 +123,9 @@ FlowStatistics StatisticsReducer::collect() const {
   Diagnostics totals{mass.value(density_scale_bits) * cell_volume_, sums.energy.value(energy_scale_bits) * cell_volume_,
                      tracer_masses};
   if (water_ > 0) {
-    const auto [precipitated, clipped] = surface_sums();
-    totals.water = WaterTotals{water_of(tracer_masses, precipitated), clipped};
+    WaterTotals water = surface_totals();
+    water.water = water_of(tracer_masses, water.precipitation);
+    totals.water = water;
   }
   return {std::move(totals),
           sums.kinetic.value(energy_scale_bits) * cell_volume_,
@@ -127,17 +145,25 @@ std::vector<ExactSum> StatisticsReducer::tracer_sums() const {
   return sum_over_ranks(local.data(), tracers_, comm_);
 }
 
-std::pair<double, double> StatisticsReducer::surface_sums() const {
+WaterTotals StatisticsReducer::surface_totals() const {
   const std::size_t columns = host_surface_.size() / surface_water_fields;
   const double* const precipitation = host_surface_.data();
+  const double* const rain_rate = host_surface_.data() + columns;
   const double* const clipped = host_surface_.data() + 2 * columns;
-  std::array<ExactSum, 2> local;
+  SurfaceSums local;
   for (std::size_t c = 0; c < columns; ++c) {
-    local[0].add(precipitation[c], surface_scale_bits);
-    local[1].add(clipped[c], surface_scale_bits);
+    local.precipitation.add(precipitation[c], surface_scale_bits);
+    local.clipped.add(clipped[c], surface_scale_bits);
+    local.rain_rate.add(rain_rate[c], density_scale_bits);
+    local.max_rain_rate = max_or_nan(local.max_rain_rate, rain_rate[c]);
   }
-  const std::vector<ExactSum> sums = sum_over_ranks(local.data(), 2, comm_);
-  return {sums[0].value(surface_scale_bits) * column_area_, sums[1].value(surface_scale_bits) * column_area_};
+  local.columns = static_cast<std::int64_t>(columns);
+  const SurfaceSums sums = sum_over_ranks(&local, 1, comm_).front();
+  // The rain rate as the snapshots' rain_rate: the mass flux ρ_w · rate.
+  return {0.0, sums.clipped.value(surface_scale_bits) * column_area_,
+          sums.precipitation.value(surface_scale_bits) * column_area_,
+          physics::rho_water * sums.rain_rate.value(density_scale_bits) / static_cast<double>(sums.columns),
+          canonical(physics::rho_water * sums.max_rain_rate)};
 }
 
 }  // namespace simapp

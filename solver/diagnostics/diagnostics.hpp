@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "kernels/backend/device_buffer.hpp"
@@ -21,7 +20,10 @@ namespace simapp {
 struct WaterTotals {
   /// W = Σ(ρ_v + ρ_c + ρ_r) dV + Σ precipitation_amount dA: the water in the air and on the ground.
   double water = 0.0;
-  double clipped = 0.0;  ///< Σ clipped dA: the water the hole filling and the clips added since t = 0
+  double clipped = 0.0;         ///< Σ clipped dA: the water the hole filling and the clips added since t = 0
+  double precipitation = 0.0;   ///< Σ precipitation_amount dA: the water on the ground
+  double mean_rain_rate = 0.0;  ///< ρ_w · rain rate at the ground averaged over the surface, kg m⁻² s⁻¹
+  double max_rain_rate = 0.0;   ///< its largest value on any column, kg m⁻² s⁻¹
 };
 
 /// W of the water tracers' masses (the first water_tracers of `tracer_mass`, each Σ ρ_x dV) and of
@@ -94,9 +96,9 @@ class StatisticsReducer {
  private:
   /// Each tracer's Σ ρ_x of the records that queue() copied, over the ranks (collective).
   std::vector<ExactSum> tracer_sums() const;
-  /// The water on the ground and the water clipped, Σ precipitation_amount dA and Σ clipped dA,
-  /// of the surface fields that queue() copied, over the ranks (collective).
-  std::pair<double, double> surface_sums() const;
+  /// The water's totals over the surface fields that queue() copied, over the ranks (collective):
+  /// all of WaterTotals but W, left 0.
+  WaterTotals surface_totals() const;
 
   DeviceBuffer<StatisticsSums> partials_, records_;
   PinnedBuffer<StatisticsSums> host_records_;

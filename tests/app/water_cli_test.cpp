@@ -62,8 +62,9 @@ bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
 double printed_tolerance(double printed, double digits) { return std::pow(10.0, 1.0 - digits) * std::abs(printed); }
 
 TEST_F(WaterCliTest, AMoistRunReportsTheDryMassTheWaterAndTheClippedWaterEverywhereDMassIs) {
-  // 120 steps: progress lines at 60, statistics at 0, 60 and 120.
-  const Outcome outcome = simapp("--set time.sim_time=200 --set output.progress_every=60 --set output.stats_every=100");
+  // 120 steps: progress lines at 60, statistics at 0, 60 and 120, snapshots at 0 and 120.
+  const Outcome outcome = simapp(
+      "--set time.sim_time=200 --set output.progress_every=60 --set output.stats_every=100 --set output.every=200");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
   EXPECT_EQ(outcome.out.find("d_mass_q"), std::string::npos) << outcome.out;
   const std::vector<double> progress = captured(
@@ -95,6 +96,19 @@ TEST_F(WaterCliTest, AMoistRunReportsTheDryMassTheWaterAndTheClippedWaterEverywh
   EXPECT_NEAR(record.at("last_progress").at("d_water").get<double>(), progress[1], printed_tolerance(progress[1], 4));
   EXPECT_NEAR(record.at("last_progress").at("clipped_water_kg").get<double>(), progress[2],
               printed_tolerance(progress[2], 4));
+  // The rain on the ground and at the ground, as the last snapshot's fields have it (dA = 500 m²
+  // a metre of y).
+  const std::vector<double> amount = io::read_dataset(out() / "fields_000120.nc", "precipitation_amount");
+  const std::vector<double> rain = io::read_dataset(out() / "fields_000120.nc", "rain_rate");
+  long double on_the_ground = 0.0L, rain_sum = 0.0L;
+  for (const double value : amount) on_the_ground += value * 500.0;
+  for (const double value : rain) rain_sum += value;
+  const WaterTotals& water = *last.statistics.totals.water;
+  EXPECT_GT(water.precipitation, 0.0);
+  // The sums are exact in fixed point: 2^-50 kg m⁻² a column's precipitation, 2^-60 m s⁻¹ its rate.
+  EXPECT_NEAR(water.precipitation, static_cast<double>(on_the_ground), 40 * 500.0 * std::ldexp(1.0, -50));
+  EXPECT_NEAR(water.mean_rain_rate, static_cast<double>(rain_sum / rain.size()), 1000.0 * std::ldexp(1.0, -60));
+  EXPECT_EQ(water.max_rain_rate, *std::ranges::max_element(rain));
   for (const char* tracer : {"qv", "qc", "qr"}) {
     EXPECT_FALSE(record.contains(std::string("d_mass_") + tracer)) << tracer;
     EXPECT_FALSE(record.at("last_progress").contains(std::string("d_mass_") + tracer)) << tracer;
