@@ -89,10 +89,14 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   try {
     result = run_to_end(
         simulation, spec.output.progress_every,
-        [root, &log, &summary, tracers = state_tracers(spec.grid)](const ProgressReport& report) {
-          summary.last_progress = {report.step, report.time, report.change.mass, report.change.total_energy,
-                                   tracer_changes(tracers, report.change)};
-          if (root) print_progress(log, report, tracers);
+        [root, &log, &summary, &grid = spec.grid](const ProgressReport& report) {
+          summary.last_progress = {report.step,
+                                   report.time,
+                                   report.change.mass,
+                                   report.change.total_energy,
+                                   tracer_changes(grid, report.change),
+                                   report.change.water};
+          if (root) print_progress(log, report, grid);
         },
         output.outputs(), reference, stop, output.failed_state_writer(), output.statistics());
     output.finish_statistics();
@@ -106,7 +110,8 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   summary.last_step = simulation.step();
   summary.d_mass = result.change.mass;
   summary.d_te = result.change.total_energy;
-  summary.d_mass_tracers = tracer_changes(state_tracers(spec.grid), result.change);
+  summary.d_mass_tracers = tracer_changes(spec.grid, result.change);
+  summary.water = result.change.water;
   const long num_steps = simulation.time_stepping().num_steps();
   if (!result.stopped) {
     print_result(log, simulation, result, timings);

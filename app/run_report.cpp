@@ -197,21 +197,25 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   }
 }
 
-io::TracerChanges tracer_changes(const std::vector<std::string>& tracers, const DiagnosticsChange& change) {
+io::TracerChanges tracer_changes(const GridSpec& grid, const DiagnosticsChange& change) {
+  const std::vector<std::string> tracers = state_tracers(grid);
   io::TracerChanges named;
-  for (std::size_t t = 0; t < tracers.size() && t < change.tracer_mass.size(); ++t)
+  for (std::size_t t = grid.microphysics != Microphysics::none ? water_tracer_names.size() : 0;
+       t < tracers.size() && t < change.tracer_mass.size(); ++t)
     named.emplace_back(tracers[t], change.tracer_mass[t]);
   return named;
 }
 
-void print_progress(io::RunLog& log, const ProgressReport& report, const std::vector<std::string>& tracers) {
-  std::string tracer_masses;
-  for (const auto& [name, change] : tracer_changes(tracers, report.change))
-    tracer_masses += fmt::format("  d_mass_{} = {:+.3e}", name, change);
+void print_progress(io::RunLog& log, const ProgressReport& report, const GridSpec& grid) {
+  std::string water_and_tracers;
+  if (const std::optional<WaterChange>& water = report.change.water)
+    water_and_tracers += fmt::format("  d_water = {:+.3e}  clipped = {:.3e} kg", water->water, water->clipped);
+  for (const auto& [name, change] : tracer_changes(grid, report.change))
+    water_and_tracers += fmt::format("  d_mass_{} = {:+.3e}", name, change);
   log.print(fmt::format(
       "step {:>{}}/{}  t = {:10.3f} s  d_mass = {:+.3e}  d_te = {:+.3e}{}  wall {:8.2f} s  ETA {:8.2f} s", report.step,
       fmt::formatted_size("{}", report.num_steps), report.num_steps, report.time, report.change.mass,
-      report.change.total_energy, tracer_masses, report.wall_seconds, report.eta_seconds));
+      report.change.total_energy, water_and_tracers, report.wall_seconds, report.eta_seconds));
 }
 
 io::RunTimings reduce_timings(const Simulation& simulation, const RunResult& result) {
@@ -238,7 +242,11 @@ void print_result(io::RunLog& log, const Simulation& simulation, const RunResult
   const double thread_max = timings.output_thread_seconds, waited_max = timings.output_waited_seconds;
   log.print(fmt::format("d_mass: {:e}", result.change.mass));
   log.print(fmt::format("d_te: {:e}", result.change.total_energy));
-  for (const auto& [name, change] : tracer_changes(state_tracers(simulation.spec().grid), result.change))
+  if (const std::optional<WaterChange>& water = result.change.water) {
+    log.print(fmt::format("d_water: {:e}", water->water));
+    log.print(fmt::format("clipped_water: {:e} kg", water->clipped));
+  }
+  for (const auto& [name, change] : tracer_changes(simulation.spec().grid, result.change))
     log.print(fmt::format("d_mass_{}: {:e}", name, change));
   const double per_step = result.steps > 0 ? wall_max / static_cast<double>(result.steps) : 0.0;
   const auto cells = static_cast<double>(cell_count(decomposition.global()));

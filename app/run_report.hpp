@@ -2,7 +2,9 @@
 /// What a run prints: the header, progress lines, and the closing lines
 ///   d_mass: <%e>
 ///   d_te: <%e>
-///   d_mass_<tracer>: <%e>   (one a tracer)
+///   d_water: <%e>             (a run with water: d_mass is then the dry air's)
+///   clipped_water: <%e> kg    (likewise; kg per metre of y in the 2-D model)
+///   d_mass_<tracer>: <%e>   (one a tracer of physics.tracers)
 /// followed by the timing summary.
 /// Printed through the run's log (io/output/run_log.hpp), which keeps them in output.dir too.
 #include <string>
@@ -35,10 +37,12 @@ std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Ba
 /// (parallel.halo: auto made concrete); `granularity`: the run's as the reports name it.
 void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
                   const std::string& config_path, const std::string& halo_reason, const std::string& granularity);
-/// The relative mass change of each of `tracers` (physics.tracers) in `change`, by name.
-io::TracerChanges tracer_changes(const std::vector<std::string>& tracers, const DiagnosticsChange& change);
-/// The progress line, with `d_mass_<name> = …` after d_te for each of `tracers`.
-void print_progress(io::RunLog& log, const ProgressReport& report, const std::vector<std::string>& tracers);
+/// The relative mass change of each tracer of physics.tracers of `grid` in `change`, by name (the
+/// water's tracers are reported as d_water).
+io::TracerChanges tracer_changes(const GridSpec& grid, const DiagnosticsChange& change);
+/// The progress line, with `d_water = …  clipped = … kg` after d_te in a run with water, then
+/// `d_mass_<name> = …` for each tracer of physics.tracers of `grid`.
+void print_progress(io::RunLog& log, const ProgressReport& report, const GridSpec& grid);
 
 /// The ranks' timings of `result` (collective; the job's on rank 0).
 io::RunTimings reduce_timings(const Simulation& simulation, const RunResult& result);

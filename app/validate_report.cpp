@@ -116,8 +116,12 @@ DiskUse disk_use(const RunSpec& spec, bool continued) {
   if (spec.output.stats_every > 0.0) {
     disk.statistics_rows = OutputSchedule(stepping, spec.output.stats_every, true).count_after(-1);
     // The input YAML a file holds is the resolved configuration, a part of every key's.
-    disk.statistics_bytes = 2.0 * io::statistics_file_bound(disk.statistics_rows, io::every_key_yaml(spec).size(),
-                                                            state_tracers(spec.grid).size());
+    // The water's tracers get no d_mass_<name>; its six variables count twice as many as they.
+    disk.statistics_bytes =
+        2.0 *
+        io::statistics_file_bound(disk.statistics_rows, io::every_key_yaml(spec).size(),
+                                  state_tracers(spec.grid).size() +
+                                      (spec.grid.microphysics != Microphysics::none ? water_tracer_names.size() : 0));
   }
   // A series (output.layout: series) is changed in a working copy of it, which the run keeps
   // beside it (io/hdf5/snapshot_series.hpp): twice its times at the end.

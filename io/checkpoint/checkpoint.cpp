@@ -23,6 +23,7 @@
 #include "io/hdf5/hdf5_handle.hpp"
 #include "io/hdf5/hdf5_reader.hpp"
 #include "io/hdf5/rank_written_file.hpp"
+#include "kernels/microphysics/microphysics.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/error_agreement.hpp"
 #include "solver/decomposition/gather_state.hpp"
@@ -309,11 +310,42 @@ std::vector<std::pair<std::string, double>> perturbation_attributes(const Bump<3
   return attributes;
 }
 
+/// The shape of /surface_water: [field][nx], in the 3-D model [field][ny][nx].
+std::vector<hsize_t> surface_dims(const CheckpointHeader& header) {
+  const auto fields = static_cast<hsize_t>(surface_water_fields), nx = static_cast<hsize_t>(header.nx);
+  if (header.ny > 1) return {fields, static_cast<hsize_t>(header.ny), nx};
+  return {fields, nx};
+}
+
+/// The checksum of the surface fields: the sum modulo 2^64 of each value's checksum_share with
+/// its place in /surface_water.
+std::uint64_t surface_checksum(std::span<const double> surface) {
+  std::uint64_t sum = 0;
+  for (std::size_t n = 0; n < surface.size(); ++n) sum += checksum_share(surface[n], n);
+  return sum;
+}
+
+/// Writes /surface_water, the surface fields of a run with water, and its checksum attribute.
+void write_surface_water(hid_t file, const CheckpointHeader& header, std::span<const double> surface) {
+  const std::vector<hsize_t> dims = surface_dims(header);
+  const DataspaceHandle space(checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                                      "cannot create the dataspace of /surface_water"));
+  DatasetHandle dataset(checked(H5Dcreate2(file, "surface_water", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                           dataset_creation_properties().get(), H5P_DEFAULT),
+                                "cannot create dataset /surface_water"));
+  check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, surface.data()),
+        "cannot write dataset /surface_water");
+  write_attribute(dataset.get(), "checksum", static_cast<unsigned long>(surface_checksum(surface)));
+  check(dataset.close(), "cannot close dataset /surface_water");
+}
+
 /// The checkpoint's layout, into the scratch HDF5 file that write_layout gives: /state and
-/// /state_checksums reserved, the header as attributes.
-void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::string& input_yaml) {
+/// /state_checksums reserved, with water /surface_water written whole, the header as attributes.
+void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::string& input_yaml,
+                        std::span<const double> surface) {
   reserve_dataset(file, "state", H5T_IEEE_F64LE, state_dims(header, header.nx));
   reserve_dataset(file, "state_checksums", H5T_STD_U64LE, state_dims(header, segments_of(header.nx)));
+  if (!surface.empty()) write_surface_water(file, header, surface);
   write_attribute(file, "format_version", format_version);
   write_attribute(file, "variables", variable_list(header));
   if (!header.tracers.empty())
@@ -346,12 +378,13 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
   write_attribute(file, "input_yaml", input_yaml);
 }
 
-/// More than the bytes of the checkpoint file: its two datasets, the input YAML, and room for
-/// the metadata.
-long long checkpoint_size_bound(const CheckpointHeader& header, const std::string& input_yaml) {
+/// More than the bytes of the checkpoint file: its datasets (`surface_values` of the surface
+/// fields), the input YAML, and room for the metadata.
+long long checkpoint_size_bound(const CheckpointHeader& header, const std::string& input_yaml,
+                                std::size_t surface_values) {
   const long long rows = static_cast<long long>(variables_of(header).size()) * header.nz * header.ny;
   return rows * (static_cast<long long>(header.nx) + segments_of(header.nx)) * 8 +
-         static_cast<long long>(input_yaml.size()) + (64LL << 10);
+         static_cast<long long>(surface_values) * 8 + static_cast<long long>(input_yaml.size()) + (64LL << 10);
 }
 
 /// Writes this rank's cells [var][k][(j)][i] over `box` into /state's bytes, which start at
@@ -453,7 +486,8 @@ fs::path checkpoint_path(const fs::path& directory, long step) {
 }
 
 void write_checkpoint(const fs::path& directory, const CheckpointHeader& header, const RankBox& box,
-                      std::span<const double> block, const std::string& input_yaml, MPI_Comm comm) {
+                      std::span<const double> block, const std::string& input_yaml, MPI_Comm comm,
+                      std::span<const double> surface) {
   const fs::path path = checkpoint_path(directory, header.step);
   if (physics_hash(header.case_name, header.nx, header.nz, header.xlen, header.zlen, header.physics, header.cfl,
                    header.ny, header.ylen, header.perturbation,
@@ -468,14 +502,19 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
   run_agreed(comm, [&] {
     if (const std::string problem = first_non_finite(block, box, header); !problem.empty())
       throw Error(ExitCode::numerical, path.string(), "not written: the state's " + problem);
+    if (!surface.empty() && !std::ranges::all_of(surface, [](double value) { return std::isfinite(value); }))
+      throw Error(ExitCode::numerical, path.string(), "not written: a surface field holds a value that is not finite");
   });
+  const auto surface_values = static_cast<std::size_t>(surface_water_fields) * header.nx * header.ny;
+  if (!surface.empty() && surface.size() != surface_values)
+    throw Error(ExitCode::internal, path.string(), "the surface fields do not match the checkpoint's grid");
   std::vector<std::uint64_t> checksums = checksums_of(block, box, header);
   sum_to_root(checksums, comm);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   RankWrittenFile file(
-      path, checkpoint_size_bound(header, input_yaml), {"state", "state_checksums"},
-      [&](hid_t layout) { lay_out_checkpoint(layout, header, input_yaml); }, comm);
+      path, checkpoint_size_bound(header, input_yaml, surface_values), {"state", "state_checksums"},
+      [&](hid_t layout) { lay_out_checkpoint(layout, header, input_yaml, surface); }, comm);
   run_agreed(comm, [&] {
     file.write_part([&](const RowSink& sink) {
       write_state_rows(sink, block, box, header, file.ranges()[0].offset);
@@ -499,9 +538,10 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
 }
 
 void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
-                      const std::vector<double>& global_state, const std::string& input_yaml) {
+                      const std::vector<double>& global_state, const std::string& input_yaml,
+                      std::span<const double> surface) {
   write_checkpoint(directory, header, RankBox{header.nx, header.nz, 0, 0, header.ny, 0}, global_state, input_yaml,
-                   MPI_COMM_SELF);
+                   MPI_COMM_SELF, surface);
 }
 
 bool is_simapp_checkpoint(const fs::path& path) {
@@ -658,6 +698,39 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
   if (const std::string problem = first_non_finite(block, box, header); !problem.empty())
     throw bad_input(path, "/state: " + problem);
   return block;
+}
+
+std::vector<double> read_checkpoint_surface(const fs::path& path, const RankBox& box) {
+  const CheckpointHeader header = read_checkpoint_header(path);
+  if (!box_fits(box, header))
+    throw Error(ExitCode::internal, path.string(), "the columns asked for are not all in the checkpoint's grid");
+  const Hdf5Reader file(path, ExitCode::bad_input);
+  if (!file.has_dataset("surface_water"))
+    throw bad_input(path,
+                    "holds no surface fields of the microphysics (/surface_water): not a checkpoint of a run "
+                    "with water, or one of a simapp that did not keep them");
+  const DatasetShape shape = file.dataset_shape("surface_water");
+  const std::vector<hsize_t> expected = surface_dims(header);
+  if (shape.type != StoredType::float64 || shape.dims != expected)
+    throw bad_input(path, fmt::format("/surface_water holds {} values of shape {}; expected 64-bit IEEE floats of "
+                                      "shape {} (precipitation, rain rate, clipped water on its columns)",
+                                      shape.type_name, shape.dims_text(), dims_text(expected)));
+  const std::vector<double> surface = file.read_dataset<double>("surface_water");
+  if (surface_checksum(surface) != file.read_attribute<unsigned long>("checksum", "surface_water"))
+    throw bad_input(path, "/surface_water fails its checksum (corrupted)");
+  if (!std::ranges::all_of(surface, [](double value) { return std::isfinite(value); }))
+    throw bad_input(path, "/surface_water holds a value that is not finite");
+  // The box's columns of each field, [field][j][i].
+  const auto nx = static_cast<std::size_t>(header.nx), ny = static_cast<std::size_t>(header.ny);
+  std::vector<double> columns;
+  columns.reserve(static_cast<std::size_t>(surface_water_fields) * box.ny * box.nx);
+  for (std::size_t field = 0; field < static_cast<std::size_t>(surface_water_fields); ++field)
+    for (int j = 0; j < box.ny; ++j) {
+      const auto first = surface.begin() + static_cast<std::ptrdiff_t>((field * ny + box.j_offset + j) * nx +
+                                                                       static_cast<std::size_t>(box.i_offset));
+      columns.insert(columns.end(), first, first + box.nx);
+    }
+  return columns;
 }
 
 void check_restart_compatible(const fs::path& path, const CheckpointHeader& header, const RunSpec& spec,

@@ -25,6 +25,13 @@
 ///                    initial_mass_<name> (double: each tracer's mass at t = 0, for its d_mass_<name>),
 ///                    and /state holds each tracer's ρ_x′ after the dry variables, named "rho" + its
 ///                    name in `variables` (config_hash covers both),
+///   /surface_water    with water (physics.microphysics): [3][nx] 64-bit IEEE floats, the
+///                     microphysics' surface fields precipitation_amount, rain rate and clipped
+///                     water (SurfaceWater's order) on the columns ([3][ny][nx] in 3-D), with
+///                     attribute checksum (uint64: the sum modulo 2^64 of checksum_share(value,
+///                     its index in the dataset)), so that a restart continues them bit for bit;
+///                     written whole by rank 0 from the gathered columns (a run with water holds
+///                     whole columns on each rank)
 ///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
 ///                    input_yaml (string: the configuration, for people; not read back)
 /// The 3-D model's (ny > 1): /state [V][nz][ny][nx] (dens, umom, vmom, wmom, rhot),
@@ -115,12 +122,16 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& directory, lo
 /// such value; earlier checkpoints kept). Throws an I/O Error, the same on every rank, on any
 /// other failure (earlier checkpoints kept, no file left); an internal Error when the header's
 /// case, grid and domain do not give its config_hash.
+/// `surface`: in a run with water, on rank 0, the surface fields over the global columns
+/// [field][j][i] (/surface_water; none elsewhere, and without water).
 void write_checkpoint(const std::filesystem::path& directory, const CheckpointHeader& header, const RankBox& box,
-                      std::span<const double> block, const std::string& input_yaml, MPI_Comm comm);
+                      std::span<const double> block, const std::string& input_yaml, MPI_Comm comm,
+                      std::span<const double> surface = {});
 
 /// The same by one process holding the whole grid's state [var][k][i] ([var][k][j][i] in 3-D).
 void write_checkpoint(const std::filesystem::path& directory, const CheckpointHeader& header,
-                      const std::vector<double>& global_state, const std::string& input_yaml);
+                      const std::vector<double>& global_state, const std::string& input_yaml,
+                      std::span<const double> surface = {});
 
 /// Whether `path` is a regular file (not a symbolic link) holding an HDF5 file with simapp's
 /// checkpoint attributes config_hash and input_yaml, of any checkpoint format. Never throws,
@@ -144,6 +155,12 @@ CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 /// of its format's shape with checksums, the chunks read fail their checksum, or a value read is
 /// not finite (naming the variable and the global cell (i, k), or (i, j, k), of the first).
 std::vector<double> read_checkpoint_block(const std::filesystem::path& path, const RankBox& box);
+
+/// Reads the surface fields of the columns of `box` from the checkpoint of a run with water:
+/// [field][j][i] over box.ny × box.nx. A bad-input Error when the header does not verify, the file
+/// has no /surface_water of its grid's shape in 64-bit IEEE floats, it fails its checksum, or a
+/// value is not finite.
+std::vector<double> read_checkpoint_surface(const std::filesystem::path& path, const RankBox& box);
 
 /// Refuses (a bad-input Error naming the file and what differs) a checkpoint a run of `spec`
 /// with `stepping` cannot continue: one of the other model (2-D for a run with grid.ny > 1, 3-D

@@ -104,13 +104,14 @@ void write_time_and_step(hid_t file, const Snapshot& snapshot) {
 }  // namespace
 
 void check_fields(const fs::path& path, const std::vector<std::string>& fields, int compression_level,
-                  std::span<const DerivedField> tracers) {
+                  std::span<const DerivedField> tracers, std::span<const DerivedField> water) {
   if (compression_level < 0 || compression_level > 9)
     throw Error(ExitCode::bad_input, path.string(),
                 "compression level " + std::to_string(compression_level) + " is not in 0..9");
   std::set<std::string> seen;
   for (const std::string& name : fields) {
-    if (!is_known_field(name) && find_field(2, tracers, name) == nullptr)
+    if (!is_known_field(name) && find_field(2, tracers, name, water) == nullptr &&
+        (water.empty() || find_surface_field(name) == nullptr))
       throw Error(ExitCode::bad_input, path.string(),
                   "unknown field '" + name + "' (known: " + known_field_names() + ")");
     if (!seen.insert(name).second) throw Error(ExitCode::bad_input, path.string(), "field '" + name + "' listed twice");
@@ -164,6 +165,25 @@ std::vector<hsize_t> field_dims(const Snapshot& snapshot) {
 std::vector<std::string> field_dimension_names(const Snapshot& snapshot) {
   if (snapshot.ny > 1) return {"time", "z", "y", "x"};
   return {"time", "z", "x"};
+}
+
+std::vector<hsize_t> surface_dims(const Snapshot& snapshot) {
+  if (snapshot.ny > 1) return {1, static_cast<hsize_t>(snapshot.ny), static_cast<hsize_t>(snapshot.nx)};
+  return {1, static_cast<hsize_t>(snapshot.nx)};
+}
+
+std::vector<std::string> surface_dimension_names(const Snapshot& snapshot) {
+  if (snapshot.ny > 1) return {"time", "y", "x"};
+  return {"time", "x"};
+}
+
+void write_surface_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields, hid_t creation,
+                          const std::vector<hsize_t>& max_dims) {
+  for (const std::string& name : surface_fields_among(fields)) {
+    const FieldDescription& d = find_surface_field(name)->description;
+    write_variable(file, {d.name, d.unit, d.long_name, d.standard_name, d.comment}, surface_dims(snapshot),
+                   snapshot_field(snapshot, name), creation, surface_dimension_names(snapshot), max_dims);
+  }
 }
 
 void set_deflate(hid_t properties, int compression_level) {

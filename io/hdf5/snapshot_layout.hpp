@@ -17,8 +17,10 @@ namespace simapp::io {
 // ---- checking the request
 
 /// Refuses (bad input) a compression level outside 0..9 and an unknown or repeated field.
+/// `tracers` and `water` (water_fields) are the run's fields besides the model's; with water the
+/// surface fields may be named too.
 void check_fields(const std::filesystem::path& path, const std::vector<std::string>& fields, int compression_level,
-                  std::span<const DerivedField> tracers = {});
+                  std::span<const DerivedField> tracers = {}, std::span<const DerivedField> water = {});
 /// Refuses (bad input) a field of the 3-D model in a snapshot of the 2-D one (`ny` = 1).
 void check_model_fields(const std::filesystem::path& path, const std::vector<std::string>& fields, int ny);
 /// Refuses (internal) a snapshot with no valid grid.
@@ -39,6 +41,14 @@ std::vector<hsize_t> field_dims(const Snapshot& snapshot);
 /// Its dimensions, slowest first: time, z, (y,) x.
 std::vector<std::string> field_dimension_names(const Snapshot& snapshot);
 
+/// The shape of a surface field at one time: [1][nx] ([1][ny][nx] in 3-D).
+std::vector<hsize_t> surface_dims(const Snapshot& snapshot);
+/// Its dimensions, slowest first: time, (y,) x.
+std::vector<std::string> surface_dimension_names(const Snapshot& snapshot);
+/// The surface fields among `fields` with their values (the snapshot's surface), created with
+/// `creation` (chunked where `max_dims` makes time unlimited).
+void write_surface_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields, hid_t creation,
+                          const std::vector<hsize_t>& max_dims = {});
 /// Adds the shuffle and deflate filters at `compression_level` (> 0) to chunked `properties`.
 void set_deflate(hid_t properties, int compression_level);
 /// Creation properties of a dataset along the unlimited time dimension: chunked, `chunk` each.

@@ -3,6 +3,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <iterator>
 #include <system_error>
 #include <utility>
 
@@ -57,11 +58,15 @@ void write_series_fields(hid_t file, const Snapshot& snapshot, const std::vector
   };
   for (const FieldInfo& field : snapshot_fields())
     if (!field.profile && std::ranges::find(fields, field.name) != fields.end()) write(field);
-  for (const DerivedField& tracer : snapshot.tracer_fields) {
-    const FieldDescription& d = tracer.description;
-    if (std::ranges::find(fields, d.name) != fields.end())
-      write({d.name, d.unit, d.long_name, d.standard_name, d.comment});
-  }
+  for (const std::vector<DerivedField>* extra : {&snapshot.tracer_fields, &snapshot.water_fields})
+    for (const DerivedField& field : *extra) {
+      const FieldDescription& d = field.description;
+      if (std::ranges::find(fields, d.name) != fields.end())
+        write({d.name, d.unit, d.long_name, d.standard_name, d.comment});
+    }
+  std::vector<hsize_t> surface_chunk = surface_dims(snapshot), surface_max = surface_chunk;
+  surface_max[0] = H5S_UNLIMITED;
+  write_surface_fields(file, snapshot, fields, along_time(surface_chunk).get(), surface_max);
 }
 
 /// More than the bytes of a new series holding one time: a snapshot's, with room for deflate's
@@ -142,9 +147,10 @@ void write_along_time(hid_t file, const std::string& name, hsize_t index, hid_t 
         "cannot write dataset " + name);
 }
 
-/// The series' variables along time: its fields of the grid, step and time.
+/// The series' variables along time: its fields of the grid and over the surface, step and time.
 std::vector<std::string> variables_along_time(const std::vector<std::string>& fields) {
   std::vector<std::string> variables = grid_fields(fields);
+  std::ranges::copy(surface_fields_among(fields), std::back_inserter(variables));
   variables.insert(variables.end(), {"step", "time"});
   return variables;
 }
@@ -231,9 +237,10 @@ void check_continues(hid_t file, const fs::path& path, const Snapshot& snapshot)
 }  // namespace
 
 SnapshotSeriesFile::SnapshotSeriesFile(fs::path path, std::vector<std::string> fields, int compression_level,
-                                       std::optional<long> kept_step, std::span<const DerivedField> tracers)
+                                       std::optional<long> kept_step, std::span<const DerivedField> tracers,
+                                       std::span<const DerivedField> water)
     : path_(std::move(path)), fields_(std::move(fields)), compression_level_(compression_level), versions_(path_) {
-  check_fields(path_, fields_, compression_level_, tracers);
+  check_fields(path_, fields_, compression_level_, tracers, water);
   std::error_code error;
   if (!kept_step || !fs::exists(fs::symlink_status(path_, error))) return;
   if (fs::symlink_status(path_, error).type() != fs::file_type::regular ||
@@ -317,8 +324,9 @@ void SnapshotSeriesFile::extend(const Snapshot& snapshot) {
       FileHandle file = open_to_change(copy);
       check_continues(file.get(), path_, snapshot);
       catch_up(file.get(), path_, variables, index);
-      for (const std::string& name : grid_fields(fields_))
-        write_along_time(file.get(), name, index, H5T_NATIVE_DOUBLE, snapshot_field(snapshot, name).data());
+      for (const std::vector<std::string>& names : {grid_fields(fields_), surface_fields_among(fields_)})
+        for (const std::string& name : names)
+          write_along_time(file.get(), name, index, H5T_NATIVE_DOUBLE, snapshot_field(snapshot, name).data());
       write_along_time(file.get(), "step", index, H5T_NATIVE_LONG, &snapshot.step);
       write_along_time(file.get(), "time", index, H5T_NATIVE_DOUBLE, &snapshot.time);
       check(file.close(), "cannot close the series");

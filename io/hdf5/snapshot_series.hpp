@@ -35,9 +35,11 @@ class SnapshotSeriesFile {
   /// (its datasets keep the compression they were made with). Throws a bad-input Error for an
   /// unknown or repeated field, a level outside 0..9, or a file to continue that is not such a
   /// series of the same fields (left as it was); an I/O Error when it cannot be changed.
-  /// `fields` may name `tracers` (the snapshots' Snapshot::tracer_fields).
+  /// `fields` may name `tracers` and `water` (the snapshots' Snapshot::tracer_fields and
+  /// water_fields) and, with water, the surface fields.
   SnapshotSeriesFile(std::filesystem::path path, std::vector<std::string> fields, int compression_level,
-                     std::optional<long> kept_step, std::span<const DerivedField> tracers = {});
+                     std::optional<long> kept_step, std::span<const DerivedField> tracers = {},
+                     std::span<const DerivedField> water = {});
   SnapshotSeriesFile(const SnapshotSeriesFile&) = delete;
   SnapshotSeriesFile& operator=(const SnapshotSeriesFile&) = delete;
 

@@ -75,9 +75,22 @@ std::vector<double> all_layers(const Snapshot& snapshot, LayerDerivation layer) 
   return values;
 }
 
-/// Field `name` of the model of a grid of `ny` cells in y or of its `tracers`; nullptr when none is.
-const DerivedField* model_field(const std::string& name, int ny, std::span<const DerivedField> tracers) {
-  return find_field(model_dimensions(ny), tracers, name);
+/// Field `name` of the model of a grid of `ny` cells in y, of its `tracers` or of its `water`
+/// (water_fields); nullptr when none is.
+const DerivedField* model_field(const std::string& name, int ny, std::span<const DerivedField> tracers,
+                                std::span<const DerivedField> water) {
+  return find_field(model_dimensions(ny), tracers, name, water);
+}
+
+/// The values of surface field `field` over the snapshot's columns, [i] ([j][i] in 3-D).
+std::vector<double> surface_values(const Snapshot& snapshot, const SurfaceField& field) {
+  const std::size_t columns = static_cast<std::size_t>(snapshot.nx) * static_cast<std::size_t>(snapshot.ny);
+  if (snapshot.surface.size() != 3 * columns)
+    throw Error(ExitCode::internal, "snapshot_field", "the snapshot holds no surface fields of its grid");
+  std::vector<double> values(columns);
+  const double* first = snapshot.surface.data() + static_cast<std::size_t>(field.field) * columns;
+  for (std::size_t c = 0; c < columns; ++c) values[c] = field.scale * first[c];
+  return values;
 }
 
 /// Field `name` of either model; nullptr when neither has one.
@@ -95,9 +108,11 @@ FieldInfo info_of(const DerivedField& field) {
 }  // namespace
 
 std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name) {
-  if (any_model_field(name) == nullptr && find_field(2, snapshot.tracer_fields, name) == nullptr)
+  if (const SurfaceField* surface = find_surface_field(name); surface != nullptr && !snapshot.surface.empty())
+    return surface_values(snapshot, *surface);
+  if (any_model_field(name) == nullptr && find_field(2, snapshot.tracer_fields, name, snapshot.water_fields) == nullptr)
     throw Error(ExitCode::internal, "snapshot_field", "no field '" + name + "'");
-  const DerivedField* field = model_field(name, snapshot.ny, snapshot.tracer_fields);
+  const DerivedField* field = model_field(name, snapshot.ny, snapshot.tracer_fields, snapshot.water_fields);
   if (field == nullptr)
     throw Error(ExitCode::bad_input, "snapshot_field", "field '" + name + "' is of the 3-D model (ny > 1)");
   if (field->is_profile()) {
@@ -113,9 +128,17 @@ std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& 
 std::vector<std::string> grid_fields(const std::vector<std::string>& fields) {
   std::vector<std::string> grid;
   for (const std::string& name : fields)
-    if (const DerivedField* field = any_model_field(name); field == nullptr || !field->is_profile())
+    if (const DerivedField* field = any_model_field(name);
+        (field == nullptr && find_surface_field(name) == nullptr) || (field != nullptr && !field->is_profile()))
       grid.push_back(name);
   return grid;
+}
+
+std::vector<std::string> surface_fields_among(const std::vector<std::string>& fields) {
+  std::vector<std::string> surface;
+  for (const std::string& name : fields)
+    if (find_surface_field(name) != nullptr) surface.push_back(name);
+  return surface;
 }
 
 namespace {
@@ -158,10 +181,11 @@ PropertyListHandle field_creation_properties(const Snapshot& snapshot, int compr
 void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields, int compression_level) {
   const PropertyListHandle creation = field_creation_properties(snapshot, compression_level);
   for (const std::string& name : grid_fields(fields)) {
-    const DerivedField& field = *model_field(name, snapshot.ny, snapshot.tracer_fields);
+    const DerivedField& field = *model_field(name, snapshot.ny, snapshot.tracer_fields, snapshot.water_fields);
     write_variable(file, info_of(field), field_dims(snapshot), all_rows(CellValues(snapshot), field.row),
                    creation.get(), field_dimension_names(snapshot));
   }
+  write_surface_fields(file, snapshot, fields, dataset_creation_properties().get());
 }
 
 /// Creates every field of the grid among `fields` as a reserved dataset (storage allocated,
@@ -170,7 +194,7 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
   const PropertyListHandle creation = reserved_dataset_properties();
   const std::vector<hsize_t> dims = field_dims(snapshot);
   for (const std::string& name : grid_fields(fields)) {
-    const DerivedField& field = *model_field(name, snapshot.ny, snapshot.tracer_fields);
+    const DerivedField& field = *model_field(name, snapshot.ny, snapshot.tracer_fields, snapshot.water_fields);
     const DataspaceHandle space(checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                                         "cannot create the dataspace of " + name));
     DatasetHandle dataset(
@@ -232,8 +256,8 @@ void write_block_rows(const RowSink& sink, int global_nx, int global_ny, const S
   const std::size_t lanes = concurrent_fields(fields.size());
   const auto write_lane = [&](std::size_t lane) {
     for (std::size_t f = lane; f < fields.size(); f += lanes)
-      write_field_rows(sink, global_nx, global_ny, block, model_field(fields[f], global_ny, block.tracer_fields)->row,
-                       ranges[f]);
+      write_field_rows(sink, global_nx, global_ny, block,
+                       model_field(fields[f], global_ny, block.tracer_fields, block.water_fields)->row, ranges[f]);
   };
   std::vector<std::future<void>> others;
   for (std::size_t lane = 1; lane < lanes; ++lane) others.push_back(std::async(std::launch::async, write_lane, lane));
@@ -270,7 +294,7 @@ const std::vector<FieldInfo>& snapshot_fields() {
 
 void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::vector<std::string>& fields,
                     int compression_level) {
-  check_fields(path, fields, compression_level, snapshot.tracer_fields);
+  check_fields(path, fields, compression_level, snapshot.tracer_fields, snapshot.water_fields);
   check_grid(path, snapshot);
   check_model_fields(path, fields, snapshot.ny);
   const auto estimate = static_cast<std::size_t>(file_size_bound(snapshot, fields.size()));
@@ -295,7 +319,7 @@ std::size_t snapshot_writer_threads(std::size_t fields) { return concurrent_fiel
 SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const SnapshotBlock& block,
                              const std::vector<std::string>& fields, MPI_Comm comm)
     : comm_(comm) {
-  check_fields(path, fields, 0, global.tracer_fields);
+  check_fields(path, fields, 0, global.tracer_fields, global.water_fields);
   check_dimensions(path, global);
   check_model_fields(path, fields, global.ny);
   check_block(path, global, block);
@@ -305,6 +329,7 @@ SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const Snapsh
       [&](hid_t layout) {
         write_coordinates(layout, global);
         reserve_fields(layout, global, fields);
+        write_surface_fields(layout, global, fields, dataset_creation_properties().get());
         write_profiles(layout, global, fields);
         write_root_attributes(layout, global);
       },

@@ -26,6 +26,9 @@
 ///                        fastest), in the 3-D model [1][nz][ny][nx] (time, z, y, x)
 ///   /<profile>           one per selected profile of the background (rho_bar, theta_bar, p_bar):
 ///                        shape [nz] (z)
+///   /<surface field>     with water (physics.microphysics): precipitation_amount (kg m-2) and
+///                        rain_rate (kg m-2 s-1), shape [1][nx] (time, x), in 3-D [1][ny][nx]
+///                        (time, y, x); with them the moist temperature T, a field of the grid
 ///   every variable has "units" and "long_name" (a few words), and "standard_name" where CF has
 ///   one and "comment" where the definition says more than the name
 ///   root attributes: Conventions ("CF-1.10"), title, source, dx, dz (double, m), nx, nz (int32),
@@ -41,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/grid/grid_spec.hpp"
 #include "solver/model/derived_fields.hpp"
 
 namespace simapp::io {
@@ -67,6 +71,15 @@ struct Snapshot {
   /// The mixing ratios of the state's tracers (tracer_fields), after the model's variables in
   /// `state`; fields the snapshot can hold besides the model's.
   std::vector<DerivedField> tracer_fields{};
+  /// The water the run holds (physics.microphysics): with water the first tracer fields are its
+  /// mixing ratios.
+  Microphysics microphysics = Microphysics::none;
+  /// With water, the fields of the grid it adds besides the mixing ratios (water_fields: T).
+  std::vector<DerivedField> water_fields{};
+  /// With water, the microphysics' surface fields over the global columns, [field][j][i]
+  /// (SurfaceWater's order), from which the snapshot's surface fields (surface_fields()) are
+  /// written, on (time, y, x), or (time, x) in the 2-D model. Empty without water.
+  std::vector<double> surface{};
 };
 
 /// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).
@@ -79,6 +92,7 @@ struct SnapshotBlock {
   int ny = 1;                                     ///< this rank's cells in y (the 3-D model)
   int j_offset = 0;                               ///< its first cell's y index in the whole grid
   std::span<const DerivedField> tracer_fields{};  ///< the snapshot's (Snapshot::tracer_fields)
+  std::span<const DerivedField> water_fields{};   ///< the snapshot's (Snapshot::water_fields)
 };
 
 /// A field a snapshot can hold.
@@ -96,16 +110,20 @@ struct FieldInfo {
 /// (is_3d_field); a 2-D snapshot asked for those is a bad-input Error.
 const std::vector<FieldInfo>& snapshot_fields();
 
-/// The fields of `fields` that are fields of the grid (not profiles), in order: those an XDMF
-/// index shows and a rank writes its block of.
+/// The fields of `fields` that are fields of the grid (not profiles, not surface fields), in
+/// order: those an XDMF index shows and a rank writes its block of.
 std::vector<std::string> grid_fields(const std::vector<std::string>& fields);
+
+/// The fields of `fields` that are surface fields of a run with water (surface_fields()), in order.
+std::vector<std::string> surface_fields_among(const std::vector<std::string>& fields);
 
 /// Whether field `name` exists in the 3-D model only (v, vmom).
 bool is_3d_field(const std::string& name);
 
-/// The values of field `name` (one of snapshot_fields()) over the snapshot's grid, [k][i]
-/// ([k][j][i] in 3-D), or of a profile [k]; an internal Error for another name, a bad-input Error
-/// for v or vmom of a 2-D snapshot.
+/// The values of field `name` (one of snapshot_fields(), or of the snapshot's tracer and water
+/// fields) over the snapshot's grid, [k][i] ([k][j][i] in 3-D), of a profile [k], or of a surface
+/// field [i] ([j][i] in 3-D); an internal Error for another name, a bad-input Error for v or vmom
+/// of a 2-D snapshot.
 std::vector<double> snapshot_field(const Snapshot& snapshot, const std::string& name);
 
 /// Writes `path`, a new file, holding `fields` (names from snapshot_fields()) and the grid.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -31,24 +32,56 @@ struct Column {
   std::function<double&(StatisticsRow& row)> of;
 };
 
-/// The names of the tracers whose mixing ratios `run`'s snapshots hold.
+/// Whether `run` has water (physics.microphysics).
+bool has_water(const Snapshot& run) { return run.microphysics != Microphysics::none; }
+
+/// The names of the tracers of physics.tracers whose mixing ratios `run`'s snapshots hold (the
+/// water's, first, have columns of their own).
 std::vector<std::string> tracer_names(const Snapshot& run) {
   std::vector<std::string> names;
-  for (const DerivedField& field : run.tracer_fields) names.push_back(field.description.name);
+  for (std::size_t f = has_water(run) ? water_tracer_names.size() : 0; f < run.tracer_fields.size(); ++f)
+    names.push_back(run.tracer_fields[f].description.name);
   return names;
 }
 
-/// The file's variables besides time and step, for the 2-D or the 3-D model with `tracers`.
-std::vector<Column> columns(bool three_d, const std::vector<std::string>& tracers) {
+/// The water's variables of a run with water.
+std::vector<Column> water_columns(const std::string& kg, const std::string& per_y) {
+  return {{{"water", kg, "total water" + per_y, "",
+            "sum over cells of (rho_v + rho_c + rho_r) dV + sum over columns of precipitation_amount dA: the water "
+            "in the air and on the ground"},
+           [](StatisticsRow& row) -> double& { return row.statistics.totals.water->water; }},
+          {{"d_water", "1", "relative change of the total water since t = 0", "",
+            "(water - water at t = 0) / water at t = 0: the water clipped over water at t = 0"},
+           [](StatisticsRow& row) -> double& { return row.change.water->water; }},
+          {{"clipped_water", kg, "water clipped since t = 0" + per_y, "",
+            "sum over columns of the water the hole filling and the clips of the microphysics added, dA"},
+           [](StatisticsRow& row) -> double& { return row.change.water->clipped; }},
+          {{"precipitation", kg, "water on the ground" + per_y, "",
+            "sum over columns of precipitation_amount dA, the snapshots' precipitation_amount"},
+           [](StatisticsRow& row) -> double& { return row.statistics.totals.water->precipitation; }},
+          {{"mean_rain_rate", "kg m-2 s-1", "mean rain rate at the ground", "",
+            "mean over columns of the snapshots' rain_rate (rho_w times the rate of the last microphysics call)"},
+           [](StatisticsRow& row) -> double& { return row.statistics.totals.water->mean_rain_rate; }},
+          {{"max_rain_rate", "kg m-2 s-1", "peak rain rate at the ground", "",
+            "maximum over columns of the snapshots' rain_rate"},
+           [](StatisticsRow& row) -> double& { return row.statistics.totals.water->max_rain_rate; }}};
+}
+
+/// The file's variables besides time and step, for the 2-D or the 3-D model, with water or
+/// without, with `tracers` (of physics.tracers).
+std::vector<Column> columns(bool three_d, bool water, const std::vector<std::string>& tracers) {
   const std::string per_y = three_d ? "" : " per metre of y";
   const std::string kg = three_d ? "kg" : "kg m-1", joule = three_d ? "J" : "J m-1";
   const std::string squared = three_d ? "u^2 + v^2 + w^2" : "u^2 + w^2";
+  const std::string mass = water ? "dry mass" : "total mass";
   std::vector<Column> all{
-      {{"mass", kg, "total mass" + per_y, "", "sum over cells of rho dV, rho = rho_bar(z) + rho'"},
+      {{"mass", kg, mass + per_y, "",
+        water ? "sum over cells of rho_d dV, rho_d = rho - rho_v - rho_c - rho_r the dry air's density"
+              : "sum over cells of rho dV, rho = rho_bar(z) + rho'"},
        [](StatisticsRow& row) -> double& { return row.statistics.totals.mass; }},
       {{"total_energy", joule, "total energy" + per_y, "", "sum over cells of (rho (" + squared + ") + rho c_v T) dV"},
        [](StatisticsRow& row) -> double& { return row.statistics.totals.total_energy; }},
-      {{"d_mass", "1", "relative change of the total mass since t = 0", "", "(mass - mass at t = 0) / mass at t = 0"},
+      {{"d_mass", "1", "relative change of the " + mass + " since t = 0", "", "(mass - mass at t = 0) / mass at t = 0"},
        [](StatisticsRow& row) -> double& { return row.change.mass; }},
       {{"d_te", "1", "relative change of the total energy since t = 0", "",
         "(total_energy - total_energy at t = 0) / total_energy at t = 0"},
@@ -73,6 +106,7 @@ std::vector<Column> columns(bool three_d, const std::vector<std::string>& tracer
                 "maximum over cells and axes a of (|u_a| + c) dt / d_a, c the speed of sound: the number time.cfl "
                 "bounds while every signal speed stays below 450 m/s"},
                [](StatisticsRow& row) -> double& { return row.statistics.courant_number; }}});
+  if (water) std::ranges::move(water_columns(kg, per_y), std::back_inserter(all));
   for (std::size_t t = 0; t < tracers.size(); ++t)
     all.push_back(
         {{"d_mass_" + tracers[t], "1", "relative change of the mass of tracer " + tracers[t] + " since t = 0", "",
@@ -133,7 +167,7 @@ void fill(hid_t file, const Snapshot& run, const std::string& time_start, const 
       write_along_time(file, "step", H5T_STD_I64LE, H5T_NATIVE_LONG, steps.data(), rows.size()).get(),
       {"step", "1", "time step number", "", ""});
   attach_dimensions(file, "step", {"time"});
-  for (const Column& column : columns(run.ny > 1, tracer_names(run))) {
+  for (const Column& column : columns(run.ny > 1, has_water(run), tracer_names(run))) {
     const std::vector<double> values = values_of(column, rows);
     write_variable_attributes(
         write_along_time(file, column.info.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), rows.size()).get(),
@@ -143,8 +177,10 @@ void fill(hid_t file, const Snapshot& run, const std::string& time_start, const 
   write_root_attributes(file, run, "simapp " + run.case_name + ": statistics of the flow over time");
 }
 
-/// The rows of a statistics file of the model of `three_d` with `tracers`, every variable read and checked.
-std::vector<StatisticsRow> read_rows(const Hdf5Reader& file, bool three_d, const std::vector<std::string>& tracers) {
+/// The rows of a statistics file of the model of `three_d`, with `water` or without, with
+/// `tracers`, every variable read and checked.
+std::vector<StatisticsRow> read_rows(const Hdf5Reader& file, bool three_d, bool water,
+                                     const std::vector<std::string>& tracers) {
   const std::vector<double> times = file.read_dataset<double>("time");
   const std::vector<long> steps = file.read_dataset<long>("step");
   std::vector<StatisticsRow> rows(times.size());
@@ -158,8 +194,12 @@ std::vector<StatisticsRow> read_rows(const Hdf5Reader& file, bool three_d, const
     rows[r].time = times[r];
     rows[r].step = steps[r];
     rows[r].change.tracer_mass.resize(tracers.size());
+    if (water) {
+      rows[r].statistics.totals.water.emplace();
+      rows[r].change.water.emplace();
+    }
   }
-  for (const Column& column : columns(three_d, tracers)) {
+  for (const Column& column : columns(three_d, water, tracers)) {
     const std::vector<double> values = file.read_dataset<double>(column.info.name);
     require_length(column.info.name, values.size());
     for (std::size_t r = 0; r < rows.size(); ++r) column.of(rows[r]) = values[r];
@@ -167,16 +207,16 @@ std::vector<StatisticsRow> read_rows(const Hdf5Reader& file, bool three_d, const
   return rows;
 }
 
-/// Refuses (bad input) a file that is not a statistics file simapp wrote of the model of `three_d`
-/// with `tracers`.
-void check_statistics_file(const fs::path& path, bool three_d, const std::vector<std::string>& tracers) {
+/// Refuses (bad input) a file that is not a statistics file simapp wrote of the model of `three_d`,
+/// with `water` or without, with `tracers`.
+void check_statistics_file(const fs::path& path, bool three_d, bool water, const std::vector<std::string>& tracers) {
   std::error_code error;
   if (fs::symlink_status(path, error).type() != fs::file_type::regular ||
       !has_root_attributes(path, {"simapp_version", "input_yaml"}))
     throw Error(ExitCode::bad_input, path.string(), "not a statistics file that simapp wrote");
   const Hdf5Reader file(path, ExitCode::bad_input);
   std::vector<std::string> expected{"time", "step"};
-  for (const Column& column : columns(three_d, tracers)) expected.push_back(column.info.name);
+  for (const Column& column : columns(three_d, water, tracers)) expected.push_back(column.info.name);
   for (const std::string& name : expected)
     if (!file.has_dataset(name))
       throw Error(
@@ -208,8 +248,8 @@ StatisticsFile::StatisticsFile(fs::path path, Snapshot run, std::string time_sta
   std::error_code error;
   if (!kept_step || !fs::exists(fs::symlink_status(path_, error))) return;
   const QuietHdf5Errors quiet;
-  check_statistics_file(path_, run_.ny > 1, tracer_names(run_));
-  rows_ = read_rows(Hdf5Reader(path_, ExitCode::io), run_.ny > 1, tracer_names(run_));
+  check_statistics_file(path_, run_.ny > 1, has_water(run_), tracer_names(run_));
+  rows_ = read_rows(Hdf5Reader(path_, ExitCode::io), run_.ny > 1, has_water(run_), tracer_names(run_));
   on_disk_ = true;
   std::erase_if(rows_, [&](const StatisticsRow& row) { return row.step > *kept_step; });
   write();
@@ -230,8 +270,10 @@ bool StatisticsFile::flush() {
 }
 
 void StatisticsFile::write() {
-  const auto estimate = static_cast<std::size_t>(
-      statistics_file_bound(static_cast<long>(rows_.size()), run_.input_yaml.size(), run_.tracer_fields.size()));
+  // The variables besides the dry model's: d_mass_<name> of each tracer and the water's.
+  const std::size_t extra = tracer_names(run_).size() + (has_water(run_) ? water_columns("", "").size() : 0);
+  const auto estimate =
+      static_cast<std::size_t>(statistics_file_bound(static_cast<long>(rows_.size()), run_.input_yaml.size(), extra));
   try {
     // Only the file this writer wrote, or continued, is replaced.
     write_new_file(
@@ -246,10 +288,10 @@ void StatisticsFile::write() {
 }
 
 std::vector<StatisticsRow> read_statistics_file(const fs::path& path, ExitCode failure,
-                                                const std::vector<std::string>& tracers) {
+                                                const std::vector<std::string>& tracers, Microphysics microphysics) {
   const QuietHdf5Errors quiet;
   const Hdf5Reader file(path, failure);
-  return read_rows(file, file.has_dataset("max_abs_v"), tracers);
+  return read_rows(file, file.has_dataset("max_abs_v"), microphysics != Microphysics::none, tracers);
 }
 
 }  // namespace simapp::io

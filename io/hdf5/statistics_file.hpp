@@ -10,8 +10,18 @@
 ///   /max_abs_u, /max_abs_v, /max_abs_w  (time) m s-1 (max_abs_v: the 3-D model's only)
 ///   /min_theta_prime, /max_theta_prime  (time) K
 ///   /cfl                    (time) the Courant number reached, max (|u_a| + c) dt / Δ_a
+///   /water, /d_water        (time) with water (physics.microphysics): the total water W =
+///                           Σ(ρ_v + ρ_c + ρ_r) dV + Σ precipitation_amount dA (kg, per metre of y
+///                           in 2-D) and its relative change since t = 0; mass and d_mass are then
+///                           the dry air's, Σρ_d dV
+///   /clipped_water          (time) with water: the water clipped since t = 0 (kg, per metre of y in 2-D)
+///   /precipitation          (time) with water: the water on the ground, Σ precipitation_amount dA
+///   /mean_rain_rate, /max_rain_rate  (time) with water: the snapshots' rain_rate (kg m-2 s-1)
+///                           averaged over the columns, and its largest value (the sums exact in
+///                           fixed point, to 2^-50 kg m-2 a column's precipitation and 2^-60 m s-1
+///                           its rate)
 ///   /d_mass_<tracer>        (time) each tracer's relative mass change since t = 0 (with tracers:
-///                           physics.tracers, the snapshots' tracer fields)
+///                           physics.tracers, the snapshots' tracer fields besides the water's)
 ///   every variable has units, long_name and a comment that says how it is computed; root
 ///   attributes as a snapshot's (Conventions, title, source, case, nx, nz, dx, dz, in 3-D ny
 ///   and dy, simapp_version, git_hash, input_yaml).
@@ -40,7 +50,7 @@ inline constexpr const char* statistics_file_name = "stats.nc";
 inline constexpr double statistics_hold_seconds = 2.0;
 
 /// More than the bytes of a statistics file of `rows` rows, an input YAML of `yaml_bytes` and
-/// `tracers` tracers.
+/// `tracers` variables besides the dry model's (a tracer's d_mass_<name>, the water's six).
 double statistics_file_bound(long rows, std::size_t yaml_bytes, std::size_t tracers = 0);
 
 /// The statistics of one time.
@@ -84,9 +94,11 @@ class StatisticsFile {
   std::optional<std::chrono::steady_clock::time_point> written_at_;
 };
 
-/// The rows of the statistics file at `path` of a run with `tracers` (tests and tools; a restart
-/// reads them so). Throws an Error of kind `failure` naming the file and what is wrong.
+/// The rows of the statistics file at `path` of a run with `tracers` (of physics.tracers) and the
+/// water of `microphysics` (tests and tools; a restart reads them so). Throws an Error of kind
+/// `failure` naming the file and what is wrong.
 std::vector<StatisticsRow> read_statistics_file(const std::filesystem::path& path, ExitCode failure,
-                                                const std::vector<std::string>& tracers = {});
+                                                const std::vector<std::string>& tracers = {},
+                                                Microphysics microphysics = Microphysics::none);
 
 }  // namespace simapp::io

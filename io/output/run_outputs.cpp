@@ -19,6 +19,7 @@
 #include "io/output/output_directory.hpp"
 #include "io/xdmf/xdmf_writer.hpp"
 #include "kernels/cases/case_list.hpp"
+#include "kernels/microphysics/microphysics.hpp"
 #include "simapp_version.hpp"
 #include "solver/column/run_column.hpp"
 #include "solver/decomposition/error_agreement.hpp"
@@ -50,16 +51,24 @@ fs::path series_path(const fs::path& directory) { return directory / "fields.nc"
 
 }  // namespace
 
-/// The fields a snapshot file holds: output.variables, then the mixing ratio of each tracer it
-/// does not name.
-std::vector<std::string> with_tracers(std::vector<std::string> fields, const std::vector<std::string>& tracers) {
-  for (const std::string& tracer : tracers)
-    if (std::ranges::find(fields, tracer) == fields.end()) fields.push_back(tracer);
+/// The fields a snapshot file of a run on `grid` holds: output.variables, then the mixing ratio
+/// of each tracer it does not name, then with water (physics.microphysics) its fields: the moist
+/// temperature T and the surface fields, precipitation_amount and rain_rate.
+std::vector<std::string> snapshot_fields_of(std::vector<std::string> fields, const GridSpec& grid) {
+  std::vector<std::string> added = state_tracers(grid);
+  if (grid.microphysics != Microphysics::none) {
+    for (const DerivedField& field : water_fields(state_variables(grid), water_tracers))
+      added.push_back(field.description.name);
+    for (const SurfaceField& field : surface_fields()) added.push_back(field.description.name);
+  }
+  for (const std::string& name : added)
+    if (std::ranges::find(fields, name) == fields.end()) fields.push_back(name);
   return fields;
 }
 
 Snapshot whole_grid_snapshot(const LoadedConfig& config) {
   const GridSpec& grid = config.spec.grid;
+  const int water = grid.microphysics != Microphysics::none ? water_tracers : 0;
   const Stream host{Backend::host, nullptr, nullptr};
   const CellGeometry<2> geometry{
       grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
@@ -87,8 +96,9 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           grid.ny,
           grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
           config.spec.time.start,
-          tracer_fields(state_variables(grid), grid.tracer_init,
-                        grid.microphysics != Microphysics::none ? static_cast<int>(water_tracer_names.size()) : 0)};
+          tracer_fields(state_variables(grid), grid.tracer_init, water),
+          grid.microphysics,
+          water_fields(state_variables(grid), water)};
 }
 
 namespace {
@@ -99,11 +109,13 @@ class SnapshotFiles {
  public:
   SnapshotFiles(const LoadedConfig& config, const Simulation& simulation)
       : config_(config),
+        simulation_(simulation),
         decomposition_(simulation.decomposition()),
-        fields_(with_tracers(config.spec.output.variables, state_tracers(config.spec.grid))),
+        fields_(snapshot_fields_of(config.spec.output.variables, config.spec.grid)),
         whole_grid_(whole_grid_snapshot(config)) {}
 
-  /// Starts the snapshot of this rank's interior state at `step` to `path` (collective): an
+  /// Starts the snapshot of this rank's interior state at `step` to `path` (collective), with
+  /// the surface fields copied with it (Simulation::copied_surface) gathered to rank 0: an
   /// uncompressed one is left writing on a thread (`interior` must stay unchanged until it is
   /// finished); a compressed one is gathered and written at once, and nullptr returned.
   std::unique_ptr<io::SnapshotWrite> start(const fs::path& path, long step, double time,
@@ -112,6 +124,8 @@ class SnapshotFiles {
     Snapshot snapshot = whole_grid_;
     snapshot.step = step;
     snapshot.time = time;
+    if (snapshot.microphysics != Microphysics::none)
+      snapshot.surface = gather_surface(decomposition_, simulation_.copied_surface(), surface_water_fields);
     if (config_.spec.output.compression == 0) {
       const RankBox box = decomposition_.box();
       const auto rows = [&](const std::vector<double>& column) {
@@ -127,7 +141,8 @@ class SnapshotFiles {
                                     rows(whole_grid_.rho_theta_cell),
                                     box.ny,
                                     box.j_offset,
-                                    whole_grid_.tracer_fields};
+                                    whole_grid_.tracer_fields,
+                                    whole_grid_.water_fields};
       return std::make_unique<io::SnapshotWrite>(path, snapshot, block, fields_, comm);
     }
     snapshot.state = gather_interior(decomposition_, interior);
@@ -144,6 +159,7 @@ class SnapshotFiles {
 
  private:
   const LoadedConfig& config_;
+  const Simulation& simulation_;
   const Decomposition& decomposition_;
   std::vector<std::string> fields_;
   Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
@@ -260,15 +276,16 @@ class SnapshotSeries {
 class AppendedSnapshots {
  public:
   AppendedSnapshots(const LoadedConfig& config, const Simulation& simulation, WrittenNote written)
-      : decomposition_(simulation.decomposition()),
+      : simulation_(simulation),
+        decomposition_(simulation.decomposition()),
         whole_grid_(whole_grid_snapshot(config)),
         written_(std::move(written)) {
     const OutputSpec& output = config.spec.output;
     const std::optional<long> kept_step = simulation.step() > 0 ? std::optional(simulation.step()) : std::nullopt;
     directory_ = output.dir;
     run_on_root_agreed(decomposition_.comm(), [&] {
-      file_.emplace(series_path(directory_), with_tracers(output.variables, state_tracers(config.spec.grid)),
-                    output.compression, kept_step, whole_grid_.tracer_fields);
+      file_.emplace(series_path(directory_), snapshot_fields_of(output.variables, config.spec.grid), output.compression,
+                    kept_step, whole_grid_.tracer_fields, whole_grid_.water_fields);
     });
   }
 
@@ -278,6 +295,8 @@ class AppendedSnapshots {
     snapshot.step = step;
     snapshot.time = time;
     snapshot.state = gather_interior(decomposition_, interior);
+    if (snapshot.microphysics != Microphysics::none)
+      snapshot.surface = gather_surface(decomposition_, simulation_.copied_surface(), surface_water_fields);
     run_on_root_agreed(decomposition_.comm(), [&] { file_->append(snapshot); });
     if (written_ && file_)
       written_(fmt::format("appended t = {:.6g} s to {} ({} times)", time, series_path(directory_).string(),
@@ -285,6 +304,7 @@ class AppendedSnapshots {
   }
 
  private:
+  const Simulation& simulation_;
   const Decomposition& decomposition_;
   Snapshot whole_grid_;  ///< the grid, texts and background rows of every snapshot
   WrittenNote written_;
@@ -367,19 +387,25 @@ std::vector<ResultEntry> replaced_results(const fs::path& directory, ExistingRes
   return replaced;
 }
 
-/// Writes the checkpoint of `interior`, this rank's block, at `step` (collective), after what
-/// must reach the disk before it.
-void write_checkpoint_of(const LoadedConfig& config, const Decomposition& decomposition, const Diagnostics& reference,
+/// Writes the checkpoint of `interior`, this rank's block, at `step` (collective), with the surface
+/// fields copied with it (Simulation::copied_surface, in a run with water), after what must reach
+/// the disk before it.
+void write_checkpoint_of(const LoadedConfig& config, const Simulation& simulation, const Diagnostics& reference,
                          const OutputHooks& hooks, long step, double time, std::span<const double> interior) {
   if (hooks.before_checkpoint) hooks.before_checkpoint();
   const GridSpec& grid = config.spec.grid;
+  const Decomposition& decomposition = simulation.decomposition();
+  const std::vector<double> surface =
+      grid.microphysics != Microphysics::none
+          ? gather_surface(decomposition, simulation.copied_surface(), surface_water_fields)
+          : std::vector<double>();
   io::write_checkpoint(
       config.spec.output.dir,
       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
        std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
        grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec), state_tracers(grid),
        grid.tracer_init, reference.tracer_mass},
-      decomposition.box(), interior, config.resolved_yaml, decomposition.comm());
+      decomposition.box(), interior, config.resolved_yaml, decomposition.comm(), surface);
   if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }
 
@@ -475,7 +501,11 @@ void check_output_plan(const RunSpec& spec, ExistingResults policy, const std::s
 std::string check_restart(const RunSpec& spec, const std::string& restart, const Decomposition& decomposition) {
   const RestartPoint point = restart_point(spec, restart, decomposition.comm());
   if (!point.checkpoint) return fmt::format("no checkpoint in '{}': a restart starts at step 0", spec.output.dir);
-  run_agreed(decomposition.comm(), [&] { io::read_checkpoint_block(*point.checkpoint, decomposition.box()); });
+  run_agreed(decomposition.comm(), [&] {
+    io::read_checkpoint_block(*point.checkpoint, decomposition.box());
+    if (spec.grid.microphysics != Microphysics::none)
+      io::read_checkpoint_surface(*point.checkpoint, decomposition.box());
+  });
   if (point.finished)
     return fmt::format("{} is the run's last step ({}): a restart has nothing to do", point.checkpoint->string(),
                        point.step);
@@ -497,13 +527,17 @@ void take_over_output(const RunSpec& spec, const OutputStart& start, MPI_Comm co
 
 Diagnostics restore_checkpoint(Simulation& simulation, const OutputStart& start) {
   Diagnostics reference;
-  std::vector<double> block;
+  std::vector<double> block, surface;
+  const bool water = simulation.spec().grid.microphysics != Microphysics::none;
   run_agreed(simulation.decomposition().comm(), [&] {
     const io::CheckpointHeader header = io::read_checkpoint_header(*start.checkpoint);
     reference = {header.initial_mass, header.initial_total_energy, header.initial_tracer_mass};
+    if (water)  // t = 0: nothing on the ground or clipped yet
+      reference.water = WaterTotals{water_of(header.initial_tracer_mass, 0.0), 0.0};
     block = io::read_checkpoint_block(*start.checkpoint, simulation.decomposition().box());
+    if (water) surface = io::read_checkpoint_surface(*start.checkpoint, simulation.decomposition().box());
   });
-  simulation.restore(start.step, block);
+  simulation.restore(start.step, block, surface);
   return reference;
 }
 
@@ -531,11 +565,10 @@ std::vector<ScheduledOutput> make_outputs(const LoadedConfig& config, const Simu
     }
   }
   if (spec.output.checkpoint_every > 0.0) {
-    const Decomposition& decomposition = simulation.decomposition();
     outputs.push_back(
         {OutputSchedule(simulation.time_stepping(), spec.output.checkpoint_every, false).after(now),
-         [&config, &decomposition, reference, hooks](long step, double time, std::span<const double> interior) {
-           write_checkpoint_of(config, decomposition, reference, hooks, step, time, interior);
+         [&config, &simulation, reference, hooks](long step, double time, std::span<const double> interior) {
+           write_checkpoint_of(config, simulation, reference, hooks, step, time, interior);
          },
          nullptr, nullptr, /*checkpoint=*/true});
   }
@@ -556,12 +589,13 @@ std::function<void(long, double, std::span<const double>)> checkpoint_saver(cons
                                                                             const Diagnostics& reference,
                                                                             const OutputHooks& hooks) {
   const Decomposition& decomposition = simulation.decomposition();
-  return [&config, &decomposition, reference, hooks](long step, double time, std::span<const double> interior) {
+  return [&config, &simulation, &decomposition, reference, hooks](long step, double time,
+                                                                  std::span<const double> interior) {
     if (hooks.before_checkpoint) hooks.before_checkpoint();  // also where the checkpoint is there already
     int written = 0;
     if (decomposition.rank() == 0) written = fs::exists(io::checkpoint_path(config.spec.output.dir, step)) ? 1 : 0;
     MPI_Bcast(&written, 1, MPI_INT, 0, decomposition.comm());
-    if (written == 0) write_checkpoint_of(config, decomposition, reference, hooks, step, time, interior);
+    if (written == 0) write_checkpoint_of(config, simulation, reference, hooks, step, time, interior);
   };
 }
 

@@ -99,14 +99,18 @@ Json placements_json(const std::vector<RankPlacement>& placements) {
   return ranks;
 }
 
-/// Adds d_mass_<name> for each tracer.
-void add_tracer_changes(Json& json, const TracerChanges& changes) {
+/// Adds d_water and clipped_water_kg where the run has water, then d_mass_<name> for each tracer.
+void add_water_and_tracer_changes(Json& json, const std::optional<WaterChange>& water, const TracerChanges& changes) {
+  if (water) {
+    json["d_water"] = finite(water->water);
+    json["clipped_water_kg"] = finite(water->clipped);
+  }
   for (const auto& [name, change] : changes) json["d_mass_" + name] = finite(change);
 }
 
 Json last_progress_json(const ProgressPoint& point) {
   Json json{{"step", point.step}, {"t_s", point.time}, {"d_mass", finite(point.d_mass)}, {"d_te", finite(point.d_te)}};
-  add_tracer_changes(json, point.d_mass_tracers);
+  add_water_and_tracer_changes(json, point.water, point.d_mass_tracers);
   return json;
 }
 
@@ -162,7 +166,7 @@ Json run_summary_json(const RunSummary& s) {
   json["timing"] = s.timings ? timings_json(*s.timings) : Json();
   json["d_mass"] = s.d_mass ? finite(*s.d_mass) : Json();
   json["d_te"] = s.d_te ? finite(*s.d_te) : Json();
-  add_tracer_changes(json, s.d_mass_tracers);
+  add_water_and_tracer_changes(json, s.water, s.d_mass_tracers);
   json["last_progress"] = s.last_progress ? last_progress_json(*s.last_progress) : Json();
   json["config"] = s.spec ? config_json(*s.spec) : Json();
   return json;

@@ -1,9 +1,10 @@
 #pragma once
 /// run.json: what a run was and how it ended, for scripts and for the record beside its
 /// results: the command, the resolved configuration (as JSON, typed), dt and steps, the ranks
-/// and where each ran, the versions and the build (compiler, flags, libraries), the summary's timings, d_mass and d_te,
-/// the exit code and why, and when it started and ended. Written by rank 0 at the run's end whatever the outcome, as a
-/// result file (io/files/result_file.hpp). What is not known by then (the timings of a run that failed) is null.
+/// and where each ran, the versions and the build (compiler, flags, libraries), the summary's timings, d_mass and d_te
+/// (with water d_water and the clipped water), the exit code and why, and when it started and ended. Written by rank 0
+/// at the run's end whatever the outcome, as a result file (io/files/result_file.hpp). What is not known by then (the
+/// timings of a run that failed) is null.
 #include <array>
 #include <chrono>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/provenance/build_description.hpp"
+#include "solver/diagnostics/diagnostics.hpp"
 #include "solver/spec/run_spec.hpp"
 
 namespace simapp::io {
@@ -54,6 +56,7 @@ struct ProgressPoint {
   double d_mass = 0.0;
   double d_te = 0.0;
   TracerChanges d_mass_tracers;
+  std::optional<WaterChange> water{};  ///< a run with water's d_water and clipped water
 };
 
 /// What run.json records; filled in as the run goes.
@@ -86,7 +89,8 @@ struct RunSummary {
   std::optional<RunTimings> timings;
   std::optional<double> d_mass;
   std::optional<double> d_te;
-  TracerChanges d_mass_tracers;  ///< written as d_mass_<name>, after d_te
+  std::optional<WaterChange> water;  ///< written as d_water and clipped_water_kg, after d_te (a run with water)
+  TracerChanges d_mass_tracers;      ///< written as d_mass_<name>, after them
 
   int exit_code = 0;
   std::string reason;

@@ -30,6 +30,16 @@ class ExactSum {
     invalid_ |= other.invalid_;
   }
 
+  /// Subtracts the sum `other`: adds its two's complement negation, so a difference of exact
+  /// sums is exact too.
+  SIMAPP_HOST_DEVICE void subtract(const ExactSum& other) {
+    ExactSum negated;
+    negated.low_ = ~other.low_ + 1;
+    negated.high_ = static_cast<std::int64_t>(~static_cast<std::uint64_t>(other.high_) + (negated.low_ == 0 ? 1 : 0));
+    negated.invalid_ = other.invalid_;
+    add(negated);
+  }
+
   bool valid() const { return invalid_ == 0; }
 
   /// The sum as a double (NaN when invalid).

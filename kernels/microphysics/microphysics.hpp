@@ -17,12 +17,16 @@ namespace simapp {
 /// run's first tracers).
 inline constexpr int water_tracers = 3;
 
-/// Fields over the surface, [j][i] over the rank's nx × ny columns (2-D: ny = 1).
+/// Fields over the surface, [j][i] over the rank's nx × ny columns (2-D: ny = 1), one after the
+/// other in this order.
 struct SurfaceWater {
   double* precipitation = nullptr;  ///< precipitation_amount, kg m⁻² (mm of water), accumulated
   double* rain_rate = nullptr;      ///< at the ground at the last call, m s⁻¹ of liquid water
   double* clipped = nullptr;        ///< water the hole filling and the clips added, kg m⁻², accumulated
 };
+
+/// The fields of SurfaceWater.
+inline constexpr int surface_water_fields = 3;
 
 /// The scratch of a call: for each interior cell θ_d, q_v, q_c, q_r (the routine's column, updated
 /// in place), ρ_d, Π and T of the state before the call.

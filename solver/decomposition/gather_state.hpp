@@ -24,4 +24,9 @@ std::vector<int> message_sizes(std::size_t values, std::size_t largest = max_mes
 std::vector<double> gather_interior(const Decomposition& decomposition, std::span<const double> interior,
                                     std::size_t largest_message = max_message_values);
 
+/// Collective. `surface` is this rank's `fields` fields over its columns, [field][j][i] (a
+/// decomposition that does not split z: the microphysics' surface fields); rank 0 gets them over
+/// the global columns, [field][j][i] over nx × ny, other ranks an empty vector.
+std::vector<double> gather_surface(const Decomposition& decomposition, std::span<const double> surface, int fields);
+
 }  // namespace simapp

@@ -57,13 +57,16 @@ StatisticsReducer statistics_reducer(const ModelContext& context) {
   const CellGeometry<Dims> geometry = context.grid.geometry<Dims>();
   const VarRange tracers = tracers_of(context.grid.cell_shape<Dims>());
   const int tracer_count = tracers.last - tracers.first;
+  const int water = context.spec.grid.microphysics != Microphysics::none ? water_tracers : 0;
+  const std::int64_t columns = std::int64_t{context.grid.nx()} * (Dims == 3 ? context.grid.ny() : 1);
   if constexpr (Dims == 3)
-    return StatisticsReducer(
-        context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.ny() * context.grid.nz(),
-        geometry.dx * geometry.dy * geometry.dz, context.time.dt(), tracer_count, context.decomposition.comm());
+    return StatisticsReducer(context.stream.backend, columns * context.grid.nz(),
+                             geometry.dx * geometry.dy * geometry.dz, context.time.dt(), tracer_count,
+                             context.decomposition.comm(), water, columns, geometry.dx * geometry.dy);
   else
-    return StatisticsReducer(context.stream.backend, std::int64_t{context.grid.nx()} * context.grid.nz(),
-                             geometry.dx * geometry.dz, context.time.dt(), tracer_count, context.decomposition.comm());
+    return StatisticsReducer(context.stream.backend, columns * context.grid.nz(), geometry.dx * geometry.dz,
+                             context.time.dt(), tracer_count, context.decomposition.comm(), water, columns,
+                             geometry.dx);
 }
 
 }  // namespace
@@ -114,17 +117,18 @@ void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
   const VarRange passive{tracers.first + (water ? water_tracers : 0), tracers.last};
   set_tracer_initial_state(stream, state, passive, spec_.grid.tracer_init, spec_.case_name,
                            configured_bump<Dims>(spec_), geometry_);
+  if (water) water_.set_surface(stream, std::vector<double>(water_.surface_fields().size(), 0.0));
 }
 
 template <int Dims>
 Diagnostics AtmosphereModel<Dims>::diagnostics(const Stream& stream) const {
-  diagnostics_.queue(stream, resources_.fields.state, background_, resources_.tracers, geometry_);
+  diagnostics_.queue(stream, resources_.fields.state, background_, resources_.tracers, geometry_, water_.surface());
   return diagnostics_.collect().totals;
 }
 
 template <int Dims>
 void AtmosphereModel<Dims>::begin_statistics(const Stream& stream) const {
-  statistics_.queue(stream, resources_.fields.state, background_, resources_.tracers, geometry_);
+  statistics_.queue(stream, resources_.fields.state, background_, resources_.tracers, geometry_, water_.surface());
 }
 
 template <int Dims>

@@ -33,6 +33,10 @@ class AtmosphereModel final : public Model {
   std::vector<double> surface_water_on_host(const Stream& stream) const override {
     return water_.surface_on_host(stream);
   }
+  std::span<double> surface_water() const override { return water_.surface_fields(); }
+  void set_surface_water(const Stream& stream, std::span<const double> values) const override {
+    water_.set_surface(stream, values);
+  }
   Diagnostics diagnostics(const Stream& stream) const override;
   void begin_statistics(const Stream& stream) const override;
   FlowStatistics finish_statistics() const override;

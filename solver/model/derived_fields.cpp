@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/physics/constants.hpp"
 #include "kernels/physics/equation_of_state.hpp"
 #include "kernels/physics/variables.hpp"
 
@@ -149,11 +150,63 @@ std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerI
   return fields;
 }
 
-const DerivedField* find_field(int dims, std::span<const DerivedField> tracers, std::string_view name) {
-  if (const DerivedField* field = find_derived_field(dims, name)) return field;
+std::vector<DerivedField> water_fields(const StateVariables& variables, int water) {
+  if (water == 0) return {};
+  const int first = variables.first_tracer();
+  using V2 = ModelVariables<2>;
+  using V3 = ModelVariables<3>;
+  const int rhot = first == V3::count ? V3::rhot : V2::rhot;  // the dry variables before the tracers
+  return {{{"T", "K", "air temperature", "air_temperature",
+            "p / (rho_d Rd + rho_v Rv), p = C0 (rho theta)^gamma, rho_d = rho_bar + rho' - (rhoqv' + rhoqc' + rhoqr') "
+            "(the moist temperature)"},
+           // T = p/(ρ_d R_d + ρ_v R_v), p = C₀(ρ̄θ̄_c + (ρθ)′)^γ, ρ_d = ρ̄_c + ρ′ − (ρ_v′ + ρ_c′ + ρ_r′), ρ_v = ρ_v′.
+           [first, water, rhot](const StateRow& row, double* out) {
+             const double* density_perturbation = row.variable(0);
+             const double* rho_theta = row.variable(rhot);
+             const double* vapour = row.variable(first);
+             for (std::size_t i = 0; i < row.nx; ++i) {
+               double water_density = 0.0;
+               for (int w = first; w < first + water; ++w) water_density += row.variable(w)[i];
+               const double rho_d = row.background_density + density_perturbation[i] - water_density;
+               const double p = physics::pressure(row.background_rho_theta + rho_theta[i]);
+               out[i] = p / (rho_d * physics::rd + vapour[i] * physics::rv);
+             }
+           }}};
+}
+
+std::span<const SurfaceField> surface_fields() {
+  static const std::vector<SurfaceField> fields{
+      {{"precipitation_amount", "kg m-2", "precipitation amount", "precipitation_amount",
+        "the rain that reached the ground since t = 0 (1 kg m-2 is 1 mm of water)"},
+       0},
+      // The microphysics keeps the rate as a depth of liquid water per time (m s-1); written as
+      // the mass flux rho_w · rate, CF's rainfall_flux (kg m-2 s-1), whose integral over time is
+      // precipitation_amount (kg m-2). A depth rate would need CF's lwe_ names instead.
+      {{"rain_rate", "kg m-2 s-1", "rain rate at the ground", "rainfall_flux",
+        "rho_w times the rate at the ground of the last microphysics call (m s-1 of liquid water), rho_w = 1000 kg "
+        "m-3"},
+       1,
+       physics::rho_water},
+  };
+  return fields;
+}
+
+const SurfaceField* find_surface_field(std::string_view name) {
+  const std::span<const SurfaceField> fields = surface_fields();
   const auto found =
-      std::ranges::find_if(tracers, [&](const DerivedField& field) { return field.description.name == name; });
-  return found == tracers.end() ? nullptr : &*found;
+      std::ranges::find_if(fields, [&](const SurfaceField& field) { return field.description.name == name; });
+  return found == fields.end() ? nullptr : &*found;
+}
+
+const DerivedField* find_field(int dims, std::span<const DerivedField> tracers, std::string_view name,
+                               std::span<const DerivedField> water) {
+  if (const DerivedField* field = find_derived_field(dims, name)) return field;
+  for (const std::span<const DerivedField> fields : {tracers, water}) {
+    const auto found =
+        std::ranges::find_if(fields, [&](const DerivedField& field) { return field.description.name == name; });
+    if (found != fields.end()) return &*found;
+  }
+  return nullptr;
 }
 
 }  // namespace simapp

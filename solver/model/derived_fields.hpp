@@ -62,7 +62,29 @@ const DerivedField* find_derived_field(int dims, std::string_view name);
 /// started uniform, else 0 (docs/model.md, "Tracers"). Each field holds its names.
 std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init, int water);
 
-/// The field `name` among the model's of `dims` dimensions and `tracers`; nullptr when none is.
-const DerivedField* find_field(int dims, std::span<const DerivedField> tracers, std::string_view name);
+/// The fields of the grid a run with water (physics.microphysics; docs/model.md, "Moisture") adds
+/// besides its tracers' mixing ratios, reading the water's `water` tracers of `variables`: the
+/// moist temperature T = p/(ρ_d R_d + ρ_v R_v), p = C₀(ρ̄θ̄_c + (ρθ)′)^γ, ρ_d = ρ̄_c + ρ′ − Σ water
+/// (their background is 0, as for their mixing ratios), K. None without water.
+std::vector<DerivedField> water_fields(const StateVariables& variables, int water);
+
+/// A field over the surface of a run with water: one of the microphysics' surface fields
+/// (SurfaceWater: precipitation_amount 0, the rain rate 1, the clipped water 2), times `scale`.
+struct SurfaceField {
+  FieldDescription description;
+  int field = 0;  ///< which surface field
+  double scale = 1.0;
+};
+
+/// The surface fields a snapshot of a run with water holds: precipitation_amount and rain_rate.
+std::span<const SurfaceField> surface_fields();
+
+/// The surface field `name`; nullptr when none is.
+const SurfaceField* find_surface_field(std::string_view name);
+
+/// The field `name` among the model's of `dims` dimensions, `tracers` and `water` (the fields of
+/// water_fields); nullptr when none is.
+const DerivedField* find_field(int dims, std::span<const DerivedField> tracers, std::string_view name,
+                               std::span<const DerivedField> water = {});
 
 }  // namespace simapp

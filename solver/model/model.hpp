@@ -5,6 +5,7 @@
 /// initial state and reduces its statistics (mass and energy among them). The Simulation owns
 /// the clock, the executor and the pacing, the same for both.
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "kernels/backend/device_buffer.hpp"
@@ -45,7 +46,7 @@ class Model {
   virtual ChunkPrograms& chunks() = 0;
   /// The run's first step, built with its buffers: what reports and the steps per graph count.
   virtual const StepProgram& first_step() const = 0;
-  /// Queues setting the state to the case's initial state.
+  /// Queues setting the state to the case's initial state (and the surface fields to 0).
   virtual void set_initial_state(const Stream& stream) const = 0;
   /// The state array, every cell with its halos (qⁿ).
   virtual const DeviceBuffer<double>& state() const = 0;
@@ -54,7 +55,12 @@ class Model {
   /// The microphysics' surface fields on this rank's columns, [field][j][i]: precipitation_amount
   /// (kg m⁻²), the rain rate (m s⁻¹), the clipped water (kg m⁻²); empty in a dry run (waits for queued work).
   virtual std::vector<double> surface_water_on_host(const Stream& stream) const = 0;
-  /// Mass and total energy of the state (collective; waits for the stream).
+  /// The same fields where the state is (empty in a dry run).
+  virtual std::span<double> surface_water() const = 0;
+  /// Sets them to `values`, laid out as surface_water_on_host() returns them, and waits.
+  virtual void set_surface_water(const Stream& stream, std::span<const double> values) const = 0;
+  /// Mass (with water the dry air's), total energy, the tracers' masses and the water of the
+  /// state (collective; waits for the stream).
   virtual Diagnostics diagnostics(const Stream& stream) const = 0;
   /// Queues the reduction of the state's statistics on `stream`, without waiting; the steps
   /// queued after it may change the state.

@@ -41,8 +41,11 @@ std::size_t memory_needed(const RunSpec& spec, Backend backend, const Decomposit
   const Grid grid(spec.grid, decomposition.box());
   const InteriorLayout interior =
       grid.is_3d() ? interior_layout(grid.cell_shape<3>()) : interior_layout(grid.cell_shape<2>());
+  const std::size_t surface = spec.grid.microphysics != Microphysics::none
+                                  ? surface_water_fields * static_cast<std::size_t>(grid.nx()) * grid.ny()
+                                  : 0;
   return model_memory_needed(with_concrete_granularity(spec, backend, decomposition.box()), grid) +
-         StateCopy::bytes_needed(backend, interior);
+         StateCopy::bytes_needed(backend, interior, surface);
 }
 
 Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode, const Decomposition& decomposition,
@@ -70,23 +73,26 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
           {stream_.get(), model_->chunks(), loop_clock_.data(), time_schedule(time_stepping_, grid_, spec),
            steps_per_graph_, model_->first_step().count(OpKind::kernel)})),
       pacing_(stream_.get(), decomposition.comm(), executor_->batch_granule()),
-      state_copy_(backend, model_->interior()) {
+      state_copy_(backend, model_->interior(), model_->surface_water().size()) {
   reset();
 }
 
 Simulation::~Simulation() = default;
 
-void Simulation::restore(long step, const std::vector<double>& interior) {
+void Simulation::restore(long step, const std::vector<double>& interior, std::span<const double> surface) {
   const std::vector<double> padded = padded_from(model_->interior(), interior);  // ghosts are filled before any use
   device::copy_async(stream_.get(), model_->state().data(), padded.data(), padded.size() * sizeof(double),
                      device::CopyDirection::host_to_device);
+  if (!surface.empty()) model_->set_surface_water(stream_.get(), surface);
   set_loop_clock(stream_.get(), loop_clock_.data(), step);
   device::synchronize(stream_.get());
   pacing_.close_batch();
   step_ = step;
 }
 
-void Simulation::begin_state_copy() { state_copy_.begin(stream_.get(), model_->state().data()); }
+void Simulation::begin_state_copy() {
+  state_copy_.begin(stream_.get(), model_->state().data(), model_->surface_water().data());
+}
 
 std::span<const double> Simulation::finish_state_copy() { return state_copy_.collect(); }
 

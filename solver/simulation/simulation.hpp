@@ -86,8 +86,10 @@ class Simulation {
   std::vector<std::pair<const StepOp*, double>> time_next_step();
   /// Back to the initial state at step 0; captured graphs are kept.
   void reset();
-  /// Continues from a checkpoint: this rank's interior state [var][k][i] ([var][k][j][i]) at `step`.
-  void restore(long step, const std::vector<double>& interior);
+  /// Continues from a checkpoint: this rank's interior state [var][k][i] ([var][k][j][i]) at `step`
+  /// and, in a run with water, its surface fields (surface_water_on_host()'s layout; none given:
+  /// they stay as they are).
+  void restore(long step, const std::vector<double>& interior, std::span<const double> surface = {});
 
   /// Whether a health check has failed, as far as the host can see without waiting.
   bool health_failure_seen() const { return health_.failure_seen(); }
@@ -95,11 +97,11 @@ class Simulation {
   /// persistent mode the step count becomes the device's, which a failed check stops early).
   std::optional<HealthFinding> health_failure();
 
-  /// Takes a copy of this rank's interior state [var][k][i] without waiting: chunks queued
-  /// afterwards run while the host later collects it with finish_state_copy(). On CUDA the
-  /// copy is taken on the device (a fraction of a millisecond); on the host backend it is taken
-  /// at once into the buffer finish_state_copy() returns, so whoever still reads that buffer
-  /// must be done before (copy_overwrites_collected_state()).
+  /// Takes a copy of this rank's interior state [var][k][i] (and its surface fields, copied_surface()) without waiting:
+  /// chunks queued afterwards run while the host later collects it with finish_state_copy(). On CUDA the copy is taken
+  /// on the device (a fraction of a millisecond); on the host backend it is taken at once into the buffer
+  /// finish_state_copy() returns, so whoever still reads that buffer must be done before
+  /// (copy_overwrites_collected_state()).
   void begin_state_copy();
   /// Waits for the copy begun last and brings it to host memory: this rank's interior state
   /// [var][k][i], in one buffer kept for the run (the only host copy of the state outputs
@@ -109,6 +111,9 @@ class Simulation {
   /// Whether begin_state_copy() writes the buffer finish_state_copy() returned (the host
   /// backend) rather than only the next finish_state_copy() (CUDA).
   bool copy_overwrites_collected_state() const { return state_copy_.overwrites_collected(); }
+  /// The surface fields of the microphysics (surface_water_on_host()'s layout) copied with the
+  /// interior state finish_state_copy() returned last, valid as long as it; empty in a dry run.
+  std::span<const double> copied_surface() const { return state_copy_.surface(); }
 
   /// Diagnostics of the current state (collective; waits for queued work).
   Diagnostics diagnostics() const;

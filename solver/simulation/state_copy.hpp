@@ -18,17 +18,20 @@ namespace simapp {
 
 class StateCopy {
  public:
-  /// For a state whose interior cells lie as `layout` says (with its halos) on `backend`.
-  StateCopy(Backend backend, InteriorLayout layout);
+  /// For a state whose interior cells lie as `layout` says (with its halos) on `backend`, and
+  /// `surface_values` values of fields over the surface (the microphysics'; 0 in a dry run).
+  StateCopy(Backend backend, InteriorLayout layout, std::size_t surface_values = 0);
   /// The bytes such a copy takes: its host buffer, and on CUDA its staging buffer on the GPU.
-  static std::size_t bytes_needed(Backend backend, const InteriorLayout& layout);
+  static std::size_t bytes_needed(Backend backend, const InteriorLayout& layout, std::size_t surface_values = 0);
 
   /// Queues on `stream` the copy of the interior of `state` (its rows in the layout's order:
-  /// [var][k][i], or [var][k][j][i] in the 3-D model).
-  void begin(const Stream& stream, const double* state);
+  /// [var][k][i], or [var][k][j][i] in the 3-D model) and of the surface fields at `surface`.
+  void begin(const Stream& stream, const double* state, const double* surface = nullptr);
   /// Waits for the copy begun last and returns it, the interior, in one buffer kept
   /// for the run: valid until the next begin() on the host backend, the next collect() on CUDA.
   std::span<const double> collect();
+  /// The surface fields of the copy collect() returned last, valid as long as its interior.
+  std::span<const double> surface() const { return {host_.data() + layout_.values(), surface_values_}; }
   /// Whether begin() writes the buffer collect() returned (the host backend) rather than only
   /// the next collect() (CUDA).
   bool overwrites_collected() const { return backend_ != Backend::cuda; }
@@ -36,8 +39,9 @@ class StateCopy {
  private:
   Backend backend_;
   InteriorLayout layout_;
-  PinnedBuffer<double> host_;    ///< the interior state on the host
-  DeviceBuffer<double> staged_;  ///< CUDA: the interior copied on the device at begin()
+  std::size_t surface_values_;
+  PinnedBuffer<double> host_;    ///< the interior state on the host, then the surface fields
+  DeviceBuffer<double> staged_;  ///< CUDA: the interior and the surface copied on the device at begin()
   OwnedStream copy_stream_;      ///< CUDA: brings staged_ to host_
   OwnedEvent staged_ready_;      ///< CUDA: staged_ is written
   OwnedEvent host_ready_;        ///< host_ is written

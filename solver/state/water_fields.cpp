@@ -2,6 +2,9 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "foundation/error.hpp"
 #include "kernels/backend/device_runtime.hpp"
 
 namespace simapp {
@@ -12,9 +15,16 @@ WaterFields<Dims>::WaterFields(const Stream& stream, const FieldShape<Dims>& cel
   scratch_shape_ = {cells.nx, cells.ny, cells.nz, 0, static_cast<int>(MicrophysicsScratch::count)};
   columns_ = static_cast<std::size_t>(cells.nx) * static_cast<std::size_t>(cells.ny);
   scratch_ = DeviceBuffer<double>(stream.backend, scratch_shape_.size());
-  const std::vector<double> zeros(3 * columns_, 0.0);
-  surface_ = DeviceBuffer<double>(stream.backend, zeros.size());
-  device::copy_async(stream, surface_.data(), zeros.data(), zeros.size() * sizeof(double),
+  surface_ = DeviceBuffer<double>(stream.backend, surface_water_fields * columns_);
+  set_surface(stream, std::vector<double>(surface_.size(), 0.0));
+}
+
+template <int Dims>
+void WaterFields<Dims>::set_surface(const Stream& stream, std::span<const double> values) const {
+  if (values.size() != surface_.size())
+    throw Error(ExitCode::internal, "surface water",
+                fmt::format("{} values for {} values of the surface fields", values.size(), surface_.size()));
+  device::copy_async(stream, surface_.data(), values.data(), surface_.size() * sizeof(double),
                      device::CopyDirection::host_to_device);
   device::synchronize(stream);
 }

@@ -2,6 +2,9 @@
 /// The microphysics' own arrays (kernels/microphysics/microphysics.hpp), in the run's backend's
 /// memory: its scratch over the rank's interior cells and its fields over the rank's surface
 /// (precipitation_amount, the rain rate, the clipped water), zero at the start. A dry run has none.
+#include <span>
+#include <vector>
+
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/microphysics/microphysics.hpp"
@@ -19,6 +22,10 @@ class WaterFields {
   SurfaceWater surface() const;
   /// The surface fields [field][j][i], precipitation, rain rate, clipped, copied to the host.
   std::vector<double> surface_on_host(const Stream& stream) const { return surface_.copy_to_host(stream); }
+  /// The surface fields where they are, [field][j][i] (empty in a dry run).
+  std::span<double> surface_fields() const { return {surface_.data(), surface_.size()}; }
+  /// Sets the surface fields to `values` ([field][j][i]) and waits.
+  void set_surface(const Stream& stream, std::span<const double> values) const;
 
  private:
   FieldShape<Dims> scratch_shape_;

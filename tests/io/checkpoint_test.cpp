@@ -32,6 +32,7 @@
 
 #include "foundation/error.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
+#include "kernels/microphysics/microphysics.hpp"
 #include "tests/support/checkpoint_files.hpp"
 
 namespace simapp::io {
@@ -403,6 +404,40 @@ TEST_P(CheckpointTest, BlocksAcrossChecksumSegmentsReadBackAndDamageIsFoundInEac
 }
 
 // 2. Damage and values that are not finite.
+
+/// surface(field, j, i) = 100 field + 10 j + i / 100 over the columns of `box`, [field][j][i].
+std::vector<double> surface_in(const RankBox& box) {
+  std::vector<double> values;
+  for (int field = 0; field < surface_water_fields; ++field)
+    for (int j = 0; j < box.ny; ++j)
+      for (int i = 0; i < box.nx; ++i)
+        values.push_back(100.0 * field + 10.0 * (box.j_offset + j) + (box.i_offset + i) / 100.0);
+  return values;
+}
+
+TEST_P(CheckpointTest, TheSurfaceFieldsReadBackByColumnsAndDamageOrTheirAbsenceIsRefused) {
+  const Model& m = model();
+  write_checkpoint(directory_, m.header(4), state(), "", surface_in(m.whole()));
+  const fs::path path = checkpoint_path(directory_, 4);
+  EXPECT_EQ(read_checkpoint_surface(path, m.whole()), surface_in(m.whole()));
+  const RankBox part{2, m.nz, 3, 0, m.ny > 1 ? 2 : 1, m.ny > 1 ? 1 : 0};
+  EXPECT_EQ(read_checkpoint_surface(path, part), surface_in(part)) << box_text(part);
+  EXPECT_EQ(read_checkpoint_block(path, m.whole()), state()) << "the state as without them";
+  {  // one value changed in place
+    std::vector<double> changed = surface_in(m.whole());
+    changed[5] += 1.0;
+    const FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    const DatasetHandle dataset(H5Dopen2(file.get(), "surface_water", H5P_DEFAULT));
+    ASSERT_GE(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, changed.data()), 0);
+  }
+  EXPECT_EQ(refusal([&] { read_checkpoint_surface(path, m.whole()); }),
+            path.string() + ": /surface_water fails its checksum (corrupted)");
+  const fs::path dry = write(5);
+  EXPECT_EQ(refusal([&] { read_checkpoint_surface(dry, m.whole()); }),
+            dry.string() +
+                ": holds no surface fields of the microphysics (/surface_water): not a checkpoint of a run with "
+                "water, or one of a simapp that did not keep them");
+}
 
 TEST_P(CheckpointTest, AFlippedBitInTheStateFailsTheChecksum) {
   const fs::path path = write(1);

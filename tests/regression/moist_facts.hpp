@@ -79,6 +79,7 @@ inline WaterBudget budget_of(const RunSpec& spec, const std::vector<double>& sta
 
 struct MoistRun {
   std::vector<double> initial, final, surface;
+  RunResult result;  ///< the run's own diagnostics: d_mass, d_water, the clipped water
 };
 
 /// The model's dimension and the backend it runs on.
@@ -91,7 +92,7 @@ inline MoistRun run_of(const RunSpec& spec, Backend backend, ExecutionMode mode 
   SerialSimulation simulation(spec, backend, mode);
   MoistRun run;
   run.initial = simulation->gathered_state();
-  run_to_end(*simulation, 0, [](const ProgressReport&) {});
+  run.result = run_to_end(*simulation, 0, [](const ProgressReport&) {});
   run.final = simulation->gathered_state();
   run.surface = simulation->surface_water_on_host();
   return run;
@@ -136,6 +137,34 @@ TEST_P(MoistFactsTest, DryMassIsConservedAndTheWaterChangesOnlyByTheClippedMass)
   RecordProperty("d_water", std::to_string(water_change / before.airborne));
   RecordProperty("clipped_over_w0", std::to_string(after.clipped / before.airborne));
   EXPECT_NEAR(water_change, after.clipped, 1e-12 * before.airborne);
+}
+
+TEST_P(MoistFactsTest, TheRunReportsTheDryMassChangeAndTheWaterChangeAsTheGatheredStateHasThem) {
+  const RunSpec spec = moist_case(dims(), CaseName::moist_thermal, 300.0);
+  const MoistRun run = run_of(spec);
+  const WaterBudget before = budget_of(spec, run.initial, std::vector<double>(3 * nx * spec.grid.ny, 0.0));
+  const WaterBudget after = budget_of(spec, run.final, run.surface);
+  const RunResult& result = run.result;
+  ASSERT_TRUE(result.initial.water && result.final.water && result.change.water);
+  // The dry mass is conserved to round-off; the total density's mass is not: it lost the water
+  // that was clipped (and rained out), far more than round-off.
+  RecordProperty("d_mass", std::to_string(result.change.mass));
+  EXPECT_LT(std::abs(result.change.mass), 1e-14);
+  const double total_mass_change = (sum(variable(run.final, spec, 0)) - sum(variable(run.initial, spec, 0))) *
+                                   cell_volume(spec) / (result.initial.mass + before.airborne);
+  RecordProperty("total_mass_change", std::to_string(total_mass_change));
+  EXPECT_GT(std::abs(total_mass_change), 1e4 * std::abs(result.change.mass) + 1e-12);
+  // W₀, W and the clipped water as summed by hand from the gathered state and surface.
+  const double w0 = before.airborne;
+  EXPECT_NEAR(result.initial.water->water, w0, 1e-13 * w0);
+  EXPECT_NEAR(result.final.water->water, after.airborne + after.precipitated, 1e-13 * w0);
+  EXPECT_NEAR(result.change.water->clipped, after.clipped, 1e-13 * w0);
+  ASSERT_GT(after.clipped, 0.0) << "moist_thermal clips where the columns' content goes negative";
+  EXPECT_NEAR(result.change.water->water, after.clipped / w0, 1e-12);
+  // The tracers' masses, the water's among them, as before.
+  ASSERT_EQ(result.final.tracer_mass.size(), static_cast<std::size_t>(water_tracers));
+  EXPECT_NEAR(result.final.tracer_mass[1],
+              sum(variable(run.final, spec, dry_variables(dims()) + 1)) * cell_volume(spec), 1e-13 * w0);
 }
 
 TEST_P(MoistFactsTest, WithoutWaterARunWithMicrophysicsIsTheDryRunBitForBit) {
