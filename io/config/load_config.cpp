@@ -617,8 +617,10 @@ void read_background_sounding(RunSpec& spec, const KeyPlaces& places, const std:
 }  // namespace
 
 std::string every_key_yaml(const RunSpec& spec) {
-  return keys_yaml(
-      spec, [&](const ConfigKey& key) { return has_bump(spec.case_name) || !key.path.starts_with("perturbation."); });
+  return keys_yaml(spec, [&](const ConfigKey& key) {
+    if (key.path == "background.sounding") return !spec.background.sounding_file.empty();
+    return has_bump(spec.case_name) || !key.path.starts_with("perturbation.");
+  });
 }
 
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {

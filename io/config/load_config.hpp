@@ -26,7 +26,8 @@ LoadedConfig load_config_text(const std::string& path, const std::string& text,
 
 /// Every key with its value in `spec`, defaults included, as YAML that loads back to the same
 /// run: the keys resolved_yaml leaves out where they hold their defaults too, perturbation.*
-/// where the case has a bump for them to configure (--print-config).
+/// where the case has a bump for them to configure, background.sounding where one is given
+/// (--print-config).
 std::string every_key_yaml(const RunSpec& spec);
 
 }  // namespace simapp::io

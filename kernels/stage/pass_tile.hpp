@@ -192,17 +192,33 @@ struct PassTile
   /// The tracers' fluxes at face f of stage s (position p of line l, row or interface k), carried
   /// by the velocity the dry flux forms from the face values of ρ′ and of the normal momentum:
   ///   F = u (q_f(ρ_x′) + ρ̄_x(k)) − K d3(ρ_x′)   (tracer_face_flux; ρ̄_x at the row's cells along
-  ///   x and y, at the interface along z).
+  ///   x and y, at the interface along z),
+  /// and with a diffusivity κ the diffusive flux of the mixing ratio between the face's two cells
+  /// (tracer_diffusive_flux), as the tracer transport kernel adds it.
   SIMAPP_HOST_DEVICE void tracer_face(Tile& tile, int s, int l, int f, int p, int k, double density_face,
                                       double momentum_face) const {
     const double velocity = face_velocity<D>(density_face, momentum_face, k, context[s]);
+    const bool diffuse = diffusivity_over_spacing<D>(context[s]) != 0.0;
+    const HydrostaticView& dry_background = context[s].background;
+    const int row_low = z_pass ? k - 1 : k;  // the rows of the face's two cells
+    double factor = 0.0, inv_density_low = 0.0, inv_density_high = 0.0;
+    if (diffuse) {
+      factor = tracer_diffusion_factor<D>(density_face, k, context[s]);
+      inv_density_low = 1.0 / (q(tile, s, V::dens, l, p - 1) + dry_background.cell_density(row_low));
+      inv_density_high = 1.0 / (q(tile, s, V::dens, l, p) + dry_background.cell_density(k));
+    }
     for (int b = 0; b < Tracers; ++b) {
       const int v = V::count + b;
       const double tracer[4] = {q(tile, s, v, l, p - 2), q(tile, s, v, l, p - 1), q(tile, s, v, l, p),
                                 q(tile, s, v, l, p + 1)};
       const TracerBackground& profiles = this->tracer_background;
       const double background = z_pass ? profiles.face_value(b, k) : profiles.cell_value(b, k);
-      flux(tile, v, l, f) = tracer_face_flux<D>(velocity, tracer, background, k, context[s]);
+      double value = tracer_face_flux<D>(velocity, tracer, background, k, context[s]);
+      if (diffuse)
+        value +=
+            tracer_diffusive_flux(factor, TracerInCell{tracer[1], profiles.cell_value(b, row_low), inv_density_low},
+                                  TracerInCell{tracer[2], profiles.cell_value(b, k), inv_density_high});
+      flux(tile, v, l, f) = value;
     }
   }
 

@@ -128,8 +128,10 @@ std::vector<std::pair<const StepOp*, double>> Simulation::time_next_step() {
   chunks.write_step_values(step_, 1);
   std::vector<std::pair<const StepOp*, double>> timings;
   StreamTimer timer(stream_.get());
-  // The step with the elements that follow it in the run (the microphysics, the health check).
-  const ChunkLayout next = chunk_layout(step_, 1, time_stepping_.num_steps(), chunks.cadences());
+  // The step with the elements that follow every step (the microphysics at its default cadence;
+  // not the health check, which follows one step in execution.check_every).
+  ChunkLayout next = chunk_layout(step_, 1, time_stepping_.num_steps(), chunks.cadences());
+  std::erase_if(next.runs, [&](const ElementRun& run) { return chunks.cadences()[run.element] != 1; });
   for (const StepOp& op : chunks.program(next).ops()) {
     if (op.kind == OpKind::join) continue;
     const TraceRange range(op.name.c_str());

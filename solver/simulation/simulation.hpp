@@ -80,8 +80,8 @@ class Simulation {
   /// (QueuePacing: the host may wait here; collective when a batch starts). Returns the steps
   /// queued.
   long advance_chunk(long max_steps = std::numeric_limits<long>::max());
-  /// Runs the next step and the elements that follow it in the run (the microphysics, the health check where its
-  /// cadence falls) op by op, each timed on the stream (CUDA events on the device, the host clock on the host) inside
+  /// Runs the next step and the elements that follow every step (the microphysics at its default cadence; not the
+  /// health check) op by op, each timed on the stream (CUDA events on the device, the host clock on the host) inside
   /// a profiler range of its name; returns the ops (joins left out) with their seconds.
   std::vector<std::pair<const StepOp*, double>> time_next_step();
   /// Back to the initial state at step 0; captured graphs are kept.
