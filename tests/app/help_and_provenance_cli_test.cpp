@@ -58,8 +58,10 @@ TEST_F(HelpAndProvenanceTest, PrintConfigListsEveryKeyAndRunsBackAsTheSameConfig
   ASSERT_EQ(printed.exit_code, 0) << printed.err;
   EXPECT_EQ(printed.err, "");
   EXPECT_FALSE(fs::exists(directory_ / "first")) << "--print-config runs nothing";
-  // Every key of the schema, each once; the given values and the defaults.
+  // Every key of the schema, each once (background.sounding where one is given); the given values
+  // and the defaults.
   for (const io::ConfigKey& key : io::config_keys()) {
+    if (key.path == "background.sounding") continue;
     const std::string name(key.path.substr(key.path.rfind('.') + 1));
     const std::string indent = key.path.find('.') == std::string_view::npos ? "" : "  ";
     EXPECT_TRUE(std::regex_search(printed.out, std::regex("(^|\n)" + indent + name + ": "))) << key.path << " not in\n"
