@@ -19,19 +19,14 @@ double density_theta(const ColumnAir& air) {
 }
 
 /// The saturated air of total water q_t at pressure p whose θ_ρ is `target`: θ_ρ grows with T, so
-/// bisection on T, to round-off.
+/// temperature_where.
 ColumnAir saturated_air(double target, double total_water, double pressure) {
   const double exner = std::pow(pressure / physics::p0, physics::rd / physics::cp);
   const auto air_at = [&](double t) {
     const double vapour = std::min(saturation_vapour(pressure, t), total_water);
     return ColumnAir{t / exner, vapour, total_water - vapour};
   };
-  double low = 150.0, high = 400.0;
-  for (int i = 0; i < 200 && high - low > 1e-13 * high; ++i) {
-    const double middle = 0.5 * (low + high);
-    (density_theta(air_at(middle)) > target ? high : low) = middle;
-  }
-  return air_at(0.5 * (low + high));
+  return air_at(temperature_where([&](double t) { return density_theta(air_at(t)); }, target));
 }
 
 /// Σ w · (perturbed − background) over a cell's points, and its momenta.

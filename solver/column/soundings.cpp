@@ -11,6 +11,15 @@
 
 namespace simapp {
 
+double temperature_where(const std::function<double(double)>& rises, double target) {
+  double low = 150.0, high = 400.0;
+  for (int i = 0; i < 200 && high - low > 1e-13 * high; ++i) {
+    const double middle = 0.5 * (low + high);
+    (rises(middle) > target ? high : low) = middle;
+  }
+  return 0.5 * (low + high);
+}
+
 double saturation_vapour(double pressure, double temperature) {
   return kessler::saturation_mixing_ratio(380.0 / pressure, temperature);
 }
@@ -78,13 +87,10 @@ double dlog_theta_dp(double pressure, double theta) {
 double theta_of_equivalent(double theta_e, double pressure) {
   using namespace physics;
   const double exner = std::pow(pressure / p0, rd / cp);
-  const auto excess = [&](double t) {
-    return t / exner * std::exp(lv * saturation_vapour(pressure, t) / (cp * t)) - theta_e;
+  const auto equivalent = [&](double t) {
+    return t / exner * std::exp(lv * saturation_vapour(pressure, t) / (cp * t));
   };
-  double low = 150.0, high = 400.0;
-  for (int i = 0; i < 200 && high - low > 1e-13 * high; ++i)
-    (excess(0.5 * (low + high)) > 0.0 ? high : low) = 0.5 * (low + high);
-  return 0.5 * (low + high) / exner;
+  return temperature_where(equivalent, theta_e) / exner;
 }
 
 /// θ_d(p) tabulated every 10 Pa from 1000 Pa to 5000 Pa above the surface's, by the classical

@@ -1,5 +1,7 @@
 #pragma once
 /// The soundings simapp integrates hydrostatically (docs/model.md, "Moist backgrounds").
+#include <functional>
+
 #include "solver/column/column_air.hpp"
 #include "solver/spec/input_sounding.hpp"
 
@@ -29,6 +31,10 @@ double supercell_wind(double z);
 ///   d ln θ_d = −l_v dq_vs / (c_p T),  q_v = q_vs(p, T),  q_c = q_t − q_v,
 /// integrated in p from θ_d at `surface_pressure`, where θ_d exp(l_v q_vs / (c_p T)) = θ_e.
 Sounding moist_neutral_sounding(double theta_e, double total_water, double surface_pressure);
+
+/// The temperature T ∈ [150 K, 400 K] where `rises(T)`, increasing in T, crosses `target`:
+/// bisection to round-off (1e-13 T).
+double temperature_where(const std::function<double(double)>& rises, double target);
 
 /// Saturation mixing ratio q_vs = 380/p · exp(17.27 (T − 273)/(T − 36)) (KW 2.11), kg kg⁻¹.
 double saturation_vapour(double pressure, double temperature);
