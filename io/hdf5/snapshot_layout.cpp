@@ -31,7 +31,8 @@ bool arrays_match(const Snapshot& snapshot) {
   const auto rows = static_cast<std::size_t>(snapshot.nz);
   const std::size_t variables = model_variables_of_grid(snapshot.ny).size() + snapshot.tracer_fields.size();
   return snapshot.state.size() == variables * cell_count(snapshot) && snapshot.density_cell.size() == rows &&
-         snapshot.rho_theta_cell.size() == rows;
+         snapshot.rho_theta_cell.size() == rows &&
+         snapshot.tracer_background_cell.size() == rows * snapshot.tracer_fields.size();
 }
 
 /// The `count` points (i + 0.5)·spacing, i = 0..count-1: the cell centres.

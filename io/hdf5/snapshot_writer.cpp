@@ -35,6 +35,7 @@ struct CellValues {
   std::size_t nx = 0, ny = 1, nz = 0;
   std::span<const double> state;                         ///< [var][k][i], or [var][k][j][i]
   std::span<const double> density_cell, rho_theta_cell;  ///< ρ̄_c(k), ρ̄θ̄_c(k) of these layers
+  std::span<const double> tracer_background;             ///< ρ̄_x(k) of each tracer of these layers, [k][t]
 
   explicit CellValues(const Snapshot& snapshot)
       : nx(static_cast<std::size_t>(snapshot.nx)),
@@ -42,21 +43,25 @@ struct CellValues {
         nz(static_cast<std::size_t>(snapshot.nz)),
         state(snapshot.state),
         density_cell(snapshot.density_cell),
-        rho_theta_cell(snapshot.rho_theta_cell) {}
+        rho_theta_cell(snapshot.rho_theta_cell),
+        tracer_background(snapshot.tracer_background_cell) {}
   explicit CellValues(const SnapshotBlock& block)
       : nx(static_cast<std::size_t>(block.nx)),
         ny(static_cast<std::size_t>(block.ny)),
         nz(static_cast<std::size_t>(block.nz)),
         state(block.state),
         density_cell(block.density_cell),
-        rho_theta_cell(block.rho_theta_cell) {}
+        rho_theta_cell(block.rho_theta_cell),
+        tracer_background(block.tracer_background_cell) {}
 
   std::size_t rows() const { return ny * nz; }
   std::size_t cells() const { return nx * rows(); }
   /// Row r of every variable, with the background of its layer k = r / ny.
   StateRow row(std::size_t r) const {
     const std::size_t k = r / ny;
-    return {state.data() + r * nx, cells(), nx, density_cell[k], rho_theta_cell[k]};
+    const std::size_t tracers = tracer_background.size() / nz;
+    return {state.data() + r * nx, cells(),           nx,
+            density_cell[k],       rho_theta_cell[k], tracers > 0 ? &tracer_background[k * tracers] : nullptr};
   }
 };
 
@@ -153,7 +158,8 @@ void check_block(const fs::path& path, const Snapshot& global, const SnapshotBlo
   const std::size_t cells = layers * static_cast<std::size_t>(block.ny) * static_cast<std::size_t>(block.nx);
   const std::size_t variables = model_variables_of_grid(global.ny).size() + global.tracer_fields.size();
   if (!inside || block.state.size() != variables * cells || block.density_cell.size() != layers ||
-      block.rho_theta_cell.size() != layers)
+      block.rho_theta_cell.size() != layers ||
+      block.tracer_background_cell.size() != layers * global.tracer_fields.size())
     throw Error(ExitCode::internal, path.string(), "the rank's block does not match the grid");
 }
 

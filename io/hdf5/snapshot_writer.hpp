@@ -80,19 +80,23 @@ struct Snapshot {
   /// (SurfaceWater's order), from which the snapshot's surface fields (surface_fields()) are
   /// written, on (time, y, x), or (time, x) in the 2-D model. Empty without water.
   std::vector<double> surface{};
+  /// ρ̄_x(k) of each of the state's tracers (their background, docs/model.md "Tracers"), [k][t],
+  /// k = 0..nz-1: the tracer fields and water_fields read it. Empty without tracers.
+  std::vector<double> tracer_background_cell{};
 };
 
 /// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).
 struct SnapshotBlock {
-  int nx = 0, nz = 0;                             ///< this rank's cells
-  int i_offset = 0, k_offset = 0;                 ///< its first cell in the whole grid
-  std::span<const double> state;                  ///< prognostic variables [var][k][i] ([var][k][j][i]) of the block
-  std::span<const double> density_cell;           ///< ρ̄_c of rows k_offset .. k_offset + nz - 1
-  std::span<const double> rho_theta_cell;         ///< ρ̄θ̄_c of the same rows
-  int ny = 1;                                     ///< this rank's cells in y (the 3-D model)
-  int j_offset = 0;                               ///< its first cell's y index in the whole grid
-  std::span<const DerivedField> tracer_fields{};  ///< the snapshot's (Snapshot::tracer_fields)
-  std::span<const DerivedField> water_fields{};   ///< the snapshot's (Snapshot::water_fields)
+  int nx = 0, nz = 0;                                ///< this rank's cells
+  int i_offset = 0, k_offset = 0;                    ///< its first cell in the whole grid
+  std::span<const double> state;                     ///< prognostic variables [var][k][i] ([var][k][j][i]) of the block
+  std::span<const double> density_cell;              ///< ρ̄_c of rows k_offset .. k_offset + nz - 1
+  std::span<const double> rho_theta_cell;            ///< ρ̄θ̄_c of the same rows
+  int ny = 1;                                        ///< this rank's cells in y (the 3-D model)
+  int j_offset = 0;                                  ///< its first cell's y index in the whole grid
+  std::span<const DerivedField> tracer_fields{};     ///< the snapshot's (Snapshot::tracer_fields)
+  std::span<const DerivedField> water_fields{};      ///< the snapshot's (Snapshot::water_fields)
+  std::span<const double> tracer_background_cell{};  ///< Snapshot::tracer_background_cell of this block's rows
 };
 
 /// A field a snapshot can hold.

@@ -26,6 +26,7 @@
 #include "solver/decomposition/gather_state.hpp"
 #include "solver/output/output_schedule.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
+#include "solver/state/tracer_profiles.hpp"
 
 namespace simapp::io {
 
@@ -73,13 +74,21 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
   const CellGeometry<2> geometry{
       grid.xlen / grid.nx, grid.zlen / grid.nz, grid.xlen, grid.zlen, grid.nx, grid.nz, 0, 0};
   const std::optional<ColumnSource> column = run_column(config.spec);
-  const HydrostaticColumns columns =
-      (column ? HydrostaticProfile(host, column_background(*column, geometry, grid.nz).dry, grid.nz)
-              : HydrostaticProfile(host, case_background(config.spec.case_name), geometry, grid.nz))
-          .to_host(host);
+  const std::optional<ColumnBackground> sounding =
+      column ? std::optional(column_background(*column, geometry, grid.nz)) : std::nullopt;
+  const HydrostaticProfile profile =
+      sounding ? HydrostaticProfile(host, sounding->dry, grid.nz)
+               : HydrostaticProfile(host, case_background(config.spec.case_name), geometry, grid.nz);
+  const HydrostaticColumns columns = profile.to_host(host);
   const auto interior = [&](const std::vector<double>& padded) {
     return std::vector<double>(padded.begin() + numerics::halo_width, padded.end() - numerics::halo_width);
   };
+  const StateVariables variables = state_variables(grid);
+  const int tracers = variables.size() - variables.first_tracer();
+  const TracerProfiles tracer_profiles(host, grid, grid.nz, profile.view(), sounding ? &sounding->water : nullptr);
+  std::vector<double> tracer_background;  // [k][t]
+  for (int k = 0; k < grid.nz; ++k)
+    for (int t = 0; t < tracers; ++t) tracer_background.push_back(tracer_profiles.view().cell_value(t, k));
   return {0,
           0.0,
           grid.nx,
@@ -96,9 +105,11 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           grid.ny,
           grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
           config.spec.time.start,
-          tracer_fields(state_variables(grid), grid.tracer_init, water),
+          tracer_fields(variables, water),
           grid.microphysics,
-          water_fields(state_variables(grid), water)};
+          water_fields(variables, water),
+          {},
+          std::move(tracer_background)};
 }
 
 namespace {
@@ -132,17 +143,21 @@ class SnapshotFiles {
         return std::span<const double>(column).subspan(static_cast<std::size_t>(box.k_offset),
                                                        static_cast<std::size_t>(box.nz));
       };
-      const io::SnapshotBlock block{box.nx,
-                                    box.nz,
-                                    box.i_offset,
-                                    box.k_offset,
-                                    interior,
-                                    rows(whole_grid_.density_cell),
-                                    rows(whole_grid_.rho_theta_cell),
-                                    box.ny,
-                                    box.j_offset,
-                                    whole_grid_.tracer_fields,
-                                    whole_grid_.water_fields};
+      const io::SnapshotBlock block{
+          box.nx,
+          box.nz,
+          box.i_offset,
+          box.k_offset,
+          interior,
+          rows(whole_grid_.density_cell),
+          rows(whole_grid_.rho_theta_cell),
+          box.ny,
+          box.j_offset,
+          whole_grid_.tracer_fields,
+          whole_grid_.water_fields,
+          std::span<const double>(whole_grid_.tracer_background_cell)
+              .subspan(static_cast<std::size_t>(box.k_offset) * whole_grid_.tracer_fields.size(),
+                       static_cast<std::size_t>(box.nz) * whole_grid_.tracer_fields.size())};
       return std::make_unique<io::SnapshotWrite>(path, snapshot, block, fields_, comm);
     }
     snapshot.state = gather_interior(decomposition_, interior);

@@ -113,38 +113,43 @@ FieldDescription water_description(const VariableInfo& tracer, int t) {
                                                "rain water mixing ratio"};
   static constexpr const char* standard_names[] = {"humidity_mixing_ratio", "cloud_liquid_water_mixing_ratio", ""};
   return {tracer.output_name, "kg kg-1", long_names[t], standard_names[t],
-          "rho_x' / rho_d, rho_d = rho_bar + rho' - (rhoqv' + rhoqc' + rhoqr') (the dry air's density)"};
+          "rho_x / rho_d, rho_x = rho_bar_x + rho_x', rho_d = rho_bar + rho' - (rho_v + rho_c + rho_r) (the dry "
+          "air's density)"};
+}
+
+/// ρ_x = ρ̄_x + ρ_x′ of tracer t (the state's variable first + t) at cell i of `row`.
+double tracer_density(const StateRow& row, int first, int t, std::size_t i) {
+  return row.tracer_background[t] + row.variable(first + t)[i];
+}
+
+/// ρ_d = ρ̄_c + ρ′ − Σ_water ρ_x at cell i of `row`, the water the state's tracers first .. first + water − 1.
+double dry_density(const StateRow& row, int first, int water, std::size_t i) {
+  double water_density = 0.0;
+  for (int t = 0; t < water; ++t) water_density += tracer_density(row, first, t, i);
+  return row.background_density + row.variable(0)[i] - water_density;
 }
 
 }  // namespace
 
-std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init, int water) {
+std::vector<DerivedField> tracer_fields(const StateVariables& variables, int water) {
   std::vector<DerivedField> fields;
   const int first = variables.first_tracer();
   for (int t = 0; t < water; ++t)
     fields.push_back({water_description(variables[first + t], t),
-                      [v = first + t, first, water, variables](const StateRow& row, double* out) {
-                        const double* density_perturbation = row.variable(0);
-                        for (std::size_t i = 0; i < row.nx; ++i) {
-                          double water_density = 0.0;
-                          for (int w = first; w < first + water; ++w) water_density += row.variable(w)[i];
-                          out[i] =
-                              row.variable(v)[i] / (row.background_density + density_perturbation[i] - water_density);
-                        }
+                      // Holding `variables` keeps the names the description points at.
+                      [t, first, water, variables](const StateRow& row, double* out) {
+                        for (std::size_t i = 0; i < row.nx; ++i)
+                          out[i] = tracer_density(row, first, t, i) / dry_density(row, first, water, i);
                       }});
-  const bool uniform = init == TracerInit::uniform;
-  for (int v = first + water; v < variables.size(); ++v) {
-    const VariableInfo& tracer = variables[v];
+  for (int t = water; t < variables.size() - first; ++t) {
+    const VariableInfo& tracer = variables[first + t];
     fields.push_back({{tracer.output_name, "kg kg-1", "tracer mixing ratio", "",
                        "(rho_bar_x + rho_x') / rho, rho_bar_x = rho_bar (uniform start) or 0 (bump)"},
-                      // Holding `variables` keeps the names the description points at.
-                      [v, uniform, variables](const StateRow& row, double* out) {
-                        const double* tracer_density = row.variable(v);
+                      [t, first, variables](const StateRow& row, double* out) {
                         const double* density_perturbation = row.variable(0);
-                        const double density = row.background_density;
-                        const double background = uniform ? density : 0.0;
                         for (std::size_t i = 0; i < row.nx; ++i)
-                          out[i] = (background + tracer_density[i]) / (density + density_perturbation[i]);
+                          out[i] =
+                              tracer_density(row, first, t, i) / (row.background_density + density_perturbation[i]);
                       }});
   }
   return fields;
@@ -157,19 +162,15 @@ std::vector<DerivedField> water_fields(const StateVariables& variables, int wate
   using V3 = ModelVariables<3>;
   const int rhot = first == V3::count ? V3::rhot : V2::rhot;  // the dry variables before the tracers
   return {{{"T", "K", "air temperature", "air_temperature",
-            "p / (rho_d Rd + rho_v Rv), p = C0 (rho theta)^gamma, rho_d = rho_bar + rho' - (rhoqv' + rhoqc' + rhoqr') "
-            "(the moist temperature)"},
-           // T = p/(ρ_d R_d + ρ_v R_v), p = C₀(ρ̄θ̄_c + (ρθ)′)^γ, ρ_d = ρ̄_c + ρ′ − (ρ_v′ + ρ_c′ + ρ_r′), ρ_v = ρ_v′.
+            "p / (rho_d Rd + rho_v Rv), p = C0 (rho theta)^gamma, rho_d = rho_bar + rho' - (rho_v + rho_c + rho_r), "
+            "rho_x = rho_bar_x + rho_x' (the moist temperature)"},
+           // T = p/(ρ_d R_d + ρ_v R_v), p = C₀(ρ̄θ̄_c + (ρθ)′)^γ, ρ_d = ρ̄_c + ρ′ − Σ_water ρ_x, ρ_x = ρ̄_x + ρ_x′.
            [first, water, rhot](const StateRow& row, double* out) {
-             const double* density_perturbation = row.variable(0);
              const double* rho_theta = row.variable(rhot);
-             const double* vapour = row.variable(first);
              for (std::size_t i = 0; i < row.nx; ++i) {
-               double water_density = 0.0;
-               for (int w = first; w < first + water; ++w) water_density += row.variable(w)[i];
-               const double rho_d = row.background_density + density_perturbation[i] - water_density;
                const double p = physics::pressure(row.background_rho_theta + rho_theta[i]);
-               out[i] = p / (rho_d * physics::rd + vapour[i] * physics::rv);
+               out[i] = p / (dry_density(row, first, water, i) * physics::rd +
+                             tracer_density(row, first, 0, i) * physics::rv);
              }
            }}};
 }

@@ -30,6 +30,9 @@ struct StateRow {
   std::size_t nx = 0;
   double background_density = 0.0;    ///< ρ̄_c of the layer
   double background_rho_theta = 0.0;  ///< ρ̄θ̄_c of the layer
+  /// ρ̄_x of each tracer at the layer, [t] for the state's tracer t (docs/model.md, "Tracers"); null
+  /// without tracers.
+  const double* tracer_background = nullptr;
 
   /// Variable v along the row.
   const double* variable(int v) const { return values + static_cast<std::size_t>(v) * variable_stride; }
@@ -55,17 +58,17 @@ std::span<const DerivedField> derived_fields(int dims);
 /// The field `name` of the model in `dims` dimensions; nullptr when it has none.
 const DerivedField* find_derived_field(int dims, std::string_view name);
 
-/// The mixing ratio of each tracer of `variables`, named as the tracer, kg kg-1. The water's
-/// first `water` tracers (physics.microphysics; docs/model.md, "Moisture") per kilogram of dry
-/// air, q_x = ρ_x′/ρ_d with ρ_d = ρ̄_c + ρ′ − Σ water (their background is 0); those of
-/// physics.tracers q_x = (ρ̄_x + ρ_x′)/(ρ̄_c + ρ′), their background ρ̄_x the layer's ρ̄_c where they
-/// started uniform, else 0 (docs/model.md, "Tracers"). Each field holds its names.
-std::vector<DerivedField> tracer_fields(const StateVariables& variables, TracerInit init, int water);
+/// The mixing ratio of each tracer of `variables`, named as the tracer, kg kg-1, with ρ_x = ρ̄_x +
+/// ρ_x′ (ρ̄_x the row's tracer_background). The water's first `water` tracers
+/// (physics.microphysics; docs/model.md, "Moisture") per kilogram of dry air, q_x = ρ_x/ρ_d with
+/// ρ_d = ρ̄_c + ρ′ − Σ_water ρ_x; those of physics.tracers per kilogram of air, q_x = ρ_x/(ρ̄_c + ρ′)
+/// (docs/model.md, "Tracers"). Each field holds its names.
+std::vector<DerivedField> tracer_fields(const StateVariables& variables, int water);
 
 /// The fields of the grid a run with water (physics.microphysics; docs/model.md, "Moisture") adds
 /// besides its tracers' mixing ratios, reading the water's `water` tracers of `variables`: the
-/// moist temperature T = p/(ρ_d R_d + ρ_v R_v), p = C₀(ρ̄θ̄_c + (ρθ)′)^γ, ρ_d = ρ̄_c + ρ′ − Σ water
-/// (their background is 0, as for their mixing ratios), K. None without water.
+/// moist temperature T = p/(ρ_d R_d + ρ_v R_v), p = C₀(ρ̄θ̄_c + (ρθ)′)^γ, ρ_d = ρ̄_c + ρ′ − Σ_water ρ_x,
+/// ρ_x = ρ̄_x + ρ_x′ (as for their mixing ratios), K. None without water.
 std::vector<DerivedField> water_fields(const StateVariables& variables, int water);
 
 /// A field over the surface of a run with water: one of the microphysics' surface fields

@@ -148,6 +148,35 @@ TEST_F(WaterCliTest, ARestartContinuesTheStateAndTheSurfaceFieldsBitForBit) {
     EXPECT_EQ(restarted_record.at(key), straight_record.at(key)) << key;
 }
 
+/// The snapshot's water and temperature include the background's water: moist_bubble's column is
+/// saturated with q_t = q_v + q_c = 20 g/kg at every height (Bryan & Fritsch), so in the column
+/// at x = 0, 8 km from the bubble, q_v + q_c is 0.02 and q_v is Kessler's saturation mixing
+/// ratio 380/p exp(17.27 (T − 273)/(T − 36)) at the snapshot's own T and p = p_bar + p_prime, to
+/// 2 % (a cell's mean of the convex q_vs(T) lies 0.1–0.8 % above q_vs of its mean T with 500 m
+/// cells; T without the background's vapour would be ≈ 3 K off near the ground, q_vs ≈ 20 %).
+TEST_F(WaterCliTest, ASnapshotsWaterAndTemperatureIncludeTheBackgroundsWater) {
+  std::ofstream(directory_ / "case.yaml")
+      << "case: moist_bubble\ngrid:\n  nx: 40\n  nz: 20\n  xlen: 20000.0\n  zlen: 10000.0\n"
+         "physics:\n  microphysics: kessler\n  rain: off\noutput:\n  dir: out\n"
+         "  every: 2.0\n  variables: [p_prime, p_bar]\n";
+  const Outcome outcome = simapp("--set time.sim_time=2");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
+  const fs::path snapshot = out() / "fields_000000.nc";
+  const std::vector<double> qv = io::read_dataset(snapshot, "qv"), qc = io::read_dataset(snapshot, "qc");
+  const std::vector<double> temperature = io::read_dataset(snapshot, "T");
+  const std::vector<double> p_prime = io::read_dataset(snapshot, "p_prime"),
+                            p_bar = io::read_dataset(snapshot, "p_bar");
+  const int nx = 40, nz = 20;
+  ASSERT_EQ(qv.size(), static_cast<std::size_t>(nx * nz));
+  for (int k = 0; k < nz; ++k) {
+    const std::size_t cell = static_cast<std::size_t>(k * nx);  // i = 0
+    EXPECT_NEAR(qv[cell] + qc[cell], 0.02, 1e-12) << "q_t at level " << k;
+    const double p = p_bar[static_cast<std::size_t>(k)] + p_prime[cell], t = temperature[cell];
+    const double saturated = 380.0 / p * std::exp(17.27 * (t - 273.0) / (t - 36.0));
+    EXPECT_NEAR(qv[cell], saturated, 2e-2 * saturated) << "q_v at level " << k << ", T " << t << " K, p " << p;
+  }
+}
+
 TEST_F(WaterCliTest, ADryRunReportsNoWater) {
   std::ofstream(directory_ / "case.yaml") << "case: thermal\ngrid:\n  nx: 40\n  nz: 20\noutput:\n  dir: out\n";
   const Outcome outcome = simapp("--set time.sim_time=10 --set output.stats_every=5");
