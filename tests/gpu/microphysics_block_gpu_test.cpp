@@ -144,8 +144,11 @@ void expect_block_kernel_matches_host(const Columns& g, double dt, const std::st
   for (int f = 0; f < 3; ++f)
     expect_agreement(cuda.surface, host.surface, f * columns, columns, label + "_" + fields[f]);
   // Rain reaches the ground but in column 2, whose rain was emptied (clipped).
-  for (std::size_t c = 0; c < columns; ++c)
-    if (c != 2) EXPECT_GT(host.surface[c], 0.0) << "precipitation of column " << c;
+  for (std::size_t c = 0; c < columns; ++c) {
+    if (c != 2) {
+      EXPECT_GT(host.surface[c], 0.0) << "precipitation of column " << c;
+    }
+  }
   EXPECT_GT(host.surface[2 * columns + 2], 0.0);
 }
 
