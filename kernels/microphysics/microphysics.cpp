@@ -1,124 +1,60 @@
 #include "kernels/microphysics/microphysics.hpp"
 
-#include <cmath>
-
+#include "kernels/backend/column_team.hpp"
 #include "kernels/backend/parallel_for.hpp"
-#include "kernels/physics/equation_of_state.hpp"
-#include "kernels/physics/kessler.hpp"
+#include "kernels/microphysics/microphysics_column.hpp"
+
+#if defined(__CUDACC__)
+#include <algorithm>
+
+#include "kernels/backend/cuda_check.hpp"
+#include "kernels/microphysics/microphysics_block.cuh"
+#endif
 
 namespace simapp {
 
 namespace {
 
-using Scratch = MicrophysicsScratch;
+#if defined(__CUDACC__)
+/// At most 128 threads a block (a level each up to nz = 128), at least a warp.
+inline constexpr int microphysics_block_threads = 128;
+
+int block_threads(int nz) { return std::min(microphysics_block_threads, std::max(32, (nz + 31) / 32 * 32)); }
+
+/// The shared memory a block has without asking for more: columns whose values fit (nz ≤ 682)
+/// hold them there, taller ones in the scratch field.
+inline constexpr std::size_t shared_doubles_limit = 48 * 1024 / sizeof(double);
 
 template <int Dims>
-SIMAPP_HOST_DEVICE inline double& scratch(const MicrophysicsArguments<Dims>& m, Scratch s, int i, int j, int k) {
-  return m.scratch(static_cast<int>(s), k, j, i);
+__global__ void __launch_bounds__(microphysics_block_threads)
+    microphysics_block_kernel(const __grid_constant__ MicrophysicsArguments<Dims> m, const StepParams<Dims>* params,
+                              bool in_shared) {
+  extern __shared__ double shared_column[];
+  const int nx = m.state.shape.nx;
+  const int c = static_cast<int>(blockIdx.x);
+  run_microphysics_of_column(m, params->dt_physics, c % nx, c / nx, in_shared ? shared_column : nullptr);
 }
 
-/// Level k of one column of a field (its levels a layer stride apart).
+/// A block a column.
 template <int Dims>
-SIMAPP_HOST_DEVICE inline ColumnOf<double> column_of(const FieldView<double, Dims>& field, int v, int i, int j) {
-  return {&field(v, 0, j, i), static_cast<std::ptrdiff_t>(field.shape.layer_stride())};
-}
-
-/// ρ_x = ρ̄_x + ρ_x′ of water tracer t in cell (i, j, k).
-template <int Dims>
-SIMAPP_HOST_DEVICE inline double water_density(const MicrophysicsArguments<Dims>& m, int t, int i, int j, int k) {
-  return m.water_background.cell_value(t, k) + m.state(m.first_water + t, k, j, i);
-}
-
-/// Water tracer t of a column as its total density ρ_x at each level.
-template <int Dims>
-struct WaterColumn {
-  const MicrophysicsArguments<Dims>* m;
-  int t, i, j;
-
-  SIMAPP_HOST_DEVICE double operator[](int k) const { return water_density(*m, t, i, j, k); }
-};
-
-/// Step 1 of a cell, from the state: ρ, ρθ, ρ_d, T and Π.
-struct CellThermodynamics {
-  double rho, rho_theta, rho_d, temperature, exner;
-};
-
-template <int Dims>
-SIMAPP_HOST_DEVICE inline CellThermodynamics thermodynamics(const MicrophysicsArguments<Dims>& m, int i, int j, int k) {
-  using V = ModelVariables<Dims>;
-  const double rho = m.background.cell_density(k) + m.state(V::dens, k, j, i);
-  const double rho_theta = m.background.cell_rho_theta(k) + m.state(V::rhot, k, j, i);
-  const double vapour = water_density(m, 0, i, j, k);
-  const double rho_d = rho - vapour - water_density(m, 1, i, j, k) - water_density(m, 2, i, j, k);
-  const double p = physics::pressure(rho_theta);
-  const double temperature = p / (rho_d * physics::rd + vapour * physics::rv);
-  const double exner = pow(p / physics::p0, physics::rd / physics::cp);
-  return {rho, rho_theta, rho_d, temperature, exner};
-}
-
-/// Steps 1–5 on column (i, j).
-template <int Dims>
-SIMAPP_HOST_DEVICE inline void microphysics_column(const MicrophysicsArguments<Dims>& m, double dt, int i, int j) {
-  using V = ModelVariables<Dims>;
+void launch_microphysics_blocks(cudaStream_t stream, const MicrophysicsArguments<Dims>& m,
+                                const StepParams<Dims>* params) {
   const int nz = m.state.shape.nz;
-  const double dz = m.geometry.dz;
-  HoleFill fills[water_tracers];
-  double clipped = 0.0;
-  for (int t = 0; t < water_tracers; ++t) {
-    fills[t] = hole_fill_of(WaterColumn<Dims>{&m, t, i, j}, nz, dz);
-    clipped += fills[t].clipped;
-  }
-  for (int k = 0; k < nz; ++k) {
-    const CellThermodynamics c = thermodynamics(m, i, j, k);
-    scratch(m, Scratch::rho_d, i, j, k) = c.rho_d;
-    scratch(m, Scratch::exner, i, j, k) = c.exner;
-    scratch(m, Scratch::temperature, i, j, k) = c.temperature;
-    scratch(m, Scratch::theta, i, j, k) = c.temperature / c.exner;
-    for (int t = 0; t < water_tracers; ++t)
-      scratch(m, static_cast<Scratch>(static_cast<int>(Scratch::qv) + t), i, j, k) =
-          fills[t](water_density(m, t, i, j, k)) / c.rho_d;
-  }
-  const KesslerColumn column{column_of(m.scratch, static_cast<int>(Scratch::theta), i, j),
-                             column_of(m.scratch, static_cast<int>(Scratch::qv), i, j),
-                             column_of(m.scratch, static_cast<int>(Scratch::qc), i, j),
-                             column_of(m.scratch, static_cast<int>(Scratch::qr), i, j),
-                             column_of(m.scratch, static_cast<int>(Scratch::rho_d), i, j),
-                             column_of(m.scratch, static_cast<int>(Scratch::exner), i, j),
-                             nz,
-                             dz};
-  const KesslerOutcome outcome = kessler_column(column, dt, m.rain);
-  for (int k = 0; k < nz; ++k) {
-    const double rho_d = scratch(m, Scratch::rho_d, i, j, k);
-    const double exner = scratch(m, Scratch::exner, i, j, k);
-    const double temperature = scratch(m, Scratch::temperature, i, j, k);
-    const double vapour = water_density(m, 0, i, j, k);
-    double increments[water_tracers];
-    double delta_rho = 0.0;
-    for (int t = 0; t < water_tracers; ++t) {
-      const double before = water_density(m, t, i, j, k);
-      const double filled = fills[t](before);
-      const double q_after = scratch(m, static_cast<Scratch>(static_cast<int>(Scratch::qv) + t), i, j, k);
-      increments[t] = rho_d * (q_after - filled / rho_d) + (filled - before);
-      delta_rho += increments[t];
-    }
-    for (int t = 0; t < water_tracers; ++t) m.state(m.first_water + t, k, j, i) += increments[t];
-    const double vapour_after = vapour + increments[0];
-    const double temperature_after = temperature + (scratch(m, Scratch::theta, i, j, k) - temperature / exner) * exner;
-    const double rho = m.background.cell_density(k) + m.state(V::dens, k, j, i);
-    const double rho_theta = m.background.cell_rho_theta(k) + m.state(V::rhot, k, j, i);
-    const double p_before = rho_d * physics::rd * temperature + vapour * physics::rv * temperature;
-    const double p_after = rho_d * physics::rd * temperature_after + vapour_after * physics::rv * temperature_after;
-    m.state(V::dens, k, j, i) += delta_rho;
-    m.state(V::rhot, k, j, i) += rho_theta * (p_after / p_before - 1.0);
-    const double factor = (rho + delta_rho) / rho;
-    m.state(V::umom, k, j, i) *= factor;
-    if constexpr (Dims == 3) m.state(V::vmom, k, j, i) *= factor;
-    m.state(V::wmom, k, j, i) *= factor;
-  }
-  const int surface = j * m.state.shape.nx + i;
-  m.surface.precipitation[surface] += physics::rho_water * outcome.rain_rate * dt;
-  m.surface.rain_rate[surface] = outcome.rain_rate;
-  m.surface.clipped[surface] += clipped + outcome.clipped;
+  const std::size_t doubles = microphysics_shared_doubles(nz);
+  const bool in_shared = doubles <= shared_doubles_limit;
+  const auto columns = static_cast<unsigned>(m.state.shape.nx * m.state.shape.ny);
+  microphysics_block_kernel<Dims>
+      <<<columns, block_threads(nz), in_shared ? doubles * sizeof(double) : 0, stream>>>(m, params, in_shared);
+  check_cuda(cudaGetLastError(), "microphysics");
+}
+#endif
+
+/// A thread a column, its values in the scratch field.
+template <int Dims>
+void apply_microphysics_on_host(const MicrophysicsArguments<Dims>& m, const StepParams<Dims>* params) {
+  parallel_for_host(IndexBox{0, m.state.shape.nx, 0, m.state.shape.ny}, [m, params](int i, int j) {
+    microphysics_column(SerialTeam{}, m, params->dt_physics, i, j, scratch_storage(m, i, j));
+  });
 }
 
 }  // namespace
@@ -127,9 +63,19 @@ template <int Dims>
 void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>& microphysics,
                         const StepParams<Dims>* params) {
   const MicrophysicsArguments<Dims> m = microphysics;
-  parallel_for(
-      "microphysics", stream, IndexBox{0, m.state.shape.nx, 0, m.state.shape.ny},
-      SIMAPP_LAMBDA(int i, int j) { microphysics_column(m, params->dt_physics, i, j); });
+  if (m.state.shape.nx * m.state.shape.ny == 0) return;
+  count_kernel_launch();
+#if defined(__CUDACC__)
+  if (stream.backend == Backend::cuda) {
+    launch_microphysics_blocks(stream.cuda_stream, m, params);
+    return;
+  }
+#endif
+  if (stream.recorder != nullptr) {
+    stream.recorder->record([m, params] { apply_microphysics_on_host(m, params); });
+    return;
+  }
+  apply_microphysics_on_host(m, params);
 }
 
 template void apply_microphysics<2>(const Stream&, const MicrophysicsArguments<2>&, const StepParams<2>*);

@@ -2,13 +2,18 @@
 /// Warm-rain (Kessler) microphysics of one column of cells (docs/model.md, "Moisture"): the
 /// hole filling of a water tracer, then the column routine of the DCMIP2016 warm-rain physics
 /// (Kessler 1969; Klemp & Wilhelmson 1978, "KW"), with the model's c_p and a lid that keeps
-/// the rain it sediments. Level 0 is the lowest; the levels are dz apart. The same code runs on
-/// the host and, one thread a column, on the device; it has no loop whose length depends on
-/// another column.
+/// the rain it sediments. Level 0 is the lowest; the levels are dz apart. A ColumnTeam
+/// (kernels/backend/column_team.hpp) runs a column: one host thread, or a CUDA block whose
+/// threads share the levels; the per-level arithmetic is the point functions below, every level
+/// in parallel, and what the levels need of each other (the hole filling's sums, the sub-steps'
+/// Δt_max, the sedimentation's flux from above, the clipped water) goes through the column's
+/// scratch between barriers, reduced by the team's fixed tree: the same bits for every team. No
+/// loop's length depends on another column.
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
 
+#include "kernels/backend/column_team.hpp"
 #include "kernels/backend/host_device.hpp"
 #include "kernels/physics/constants.hpp"
 
@@ -28,8 +33,8 @@ struct ColumnOf {
   }
 };
 
-/// What the hole filling does to one tracer of a column (its content S = Σ_k ρ_x,k, summed from
-/// the bottom up):
+/// What the hole filling does to one tracer of a column (its content S = Σ_k ρ_x,k, summed by
+/// the team's tree):
 ///   untouched: no ρ_x,k < 0, the column stays bit for bit;
 ///   scaled:    S ≥ 0: the negative ρ_x,k become 0, the positive ones × factor = S / Σ_k max(ρ_x,k, 0);
 ///   emptied:   S < 0: every ρ_x,k becomes 0, and −S dz of water is added (clipped, kg m⁻²).
@@ -47,20 +52,34 @@ struct HoleFill {
   }
 };
 
+/// The hole filling's scratch, a value a level each: ρ_x, max(ρ_x, 0) and ρ_x, reduced to
+/// S, Σ max(ρ_x, 0) and min ρ_x.
+struct HoleFillScratch {
+  ColumnOf<double> content;
+  ColumnOf<double> positive;
+  ColumnOf<double> lowest;
+};
+
 /// The hole filling of the nz levels of `tracer` (mass densities ρ_x, kg m⁻³, tracer[k] of level
-/// k) dz apart.
-template <class Column>
-SIMAPP_HOST_DEVICE HoleFill hole_fill_of(const Column& tracer, int nz, double dz) {
-  double content = 0.0, positive = 0.0;
-  bool holes = false;
-  for (int k = 0; k < nz; ++k) {
+/// k) dz apart, by `team` in `scratch`; every thread of the team gets it, and the scratch is free
+/// again when it returns.
+template <class Team, class Column>
+SIMAPP_HOST_DEVICE HoleFill hole_fill_of(const Team& team, const Column& tracer, const HoleFillScratch& scratch, int nz,
+                                         double dz) {
+  team.for_levels(nz, [&](int k) {
     const double value = tracer[k];
-    content += value;
-    if (value < 0.0)
-      holes = true;
-    else
-      positive += value;
-  }
+    scratch.content[k] = value;
+    scratch.positive[k] = value < 0.0 ? 0.0 : value;
+    scratch.lowest[k] = value;
+  });
+  team.reduce_levels(nz, [&](int k, int above) {
+    scratch.content[k] += scratch.content[above];
+    scratch.positive[k] += scratch.positive[above];
+    scratch.lowest[k] = fmin(scratch.lowest[k], scratch.lowest[above]);
+  });
+  const double content = scratch.content[0], positive = scratch.positive[0];
+  const bool holes = scratch.lowest[0] < 0.0;
+  team.sync();
   if (!holes) return {};
   if (content >= 0.0) return {HoleFill::Kind::scaled, content / positive, 0.0};
   return {HoleFill::Kind::emptied, 0.0, -content * dz};
@@ -75,13 +94,15 @@ struct KesslerColumn {
   ColumnOf<double> qr;     ///< rain, kg kg⁻¹
   ColumnOf<const double> rho_d;
   ColumnOf<const double> exner;
+  ColumnOf<double> flux;     ///< scratch: Δt_max's candidates, then r q_r V of each sub-step's start
+  ColumnOf<double> clipped;  ///< scratch: each level's clipped water, then their sum
   int nz = 0;
   double dz = 0.0;  ///< m
 };
 
 /// What a call of the routine gives besides the column.
 struct KesslerOutcome {
-  double rain_rate = 0.0;  ///< at the ground, m s⁻¹ of liquid water: the mean over the sub-steps
+  double rain_rate = 0.0;  ///< at the ground, m s⁻¹ of liquid water, the mean over the sub-steps (level 0's thread)
   double clipped = 0.0;    ///< water the clips to q ≥ 0 added, Σ_k ρ_d,k Δq_k dz, kg m⁻²
   int substeps = 1;
 };
@@ -144,9 +165,32 @@ SIMAPP_HOST_DEVICE inline Supersaturation supersaturation(const KesslerColumn& c
   return {(c.qv[k] - qvs) / (1.0 + qvs * adjustment_c2 / (cold * cold)), qvs, factor};
 }
 
+/// A rain sub-step of dt₀ at level k after its sedimentation (Δq_r): autoconversion and
+/// accretion, rain evaporation and the saturation adjustment (kessler_column's comment).
+SIMAPP_HOST_DEVICE inline void rain_substep(const KesslerColumn& c, int k, double dt0, double sedimentation,
+                                            double& clipped) {
+  const double r = 0.001 * c.rho_d[k];
+  const double rho_d_dz = c.rho_d[k] * c.dz;
+  const double qc = c.qc[k];
+  const double qrprod =
+      qc - (qc - dt0 * fmax(0.001 * (qc - 0.001), 0.0)) / (1.0 + dt0 * 2.2 * pow(fmax(c.qr[k], 0.0), 0.875));
+  c.qc[k] = clipped_to_zero(qc - qrprod, rho_d_dz, clipped);
+  c.qr[k] = clipped_to_zero(c.qr[k] + qrprod + sedimentation, rho_d_dz, clipped);
+
+  const Supersaturation s = supersaturation(c, k);
+  const double rain_density = r * c.qr[k];
+  const double evaporation = fmin(fmin(dt0 *
+                                           ((1.6 + 124.9 * pow(rain_density, 0.2046)) * pow(rain_density, 0.525) /
+                                            (2550000.0 * s.factor / (3.8 * s.qvs) + 540000.0)) *
+                                           (fmax(s.qvs - c.qv[k], 0.0) / (r * s.qvs)),
+                                       fmax(-s.prod - c.qc[k], 0.0)),
+                                  c.qr[k]);
+  adjust_saturation(c, k, s.prod, evaporation, clipped);
+}
+
 }  // namespace kessler
 
-/// The Kessler column routine over dt (s).
+/// The Kessler column routine over dt (s), by `team`.
 ///
 /// Without rain (`rain` false: the reversible, non-precipitating system) each level's
 /// saturation adjustment alone, once. With rain, n = ⌈dt/Δt_max⌉ sub-steps of dt₀ = dt/n,
@@ -154,67 +198,56 @@ SIMAPP_HOST_DEVICE inline Supersaturation supersaturation(const KesslerColumn& c
 ///   rate += ρ_d,0 q_r,0 V_0 / ρ_w;
 ///   sedimentation, upstream: level k gains dt₀ (r_{k+1} q_r,k+1 V_{k+1} − r_k q_r,k V_k)/(r_k dz),
 ///   r = 0.001 ρ_d; the top level loses dt₀ q_r V/dz (what the level below gains: the lid keeps it);
-///   per level: autoconversion and accretion (KW 2.13, implicit)
+///   per level (rain_substep): autoconversion and accretion (KW 2.13, implicit)
 ///     qrprod = q_c − (q_c − dt₀ max(0.001 (q_c − 0.001), 0))/(1 + dt₀ 2.2 max(q_r, 0)^0.875),
 ///     q_c = max(q_c − qrprod, 0), q_r = max(q_r + qrprod + sed, 0);
 ///   rain evaporation (KW 2.14)
 ///     ern = min(dt₀ (1.6 + 124.9 (r q_r)^0.2046)(r q_r)^0.525 / (2.55e6 (380/p)/(3.8 q_vs) + 5.4e5)
 ///               · max(q_vs − q_v, 0)/(r q_vs),  max(−prod − q_c, 0),  q_r),
 ///   and the saturation adjustment (adjust_saturation).
-/// V is that of the sub-step's start (each sub-step's sedimentation reads q_r and V of levels
-/// not yet updated, so one pass from the bottom up computes it); the rate is the mean over the
-/// sub-steps. The number of sub-steps is the column's own: no other column is read.
-SIMAPP_HOST_DEVICE inline KesslerOutcome kessler_column(const KesslerColumn& c, double dt, bool rain) {
+/// V is that of the sub-step's start: every level's flux r q_r V goes to c.flux, a barrier, then
+/// every level's update, a barrier. The rate is the mean over the sub-steps, on the thread of
+/// level 0; the clipped water is each level's sum over the sub-steps, summed over the levels by
+/// the team's tree. The number of sub-steps is the column's own: no other column is read.
+template <class Team>
+SIMAPP_HOST_DEVICE KesslerOutcome kessler_column(const Team& team, const KesslerColumn& c, double dt, bool rain) {
   using namespace kessler;
   KesslerOutcome outcome;
+  team.for_levels(c.nz, [&](int k) { c.clipped[k] = 0.0; });
   if (!rain) {
-    for (int k = 0; k < c.nz; ++k) adjust_saturation(c, k, supersaturation(c, k).prod, 0.0, outcome.clipped);
-    return outcome;
-  }
-  const double rho_d_ground = c.rho_d[0];
-  double dt_max = dt;
-  for (int k = 0; k + 1 < c.nz; ++k) {
-    const double speed = fall_speed(c.rho_d[k], c.qr[k], rho_d_ground);
-    if (speed != 0.0) dt_max = fmin(dt_max, courant * c.dz / speed);
-  }
-  const int substeps = static_cast<int>(ceil(dt / dt_max));
-  const double dt0 = dt / substeps;
-  double rate = 0.0;
-  for (int n = 0; n < substeps; ++n) {
-    // r_k q_r,k V_k of the sub-step's start, level by level from the bottom.
-    double flux = 0.001 * c.rho_d[0] * c.qr[0] * fall_speed(c.rho_d[0], c.qr[0], rho_d_ground);
-    rate += c.rho_d[0] * c.qr[0] * fall_speed(c.rho_d[0], c.qr[0], rho_d_ground) / physics::rho_water;
-    for (int k = 0; k < c.nz; ++k) {
-      const double r = 0.001 * c.rho_d[k];
-      double sedimentation;
-      if (k + 1 < c.nz) {
-        const double above =
-            0.001 * c.rho_d[k + 1] * c.qr[k + 1] * fall_speed(c.rho_d[k + 1], c.qr[k + 1], rho_d_ground);
-        sedimentation = dt0 * (above - flux) / (r * c.dz);
-        flux = above;
-      } else {
-        sedimentation = -dt0 * c.qr[k] * fall_speed(c.rho_d[k], c.qr[k], rho_d_ground) / c.dz;
-      }
-      const double rho_d_dz = c.rho_d[k] * c.dz;
-      const double qc = c.qc[k];
-      const double qrprod =
-          qc - (qc - dt0 * fmax(0.001 * (qc - 0.001), 0.0)) / (1.0 + dt0 * 2.2 * pow(fmax(c.qr[k], 0.0), 0.875));
-      c.qc[k] = clipped_to_zero(qc - qrprod, rho_d_dz, outcome.clipped);
-      c.qr[k] = clipped_to_zero(c.qr[k] + qrprod + sedimentation, rho_d_dz, outcome.clipped);
-
-      const Supersaturation s = supersaturation(c, k);
-      const double rain_density = r * c.qr[k];
-      const double evaporation = fmin(fmin(dt0 *
-                                               ((1.6 + 124.9 * pow(rain_density, 0.2046)) * pow(rain_density, 0.525) /
-                                                (2550000.0 * s.factor / (3.8 * s.qvs) + 540000.0)) *
-                                               (fmax(s.qvs - c.qv[k], 0.0) / (r * s.qvs)),
-                                           fmax(-s.prod - c.qc[k], 0.0)),
-                                      c.qr[k]);
-      adjust_saturation(c, k, s.prod, evaporation, outcome.clipped);
+    team.for_levels(c.nz, [&](int k) { adjust_saturation(c, k, supersaturation(c, k).prod, 0.0, c.clipped[k]); });
+  } else {
+    const double rho_d_ground = c.rho_d[0];
+    team.for_levels(c.nz, [&](int k) {
+      const double speed = k + 1 < c.nz ? fall_speed(c.rho_d[k], c.qr[k], rho_d_ground) : 0.0;
+      c.flux[k] = speed != 0.0 ? courant * c.dz / speed : dt;
+    });
+    team.reduce_levels(c.nz, [&](int k, int above) { c.flux[k] = fmin(c.flux[k], c.flux[above]); });
+    const int substeps = static_cast<int>(ceil(dt / c.flux[0]));
+    team.sync();
+    const double dt0 = dt / substeps;
+    double rate = 0.0;
+    for (int n = 0; n < substeps; ++n) {
+      team.for_levels(c.nz, [&](int k) {
+        const double speed = fall_speed(c.rho_d[k], c.qr[k], rho_d_ground);
+        c.flux[k] = 0.001 * c.rho_d[k] * c.qr[k] * speed;
+        if (k == 0) rate += c.rho_d[0] * c.qr[0] * speed / physics::rho_water;
+      });
+      team.sync();
+      team.for_levels(c.nz, [&](int k) {
+        const double sedimentation = k + 1 < c.nz
+                                         ? dt0 * (c.flux[k + 1] - c.flux[k]) / (0.001 * c.rho_d[k] * c.dz)
+                                         : -dt0 * c.qr[k] * fall_speed(c.rho_d[k], c.qr[k], rho_d_ground) / c.dz;
+        rain_substep(c, k, dt0, sedimentation, c.clipped[k]);
+      });
+      team.sync();
     }
+    outcome.rain_rate = rate / substeps;
+    outcome.substeps = substeps;
   }
-  outcome.rain_rate = rate / substeps;
-  outcome.substeps = substeps;
+  team.reduce_levels(c.nz, [&](int k, int above) { c.clipped[k] += c.clipped[above]; });
+  outcome.clipped = c.clipped[0];
+  team.sync();
   return outcome;
 }
 

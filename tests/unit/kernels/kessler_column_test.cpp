@@ -4,7 +4,8 @@
 /// DCMIP2016 `kessler` routine (all fall speeds, then all sedimentation terms, then a loop over the levels); and,
 /// independently of the transcription, the water budget (column water = water after + rain at the ground − clipped
 /// mass, no loss through the lid), the latent heating of condensation, a dry column that stays bit for bit, and the
-/// hole filling of a tracer column. The columns are hand-made: ρ_d 1.2 → 0.4 kg m⁻³, Π 1 → 0.7, θ_d 300 → 335 K over
+/// hole filling of a tracer column; and teams of several threads, which give the one thread's bits. The columns are
+/// hand-made: ρ_d 1.2 → 0.4 kg m⁻³, Π 1 → 0.7, θ_d 300 → 335 K over
 /// 8–10 km.
 #include "kernels/physics/kessler.hpp"
 
@@ -18,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/thread_team.hpp"
+
 namespace simapp {
 namespace {
 
@@ -27,23 +30,40 @@ using physics::p0;
 using physics::rd;
 using physics::rho_water;
 
-/// A column of nz levels dz apart, level 0 the lowest, in plain vectors.
+/// A column of nz levels dz apart, level 0 the lowest, in plain vectors, with the routine's scratch.
 struct Column {
   std::vector<double> theta, qv, qc, qr, rho_d, exner;
+  std::vector<double> flux, clipped;
   double dz = 0.0;
 
   int nz() const { return static_cast<int>(theta.size()); }
   KesslerColumn view() {
+    flux.assign(theta.size(), 0.0);
+    clipped.assign(theta.size(), 0.0);
     return {.theta = {theta.data(), 1},
             .qv = {qv.data(), 1},
             .qc = {qc.data(), 1},
             .qr = {qr.data(), 1},
             .rho_d = {rho_d.data(), 1},
             .exner = {exner.data(), 1},
+            .flux = {flux.data(), 1},
+            .clipped = {clipped.data(), 1},
             .nz = nz(),
             .dz = dz};
   }
 };
+
+/// The routine by one host thread.
+KesslerOutcome kessler_column(Column& c, double dt, bool rain) {
+  return kessler_column(SerialTeam{}, c.view(), dt, rain);
+}
+
+/// The hole filling of nz levels of `tracer` by one host thread, in a scratch of its own.
+template <class Tracer>
+HoleFill hole_fill_of(const Tracer& tracer, int nz, double dz) {
+  std::vector<double> content(nz), positive(nz), lowest(nz);
+  return hole_fill_of(SerialTeam{}, tracer, {{content.data(), 1}, {positive.data(), 1}, {lowest.data(), 1}}, nz, dz);
+}
 
 /// What the transcription gives besides the column.
 struct Reference {
@@ -184,13 +204,14 @@ double expect_agreement(const std::vector<double>& actual, const std::vector<dou
 KesslerOutcome expect_routine_matches_transcription(const Column& initial, double dt, bool rain,
                                                     const std::string& label) {
   Column routine = initial, reference = initial;
-  const KesslerOutcome outcome = kessler_column(routine.view(), dt, rain);
+  const KesslerOutcome outcome = kessler_column(routine, dt, rain);
   const Reference expected = transcription(reference, dt, rain);
   const double largest = std::max(
       {expect_agreement(routine.theta, reference.theta, "theta"), expect_agreement(routine.qv, reference.qv, "qv"),
        expect_agreement(routine.qc, reference.qc, "qc"), expect_agreement(routine.qr, reference.qr, "qr")});
   ::testing::Test::RecordProperty("largest_relative_difference_" + label, scientific(largest));
   EXPECT_NEAR(outcome.rain_rate, expected.rain_rate, 1e-13 * std::abs(expected.rain_rate));
+  // The clipped water is summed level by level, the levels by the team's tree; the transcription sums it as it goes.
   EXPECT_NEAR(outcome.clipped, expected.clipped, 1e-13 * std::abs(expected.clipped));
   EXPECT_EQ(outcome.substeps, expected.substeps);
   return outcome;
@@ -199,7 +220,7 @@ KesslerOutcome expect_routine_matches_transcription(const Column& initial, doubl
 /// Expects water before = water after + ρ_w · rate · dt − clipped, to 1e-12 relative.
 void expect_water_conserved(const Column& initial, double dt) {
   Column c = initial;
-  const KesslerOutcome outcome = kessler_column(c.view(), dt, true);
+  const KesslerOutcome outcome = kessler_column(c, dt, true);
   const double before = column_water(initial);
   const double after = column_water(c) + rho_water * outcome.rain_rate * dt - outcome.clipped;
   ::testing::Test::RecordProperty("relative_water_change_dt_" + std::to_string(static_cast<int>(dt)),
@@ -234,7 +255,7 @@ TEST(KesslerColumnTest, WithoutRainOnlyTheSaturationAdjustmentRuns) {
     EXPECT_EQ(outcome.rain_rate, 0.0);
     EXPECT_EQ(outcome.substeps, 1);
     Column after = c;
-    kessler_column(after.view(), 300.0, false);
+    kessler_column(after, 300.0, false);
     EXPECT_EQ(after.qr, c.qr);
   }
 }
@@ -246,7 +267,7 @@ TEST(KesslerColumnTest, SubsaturatedColumnWithoutCloudOrRainStaysBitForBit) {
   for (const bool rain : {false, true}) {
     SCOPED_TRACE(rain);
     Column after = c;
-    const KesslerOutcome outcome = kessler_column(after.view(), 60.0, rain);
+    const KesslerOutcome outcome = kessler_column(after, 60.0, rain);
     EXPECT_EQ(after.theta, c.theta);
     EXPECT_EQ(after.qv, c.qv);
     EXPECT_EQ(after.qc, c.qc);
@@ -270,7 +291,7 @@ TEST(KesslerColumnTest, TheLidKeepsTheRain) {
   c.qr.back() = 2e-3;
   // 10 s: the top loses a quarter of its rain to the level below, nothing reaches the ground, nothing is clipped.
   Column after = c;
-  const KesslerOutcome outcome = kessler_column(after.view(), 10.0, true);
+  const KesslerOutcome outcome = kessler_column(after, 10.0, true);
   EXPECT_EQ(outcome.rain_rate, 0.0);
   EXPECT_EQ(outcome.clipped, 0.0);
   EXPECT_GT(after.qr[c.nz() - 2], 0.0);
@@ -292,7 +313,7 @@ TEST(KesslerColumnTest, CondensationWarmsByTheLatentHeatItReleases) {
     c.qc[k] = k >= 3 && k < 10 ? 2e-4 : 0.0;
   }
   Column after = c;
-  kessler_column(after.view(), 300.0, false);
+  kessler_column(after, 300.0, false);
   for (int k = 0; k < c.nz(); ++k) {
     const double condensed = after.qc[k] - c.qc[k];
     EXPECT_GT(condensed, 0.0) << "level " << k;
@@ -363,6 +384,50 @@ TEST(KesslerColumnTest, HoleFillingEmptiesAColumnWithNegativeContentAndCountsItA
   EXPECT_DOUBLE_EQ(fill.clipped, clipped);
   EXPECT_NEAR(fill.clipped, 3.6e-4 * 300.0, 1e-15);
   for (const double value : rho_x) EXPECT_EQ(fill(value), 0.0);
+}
+
+std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
+
+/// The routine and the hole filling by teams of several threads sharing the levels, as a CUDA
+/// block's threads do: the bits of one thread (the reductions follow the levels' tree,
+/// kernels/backend/column_team.hpp, not the threads).
+TEST(KesslerColumnTest, EveryTeamSizeGivesTheBitsOfOneThread) {
+  const Column initial = rainy_column(5.0);
+  Column serial = initial;
+  const KesslerOutcome expected = kessler_column(serial, 600.0, true);
+  ASSERT_GT(expected.substeps, 1);
+  const std::vector<double> rho_x = {-2e-5, 1e-4, 8e-4, 1.3e-3, 9e-4, -4e-5, -1.5e-4, 2e-4, 0.0, -1e-6, 3e-7};
+  const int nz = static_cast<int>(rho_x.size());
+  const HoleFill one = hole_fill_of(ColumnOf<const double>{rho_x.data(), 1}, nz, 400.0);
+  for (const int threads : {2, 5, 24, 32}) {
+    SCOPED_TRACE(threads);
+    Column c = initial;
+    const KesslerColumn view = c.view();
+    KesslerOutcome outcome;
+    testing::run_thread_team(threads, [&](const testing::ThreadTeam& team) {
+      const KesslerOutcome own = kessler_column(team, view, 600.0, true);
+      if (team.first == 0) outcome = own;
+    });
+    for (int k = 0; k < c.nz(); ++k) {
+      EXPECT_EQ(bits(c.theta[k]), bits(serial.theta[k])) << "level " << k;
+      EXPECT_EQ(bits(c.qv[k]), bits(serial.qv[k])) << "level " << k;
+      EXPECT_EQ(bits(c.qc[k]), bits(serial.qc[k])) << "level " << k;
+      EXPECT_EQ(bits(c.qr[k]), bits(serial.qr[k])) << "level " << k;
+    }
+    EXPECT_EQ(bits(outcome.rain_rate), bits(expected.rain_rate));
+    EXPECT_EQ(bits(outcome.clipped), bits(expected.clipped));
+    EXPECT_EQ(outcome.substeps, expected.substeps);
+
+    std::vector<double> content(nz), positive(nz), lowest(nz);
+    HoleFill fill;
+    testing::run_thread_team(threads, [&](const testing::ThreadTeam& team) {
+      const HoleFill own = hole_fill_of(team, ColumnOf<const double>{rho_x.data(), 1},
+                                        {{content.data(), 1}, {positive.data(), 1}, {lowest.data(), 1}}, nz, 400.0);
+      if (team.first == 0) fill = own;
+    });
+    EXPECT_EQ(fill.kind, one.kind);
+    EXPECT_EQ(bits(fill.factor), bits(one.factor));
+  }
 }
 
 }  // namespace
