@@ -104,12 +104,8 @@ std::string owner_of(const std::string& name, const std::vector<std::string>& tr
 }
 
 /// physics.tracers: names of letters, digits and _, whose mixing ratio (the name) and stored
-/// density ("rho" + name) name no other field; the persistent kernel transports none.
+/// density ("rho" + name) name no other field.
 void check_tracers(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
-  if (spec.grid.microphysics != Microphysics::none && spec.execution.mode == ExecutionMode::persistent)
-    throw Error(ExitCode::bad_input, place_of("execution.mode", places, file),
-                "physics.microphysics: execution.mode persistent does not run the microphysics; use graph_loop, "
-                "graph or eager");
   if (spec.grid.tracers.empty()) return;
   const std::vector<std::string> tracers = state_tracers(spec.grid);  // the water's first
   const std::string where = place_of("physics.tracers", places, file);
@@ -124,10 +120,6 @@ void check_tracers(const RunSpec& spec, const KeyPlaces& places, const std::stri
         throw Error(ExitCode::bad_input, where,
                     fmt::format("physics.tracers: tracer {} would be written as {}, already {}", name, own, owner));
   }
-  if (spec.execution.mode == ExecutionMode::persistent)
-    throw Error(
-        ExitCode::bad_input, place_of("execution.mode", places, file),
-        "physics.tracers: execution.mode persistent does not transport tracers; use graph_loop, graph or eager");
 }
 
 }  // namespace

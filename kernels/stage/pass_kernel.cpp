@@ -1,9 +1,7 @@
 #include "kernels/stage/pass_kernel.hpp"
 
-#include <string>
 #include <type_traits>
 
-#include "foundation/error.hpp"
 #include "kernels/stage/pass_tile.hpp"
 #include "kernels/stage/pass_tiles_launch.hpp"
 
@@ -69,22 +67,6 @@ void launch_along(const Stream& stream, const FieldView<const double, Dims>& inp
     else
       launch<LongColumns<D, Dims, Tracers>>(stream, input, output, with);
   }
-}
-
-/// launch(integral_constant<int, T>{}) for the state's tracer count `tracers` = T, one of
-/// First … pass_kernel_max_tracers (pass_kernel_carries).
-template <int First = 0, class Launch>
-void with_tracer_count(int tracers, const Launch& launch) {
-  if (tracers == First) {
-    launch(std::integral_constant<int, First>{});
-    return;
-  }
-  if constexpr (First < pass_kernel_max_tracers)
-    with_tracer_count<First + 1>(tracers, launch);
-  else
-    throw Error(ExitCode::internal, "pass kernel",
-                "a state of " + std::to_string(tracers) + " tracers, where a pass kernel carries up to " +
-                    std::to_string(pass_kernel_max_tracers));
 }
 
 }  // namespace

@@ -8,6 +8,10 @@
 /// the rank, along z end at walls (pass_tile_makes_along): the rank holds the whole line. The
 /// state's tracers (docs/model.md, "Tracers") travel in the same tiles, up to
 /// pass_kernel_max_tracers of them, with the bits of the tracer transport kernel.
+#include <string>
+#include <type_traits>
+
+#include "foundation/error.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
@@ -27,6 +31,20 @@ inline constexpr int pass_kernel_max_tracers = 4;
 
 /// Whether a pass kernel advances a state with `tracers` tracers after the dry variables.
 constexpr bool pass_kernel_carries(int tracers) { return tracers >= 0 && tracers <= pass_kernel_max_tracers; }
+
+/// f(std::integral_constant<int, T>{}) for the state's tracer count `tracers` = T, one of
+/// First … pass_kernel_max_tracers (pass_kernel_carries): the pass tiles of T tracers.
+template <int First = 0, class F>
+decltype(auto) with_tracer_count(int tracers, const F& f) {
+  if constexpr (First < pass_kernel_max_tracers) {
+    if (tracers != First) return with_tracer_count<First + 1>(tracers, f);
+  } else if (tracers != First) {
+    throw Error(ExitCode::internal, "pass kernel",
+                "a state of " + std::to_string(tracers) + " tracers, where a pass kernel carries up to " +
+                    std::to_string(pass_kernel_max_tracers));
+  }
+  return f(std::integral_constant<int, First>{});
+}
 
 /// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
 /// shape), stage s reading the step values `params` (its dt / divisor and coefficients of stage s);

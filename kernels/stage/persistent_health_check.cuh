@@ -2,9 +2,10 @@
 /// The health check as an element of the persistent kernel (the step programs' is
 /// solver/step/health_check_element.*): after the steps of execution.check_every
 /// (PersistentSteps::check_every), every cell checked into the record, a grid barrier, then the
-/// check counted; a failed check stops the launch after its step. With a barrier a pass, each
-/// tile of the step's last pass has checked its own cells already (`cells_checked`), and only the
-/// count is left. CUDA only.
+/// check counted; a failed check stops the launch after its step. With a barrier a pass, where no
+/// microphysics ran after the step (it changes the cells after the pass), each tile of the step's
+/// last pass has checked its own cells already (`cells_checked`), and only the count is left.
+/// CUDA only.
 #include <cooperative_groups.h>
 
 #include <cstdint>
@@ -58,13 +59,15 @@ template <int Dims>
 struct HealthCheckElement {
   const PersistentSteps<Dims>& steps;
   cg::grid_group& grid;
-  bool cells_checked;  ///< each tile of the step's last pass checked its own cells
+  const bool& cells_checked;  ///< each tile of the step's last pass checked its own cells (set each step)
 
   __device__ bool follows(std::int64_t step) const {
     return element_follows(steps.check_every, step, steps.schedule.num_steps);
   }
   /// True when the check has failed.
-  __device__ bool run() const { return cells_checked ? count_check(steps, grid) : check_every_cell(steps, grid); }
+  __device__ bool run(std::int64_t /*step*/) const {
+    return cells_checked ? count_check(steps, grid) : check_every_cell(steps, grid);
+  }
 };
 
 }  // namespace simapp::persistent

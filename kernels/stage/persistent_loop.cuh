@@ -34,17 +34,20 @@ struct StepValues {
     return {make(schedule.dt), make(schedule.dt_last)};
   }
 
-  /// Step n's StepParams into the slot of its parity (odd steps 0, even steps 1).
+  /// Step n's StepParams into the slot of its parity (odd steps 0, even steps 1), with the time
+  /// the microphysics after it integrates over (physics_time_step: 0 where none follows it).
   template <class Steps>
   __device__ void write(const Steps& p, std::int64_t step) const {
-    p.params[parity_index(parity_of(step))] = step == p.schedule.num_steps ? last : regular;
+    Params params = step == p.schedule.num_steps ? last : regular;
+    params.dt_physics = physics_time_step(p.schedule, step);
+    p.params[parity_index(parity_of(step))] = params;
   }
 };
 
 /// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity, follows)`
 /// runs the passes of a step, ending with a grid barrier, where follows[e] says whether
 /// elements[e] follows the step (element.follows(step), its cadence); then each of `elements` in
-/// turn that follows it runs over the grid (element.run(), ending with a barrier), and one that
+/// turn that follows it runs over the grid (element.run(step), ending with a barrier), and one that
 /// returns true stops the launch after that step (the elements after it do not run). A step's StepParams come from
 /// `values`, a step ahead, in the slot of its parity.
 template <class Steps, class Params, class Step, class... Elements>
@@ -62,7 +65,7 @@ __device__ void run_steps(const Steps& p, const StepValues<Params>& values, int 
     step_body(parity_of(step), follows);
     ++done;
     int e = 0;
-    if (((follows[e++] && elements.run()) || ...)) break;
+    if (((follows[e++] && elements.run(step)) || ...)) break;
   }
   if (grid.thread_rank() == 0) p.clock->completed = completed + done;
 }
@@ -117,17 +120,17 @@ inline int resident_blocks(const void* kernel, int threads, int multiprocessors)
 }
 
 /// The launch shape on the current device for a step of `passes` split passes. A barrier a pass where the pass tiles
-/// make the boundaries' ghost cells (`pass_tiles_make`) and each of the `pass_tiles` tiles has a resident block of
-/// `pass_kernel`; else a barrier a stage, with the smallest block of block_sizes whose largest stage has no more tiles
-/// than the device has multiprocessors (`stage_tiles(threads)`, threads an std::integral_constant), and as many blocks
-/// of `stage_kernel(threads)` as fit at once, up to a tile each.
+/// make the boundaries' ghost cells and carry the state's tracers (`pass_tiles_make`; else `pass_kernel` may be null)
+/// and each of the `pass_tiles` tiles has a resident block of `pass_kernel`; else a barrier a stage, with the smallest
+/// block of block_sizes whose largest stage has no more tiles than the device has multiprocessors
+/// (`stage_tiles(threads)`, threads an std::integral_constant), and as many blocks of `stage_kernel(threads)` as fit at
+/// once, up to a tile each.
 template <class StageTiles, class StageKernelOf>
 PersistentGrid choose_grid(int passes, bool pass_tiles_make, int pass_tiles, const void* pass_kernel,
                            const StageTiles& stage_tiles, const StageKernelOf& stage_kernel) {
   PersistentGrid grid;
   grid.multiprocessors = cooperative_multiprocessors();
-  const int resident_pass_blocks = resident_blocks(pass_kernel, pass_threads, grid.multiprocessors);
-  if (pass_tiles_make && pass_tiles <= resident_pass_blocks) {
+  if (pass_tiles_make && pass_tiles <= resident_blocks(pass_kernel, pass_threads, grid.multiprocessors)) {
     grid.barrier_a_pass = true;
     grid.barriers_per_step = passes;
     grid.block_threads = pass_threads;

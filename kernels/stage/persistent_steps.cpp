@@ -7,11 +7,15 @@
 
 #if defined(__CUDACC__)
 #include "kernels/backend/parallel_for_tiles_cuda.cuh"
+#include "kernels/boundary/stage_input_by_rule.hpp"
+#include "kernels/stage/pass_kernel.hpp"
 #include "kernels/stage/pass_tile.hpp"
 #include "kernels/stage/persistent_health_check.cuh"
 #include "kernels/stage/persistent_loop.cuh"
+#include "kernels/stage/persistent_microphysics.cuh"
 #include "kernels/stage/stage_tile.hpp"
 #include "kernels/time/step_scheme.hpp"
+#include "kernels/update/tracer_transport_cell.hpp"
 #endif
 
 namespace simapp {
@@ -90,14 +94,40 @@ __device__ void with_pass_direction(Direction direction, const F& f) {
   }
 }
 
+/// The device elements a kernel has: the health check, after the microphysics in a kernel for a
+/// state that may hold water (the microphysics' cadence, 0 without water, says whether it runs).
+enum class DeviceElements { health_check, microphysics_and_health_check };
+
+/// Where the cells of the health check are checked: by each tile of the step's last pass (a
+/// barrier a pass), or in a sweep of their own after the step.
+enum class CellsChecked { by_pass_tiles, by_sweep };
+
 /// The loop over a launch's steps (run_steps) with the elements that follow a step, in
-/// step_elements()'s order (solver/step/step_elements.cpp): the health check, whose cells each
-/// tile of the body's last pass checks itself where `cells_checked`. An element of the persistent
-/// kernel is one more argument here.
-template <int Dims, class Step>
+/// step_elements()'s order (solver/step/step_elements.cpp): the microphysics (`Elements`), then
+/// the health check. `step_body(parity, check_cells)` runs a step's passes; with `by_pass_tiles`
+/// each tile of its last pass checks its own cells (`check_cells`) where the health check follows
+/// the step and no microphysics does (the microphysics changes the cells after the pass), and the
+/// check only counts them. The microphysics keeps a column's values in the block's tile memory
+/// `shared` (free between passes) where they fit. An element of the persistent kernel is one more
+/// argument here.
+template <int Dims, DeviceElements Elements, class Step, class SharedTile>
 __device__ void run_model_steps(const PersistentSteps<Dims>& p, const StepValues<StepParams<Dims>>& values, int steps,
-                                cg::grid_group& grid, bool cells_checked, const Step& step_body) {
-  run_steps(p, values, steps, grid, step_body, HealthCheckElement<Dims>{p, grid, cells_checked});
+                                cg::grid_group& grid, CellsChecked checked, SharedTile& shared,
+                                const Step& step_body) {
+  constexpr bool microphysics = Elements == DeviceElements::microphysics_and_health_check;
+  bool cells_checked = false;  // by the tiles of this step's last pass
+  const auto body = [&](StepParity parity, const auto& follows) {
+    const bool health_check = follows[microphysics ? 1 : 0];
+    cells_checked = checked == CellsChecked::by_pass_tiles && health_check && !(microphysics && follows[0]);
+    step_body(parity, cells_checked);
+  };
+  const HealthCheckElement<Dims> health{p, grid, cells_checked};
+  if constexpr (microphysics)
+    run_steps(p, values, steps, grid, body,
+              MicrophysicsElement<Dims>{p, grid, reinterpret_cast<double*>(&shared), sizeof(SharedTile) / sizeof(double)},
+              health);
+  else
+    run_steps(p, values, steps, grid, body, health);
 }
 
 /// The StepParams<Dims> of a step of each of the schedule's lengths.
@@ -143,6 +173,10 @@ struct StagesOf {
   using Tile = typename StageKernel<D, Dims, Threads>::Tile;
 };
 
+/// What a kernel with a barrier a stage does for the variables after the dry ones: nothing (a state
+/// without tracers), or the tracer transport's cells in every stage (and the microphysics).
+enum class StageTracers { none, transported };
+
 /// The kernel's parameter: the step scheme, the steps' arguments and every stage kernel, per
 /// StepParams slot (parity_index of the step's parity) and RK3 stage.
 template <int Dims, int Threads>
@@ -179,41 +213,81 @@ __device__ void stage_over_tiles(const StageKernel<D, Dims, Threads>& kernel, Sh
   }
 }
 
-/// The three RK3 stages of a pass along `direction`, each over every tile, then a grid barrier.
+/// The tracer transport of `stage` (tracer_transport_cell.hpp) at every interior cell, the grid's
+/// threads taking the cells in turn, the ghost cells of the stage's input made by rule (no fill
+/// kernel runs). It reads the stage's input and qⁿ's tracers and writes the output's tracers; the
+/// stage's tiles read the input and qⁿ's dry variables and write the output's: no barrier between
+/// them (the output is never the input; where it is qⁿ, a cell's tracers are read and written by
+/// one thread).
+template <Direction D, int Dims, int Threads>
+__device__ void tracers_over_cells(const StageKernel<D, Dims, Threads>& stage, const TracerBackground& background) {
+  const StageArrays<Dims>& arrays = stage.arrays;
+  const FieldShape<Dims>& shape = arrays.shape;
+  const StageInputByRule<D, Dims> forcing{
+      {arrays.forcing, shape}, stage.sides, stage.context.background, stage.context.geometry};
+  const FieldView<const double, Dims> init{arrays.init, shape};
+  const FieldView<double, Dims> out{arrays.out, shape};
+  const VarRange tracers{ModelVariables<Dims>::count, shape.num_vars};
+  const long layer = static_cast<long>(shape.nx) * shape.ny;
+  const long cells = layer * shape.nz;
+  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells; c += stride)
+    transport_tracers_at<D>(forcing, init, out, tracers, stage.context, background, static_cast<int>(c % shape.nx),
+                            static_cast<int>(c % layer / shape.nx), static_cast<int>(c / layer));
+}
+
+/// One stage over every tile, with `Tracers` also the tracers' transport over every cell.
+template <StageTracers Tracers, Direction D, int Dims, int Threads>
+__device__ void stage_over_grid(const StageKernel<D, Dims, Threads>& stage, const TracerBackground& background,
+                                SharedStageTile<Dims, Threads>& shared) {
+  stage_over_tiles(stage, shared);
+  if constexpr (Tracers == StageTracers::transported) tracers_over_cells(stage, background);
+}
+
+/// The three RK3 stages of a pass along `direction`, each over the grid, then a grid barrier.
 /// The 2-D kernel branches on the direction at each stage, the 3-D one once a pass: the code
 /// each kernel has always had (either form compiles to other code for the other dimension).
-template <int Dims, int Threads>
+template <StageTracers Tracers, int Dims, int Threads>
 __device__ void stages_of_pass(const PersistentStages<Dims, Threads>& k, Direction direction, int slot,
                                SharedStageTile<Dims, Threads>& shared, cg::grid_group& grid) {
+  const TracerBackground& background = k.steps.tracers;
   if constexpr (Dims == 2) {
 #pragma unroll
     for (int s = 0; s < rk_stages; ++s) {
-      with_pass_direction<Dims>(
-          direction, [&](auto d) { stage_over_tiles(member_of<decltype(d)::value>(k.stages)[slot][s], shared); });
+      with_pass_direction<Dims>(direction, [&](auto d) {
+        stage_over_grid<Tracers>(member_of<decltype(d)::value>(k.stages)[slot][s], background, shared);
+      });
       grid.sync();
     }
   } else {
     with_pass_direction<Dims>(direction, [&](auto d) {
 #pragma unroll
       for (int s = 0; s < rk_stages; ++s) {
-        stage_over_tiles(member_of<decltype(d)::value>(k.stages)[slot][s], shared);
+        stage_over_grid<Tracers>(member_of<decltype(d)::value>(k.stages)[slot][s], background, shared);
         grid.sync();
       }
     });
   }
 }
 
+/// The device elements of a kernel with a barrier a stage: the microphysics where it transports tracers.
+template <StageTracers Tracers>
+inline constexpr DeviceElements stage_kernel_elements =
+    Tracers == StageTracers::transported ? DeviceElements::microphysics_and_health_check : DeviceElements::health_check;
+
 /// One barrier a stage: for each pass of the step's order, for each RK3 stage, the stage over
-/// every tile, then a grid barrier.
-template <int Dims, int Threads>
+/// every tile (and the tracers over every cell), then a grid barrier.
+template <int Dims, int Threads, StageTracers Tracers>
 __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_stages_kernel(const __grid_constant__ PersistentStages<Dims, Threads> k, int steps) {
   __shared__ SharedStageTile<Dims, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.steps, k.step_values, steps, grid, false, [&](StepParity parity, const auto&) {
-    const int slot = parity_index(parity);
-    for (int p = 0; p < Scheme<Dims>::passes; ++p) stages_of_pass(k, k.scheme.pass(parity, p), slot, shared, grid);
-  });
+  run_model_steps<Dims, stage_kernel_elements<Tracers>>(
+      k.steps, k.step_values, steps, grid, CellsChecked::by_sweep, shared, [&](StepParity parity, bool) {
+        const int slot = parity_index(parity);
+        for (int p = 0; p < Scheme<Dims>::passes; ++p)
+          stages_of_pass<Tracers>(k, k.scheme.pass(parity, p), slot, shared, grid);
+      });
 }
 
 /// The stage kernels of slot `slot`, each reading and writing the arrays the scheme's stage
@@ -232,39 +306,47 @@ void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, int
 
 // ---- A barrier a pass: the pass tiles ----
 
+/// The persistent kernel's pass tile along D: the default shape of `Threads` threads
+/// (PassTileShape), carrying `Tracers` tracers after the dry variables.
+template <Direction D, int Dims, int Threads, int Tracers>
+using PersistentPassTile = PassTile<D, Dims, Threads, PassTileShape<D == Direction::x, Threads>::lines,
+                                    PassTileShape<D == Direction::x, Threads>::cells, Tracers>;
+
 /// Slots<D>: the pass tiles along D, per StepParams slot; Tile<D>: their tile.
-template <int Dims, int Threads>
+template <int Dims, int Threads, int Tracers>
 struct PassesOf {
   template <Direction D>
-  using Slots = PassTile<D, Dims, Threads>[2];
+  using Slots = PersistentPassTile<D, Dims, Threads, Tracers>[2];
   template <Direction D>
-  using Tile = typename PassTile<D, Dims, Threads>::Tile;
+  using Tile = typename PersistentPassTile<D, Dims, Threads, Tracers>::Tile;
 };
 
 /// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams slot a pass
 /// of each direction; pass p of a step reads the array pass p − 1 wrote (state → stage1 (→
 /// stage2) → state).
-template <int Dims, int Threads>
+template <int Dims, int Threads, int Tracers>
 struct PersistentPasses {
   Scheme<Dims> scheme;
   PersistentSteps<Dims> steps;
   StepValues<StepParams<Dims>> step_values;
-  ByDirection<Dims, PassesOf<Dims, Threads>::template Slots> passes;
+  ByDirection<Dims, PassesOf<Dims, Threads, Tracers>::template Slots> passes;
 };
 
-template <int Dims, int Threads>
-using SharedPassTile = EitherDirection<Dims, PassesOf<Dims, Threads>::template Tile>;
+/// A block's shared memory with a barrier a pass: with 4 tracers up to 42048 B (the 3-D z pass's
+/// 8 lines × 19 positions, 3 stages and 16 faces, of 9 variables), within the 48 KB of static
+/// shared memory.
+template <int Dims, int Threads, int Tracers>
+using SharedPassTile = EitherDirection<Dims, PassesOf<Dims, Threads, Tracers>::template Tile>;
 
 /// A split pass, its three stages tile by tile in shared memory (with `check_into`, each tile's
 /// output cells checked after), then a grid barrier.
-template <Direction D, int Dims, int Threads>
-__device__ void fused_pass(const PassTile<D, Dims, Threads>& pass, HealthRecord* check_into,
-                           SharedPassTile<Dims, Threads>& shared, cg::grid_group& grid) {
-  typename PassTile<D, Dims, Threads>::Tile& tile = member_of<D>(shared);
+template <class Pass, class Shared>
+__device__ void fused_pass(const Pass& pass, HealthRecord* check_into, Shared& shared, cg::grid_group& grid) {
+  typename Pass::Tile& tile = member_of<Pass::direction>(shared);
   const int tiles = pass.tile_count();
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
-    pass.run(tile, t, static_cast<int>(threadIdx.x), Threads, [] { __syncthreads(); });
-    if (check_into != nullptr) pass.check_output(t, static_cast<int>(threadIdx.x), Threads, check_into);
+    pass.run(tile, t, static_cast<int>(threadIdx.x), Pass::threads, [] { __syncthreads(); });
+    if (check_into != nullptr) pass.check_output(t, static_cast<int>(threadIdx.x), Pass::threads, check_into);
   }
   grid.sync();
 }
@@ -275,36 +357,44 @@ __device__ void fused_pass(const PassTile<D, Dims, Threads>& pass, HealthRecord*
 template <int Dims>
 inline constexpr int pass_blocks_per_sm = Dims == 3 ? 3 : min_blocks_per_sm<pass_threads>;
 
-/// One barrier a pass: the pass tiles.
-template <int Dims, int Threads>
+/// The device elements of a kernel with a barrier a pass: the microphysics where the tiles carry
+/// the water's tracers.
+template <int Tracers>
+inline constexpr DeviceElements pass_kernel_elements =
+    Tracers >= water_tracers ? DeviceElements::microphysics_and_health_check : DeviceElements::health_check;
+
+/// One barrier a pass: the pass tiles, with `Tracers` tracers.
+template <int Dims, int Threads, int Tracers>
 __global__ void __launch_bounds__(Threads, pass_blocks_per_sm<Dims>)
-    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Threads> k, int steps) {
-  __shared__ SharedPassTile<Dims, Threads> shared;
+    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Threads, Tracers> k, int steps) {
+  __shared__ SharedPassTile<Dims, Threads, Tracers> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps(k.steps, k.step_values, steps, grid, true, [&](StepParity parity, const auto& follows) {
-    const int slot = parity_index(parity);
-    const bool check = follows[0];  // the health check: the last pass checks its cells
-    for (int p = 0; p < Scheme<Dims>::passes; ++p)
-      with_pass_direction<Dims>(k.scheme.pass(parity, p), [&](auto d) {
-        HealthRecord* check_into = check && p == Scheme<Dims>::passes - 1 ? k.steps.record : nullptr;
-        fused_pass(member_of<decltype(d)::value>(k.passes)[slot], check_into, shared, grid);
+  run_model_steps<Dims, pass_kernel_elements<Tracers>>(
+      k.steps, k.step_values, steps, grid, CellsChecked::by_pass_tiles, shared,
+      [&](StepParity parity, bool check_cells) {
+        const int slot = parity_index(parity);
+        for (int p = 0; p < Scheme<Dims>::passes; ++p)
+          with_pass_direction<Dims>(k.scheme.pass(parity, p), [&](auto d) {
+            HealthRecord* check_into = check_cells && p == Scheme<Dims>::passes - 1 ? k.steps.record : nullptr;
+            fused_pass(member_of<decltype(d)::value>(k.passes)[slot], check_into, shared, grid);
+          });
       });
-  });
 }
 
 /// The passes of a step of parity `parity`, in its StepParams slot: pass p reads the array
 /// pass p − 1 wrote (state → stage1 (→ stage2) → state); a pass tile holds its stages itself.
-template <int Dims, int Threads>
+template <int Dims, int Threads, int Tracers>
 void make_passes(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, StepParity parity,
-                 PersistentPasses<Dims, Threads>& kernels) {
+                 PersistentPasses<Dims, Threads, Tracers>& kernels) {
   constexpr int passes = Scheme<Dims>::passes;
   const int slot = parity_index(parity);
   const FieldView<double, Dims> arrays[] = {p.state, p.stage1, p.stage2};
   for (int n = 0; n < passes; ++n)
     with_direction_of<Dims>(scheme.pass(parity, n), [&](auto d) {
       constexpr Direction D = decltype(d)::value;
-      set_pass(member_of<D>(kernels.passes)[slot], arrays[n], arrays[(n + 1) % passes], p.geometry, p.background,
-               p.params + slot, p.sources);
+      auto& pass = member_of<D>(kernels.passes)[slot];
+      set_pass(pass, arrays[n], arrays[(n + 1) % passes], p.geometry, p.background, p.params + slot, p.sources);
+      if constexpr (Tracers > 0) pass.tracer_background = p.tracers;
     });
 }
 
@@ -334,18 +424,36 @@ int tiles_of_largest_stage(const FieldShape<Dims>& shape) {
   return most_tiles<Dims>([&](auto d) { return stage_tiles<decltype(d)::value, Dims, Threads>(shape); });
 }
 
+/// Tracers after the dry variables of the kernel's state.
+template <int Dims>
+int tracers_of(const PersistentSteps<Dims>& steps) {
+  return steps.state.shape.num_vars - ModelVariables<Dims>::count;
+}
+
+/// The kernel with a barrier a stage of `threads` (an std::integral_constant) for the steps' state.
+template <int Dims, class Threads>
+const void* stages_kernel(const PersistentSteps<Dims>& steps, Threads) {
+  if (tracers_of(steps) > 0)
+    return reinterpret_cast<const void*>(persistent_stages_kernel<Dims, Threads::value, StageTracers::transported>);
+  return reinterpret_cast<const void*>(persistent_stages_kernel<Dims, Threads::value, StageTracers::none>);
+}
+
 }  // namespace
 
 template <int Dims>
 PersistentGrid persistent_grid(const PersistentSteps<Dims>& steps) {
   const FieldShape<Dims>& shape = steps.state.shape;
-  return choose_grid(
-      Scheme<Dims>::passes, pass_tile_makes(steps.boundaries), pass_tiles<Dims, pass_threads>(shape),
-      reinterpret_cast<const void*>(persistent_passes_kernel<Dims, pass_threads>),
-      [&](auto threads) { return tiles_of_largest_stage<Dims, decltype(threads)::value>(shape); },
-      [](auto threads) {
-        return reinterpret_cast<const void*>(persistent_stages_kernel<Dims, decltype(threads)::value>);
-      });
+  const int tracers = tracers_of(steps);
+  const auto stage_tiles = [&](auto threads) { return tiles_of_largest_stage<Dims, decltype(threads)::value>(shape); };
+  const auto stage_kernel = [&](auto threads) { return stages_kernel(steps, threads); };
+  // The pass tiles carry up to pass_kernel_max_tracers; a state with more has a barrier a stage.
+  if (!pass_tile_makes(steps.boundaries) || !pass_kernel_carries(tracers))
+    return choose_grid(Scheme<Dims>::passes, false, 0, nullptr, stage_tiles, stage_kernel);
+  return with_tracer_count(tracers, [&](auto t) {
+    return choose_grid(Scheme<Dims>::passes, true, pass_tiles<Dims, pass_threads>(shape),
+                       reinterpret_cast<const void*>(persistent_passes_kernel<Dims, pass_threads, decltype(t)::value>),
+                       stage_tiles, stage_kernel);
+  });
 }
 
 template <int Dims>
@@ -354,12 +462,15 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims>& ste
   if (steps <= 0) return;
   count_kernel_launch();
   if (grid.barrier_a_pass) {
-    PersistentPasses<Dims, pass_threads> kernels{
-        scheme_of<Dims>(), steps_args, step_values<Dims>(steps_args.schedule), {}};
-    for (const StepParity parity : {StepParity::odd, StepParity::even})
-      make_passes(kernels.scheme, steps_args, parity, kernels);
-    launch(reinterpret_cast<const void*>(persistent_passes_kernel<Dims, pass_threads>), grid.blocks, pass_threads,
-           kernels, steps, stream.cuda_stream);
+    with_tracer_count(tracers_of(steps_args), [&](auto t) {
+      constexpr int tracers = decltype(t)::value;
+      PersistentPasses<Dims, pass_threads, tracers> kernels{
+          scheme_of<Dims>(), steps_args, step_values<Dims>(steps_args.schedule), {}};
+      for (const StepParity parity : {StepParity::odd, StepParity::even})
+        make_passes(kernels.scheme, steps_args, parity, kernels);
+      launch(reinterpret_cast<const void*>(persistent_passes_kernel<Dims, pass_threads, tracers>), grid.blocks,
+             pass_threads, kernels, steps, stream.cuda_stream);
+    });
     return;
   }
   with_block_threads(grid.block_threads, [&](auto t) {
@@ -370,8 +481,7 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims>& ste
       if constexpr (Dims == 3) make_stages(kernels.scheme, steps_args, slot, kernels.stages.y[slot]);
       make_stages(kernels.scheme, steps_args, slot, kernels.stages.z[slot]);
     }
-    launch(reinterpret_cast<const void*>(persistent_stages_kernel<Dims, threads>), grid.blocks, threads, kernels, steps,
-           stream.cuda_stream);
+    launch(stages_kernel(steps_args, t), grid.blocks, threads, kernels, steps, stream.cuda_stream);
   });
 }
 

@@ -10,16 +10,19 @@
 ///     for each pass of n's parity, in the scheme's order: the pass |   (a barrier a pass), or
 ///     for each pass, for each stage: the stage |                       (a barrier a stage)
 ///     each step element that follows step n (its cadence, kernels/time/cadence.hpp, global
-///     against the schedule's num_steps), in step_elements()'s order: the health check: check
-///     every cell | count it, stop if failed (with a barrier a pass each tile of the last pass
+///     against the schedule's num_steps), in step_elements()'s order: the microphysics (with
+///     water): every column | ; the health check: check every cell | count it, stop if failed
+///     (with a barrier a pass and no microphysics after the step, each tile of the last pass
 ///     checks its own cells after it, before that pass's barrier)
 /// where | is a grid-wide barrier. With a barrier a pass, each block computes the pass's three
-/// stages on its tiles in shared memory (pass_tile.hpp), the passes taking the state through
-/// stage1 (and, in 3-D, stage2) back into the state; with a barrier a stage, the stage kernel's
-/// tiles. The StepParams<Dims> of step n are those of dt or of dt_last (its last step), both
-/// worked out for the launch, chosen by the device step counter, never staged by the host a step
-/// at a time. The stage kernels' arguments reach the kernel as one constant parameter, as they
-/// reach the stage kernels. The ghost cells are made by rule, as the domain's boundary conditions
+/// stages on its tiles in shared memory (pass_tile.hpp, the state's tracers in the tiles, up to
+/// pass_kernel_max_tracers), the passes taking the state through stage1 (and, in 3-D, stage2)
+/// back into the state; with a barrier a stage, the stage kernel's tiles (the dry variables),
+/// then in the same stage the tracer transport's cells (tracer_transport_cell.hpp: they read the
+/// stage's input and write only the output's tracers, which the tiles neither read nor write). The StepParams<Dims> of
+/// step n are those of dt or of dt_last (its last step), both worked out for the launch, chosen by the device step
+/// counter, never staged by the host a step at a time. The stage kernels' arguments reach the kernel as one constant
+/// parameter, as they reach the stage kernels. The ghost cells are made by rule, as the domain's boundary conditions
 /// say: the kernel serves one rank holding the whole grid.
 #include <cstdint>
 
@@ -28,6 +31,8 @@
 #include "kernels/boundary/boundary_conditions.hpp"
 #include "kernels/diagnostics/health_check.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
+#include "kernels/hydrostatic/tracer_background.hpp"
+#include "kernels/microphysics/microphysics.hpp"
 #include "kernels/physics/cell_geometry.hpp"
 #include "kernels/time/loop_clock.hpp"
 #include "kernels/time/step_params.hpp"
@@ -49,6 +54,10 @@ struct PersistentSteps {
   int check_every = 0;                  ///< execution.check_every; 0: no checks
   HealthRecord* record = nullptr;
   HealthRecord* mirror = nullptr;  ///< pinned host memory
+  TracerBackground tracers{};      ///< the tracers' background profiles (the variables after the dry ones)
+  /// The water's element (physics.microphysics): after the steps of its cadence (every), before
+  /// the health check; every = 0: none.
+  MicrophysicsArguments<Dims> microphysics{};
 };
 
 /// How the kernel is launched on this device: a block per tile at most, no more than fit on

@@ -31,8 +31,9 @@ void write_chunk_values(StepParamsBlock<Dims>& params, const TimeStepping& time,
   params.write_slots(values);
 }
 
-/// The persistent kernel's arguments (PersistentSteps<Dims>) from the step resources; the
-/// domain's sides are the rank's (it runs on one rank).
+/// The persistent kernel's arguments (PersistentSteps<Dims>) from the step resources, the
+/// tracers' backgrounds and the microphysics (every = 0 without water) included; the domain's
+/// sides are the rank's (it runs on one rank).
 template <int Dims>
 PersistentArguments persistent_steps(const StepResources<Dims>& resources, const TimeSchedule& schedule,
                                      LoopClock* clock) {
@@ -50,7 +51,9 @@ PersistentArguments persistent_steps(const StepResources<Dims>& resources, const
                clock,
                health.every,
                health.record,
-               health.mirror};
+               health.mirror,
+               resources.tracers,
+               resources.microphysics};
 }
 
 }  // namespace

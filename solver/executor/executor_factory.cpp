@@ -26,8 +26,6 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
            " runs the stage and pass kernels' tiles between grid barriers: it needs execution.granularity: "
            "stage or pass, not " +
            std::string(to_string(spec.execution.granularity));
-  if (persistent && !state_tracers(spec.grid).empty())
-    return name + " does not transport tracers (physics.tracers, physics.microphysics); use graph_loop, graph or eager";
   if (persistent && decomposition.size() > 1)
     return name +
            " runs on one rank: halos between ranks would have to travel inside the kernel (NCCL "

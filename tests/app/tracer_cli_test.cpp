@@ -1,7 +1,8 @@
 /// Passive tracers (physics.tracers) through the real binary: snapshots hold their mixing
 /// ratios, checkpoints their densities by name; a run continues from a checkpoint bit for bit on
 /// any rank count and a restart with other tracers is refused by name; every decomposition gives
-/// the same tracers; bad tracer names and the persistent mode are refused with one line. Each
+/// the same tracers; bad tracer names are refused with one line, and the persistent mode only
+/// for the host backend. Each
 /// tracer's relative mass change is reported as d_mass is (progress lines, closing lines,
 /// stats.nc, run.json): round-off where the tracer is conserved, the snapshots' change where it
 /// is not.
@@ -258,10 +259,14 @@ TEST_F(TracerCliTest, BadTracersAreRefusedWithOneLine) {
                  R"(tracer x's density)");
   expect_refused(simapp("--set physics.tracers=a,a"), R"(--set physics\.tracers=a,a: physics\.tracers: 'a' is )"
                                                       R"(listed twice)");
-  expect_refused(
-      simapp("--set execution.mode=persistent"),
-      R"(--set execution\.mode=persistent: physics\.tracers: execution\.mode persistent does not transport tracers; use )"
-      R"(graph_loop, graph or eager)");
+}
+
+TEST_F(TracerCliTest, PersistentTakesTracersAndWaterAndIsRefusedOnTheHostForItsBackendAlone) {
+  // The persistent kernel transports tracers and runs the microphysics (tests/gpu: bit for bit
+  // the other modes); the host backend has no cooperative kernel.
+  for (const std::string water : {"", " --set physics.microphysics=kessler"})
+    expect_refused(simapp("--set execution.mode=persistent" + water),
+                   R"(execution\.mode: persistent needs the CUDA backend, but this run uses host)");
 }
 
 }  // namespace
