@@ -112,8 +112,7 @@ enum class CellsChecked { by_pass_tiles, by_sweep };
 /// argument here.
 template <int Dims, DeviceElements Elements, class Step, class SharedTile>
 __device__ void run_model_steps(const PersistentSteps<Dims>& p, const StepValues<StepParams<Dims>>& values, int steps,
-                                cg::grid_group& grid, CellsChecked checked, SharedTile& shared,
-                                const Step& step_body) {
+                                cg::grid_group& grid, CellsChecked checked, SharedTile& shared, const Step& step_body) {
   constexpr bool microphysics = Elements == DeviceElements::microphysics_and_health_check;
   bool cells_checked = false;  // by the tiles of this step's last pass
   const auto body = [&](StepParity parity, const auto& follows) {
@@ -123,9 +122,10 @@ __device__ void run_model_steps(const PersistentSteps<Dims>& p, const StepValues
   };
   const HealthCheckElement<Dims> health{p, grid, cells_checked};
   if constexpr (microphysics)
-    run_steps(p, values, steps, grid, body,
-              MicrophysicsElement<Dims>{p, grid, reinterpret_cast<double*>(&shared), sizeof(SharedTile) / sizeof(double)},
-              health);
+    run_steps(
+        p, values, steps, grid, body,
+        MicrophysicsElement<Dims>{p, grid, reinterpret_cast<double*>(&shared), sizeof(SharedTile) / sizeof(double)},
+        health);
   else
     run_steps(p, values, steps, grid, body, health);
 }
