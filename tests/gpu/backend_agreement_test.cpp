@@ -3,6 +3,7 @@
 
 #include "kernels/backend/device_runtime.hpp"
 #include "solver/simulation/run_loop.hpp"
+#include "tests/support/recorded_value.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp {
@@ -38,7 +39,7 @@ TEST_P(BackendAgreementTest, CudaMatchesHostAfter100Steps) {
   const testing::HostState cuda_state = testing::state_of(*cuda);
   for (int v = 0; v < var::count; ++v) {
     const double error = testing::relative_l2(cuda_state, host_state, v);
-    RecordProperty(std::string("relative_l2_") + variable_names<2>[v], std::to_string(error));
+    RecordProperty(std::string("relative_l2_") + variable_names<2>[v], testing::scientific(error));
     EXPECT_LE(error, tolerance(GetParam())) << variable_names<2>[v];
     std::printf("%-16s %-5s relative L2 (cuda vs host) = %.3e\n", std::string(to_string(GetParam())).c_str(),
                 variable_names<2>[v], error);

@@ -18,6 +18,7 @@
 #include "kernels/physics/equation_of_state.hpp"
 #include "kernels/physics/kessler.hpp"
 #include "kernels/physics/variables.hpp"
+#include "tests/support/recorded_value.hpp"
 
 namespace simapp {
 namespace {
@@ -127,7 +128,7 @@ void expect_agreement(const std::vector<double>& a, const std::vector<double>& b
     largest = std::max(largest, std::abs(b[n]));
     difference = std::max(difference, std::abs(a[n] - b[n]));
   }
-  ::testing::Test::RecordProperty(name, std::to_string(difference / std::max(largest, 1e-300)));
+  ::testing::Test::RecordProperty(name, testing::scientific(difference / std::max(largest, 1e-300)));
   EXPECT_LE(difference, 1e-12 * largest) << name;
 }
 

@@ -1,6 +1,7 @@
 /// Water on the CUDA backend (label gpu; skipped without a GPU): the facts the host holds
 /// (tests/regression/moist_facts.hpp), and the state the host computes.
 #include "tests/regression/moist_facts.hpp"
+#include "tests/support/recorded_value.hpp"
 
 namespace simapp::testing::moist {
 namespace {
@@ -31,7 +32,7 @@ TEST_P(CudaMoistAgreementTest, EveryVariableAndTheSurfaceWaterMatchTheHostBacken
   const int variables = dry_variables(dims()) + water_tracers;
   for (int v = 0; v < variables; ++v) {
     const double error = relative_l2(variable(cuda.final, spec, v), variable(host.final, spec, v));
-    RecordProperty("variable_" + std::to_string(v), std::to_string(error));
+    RecordProperty("variable_" + std::to_string(v), testing::scientific(error));
     EXPECT_LE(error, 1e-8) << "variable " << v;
   }
   ASSERT_EQ(cuda.surface.size(), host.surface.size());

@@ -1,6 +1,7 @@
 /// Passive tracers on the CUDA backend (label gpu; skipped without a GPU): the facts the host
 /// holds (tests/regression/tracer_facts.hpp), and the tracers the host computes.
 #include "tests/regression/tracer_facts.hpp"
+#include "tests/support/recorded_value.hpp"
 
 namespace simapp::testing {
 namespace {
@@ -32,7 +33,7 @@ TEST_P(CudaTracerAgreementTest, EachTracerMatchesTheHostBackend) {
     for (int t = 0; t < 2; ++t) {
       const int v = dry_variables(dims()) + t;
       const double error = relative_l2(variable(cuda, spec, v), variable(host, spec, v));
-      RecordProperty(std::string(to_string(name)) + "_tracer_" + std::to_string(t), scientific(error));
+      RecordProperty(std::string(to_string(name)) + "_tracer_" + std::to_string(t), testing::scientific(error));
       EXPECT_LE(error, 1e-10) << to_string(name) << ", tracer " << t;
     }
   }

@@ -18,6 +18,7 @@
 #include "kernels/microphysics/microphysics.hpp"
 #include "solver/spec/execution_mode.hpp"
 #include "solver/time/time_stepping.hpp"
+#include "tests/support/recorded_value.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp::testing::moist {
@@ -132,11 +133,11 @@ TEST_P(MoistFactsTest, DryMassIsConservedAndTheWaterChangesOnlyByTheClippedMass)
   // The dry mass perturbation sums to ~0; its change is measured against the whole dry mass of a
   // column of the background, ~1e4 kg m⁻² a metre of y.
   const double background_mass = 1.0e4 * spec.grid.xlen * (dims() == 3 ? spec.grid.ylen : 1.0);
-  RecordProperty("relative_dry_mass_change", std::to_string((after.dry_mass - before.dry_mass) / background_mass));
+  RecordProperty("relative_dry_mass_change", testing::scientific((after.dry_mass - before.dry_mass) / background_mass));
   EXPECT_LT(std::abs(after.dry_mass - before.dry_mass) / background_mass, 1e-14);
   const double water_change = after.airborne + after.precipitated - before.airborne;
-  RecordProperty("d_water", std::to_string(water_change / before.airborne));
-  RecordProperty("clipped_over_w0", std::to_string(after.clipped / before.airborne));
+  RecordProperty("d_water", testing::scientific(water_change / before.airborne));
+  RecordProperty("clipped_over_w0", testing::scientific(after.clipped / before.airborne));
   EXPECT_NEAR(water_change, after.clipped, 1e-12 * before.airborne);
 }
 
@@ -149,11 +150,11 @@ TEST_P(MoistFactsTest, TheRunReportsTheDryMassChangeAndTheWaterChangeAsTheGather
   ASSERT_TRUE(result.initial.water && result.final.water && result.change.water);
   // The dry mass is conserved to round-off; the total density's mass is not: it lost the water
   // that was clipped (and rained out), far more than round-off.
-  RecordProperty("d_mass", std::to_string(result.change.mass));
+  RecordProperty("d_mass", testing::scientific(result.change.mass));
   EXPECT_LT(std::abs(result.change.mass), 1e-14);
   const double total_mass_change = (sum(variable(run.final, spec, 0)) - sum(variable(run.initial, spec, 0))) *
                                    cell_volume(spec) / (result.initial.mass + before.airborne);
-  RecordProperty("total_mass_change", std::to_string(total_mass_change));
+  RecordProperty("total_mass_change", testing::scientific(total_mass_change));
   EXPECT_GT(std::abs(total_mass_change), 1e4 * std::abs(result.change.mass) + 1e-12);
   // W₀, W and the clipped water as summed by hand from the gathered state and surface.
   const double w0 = before.airborne;
@@ -296,7 +297,7 @@ TEST_P(MoistFactsTest, MoistThermalStaysMirrorSymmetric) {
         largest = std::max(largest, std::abs(v == umom ? a + b : a - b));
         scale = std::max(scale, std::abs(a));
       }
-  RecordProperty("largest_asymmetry", std::to_string(largest));
+  RecordProperty("largest_asymmetry", testing::scientific(largest));
   EXPECT_LT(largest, 1e-10 * scale);
 }
 

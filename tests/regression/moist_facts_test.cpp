@@ -1,6 +1,7 @@
 /// Water's facts (tests/regression/moist_facts.hpp) on the host backend; the GPU tests hold the
 /// same facts on the CUDA backend. And the supercell's symmetry, on the host.
 #include "tests/regression/moist_facts.hpp"
+#include "tests/support/recorded_value.hpp"
 
 namespace simapp::testing::moist {
 namespace {
@@ -37,7 +38,7 @@ TEST(SupercellTest, StaysMirrorSymmetricAboutTheDomainsMiddleInY) {
           asymmetry = std::max(asymmetry, std::abs(v == ModelVariables<3>::vmom ? a + b : a - b));
         }
     if (v == ModelVariables<3>::wmom) largest_w = largest;
-    RecordProperty("asymmetry_" + std::to_string(v), std::to_string(asymmetry / std::max(largest, 1e-300)));
+    RecordProperty("asymmetry_" + std::to_string(v), testing::scientific(asymmetry / std::max(largest, 1e-300)));
     EXPECT_LE(asymmetry, 1e-10 * largest) << "variable " << v;
   }
   EXPECT_GT(largest_w, 0.1) << "the bubble rises";

@@ -18,6 +18,7 @@
 #include "kernels/backend/device_runtime.hpp"
 #include "solver/spec/execution_mode.hpp"
 #include "solver/time/time_stepping.hpp"
+#include "tests/support/recorded_value.hpp"
 #include "tests/support/small_case.hpp"
 
 namespace simapp::testing {
@@ -67,13 +68,6 @@ inline double sum(const std::vector<double>& values) {
   long double total = 0.0L;
   for (const double value : values) total += value;
   return static_cast<double>(total);
-}
-
-/// `value` as the test's record shows it: 1.234e-16.
-inline std::string scientific(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3e", value);
-  return text;
 }
 
 class TracerFactsTest : public ::testing::TestWithParam<TracerRun> {
@@ -148,7 +142,7 @@ TEST_P(TracerFactsTest, TracerMassIsConservedToRoundOff) {
   const double before = sum(variable(initial_state(spec), spec, dry_variables(dims())));
   const double after = sum(variable(final_state(spec), spec, dry_variables(dims())));
   ASSERT_GT(before, 0.0) << "the bump holds tracer";
-  RecordProperty("relative_mass_change", scientific((after - before) / before));
+  RecordProperty("relative_mass_change", testing::scientific((after - before) / before));
   EXPECT_LT(std::abs(after - before) / before, 1e-14) << before << " -> " << after;
 }
 
@@ -185,7 +179,8 @@ TEST_P(TracerFactsTest, UniformMixingRatioStaysUniformInAMovingFlow) {
       }
       EXPECT_GT(largest_density, 1e-6) << to_string(name) << diffusion << ": the flow moves and compresses";
       EXPECT_LT(largest_difference, 1e-14) << to_string(name) << diffusion;
-      RecordProperty(std::string(to_string(name)) + diffusion + "_largest_difference", scientific(largest_difference));
+      RecordProperty(std::string(to_string(name)) + diffusion + "_largest_difference",
+                     testing::scientific(largest_difference));
     }
   }
 }
@@ -202,7 +197,7 @@ TEST_P(TracerFactsTest, WithDiffusionABumpSpreadsAndKeepsItsMass) {
   EXPECT_LT(peak(with), peak(start)) << "the bump's peak falls";
   EXPECT_LT(peak(with), peak(without) - 0.01 * peak(start)) << "by more than advection makes it fall";
   const double before = sum(start), after = sum(with);
-  RecordProperty("relative_mass_change_with_diffusion", scientific((after - before) / before));
+  RecordProperty("relative_mass_change_with_diffusion", testing::scientific((after - before) / before));
   EXPECT_LT(std::abs(after - before) / before, 1e-14) << before << " -> " << after;
 }
 

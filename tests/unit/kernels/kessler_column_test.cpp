@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/recorded_value.hpp"
 #include "tests/support/thread_team.hpp"
 
 namespace simapp {
@@ -182,12 +183,6 @@ double column_water(const Column& c) {
   return water;
 }
 
-std::string scientific(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3e", value);
-  return text;
-}
-
 /// |actual − expected| ≤ 1e-13 |expected| (or 1e-18 near 0); returns the largest relative difference.
 double expect_agreement(const std::vector<double>& actual, const std::vector<double>& expected, const char* name) {
   double largest = 0.0;
@@ -209,7 +204,7 @@ KesslerOutcome expect_routine_matches_transcription(const Column& initial, doubl
   const double largest = std::max(
       {expect_agreement(routine.theta, reference.theta, "theta"), expect_agreement(routine.qv, reference.qv, "qv"),
        expect_agreement(routine.qc, reference.qc, "qc"), expect_agreement(routine.qr, reference.qr, "qr")});
-  ::testing::Test::RecordProperty("largest_relative_difference_" + label, scientific(largest));
+  ::testing::Test::RecordProperty("largest_relative_difference_" + label, testing::scientific(largest));
   EXPECT_NEAR(outcome.rain_rate, expected.rain_rate, 1e-13 * std::abs(expected.rain_rate));
   // The clipped water is summed level by level, the levels by the team's tree; the transcription sums it as it goes.
   EXPECT_NEAR(outcome.clipped, expected.clipped, 1e-13 * std::abs(expected.clipped));
@@ -224,7 +219,7 @@ void expect_water_conserved(const Column& initial, double dt) {
   const double before = column_water(initial);
   const double after = column_water(c) + rho_water * outcome.rain_rate * dt - outcome.clipped;
   ::testing::Test::RecordProperty("relative_water_change_dt_" + std::to_string(static_cast<int>(dt)),
-                                  scientific((after - before) / before));
+                                  testing::scientific((after - before) / before));
   EXPECT_NEAR(after, before, 1e-12 * before) << "dt " << dt << ", " << outcome.substeps << " sub-steps";
 }
 
