@@ -3,6 +3,9 @@
 
 usage: scripts/plot_fields.py RUN [RUN ...] [--out DIR] [--field theta_prime] [--time SECONDS | --step N]
                               [--contours LO:HI:STEP] [--xlim X0:X1] [--height METRES]
+                              [--water-units g/kg|kg/kg]
+       scripts/plot_fields.py output/moist_bubble --field qc          # cloud water, g/kg
+       scripts/plot_fields.py output/supercell --field water --height 5000
 
 RUN is a snapshot (fields_<step>.nc, or .h5 as earlier versions named them), the series layout's
 fields.nc, which holds every output time, or a run's output directory (its snapshots or fields.nc):
@@ -14,6 +17,15 @@ Time may be in s or in CF's "seconds since <date>".
 --contours draws contour lines at LO, LO + STEP, …, HI instead of the colour map and wind, as
 the density-current benchmark's figure does (straka: --contours=-16.5:-0.5:1 --xlim=25.6:44);
 --xlim shows x ∈ [X0, X1] km only.
+
+The water's mixing ratios qv, qc and qr (kg/kg in the files) are drawn in g/kg (--water-units
+kg/kg: as the file has them; the colour bar says which, "qc (g/kg)") on a sequential colour map
+from 0 to the largest value drawn, where a cell of 0 or less is left blank (white); the printed
+line adds the range ("qc: 0 to 1.23 g/kg"). --field water draws cloud water qc shaded so and rain
+water qr as contour lines on the same panels (levels at a round step from the largest qr, or
+those --contours gives, in the units drawn); the line says both ("qc shaded 0 to 1.23 g/kg; qr
+contours 0.5 to 2 every 0.5 g/kg", or "qr none" where no cell holds rain). Other fields keep the
+diverging map symmetric about 0.
 
 A 2-D snapshot (fields (time, z, x)) is drawn as one x–z panel with the wind (u, w). A 3-D one
 (fields (time, z, y, x), with a y scale) is drawn as two panels of one PNG, on one colour scale:
@@ -30,6 +42,7 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     import numpy as np
     import h5py
     from mpl_toolkits.axes_grid1 import make_axes_locatable
@@ -38,6 +51,9 @@ try:
 except ImportError as error:
     sys.exit(f"plot_fields: error: {error} (install python3-matplotlib, python3-numpy and python3-h5py)")
 
+WATER = {"qv": "YlGnBu", "qc": "Blues", "qr": "Purples"}  # the water's mixing ratios and their colour maps
+WATER_UNITS = {"g/kg": 1e3, "kg/kg": 1.0}
+RAIN_COLOUR = "crimson"
 ARROWS = (25, 15)  # about this many wind vectors across x and z (across x and y on an x–y slice)
 LAYOUT_3D = ("time", "z", "y", "x")
 
@@ -74,10 +90,31 @@ def nearest_row(nodes, height):
     return min(int(np.searchsorted(nodes, height, side="right")) - 1, len(nodes) - 2)
 
 
-def load(path, field, height=None, when=None):
+def load(path, field, height=None, when=None, water_units="g/kg"):
     """The field at the output time `when` names (None: the last; see chosen_time), the mesh, the wind
     (None when u or w is missing), the run's case and the time and step drawn; of a 3-D field, its x–z
-    slice through the centre and its x–y slice at height (None: the middle)."""
+    slice through the centre and its x–y slice at height (None: the middle). A water mixing ratio in
+    water_units; field "water": qc's, with qr's slices beside them as "rain"."""
+    if field == "water":
+        data = load(path, "qc", height, when, water_units)
+        rain = load(path, "qr", height, when, water_units)
+        if "panels" in data:
+            for panel, rain_panel in zip(data["panels"], rain["panels"]):
+                panel["rain"] = rain_panel["values"]
+        else:
+            data["rain"] = rain["values"]
+        return data
+    data = load_field(path, field, height, when)
+    if field in WATER:
+        scale = WATER_UNITS[water_units]
+        for holder in data.get("panels", [data]):
+            holder["values"] = holder["values"] * scale
+        data["units"] = water_units if scale != 1.0 else data["units"] or "kg/kg"
+    return data
+
+
+def load_field(path, field, height=None, when=None):
+    """One field's slices (see load), as the file has them."""
     if not os.path.isfile(path):
         fail(f"{path}: no such file")
     try:
@@ -201,6 +238,39 @@ def png_name(path, data):
     return f"{stem}_{data['step']:06d}.png" if data["step"] is not None else f"{stem}_t{data['time']:g}s.png"
 
 
+def water_levels(largest, contours):
+    """The rain's contour levels: those --contours gives, else a round step from the largest value."""
+    if contours:
+        low, high, step = contours
+        return np.arange(low, high + step / 2, step)
+    if not largest > 0:
+        return np.array([])
+    levels = matplotlib.ticker.MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]).tick_values(0.0, largest)
+    levels = levels[(levels > 0) & (levels <= largest * (1 + 1e-12))]
+    return levels if len(levels) else np.array([largest / 2])
+
+
+def levels_text(levels):
+    if not len(levels):
+        return "none"
+    if len(levels) == 1:
+        return f"at {levels[0]:.3g}"
+    return f"{levels[0]:.3g} to {levels[-1]:.3g} every {levels[1] - levels[0]:.3g}"
+
+
+def draw_water(fig, axis, x, z, values, rain, wind, field, units, levels, limit):
+    """A water mixing ratio shaded from 0 to limit, 0 and below blank; rain (None: none) as contours."""
+    mesh = axis.pcolormesh(x[0] / 1e3, z[0] / 1e3, np.ma.masked_less_equal(values, 0.0), shading="flat",
+                           cmap=WATER[field], vmin=0.0, vmax=limit)
+    colour_axis = make_axes_locatable(axis).append_axes("right", size="2.5%", pad=0.15)
+    fig.colorbar(mesh, cax=colour_axis, label=f"{field} ({units})")
+    if rain is not None and len(levels):
+        lines = axis.contour(x[1] / 1e3, z[1] / 1e3, rain, levels=levels, colors=RAIN_COLOUR, linewidths=0.9)
+        axis.clabel(lines, fontsize=7, fmt="%g")
+    if wind is not None:
+        draw_wind(axis, x[1], z[1], *wind)
+
+
 def draw_panel(fig, axis, x, z, values, wind, field, units, contours, limit):
     """One slice: x, z are (edges, centres) in m of its horizontal and vertical axes."""
     if contours:
@@ -221,31 +291,58 @@ def panel_height(extent, width):
     return min(max(8 * extent / width, 2.0), 10)
 
 
+def water_range(field, values, rain, units, contours):
+    """A water field's colour range (0 to the largest value, 1 where none is above 0), the rain's
+    contour levels and what was drawn, as the printed line says it."""
+    largest = max(float(np.max(v)) for v in values)
+    limit = largest if largest > 0 else 1.0
+    if field != "water":
+        return limit, None, f"{field}: 0 to {limit:.3g} {units}"
+    levels = water_levels(max(float(np.max(r)) for r in rain), contours)
+    return limit, levels, f"qc shaded 0 to {limit:.3g} {units}; qr " + (
+        f"contours {levels_text(levels)} {units}" if len(levels) else "none")
+
+
 def figure(data, field, contours=None, xlim=None):
-    """The figure of a snapshot and, of a 3-D one, the slices drawn ("x–z at y = … m, x–y at z = … m")."""
+    """The figure of a snapshot and what it drew: of a 3-D one the slices ("x–z at y = … m, x–y at
+    z = … m"), of water its range ("qc: 0 to 1.2 g/kg"); None where there is nothing to say."""
     x_km = data["x_nodes"] / 1e3
+    holders = data.get("panels", [data])
+    water = field == "water" or (field in WATER and not contours)
+    shade = "qc" if field == "water" else field
+    limit, levels, drawn = (water_range(field, [h["values"] for h in holders], [h.get("rain") for h in holders],
+                                        data["units"], contours) if water else (None, None, None))
+
+    def draw(fig, axis, x, z, holder, panel_limit):
+        if water:
+            draw_water(fig, axis, x, z, holder["values"], holder.get("rain"), holder["wind"], shade, data["units"],
+                       levels, limit)
+        else:
+            draw_panel(fig, axis, x, z, holder["values"], holder["wind"], field, data["units"], contours,
+                       panel_limit)
+
     width = xlim[1] - xlim[0] if xlim else x_km[-1] - x_km[0]
-    title = (f"{data['case']}: {field} at t = {data['time']:g} s"
+    name = f"cloud water qc (shaded), rain water qr (contours, {data['units']})" if field == "water" else field
+    title = (f"{data['case']}: {name} at t = {data['time']:g} s"
              + (f" (step {data['step']})" if data["step"] is not None else "")
-             + (f", contours every {contours[2]:g} {data['units']}" if contours else ""))
+             + (f", contours every {contours[2]:g} {data['units']}" if contours and not water else ""))
     if "panels" not in data:
         z_km = data["z_nodes"] / 1e3
         fig, axis = plt.subplots(figsize=(10, panel_height(z_km[-1] - z_km[0], width) + 1.4))
-        draw_panel(fig, axis, (data["x_nodes"], data["x"]), (data["z_nodes"], data["z"]), data["values"],
-                   data["wind"], field, data["units"], contours, float(np.max(np.abs(data["values"]))) or 1.0)
+        draw(fig, axis, (data["x_nodes"], data["x"]), (data["z_nodes"], data["z"]), data,
+             float(np.max(np.abs(data["values"]))) or 1.0)
         if xlim:
             axis.set_xlim(*xlim)
         axis.set(xlabel="x (km)", ylabel="z (km)", aspect="equal", title=title)
         fig.tight_layout()
-        return fig, None
+        return fig, drawn
     panels = data["panels"]
     heights = [panel_height((p["nodes"][-1] - p["nodes"][0]) / 1e3, width) for p in panels]
     fig, axes = plt.subplots(len(panels), 1, figsize=(10, sum(heights) + 2.4), gridspec_kw={"height_ratios": heights})
-    limit = max(float(np.max(np.abs(p["values"]))) for p in panels) or 1.0  # one colour scale for both
+    both = max(float(np.max(np.abs(p["values"]))) for p in panels) or 1.0  # one colour scale for both
     slices = []
     for axis, p in zip(axes, panels):
-        draw_panel(fig, axis, (data["x_nodes"], data["x"]), (p["nodes"], p["centres"]), p["values"], p["wind"],
-                   field, data["units"], contours, limit)
+        draw(fig, axis, (data["x_nodes"], data["x"]), (p["nodes"], p["centres"]), p, both)
         if xlim:
             axis.set_xlim(*xlim)
         across, at, index = p["at"]
@@ -254,7 +351,7 @@ def figure(data, field, contours=None, xlim=None):
         axis.set_title(f"{slices[-1]} ({'j' if across == 'y' else 'k'} = {index})", loc="left", fontsize="medium")
     fig.suptitle(title)
     fig.tight_layout()
-    return fig, ", ".join(slices)
+    return fig, ", ".join(slices) + (f"; {drawn}" if drawn else "")
 
 
 def plot(data, field, out_path, contours=None, xlim=None):
@@ -269,7 +366,8 @@ def main():
     parser.add_argument("runs", nargs="+", metavar="RUN", help="snapshots (fields_<step>.nc or .h5), a series "
                         "(fields.nc), or a run's output directory")
     parser.add_argument("--out", default=None, help="directory for the PNGs (default: each snapshot's)")
-    parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime)")
+    parser.add_argument("--field", default="theta_prime", help="the field to draw (default: theta_prime); water: "
+                        "cloud water qc shaded, rain water qr as contours")
     when = parser.add_mutually_exclusive_group()
     when.add_argument("--time", default=None, metavar="SECONDS", help="the output time to draw (default: the last)")
     when.add_argument("--step", default=None, metavar="N", help="the output step to draw (default: the last)")
@@ -277,6 +375,8 @@ def main():
     parser.add_argument("--xlim", default=None, metavar="X0:X1", help="x range to show, km")
     parser.add_argument("--height", default=None, metavar="METRES",
                         help="3-D snapshots: the height of the x–y slice, m (default: the middle of the domain)")
+    parser.add_argument("--water-units", default="g/kg", choices=sorted(WATER_UNITS),
+                        help="units of qv, qc and qr as drawn (default: g/kg)")
     args = parser.parse_args()
     contours = parse_range(args.contours, "--contours", 3) if args.contours else None
     xlim = parse_range(args.xlim, "--xlim", 2) if args.xlim else None
@@ -293,7 +393,7 @@ def main():
             path = file_holding(run, when) if os.path.isdir(run) else run
         except BadOutput as error:
             fail(str(error))
-        data = load(path, args.field, height, when)
+        data = load(path, args.field, height, when, args.water_units)
         out = args.out or os.path.dirname(os.path.abspath(path))
         os.makedirs(out, exist_ok=True)
         out_path = os.path.join(out, png_name(path, data))

@@ -10,7 +10,10 @@ printed line names the slices, and the slices drawn (the colour meshes and wind 
 figure) are the field's x–z row j = ny // 2 and its x–y layer at --height; of a file of several
 output times (the series layout), the last time, or the one --time or --step names, titled with
 its time and step; time in "s" or in CF's "seconds since <date>"; of a run's directory, its last
-snapshot or series time, or the one --time or --step names; bad input is a one-line error. Exits 77 (skipped) without h5py, numpy or matplotlib.
+snapshot or series time, or the one --time or --step names; the water (qv, qc, qr in kg/kg) on a
+sequential colour map from 0, blank at 0 and below, in g/kg (or kg/kg), and --field water, qc
+shaded with qr's contours, in 2-D and on both 3-D slices, the printed line saying the range and the
+levels; bad input is a one-line error. Exits 77 (skipped) without h5py, numpy or matplotlib.
 """
 import importlib
 import os
@@ -24,6 +27,7 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.collections
+    import matplotlib.colors
     import matplotlib.image
     import matplotlib.pyplot
     import matplotlib.quiver
@@ -343,10 +347,137 @@ def directory_tests(work, plot_fields):
           "fields_<step>.h5 or fields.nc)", "a directory without output files: a one-line error", f"{status} {stderr}")
 
 
+def cloud(k, j, i):
+    """qc (kg/kg) of cell (k, j, i): a cloud of 2 g/kg at (k, j, i) = (4, 3, 8), none far from it, and
+    one cell slightly below 0 (what the microphysics' clips leave)."""
+    values = np.maximum(2e-3 - 5e-4 * (np.abs(i - 8) + np.abs(k - 4) + np.abs(j - NY // 2)), 0.0)
+    values[(k == 0) & (i == 0)] = -1e-9
+    return values
+
+
+def rain(k, j, i):
+    """qr (kg/kg) of cell (k, j, i): 1.5 g/kg at the ground below the cloud, less higher up."""
+    return np.maximum(1.5e-3 - 5e-4 * (np.abs(i - 8) + k + np.abs(j - NY // 2)), 0.0)
+
+
+def add_water(path, three_d, rainy=True, with_rain=True):
+    """qv, qc and qr (kg kg-1) added to a snapshot of write_snapshot, on its fields' dimensions; qr 0
+    everywhere unless rainy, and missing without with_rain."""
+    with h5py.File(path, "a") as f:
+        k, j, i = np.meshgrid(np.arange(NZ), np.arange(NY), np.arange(NX), indexing="ij")
+        if not three_d:
+            k, j, i = k[:, NY // 2], j[:, NY // 2], i[:, NY // 2]
+        water = {"qv": 15e-3 - 1e-3 * k, "qc": cloud(k, j, i), "qr": rain(k, j, i) if rainy else 0.0 * k}
+        for name, values in water.items():
+            if name == "qr" and not with_rain:
+                continue
+            field = f.create_dataset(name, data=values[None])
+            field.attrs.update({"units": "kg kg-1", "long_name": f"{name} mixing ratio"})
+            for dim, other in zip(field.dims, f["theta_prime"].dims):
+                dim.attach_scale(other[0])
+
+
+def rain_levels(axis):
+    """How many rain contour levels (crimson lines) a panel has."""
+    crimson = matplotlib.colors.to_rgba("crimson")
+    lines = [c for c in axis.collections if not isinstance(c, matplotlib.collections.QuadMesh)
+             and len(c.get_edgecolor()) and tuple(c.get_edgecolor()[0]) == crimson]
+    if len(lines) == 1 and hasattr(lines[0], "levels"):  # matplotlib 3.8 and later: one ContourSet
+        return len(lines[0].levels)
+    return len(lines)
+
+
+def water_panels(figure):
+    """Each panel's QuadMesh and rain levels, top to bottom (not the colour bars)."""
+    return [([c for c in axis.collections if isinstance(c, matplotlib.collections.QuadMesh)][0], rain_levels(axis))
+            for axis in figure.axes if axis.get_xlabel()]
+
+
+def water_tests(work, plot_fields):
+    path = os.path.join(work, "fields_000010.nc")
+    write_snapshot(path, three_d=False)
+    add_water(path, three_d=False)
+    out = os.path.join(work, "out")
+    png = os.path.join(out, "fields_000010.png")
+    k, i = np.meshgrid(np.arange(NZ), np.arange(NX), indexing="ij")
+    for choice, line in ((["--field", "qc"], "qc: 0 to 2 g/kg"),
+                         (["--field", "qc", "--water-units", "kg/kg"], "qc: 0 to 0.002 kg kg-1"),
+                         (["--field", "qv"], "qv: 0 to 15 g/kg"), (["--field", "qr"], "qr: 0 to 1.5 g/kg"),
+                         (["--field", "water"], "qc shaded 0 to 2 g/kg; qr contours 0.5 to 1.5 every 0.5 g/kg"),
+                         (["--field", "water", "--contours=0.25:1:0.25"],
+                          "qc shaded 0 to 2 g/kg; qr contours 0.25 to 1 every 0.25 g/kg")):
+        what = f"2-D {' '.join(choice)}"
+        status, stdout, stderr = run(path, "--out", out, *choice)
+        check(status == 0 and stdout.strip() == f"plot_fields: wrote {png} ({line})",
+              f"{what}: the line gives what was drawn, '{line}'", stdout + stderr)
+        check_png(png, what)
+
+    figure, drawn = plot_fields.figure(plot_fields.load(path, "qc"), "qc")
+    (mesh, levels), = water_panels(figure)
+    values = mesh.get_array()
+    expected = cloud(k, NY // 2, i) * 1e3
+    check(drawn == "qc: 0 to 2 g/kg" and mesh.cmap.name == "Blues" and mesh.get_clim() == (0.0, 2.0)
+          and np.array_equal(np.ma.getmaskarray(values).reshape(NZ, NX), expected <= 0)
+          and np.allclose(np.ma.filled(values, 0.0).reshape(NZ, NX), np.maximum(expected, 0.0), rtol=1e-12, atol=0)
+          and levels == 0 and "qc (g/kg)" in texts(figure),
+          "2-D qc: g/kg on Blues from 0 to the largest value, 0 and below blank (masked), the colour bar "
+          "labelled 'qc (g/kg)'", f"{drawn}, {mesh.cmap.name}, {mesh.get_clim()}, {texts(figure)}")
+    matplotlib.pyplot.close(figure)
+    figure, drawn = plot_fields.figure(plot_fields.load(path, "water"), "water")
+    (mesh, levels), = water_panels(figure)
+    check(mesh.cmap.name == "Blues" and mesh.get_clim() == (0.0, 2.0) and levels == 3
+          and np.allclose(np.ma.filled(mesh.get_array(), 0.0).reshape(NZ, NX), np.maximum(expected, 0.0))
+          and "synthetic: cloud water qc (shaded), rain water qr (contours, g/kg) at t = 10 s (step 10)"
+          in texts(figure),
+          "2-D water: qc shaded, qr's 3 contour levels (0.5, 1, 1.5 g/kg) on the same panel",
+          f"{mesh.cmap.name}, {mesh.get_clim()}, {levels} levels, {texts(figure)}")
+    matplotlib.pyplot.close(figure)
+    figure, _ = plot_fields.figure(plot_fields.load(path, "theta_prime"), "theta_prime")
+    (mesh, _), = water_panels(figure)
+    check(mesh.cmap.name == "RdBu_r" and mesh.get_clim()[0] == -mesh.get_clim()[1],
+          "theta_prime keeps the diverging map, symmetric about 0", f"{mesh.cmap.name}, {mesh.get_clim()}")
+    matplotlib.pyplot.close(figure)
+
+    dry = os.path.join(work, "dry.nc")
+    write_snapshot(dry, three_d=False)
+    add_water(dry, three_d=False, rainy=False)
+    status, stdout, stderr = run(dry, "--out", out, "--field", "water")
+    check(status == 0 and stdout.strip() == f"plot_fields: wrote {os.path.join(out, 'dry.png')} "
+          "(qc shaded 0 to 2 g/kg; qr none)", "2-D water without rain: the line says 'qr none'", stdout + stderr)
+
+    three_d = os.path.join(work, "fields3d.nc")
+    write_snapshot(three_d, three_d=True)
+    add_water(three_d, three_d=True)
+    png = os.path.join(out, "fields3d.png")
+    status, stdout, stderr = run(three_d, "--out", out, "--field", "water", "--height", "500")
+    check(status == 0 and stdout.strip() == f"plot_fields: wrote {png} (x–z at y = {(NY // 2 + 0.5) * DY:g} m, "
+          "x–y at z = 500 m; qc shaded 0 to 2 g/kg; qr contours 0.5 to 1.5 every 0.5 g/kg)",
+          "3-D water: the line names the slices, the range and the levels", stdout + stderr)
+    check_png(png, "3-D water")
+    figure, _ = plot_fields.figure(plot_fields.load(three_d, "water", 500.0), "water")
+    panels = water_panels(figure)
+    kk, jj, ii = np.meshgrid(np.arange(NZ), np.arange(NY), np.arange(NX), indexing="ij")
+    qc = np.maximum(cloud(kk, jj, ii) * 1e3, 0.0)
+    check(len(panels) == 2 and all(mesh.get_clim() == (0.0, 2.0) for mesh, _ in panels)
+          and np.allclose(np.ma.filled(panels[0][0].get_array(), 0.0).reshape(NZ, NX), qc[:, NY // 2, :])
+          and np.allclose(np.ma.filled(panels[1][0].get_array(), 0.0).reshape(NY, NX), qc[0])
+          and panels[0][1] == 3 and panels[1][1] == 3,
+          "3-D water: qc's x–z row j = ny // 2 and x–y layer k = 0 on one scale, qr's contours on both",
+          f"{[(mesh.get_clim(), levels) for mesh, levels in panels]}")
+    matplotlib.pyplot.close(figure)
+
+    no_rain = os.path.join(work, "no_rain.nc")
+    write_snapshot(no_rain, three_d=False)
+    add_water(no_rain, three_d=False, with_rain=False)
+    status, stdout, stderr = run(no_rain, "--out", out, "--field", "water")
+    check(status != 0 and stderr.count("\n") <= 1 and stderr.strip() == f"plot_fields: error: {no_rain}: no field "
+          "'qr' (fields: qc, qv, rho_prime, theta_prime, u, w)", "water without qr: a one-line error", stderr)
+
+
 with tempfile.TemporaryDirectory() as work:
     plot_fields = importlib.import_module("plot_fields")
     for part, tests in (("2d", two_d_tests), ("3d", three_d_tests), ("series", series_tests),
-                        ("directories", directory_tests)):
+                        ("directories", directory_tests), ("water", water_tests)):
         os.makedirs(os.path.join(work, part))
         tests(os.path.join(work, part), plot_fields)
 if failures:
