@@ -17,7 +17,6 @@ levels; bad input is a one-line error. Exits 77 (skipped) without h5py, numpy or
 """
 import importlib
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -41,19 +40,13 @@ source_dir = sys.argv[1]
 scripts = os.path.join(source_dir, "scripts")
 script = os.path.join(scripts, "plot_fields.py")
 sys.path.insert(0, scripts)
-failures = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_checks import check, check_png, finish, run_script  # noqa: E402
 
 NX, NY, NZ = 16, 6, 8
 DX, DY, DZ = 1000.0, 1500.0, 1000.0  # x ∈ [0, 16] km, y ∈ [0, 9] km, z ∈ [0, 8] km
 U, V, W = 4.0, -2.0, 3.0  # the wind is constant, so that each panel's vectors show which components it drew
 
-
-def check(condition, what, detail=""):
-    if condition:
-        print(f"ok: {what}")
-    else:
-        failures.append(what)
-        print(f"FAIL: {what}" + (f"\n  got: {detail}" if detail else ""))
 
 
 def theta(k, j, i):
@@ -122,19 +115,9 @@ def write_snapshot(path, three_d, y_scale=True, layout=None, times=(10.0,), step
 
 
 def run(*args):
-    result = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=120)
-    return result.returncode, result.stdout, result.stderr
+    return run_script(script, *args)
 
 
-def check_png(path, what):
-    if not os.path.isfile(path):
-        check(False, f"{what}: the PNG {path} is written")
-        return
-    image = matplotlib.image.imread(path)
-    colours = len(np.unique(image.reshape(-1, image.shape[-1]), axis=0))
-    check(image.ndim == 3 and image.shape[0] >= 300 and image.shape[1] >= 1000 and colours > 50,
-          f"{what}: the PNG reads back, at least 1000 × 300 pixels, more than one colour",
-          f"{image.shape}, {colours} colours")
 
 
 def meshes(figure):
@@ -163,11 +146,11 @@ def two_d_tests(work, plot_fields):
     png = os.path.join(out, "fields_000010.png")
     check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}",
           "2-D: draws the file, and the line names only the PNG", stdout + stderr)
-    check_png(png, "2-D")
+    check_png(png, "2-D", 300, 1000)
     status, stdout, stderr = run(path, "--out", out, "--contours=0:70:5", "--xlim=2:12", "--field", "theta_prime")
     check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", "2-D: --contours and --xlim as before",
           stdout + stderr)
-    check_png(png, "2-D contours")
+    check_png(png, "2-D contours", 300, 1000)
     figure, slices = plot_fields.figure(plot_fields.load(path, "theta_prime"), "theta_prime")
     drawn = meshes(figure)
     expected = theta(np.arange(NZ)[:, None], 0, np.arange(NX)[None, :])
@@ -212,11 +195,11 @@ def three_d_tests(work, plot_fields):
               and np.all(drawn[1][2][1] == V), f"3-D --height {height}: wind (u, w) on x–z, (u, v) on x–y",
               summary(drawn))
         matplotlib.pyplot.close(figure)
-    check_png(png, "3-D")
+    check_png(png, "3-D", 300, 1000)
     status, stdout, stderr = run(path, "--out", out, "--contours=0:80:5", "--xlim=2:12", "--field", "theta_prime")
     check(status == 0 and stdout.strip().startswith(f"plot_fields: wrote {png} (x–z at"),
           "3-D: --contours and --xlim", stdout + stderr)
-    check_png(png, "3-D contours")
+    check_png(png, "3-D contours", 300, 1000)
     status, stdout, stderr = run(path, "--out", out, "--field", "v")
     check(status == 0, "3-D: --field v (the y wind)", stdout + stderr)
 
@@ -265,7 +248,7 @@ def series_tests(work, plot_fields):
                 status, stdout, stderr = run(path, "--out", out, *choice)
                 check(status == 0 and stdout.strip() == f"plot_fields: wrote {png}", f"{what}, into {png}",
                       stdout + stderr)
-                check_png(png, what)
+                check_png(png, what, 300, 1000)
             when = None
             if choice:
                 when = ("time", float(choice[1])) if choice[0] == "--time" else ("step", int(choice[1]))
@@ -410,7 +393,7 @@ def water_tests(work, plot_fields):
         status, stdout, stderr = run(path, "--out", out, *choice)
         check(status == 0 and stdout.strip() == f"plot_fields: wrote {png} ({line})",
               f"{what}: the line gives what was drawn, '{line}'", stdout + stderr)
-        check_png(png, what)
+        check_png(png, what, 300, 1000)
 
     figure, drawn = plot_fields.figure(plot_fields.load(path, "qc"), "qc")
     (mesh, levels), = water_panels(figure)
@@ -453,7 +436,7 @@ def water_tests(work, plot_fields):
     check(status == 0 and stdout.strip() == f"plot_fields: wrote {png} (x–z at y = {(NY // 2 + 0.5) * DY:g} m, "
           "x–y at z = 500 m; qc shaded 0 to 2 g/kg; qr contours 0.5 to 1.5 every 0.5 g/kg)",
           "3-D water: the line names the slices, the range and the levels", stdout + stderr)
-    check_png(png, "3-D water")
+    check_png(png, "3-D water", 300, 1000)
     figure, _ = plot_fields.figure(plot_fields.load(three_d, "water", 500.0), "water")
     panels = water_panels(figure)
     kk, jj, ii = np.meshgrid(np.arange(NZ), np.arange(NY), np.arange(NX), indexing="ij")
@@ -480,6 +463,4 @@ with tempfile.TemporaryDirectory() as work:
                         ("directories", directory_tests), ("water", water_tests)):
         os.makedirs(os.path.join(work, part))
         tests(os.path.join(work, part), plot_fields)
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
+finish()

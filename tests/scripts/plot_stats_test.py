@@ -15,7 +15,6 @@ without h5py, numpy, matplotlib, xarray or h5netcdf.
 import importlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -39,20 +38,14 @@ source_dir = sys.argv[1]
 scripts = os.path.join(source_dir, "scripts")
 script = os.path.join(scripts, "plot_stats.py")
 sys.path.insert(0, scripts)
-failures = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_checks import check, check_png, finish, run_script  # noqa: E402
 
 TIMES = np.arange(0.0, 7201.0, 600.0)  # two hours, a row every 10 minutes
 DRY = ["mass", "total_energy", "d_mass", "d_te", "kinetic_energy", "max_abs_u", "max_abs_w", "min_theta_prime",
        "max_theta_prime", "cfl"]
 WATER = ["water", "d_water", "clipped_water", "precipitation", "mean_rain_rate", "max_rain_rate"]
 
-
-def check(condition, what, detail=""):
-    if condition:
-        print(f"ok: {what}")
-    else:
-        failures.append(what)
-        print(f"FAIL: {what}" + (f"\n  got: {detail}" if detail else ""))
 
 
 def value(name, t):
@@ -94,18 +87,9 @@ def write_reference(path, **changes):
 
 
 def run(*args):
-    result = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=120)
-    return result.returncode, result.stdout, result.stderr
+    return run_script(script, *args)
 
 
-def check_png(path, what):
-    if not os.path.isfile(path):
-        check(False, f"{what}: the PNG {path} is written")
-        return
-    image = matplotlib.image.imread(path)
-    colours = len(np.unique(image.reshape(-1, image.shape[-1]), axis=0))
-    check(image.ndim == 3 and image.shape[0] >= 1000 and colours > 50,
-          f"{what}: the PNG reads back, at least 1000 pixels high, more than one colour", f"{image.shape}, {colours}")
 
 
 def panel(figure, name):
@@ -136,13 +120,13 @@ with tempfile.TemporaryDirectory() as work:
     status, stdout, stderr = run(dry, "--out", out)
     check(status == 0 and stdout.strip() == f"plot_stats: wrote {out} (5 panels: {dry_panels})",
           "a dry file: five panels, the line names them", stdout + stderr)
-    check_png(out, "a dry file")
+    check_png(out, "a dry file", 1000)
     status, stdout, stderr = run(wet)
     out = os.path.join(work, "stats.png")
     check(status == 0 and stdout.strip() == f"plot_stats: wrote {out} (7 panels: {dry_panels}, max_rain_rate, "
           "precipitation)", "a file with water: the rain rates and the precipitation too, into stats.png beside it",
           stdout + stderr)
-    check_png(out, "a file with water")
+    check_png(out, "a file with water", 1000)
 
     stats = xr.open_dataset(wet, engine="h5netcdf", decode_times=False)
     figure, drawn, shaded = plot_stats.figure(stats, "synthetic")
@@ -169,7 +153,7 @@ with tempfile.TemporaryDirectory() as work:
     check(status == 0 and stdout.strip() == f"plot_stats: wrote {out} (7 panels: {dry_panels}, max_rain_rate, "
           "precipitation; 'made-up models' shaded on max_abs_w, max_rain_rate)",
           "--reference FILE: the line says what is shaded", stdout + stderr)
-    check_png(out, "--reference FILE")
+    check_png(out, "--reference FILE", 1000)
     figure, drawn, shaded = plot_stats.figure(stats, "synthetic", plot_stats.load_reference(reference))
     w_range, rate_range = shading(panel(figure, "max_abs_w")), shading(panel(figure, "max_rain_rate"))
     check(shaded == ["max_abs_w", "max_rain_rate"] and w_range == [(10.0, 60.0)] and rate_range == [(0.0, 40.0)],
@@ -229,6 +213,4 @@ with tempfile.TemporaryDirectory() as work:
     with h5py.File(no_w, "a") as f:
         del f["max_abs_w"]
     error([no_w], f"{no_w}: not a statistics file (no time dimension and max_abs_w)", "a file without max_abs_w")
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
+finish()

@@ -13,7 +13,6 @@ import csv
 import importlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -21,15 +20,9 @@ SKIPPED = 77
 source_dir, part = sys.argv[1], sys.argv[2]
 scripts = os.path.join(source_dir, "scripts")
 sys.path.insert(0, scripts)
-failures = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_checks import check, finish, run_script  # noqa: E402
 
-
-def check(condition, what, detail=""):
-    if condition:
-        print(f"ok: {what}")
-    else:
-        failures.append(what)
-        print(f"FAIL: {what}" + (f"\n  got: {detail}" if detail else ""))
 
 
 COLUMNS = ["sweep", "nx", "nz", "cells", "granularity", "steps_per_graph", "steps", "mode", "time_per_step_us",
@@ -82,9 +75,8 @@ def write_bench(path, name="NVIDIA H200", sm_count=132):
                   f)
 
 
-def run(*args):
-    result = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=60)
-    return result.returncode, result.stdout, result.stderr
+def run(script, *args):
+    return run_script(script, *args, timeout=60)
 
 
 def row_of(table, grid, granularity):
@@ -228,6 +220,4 @@ def plot_tests(work):
 
 with tempfile.TemporaryDirectory() as work:
     {"table": table_tests, "plot": plot_tests}[part](work)
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
+finish()
