@@ -1,12 +1,15 @@
 #pragma once
 /// Physical diffusion as second-order fluxes at the faces of the finite-volume scheme
 /// (docs/model.md, "Diffusion"): ν∇² of the velocities (u, w; in 3-D u, v, w; physics.viscosity)
-/// and κ∇² of θ (physics.diffusivity):
-///   F(ρφ) −= c ρ_f (φ_R − φ_L) / Δ   for φ = u, (v,) w with c = ν, and φ = θ with c = κ,
-/// φ = (ρφ) / ρ in the two cells L | R, with ρ_f the face density of the advective flux
-/// (q_f(ρ′) + ρ̄ at the face), so that the tendency of ρφ is ∂/∂x(c ρ ∂φ/∂x) (and likewise in z)
-/// ≈ ρ c ∇²φ; no mass diffuses. At a wall there is none: free slip (∂u/∂z = 0, ∂w/∂z taken as 0)
-/// and no heat flux (∂θ/∂z = 0). The tracers diffuse by the same rule with κ (tracer_flux.hpp).
+/// and κ∇² of θ's departure from the background θ̄(z) = ρ̄θ̄/ρ̄ (physics.diffusivity):
+///   F(ρφ) −= c ρ_f ((φ_R − φ_L) − (φ̄_R − φ̄_L)) / Δ   for φ = u, (v,) w with c = ν, φ̄ = 0, and φ = θ
+/// with c = κ, φ = (ρφ) / ρ in the two cells L | R, with ρ_f the face density of the advective flux
+/// (q_f(ρ′) + ρ̄ at the face), so that the tendency of ρφ is ∂/∂x(c ρ ∂(φ − φ̄)/∂x) (and likewise
+/// in z) ≈ ρ c ∇²(φ − φ̄); no mass diffuses. The background does not diffuse: along x and y φ̄_R =
+/// φ̄_L (one row), and along z the sounding's own gradient, which the walls' zero flux would
+/// otherwise wear away, is left out (as HOMME's DCMIP2016 diffusion acts on the departure from the
+/// initial state). At a wall there is none: free slip (∂u/∂z = 0, ∂w/∂z taken as 0) and no heat
+/// flux. The tracers diffuse by the same rule with κ (tracer_flux.hpp).
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/variables.hpp"
@@ -19,9 +22,10 @@ struct FaceNeighbourBackground {
   double rho_theta_low = 0.0, rho_theta_high = 0.0;
 };
 
-/// F(ρφ) −= c (φ_R − φ_L) for every velocity φ = u_j with c = c_momentum = ν ρ_f / Δ, and for θ
-/// with c = c_theta = κ ρ_f / Δ, of the model whose variables are V; `low` and `high` are the
-/// cells' stored values (perturbations).
+/// F(ρφ) −= c (φ_R − φ_L) for every velocity φ = u_j with c = c_momentum = ν ρ_f / Δ, and
+/// F(ρθ) −= c ((θ_R − θ_L) − (θ̄_R − θ̄_L)) with c = c_theta = κ ρ_f / Δ, of the model whose variables
+/// are V; `low` and `high` are the cells' stored values (perturbations). Along x and y θ̄_R − θ̄_L
+/// is 0 exactly.
 template <class V>
 SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], const double high[V::count],
                                                   const FaceNeighbourBackground& background, double c_momentum,
@@ -32,8 +36,12 @@ SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], co
     constexpr int j = decltype(momentum)::value;
     flux[j] -= c_momentum * (high[j] * inv_high - low[j] * inv_low);
   });
-  flux[V::rhot] -= c_theta * ((high[V::rhot] + background.rho_theta_high) * inv_high -
-                              (low[V::rhot] + background.rho_theta_low) * inv_low);
+  const double background_difference =
+      background.rho_theta_high / background.density_high - background.rho_theta_low / background.density_low;
+  flux[V::rhot] -=
+      c_theta *
+      (((high[V::rhot] + background.rho_theta_high) * inv_high - (low[V::rhot] + background.rho_theta_low) * inv_low) -
+       background_difference);
 }
 
 /// The backgrounds of the cells either side of a horizontal face (x, y) of row k, both row k's,

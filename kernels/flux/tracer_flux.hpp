@@ -8,9 +8,9 @@
 /// operations horizontal_face_flux and vertical_face_flux form it with (a reciprocal of ρ, then a
 /// product), so that a tracer of mixing ratio 1 moves as ρ does, to round-off. With a diffusivity
 /// κ (physics.diffusivity) the flux also gets θ's diffusive flux (diffusive_flux.hpp) of the
-/// tracer's mixing ratio φ = ρ_x/ρ:
-///   F(ρ_x) −= κ ρ_f (φ_R − φ_L) / Δ,   φ = (ρ̄_x + ρ_x′) / (ρ̄ + ρ′) in the two cells L | R,
-/// ρ_f = q_f(ρ′) + ρ̄ at the face, and none at a wall (no tracer crosses it).
+/// tracer's mixing ratio φ = ρ_x/ρ, departing from the background's φ̄ = ρ̄_x/ρ̄:
+///   F(ρ_x) −= κ ρ_f ((φ_R − φ_L) − (φ̄_R − φ̄_L)) / Δ,   φ = (ρ̄_x + ρ_x′) / (ρ̄ + ρ′) in the two
+/// cells L | R, ρ_f = q_f(ρ′) + ρ̄ at the face, and none at a wall (no tracer crosses it).
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/face_flux.hpp"
@@ -75,19 +75,24 @@ SIMAPP_HOST_DEVICE inline double tracer_diffusion_factor(double density_face, in
 }
 
 /// A tracer in one cell as its diffusion reads it: the stored perturbation ρ_x′, the tracer's
-/// background ρ̄_x at the cell's row and 1/ρ = 1/(ρ′ + ρ̄) of the cell.
+/// background ρ̄_x at the cell's row, 1/ρ = 1/(ρ′ + ρ̄) of the cell and the row's ρ̄.
 struct TracerInCell {
   double perturbation = 0.0;
   double background = 0.0;
   double inv_density = 0.0;
+  double background_density = 1.0;
 };
 
-/// The diffusive flux −c (φ_R − φ_L) of a tracer at the face between the cells `low` and `high`,
-/// φ = (ρ_x′ + ρ̄_x) / ρ, formed as θ's (add_face_diffusion); c = tracer_diffusion_factor.
+/// The diffusive flux −c ((φ_R − φ_L) − (φ̄_R − φ̄_L)) of a tracer at the face between the cells
+/// `low` and `high`, φ = (ρ_x′ + ρ̄_x) / ρ, φ̄ = ρ̄_x / ρ̄, formed as θ's (add_face_diffusion); c =
+/// tracer_diffusion_factor. Along x and y φ̄_R − φ̄_L is 0 exactly (one row).
 SIMAPP_HOST_DEVICE inline double tracer_diffusive_flux(double factor, const TracerInCell& low,
                                                        const TracerInCell& high) {
-  return -factor * ((high.perturbation + high.background) * high.inv_density -
-                    (low.perturbation + low.background) * low.inv_density);
+  const double background_difference =
+      high.background / high.background_density - low.background / low.background_density;
+  return -factor * (((high.perturbation + high.background) * high.inv_density -
+                     (low.perturbation + low.background) * low.inv_density) -
+                    background_difference);
 }
 
 }  // namespace simapp

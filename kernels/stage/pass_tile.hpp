@@ -215,9 +215,11 @@ struct PassTile
       const double background = z_pass ? profiles.face_value(b, k) : profiles.cell_value(b, k);
       double value = tracer_face_flux<D>(velocity, tracer, background, k, context[s]);
       if (diffuse)
-        value +=
-            tracer_diffusive_flux(factor, TracerInCell{tracer[1], profiles.cell_value(b, row_low), inv_density_low},
-                                  TracerInCell{tracer[2], profiles.cell_value(b, k), inv_density_high});
+        value += tracer_diffusive_flux(
+            factor,
+            TracerInCell{tracer[1], profiles.cell_value(b, row_low), inv_density_low,
+                         dry_background.cell_density(row_low)},
+            TracerInCell{tracer[2], profiles.cell_value(b, k), inv_density_high, dry_background.cell_density(k)});
       flux(tile, v, l, f) = value;
     }
   }

@@ -64,7 +64,9 @@ SIMAPP_HOST_DEVICE inline void transport_tracers_at(const Forcing& forcing, cons
     double flux_high = tracer_face_flux<D>(u_high, high, background_high, face_high, context);
     if (diffuse) {
       const auto cell = [&](int o) {
-        return TracerInCell{q[o + 1], background.cell_value(b, k + dk * (o - 1)), inv_density[o]};
+        const int row = k + dk * (o - 1);
+        return TracerInCell{q[o + 1], background.cell_value(b, row), inv_density[o],
+                            context.background.cell_density(row)};
       };
       flux_low += tracer_diffusive_flux(factor_low, cell(0), cell(1));
       flux_high += tracer_diffusive_flux(factor_high, cell(1), cell(2));

@@ -187,6 +187,8 @@ class TracerDiffusionStage {
   double mixing_ratio(int k, int i) const {
     return (at(state_, tracer, k, i) + tracer_cell_[k + 2]) / (at(state_, var::dens, k, i) + density_cell_[k + 2]);
   }
+  /// φ − φ̄: the mixing ratio's departure from the background's, φ̄ = ρ̄_x/ρ̄ of row k.
+  double departure(int k, int i) const { return mixing_ratio(k, i) - tracer_cell_[k + 2] / density_cell_[k + 2]; }
   /// q_f(ρ′) of the four cells around a face.
   static double face_value(double q0, double q1, double q2, double q3) { return (-q0 + 7 * q1 + 7 * q2 - q3) / 12; }
 
@@ -197,13 +199,14 @@ class TracerDiffusionStage {
                          density_cell_[k + 2];
     return -diffusivity * rho_f * (mixing_ratio(k, i) - mixing_ratio(k, i - 1)) / dx;
   }
-  /// H(ρ_x) at interface k between rows k − 1 and k: −κ ρ_f (φ_k − φ_{k−1}) / dz; 0 at the walls.
+  /// H(ρ_x) at interface k between rows k − 1 and k: −κ ρ_f ((φ − φ̄)_k − (φ − φ̄)_{k−1}) / dz (the
+  /// background's own profile does not diffuse); 0 at the walls.
   double z_flux(int k, int i) const {
     if (k == 0 || k == nz) return 0.0;
     const double rho_f = face_value(at(state_, var::dens, k - 2, i), at(state_, var::dens, k - 1, i),
                                     at(state_, var::dens, k, i), at(state_, var::dens, k + 1, i)) +
                          density_face_[k];
-    return -diffusivity * rho_f * (mixing_ratio(k, i) - mixing_ratio(k - 1, i)) / dz;
+    return -diffusivity * rho_f * (departure(k, i) - departure(k - 1, i)) / dz;
   }
 
   double stored(int k, int i) const { return at(state_, tracer, k, i); }

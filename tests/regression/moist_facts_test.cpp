@@ -41,7 +41,9 @@ TEST(SupercellTest, StaysMirrorSymmetricAboutTheDomainsMiddleInY) {
     RecordProperty("asymmetry_" + std::to_string(v), testing::scientific(asymmetry / std::max(largest, 1e-300)));
     EXPECT_LE(asymmetry, 1e-10 * largest) << "variable " << v;
   }
-  EXPECT_GT(largest_w, 0.1) << "the bubble rises";
+  // Not a trivial symmetry: the bubble rises (a state at rest keeps |w| near 1e-12; this coarse
+  // bubble, three 7 km cells wide, reaches ≈ 0.07 m/s in 900 s).
+  EXPECT_GT(largest_w, 0.01) << "the bubble rises";
 }
 
 }  // namespace

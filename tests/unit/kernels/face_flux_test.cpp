@@ -276,7 +276,10 @@ TEST(FaceFluxTest, DiffusionTakesTheViscosityForTheVelocitiesAndTheDiffusivityFo
   EXPECT_EQ(z_flux[var::dens], start[var::dens]) << "no mass diffuses";
   EXPECT_NEAR(z_flux[var::umom], 2.0 - 4.0 * 1.32 * (13.0 / 1.40 - 11.0 / 1.25), 1e-13);
   EXPECT_NEAR(z_flux[var::wmom], 3.0 - 4.0 * 1.32 * (-4.0 / 1.40 + 2.0 / 1.25), 1e-13);
-  EXPECT_NEAR(z_flux[var::rhot], 4.0 - 10.0 * 1.32 * (355.0 / 1.40 - 361.0 / 1.25), 1e-12);
+  // θ diffuses as its departure from the background's θ̄ = ρ̄θ̄/ρ̄ of each row: the background's own
+  // gradient 350 / 1.10 − 360 / 1.15 does not.
+  EXPECT_NEAR(z_flux[var::rhot], 4.0 - 10.0 * 1.32 * ((355.0 / 1.40 - 361.0 / 1.25) - (350.0 / 1.10 - 360.0 / 1.15)),
+              1e-12);
 
   // With the viscosity alone θ does not diffuse; with the diffusivity alone the velocities do not.
   fixture.params.diffusivity_x = 0.0;

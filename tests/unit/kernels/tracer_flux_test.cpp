@@ -46,13 +46,24 @@ TEST(TracerFluxTest, DiffusionFactorIsKappaTimesTheFaceDensityOverTheSpacing) {
 }
 
 TEST(TracerFluxTest, DiffusiveFluxIsMinusTheFactorTimesTheMixingRatiosDifference) {
-  // φ_L = (0.002 + 0.010) / 1.2 = 0.01, φ_R = (0.004 + 0.011) / 1.25 = 0.012: −3.75 · 0.002.
-  const TracerInCell low{0.002, 0.010, 1.0 / 1.2};
-  const TracerInCell high{0.004, 0.011, 1.0 / 1.25};
+  // φ_L = (0.002 + 0.010) / 1.2 = 0.01, φ_R = (0.004 + 0.011) / 1.25 = 0.012: −3.75 · 0.002 (the
+  // background's mixing ratio 0.010 / 1.0 = 0.011 / 1.1 alike in both).
+  const TracerInCell low{0.002, 0.010, 1.0 / 1.2, 1.0};
+  const TracerInCell high{0.004, 0.011, 1.0 / 1.25, 1.1};
   EXPECT_NEAR(tracer_diffusive_flux(3.75, low, high), -0.0075, 1e-17);
   EXPECT_NEAR(tracer_diffusive_flux(3.75, high, low), 0.0075, 1e-17) << "down the gradient either way";
   EXPECT_EQ(tracer_diffusive_flux(3.75, low, low), 0.0) << "a uniform mixing ratio does not diffuse";
   EXPECT_EQ(tracer_diffusive_flux(0.0, low, high), 0.0) << "a wall";
+}
+
+/// The background's own profile does not diffuse: cells at rest on a background whose mixing ratio
+/// falls from 0.010 to 0.0075 have no flux, and a departure diffuses down its own gradient.
+TEST(TracerFluxTest, TheBackgroundsProfileDoesNotDiffuse) {
+  const TracerInCell low{0.0, 0.010, 1.0 / 1.0, 1.0};
+  const TracerInCell high{0.0, 0.006, 1.0 / 0.8, 0.8};
+  EXPECT_NEAR(tracer_diffusive_flux(3.75, low, high), 0.0, 1e-18);
+  const TracerInCell moister{0.0008, 0.006, 1.0 / 0.8, 0.8};  // φ − φ̄ = 0.0008 / 0.8 = 0.001
+  EXPECT_NEAR(tracer_diffusive_flux(3.75, low, moister), -3.75 * 0.001, 1e-17);
 }
 
 TEST(TracerFluxTest, NoDiffusivityGivesNoFactor) {
