@@ -1,8 +1,9 @@
 #pragma once
 /// Physical diffusion as second-order fluxes at the faces of the finite-volume scheme
 /// (docs/model.md, "Diffusion"): ν∇² of the velocities (u, w; in 3-D u, v, w; physics.viscosity)
-/// and κ∇² of θ's departure from the background θ̄(z) = ρ̄θ̄/ρ̄ (physics.diffusivity):
-///   F(ρφ) −= c ρ_f ((φ_R − φ_L) − (φ̄_R − φ̄_L)) / Δ   for φ = u, (v,) w with c = ν, φ̄ = 0, and φ = θ
+/// and κ∇² of θ (physics.diffusivity), each as its departure from the background's φ̄(z) (the
+/// sounding's wind ū, v̄, where the case has one, else 0; w̄ = 0; θ̄ = ρ̄θ̄/ρ̄):
+///   F(ρφ) −= c ρ_f ((φ_R − φ_L) − (φ̄_R − φ̄_L)) / Δ   for φ = u, (v,) w with c = ν, and φ = θ
 /// with c = κ, φ = (ρφ) / ρ in the two cells L | R, with ρ_f the face density of the advective flux
 /// (q_f(ρ′) + ρ̄ at the face), so that the tendency of ρφ is ∂/∂x(c ρ ∂(φ − φ̄)/∂x) (and likewise
 /// in z) ≈ ρ c ∇²(φ − φ̄); no mass diffuses. The background does not diffuse: along x and y φ̄_R =
@@ -20,12 +21,13 @@ namespace simapp {
 struct FaceNeighbourBackground {
   double density_low = 0.0, density_high = 0.0;
   double rho_theta_low = 0.0, rho_theta_high = 0.0;
+  double u_low = 0.0, u_high = 0.0, v_low = 0.0, v_high = 0.0;  ///< the background wind (HydrostaticView::cell_wind)
 };
 
-/// F(ρφ) −= c (φ_R − φ_L) for every velocity φ = u_j with c = c_momentum = ν ρ_f / Δ, and
-/// F(ρθ) −= c ((θ_R − θ_L) − (θ̄_R − θ̄_L)) with c = c_theta = κ ρ_f / Δ, of the model whose variables
-/// are V; `low` and `high` are the cells' stored values (perturbations). Along x and y θ̄_R − θ̄_L
-/// is 0 exactly.
+/// F(ρu_j) −= c ((u_j,R − u_j,L) − (ū_j,R − ū_j,L)) for every velocity u_j with c = c_momentum =
+/// ν ρ_f / Δ (ū_j the background wind, w̄ = 0), and F(ρθ) −= c ((θ_R − θ_L) − (θ̄_R − θ̄_L)) with c =
+/// c_theta = κ ρ_f / Δ, of the model whose variables are V; `low` and `high` are the cells' stored
+/// values (perturbations). Along x and y the backgrounds' differences are 0 exactly.
 template <class V>
 SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], const double high[V::count],
                                                   const FaceNeighbourBackground& background, double c_momentum,
@@ -34,7 +36,11 @@ SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], co
   const double inv_high = 1.0 / (high[V::dens] + background.density_high);
   for_each_momentum<V>([&](auto momentum) {
     constexpr int j = decltype(momentum)::value;
-    flux[j] -= c_momentum * (high[j] * inv_high - low[j] * inv_low);
+    double background_difference = 0.0;  // w̄ = 0
+    if constexpr (j == V::umom) background_difference = background.u_high - background.u_low;
+    if constexpr (requires { V::vmom; })
+      if constexpr (j == V::vmom) background_difference = background.v_high - background.v_low;
+    flux[j] -= c_momentum * ((high[j] * inv_high - low[j] * inv_low) - background_difference);
   });
   const double background_difference =
       background.rho_theta_high / background.density_high - background.rho_theta_low / background.density_low;
@@ -48,12 +54,10 @@ SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], co
 /// or of vertical face k (z), rows k − 1 and k.
 template <bool Vertical>
 SIMAPP_HOST_DEVICE inline FaceNeighbourBackground face_neighbours(const HydrostaticView& background, int k) {
-  if constexpr (Vertical)
-    return {background.cell_density(k - 1), background.cell_density(k), background.cell_rho_theta(k - 1),
-            background.cell_rho_theta(k)};
-  else
-    return {background.cell_density(k), background.cell_density(k), background.cell_rho_theta(k),
-            background.cell_rho_theta(k)};
+  const int low = Vertical ? k - 1 : k;
+  return {background.cell_density(low), background.cell_density(k),   background.cell_rho_theta(low),
+          background.cell_rho_theta(k), background.cell_wind(0, low), background.cell_wind(0, k),
+          background.cell_wind(1, low), background.cell_wind(1, k)};
 }
 
 /// The background density at a horizontal face of row k (the row's) or at vertical face k.

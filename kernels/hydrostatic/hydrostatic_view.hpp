@@ -16,9 +16,17 @@ struct HydrostaticView {
   const double* inv_rho_theta_cell = nullptr;  ///< 1/ρ̄θ̄_c
   const double* pressure_cell = nullptr;       ///< C₀ (ρ̄θ̄_c)^γ
   const double* inv_rho_theta_face = nullptr;  ///< 1/ρ̄θ̄_i
+  /// The background's wind (a sounding's: the diffusion acts on the departure from it), ū_c of
+  /// rows k ∈ [−halo, nz + halo), then v̄_c `wind_stride` entries further; null: none (0).
+  const double* wind_cell = nullptr;
+  int wind_stride = 0;
 
   SIMAPP_HOST_DEVICE double cell_density(int k) const { return density_cell[k + numerics::halo_width]; }
   SIMAPP_HOST_DEVICE double cell_rho_theta(int k) const { return rho_theta_cell[k + numerics::halo_width]; }
+  /// Component c (0: u, 1: v) of the background wind in row k; 0 without one.
+  SIMAPP_HOST_DEVICE double cell_wind(int c, int k) const {
+    return wind_cell == nullptr ? 0.0 : wind_cell[c * wind_stride + k + numerics::halo_width];
+  }
   /// The reference for pressures in cell row k (x faces) and at interface k (z faces).
   SIMAPP_HOST_DEVICE physics::PressureReference cell_reference(int k) const {
     const int row = k + numerics::halo_width;

@@ -21,6 +21,7 @@ ColumnBackground column_background(const ColumnSource& source, const CellGeometr
   background.dry.rho_theta_cell.assign(rows, 0.0);
   background.water.vapour_cell.assign(rows, 0.0);
   background.water.cloud_cell.assign(rows, 0.0);
+  background.dry.wind_cell.assign(2 * static_cast<std::size_t>(rows), 0.0);
   background.air.resize(rows);
   background.points.resize(rows);
   for (int r = 0; r < rows; ++r)
@@ -34,7 +35,14 @@ ColumnBackground column_background(const ColumnSource& source, const CellGeometr
       background.dry.rho_theta_cell[r] += point.rho_theta * w;
       background.water.vapour_cell[r] += point.vapour_density * w;
       background.water.cloud_cell[r] += point.cloud_density * w;
+      background.dry.wind_cell[r] += point.density * background.air[r][q].u * w;  // ρ̄ū, then / ρ̄
+      background.dry.wind_cell[rows + r] += point.density * background.air[r][q].v * w;
     }
+  // The cells' wind as the initial state has it where nothing perturbs it: ū = mean(ρu)/mean(ρ).
+  for (int r = 0; r < rows; ++r) {
+    background.dry.wind_cell[r] /= background.dry.density_cell[r];
+    background.dry.wind_cell[rows + r] /= background.dry.density_cell[r];
+  }
   for (int k = 0; k <= nz; ++k) {
     const ColumnPoint& point = column[static_cast<std::size_t>(rows) * points + k];
     background.dry.density_face.push_back(point.density);

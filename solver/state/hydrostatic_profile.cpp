@@ -31,6 +31,10 @@ HydrostaticProfile::HydrostaticProfile(const Stream& stream, const HydrostaticCo
   to_backend(rho_theta_cell_, columns.rho_theta_cell);
   to_backend(density_face_, columns.density_face);
   to_backend(rho_theta_face_, columns.rho_theta_face);
+  if (!columns.wind_cell.empty()) {
+    wind_cell_ = DeviceBuffer<double>(stream.backend, columns.wind_cell.size());
+    to_backend(wind_cell_, columns.wind_cell);
+  }
   derive_hydrostatic_pressures(stream, nz, arrays());
   device::synchronize(stream);
 }
@@ -41,13 +45,23 @@ HydrostaticArrays HydrostaticProfile::arrays() const {
 }
 
 HydrostaticView HydrostaticProfile::view() const {
-  return {density_cell_.data(),  rho_theta_cell_.data(),     density_face_.data(),  rho_theta_face_.data(),
-          pressure_face_.data(), inv_rho_theta_cell_.data(), pressure_cell_.data(), inv_rho_theta_face_.data()};
+  HydrostaticView view{density_cell_.data(),   rho_theta_cell_.data(),    density_face_.data(),
+                       rho_theta_face_.data(), pressure_face_.data(),     inv_rho_theta_cell_.data(),
+                       pressure_cell_.data(),  inv_rho_theta_face_.data()};
+  if (wind_cell_.size() > 0) {
+    view.wind_cell = wind_cell_.data();
+    view.wind_stride = static_cast<int>(wind_cell_.size() / 2);
+  }
+  return view;
 }
 
 HydrostaticColumns HydrostaticProfile::to_host(const Stream& stream) const {
-  return {density_cell_.copy_to_host(stream), rho_theta_cell_.copy_to_host(stream), density_face_.copy_to_host(stream),
-          rho_theta_face_.copy_to_host(stream), pressure_face_.copy_to_host(stream)};
+  return {density_cell_.copy_to_host(stream),
+          rho_theta_cell_.copy_to_host(stream),
+          density_face_.copy_to_host(stream),
+          rho_theta_face_.copy_to_host(stream),
+          pressure_face_.copy_to_host(stream),
+          wind_cell_.size() > 0 ? wind_cell_.copy_to_host(stream) : std::vector<double>{}};
 }
 
 }  // namespace simapp

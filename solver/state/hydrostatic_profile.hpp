@@ -16,6 +16,8 @@ namespace simapp {
 struct HydrostaticColumns {
   std::vector<double> density_cell, rho_theta_cell;
   std::vector<double> density_face, rho_theta_face, pressure_face;
+  /// The background's wind: ū_c of the nz + 2·halo rows, then v̄_c; empty: none.
+  std::vector<double> wind_cell{};
 };
 
 class HydrostaticProfile {
@@ -38,6 +40,7 @@ class HydrostaticProfile {
   DeviceBuffer<double> density_cell_, rho_theta_cell_;
   DeviceBuffer<double> density_face_, rho_theta_face_, pressure_face_;
   DeviceBuffer<double> inv_rho_theta_cell_, pressure_cell_, inv_rho_theta_face_;
+  DeviceBuffer<double> wind_cell_;  ///< empty: no wind
 };
 
 }  // namespace simapp

@@ -417,5 +417,26 @@ TEST(FaceFlux3dTest, DiffusionOfVIsThatOfUAndLeavesTheOtherVariablesAsInTwoD) {
   EXPECT_NEAR(flux3[V3::vmom], 3.0 - c * (7.0 / 1.3 - 4.0 / 1.2), 1e-14);
 }
 
+/// The velocities diffuse as their departure from the background wind (a sounding's ū, v̄ of the
+/// face's two rows; w̄ = 0): a sheared wind at rest on its background has no diffusive flux.
+TEST(FaceFlux3dTest, VelocitiesDiffuseAsTheirDepartureFromTheBackgroundWind) {
+  FaceNeighbourBackground background{1.2, 1.0, 350.0, 300.0};
+  background.u_low = 5.0, background.u_high = 8.0, background.v_low = -1.0, background.v_high = 2.0;
+  // Cells carrying the background wind exactly (ρ′ = 0, ρ = ρ̄): ρu = ρ̄ū, ρv = ρ̄v̄; and θ̄ itself.
+  const double low[V3::count] = {0.0, 1.2 * 5.0, 1.2 * -1.0, 0.0, 0.0};
+  const double high[V3::count] = {0.0, 1.0 * 8.0, 1.0 * 2.0, 0.0, 0.0};
+  double flux[V3::count] = {1.0, 2.0, 3.0, 4.0, 5.0};
+  add_face_diffusion<V3>(low, high, background, 0.25, 0.5, flux);
+  EXPECT_NEAR(flux[V3::umom], 2.0, 1e-15);
+  EXPECT_NEAR(flux[V3::vmom], 3.0, 1e-15);
+  EXPECT_EQ(flux[V3::wmom], 4.0);
+  EXPECT_NEAR(flux[V3::rhot], 5.0, 1e-13);
+  // A departure of 1 m/s in the upper cell's u diffuses: F(ρu) −= c · 1.
+  const double faster[V3::count] = {0.0, 1.0 * 9.0, 1.0 * 2.0, 0.0, 0.0};
+  double departing[V3::count] = {1.0, 2.0, 3.0, 4.0, 5.0};
+  add_face_diffusion<V3>(low, faster, background, 0.25, 0.5, departing);
+  EXPECT_NEAR(departing[V3::umom], 2.0 - 0.25, 1e-14);
+}
+
 }  // namespace
 }  // namespace simapp
