@@ -36,10 +36,10 @@ SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], co
   const double inv_high = 1.0 / (high[V::dens] + background.density_high);
   for_each_momentum<V>([&](auto momentum) {
     constexpr int j = decltype(momentum)::value;
-    double background_difference = 0.0;  // w̄ = 0
+    // ū of u, v̄ of v (the 3-D model's momentum along y), w̄ = 0.
+    double background_difference = 0.0;
     if constexpr (j == V::umom) background_difference = background.u_high - background.u_low;
-    if constexpr (requires { V::vmom; })
-      if constexpr (j == V::vmom) background_difference = background.v_high - background.v_low;
+    if constexpr (V::momenta == 3 && j == V::momentum(1)) background_difference = background.v_high - background.v_low;
     flux[j] -= c_momentum * ((high[j] * inv_high - low[j] * inv_low) - background_difference);
   });
   const double background_difference =
