@@ -5,7 +5,7 @@ when present); and the
 storm mirror-symmetric about the domain's middle in y (the sounding's wind has no v and the
 bubble sits at y = ylen/2): w and q_r even in y at the end, to `SYMMETRY` of their largest
 values. Runs where simapp would run the case on a GPU (`--plan` names the backend); on the host
-(about an hour on two cores) it skips (77) unless SIMAPP_SUPERCELL_ON_HOST=1. Skips without h5py.
+(13 minutes on two cores) it skips (77) unless SIMAPP_SUPERCELL_ON_HOST=1. Skips without h5py.
 
 usage: supercell_check.py SIMAPP INPUTS_DIR WORK_DIR [simapp options...]
 """
@@ -36,7 +36,7 @@ def main():
     case = [simapp, os.path.join(inputs, "supercell.yaml"), "--set", "grid.nx=84", "--set", "grid.ny=84", *extra]
     plan = subprocess.run([*case, "--plan"], check=True, capture_output=True, text=True).stdout
     if "host backend" in plan and os.environ.get("SIMAPP_SUPERCELL_ON_HOST") != "1":
-        print("skipped: the case runs on the host backend here (about an hour on two cores); "
+        print("skipped: the case runs on the host backend here (13 minutes on two cores); "
               "set SIMAPP_SUPERCELL_ON_HOST=1 to run it")
         return 77
     subprocess.run([*case, "--overwrite", "--set", f"output.dir={work}", "--set", "output.stats_every=60",
