@@ -102,10 +102,12 @@ std::string bump_text(const Bump<3>& bump, int ny, Text text) {
 }
 
 /// ";diffusivity=" and physics.diffusivity as `text` spells it where it differs from the
-/// viscosity; nothing where it is the viscosity (every checkpoint before the key).
+/// viscosity, then ";diffusion_reference=initial_state" where that is θ's reference; nothing where
+/// neither (every checkpoint before the keys).
 template <class Text>
 std::string diffusivity_text(const Dissipation& physics, Text text) {
-  return physics.diffusivity != physics.viscosity ? ";diffusivity=" + text(physics.diffusivity) : std::string();
+  return (physics.diffusivity != physics.viscosity ? ";diffusivity=" + text(physics.diffusivity) : std::string()) +
+         (physics.reference == DiffusionReference::initial_state ? ";diffusion_reference=initial_state" : "");
 }
 
 /// The 3-D model's grid (ny > 1) adds its y, a configured bump its values, a diffusivity other
@@ -157,6 +159,14 @@ TracerInit tracer_init_of(const fs::path& path, const std::string& text) {
   for (const auto& [init, name] : tracer_init_names)
     if (text == name) return init;
   throw bad_input(path, fmt::format("attribute tracer_init is '{}', not one of bump, uniform", printable(text)));
+}
+
+/// The diffusion_reference attribute's value; a bad-input Error for another name.
+DiffusionReference diffusion_reference_of(const fs::path& path, const std::string& text) {
+  for (const auto& [reference, name] : diffusion_reference_names)
+    if (text == name) return reference;
+  throw bad_input(path, fmt::format("attribute diffusion_reference is '{}', not one of background, initial_state",
+                                    printable(text)));
 }
 
 /// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
@@ -370,6 +380,9 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
   write_attribute(file, "hyperviscosity", header.physics.hyperviscosity);
   if (header.physics.diffusivity != header.physics.viscosity)
     write_attribute(file, "diffusivity", header.physics.diffusivity);
+  if (header.physics.reference == DiffusionReference::initial_state)
+    write_attribute(file, "diffusion_reference",
+                    std::string(name_in(diffusion_reference_names, header.physics.reference)));
   write_attribute(file, "cfl", header.cfl);
   if (header.perturbation)
     for (const auto& [name, value] : perturbation_attributes(*header.perturbation, header.ny))
@@ -619,6 +632,8 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.physics.hyperviscosity = file.read_attribute<double>("hyperviscosity");
   header.physics.diffusivity =
       file.has_attribute("diffusivity") ? file.read_attribute<double>("diffusivity") : header.physics.viscosity;
+  if (file.has_attribute("diffusion_reference"))
+    header.physics.reference = diffusion_reference_of(path, file.read_attribute<std::string>("diffusion_reference"));
   header.cfl = file.read_attribute<double>("cfl");
   if (file.has_attribute("perturbation_amplitude")) {
     Bump<3>& bump = header.perturbation.emplace(uniform_in_y(Bump<2>{}));

@@ -274,6 +274,13 @@ const std::vector<ConfigKey>& config_keys() {
                       "(dt then also respects 0.25 min(dx, dz)² / κ)",
                       [](auto& spec) -> auto& { return spec.physics.diffusivity; }),
                   [](const RunSpec& spec) { return spec.physics.diffusivity != spec.physics.viscosity; }),
+      listed_when(enum_key(
+                      "physics.diffusion_reference",
+                      "what θ's vertical diffusion acts on the departure from: the background θ̄(z), or the "
+                      "initial state's θ (HOMME's DCMIP2016 supercell: the initial bubble does not diffuse "
+                      "along z; needs whole columns on a rank)",
+                      diffusion_reference_names, [](auto& spec) -> auto& { return spec.physics.reference; }),
+                  [](const RunSpec& spec) { return spec.physics.reference != DiffusionReference::background; }),
       value_key(
           "physics.hyperviscosity", "", at_least(0),
           "β of the fourth-order hyperviscosity that keeps the scheme stable; 0: none",

@@ -20,12 +20,23 @@ struct HydrostaticView {
   /// rows k ∈ [−halo, nz + halo), then v̄_c `wind_stride` entries further; null: none (0).
   const double* wind_cell = nullptr;
   int wind_stride = 0;
+  /// θ₀ − θ̄ of every interior cell (k, j, i) of the rank, row-major (physics.diffusion_reference:
+  /// initial_state: the initial state's departure, which θ's vertical diffusion leaves alone);
+  /// null: none (0).
+  const double* initial_theta_departure = nullptr;
+  int columns_x = 0, columns_y = 0;  ///< the rank's interior cells along x and y
 
   SIMAPP_HOST_DEVICE double cell_density(int k) const { return density_cell[k + numerics::halo_width]; }
   SIMAPP_HOST_DEVICE double cell_rho_theta(int k) const { return rho_theta_cell[k + numerics::halo_width]; }
   /// Component c (0: u, 1: v) of the background wind in row k; 0 without one.
   SIMAPP_HOST_DEVICE double cell_wind(int c, int k) const {
     return wind_cell == nullptr ? 0.0 : wind_cell[c * wind_stride + k + numerics::halo_width];
+  }
+  /// θ₀ − θ̄ of interior cell (k, j, i); 0 without the initial state as a reference.
+  SIMAPP_HOST_DEVICE double initial_theta(int k, int j, int i) const {
+    return initial_theta_departure == nullptr
+               ? 0.0
+               : initial_theta_departure[(static_cast<long>(k) * columns_y + j) * columns_x + i];
   }
   /// The reference for pressures in cell row k (x faces) and at interface k (z faces).
   SIMAPP_HOST_DEVICE physics::PressureReference cell_reference(int k) const {

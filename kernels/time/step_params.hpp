@@ -9,11 +9,18 @@
 
 namespace simapp {
 
-/// The run's dissipation (physics.viscosity, physics.hyperviscosity, physics.diffusivity).
+/// physics.diffusion_reference: what θ's vertical diffusion acts on the departure from: the
+/// background θ̄(z), or the initial state's θ₀(x, y, z) (as HOMME's DCMIP2016 supercell: the
+/// initial bubble does not diffuse along z, only what the flow makes of it).
+enum class DiffusionReference { background, initial_state };
+
+/// The run's dissipation (physics.viscosity, physics.hyperviscosity, physics.diffusivity,
+/// physics.diffusion_reference).
 struct Dissipation {
   double viscosity = 0.0;                                 ///< ν of ν∇² of the velocities, m² s⁻¹
   double hyperviscosity = numerics::hyperviscosity_beta;  ///< β of the hyperviscosity, dimensionless
   double diffusivity = viscosity;  ///< κ of κ∇² of θ and the tracers, m² s⁻¹ (ν's unless given)
+  DiffusionReference reference = DiffusionReference::background;
 
   /// The larger of ν and κ: the coefficient that bounds an explicit step (solver/time/time_stepping.hpp).
   SIMAPP_HOST_DEVICE double largest_coefficient() const { return diffusivity > viscosity ? diffusivity : viscosity; }

@@ -61,12 +61,14 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       background_(column_ ? HydrostaticProfile(stream_.get(), column_->dry, grid_.nz())
                           : HydrostaticProfile(stream_.get(), case_background(spec.case_name), grid_.geometry<2>(),
                                                grid_.nz())),
+      theta_reference_(backend, spec, grid_, decomposition),
       halo_path_(simapp::halo_path(backend, spec.parallel)),
       health_(backend, spec.execution.check_every, time_stepping_.num_steps(), spec.grid.nx, spec.grid.nz,
               spec.grid.ny),
       loop_clock_(backend, 1),
-      model_(make_model({spec_, mode, decomposition, grid_, time_stepping_, stream_.get(), background_.view(),
-                         column_ ? &*column_ : nullptr, halo_path_, health_.ops()})),
+      model_(make_model({spec_, mode, decomposition, grid_, time_stepping_, stream_.get(),
+                         theta_reference_.applied_to(background_.view()), column_ ? &*column_ : nullptr, halo_path_,
+                         health_.ops()})),
       steps_per_graph_(simapp::steps_per_graph(spec.execution, model_->first_step(), model_->chunks().cadences())),
       executor_(make_executor(
           mode, spec_, decomposition,
@@ -75,6 +77,10 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
       pacing_(stream_.get(), decomposition.comm(), executor_->batch_granule()),
       state_copy_(backend, model_->interior(), model_->surface_water().size()) {
   reset();
+  if (theta_reference_.used()) {  // the initial state that reset() made is the reference
+    begin_state_copy();
+    theta_reference_.set(stream_.get(), finish_state_copy(), background_.to_host(stream_.get()));
+  }
 }
 
 Simulation::~Simulation() = default;

@@ -27,6 +27,7 @@
 #include "solver/simulation/state_copy.hpp"
 #include "solver/spec/run_spec.hpp"
 #include "solver/state/hydrostatic_profile.hpp"
+#include "solver/state/initial_theta_reference.hpp"
 #include "solver/time/time_stepping.hpp"
 
 namespace simapp {
@@ -141,6 +142,7 @@ class Simulation {
   OwnedStream stream_;
   std::optional<ColumnBackground> column_;  ///< the background integrated from a sounding, if any
   HydrostaticProfile background_;
+  InitialThetaReference theta_reference_;  ///< θ₀ − θ̄ with physics.diffusion_reference: initial_state
   HaloPath halo_path_;
   HealthMonitor health_;
   DeviceBuffer<LoopClock> loop_clock_;  ///< the device's step count (graph_loop, persistent, --profile)

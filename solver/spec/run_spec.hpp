@@ -114,6 +114,11 @@ inline constexpr std::array<std::pair<Rain, std::string_view>, 2> rain_names{{
     {Rain::off, "off"},
 }};
 
+inline constexpr std::array<std::pair<DiffusionReference, std::string_view>, 2> diffusion_reference_names{{
+    {DiffusionReference::background, "background"},
+    {DiffusionReference::initial_state, "initial_state"},
+}};
+
 /// How the microphysics (grid.microphysics) steps.
 struct MoistureSpec {
   Rain rain = Rain::on;  ///< physics.rain
@@ -143,7 +148,7 @@ struct RunSpec {
   BackgroundSpec background;
   PerturbationSpec perturbation;
   TimeSpec time;
-  Dissipation physics;  ///< physics.viscosity, physics.hyperviscosity, physics.diffusivity (not given: ν)
+  Dissipation physics;  ///< physics.viscosity, .hyperviscosity, .diffusivity (not given: ν), .diffusion_reference
   MoistureSpec moisture;
   OutputSpec output;
   ExecutionSpec execution;

@@ -886,6 +886,36 @@ TEST_F(CheckpointFiles, ADiffusivityOtherThanTheViscosityIsRecordedHashedAndComp
   EXPECT_EQ(read_checkpoint_header(before_path).physics.diffusivity, 75.0);
 }
 
+TEST_F(CheckpointFiles, TheInitialStateAsTheDiffusionReferenceIsRecordedHashedAndCompared) {
+  RunSpec spec = model_2d.spec();
+  spec.physics.viscosity = 500.0;
+  spec.physics.diffusivity = 1500.0;
+  spec.physics.reference = DiffusionReference::initial_state;
+  const TimeStepping stepping(1000.0, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
+                              spec.physics.largest_coefficient());
+  CheckpointHeader header = model_2d.header(5, spec);
+  header.time = stepping.time_after(5);
+  header.physics = spec.physics;
+  write_checkpoint(directory_, header, state_in(model_2d.whole(), model_2d.variables), "");
+  const fs::path path = checkpoint_path(directory_, 5);
+  const CheckpointHeader read = read_checkpoint_header(path);
+  EXPECT_EQ(read.physics.reference, DiffusionReference::initial_state);
+  EXPECT_EQ(read.config_hash, physics_hash(spec));
+  EXPECT_EQ(refusal([&] { check_restart_compatible(path, read, spec, stepping); }), "");
+  RunSpec background = spec;
+  background.physics.reference = DiffusionReference::background;
+  EXPECT_NE(physics_hash(background), physics_hash(spec)) << "a restart with the background as the reference differs";
+  EXPECT_NE(refusal([&] { check_restart_compatible(path, read, background, stepping); }), "");
+  // The background (every checkpoint before the key): no attribute, read back as the background.
+  CheckpointHeader before = model_2d.header(6, background);
+  before.time = stepping.time_after(6);
+  before.physics = background.physics;
+  write_checkpoint(directory_, before, state_in(model_2d.whole(), model_2d.variables), "");
+  const fs::path before_path = checkpoint_path(directory_, 6);
+  EXPECT_FALSE(has_attribute(before_path, "diffusion_reference"));
+  EXPECT_EQ(read_checkpoint_header(before_path).physics.reference, DiffusionReference::background);
+}
+
 TEST_F(CheckpointFiles, CheckpointOfTheOlderFormatIsRefused) {
   const fs::path path = write(model_2d, 8);
   testing::rewrite_in_older_format(path);

@@ -273,15 +273,16 @@ TEST_F(ConfigTest, ResolvedYamlReloadsToTheSameSpec) {
   EXPECT_NE(config.resolved_yaml.find("xlen: 0.1\n"), std::string::npos) << config.resolved_yaml;
   // Every key but those of the 3-D model (a 2-D run), perturbation.* (not given),
   // output.stats_every (not given: output.every's), physics.diffusivity (not given: the
-  // viscosity), background.sounding (none), the tracers' (a run without tracers) and the
-  // microphysics' cadence and rain (a dry run).
+  // viscosity), physics.diffusion_reference (the background), background.sounding (none), the tracers' (a run without
+  // tracers) and the microphysics' cadence and rain (a dry run).
   for (const ConfigKey& key : config_keys()) {
     const auto dot = key.path.rfind('.');
     const std::string_view name = dot == std::string_view::npos ? key.path : key.path.substr(dot + 1);
     const bool listed = key.path != "grid.ny" && key.path != "grid.ylen" && !key.path.starts_with("perturbation.") &&
                         key.path != "output.stats_every" && key.path != "physics.diffusivity" &&
-                        !key.path.starts_with("physics.tracer") && key.path != "physics.rain" &&
-                        key.path != "physics.microphysics_every" && key.path != "background.sounding";
+                        key.path != "physics.diffusion_reference" && !key.path.starts_with("physics.tracer") &&
+                        key.path != "physics.rain" && key.path != "physics.microphysics_every" &&
+                        key.path != "background.sounding";
     EXPECT_EQ(config.resolved_yaml.find("  " + std::string(name) + ": ") != std::string::npos ||
                   config.resolved_yaml.starts_with(std::string(name) + ": "),
               listed)
@@ -911,6 +912,21 @@ TEST_F(ConfigTest, GridNyIsOneAndYlenIsXlenUnlessGiven) {
   EXPECT_NE(deep.resolved_yaml.find("  ylen: 3000\n"), std::string::npos) << deep.resolved_yaml;
   EXPECT_EQ(deep.resolved_yaml.find("ny:"), std::string::npos) << deep.resolved_yaml;
   expect_same_spec(load_config(write(deep.resolved_yaml, "resolved.yaml"), {}).spec, deep.spec);
+}
+
+TEST_F(ConfigTest, TheDiffusionReferenceIsTheBackgroundUnlessGivenAndListedWhereItIsNot) {
+  const LoadedConfig plain = load_config(write("physics:\n  viscosity: 500\n"), {});
+  EXPECT_EQ(plain.spec.physics.reference, DiffusionReference::background);
+  EXPECT_EQ(plain.resolved_yaml.find("diffusion_reference"), std::string::npos) << plain.resolved_yaml;
+  const LoadedConfig initial =
+      load_config(write("physics:\n  viscosity: 500\n  diffusion_reference: initial_state\n"), {});
+  EXPECT_EQ(initial.spec.physics.reference, DiffusionReference::initial_state);
+  EXPECT_NE(initial.resolved_yaml.find("  diffusion_reference: initial_state\n"), std::string::npos)
+      << initial.resolved_yaml;
+  expect_same_spec(load_config(write(initial.resolved_yaml, "resolved.yaml"), {}).spec, initial.spec);
+  const std::string path = write("physics:\n  diffusion_reference: initial\n", "bad.yaml");
+  expect_bad_input(load_error(path, {}), path + ":2",
+                   "physics.diffusion_reference: unknown value 'initial' (valid: background, initial_state)");
 }
 
 TEST_F(ConfigTest, DiffusivityIsTheViscosityUnlessGiven) {

@@ -66,8 +66,8 @@ double x_error(int n) {
     cell_values(phi(i - 1), a);
     cell_values(phi(i), b);
     cell_values(phi(i + 1), c);
-    add_diffusive_flux<Direction::x>(a, b, 0.0, 0, context, flux_low);
-    add_diffusive_flux<Direction::x>(b, c, 0.0, 0, context, flux_high);
+    add_diffusive_flux<Direction::x>(a, b, 0.0, 0, ColumnIndex{}, context, flux_low);
+    add_diffusive_flux<Direction::x>(b, c, 0.0, 0, ColumnIndex{}, context, flux_high);
     const double exact = -viscosity * std::pow(2 * pi / length, 2) * phi(i);
     for (int v : {var::umom, var::wmom, var::rhot}) {
       EXPECT_EQ(flux_low[var::dens], 0.0) << "no mass diffuses";
@@ -92,8 +92,8 @@ double z_error(int n) {
     cell_values(phi(k - 1), a);
     cell_values(phi(k), b);
     cell_values(phi(k + 1), c);
-    add_diffusive_flux<Direction::z>(a, b, 0.0, k, context, flux_low);       // face k
-    add_diffusive_flux<Direction::z>(b, c, 0.0, k + 1, context, flux_high);  // face k + 1
+    add_diffusive_flux<Direction::z>(a, b, 0.0, k, ColumnIndex{}, context, flux_low);       // face k
+    add_diffusive_flux<Direction::z>(b, c, 0.0, k + 1, ColumnIndex{}, context, flux_high);  // face k + 1
     if (k == 0) {
       EXPECT_EQ(flux_low[var::umom], 0.0) << "no flux through the lower wall";
     }
@@ -134,8 +134,8 @@ TEST(DiffusionTest, TheVelocitiesDiffuseWithTheViscosityAndThetaWithTheDiffusivi
     cell_values(phi(i - 1), a);
     cell_values(phi(i), b);
     cell_values(phi(i + 1), c);
-    add_diffusive_flux<Direction::x>(a, b, 0.0, 0, context, flux_low);
-    add_diffusive_flux<Direction::x>(b, c, 0.0, 0, context, flux_high);
+    add_diffusive_flux<Direction::x>(a, b, 0.0, 0, ColumnIndex{}, context, flux_low);
+    add_diffusive_flux<Direction::x>(b, c, 0.0, 0, ColumnIndex{}, context, flux_high);
     const auto tendency = [&](int v) { return -(flux_high[v] - flux_low[v]) / dx / density; };
     const double tolerance = 0.01 * diffusivity * curvature * amplitude;  // 1 %, as above
     EXPECT_NEAR(tendency(var::umom), -viscosity * curvature * phi(i), tolerance) << i;
@@ -254,7 +254,7 @@ TEST(DiffusionTest, NoViscosityAddsNothing) {
   double a[var::count], b[var::count], flux[var::count] = {1.0, 2.0, 3.0, 4.0};
   cell_values(0.1, a);
   cell_values(0.7, b);
-  add_diffusive_flux<Direction::x>(a, b, 0.0, 0, context, flux);
+  add_diffusive_flux<Direction::x>(a, b, 0.0, 0, ColumnIndex{}, context, flux);
   EXPECT_EQ(flux[var::umom], 2.0);
   EXPECT_EQ(flux[var::rhot], 4.0);
 }

@@ -252,6 +252,28 @@ TEST_P(MoistFactsTest, EveryGranularityModeAndCadenceSplitComputesTheSameState) 
   }
 }
 
+TEST_P(MoistFactsTest, WithTheInitialStateAsDiffusionReferenceEveryGranularityAndModeComputesTheSameState) {
+  // θ's vertical diffusion from the initial state (physics.diffusion_reference), read by the
+  // stage and pass tiles, the flux kernels and the persistent kernel at each z face's column.
+  RunSpec reference_spec = moist_case(dims(), CaseName::moist_thermal, 30.0);
+  reference_spec.physics.viscosity = 200.0;
+  reference_spec.physics.diffusivity = 600.0;
+  reference_spec.physics.reference = DiffusionReference::initial_state;
+  const std::vector<double> reference = run_of(reference_spec).final;
+  RunSpec background = reference_spec;
+  background.physics.reference = DiffusionReference::background;
+  EXPECT_FALSE(bitwise_equal(run_of(background).final, reference)) << "the reference changes the run";
+  for (const Granularity granularity : {Granularity::pass, Granularity::fused, Granularity::fine}) {
+    RunSpec spec = reference_spec;
+    spec.execution.granularity = granularity;
+    EXPECT_TRUE(bitwise_equal(run_of(spec).final, reference)) << "granularity " << to_string(granularity);
+  }
+  for (const ExecutionMode mode : timed_modes) {
+    if (mode == ExecutionMode::eager || !mode_runs_on(mode, backend())) continue;
+    EXPECT_TRUE(bitwise_equal(run_of(reference_spec, mode).final, reference)) << "mode " << to_string(mode);
+  }
+}
+
 TEST_P(MoistFactsTest, MicrophysicsEveryFewStepsIntegratesOverTheStepsSinceItsLastCall) {
   RunSpec every_step = moist_case(dims(), CaseName::moist_thermal, 60.0);
   RunSpec every_third = every_step;

@@ -20,6 +20,7 @@ TEST(SupercellTest, StaysMirrorSymmetricAboutTheDomainsMiddleInY) {
   spec.grid.microphysics = Microphysics::kessler;
   spec.physics.viscosity = 500.0;
   spec.physics.diffusivity = 1500.0;
+  spec.physics.reference = DiffusionReference::initial_state;  // as inputs/supercell.yaml
   SerialSimulation simulation(spec, Backend::host, ExecutionMode::graph);
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   const std::vector<double> state = simulation->gathered_state();

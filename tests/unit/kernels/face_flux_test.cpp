@@ -264,7 +264,7 @@ TEST(FaceFluxTest, DiffusionTakesTheViscosityForTheVelocitiesAndTheDiffusivityFo
 
   // x face of row 1: both cells have row 1's background ρ̄ = 1.15, ρ̄θ̄ = 360; ρ_f = 0.2 + 1.15.
   double x_flux[var::count] = {1.0, 2.0, 3.0, 4.0};
-  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, context, x_flux);
+  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, ColumnIndex{}, context, x_flux);
   EXPECT_EQ(x_flux[var::dens], start[var::dens]) << "no mass diffuses";
   EXPECT_NEAR(x_flux[var::umom], 2.0 - 2.0 * 1.35 * (13.0 / 1.45 - 11.0 / 1.25), 1e-13);
   EXPECT_NEAR(x_flux[var::wmom], 3.0 - 2.0 * 1.35 * (-4.0 / 1.45 + 2.0 / 1.25), 1e-13);
@@ -272,7 +272,7 @@ TEST(FaceFluxTest, DiffusionTakesTheViscosityForTheVelocitiesAndTheDiffusivityFo
 
   // z face 2: the cells of rows 1 (ρ̄ = 1.15, ρ̄θ̄ = 360) and 2 (1.10, 350); ρ_f = 0.2 + ρ̄_i(2) = 0.2 + 1.12.
   double z_flux[var::count] = {1.0, 2.0, 3.0, 4.0};
-  add_diffusive_flux<Direction::z>(low, high, 0.2, 2, context, z_flux);
+  add_diffusive_flux<Direction::z>(low, high, 0.2, 2, ColumnIndex{}, context, z_flux);
   EXPECT_EQ(z_flux[var::dens], start[var::dens]) << "no mass diffuses";
   EXPECT_NEAR(z_flux[var::umom], 2.0 - 4.0 * 1.32 * (13.0 / 1.40 - 11.0 / 1.25), 1e-13);
   EXPECT_NEAR(z_flux[var::wmom], 3.0 - 4.0 * 1.32 * (-4.0 / 1.40 + 2.0 / 1.25), 1e-13);
@@ -284,16 +284,49 @@ TEST(FaceFluxTest, DiffusionTakesTheViscosityForTheVelocitiesAndTheDiffusivityFo
   // With the viscosity alone θ does not diffuse; with the diffusivity alone the velocities do not.
   fixture.params.diffusivity_x = 0.0;
   double viscous[var::count] = {1.0, 2.0, 3.0, 4.0};
-  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, fixture.context(0, FluxFixture::nz), viscous);
+  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, ColumnIndex{}, fixture.context(0, FluxFixture::nz), viscous);
   EXPECT_EQ(viscous[var::umom], x_flux[var::umom]);
   EXPECT_EQ(viscous[var::rhot], start[var::rhot]);
   fixture.params.viscosity_x = 0.0;
   fixture.params.diffusivity_x = 5.0;
   double diffusive[var::count] = {1.0, 2.0, 3.0, 4.0};
-  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, fixture.context(0, FluxFixture::nz), diffusive);
+  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, ColumnIndex{}, fixture.context(0, FluxFixture::nz), diffusive);
   EXPECT_EQ(diffusive[var::umom], start[var::umom]);
   EXPECT_EQ(diffusive[var::wmom], start[var::wmom]);
   EXPECT_EQ(diffusive[var::rhot], x_flux[var::rhot]);
+}
+
+TEST(FaceFluxTest, WithTheInitialStateAsReferenceThetaDiffusesAlongZAsItsDepartureFromIt) {
+  FluxFixture fixture;
+  fixture.params.diffusivity_x = 5.0;
+  fixture.params.diffusivity_z = 10.0;
+  FluxContext<2> context = fixture.context(0, FluxFixture::nz);
+  const double low[var::count] = {0.1, 11.0, -2.0, 1.0};   // a cell of row 1: θ = 361 / 1.25
+  const double high[var::count] = {0.3, 13.0, -4.0, 5.0};  // a cell of row 2: θ = 355 / 1.40
+  // θ₀ − θ̄ of three columns and the rows 0 … 3; column 2's rows 1 and 2 are these cells' θ − θ̄ (the
+  // initial state itself), the other columns' are not.
+  constexpr int columns = 3;
+  double initial[FluxFixture::nz * columns] = {};
+  for (double& departure : initial) departure = 7.0;
+  initial[1 * columns + 2] = 361.0 / 1.25 - 360.0 / 1.15;
+  initial[2 * columns + 2] = 355.0 / 1.40 - 350.0 / 1.10;
+  context.background.initial_theta_departure = initial;
+  context.background.columns_x = columns;
+  context.background.columns_y = 1;
+
+  // Along z in column 2 the cells are the initial state: θ does not diffuse.
+  double at_rest[var::count] = {1.0, 2.0, 3.0, 4.0};
+  add_diffusive_flux<Direction::z>(low, high, 0.2, 2, ColumnIndex{2, 0}, context, at_rest);
+  EXPECT_NEAR(at_rest[var::rhot], 4.0, 1e-12);
+  // In column 0 the reference is θ̄ + 7 in both rows: the departure from θ̄ diffuses.
+  double departed[var::count] = {1.0, 2.0, 3.0, 4.0};
+  add_diffusive_flux<Direction::z>(low, high, 0.2, 2, ColumnIndex{0, 0}, context, departed);
+  EXPECT_NEAR(departed[var::rhot], 4.0 - 10.0 * 1.32 * ((355.0 / 1.40 - 361.0 / 1.25) - (350.0 / 1.10 - 360.0 / 1.15)),
+              1e-12);
+  // Along x the reference is the background (a row's θ̄ on both sides): the initial state diffuses.
+  double along_x[var::count] = {1.0, 2.0, 3.0, 4.0};
+  add_diffusive_flux<Direction::x>(low, high, 0.2, 1, ColumnIndex{2, 0}, context, along_x);
+  EXPECT_NEAR(along_x[var::rhot], 4.0 - 5.0 * 1.35 * (365.0 / 1.45 - 361.0 / 1.25), 1e-12);
 }
 
 TEST(FaceFluxTest, StepValuesGiveTheDiffusivityOverTheSpacingWhichIsTheViscosityUnlessGiven) {
