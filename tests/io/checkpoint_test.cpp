@@ -245,6 +245,20 @@ class CheckpointFiles : public ::testing::Test {
   fs::path write(const Model& model, long step) const {
     return write(model, step, state_in(model.whole(), model.variables));
   }
+  /// Writes the 2-D model's checkpoint at step `step` of a run of `spec` (its physics recorded)
+  /// and returns its path.
+  fs::path write_with_physics(const RunSpec& spec, long step) const {
+    CheckpointHeader header = model_2d.header(step, spec);
+    header.time = stepping_of(spec).time_after(step);
+    header.physics = spec.physics;
+    write_checkpoint(directory_, header, state_in(model_2d.whole(), model_2d.variables), "");
+    return checkpoint_path(directory_, step);
+  }
+  /// The time stepping of a 1000 s run of `spec`.
+  static TimeStepping stepping_of(const RunSpec& spec) {
+    return TimeStepping(1000.0, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
+                        spec.physics.largest_coefficient());
+  }
 
   fs::path directory_;
 };
@@ -848,13 +862,8 @@ TEST_F(CheckpointFiles, ADiffusivityOtherThanTheViscosityIsRecordedHashedAndComp
   RunSpec spec = model_2d.spec();
   spec.physics.viscosity = 500.0;
   spec.physics.diffusivity = 1500.0;
-  const TimeStepping stepping(1000.0, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
-                              spec.physics.largest_coefficient());
-  CheckpointHeader header = model_2d.header(5, spec);
-  header.time = stepping.time_after(5);
-  header.physics = spec.physics;
-  write_checkpoint(directory_, header, state_in(model_2d.whole(), model_2d.variables), "");
-  const fs::path path = checkpoint_path(directory_, 5);
+  const TimeStepping stepping = stepping_of(spec);
+  const fs::path path = write_with_physics(spec, 5);
   EXPECT_EQ(testing::attribute(path, "diffusivity"), 1500.0);
   const CheckpointHeader read = read_checkpoint_header(path);
   EXPECT_EQ(read.physics.viscosity, 500.0);
@@ -891,13 +900,8 @@ TEST_F(CheckpointFiles, TheInitialStateAsTheDiffusionReferenceIsRecordedHashedAn
   spec.physics.viscosity = 500.0;
   spec.physics.diffusivity = 1500.0;
   spec.physics.reference = DiffusionReference::initial_state;
-  const TimeStepping stepping(1000.0, spec.grid.xlen / spec.grid.nx, spec.grid.zlen / spec.grid.nz, spec.time.cfl,
-                              spec.physics.largest_coefficient());
-  CheckpointHeader header = model_2d.header(5, spec);
-  header.time = stepping.time_after(5);
-  header.physics = spec.physics;
-  write_checkpoint(directory_, header, state_in(model_2d.whole(), model_2d.variables), "");
-  const fs::path path = checkpoint_path(directory_, 5);
+  const TimeStepping stepping = stepping_of(spec);
+  const fs::path path = write_with_physics(spec, 5);
   const CheckpointHeader read = read_checkpoint_header(path);
   EXPECT_EQ(read.physics.reference, DiffusionReference::initial_state);
   EXPECT_EQ(read.config_hash, physics_hash(spec));
@@ -907,11 +911,7 @@ TEST_F(CheckpointFiles, TheInitialStateAsTheDiffusionReferenceIsRecordedHashedAn
   EXPECT_NE(physics_hash(background), physics_hash(spec)) << "a restart with the background as the reference differs";
   EXPECT_NE(refusal([&] { check_restart_compatible(path, read, background, stepping); }), "");
   // The background (every checkpoint before the key): no attribute, read back as the background.
-  CheckpointHeader before = model_2d.header(6, background);
-  before.time = stepping.time_after(6);
-  before.physics = background.physics;
-  write_checkpoint(directory_, before, state_in(model_2d.whole(), model_2d.variables), "");
-  const fs::path before_path = checkpoint_path(directory_, 6);
+  const fs::path before_path = write_with_physics(background, 6);
   EXPECT_FALSE(has_attribute(before_path, "diffusion_reference"));
   EXPECT_EQ(read_checkpoint_header(before_path).physics.reference, DiffusionReference::background);
 }
