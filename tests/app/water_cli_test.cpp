@@ -36,6 +36,7 @@ class WaterCliTest : public testing::BinaryTest {
                                                "physics:\n  microphysics: kessler\n";
   }
 
+ public:
   /// Runs simapp on one rank, stopped after two minutes.
   Outcome simapp(const std::string& arguments) const {
     return run(std::string("OMP_NUM_THREADS=1 timeout 120 ") + SIMAPP_BINARY + " case.yaml --backend host " +
@@ -125,27 +126,41 @@ std::map<std::string, std::vector<double>> snapshot_values(const fs::path& path)
   return values;
 }
 
-TEST_F(WaterCliTest, ARestartContinuesTheStateAndTheSurfaceFieldsBitForBit) {
-  // 180 steps straight, or 90, a checkpoint, and 90 more: rain has reached the ground by step 90.
-  const std::string outputs = " --set output.every=150 --set output.checkpoint_every=150 --set output.variables=all";
-  const Outcome straight = simapp("--set time.sim_time=300 --set output.dir=straight" + outputs);
+/// 180 steps straight, or 90, a checkpoint, and 90 more, with `options` besides: the same
+/// snapshot and records at step 180, bit for bit; rain has reached the ground by step 90.
+void expect_restart_bit_for_bit(const WaterCliTest& test, const fs::path& directory, const std::string& options) {
+  const std::string outputs =
+      " --set output.every=150 --set output.checkpoint_every=150 --set output.variables=all" + options;
+  const Outcome straight = test.simapp("--set time.sim_time=300 --set output.dir=straight" + outputs);
   ASSERT_EQ(straight.exit_code, 0) << straight.out << straight.err;
-  const Outcome first = simapp("--set time.sim_time=150 --set output.dir=restarted" + outputs);
+  const Outcome first = test.simapp("--set time.sim_time=150 --set output.dir=restarted" + outputs);
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
-  const Outcome rest = simapp("--set time.sim_time=300 --set output.dir=restarted --restart latest" + outputs);
+  const Outcome rest = test.simapp("--set time.sim_time=300 --set output.dir=restarted --restart latest" + outputs);
   ASSERT_EQ(rest.exit_code, 0) << rest.out << rest.err;
   ASSERT_NE(rest.out.find("restarting from"), std::string::npos) << rest.out;
   const std::vector<double> halfway =
-      io::read_dataset(directory_ / "straight" / "fields_000090.nc", "precipitation_amount");
+      io::read_dataset(directory / "straight" / "fields_000090.nc", "precipitation_amount");
   ASSERT_GT(*std::ranges::max_element(halfway), 0.0) << "rain on the ground at the restart";
-  const auto expected = snapshot_values(directory_ / "straight" / "fields_000180.nc");
-  const auto restarted = snapshot_values(directory_ / "restarted" / "fields_000180.nc");
+  const auto expected = snapshot_values(directory / "straight" / "fields_000180.nc");
+  const auto restarted = snapshot_values(directory / "restarted" / "fields_000180.nc");
   for (const auto& [name, values] : expected)
     EXPECT_TRUE(bitwise_equal(restarted.at(name), values)) << name << " differs after the restart";
-  const nlohmann::json straight_record = nlohmann::json::parse(std::ifstream(directory_ / "straight" / "run.json"));
-  const nlohmann::json restarted_record = nlohmann::json::parse(std::ifstream(directory_ / "restarted" / "run.json"));
+  const nlohmann::json straight_record = nlohmann::json::parse(std::ifstream(directory / "straight" / "run.json"));
+  const nlohmann::json restarted_record = nlohmann::json::parse(std::ifstream(directory / "restarted" / "run.json"));
   for (const char* key : {"d_mass", "d_water", "clipped_water_kg"})
     EXPECT_EQ(restarted_record.at(key), straight_record.at(key)) << key;
+}
+
+TEST_F(WaterCliTest, ARestartContinuesTheStateAndTheSurfaceFieldsBitForBit) {
+  expect_restart_bit_for_bit(*this, directory_, "");
+}
+
+/// θ's vertical diffusion from the initial state: the restart keeps the run's t = 0 state as the
+/// reference, not the state it restarts from.
+TEST_F(WaterCliTest, ARestartWithTheInitialStateAsDiffusionReferenceContinuesBitForBit) {
+  expect_restart_bit_for_bit(*this, directory_,
+                             " --set physics.viscosity=200 --set physics.diffusivity=600"
+                             " --set physics.diffusion_reference=initial_state");
 }
 
 /// The snapshot's water and temperature include the background's water: moist_bubble's column is
