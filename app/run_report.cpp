@@ -160,13 +160,12 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   log.print("  grid      " + describe_grid(simulation.grid()));
   log.print("  time      " + describe_time_stepping(simulation.time_stepping(), spec));
   if (const auto warning = courant_warning(spec, simulation.time_stepping())) log.print("  warning   " + *warning);
-  const bool from_initial_state =
-      spec.physics.reference == DiffusionReference::initial_state && spec.physics.diffusivity > 0.0;
-  log.print(fmt::format("  physics   viscosity {}; diffusivity {}{}; hyperviscosity beta = {:g}",
-                        describe_diffusion(spec.grid, Diffusion::viscosity, spec.physics.viscosity),
-                        describe_diffusion(spec.grid, Diffusion::diffusivity, spec.physics.diffusivity),
-                        from_initial_state ? " (theta along z: its departure from the initial state)" : "",
-                        spec.physics.hyperviscosity));
+  log.print(fmt::format(
+      "  physics   viscosity {}; diffusivity {}{}; hyperviscosity beta = {:g}",
+      describe_diffusion(spec.grid, Diffusion::viscosity, spec.physics.viscosity),
+      describe_diffusion(spec.grid, Diffusion::diffusivity, spec.physics.diffusivity),
+      spec.physics.theta_diffuses_from_initial_state() ? " (theta along z: its departure from the initial state)" : "",
+      spec.physics.hyperviscosity));
   log.print(fmt::format("  backend   {}: {}", to_string(simulation.backend()), placements[0].processor));
   log.print("  ranks     " + describe_ranks(decomposition, simulation.halo_path(), simulation.backend(), halo_reason));
   const bool show_placement = decomposition.size() > 1 || simulation.backend() == Backend::cuda;

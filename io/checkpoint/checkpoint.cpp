@@ -154,19 +154,18 @@ std::uint64_t header_checksum(const CheckpointHeader& header, int format = forma
       tracers_text(header.tracers, header.tracer_init), tracer_masses_text(header.initial_tracer_mass)));
 }
 
-/// The tracer_init attribute's value; a bad-input Error for another name.
-TracerInit tracer_init_of(const fs::path& path, const std::string& text) {
-  for (const auto& [init, name] : tracer_init_names)
-    if (text == name) return init;
-  throw bad_input(path, fmt::format("attribute tracer_init is '{}', not one of bump, uniform", printable(text)));
-}
-
-/// The diffusion_reference attribute's value; a bad-input Error for another name.
-DiffusionReference diffusion_reference_of(const fs::path& path, const std::string& text) {
-  for (const auto& [reference, name] : diffusion_reference_names)
-    if (text == name) return reference;
-  throw bad_input(path, fmt::format("attribute diffusion_reference is '{}', not one of background, initial_state",
-                                    printable(text)));
+/// The enumerator `names` gives the text of the checkpoint's attribute `attribute`; a bad-input
+/// Error naming the table's names for another text.
+template <class Enum, std::size_t N>
+Enum enumerator_of(const fs::path& path, std::string_view attribute,
+                   const std::array<std::pair<Enum, std::string_view>, N>& names, const std::string& text) {
+  std::vector<std::string_view> known;
+  for (const auto& [value, name] : names) {
+    if (text == name) return value;
+    known.push_back(name);
+  }
+  throw bad_input(
+      path, fmt::format("attribute {} is '{}', not one of {}", attribute, printable(text), fmt::join(known, ", ")));
 }
 
 /// The step in a checkpoint's file name; nullopt for other names and steps that do not fit a long.
@@ -619,7 +618,8 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
     const std::string variables = file.read_attribute<std::string>("variables");
     header.tracers = tracers_after(variables, variable_list(header));
     if (!header.tracers.empty())
-      header.tracer_init = tracer_init_of(path, file.read_attribute<std::string>("tracer_init"));
+      header.tracer_init =
+          enumerator_of(path, "tracer_init", tracer_init_names, file.read_attribute<std::string>("tracer_init"));
     if (variables != variable_list(header))
       throw bad_input(path, fmt::format("checkpoint of the variables {}; the {}-D model's are {}", variables,
                                         model_dimensions(header.ny), variable_list(header)));
@@ -633,7 +633,8 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
   header.physics.diffusivity =
       file.has_attribute("diffusivity") ? file.read_attribute<double>("diffusivity") : header.physics.viscosity;
   if (file.has_attribute("diffusion_reference"))
-    header.physics.reference = diffusion_reference_of(path, file.read_attribute<std::string>("diffusion_reference"));
+    header.physics.reference = enumerator_of(path, "diffusion_reference", diffusion_reference_names,
+                                             file.read_attribute<std::string>("diffusion_reference"));
   header.cfl = file.read_attribute<double>("cfl");
   if (file.has_attribute("perturbation_amplitude")) {
     Bump<3>& bump = header.perturbation.emplace(uniform_in_y(Bump<2>{}));

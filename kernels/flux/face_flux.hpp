@@ -109,17 +109,18 @@ SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[ModelVariables<Dims>:
 ///   y: G = F_adv(q_f, d3; ρv normal) − c ρ_f Δφ / dy     (3-D)
 ///   z: H = H_adv(q_f, d3) − c ρ_f Δφ / dz, no diffusion at a wall (vertical_face_flux)
 /// with c = ν for the velocities and κ for θ. With either, `neighbours(low, high)` gives the
-/// stored values of the cells either side, and `column` their interior column (i, j).
+/// stored values of the cells either side and returns their interior column (i, j): only a run
+/// that diffuses asks where the cells are.
 template <Direction D, int Dims, class Neighbours>
 SIMAPP_HOST_DEVICE inline void face_flux(const double q[ModelVariables<Dims>::count],
-                                         const double d3[ModelVariables<Dims>::count], int k, ColumnIndex column,
+                                         const double d3[ModelVariables<Dims>::count], int k,
                                          const FluxContext<Dims>& context, const Neighbours& neighbours,
                                          double flux[ModelVariables<Dims>::count]) {
   using V = ModelVariables<Dims>;
   flux_at_face<D>(q, d3, k, context, flux);
   if (!dry_variables_diffuse<D>(context)) return;
   double low[V::count], high[V::count];
-  neighbours(low, high);
+  const ColumnIndex column = neighbours(low, high);
   add_diffusive_flux<D>(low, high, q[V::dens], k, column, context, flux);
 }
 

@@ -36,12 +36,13 @@ SIMAPP_HOST_DEVICE inline void flux_at(const FieldView<const double, Dims>& forc
                                        const FluxContext<Dims>& context, double f[ModelVariables<Dims>::count]) {
   using V = ModelVariables<Dims>;
   face_flux<D>(
-      q, d3, k, ColumnIndex{i, j}, context,
+      q, d3, k, context,
       [&](double low[V::count], double high[V::count]) {
         for (int v = 0; v < V::count; ++v) {
           low[v] = along<D>(forcing, v, k, j, i, -1);
           high[v] = forcing(v, k, j, i);
         }
+        return ColumnIndex{i, j};
       },
       f);
 }

@@ -175,15 +175,16 @@ struct PassTile
       face_q[v] = face_value(s0, s1, s2, s3);
       d3[v] = third_difference(s0, s1, s2, s3);
     }
-    const Cell c = cell_of(c0 + l, along);
-    const int k = z_pass ? along : c.k;  // the face's row (x, y) or face k (z)
+    const int k = z_pass ? along : cell_of(c0 + l, along).k;  // the face's row (x, y) or face k (z)
     face_flux<D>(
-        face_q, d3, k, ColumnIndex{c.i, c.j}, context[s],
+        face_q, d3, k, context[s],
         [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
           for (int v = 0; v < V::count; ++v) {
             low[v] = q(tile, s, v, l, p - 1);
             high[v] = q(tile, s, v, l, p);
           }
+          const Cell c = cell_of(c0 + l, along);
+          return ColumnIndex{c.i, c.j};
         },
         flux_out);
     for (int v = 0; v < V::count; ++v) flux(tile, v, l, f) = flux_out[v];

@@ -145,14 +145,15 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
       q[v] = face_value(s[0], s[1], s[2], s[3]);
       d3[v] = third_difference(s[0], s[1], s[2], s[3]);
     }
-    const Cell c = cell_at(origin.i0 + a, origin.k0 + b, origin);  // the face's high cell
     face_flux<D>(
-        q, d3, row_of(b, origin), ColumnIndex{c.i, c.j}, context,
+        q, d3, row_of(b, origin), context,
         [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
           for (int v = 0; v < V::count; ++v) {
             low[v] = x_pass ? tile.q[v][b][a + 1] : tile.q[v][b + 1][a];
             high[v] = x_pass ? tile.q[v][b][a + 2] : tile.q[v][b + 2][a];
           }
+          const Cell c = cell_at(origin.i0 + a, origin.k0 + b, origin);  // the face's high cell
+          return ColumnIndex{c.i, c.j};
         },
         f);
     for (int v = 0; v < V::count; ++v) tile.flux[v][b][a] = f[v];

@@ -22,6 +22,11 @@ struct Dissipation {
   double diffusivity = viscosity;  ///< κ of κ∇² of θ and the tracers, m² s⁻¹ (ν's unless given)
   DiffusionReference reference = DiffusionReference::background;
 
+  /// Whether θ diffuses along z as its departure from the initial state (a diffusivity, and the
+  /// initial state as its reference).
+  SIMAPP_HOST_DEVICE bool theta_diffuses_from_initial_state() const {
+    return reference == DiffusionReference::initial_state && diffusivity > 0.0;
+  }
   /// The larger of ν and κ: the coefficient that bounds an explicit step (solver/time/time_stepping.hpp).
   SIMAPP_HOST_DEVICE double largest_coefficient() const { return diffusivity > viscosity ? diffusivity : viscosity; }
 };

@@ -15,17 +15,16 @@ InitialThetaReference::InitialThetaReference(Backend backend, const RunSpec& spe
                                              const Decomposition& decomposition)
     : nx_(grid.nx()),
       ny_(grid.is_3d() ? grid.ny() : 1),
-      nz_(grid.nz()),
       dens_(grid.is_3d() ? ModelVariables<3>::dens : ModelVariables<2>::dens),
       rhot_(grid.is_3d() ? ModelVariables<3>::rhot : ModelVariables<2>::rhot) {
-  if (spec.physics.reference != DiffusionReference::initial_state || spec.physics.diffusivity == 0.0) return;
+  if (!spec.physics.theta_diffuses_from_initial_state()) return;
   if (decomposition.splits_z())
     throw Error(ExitCode::bad_input, "parallel.ranks",
                 std::to_string(decomposition.pz()) +
                     " ranks along z, but physics.diffusion_reference: initial_state needs whole columns on a rank "
                     "(pz = 1)",
                 ErrorReach::every_rank);  // the same layout on every rank
-  theta_ = DeviceBuffer<double>(backend, static_cast<std::size_t>(nx_) * ny_ * nz_);
+  theta_ = DeviceBuffer<double>(backend, static_cast<std::size_t>(nx_) * ny_ * grid.nz());
 }
 
 HydrostaticView InitialThetaReference::applied_to(HydrostaticView background) const {

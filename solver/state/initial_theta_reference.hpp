@@ -31,7 +31,7 @@ class InitialThetaReference {
 
  private:
   DeviceBuffer<double> theta_;
-  int nx_ = 0, ny_ = 0, nz_ = 0;
+  int nx_ = 0, ny_ = 0;      ///< the rank's interior cells along x and y
   int dens_ = 0, rhot_ = 0;  ///< the variables' places in the state
 };
 
