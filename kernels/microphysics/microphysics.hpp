@@ -2,11 +2,10 @@
 /// The warm-rain microphysics element (physics.microphysics: kessler; docs/model.md,
 /// "Moisture"): after every N-th step, on every interior column, the water tracers' holes are
 /// filled and the Kessler column routine (kernels/physics/kessler.hpp) runs over the time since
-/// its last call; what it changes goes back to the state as increments. On the host a thread a
-/// column, on the CUDA backend a block a column whose threads share its levels
-/// (microphysics_block.cuh), the same routine (microphysics_column.hpp) and the same bits but for
-/// the math library's last bits: the rain's sub-steps are counted and run by each column, never
-/// through a reduction over columns.
+/// its last call; what it changes goes back to the state as increments. A thread a
+/// column on both backends (microphysics_column.hpp), the same bits but for the math library's
+/// last bits: the rain's sub-steps are counted and run by each column, never through a reduction
+/// over columns.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
@@ -31,11 +30,9 @@ struct SurfaceWater {
 /// The fields of SurfaceWater.
 inline constexpr int surface_water_fields = 3;
 
-/// The working values of a column, a value each a level: θ_d, q_v, q_c, q_r (the routine's column,
-/// updated in place; first the hole filling's sums), ρ_d, Π and T of the state before the call,
-/// and the routine's scratch (KesslerColumn::flux, KesslerColumn::clipped). In the scratch field
-/// on the host, in shared memory on the CUDA backend.
-enum class MicrophysicsScratch { theta, qv, qc, qr, rho_d, exner, temperature, flux, clipped, count };
+/// A column's values between the rain's sub-steps, a value each a level: θ_d, q_v, q_c, q_r
+/// (kessler_column's KesslerLevel, what it updates). Only a call of several sub-steps uses them.
+enum class MicrophysicsScratch { theta, qv, qc, qr, count };
 
 /// What the element reads and writes. The water tracers are the state's variables
 /// [first_water, first_water + 3), their backgrounds the tracer background's profiles 0, 1, 2.
@@ -45,8 +42,7 @@ struct MicrophysicsArguments {
   HydrostaticView background;
   TracerBackground water_background;
   CellGeometry<Dims> geometry;
-  /// MicrophysicsScratch::count variables over the interior cells, no halo (on the CUDA backend
-  /// only for columns too tall for shared memory: microphysics_block.cuh)
+  /// MicrophysicsScratch::count variables over the interior cells, no halo
   FieldView<double, Dims> scratch;
   SurfaceWater surface;
   int first_water = 0;

@@ -107,12 +107,10 @@ enum class CellsChecked { by_pass_tiles, by_sweep };
 /// the health check. `step_body(parity, check_cells)` runs a step's passes; with `by_pass_tiles`
 /// each tile of its last pass checks its own cells (`check_cells`) where the health check follows
 /// the step and no microphysics does (the microphysics changes the cells after the pass), and the
-/// check only counts them. The microphysics keeps a column's values in the block's tile memory
-/// `shared` (free between passes) where they fit. An element of the persistent kernel is one more
-/// argument here.
-template <int Dims, DeviceElements Elements, class Step, class SharedTile>
+/// check only counts them. An element of the persistent kernel is one more argument here.
+template <int Dims, DeviceElements Elements, class Step>
 __device__ void run_model_steps(const PersistentSteps<Dims>& p, const StepValues<StepParams<Dims>>& values, int steps,
-                                cg::grid_group& grid, CellsChecked checked, SharedTile& shared, const Step& step_body) {
+                                cg::grid_group& grid, CellsChecked checked, const Step& step_body) {
   constexpr bool microphysics = Elements == DeviceElements::microphysics_and_health_check;
   bool cells_checked = false;  // by the tiles of this step's last pass
   const auto body = [&](StepParity parity, const auto& follows) {
@@ -122,10 +120,7 @@ __device__ void run_model_steps(const PersistentSteps<Dims>& p, const StepValues
   };
   const HealthCheckElement<Dims> health{p, grid, cells_checked};
   if constexpr (microphysics)
-    run_steps(
-        p, values, steps, grid, body,
-        MicrophysicsElement<Dims>{p, grid, reinterpret_cast<double*>(&shared), sizeof(SharedTile) / sizeof(double)},
-        health);
+    run_steps(p, values, steps, grid, body, MicrophysicsElement<Dims>{p, grid}, health);
   else
     run_steps(p, values, steps, grid, body, health);
 }
@@ -283,7 +278,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
   __shared__ SharedStageTile<Dims, Threads> shared;
   cg::grid_group grid = cg::this_grid();
   run_model_steps<Dims, stage_kernel_elements<Tracers>>(
-      k.steps, k.step_values, steps, grid, CellsChecked::by_sweep, shared, [&](StepParity parity, bool) {
+      k.steps, k.step_values, steps, grid, CellsChecked::by_sweep, [&](StepParity parity, bool) {
         const int slot = parity_index(parity);
         for (int p = 0; p < Scheme<Dims>::passes; ++p)
           stages_of_pass<Tracers>(k, k.scheme.pass(parity, p), slot, shared, grid);
@@ -370,8 +365,7 @@ __global__ void __launch_bounds__(Threads, pass_blocks_per_sm<Dims>)
   __shared__ SharedPassTile<Dims, Threads, Tracers> shared;
   cg::grid_group grid = cg::this_grid();
   run_model_steps<Dims, pass_kernel_elements<Tracers>>(
-      k.steps, k.step_values, steps, grid, CellsChecked::by_pass_tiles, shared,
-      [&](StepParity parity, bool check_cells) {
+      k.steps, k.step_values, steps, grid, CellsChecked::by_pass_tiles, [&](StepParity parity, bool check_cells) {
         const int slot = parity_index(parity);
         for (int p = 0; p < Scheme<Dims>::passes; ++p)
           with_pass_direction<Dims>(k.scheme.pass(parity, p), [&](auto d) {

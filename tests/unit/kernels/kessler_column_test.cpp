@@ -4,8 +4,7 @@
 /// DCMIP2016 `kessler` routine (all fall speeds, then all sedimentation terms, then a loop over the levels); and,
 /// independently of the transcription, the water budget (column water = water after + rain at the ground − clipped
 /// mass, no loss through the lid), the latent heating of condensation, a dry column that stays bit for bit, and the
-/// hole filling of a tracer column; and teams of several threads, which give the one thread's bits. The columns are
-/// hand-made: ρ_d 1.2 → 0.4 kg m⁻³, Π 1 → 0.7, θ_d 300 → 335 K over
+/// hole filling of a tracer column. The columns are hand-made: ρ_d 1.2 → 0.4 kg m⁻³, Π 1 → 0.7, θ_d 300 → 335 K over
 /// 8–10 km.
 #include "kernels/physics/kessler.hpp"
 
@@ -20,7 +19,6 @@
 #include <vector>
 
 #include "tests/support/recorded_value.hpp"
-#include "tests/support/thread_team.hpp"
 
 namespace simapp {
 namespace {
@@ -31,39 +29,29 @@ using physics::p0;
 using physics::rd;
 using physics::rho_water;
 
-/// A column of nz levels dz apart, level 0 the lowest, in plain vectors, with the routine's scratch.
+/// A column of nz levels dz apart, level 0 the lowest, in plain vectors; as the routine's column
+/// (kessler_column) it loads and stores the vectors' values on every sweep.
 struct Column {
   std::vector<double> theta, qv, qc, qr, rho_d, exner;
-  std::vector<double> flux, clipped;
   double dz = 0.0;
 
   int nz() const { return static_cast<int>(theta.size()); }
-  KesslerColumn view() {
-    flux.assign(theta.size(), 0.0);
-    clipped.assign(theta.size(), 0.0);
-    return {.theta = {theta.data(), 1},
-            .qv = {qv.data(), 1},
-            .qc = {qc.data(), 1},
-            .qr = {qr.data(), 1},
-            .rho_d = {rho_d.data(), 1},
-            .exner = {exner.data(), 1},
-            .flux = {flux.data(), 1},
-            .clipped = {clipped.data(), 1},
-            .nz = nz(),
-            .dz = dz};
+};
+
+struct VectorLevels {
+  Column& c;
+
+  KesslerLevel load(int k, bool) const { return {c.theta[k], c.qv[k], c.qc[k], c.qr[k], c.rho_d[k], c.exner[k]}; }
+  void store(int k, bool, const KesslerLevel& level) const {
+    c.theta[k] = level.theta;
+    c.qv[k] = level.qv;
+    c.qc[k] = level.qc;
+    c.qr[k] = level.qr;
   }
 };
 
-/// The routine by one host thread.
 KesslerOutcome kessler_column(Column& c, double dt, bool rain) {
-  return kessler_column(SerialTeam{}, c.view(), dt, rain);
-}
-
-/// The hole filling of nz levels of `tracer` by one host thread, in a scratch of its own.
-template <class Tracer>
-HoleFill hole_fill_of(const Tracer& tracer, int nz, double dz) {
-  std::vector<double> content(nz), positive(nz), lowest(nz);
-  return hole_fill_of(SerialTeam{}, tracer, {{content.data(), 1}, {positive.data(), 1}, {lowest.data(), 1}}, nz, dz);
+  return simapp::kessler_column(VectorLevels{c}, c.nz(), c.dz, dt, rain);
 }
 
 /// What the transcription gives besides the column.
@@ -206,7 +194,7 @@ KesslerOutcome expect_routine_matches_transcription(const Column& initial, doubl
        expect_agreement(routine.qc, reference.qc, "qc"), expect_agreement(routine.qr, reference.qr, "qr")});
   ::testing::Test::RecordProperty("largest_relative_difference_" + label, testing::scientific(largest));
   EXPECT_NEAR(outcome.rain_rate, expected.rain_rate, 1e-13 * std::abs(expected.rain_rate));
-  // The clipped water is summed level by level, the levels by the team's tree; the transcription sums it as it goes.
+  // The routine sums the clipped water from the top down, the transcription from the bottom up.
   EXPECT_NEAR(outcome.clipped, expected.clipped, 1e-13 * std::abs(expected.clipped));
   EXPECT_EQ(outcome.substeps, expected.substeps);
   return outcome;
@@ -338,7 +326,7 @@ std::vector<double> filled_by_transcription(const std::vector<double>& rho_x, do
 
 TEST(KesslerColumnTest, HoleFillingLeavesAColumnWithoutNegativesBitForBit) {
   const std::vector<double> rho_x = {3e-3, 2.5e-3, 0.0, -0.0, 1e-9, 4.2e-4, 0.0, 7e-6};
-  const HoleFill fill = hole_fill_of(ColumnOf<const double>{rho_x.data(), 1}, 8, 250.0);
+  const HoleFill fill = hole_fill_of(rho_x.data(), 8, 250.0);
   EXPECT_EQ(fill.kind, HoleFill::Kind::untouched);
   EXPECT_EQ(fill.clipped, 0.0);
   for (const double value : rho_x) {
@@ -346,13 +334,21 @@ TEST(KesslerColumnTest, HoleFillingLeavesAColumnWithoutNegativesBitForBit) {
   }
 }
 
+/// Level k of a column whose levels lie `stride` values apart.
+struct Strided {
+  const double* values;
+  int stride;
+
+  double operator[](int k) const { return values[k * stride]; }
+};
+
 TEST(KesslerColumnTest, HoleFillingScalesAColumnWithNonNegativeContent) {
   // A cloud's edges undershot by the advection; S > 0. Stored with stride 3, as a column of a 3-D field may be.
   const std::vector<double> rho_x = {-2e-5, 1e-4, 8e-4, 1.3e-3, 9e-4, -4e-5, -1.5e-4, 2e-4, 0.0, -1e-6, 3e-7};
   std::vector<double> strided(3 * rho_x.size(), 99.0);
   for (std::size_t k = 0; k < rho_x.size(); ++k) strided[3 * k] = rho_x[k];
   const int nz = static_cast<int>(rho_x.size());
-  const HoleFill fill = hole_fill_of(ColumnOf<double>{strided.data(), 3}, nz, 400.0);
+  const HoleFill fill = hole_fill_of(Strided{strided.data(), 3}, nz, 400.0);
   EXPECT_EQ(fill.kind, HoleFill::Kind::scaled);
   EXPECT_EQ(fill.clipped, 0.0);
   double clipped = 0.0, content = 0.0, filled_content = 0.0;
@@ -367,62 +363,18 @@ TEST(KesslerColumnTest, HoleFillingScalesAColumnWithNonNegativeContent) {
   EXPECT_NEAR(filled_content, content, 1e-15 * content);
   // S = 0 exactly belongs to the scaled case (factor 0), not to the emptied one.
   const std::vector<double> balanced = {2.5e-4, -2.5e-4, 0.0};
-  EXPECT_EQ(hole_fill_of(ColumnOf<const double>{balanced.data(), 1}, 3, 400.0).kind, HoleFill::Kind::scaled);
+  EXPECT_EQ(hole_fill_of(balanced.data(), 3, 400.0).kind, HoleFill::Kind::scaled);
 }
 
 TEST(KesslerColumnTest, HoleFillingEmptiesAColumnWithNegativeContentAndCountsItAsClipped) {
   const std::vector<double> rho_x = {-3e-4, 1e-4, -2e-4, 5e-5, 0.0, -1e-5};
-  const HoleFill fill = hole_fill_of(ColumnOf<const double>{rho_x.data(), 1}, 6, 300.0);
+  const HoleFill fill = hole_fill_of(rho_x.data(), 6, 300.0);
   EXPECT_EQ(fill.kind, HoleFill::Kind::emptied);
   double clipped = 0.0;
   filled_by_transcription(rho_x, 300.0, clipped);
   EXPECT_DOUBLE_EQ(fill.clipped, clipped);
   EXPECT_NEAR(fill.clipped, 3.6e-4 * 300.0, 1e-15);
   for (const double value : rho_x) EXPECT_EQ(fill(value), 0.0);
-}
-
-std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
-
-/// The routine and the hole filling by teams of several threads sharing the levels, as a CUDA
-/// block's threads do: the bits of one thread (the reductions follow the levels' tree,
-/// kernels/backend/column_team.hpp, not the threads).
-TEST(KesslerColumnTest, EveryTeamSizeGivesTheBitsOfOneThread) {
-  const Column initial = rainy_column(5.0);
-  Column serial = initial;
-  const KesslerOutcome expected = kessler_column(serial, 600.0, true);
-  ASSERT_GT(expected.substeps, 1);
-  const std::vector<double> rho_x = {-2e-5, 1e-4, 8e-4, 1.3e-3, 9e-4, -4e-5, -1.5e-4, 2e-4, 0.0, -1e-6, 3e-7};
-  const int nz = static_cast<int>(rho_x.size());
-  const HoleFill one = hole_fill_of(ColumnOf<const double>{rho_x.data(), 1}, nz, 400.0);
-  for (const int threads : {2, 5, 24, 32}) {
-    SCOPED_TRACE(threads);
-    Column c = initial;
-    const KesslerColumn view = c.view();
-    KesslerOutcome outcome;
-    testing::run_thread_team(threads, [&](const testing::ThreadTeam& team) {
-      const KesslerOutcome own = kessler_column(team, view, 600.0, true);
-      if (team.first == 0) outcome = own;
-    });
-    for (int k = 0; k < c.nz(); ++k) {
-      EXPECT_EQ(bits(c.theta[k]), bits(serial.theta[k])) << "level " << k;
-      EXPECT_EQ(bits(c.qv[k]), bits(serial.qv[k])) << "level " << k;
-      EXPECT_EQ(bits(c.qc[k]), bits(serial.qc[k])) << "level " << k;
-      EXPECT_EQ(bits(c.qr[k]), bits(serial.qr[k])) << "level " << k;
-    }
-    EXPECT_EQ(bits(outcome.rain_rate), bits(expected.rain_rate));
-    EXPECT_EQ(bits(outcome.clipped), bits(expected.clipped));
-    EXPECT_EQ(outcome.substeps, expected.substeps);
-
-    std::vector<double> content(nz), positive(nz), lowest(nz);
-    HoleFill fill;
-    testing::run_thread_team(threads, [&](const testing::ThreadTeam& team) {
-      const HoleFill own = hole_fill_of(team, ColumnOf<const double>{rho_x.data(), 1},
-                                        {{content.data(), 1}, {positive.data(), 1}, {lowest.data(), 1}}, nz, 400.0);
-      if (team.first == 0) fill = own;
-    });
-    EXPECT_EQ(fill.kind, one.kind);
-    EXPECT_EQ(bits(fill.factor), bits(one.factor));
-  }
 }
 
 }  // namespace
