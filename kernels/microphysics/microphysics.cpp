@@ -3,15 +3,57 @@
 #include "kernels/backend/parallel_for.hpp"
 #include "kernels/microphysics/microphysics_column.hpp"
 
+#if defined(__CUDACC__)
+#include "kernels/backend/cuda_check.hpp"
+#endif
+
 namespace simapp {
+
+namespace {
+
+#if defined(__CUDACC__)
+inline constexpr int microphysics_threads = 128;
+/// Four blocks a multiprocessor: ptxas keeps the kernel in 128 registers (144 unbounded, three
+/// blocks), and a column's long chain of dependent FP64 operations needs the warps to hide it
+/// (docs/performance.md, "Water").
+inline constexpr int microphysics_blocks_per_sm = 4;
+
+/// A thread a column, neighbouring threads on neighbouring columns along x.
+template <int Dims>
+__global__ void __launch_bounds__(microphysics_threads, microphysics_blocks_per_sm)
+    microphysics_kernel(const __grid_constant__ MicrophysicsArguments<Dims> m, const StepParams<Dims>* params) {
+  const int nx = m.state.shape.nx;
+  const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (c < nx * m.state.shape.ny) microphysics_column(m, params->dt_physics, c % nx, c / nx);
+}
+#endif
+
+}  // namespace
 
 template <int Dims>
 void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>& microphysics,
                         const StepParams<Dims>* params) {
   const MicrophysicsArguments<Dims> m = microphysics;
-  parallel_for(
-      "microphysics", stream, IndexBox{0, m.state.shape.nx, 0, m.state.shape.ny},
-      SIMAPP_LAMBDA(int i, int j) { microphysics_column(m, params->dt_physics, i, j); });
+  const int columns = m.state.shape.nx * m.state.shape.ny;
+  if (columns == 0) return;
+  count_kernel_launch();
+#if defined(__CUDACC__)
+  if (stream.backend == Backend::cuda) {
+    const auto blocks = static_cast<unsigned>((columns + microphysics_threads - 1) / microphysics_threads);
+    microphysics_kernel<Dims><<<blocks, microphysics_threads, 0, stream.cuda_stream>>>(m, params);
+    check_cuda(cudaGetLastError(), "microphysics");
+    return;
+  }
+#endif
+  const auto on_host = [m, params] {
+    parallel_for_host(IndexBox{0, m.state.shape.nx, 0, m.state.shape.ny},
+                      [&](int i, int j) { microphysics_column(m, params->dt_physics, i, j); });
+  };
+  if (stream.recorder != nullptr) {
+    stream.recorder->record(on_host);
+    return;
+  }
+  on_host();
 }
 
 template void apply_microphysics<2>(const Stream&, const MicrophysicsArguments<2>&, const StepParams<2>*);

@@ -46,12 +46,11 @@ SIMAPP_HOST_DEVICE CellThermodynamics thermodynamics(const MicrophysicsArguments
 }
 
 /// Step 4 on level k: the increments of the state from the level's values after the routine;
-/// the state of level k is still that before it.
+/// the state of level k, whose step 1 is `c`, is still that before it.
 template <int Dims>
 SIMAPP_HOST_DEVICE void add_increments(const MicrophysicsArguments<Dims>& m, const HoleFill (&fills)[water_tracers],
-                                       int i, int j, int k, const KesslerLevel& after) {
+                                       int i, int j, int k, const CellThermodynamics& c, const KesslerLevel& after) {
   using V = ModelVariables<Dims>;
-  const CellThermodynamics c = thermodynamics(m, i, j, k);
   const double q_after[water_tracers] = {after.qv, after.qc, after.qr};
   const double vapour = water_density(m, 0, i, j, k);
   double increments[water_tracers];
@@ -75,6 +74,12 @@ SIMAPP_HOST_DEVICE void add_increments(const MicrophysicsArguments<Dims>& m, con
   m.state(V::wmom, k, j, i) *= factor;
 }
 
+/// A level of StateColumn: the routine's values and step 1 of the state's cell, which the store
+/// of the last sweep needs again.
+struct StateLevel : KesslerLevel {
+  CellThermodynamics before;
+};
+
 /// Column (i, j) as kessler_column's levels: on the first sweep θ_d and q_x = filled ρ_x/ρ_d from
 /// the state (steps 1–2), on the last the increments to the state (step 4), between sub-steps
 /// θ_d and q_x through the scratch field; ρ_d and Π always from the state, which the routine
@@ -85,29 +90,25 @@ struct StateColumn {
   const HoleFill (&fills)[water_tracers];
   int i, j;
 
-  SIMAPP_HOST_DEVICE KesslerLevel load(int k, bool first) const {
+  SIMAPP_HOST_DEVICE StateLevel load(int k, bool first) const {
     using Scratch = MicrophysicsScratch;
     const CellThermodynamics c = thermodynamics(m, i, j, k);
     if (!first) {
-      return {m.scratch(static_cast<int>(Scratch::theta), k, j, i),
-              m.scratch(static_cast<int>(Scratch::qv), k, j, i),
-              m.scratch(static_cast<int>(Scratch::qc), k, j, i),
-              m.scratch(static_cast<int>(Scratch::qr), k, j, i),
-              c.rho_d,
-              c.exner};
+      return {{m.scratch(static_cast<int>(Scratch::theta), k, j, i), m.scratch(static_cast<int>(Scratch::qv), k, j, i),
+               m.scratch(static_cast<int>(Scratch::qc), k, j, i), m.scratch(static_cast<int>(Scratch::qr), k, j, i),
+               c.rho_d, c.exner},
+              c};
     }
-    return {c.temperature / c.exner,
-            fills[0](water_density(m, 0, i, j, k)) / c.rho_d,
-            fills[1](water_density(m, 1, i, j, k)) / c.rho_d,
-            fills[2](water_density(m, 2, i, j, k)) / c.rho_d,
-            c.rho_d,
-            c.exner};
+    return {{c.temperature / c.exner, fills[0](water_density(m, 0, i, j, k)) / c.rho_d,
+             fills[1](water_density(m, 1, i, j, k)) / c.rho_d, fills[2](water_density(m, 2, i, j, k)) / c.rho_d,
+             c.rho_d, c.exner},
+            c};
   }
 
-  SIMAPP_HOST_DEVICE void store(int k, bool last, const KesslerLevel& level) const {
+  SIMAPP_HOST_DEVICE void store(int k, bool last, const StateLevel& level) const {
     using Scratch = MicrophysicsScratch;
     if (last) {
-      add_increments(m, fills, i, j, k, level);
+      add_increments(m, fills, i, j, k, level.before, level);
       return;
     }
     m.scratch(static_cast<int>(Scratch::theta), k, j, i) = level.theta;

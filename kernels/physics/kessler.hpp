@@ -77,9 +77,22 @@ inline constexpr double courant = 0.8;  ///< a sub-step lets rain fall 0.8 dz at
 /// c₂ of the saturation adjustment (KW 3.10): 237.3 · 17.27 · l_v / c_p, K².
 inline constexpr double adjustment_c2 = 237.3 * 17.27 * physics::lv / physics::cp;
 
-/// Terminal fall speed of rain (KW 2.15): V = 36.34 (0.001 ρ_d max(q_r, 0))^0.1364 √(ρ_d,0/ρ_d), m s⁻¹.
+/// Terminal fall speed of rain (KW 2.15): V = 36.34 (0.001 ρ_d max(q_r, 0))^0.1364 √(ρ_d,0/ρ_d), m s⁻¹;
+/// +0 without rain (q_r ≤ 0), as the formula gives, without its power and root. (The rain terms
+/// below skip their powers alike where there is no rain, which leaves every bit as it was.)
 SIMAPP_HOST_DEVICE inline double fall_speed(double rho_d, double qr, double rho_d_ground) {
-  return fall_coefficient * pow(0.001 * rho_d * fmax(qr, 0.0), fall_exponent) * sqrt(rho_d_ground / rho_d);
+  if (!(qr > 0.0)) return 0.0;
+  return fall_coefficient * pow(0.001 * rho_d * qr, fall_exponent) * sqrt(rho_d_ground / rho_d);
+}
+
+/// max(q_r, 0)^0.875 of the accretion (KW 2.13).
+SIMAPP_HOST_DEVICE inline double accretion_power(double qr) { return qr > 0.0 ? pow(qr, 0.875) : 0.0; }
+
+/// (1.6 + 124.9 (r q_r)^0.2046)(r q_r)^0.525 of the rain evaporation (KW 2.14); r q_r is ≥ 0 (a
+/// clipped q_r), and ±0 gives +0.
+SIMAPP_HOST_DEVICE inline double ventilation(double rain_density) {
+  if (rain_density == 0.0) return 0.0;
+  return (1.6 + 124.9 * pow(rain_density, 0.2046)) * pow(rain_density, 0.525);
 }
 
 /// 380/p with p = p₀ Π^(c_p/R_d), Pa⁻¹ (the factor of the saturation mixing ratio, KW 2.11).
@@ -134,18 +147,17 @@ SIMAPP_HOST_DEVICE inline void rain_substep(KesslerLevel& level, double dz, doub
   const double rho_d_dz = level.rho_d * dz;
   const double qc = level.qc;
   const double qrprod =
-      qc - (qc - dt0 * fmax(0.001 * (qc - 0.001), 0.0)) / (1.0 + dt0 * 2.2 * pow(fmax(level.qr, 0.0), 0.875));
+      qc - (qc - dt0 * fmax(0.001 * (qc - 0.001), 0.0)) / (1.0 + dt0 * 2.2 * accretion_power(level.qr));
   level.qc = clipped_to_zero(qc - qrprod, rho_d_dz, clipped);
   level.qr = clipped_to_zero(level.qr + qrprod + sedimentation, rho_d_dz, clipped);
 
   const Supersaturation s = supersaturation(level);
   const double rain_density = r * level.qr;
-  const double evaporation = fmin(fmin(dt0 *
-                                           ((1.6 + 124.9 * pow(rain_density, 0.2046)) * pow(rain_density, 0.525) /
-                                            (2550000.0 * s.factor / (3.8 * s.qvs) + 540000.0)) *
-                                           (fmax(s.qvs - level.qv, 0.0) / (r * s.qvs)),
-                                       fmax(-s.prod - level.qc, 0.0)),
-                                  level.qr);
+  const double evaporation =
+      fmin(fmin(dt0 * (ventilation(rain_density) / (2550000.0 * s.factor / (3.8 * s.qvs) + 540000.0)) *
+                    (fmax(s.qvs - level.qv, 0.0) / (r * s.qvs)),
+                fmax(-s.prod - level.qc, 0.0)),
+           level.qr);
   adjust_saturation(level, dz, s.prod, evaporation, clipped);
 }
 
@@ -153,8 +165,9 @@ SIMAPP_HOST_DEVICE inline void rain_substep(KesslerLevel& level, double dz, doub
 
 /// The Kessler column routine over dt (s) on the nz levels dz apart of `column`, which gives a
 /// level's values at the start of a sweep and takes them back after it:
-///   KesslerLevel column.load(k, first)     first: the call's first sweep, the values it starts from;
-///   void column.store(k, last, level)      last: the call's last sweep, the values it ends with.
+///   column.load(k, first)          a KesslerLevel, or a type derived from it that carries more of
+///                                  the column's own; first: the call's first sweep;
+///   column.store(k, last, level)   the level as load gave it, updated; last: the call's last sweep.
 /// A sweep loads and stores each level once, from the top down.
 ///
 /// Without rain (`rain` false: the reversible, non-precipitating system) one sweep, each level's
@@ -180,7 +193,7 @@ SIMAPP_HOST_DEVICE KesslerOutcome kessler_column(const Column& column, int nz, d
   KesslerOutcome outcome;
   if (!rain) {
     for (int k = nz - 1; k >= 0; --k) {
-      KesslerLevel level = column.load(k, true);
+      auto level = column.load(k, true);
       adjust_saturation(level, dz, supersaturation(level).prod, 0.0, outcome.clipped);
       column.store(k, true, level);
     }
@@ -189,7 +202,7 @@ SIMAPP_HOST_DEVICE KesslerOutcome kessler_column(const Column& column, int nz, d
   const double rho_d_ground = column.load(0, true).rho_d;
   double dt_max = dt;
   for (int k = 0; k + 1 < nz; ++k) {
-    const KesslerLevel level = column.load(k, true);
+    const auto level = column.load(k, true);
     const double speed = fall_speed(level.rho_d, level.qr, rho_d_ground);
     if (speed != 0.0) dt_max = fmin(dt_max, courant * dz / speed);
   }
@@ -199,7 +212,7 @@ SIMAPP_HOST_DEVICE KesslerOutcome kessler_column(const Column& column, int nz, d
   for (int n = 0; n < substeps; ++n) {
     double flux_above = 0.0;  // r q_r V of level k + 1 at the sub-step's start
     for (int k = nz - 1; k >= 0; --k) {
-      KesslerLevel level = column.load(k, n == 0);
+      auto level = column.load(k, n == 0);
       const double speed = fall_speed(level.rho_d, level.qr, rho_d_ground);
       const double r = 0.001 * level.rho_d;
       const double flux = r * level.qr * speed;
