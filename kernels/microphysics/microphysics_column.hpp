@@ -1,9 +1,9 @@
 #pragma once
 /// Steps 1–5 of the microphysics element (microphysics.hpp) on one column by one thread, on the
-/// host and on CUDA alike: the hole filling's sums over the column, then kessler_column
-/// (kernels/physics/kessler.hpp) on the column as StateColumn gives it, from the state on the
-/// first sweep, the increments to the state on the last, and between the rain's sub-steps
-/// through the scratch field.
+/// host and on CUDA alike: the hole filling's sums over the column (the three tracers' in one
+/// pass), then kessler_column (kernels/physics/kessler.hpp) on the column as StateColumn gives
+/// it, from the state on the first sweep, the increments to the state on the last, and between
+/// the rain's sub-steps through the scratch field.
 #include "kernels/microphysics/microphysics.hpp"
 #include "kernels/physics/equation_of_state.hpp"
 #include "kernels/physics/kessler.hpp"
@@ -17,15 +17,6 @@ template <int Dims>
 SIMAPP_HOST_DEVICE double water_density(const MicrophysicsArguments<Dims>& m, int t, int i, int j, int k) {
   return m.water_background.cell_value(t, k) + m.state(m.first_water + t, k, j, i);
 }
-
-/// Water tracer t of a column as its total density ρ_x at each level.
-template <int Dims>
-struct WaterColumn {
-  const MicrophysicsArguments<Dims>* m;
-  int t, i, j;
-
-  SIMAPP_HOST_DEVICE double operator[](int k) const { return water_density(*m, t, i, j, k); }
-};
 
 /// Step 1 of a cell, from the state: ρ, ρθ, ρ_d, T and Π.
 struct CellThermodynamics {
@@ -125,10 +116,13 @@ template <int Dims>
 SIMAPP_HOST_DEVICE void microphysics_column(const MicrophysicsArguments<Dims>& m, double dt, int i, int j) {
   const int nz = m.state.shape.nz;
   const double dz = m.geometry.dz;
+  HoleFillSums sums[water_tracers];  // the three tracers' in one pass over the levels
+  for (int k = 0; k < nz; ++k)
+    for (int t = 0; t < water_tracers; ++t) sums[t].add(detail::water_density(m, t, i, j, k));
   HoleFill fills[water_tracers];
   double clipped = 0.0;
   for (int t = 0; t < water_tracers; ++t) {
-    fills[t] = hole_fill_of(detail::WaterColumn<Dims>{&m, t, i, j}, nz, dz);
+    fills[t] = sums[t].fill(dz);
     clipped += fills[t].clipped;
   }
   const KesslerOutcome outcome = kessler_column(detail::StateColumn<Dims>{m, fills, i, j}, nz, dz, dt, m.rain);

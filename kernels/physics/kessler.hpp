@@ -34,21 +34,32 @@ struct HoleFill {
   }
 };
 
-/// The hole filling of the nz levels of `tracer` (mass densities ρ_x, kg m⁻³, tracer[k] of level
-/// k) dz apart.
-template <class Column>
-SIMAPP_HOST_DEVICE HoleFill hole_fill_of(const Column& tracer, int nz, double dz) {
-  double content = 0.0, positive = 0.0;
-  bool holes = false;
-  for (int k = 0; k < nz; ++k) {
-    const double value = tracer[k];
+/// The sums of the hole filling over a tracer's column, its levels added from the lowest up.
+struct HoleFillSums {
+  double content = 0.0;   ///< S = Σ_k ρ_x,k
+  double positive = 0.0;  ///< Σ_k max(ρ_x,k, 0)
+  bool holes = false;     ///< some ρ_x,k < 0
+
+  SIMAPP_HOST_DEVICE void add(double value) {
     content += value;
     positive += value < 0.0 ? 0.0 : value;
     holes = holes || value < 0.0;
   }
-  if (!holes) return {};
-  if (content >= 0.0) return {HoleFill::Kind::scaled, content / positive, 0.0};
-  return {HoleFill::Kind::emptied, 0.0, -content * dz};
+  /// The hole filling of the levels added, dz apart.
+  SIMAPP_HOST_DEVICE HoleFill fill(double dz) const {
+    if (!holes) return {};
+    if (content >= 0.0) return {HoleFill::Kind::scaled, content / positive, 0.0};
+    return {HoleFill::Kind::emptied, 0.0, -content * dz};
+  }
+};
+
+/// The hole filling of the nz levels of `tracer` (mass densities ρ_x, kg m⁻³, tracer[k] of level
+/// k) dz apart.
+template <class Column>
+SIMAPP_HOST_DEVICE HoleFill hole_fill_of(const Column& tracer, int nz, double dz) {
+  HoleFillSums sums;
+  for (int k = 0; k < nz; ++k) sums.add(tracer[k]);
+  return sums.fill(dz);
 }
 
 /// The values of one level the routine works on: θ_d = T/Π and the mixing ratios q_x = ρ_x/ρ_d,
