@@ -306,6 +306,27 @@ TEST(KesslerColumnTest, CondensationWarmsByTheLatentHeatItReleases) {
   }
 }
 
+TEST(KesslerColumnTest, TheRainTermsWithoutRainAreTheBitsOfTheirFormulas) {
+  // The routine skips the powers of the fall speed, the accretion and the evaporation where there is no rain;
+  // the formulas themselves give +0 there, for q_r = +0, −0 and below 0 (a q_r the clips have not reached yet).
+  const auto bits_of = [](double value) { return std::bit_cast<std::uint64_t>(value); };
+  for (const double qr : {0.0, -0.0, -3e-7}) {
+    SCOPED_TRACE(qr);
+    const double rho_d = 0.9, ground = 1.15;
+    const double speed = 36.34 * std::pow(0.001 * rho_d * std::max(qr, 0.0), 0.1364) * std::sqrt(ground / rho_d);
+    EXPECT_EQ(bits_of(kessler::fall_speed(rho_d, qr, ground)), bits_of(speed));
+    EXPECT_EQ(bits_of(kessler::accretion_power(qr)), bits_of(std::pow(std::max(qr, 0.0), 0.875)));
+    if (qr >= 0.0) {  // r q_r of a clipped q_r: ±0
+      const double rain_density = 0.001 * rho_d * qr;
+      EXPECT_EQ(bits_of(kessler::ventilation(rain_density)),
+                bits_of((1.6 + 124.9 * std::pow(rain_density, 0.2046)) * std::pow(rain_density, 0.525)));
+    }
+  }
+  // With rain they are the formulas.
+  EXPECT_EQ(kessler::accretion_power(2e-3), std::pow(2e-3, 0.875));
+  EXPECT_EQ(kessler::ventilation(1e-6), (1.6 + 124.9 * std::pow(1e-6, 0.2046)) * std::pow(1e-6, 0.525));
+}
+
 /// The transcription of the hole filling: content S summed from the bottom up, then step 2's three cases.
 std::vector<double> filled_by_transcription(const std::vector<double>& rho_x, double dz, double& clipped) {
   double content = 0.0, positive = 0.0;
