@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bench/bench_cuda_check.cuh"
+#include "bench/event_timing.hpp"
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/cases/case_list.hpp"
@@ -48,27 +49,6 @@ struct Size3d {
 constexpr double bytes_per_cell_step = 3.0 * (10.0 + 15.0 + 15.0) * sizeof(double);
 /// Bytes a cell a step of the pass kernels: each pass reads qⁿ (5 values) and writes qⁿ⁺¹ (5).
 constexpr double pass_bytes_per_cell_step = 3.0 * 10.0 * sizeof(double);
-
-/// Milliseconds of the GPU work `queue()` puts on the stream, between two events, the best of `repeats`.
-template <class Queue>
-float best_milliseconds(const Stream& stream, int repeats, const Queue& queue) {
-  cudaEvent_t begin, end;
-  BENCH_CUDA_CHECK(cudaEventCreate(&begin));
-  BENCH_CUDA_CHECK(cudaEventCreate(&end));
-  float best_ms = 1e30f;
-  for (int repeat = 0; repeat < repeats; ++repeat) {
-    BENCH_CUDA_CHECK(cudaEventRecord(begin, stream.cuda_stream));
-    queue();
-    BENCH_CUDA_CHECK(cudaEventRecord(end, stream.cuda_stream));
-    BENCH_CUDA_CHECK(cudaEventSynchronize(end));
-    float ms = 0.0f;
-    BENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
-    best_ms = std::min(best_ms, ms);
-  }
-  BENCH_CUDA_CHECK(cudaEventDestroy(begin));
-  BENCH_CUDA_CHECK(cudaEventDestroy(end));
-  return best_ms;
-}
 
 /// Device-to-device copy bandwidth (bytes read plus written a second) of a 2 GiB copy, the best of 5.
 double copy_bandwidth(const Stream& stream) {
