@@ -85,6 +85,14 @@ int device_count() {
 #endif
 }
 
+int multiprocessor_count() {
+  int multiprocessors = 0;
+#if SIMAPP_USE_CUDA
+  SIMAPP_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, current_device()));
+#endif
+  return multiprocessors;
+}
+
 Backend resolve_backend(BackendChoice choice) {
   switch (choice) {
     case BackendChoice::host: return Backend::host;

@@ -19,6 +19,9 @@ void select_device(int index);
 /// The current device's index (0 without CUDA).
 int current_device();
 
+/// The current device's multiprocessors (0 without CUDA).
+int multiprocessor_count();
+
 /// True when this binary was built with the CUDA backend.
 bool cuda_compiled();
 

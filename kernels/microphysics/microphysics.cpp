@@ -1,15 +1,25 @@
 #include "kernels/microphysics/microphysics.hpp"
 
+#include <algorithm>
+
+#include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/parallel_for.hpp"
 #include "kernels/microphysics/microphysics_column.hpp"
 
 #if defined(__CUDACC__)
 #include "kernels/backend/cuda_check.hpp"
+#include "kernels/microphysics/microphysics_levels.cuh"
 #endif
 
 namespace simapp {
 
 namespace {
+
+/// A block whose levels run at once: 32 columns (level_group_columns) by at most 16 warps.
+inline constexpr int level_block_columns = 32;
+inline constexpr int most_level_warps = 16;
+/// Warps a multiprocessor holds of a kernel of 128 registers a thread.
+inline constexpr int warp_slots_a_multiprocessor = 16;
 
 #if defined(__CUDACC__)
 inline constexpr int microphysics_threads = 128;
@@ -26,9 +36,28 @@ __global__ void __launch_bounds__(microphysics_threads, microphysics_blocks_per_
   const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (c < nx * m.state.shape.ny) microphysics_column(m, params->dt_physics, c % nx, c / nx);
 }
+
+static_assert(level_group_columns == level_block_columns);
+
+/// A block of 32 neighbouring columns, the levels at once (microphysics_levels.cuh), a warp a
+/// level of a chunk: blockDim = (32, microphysics_block_warps).
+template <int Dims>
+__global__ void __launch_bounds__(level_group_columns* most_level_warps)
+    microphysics_levels_kernel(const __grid_constant__ MicrophysicsArguments<Dims> m, const StepParams<Dims>* params) {
+  __shared__ LevelGroupShared<most_level_warps> shared;
+  const LevelGroupThread t{static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y), static_cast<int>(blockDim.y)};
+  microphysics_levels(m, params->dt_physics, static_cast<int>(blockIdx.x) * level_group_columns, t, shared);
+}
 #endif
 
 }  // namespace
+
+int microphysics_block_warps(int columns, int nz, int multiprocessors) {
+  const long groups = (columns + level_block_columns - 1) / level_block_columns;
+  int warps = most_level_warps;
+  while (warps >= 2 && groups * warps > static_cast<long>(warp_slots_a_multiprocessor) * multiprocessors) warps /= 2;
+  return warps < 2 ? 0 : std::min(warps, nz);
+}
 
 template <int Dims>
 void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>& microphysics,
@@ -39,8 +68,15 @@ void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>&
   count_kernel_launch();
 #if defined(__CUDACC__)
   if (stream.backend == Backend::cuda) {
-    const auto blocks = static_cast<unsigned>((columns + microphysics_threads - 1) / microphysics_threads);
-    microphysics_kernel<Dims><<<blocks, microphysics_threads, 0, stream.cuda_stream>>>(m, params);
+    const int warps = microphysics_block_warps(columns, m.state.shape.nz, device::multiprocessor_count());
+    if (warps > 0) {
+      const auto groups = static_cast<unsigned>((columns + level_group_columns - 1) / level_group_columns);
+      const dim3 threads(level_group_columns, static_cast<unsigned>(warps));
+      microphysics_levels_kernel<Dims><<<groups, threads, 0, stream.cuda_stream>>>(m, params);
+    } else {
+      const auto blocks = static_cast<unsigned>((columns + microphysics_threads - 1) / microphysics_threads);
+      microphysics_kernel<Dims><<<blocks, microphysics_threads, 0, stream.cuda_stream>>>(m, params);
+    }
     check_cuda(cudaGetLastError(), "microphysics");
     return;
   }

@@ -3,9 +3,9 @@
 /// "Moisture"): after every N-th step, on every interior column, the water tracers' holes are
 /// filled and the Kessler column routine (kernels/physics/kessler.hpp) runs over the time since
 /// its last call; what it changes goes back to the state as increments. A thread a
-/// column on both backends (microphysics_column.hpp), the same bits but for the math library's
-/// last bits: the rain's sub-steps are counted and run by each column, never through a reduction
-/// over columns.
+/// column on the host, a thread a column or a block's levels at once on CUDA (microphysics_block_warps), the same bits
+/// but for the math library's last bits: the rain's sub-steps are counted and run by each column, never through a
+/// reduction over columns.
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/stream.hpp"
 #include "kernels/hydrostatic/hydrostatic_view.hpp"
@@ -50,6 +50,14 @@ struct MicrophysicsArguments {
   int every = 0;
   bool rain = true;  ///< physics.rain: off runs the saturation adjustment alone
 };
+
+/// How the CUDA kernel takes a rank's `columns` of nz levels on a GPU of `multiprocessors`: the
+/// warps of a block of 32 columns whose levels run at once (microphysics_levels.cuh), the largest
+/// power of two up to 16 (and nz at most) with every block's warps in the GPU's warp slots at the
+/// kernel's 128 registers (16 a multiprocessor); 0, a thread a column (microphysics_column.hpp),
+/// where not even 2 would fit. Few columns leave most of a GPU idle a thread a column and wait on
+/// one thread's nz levels in a row (docs/performance.md, "Water"). Every way gives the same bits.
+int microphysics_block_warps(int columns, int nz, int multiprocessors);
 
 /// The microphysics after the step whose values are *params, over params->dt_physics, on every
 /// interior column of the rank (docs/model.md, "Moisture", steps 1–5):

@@ -111,25 +111,41 @@ struct StateColumn {
 
 }  // namespace detail
 
-/// Steps 1–5 on column (i, j) over dt (s).
+/// Step 2's hole filling of column (i, j): the three tracers' sums in one pass over the levels,
+/// from the lowest up; `clipped` gets the water the emptied tracers add, in the tracers' order.
 template <int Dims>
-SIMAPP_HOST_DEVICE void microphysics_column(const MicrophysicsArguments<Dims>& m, double dt, int i, int j) {
-  const int nz = m.state.shape.nz;
-  const double dz = m.geometry.dz;
-  HoleFillSums sums[water_tracers];  // the three tracers' in one pass over the levels
-  for (int k = 0; k < nz; ++k)
+SIMAPP_HOST_DEVICE void column_fills(const MicrophysicsArguments<Dims>& m, int i, int j,
+                                     HoleFill (&fills)[water_tracers], double& clipped) {
+  HoleFillSums sums[water_tracers];
+  for (int k = 0; k < m.state.shape.nz; ++k)
     for (int t = 0; t < water_tracers; ++t) sums[t].add(detail::water_density(m, t, i, j, k));
-  HoleFill fills[water_tracers];
-  double clipped = 0.0;
+  clipped = 0.0;
   for (int t = 0; t < water_tracers; ++t) {
-    fills[t] = sums[t].fill(dz);
+    fills[t] = sums[t].fill(m.geometry.dz);
     clipped += fills[t].clipped;
   }
-  const KesslerOutcome outcome = kessler_column(detail::StateColumn<Dims>{m, fills, i, j}, nz, dz, dt, m.rain);
+}
+
+/// Step 5 of column (i, j) over dt: the surface's fields from the routine's outcome and the hole
+/// filling's clipped water.
+template <int Dims>
+SIMAPP_HOST_DEVICE void add_to_surface(const MicrophysicsArguments<Dims>& m, double dt, int i, int j,
+                                       const KesslerOutcome& outcome, double hole_fill_clipped) {
   const int surface = j * m.state.shape.nx + i;
   m.surface.precipitation[surface] += physics::rho_water * outcome.rain_rate * dt;
   m.surface.rain_rate[surface] = outcome.rain_rate;
-  m.surface.clipped[surface] += clipped + outcome.clipped;
+  m.surface.clipped[surface] += hole_fill_clipped + outcome.clipped;
+}
+
+/// Steps 1–5 on column (i, j) over dt (s).
+template <int Dims>
+SIMAPP_HOST_DEVICE void microphysics_column(const MicrophysicsArguments<Dims>& m, double dt, int i, int j) {
+  HoleFill fills[water_tracers];
+  double clipped;
+  column_fills(m, i, j, fills, clipped);
+  const KesslerOutcome outcome =
+      kessler_column(detail::StateColumn<Dims>{m, fills, i, j}, m.state.shape.nz, m.geometry.dz, dt, m.rain);
+  add_to_surface(m, dt, i, j, outcome, clipped);
 }
 
 }  // namespace simapp

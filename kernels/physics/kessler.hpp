@@ -2,12 +2,12 @@
 /// Warm-rain (Kessler) microphysics of one column of cells (docs/model.md, "Moisture"): the
 /// hole filling of a water tracer, then the column routine of the DCMIP2016 warm-rain physics
 /// (Kessler 1969; Klemp & Wilhelmson 1978, "KW"), with the model's c_p and a lid that keeps
-/// the rain it sediments. Level 0 is the lowest; the levels are dz apart. One thread runs a
-/// column, on the host and on CUDA alike (a thread a column: neighbouring threads take
-/// neighbouring columns, so each level's loads and stores are coalesced), sweeping its levels:
-/// the sums over a column are in the level order, the sedimentation's flux from above is carried
-/// from one level to the next, and nothing is shared between threads. No loop's length depends
-/// on another column.
+/// the rain it sediments. Level 0 is the lowest; the levels are dz apart. The routine is written
+/// a level at a time (namespace kessler: level_substep, adjustment_only, rain_fall, substep_limit),
+/// and kessler_column sweeps a column's levels with them, the sedimentation's flux from above
+/// carried from one level to the next and the sums over the column in the sweep's order; a routine
+/// that runs a column's levels at once in that order (microphysics_levels.cuh) gives its bits. No
+/// loop's length depends on another column.
 #include <cmath>
 
 #include "kernels/backend/host_device.hpp"
@@ -172,6 +172,52 @@ SIMAPP_HOST_DEVICE inline void rain_substep(KesslerLevel& level, double dz, doub
   adjust_saturation(level, dz, s.prod, evaporation, clipped);
 }
 
+/// The saturation adjustment alone of a level dz thick (physics.rain: off); gives the water its
+/// clip added.
+SIMAPP_HOST_DEVICE inline double adjustment_only(KesslerLevel& level, double dz) {
+  double clipped = 0.0;
+  adjust_saturation(level, dz, supersaturation(level).prod, 0.0, clipped);
+  return clipped;
+}
+
+/// The rain's fall on a level at a sub-step's start: V (fall_speed) and the flux r q_r V, r = 0.001 ρ_d.
+struct RainFall {
+  double speed;
+  double flux;
+};
+
+SIMAPP_HOST_DEVICE inline RainFall rain_fall(const KesslerLevel& level, double rho_d_ground) {
+  const double speed = fall_speed(level.rho_d, level.qr, rho_d_ground);
+  return {speed, 0.001 * level.rho_d * level.qr * speed};
+}
+
+/// The longest sub-step so far, `limit`, with a level below the top whose rain falls at `speed`:
+/// min(limit, 0.8 dz/V) where V ≠ 0.
+SIMAPP_HOST_DEVICE inline double substep_limit(double limit, double dz, double speed) {
+  return speed != 0.0 ? fmin(limit, courant * dz / speed) : limit;
+}
+
+/// The number of sub-steps of dt whose longest is dt_max: ⌈dt/dt_max⌉.
+SIMAPP_HOST_DEVICE inline int substep_count(double dt, double dt_max) { return static_cast<int>(ceil(dt / dt_max)); }
+
+/// The ground's rain rate ρ_d q_r V/ρ_w of the lowest level at a sub-step's start, m s⁻¹.
+SIMAPP_HOST_DEVICE inline double ground_rain_rate(const KesslerLevel& level, const RainFall& fall) {
+  return level.rho_d * level.qr * fall.speed / physics::rho_water;
+}
+
+/// A sub-step of dt₀ on a level dz thick (`top`: the column's top level) whose fall at the
+/// sub-step's start is `fall`, under the flux r q_r V `flux_above` of the level above (unused at
+/// the top): the sedimentation, upstream, then rain_substep. Gives the water the level's clips
+/// added.
+SIMAPP_HOST_DEVICE inline double level_substep(KesslerLevel& level, bool top, double dz, double dt0,
+                                               const RainFall& fall, double flux_above) {
+  const double r = 0.001 * level.rho_d;
+  const double sedimentation = top ? -dt0 * level.qr * fall.speed / dz : dt0 * (flux_above - fall.flux) / (r * dz);
+  double clipped = 0.0;
+  rain_substep(level, dz, dt0, sedimentation, clipped);
+  return clipped;
+}
+
 }  // namespace kessler
 
 /// The Kessler column routine over dt (s) on the nz levels dz apart of `column`, which gives a
@@ -184,7 +230,7 @@ SIMAPP_HOST_DEVICE inline void rain_substep(KesslerLevel& level, double dz, doub
 /// Without rain (`rain` false: the reversible, non-precipitating system) one sweep, each level's
 /// saturation adjustment alone. With rain, n = ⌈dt/Δt_max⌉ sub-steps of dt₀ = dt/n, a sweep each,
 /// Δt_max = min(dt, min over levels k below the top with V_k ≠ 0 of 0.8 dz/V_k) over the start's
-/// values; each sub-step:
+/// values; each sub-step (level_substep):
 ///   rate += ρ_d,0 q_r,0 V_0 / ρ_w;
 ///   sedimentation, upstream: level k gains dt₀ (r_{k+1} q_r,k+1 V_{k+1} − r_k q_r,k V_k)/(r_k dz),
 ///   r = 0.001 ρ_d; the top level loses dt₀ q_r V/dz (what the level below gains: the lid keeps it);
@@ -197,7 +243,8 @@ SIMAPP_HOST_DEVICE inline void rain_substep(KesslerLevel& level, double dz, doub
 ///   and the saturation adjustment (adjust_saturation).
 /// V and the flux r q_r V are those of the sub-step's start: a level's flux is worked out from its
 /// loaded values before they change and carried down to the level below. The rate is the mean
-/// over the sub-steps; the clipped water is summed in the sweeps' order.
+/// over the sub-steps; the clipped water is summed a level at a time (each level's clips first) in
+/// the sweeps' order, which a routine taking the levels at once can follow (microphysics_levels.cuh).
 template <class Column>
 SIMAPP_HOST_DEVICE KesslerOutcome kessler_column(const Column& column, int nz, double dz, double dt, bool rain) {
   using namespace kessler;
@@ -205,33 +252,27 @@ SIMAPP_HOST_DEVICE KesslerOutcome kessler_column(const Column& column, int nz, d
   if (!rain) {
     for (int k = nz - 1; k >= 0; --k) {
       auto level = column.load(k, true);
-      adjust_saturation(level, dz, supersaturation(level).prod, 0.0, outcome.clipped);
+      outcome.clipped += adjustment_only(level, dz);
       column.store(k, true, level);
     }
     return outcome;
   }
   const double rho_d_ground = column.load(0, true).rho_d;
   double dt_max = dt;
-  for (int k = 0; k + 1 < nz; ++k) {
-    const auto level = column.load(k, true);
-    const double speed = fall_speed(level.rho_d, level.qr, rho_d_ground);
-    if (speed != 0.0) dt_max = fmin(dt_max, courant * dz / speed);
-  }
-  const int substeps = static_cast<int>(ceil(dt / dt_max));
+  for (int k = 0; k + 1 < nz; ++k)
+    dt_max = substep_limit(dt_max, dz, rain_fall(column.load(k, true), rho_d_ground).speed);
+  const int substeps = substep_count(dt, dt_max);
   const double dt0 = dt / substeps;
   double rate = 0.0;
   for (int n = 0; n < substeps; ++n) {
     double flux_above = 0.0;  // r q_r V of level k + 1 at the sub-step's start
     for (int k = nz - 1; k >= 0; --k) {
       auto level = column.load(k, n == 0);
-      const double speed = fall_speed(level.rho_d, level.qr, rho_d_ground);
-      const double r = 0.001 * level.rho_d;
-      const double flux = r * level.qr * speed;
-      const double sedimentation = k + 1 < nz ? dt0 * (flux_above - flux) / (r * dz) : -dt0 * level.qr * speed / dz;
-      if (k == 0) rate += level.rho_d * level.qr * speed / physics::rho_water;
-      rain_substep(level, dz, dt0, sedimentation, outcome.clipped);
+      const RainFall fall = rain_fall(level, rho_d_ground);
+      if (k == 0) rate += ground_rain_rate(level, fall);
+      outcome.clipped += level_substep(level, k + 1 == nz, dz, dt0, fall, flux_above);
       column.store(k, n + 1 == substeps, level);
-      flux_above = flux;
+      flux_above = fall.flux;
     }
   }
   outcome.rain_rate = rate / substeps;

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "kernels/microphysics/microphysics_column.hpp"
+#include "kernels/microphysics/microphysics_levels.cuh"
 #include "kernels/stage/persistent_steps.hpp"
 #include "kernels/time/cadence.hpp"
 #include "kernels/time/step_scheme.hpp"
@@ -17,13 +17,27 @@ namespace simapp::persistent {
 
 namespace cg = cooperative_groups;
 
-/// The microphysics of every column of `m` over dt: a thread a column (microphysics_column, the
-/// microphysics kernel's work on a column, with its bits), the grid's threads taking the columns
-/// in turn.
+/// The persistent kernel's blocks: 64, 128 or 256 threads (persistent_loop.cuh), 8 warps at most.
+inline constexpr int most_block_warps = 8;
+
+/// The microphysics of every column of `m` over dt, with the microphysics kernel's bits
+/// (microphysics.cpp): where the grid's blocks take at most two groups of 32 columns each, a block
+/// takes a group's levels at once (microphysics_levels, a warp a level of a chunk); else a thread a
+/// column (microphysics_column), the grid's threads taking the columns in turn.
 template <int Dims>
 __device__ void microphysics_of_every_column(const MicrophysicsArguments<Dims>& m, double dt) {
   const int nx = m.state.shape.nx;
   const int columns = nx * m.state.shape.ny;
+  const int groups = (columns + level_group_columns - 1) / level_group_columns;
+  if (groups <= 2 * static_cast<int>(gridDim.x)) {
+    __shared__ LevelGroupShared<most_block_warps> shared;
+    const int thread = static_cast<int>(threadIdx.x);
+    const LevelGroupThread t{thread % level_group_columns, thread / level_group_columns,
+                             static_cast<int>(blockDim.x) / level_group_columns};
+    for (int g = static_cast<int>(blockIdx.x); g < groups; g += static_cast<int>(gridDim.x))
+      microphysics_levels(m, dt, g * level_group_columns, t, shared);
+    return;
+  }
   const int threads = static_cast<int>(gridDim.x * blockDim.x);
   for (int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); c < columns; c += threads)
     microphysics_column(m, dt, c % nx, c / nx);

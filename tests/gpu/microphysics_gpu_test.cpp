@@ -1,9 +1,10 @@
 /// The microphysics element on the CUDA backend against the host's (label gpu; skipped without a
 /// CUDA device): hand-made columns with cloud, rain heavy enough for several sub-steps in the call
 /// (through the scratch field), and water tracers with holes (a column scaled, one emptied), in
-/// both models. Both run the same routine a thread a column, so only the math libraries' last
-/// bits (pow, exp) differ: every value agrees with the host's to 1e-12 of its variable's largest
-/// magnitude.
+/// both models. Both run kessler.hpp's arithmetic level by level in the same order (the host a
+/// thread a column, CUDA a block's levels at once where the columns are few), so only the math
+/// libraries' last bits (pow, exp) differ: every value agrees with the host's to 1e-12 of its
+/// variable's largest magnitude. On CUDA, the two ways give the same bits.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,10 +23,12 @@
 namespace simapp {
 namespace {
 
-/// A model's columns: nx × ny columns of nz levels dz apart.
+/// A model's columns: nx × ny columns of nz levels dz apart, the first along x the model's
+/// column `first_x` (a part of a wider box).
 struct Columns {
   int nx, ny, nz;
   double dz;
+  int first_x = 0;
 };
 
 /// The state (totals: the backgrounds are 0) of column c at level k: ρ_d = 1.2 e^(−z/8500),
@@ -33,7 +36,7 @@ struct Columns {
 /// 60 % of the height (q_c 0.4–1.8 g/kg), 0.6 above; rain (1 + c mod 3)(1 + ½ sin k) g/kg below
 /// 2/3 of the height and at the top; a wind ρ(5, −3, 0.5) m/s. Column 1's cloud dips below 0 at
 /// its base (content > 0: scaled), column 2's rain is negative (content < 0: emptied), column 3's
-/// vapour is negative at one level (scaled).
+/// vapour is negative at one level (scaled). (c counts the box's columns from its first_x.)
 template <int Dims>
 std::vector<double> hand_made_state(const Columns& g, const FieldShape<Dims>& shape) {
   using V = ModelVariables<Dims>;
@@ -41,7 +44,7 @@ std::vector<double> hand_made_state(const Columns& g, const FieldShape<Dims>& sh
   std::vector<double> state(shape.size(), 0.0);
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
-      const int c = j * g.nx + i;
+      const int c = j * g.nx + g.first_x + i;
       for (int k = 0; k < g.nz; ++k) {
         const double z = (k + 0.5) * g.dz, height = g.nz * g.dz;
         const double rho_d = 1.2 * std::exp(-z / 8500.0);
@@ -169,6 +172,33 @@ TEST_F(MicrophysicsGpuTest, ColumnsMatchTheHostWithSubStepsAndHoleFilling) {
   // More columns than a block's threads, in a box wider than one along x, and tall columns.
   expect_cuda_matches_host<3>({37, 9, 40, 500.0}, 120.0, "3d_37x9x40");
   expect_cuda_matches_host<3>({2, 2, 700, 20.0}, 120.0, "3d_nz_700");
+}
+
+TEST_F(MicrophysicsGpuTest, ColumnsSplitIntoPartsGiveTheBitsOfTheWhole) {
+  // The kernel takes a thread a column where the columns are many, a block's levels at once where
+  // they are few (microphysics_block_warps), as a rank of a decomposed run may have: the same bits.
+  const int multiprocessors = device::multiprocessor_count();
+  const int whole = 32 * 16 * multiprocessors, parts = 8, nz = 12;
+  ASSERT_EQ(microphysics_block_warps(whole, nz, multiprocessors), 0);
+  ASSERT_GT(microphysics_block_warps(whole / parts, nz, multiprocessors), 0);
+  const FieldShape<2> all_shape{whole, 1, nz, numerics::halo_width, ModelVariables<2>::count + 3};
+  const FieldShape<2> part_shape{whole / parts, 1, nz, numerics::halo_width, ModelVariables<2>::count + 3};
+  for (const double dt : {1.0, 600.0}) {
+    const Outcome all = microphysics_on<2>(Backend::cuda, {whole, 1, nz, 400.0}, dt);
+    for (int part = 0; part < parts; ++part) {
+      const int first = part * (whole / parts);
+      const Outcome piece = microphysics_on<2>(Backend::cuda, {whole / parts, 1, nz, 400.0, first}, dt);
+      int differing = 0;
+      for (int v = 0; v < all_shape.num_vars; ++v)
+        for (int k = 0; k < nz; ++k)
+          for (int i = 0; i < whole / parts; ++i)
+            differing += all.state[all_shape.offset(v, k, 0, first + i)] != piece.state[part_shape.offset(v, k, 0, i)];
+      for (int f = 0; f < 3; ++f)
+        for (int i = 0; i < whole / parts; ++i)
+          differing += all.surface[f * whole + first + i] != piece.surface[f * (whole / parts) + i];
+      EXPECT_EQ(differing, 0) << "part " << part << ", dt " << dt << " s";
+    }
+  }
 }
 
 }  // namespace
