@@ -1,6 +1,7 @@
 #include "solver/model/model.hpp"
 
 #include "solver/model/atmosphere_model.hpp"
+#include "solver/state/water_fields.hpp"
 
 namespace simapp {
 
@@ -10,8 +11,10 @@ std::unique_ptr<Model> make_model(const ModelContext& context) {
 }
 
 std::size_t model_memory_needed(const RunSpec& spec, const Grid& grid) {
-  if (grid.is_3d()) return step_fields_bytes<3>(grid, spec.execution.granularity);
-  return step_fields_bytes<2>(grid, spec.execution.granularity);
+  const bool water = spec.grid.microphysics != Microphysics::none;
+  if (grid.is_3d())
+    return step_fields_bytes<3>(grid, spec.execution.granularity) + WaterFields<3>::bytes(grid.cell_shape<3>(), water);
+  return step_fields_bytes<2>(grid, spec.execution.granularity) + WaterFields<2>::bytes(grid.cell_shape<2>(), water);
 }
 
 }  // namespace simapp

@@ -20,6 +20,15 @@ WaterFields<Dims>::WaterFields(const Stream& stream, const FieldShape<Dims>& cel
 }
 
 template <int Dims>
+std::size_t WaterFields<Dims>::bytes(const FieldShape<Dims>& cells, bool water) {
+  if (!water) return 0;
+  const auto columns = static_cast<std::size_t>(cells.nx) * static_cast<std::size_t>(cells.ny);
+  const auto scratch =
+      static_cast<std::size_t>(MicrophysicsScratch::count) * columns * static_cast<std::size_t>(cells.nz);
+  return (scratch + surface_water_fields * columns) * sizeof(double);
+}
+
+template <int Dims>
 void WaterFields<Dims>::set_surface(const Stream& stream, std::span<const double> values) const {
   if (values.size() != surface_.size())
     throw Error(ExitCode::internal, "surface water",

@@ -16,6 +16,8 @@ class WaterFields {
  public:
   /// The arrays of a rank's `cells` (FieldShape<Dims>: nx, ny, nz); none where `water` is false.
   WaterFields(const Stream& stream, const FieldShape<Dims>& cells, bool water);
+  /// The bytes those arrays take.
+  static std::size_t bytes(const FieldShape<Dims>& cells, bool water);
 
   /// The scratch, MicrophysicsScratch::count variables over the interior cells (no halo).
   FieldView<double, Dims> scratch() const { return {scratch_.data(), scratch_shape_}; }
