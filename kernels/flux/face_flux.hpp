@@ -1,6 +1,8 @@
 #pragma once
 /// Fluxes at one cell face from the reconstructed face values q_f and third differences d3
 /// of the model's variables (docs/model.md, "Spatial scheme"); K is the hyperviscosity coefficient.
+#include <cmath>
+
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/flux_context.hpp"
@@ -29,16 +31,16 @@ SIMAPP_HOST_DEVICE inline void horizontal_face_flux(const double q[V::count], co
   const double rho_theta = q[V::rhot] + background.rho_theta;
   const double t = rho_theta * inv_r;
   const double p = background.pressure + physics::pressure_change(q[V::rhot], background);
-  flux[V::dens] = m - k_hyper * d3[V::dens];
+  flux[V::dens] = fma(-k_hyper, d3[V::dens], m);
   for_each_momentum<V>([&](auto momentum) {
     constexpr int j = decltype(momentum)::value;
     const double velocity = q[j] * inv_r;
     if constexpr (j == Normal)
-      flux[j] = m * velocity + p - k_hyper * d3[j];
+      flux[j] = fma(m, velocity, fma(-k_hyper, d3[j], p));
     else
-      flux[j] = m * velocity - k_hyper * d3[j];
+      flux[j] = fma(m, velocity, -k_hyper * d3[j]);
   });
-  flux[V::rhot] = m * t - k_hyper * d3[V::rhot];
+  flux[V::rhot] = fma(m, t, -k_hyper * d3[V::rhot]);
 }
 
 /// z faces: as horizontal faces with interface backgrounds ρ̄_i, ρ̄θ̄_i and p′ = C₀(ρθ)^γ − p̄_i,
@@ -58,15 +60,15 @@ SIMAPP_HOST_DEVICE inline void vertical_face_flux(const double q[V::count], cons
   const double t = rho_theta * inv_r;
   const double p = physics::pressure_change(q[V::rhot], background);
   const double d3_dens = at_wall ? 0.0 : d3[V::dens];
-  flux[V::dens] = n - k_hyper * d3_dens;
+  flux[V::dens] = fma(-k_hyper, d3_dens, n);
   for_each_momentum<V>([&](auto momentum) {
     constexpr int j = decltype(momentum)::value;
     if constexpr (j == V::wmom)
-      flux[j] = n * (n * inv_r) + p - k_hyper * d3[j];
+      flux[j] = fma(n, n * inv_r, fma(-k_hyper, d3[j], p));
     else
-      flux[j] = n * (q[j] * inv_r) - k_hyper * d3[j];
+      flux[j] = fma(n, q[j] * inv_r, -k_hyper * d3[j]);
   });
-  flux[V::rhot] = n * t - k_hyper * d3[V::rhot];
+  flux[V::rhot] = fma(n, t, -k_hyper * d3[V::rhot]);
 }
 
 /// K of the faces along D in the stage: x and z faces' in the stage's values, y faces' beside them.

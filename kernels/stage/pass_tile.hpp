@@ -27,6 +27,7 @@
 /// (pass_tile_sides.hpp). Include this only from kernel sources (compiled as CUDA in a CUDA build).
 #include <type_traits>
 
+#include "kernels/backend/fast_divisor.hpp"
 #include "kernels/backend/field_view.hpp"
 #include "kernels/backend/host_device.hpp"
 #include "kernels/boundary/ghost_rules.hpp"
@@ -85,6 +86,7 @@ struct PassTile
   }
 
   FieldView<const double, Dims> input;   ///< qⁿ
+  FastDivisor nx_divisor, ny_divisor;    ///< the input's nx and ny, for cell_of (set_pass)
   FieldView<double, Dims> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext<Dims> context[rk_stages];  ///< per stage; their params are this step's slot
   SourceTerms<Dims> sources;
@@ -106,14 +108,13 @@ struct PassTile
   /// The cell at position `along` of line L (global line index); along x and y, the interior
   /// cell it wraps to.
   SIMAPP_HOST_DEVICE Cell cell_of(int line, int along) const {
-    const FieldShape<Dims>& s = input.shape;
     if constexpr (Dims == 2) {
-      if constexpr (x_pass) return {((along % s.nx) + s.nx) % s.nx, 0, line};
+      if constexpr (x_pass) return {nx_divisor.wrapped(along), 0, line};
       return {line, 0, along};
     } else {
-      if constexpr (x_pass) return {((along % s.nx) + s.nx) % s.nx, line % s.ny, line / s.ny};
-      if constexpr (z_pass) return {line % s.nx, line / s.nx, along};
-      return {line % s.nx, ((along % s.ny) + s.ny) % s.ny, line / s.nx};
+      if constexpr (x_pass) return {nx_divisor.wrapped(along), ny_divisor.remainder(line), ny_divisor.quotient(line)};
+      if constexpr (z_pass) return {nx_divisor.remainder(line), nx_divisor.quotient(line), along};
+      return {nx_divisor.remainder(line), ny_divisor.wrapped(along), nx_divisor.quotient(line)};
     }
   }
 

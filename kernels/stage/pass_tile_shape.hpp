@@ -3,7 +3,12 @@
 /// stages of a split pass on a few lines of cells along the pass, and the phases a block runs
 /// on one: a tile of n cells a line loads n + 12 (a margin of 6 a side), computes stage 1 on
 /// the middle n + 8, stage 2 on n + 4 and stage 3 on its n.
+#include <type_traits>
+#include <utility>
+
+#include "kernels/backend/fast_divisor.hpp"
 #include "kernels/backend/host_device.hpp"
+#include "kernels/physics/variables.hpp"
 #include "kernels/time/step_scheme.hpp"
 
 namespace simapp {
@@ -63,6 +68,17 @@ struct PassTileShape {
   }
 };
 
+/// f(std::integral_constant<int, s>) for each RK3 stage s in order: each stage's code of its own,
+/// s a constant in it (a stage's item counts divide by constants, its context is at a fixed place).
+template <class F, int... S>
+SIMAPP_HOST_DEVICE void for_each_stage_of(const F& f, std::integer_sequence<int, S...>) {
+  (f(std::integral_constant<int, S>{}), ...);
+}
+template <class F>
+SIMAPP_HOST_DEVICE void for_each_stage(const F& f) {
+  for_each_stage_of(f, std::make_integer_sequence<int, rk_stages>{});
+}
+
 /// Sets what a pass (a PassTile) reads and writes: qⁿ from `input` into `output`
 /// (another array), stage s with the context of stage s of the StepParams<2> `params`, and the
 /// tendency's source terms.
@@ -70,6 +86,8 @@ template <class Pass, class Input, class Output, class Geometry, class Backgroun
 void set_pass(Pass& pass, const Input& input, const Output& output, const Geometry& geometry,
               const Background& background, const Params* params, const Sources& sources) {
   pass.input = input;
+  pass.nx_divisor = FastDivisor(input.shape.nx);
+  pass.ny_divisor = FastDivisor(input.shape.ny);
   pass.output = output;
   for (int s = 0; s < rk_stages; ++s) pass.context[s] = {geometry, background, params, s};
   pass.sources = sources;
@@ -105,11 +123,20 @@ SIMAPP_HOST_DEVICE void run_pass_tile(const Pass& pass, typename Pass::Tile& til
     pass.store(tile, next);
   }
   sync();
-  for (int s = 0; s < rk_stages; ++s) {
+  const auto stage = [&](int s) {
     for (int u = first; u < lines * (cells + 2 * Pass::reach(s) + 1); u += stride) pass.face(tile, a0, c0, s, u);
     sync();
     for (int u = first; u < lines * (cells + 2 * Pass::reach(s)); u += stride) pass.cell(tile, a0, c0, s, u);
     sync();
+  };
+  // Each stage's code of its own (s a constant: item counts divide by constants, the stage's
+  // context at a fixed place) along x and y; the z pass, whose code is the largest (the walls'
+  // ghost rows), keeps one loop: unrolled, its instructions no longer fit the multiprocessor's
+  // instruction cache (docs/performance.md, "Instructions a cell").
+  if constexpr (Pass::direction == Direction::z) {
+    for (int s = 0; s < rk_stages; ++s) stage(s);
+  } else {
+    for_each_stage([&](auto s) { stage(decltype(s)::value); });
   }
 }
 

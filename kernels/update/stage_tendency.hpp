@@ -9,6 +9,8 @@
 /// kernel reads the stage's factors and the cell's S once, before its loop over variables:
 /// read inside it, the compiler would reload them after every store, and it hoists the
 /// source's divisions and square root out of the loop, ahead of the test that skips them.
+#include <cmath>
+
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/constants.hpp"
@@ -43,15 +45,15 @@ SIMAPP_HOST_DEVICE inline double stage_tendency(int v, double flux_low, double f
                                                 double source, const StageFactors& factors) {
   double tendency = -(flux_high - flux_low) * factors.inv_spacing;
   if (v == V::wmom) {
-    if constexpr (D == Direction::z) tendency -= density_perturbation * physics::gravity;
+    if constexpr (D == Direction::z) tendency = fma(-density_perturbation, physics::gravity, tendency);
     tendency += source;
   }
   return tendency;
 }
 
-/// q_out = q_init + dt_stage · R.
+/// q_out = q_init + dt_stage · R, one fused multiply-add.
 SIMAPP_HOST_DEVICE inline double stage_update(double init, double tendency, double dt_stage) {
-  return init + dt_stage * tendency;
+  return fma(dt_stage, tendency, init);
 }
 
 }  // namespace simapp

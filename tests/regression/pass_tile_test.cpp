@@ -109,10 +109,22 @@ struct PassSetup {
     return model_bump<Dims>(case_bump(name, spec.xlen), spec.ylen);
   }
 
+  /// The pass along D from q0 into `output`.
+  template <Direction D, int Threads>
+  PassTile<D, Dims, Threads> pass_into(Field<Dims>& output) const {
+    return {{},
+            q0.view,
+            FastDivisor(q0.view.shape.nx),
+            FastDivisor(q0.view.shape.ny),
+            output.view,
+            {context[0], context[1], context[2]},
+            sources};
+  }
+
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
   template <Direction D, int Threads>
   void run_pass(Field<Dims>& output, HealthRecord* record = nullptr) const {
-    const PassTile<D, Dims, Threads> pass{{}, q0.view, output.view, {context[0], context[1], context[2]}, sources};
+    const PassTile<D, Dims, Threads> pass = pass_into<D, Threads>(output);
     const auto tile = std::make_unique<typename PassTile<D, Dims, Threads>::Tile>();
     for (int t = 0; t < pass.tile_count(); ++t) {
       pass.run(*tile, t, 0, 1, [] {});
@@ -257,8 +269,7 @@ class PassTileHealthTest : public ::testing::Test {
     const PassSetup<dims> setup(CaseName::thermal, 0.0, cells);
     Field<dims> output(setup.shape);
     setup.template run_pass<D, 128>(output);
-    const PassTile<D, dims, 128> pass{
-        {}, setup.q0.view, output.view, {setup.context[0], setup.context[1], setup.context[2]}, setup.sources};
+    const PassTile<D, dims, 128> pass = setup.template pass_into<D, 128>(output);
     const FieldShape<dims>& s = setup.shape;
     int missed = 0;
     for (int k = 0; k < s.nz; ++k)

@@ -20,9 +20,9 @@
 #      third task refused); chain.sh 1 cpu.sbatch -dash2.yaml (a configuration named with a
 #      leading dash); a copy of cpu.sbatch outside the repository, refused without SIMAPP_ROOT
 #      and run with it;
-#   4. a run of cpu.sbatch (2 ranks, srun --mpi=pmix) as a chain of three jobs (chain.sh), each cut
-#      by execution.wall_limit (0.6 of the time the uncut run takes here, so that one job cannot
-#      finish it and three can) and continued with --restart latest, against the same run started
+#   4. a run of cpu.sbatch (2 ranks, srun --mpi=pmix) as a chain of four jobs (chain.sh), each cut
+#      by execution.wall_limit (half the time the uncut run takes here, so that one job cannot
+#      finish it and four can, with room for a machine busier than during the uncut run) and continued with --restart latest, against the same run started
 #      once directly with mpirun: every snapshot of that run present and equal bit for bit, and a
 #      --restart latest after the chain finds the run complete;
 # and stops the daemons. Skipped (exit 77) without root or without slurm-wlm and munge.
@@ -293,7 +293,7 @@ echo "slurm test: chain.sh 1 cpu.sbatch -dash2.yaml ran ./-dash2.yaml"
   fail "a copy of cpu.sbatch with SIMAPP_ROOT did not complete: $(tail -n 3 "$work/copy-1.out")"
 echo "slurm test: a copy of cpu.sbatch outside the repository: refused with one line, run with SIMAPP_ROOT"
 
-# 4. A chain of three cpu.sbatch jobs, each cut by execution.wall_limit, against one uncut run.
+# 4. A chain of four cpu.sbatch jobs, each cut by execution.wall_limit, against one uncut run.
 run_args=(inputs/case.yaml --set grid.nx=320 --set grid.nz=160 --set time.sim_time=300 --set output.every=50
   --set output.checkpoint_every=50)
 begin=$SECONDS
@@ -301,23 +301,23 @@ OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI
   "$mpiexec" -n 2 "$binary" "${run_args[@]}" --backend host --set output.dir="$work/direct" > "$work/direct.out" 2>&1 ||
   fail "the direct mpirun failed"
 uncut=$((SECONDS - begin))
-wall_limit=$(((uncut * 6 + 9) / 10))
+wall_limit=$(((uncut * 5 + 9) / 10))
 ((wall_limit >= 5)) || wall_limit=5
-SBATCH_TIMELIMIT=5 scripts/slurm/chain.sh 3 --ntasks=2 --chdir="$source_dir" --output="$work/chain-%j.out" -- \
+SBATCH_TIMELIMIT=5 scripts/slurm/chain.sh 4 --ntasks=2 --chdir="$source_dir" --output="$work/chain-%j.out" -- \
   scripts/slurm/cpu.sbatch "${run_args[@]}" --set output.dir="$work/chain" --set execution.wall_limit="$wall_limit" \
   > "$work/chain.ids" || fail "chain.sh failed: $(cat "$work/chain.ids")"
 mapfile -t jobs < "$work/chain.ids"
-((${#jobs[@]} == 3)) || fail "chain.sh printed ${#jobs[@]} job ids, not 3"
-for n in 1 2; do
+((${#jobs[@]} == 4)) || fail "chain.sh printed ${#jobs[@]} job ids, not 4"
+for n in 1 2 3; do
   [[ $(job_field "${jobs[n]}" Dependency) == "afterany:${jobs[n - 1]}"* ]] ||
     fail "job ${jobs[n]} depends on '$(job_field "${jobs[n]}" Dependency)', not afterany:${jobs[n - 1]}"
 done
-wait_for_jobs $((3 * wall_limit + 120)) "${jobs[@]}"
+wait_for_jobs $((4 * wall_limit + 120)) "${jobs[@]}"
 grep -q "no checkpoint in .* starting at step 0" "$work/chain-${jobs[0]}.out" ||
   fail "the first job did not start at step 0"
 finished=
 summary=
-for n in 0 1 2; do
+for n in 0 1 2 3; do
   out=$work/chain-${jobs[n]}.out exit_code=$(job_field "${jobs[n]}" ExitCode)
   if [[ -z $finished ]] && grep -q "^stopped by the wall-clock limit" "$out"; then
     [[ $exit_code == 5:0 ]] || fail "job $((n + 1)) stopped at the wall limit but ended with $exit_code"
@@ -334,7 +334,7 @@ for n in 0 1 2; do
     fail "job $((n + 1)) of the chain neither stopped at its wall limit nor finished the run: $(tail -n 3 "$out")"
   fi
 done
-[[ -n $finished ]] || fail "three jobs of $wall_limit s did not finish the run"
+[[ -n $finished ]] || fail "four jobs of $wall_limit s did not finish the run"
 ((finished > 1)) || fail "one job of $wall_limit s finished a run that took $uncut s uncut"
 grep -q "^  limit .* $wall_limit s" "$work/chain-${jobs[0]}.out" ||
   fail "the user's --set execution.wall_limit did not win over the script's"
@@ -349,6 +349,6 @@ OMP_NUM_THREADS=1 "$binary" "${run_args[@]}" --backend host --set output.dir="$w
   > "$work/after-chain.out" 2>&1 || fail "--restart latest after the chain failed: $(cat "$work/after-chain.out")"
 grep -q "the run is complete" "$work/after-chain.out" ||
   fail "the chain's run is not complete: $(cat "$work/after-chain.out")"
-echo "slurm test: chain.sh 3 cpu.sbatch (2 ranks, wall limit $wall_limit s; uncut: $uncut s):$summary" \
+echo "slurm test: chain.sh 4 cpu.sbatch (2 ranks, wall limit $wall_limit s; uncut: $uncut s):$summary" \
   "$(ls "$work"/direct/fields_*.nc | wc -l) snapshots equal the uncut mpirun's bit for bit"
 echo "slurm test: passed in $((SECONDS - started)) s"
