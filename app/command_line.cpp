@@ -52,7 +52,7 @@ Exit codes:
 }  // namespace
 
 std::variant<CommandLine, int> parse_command_line(int argc, char** argv, const MpiSession& mpi) {
-  CLI::App cli{"simapp: dry compressible atmosphere (stencil time stepping) on CPU or GPU"};
+  CLI::App cli{"simapp: compressible atmosphere, dry or with warm rain (stencil time stepping) on CPU or GPU"};
   CommandLine command_line;
   cli.add_option("config", command_line.config_path, "YAML configuration file (see inputs/README.md)");
   cli.add_option("--set", command_line.overrides, "Override a configuration key: --set grid.nx=200")

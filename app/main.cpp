@@ -1,4 +1,4 @@
-/// simapp: dry compressible atmosphere on CPU or GPU, driven by a YAML file; MPI across ranks.
+/// simapp: compressible atmosphere, dry or with warm rain, on CPU or GPU, driven by a YAML file; MPI across ranks.
 /// The composition root: parses the command line, sets the run up, and hands it to the command
 /// it asks for.
 #include <chrono>
