@@ -151,7 +151,8 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
   const RunSpec& spec = simulation.spec();
-  log.print(fmt::format("simapp {} (git {}): compressible atmosphere, dry or with warm rain", build_info::version, build_info::git_hash));
+  log.print(fmt::format("simapp {} (git {}): compressible atmosphere, dry or with warm rain", build_info::version,
+                        build_info::git_hash));
   const io::BuildDescription build = io::this_build();
   log.print("  build     " + io::describe_compilation(build));
   log.print("  libraries " + io::describe_libraries(build));
