@@ -15,8 +15,7 @@ namespace simapp {
 
 namespace {
 
-/// A block whose levels run at once: 32 columns (level_group_columns) by at most 16 warps.
-inline constexpr int level_block_columns = 32;
+/// The most warps of a block whose levels run at once (level_group_columns lanes each).
 inline constexpr int most_level_warps = 16;
 /// Warps a multiprocessor holds of a kernel of 128 registers a thread.
 inline constexpr int warp_slots_a_multiprocessor = 16;
@@ -37,8 +36,6 @@ __global__ void __launch_bounds__(microphysics_threads, microphysics_blocks_per_
   if (c < nx * m.state.shape.ny) microphysics_column(m, params->dt_physics, c % nx, c / nx);
 }
 
-static_assert(level_group_columns == level_block_columns);
-
 /// A block of 32 neighbouring columns, the levels at once (microphysics_levels.cuh), a warp a
 /// level of a chunk: blockDim = (32, microphysics_block_warps).
 template <int Dims>
@@ -53,7 +50,7 @@ __global__ void __launch_bounds__(level_group_columns* most_level_warps)
 }  // namespace
 
 int microphysics_block_warps(int columns, int nz, int multiprocessors) {
-  const long groups = (columns + level_block_columns - 1) / level_block_columns;
+  const long groups = level_groups(columns);
   int warps = most_level_warps;
   while (warps >= 2 && groups * warps > static_cast<long>(warp_slots_a_multiprocessor) * multiprocessors) warps /= 2;
   return warps < 2 ? 0 : std::min(warps, nz);
@@ -70,9 +67,9 @@ void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>&
   if (stream.backend == Backend::cuda) {
     const int warps = microphysics_block_warps(columns, m.state.shape.nz, device::multiprocessor_count());
     if (warps > 0) {
-      const auto groups = static_cast<unsigned>((columns + level_group_columns - 1) / level_group_columns);
       const dim3 threads(level_group_columns, static_cast<unsigned>(warps));
-      microphysics_levels_kernel<Dims><<<groups, threads, 0, stream.cuda_stream>>>(m, params);
+      microphysics_levels_kernel<Dims>
+          <<<static_cast<unsigned>(level_groups(columns)), threads, 0, stream.cuda_stream>>>(m, params);
     } else {
       const auto blocks = static_cast<unsigned>((columns + microphysics_threads - 1) / microphysics_threads);
       microphysics_kernel<Dims><<<blocks, microphysics_threads, 0, stream.cuda_stream>>>(m, params);

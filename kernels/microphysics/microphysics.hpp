@@ -51,6 +51,13 @@ struct MicrophysicsArguments {
   bool rain = true;  ///< physics.rain: off runs the saturation adjustment alone
 };
 
+/// The columns a CUDA block takes at once where their levels run at once (microphysics_levels.cuh),
+/// neighbouring along x, a lane each; a rank's `columns` make level_groups(columns) such groups.
+inline constexpr int level_group_columns = 32;
+SIMAPP_HOST_DEVICE constexpr int level_groups(int columns) {
+  return (columns + level_group_columns - 1) / level_group_columns;
+}
+
 /// How the CUDA kernel takes a rank's `columns` of nz levels on a GPU of `multiprocessors`: the
 /// warps of a block of 32 columns whose levels run at once (microphysics_levels.cuh), the largest
 /// power of two up to 16 (and nz at most) with every block's warps in the GPU's warp slots at the

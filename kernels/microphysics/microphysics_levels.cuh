@@ -16,9 +16,6 @@
 
 namespace simapp {
 
-/// The columns a block takes at once, neighbouring along x, a lane each.
-inline constexpr int level_group_columns = 32;
-
 /// A thread of the block: its lane (column), its warp (level in a chunk) and the block's warps.
 struct LevelGroupThread {
   int lane;

@@ -12,6 +12,7 @@
 
 #include "foundation/error.hpp"
 #include "kernels/backend/cuda_check.hpp"
+#include "kernels/backend/device_runtime.hpp"
 #include "kernels/stage/persistent_steps.hpp"
 #include "kernels/time/loop_clock.hpp"
 #include "kernels/time/step_scheme.hpp"
@@ -102,13 +103,11 @@ decltype(auto) with_block_threads(int threads, F&& f) {
 
 /// The current device's multiprocessors; refused where it has no cooperative launches.
 inline int cooperative_multiprocessors() {
-  int device = 0, cooperative = 0, multiprocessors = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-  check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), "cudaDeviceGetAttribute");
-  check_cuda(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+  int cooperative = 0;
+  check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device::current_device()),
              "cudaDeviceGetAttribute");
   if (cooperative == 0) refuse("the device does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
-  return multiprocessors;
+  return device::multiprocessor_count();
 }
 
 /// Blocks of `kernel` with `threads` threads that fit on the device at once.

@@ -28,7 +28,7 @@ template <int Dims>
 __device__ void microphysics_of_every_column(const MicrophysicsArguments<Dims>& m, double dt) {
   const int nx = m.state.shape.nx;
   const int columns = nx * m.state.shape.ny;
-  const int groups = (columns + level_group_columns - 1) / level_group_columns;
+  const int groups = level_groups(columns);
   if (groups <= 2 * static_cast<int>(gridDim.x)) {
     __shared__ LevelGroupShared<most_block_warps> shared;
     const int thread = static_cast<int>(threadIdx.x);

@@ -12,8 +12,8 @@ namespace simapp {
 template <int Dims>
 WaterFields<Dims>::WaterFields(const Stream& stream, const FieldShape<Dims>& cells, bool water) {
   if (!water) return;
-  scratch_shape_ = {cells.nx, cells.ny, cells.nz, 0, static_cast<int>(MicrophysicsScratch::count)};
-  columns_ = static_cast<std::size_t>(cells.nx) * static_cast<std::size_t>(cells.ny);
+  scratch_shape_ = scratch_shape_of(cells);
+  columns_ = columns_of(cells);
   scratch_ = DeviceBuffer<double>(stream.backend, scratch_shape_.size());
   surface_ = DeviceBuffer<double>(stream.backend, surface_water_fields * columns_);
   set_surface(stream, std::vector<double>(surface_.size(), 0.0));
@@ -22,10 +22,7 @@ WaterFields<Dims>::WaterFields(const Stream& stream, const FieldShape<Dims>& cel
 template <int Dims>
 std::size_t WaterFields<Dims>::bytes(const FieldShape<Dims>& cells, bool water) {
   if (!water) return 0;
-  const auto columns = static_cast<std::size_t>(cells.nx) * static_cast<std::size_t>(cells.ny);
-  const auto scratch =
-      static_cast<std::size_t>(MicrophysicsScratch::count) * columns * static_cast<std::size_t>(cells.nz);
-  return (scratch + surface_water_fields * columns) * sizeof(double);
+  return (scratch_shape_of(cells).size() + surface_water_fields * columns_of(cells)) * sizeof(double);
 }
 
 template <int Dims>

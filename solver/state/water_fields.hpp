@@ -30,6 +30,15 @@ class WaterFields {
   void set_surface(const Stream& stream, std::span<const double> values) const;
 
  private:
+  /// The scratch's shape over `cells`: MicrophysicsScratch::count variables, no halo.
+  static FieldShape<Dims> scratch_shape_of(const FieldShape<Dims>& cells) {
+    return {cells.nx, cells.ny, cells.nz, 0, static_cast<int>(MicrophysicsScratch::count)};
+  }
+  /// The surface's columns of `cells`.
+  static std::size_t columns_of(const FieldShape<Dims>& cells) {
+    return static_cast<std::size_t>(cells.nx) * static_cast<std::size_t>(cells.ny);
+  }
+
   FieldShape<Dims> scratch_shape_;
   std::size_t columns_ = 0;
   DeviceBuffer<double> scratch_;
