@@ -371,6 +371,11 @@ const std::vector<ConfigKey>& config_keys() {
           "kernel per stage; pass: one kernel per split pass (its three stages in shared memory) where the rank holds "
           "the pass's whole line and its sides are periodic or walls, else one per stage; same results bit for bit",
           granularity_names, [](auto& spec) -> auto& { return spec.execution.granularity; }),
+      enum_key(
+          "execution.precision",
+          "float64 or float32: the type of the state, its fluxes and the tiles (time, dt, the background, the "
+          "microphysics and the global sums stay double); snapshots and checkpoints are written in it",
+          precision_names, [](auto& spec) -> auto& { return spec.execution.precision; }),
       value_key(
           "execution.steps_per_graph", "steps", between(0, max_steps_per_graph),
           "steps captured into one graph; 0: chosen so a graph holds a few hundred kernels",

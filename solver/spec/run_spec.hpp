@@ -17,6 +17,7 @@
 #include "solver/grid/grid_spec.hpp"
 #include "solver/spec/execution_mode.hpp"
 #include "solver/spec/input_sounding.hpp"
+#include "solver/spec/precision.hpp"
 
 namespace simapp {
 
@@ -58,8 +59,9 @@ struct ExecutionSpec {
   BackendChoice backend = BackendChoice::automatic;
   ExecutionMode mode = ExecutionMode::graph;
   Granularity granularity = Granularity::automatic;
-  int steps_per_graph = 0;  ///< steps per captured graph (0: chosen for a few hundred nodes per graph)
-  int check_every = 10;     ///< steps between health checks inside the step programs (0: none)
+  Precision precision = Precision::float64;  ///< the state's floating-point type
+  int steps_per_graph = 0;                   ///< steps per captured graph (0: chosen for a few hundred nodes per graph)
+  int check_every = 10;                      ///< steps between health checks inside the step programs (0: none)
   double wall_limit = 0.0;  ///< s of wall-clock time from the start; the run stops with a checkpoint before (0: none)
   int repeats = 5;          ///< compare: rounds that time every mode once each
   double max_noise = 0.0;   ///< compare: more rounds until each median is known to this fraction (0: none)
