@@ -12,9 +12,10 @@
 
 namespace simapp {
 
-SIMAPP_HOST_DEVICE inline void copy_into_tile(double& to, const double& from) {
+template <class T>
+SIMAPP_HOST_DEVICE inline void copy_into_tile(T& to, const T& from) {
 #if defined(__CUDA_ARCH__)
-  __pipeline_memcpy_async(&to, &from, sizeof(double));
+  __pipeline_memcpy_async(&to, &from, sizeof(T));
 #else
   to = from;
 #endif

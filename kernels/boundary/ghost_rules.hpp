@@ -24,23 +24,22 @@ SIMAPP_HOST_DEVICE inline int point_read(int i, int n, const BoundaryCondition& 
 /// z free-slip wall: ghost row k of variable v of the model whose variables are V, from the
 /// adjacent interior row a:
 ///   ρw = 0;  ρu = ρu(a) / ρ̄_c(a) · ρ̄_c(k) (in 3-D ρv likewise);  ρ′ and (ρθ)′ copied.
-template <class V>
-SIMAPP_HOST_DEVICE inline double wall_ghost(int v, double adjacent_value, double adjacent_density,
-                                            double ghost_density) {
-  if (v == V::wmom) return 0.0;
+template <class V, class Real>
+SIMAPP_HOST_DEVICE inline Real wall_ghost(int v, Real adjacent_value, double adjacent_density, double ghost_density) {
+  if (v == V::wmom) return 0;
   if (v == V::umom || (V::momenta == 3 && v == V::momentum(1)))
-    return adjacent_value / adjacent_density * ghost_density;
+    return adjacent_value / Real(adjacent_density) * Real(ghost_density);
   return adjacent_value;
 }
 
 /// An inflow row's ghost cell (q holds V's variables) carries
 ///   ρu = (ρ′ + ρ̄_c) · u,  (ρθ)′ = (ρ′ + ρ̄_c) · θ − ρ̄θ̄_c  (injection: u = 50 m/s, θ = 298 K).
-template <class V = ModelVariables<2>>
-SIMAPP_HOST_DEVICE inline void apply_inflow(double q[V::count], double background_density, double background_rho_theta,
+template <class V = ModelVariables<2>, class Real>
+SIMAPP_HOST_DEVICE inline void apply_inflow(Real q[V::count], double background_density, double background_rho_theta,
                                             const InflowProfile& inflow) {
-  const double density = q[V::dens] + background_density;
-  q[V::umom] = density * inflow.u;
-  q[V::rhot] = density * inflow.theta - background_rho_theta;
+  const Real density = q[V::dens] + Real(background_density);
+  q[V::umom] = density * Real(inflow.u);
+  q[V::rhot] = density * Real(inflow.theta) - Real(background_rho_theta);
 }
 
 }  // namespace simapp

@@ -15,8 +15,8 @@ const char* label(const char* name_2d, const char* name_3d) {
 
 /// The periodic ghost cells of the pass along x (columns i) or y (rows j, 3-D): 2 · halo of
 /// them beside each line of interior cells along the pass, those of the sides that copy their image.
-template <int Dims, Direction D>
-void fill_periodic(const Stream& stream, FieldView<double, Dims> state, VarRange vars,
+template <Direction D, class Real, int Dims>
+void fill_periodic(const Stream& stream, FieldView<Real, Dims> state, VarRange vars,
                    const BoundaryCondition& low_side, const BoundaryCondition& high_side) {
   constexpr bool x_pass = D == Direction::x;
   const bool low = low_side.copies_periodic_image(), high = high_side.copies_periodic_image();
@@ -43,8 +43,8 @@ void fill_periodic(const Stream& stream, FieldView<double, Dims> state, VarRange
 
 /// The wall ghost rows of the pass along z: beside the interior cells, and in 2-D also beside
 /// the x ghost columns (the corner cells).
-template <int Dims>
-void fill_walls(const Stream& stream, FieldView<double, Dims> state, VarRange vars, HydrostaticView background,
+template <class Real, int Dims>
+void fill_walls(const Stream& stream, FieldView<Real, Dims> state, VarRange vars, HydrostaticView background,
                 const BoundaryConditions<2>& xz) {
   using V = ModelVariables<Dims>;
   const bool low = xz.z_low.is_wall(), high = xz.z_high.is_wall();
@@ -83,20 +83,20 @@ bool fills_halos(Direction direction, const BoundaryConditions<Dims>& sides) {
   return false;
 }
 
-template <int Dims>
-void fill_halos(const Stream& stream, Direction direction, FieldView<double, Dims> state, VarRange vars,
+template <class Real, int Dims>
+void fill_halos(const Stream& stream, Direction direction, FieldView<Real, Dims> state, VarRange vars,
                 HydrostaticView background, const BoundaryConditions<Dims>& sides) {
   switch (direction) {
-    case Direction::x: fill_periodic<Dims, Direction::x>(stream, state, vars, sides.x_low, sides.x_high); return;
+    case Direction::x: fill_periodic<Direction::x>(stream, state, vars, sides.x_low, sides.x_high); return;
     case Direction::y:
-      if constexpr (Dims == 3) fill_periodic<Dims, Direction::y>(stream, state, vars, sides.y_low, sides.y_high);
+      if constexpr (Dims == 3) fill_periodic<Direction::y>(stream, state, vars, sides.y_low, sides.y_high);
       return;
     case Direction::z: fill_walls(stream, state, vars, background, sides); return;
   }
 }
 
-template <int Dims>
-void apply_inflow_halos(const Stream& stream, FieldView<double, Dims> state, HydrostaticView background,
+template <class Real, int Dims>
+void apply_inflow_halos(const Stream& stream, FieldView<Real, Dims> state, HydrostaticView background,
                         const CellGeometry<Dims>& geometry, const BoundaryConditions<Dims>& sides) {
   using V = ModelVariables<Dims>;
   if (!sides.x_low.has_inflow()) return;
@@ -107,7 +107,7 @@ void apply_inflow_halos(const Stream& stream, FieldView<double, Dims> state, Hyd
   parallel_for_cells<Dims>(
       label<Dims>("apply_inflow_halos", "apply_inflow_halos_3d"), stream, ghosts, SIMAPP_LAMBDA(int i, int j, int k) {
         if (!inflow.applies(geometry.z_center(k), geometry.zlen)) return;
-        double q[V::count];
+        Real q[V::count];
         for (int v = 0; v < V::count; ++v) q[v] = state(v, k, j, i);
         apply_inflow<V>(q, background.cell_density(k), background.cell_rho_theta(k), inflow);
         state(V::umom, k, j, i) = q[V::umom];
@@ -117,13 +117,15 @@ void apply_inflow_halos(const Stream& stream, FieldView<double, Dims> state, Hyd
 
 template bool fills_halos(Direction, const BoundaryConditions<2>&);
 template bool fills_halos(Direction, const BoundaryConditions<3>&);
-template void fill_halos(const Stream&, Direction, FieldView<double, 2>, VarRange, HydrostaticView,
-                         const BoundaryConditions<2>&);
-template void fill_halos(const Stream&, Direction, FieldView<double, 3>, VarRange, HydrostaticView,
-                         const BoundaryConditions<3>&);
-template void apply_inflow_halos(const Stream&, FieldView<double, 2>, HydrostaticView, const CellGeometry<2>&,
-                                 const BoundaryConditions<2>&);
-template void apply_inflow_halos(const Stream&, FieldView<double, 3>, HydrostaticView, const CellGeometry<3>&,
-                                 const BoundaryConditions<3>&);
+#define SIMAPP_HALO_FILL_OF(Real, Dims)                                                                       \
+  template void fill_halos(const Stream&, Direction, FieldView<Real, Dims>, VarRange, HydrostaticView,        \
+                           const BoundaryConditions<Dims>&);                                                 \
+  template void apply_inflow_halos(const Stream&, FieldView<Real, Dims>, HydrostaticView, const CellGeometry<Dims>&, \
+                                   const BoundaryConditions<Dims>&);
+SIMAPP_HALO_FILL_OF(double, 2)
+SIMAPP_HALO_FILL_OF(double, 3)
+SIMAPP_HALO_FILL_OF(float, 2)
+SIMAPP_HALO_FILL_OF(float, 3)
+#undef SIMAPP_HALO_FILL_OF
 
 }  // namespace simapp

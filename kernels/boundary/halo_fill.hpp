@@ -23,15 +23,15 @@ bool fills_halos(Direction direction, const BoundaryConditions<Dims>& sides);
 ///   ρu (3-D: ρv too) = ρu(a) / ρ̄_c(a) · ρ̄_c(k); ρ′, (ρθ)′ copied.
 /// Only the sides of `sides` that copy their periodic image or are walls (the others come from
 /// a neighbour rank).
-template <int Dims>
-void fill_halos(const Stream& stream, Direction direction, FieldView<double, Dims> state, VarRange vars,
+template <class Real, int Dims>
+void fill_halos(const Stream& stream, Direction direction, FieldView<Real, Dims> state, VarRange vars,
                 HydrostaticView background, const BoundaryConditions<Dims>& sides);
 
 /// An inflow side sides.x_low: the low ghost columns of the rows whose height is in
 /// sides.inflow carry ρu = (ρ′ + ρ̄_c) · u, (ρθ)′ = (ρ′ + ρ̄_c) · θ − ρ̄θ̄_c; nothing for a side
 /// without inflow.
-template <int Dims>
-void apply_inflow_halos(const Stream& stream, FieldView<double, Dims> state, HydrostaticView background,
+template <class Real, int Dims>
+void apply_inflow_halos(const Stream& stream, FieldView<Real, Dims> state, HydrostaticView background,
                         const CellGeometry<Dims>& geometry, const BoundaryConditions<Dims>& sides);
 
 }  // namespace simapp

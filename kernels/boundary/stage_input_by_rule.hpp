@@ -16,15 +16,15 @@
 namespace simapp {
 
 /// The input of a stage of the pass along D: (v, k, j, i) reads variable v at cell (i, j, k),
-/// interior or ghost along D.
-template <Direction D, int Dims>
+/// interior or ghost along D, of type Real (the state's).
+template <Direction D, int Dims, class Real>
 struct StageInputByRule {
-  FieldView<const double, Dims> input;
+  FieldView<const Real, Dims> input;
   BoundaryConditions<Dims> sides;  ///< the domain's (no side is exchanged)
   HydrostaticView background;
   CellGeometry<Dims> geometry;
 
-  SIMAPP_HOST_DEVICE double operator()(int v, int k, int j, int i) const {
+  SIMAPP_HOST_DEVICE Real operator()(int v, int k, int j, int i) const {
     using V = ModelVariables<Dims>;
     if constexpr (D == Direction::z) {
       const int nz = input.shape.nz;
@@ -40,7 +40,7 @@ struct StageInputByRule {
       const bool inflow_row =
           i < 0 && sides.x_low.has_inflow() && sides.inflow.applies(geometry.z_center(k), geometry.zlen);
       if (!inflow_row || (v != V::umom && v != V::rhot)) return input(v, k, j, image);
-      double q[V::count];  // the inflow rule changes ρu and (ρθ)′ from the image's dry variables
+      Real q[V::count];  // the inflow rule changes ρu and (ρθ)′ from the image's dry variables
       for (int w = 0; w < V::count; ++w) q[w] = input(w, k, j, image);
       apply_inflow<V>(q, background.cell_density(k), background.cell_rho_theta(k), sides.inflow);
       return q[v];

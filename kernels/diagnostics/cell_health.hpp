@@ -61,13 +61,14 @@ SIMAPP_HOST_DEVICE inline std::uint64_t health_cell_code(const CellGeometry<Dims
 
 /// Checks cell (i, j, k) of this rank (2-D: j = 0) of the model of `Dims` dimensions and latches
 /// what it finds into `record` as check number record->checks_run: the first failed check keeps
-/// its record; within it, the first cell (health_cell_code).
-template <int Dims>
-SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldOf<const double, Dims>& state,
+/// its record; within it, the first cell (health_cell_code). The state's values (T: double or
+/// float, const or not) are checked as doubles.
+template <class T, int Dims>
+SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<T, Dims>& state,
                                                  const HydrostaticView& background, const CellGeometry<Dims>& geometry,
                                                  HealthRecord* record, int k, [[maybe_unused]] int j, int i) {
   const int finding = health_finding_of<ModelVariables<Dims>>(
-      [&](int v) {
+      [&](int v) -> double {
         if constexpr (Dims == 3)
           return state(v, k, j, i);
         else

@@ -117,8 +117,8 @@ std::size_t statistics_record_count(std::int64_t cells) {
   return (partials + statistics_partials_per_record - 1) / statistics_partials_per_record;
 }
 
-template <int Dims>
-void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+template <class Real, int Dims>
+void reduce_statistics(const Stream& stream, FieldOf<const Real, Dims> state, HydrostaticView background,
                        const CellGeometry<Dims>& geometry, StatisticsSums* partials, StatisticsSums* records,
                        const TracerMassSums& tracers) {
   using V = ModelVariables<Dims>;
@@ -132,11 +132,11 @@ void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, 
         SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {
           const CellOfLayers c = cell_of_layers(n, nx, ny);
           add_cell<V>(
-              sums, [&](int v) { return state(v, c.k, c.j, c.i); }, background, c.k, inverse_spacing);
+              sums, [&](int v) -> double { return state(v, c.k, c.j, c.i); }, background, c.k, inverse_spacing);
         },
         SIMAPP_LAMBDA(int t, std::int64_t n) {
           const CellOfLayers c = cell_of_layers(n, nx, ny);
-          return state(tracers.tracers.first + t, c.k, c.j, c.i) + tracers.background.cell_value(t, c.k);
+          return double(state(tracers.tracers.first + t, c.k, c.j, c.i)) + tracers.background.cell_value(t, c.k);
         },
         partials, records, tracers);
   } else {
@@ -145,19 +145,24 @@ void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, 
         SIMAPP_LAMBDA(StatisticsSums & sums, std::int64_t n) {
           const CellOfLayers c = cell_of_layers(n, nx, 1);
           add_cell<V>(
-              sums, [&](int v) { return state(v, c.k, c.i); }, background, c.k, inverse_spacing);
+              sums, [&](int v) -> double { return state(v, c.k, c.i); }, background, c.k, inverse_spacing);
         },
         SIMAPP_LAMBDA(int t, std::int64_t n) {
           const CellOfLayers c = cell_of_layers(n, nx, 1);
-          return state(tracers.tracers.first + t, c.k, c.i) + tracers.background.cell_value(t, c.k);
+          return double(state(tracers.tracers.first + t, c.k, c.i)) + tracers.background.cell_value(t, c.k);
         },
         partials, records, tracers);
   }
 }
 
-template void reduce_statistics(const Stream&, FieldOf<const double, 2>, HydrostaticView, const CellGeometry<2>&,
-                                StatisticsSums*, StatisticsSums*, const TracerMassSums&);
-template void reduce_statistics(const Stream&, FieldOf<const double, 3>, HydrostaticView, const CellGeometry<3>&,
-                                StatisticsSums*, StatisticsSums*, const TracerMassSums&);
+#define SIMAPP_STATISTICS_OF(Real, Dims)                                                                        \
+  template void reduce_statistics<Real, Dims>(const Stream&, FieldOf<const Real, Dims>, HydrostaticView,        \
+                                              const CellGeometry<Dims>&, StatisticsSums*, StatisticsSums*,      \
+                                              const TracerMassSums&);
+SIMAPP_STATISTICS_OF(double, 2)
+SIMAPP_STATISTICS_OF(double, 3)
+SIMAPP_STATISTICS_OF(float, 2)
+SIMAPP_STATISTICS_OF(float, 3)
+#undef SIMAPP_STATISTICS_OF
 
 }  // namespace simapp

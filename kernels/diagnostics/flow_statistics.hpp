@@ -90,8 +90,9 @@ std::size_t statistics_record_count(std::int64_t cells);
 /// Queues both passes over the interior of the state of the model of `Dims` dimensions (3-D: ρv
 /// counts as ρu does; Δ_y = dy): `partials` (scratch, of statistics_partial_count cells) and
 /// `records` (statistics_record_count) on the backend; the tracers' masses likewise in `tracers`.
-template <int Dims>
-void reduce_statistics(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+/// The state's values (Real: double or float) are summed as doubles.
+template <class Real, int Dims>
+void reduce_statistics(const Stream& stream, FieldOf<const Real, Dims> state, HydrostaticView background,
                        const CellGeometry<Dims>& geometry, StatisticsSums* partials, StatisticsSums* records,
                        const TracerMassSums& tracers = {});
 

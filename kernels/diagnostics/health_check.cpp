@@ -5,8 +5,8 @@
 
 namespace simapp {
 
-template <int Dims>
-void check_health(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+template <class Real, int Dims>
+void check_health(const Stream& stream, FieldOf<const Real, Dims> state, HydrostaticView background,
                   const CellGeometry<Dims>& geometry, HealthRecord* record) {
   const int nx = state.shape.nx, nz = state.shape.nz;
   if constexpr (Dims == 3) {
@@ -22,10 +22,14 @@ void check_health(const Stream& stream, FieldOf<const double, Dims> state, Hydro
   }
 }
 
-template void check_health(const Stream&, FieldOf<const double, 2>, HydrostaticView, const CellGeometry<2>&,
-                           HealthRecord*);
-template void check_health(const Stream&, FieldOf<const double, 3>, HydrostaticView, const CellGeometry<3>&,
-                           HealthRecord*);
+template void check_health<double, 2>(const Stream&, FieldOf<const double, 2>, HydrostaticView,
+                                      const CellGeometry<2>&, HealthRecord*);
+template void check_health<double, 3>(const Stream&, FieldOf<const double, 3>, HydrostaticView,
+                                      const CellGeometry<3>&, HealthRecord*);
+template void check_health<float, 2>(const Stream&, FieldOf<const float, 2>, HydrostaticView, const CellGeometry<2>&,
+                                     HealthRecord*);
+template void check_health<float, 3>(const Stream&, FieldOf<const float, 3>, HydrostaticView, const CellGeometry<3>&,
+                                     HealthRecord*);
 
 void count_health_check(const Stream& stream, HealthRecord* record, HealthRecord* mirror) {
   parallel_for(

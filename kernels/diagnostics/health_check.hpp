@@ -35,8 +35,8 @@ inline constexpr int speed_finding = ModelVariables<Dims>::count;
 /// offsets geometry.i_offset, (j_offset,) k_offset) and latches what it finds into `record` as
 /// check number record->checks_run; the record's cell is v·NX·NZ + k·NX + i in 2-D,
 /// v·NX·NY·NZ + k·NX·NY + j·NX + i in 3-D, v = speed_finding<Dims> for a speed.
-template <int Dims>
-void check_health(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+template <class Real, int Dims>
+void check_health(const Stream& stream, FieldOf<const Real, Dims> state, HydrostaticView background,
                   const CellGeometry<Dims>& geometry, HealthRecord* record);
 
 /// record->checks_run += 1, then *mirror = *record.

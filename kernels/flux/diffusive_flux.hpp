@@ -38,26 +38,28 @@ struct ColumnIndex {
 /// c_theta = κ ρ_f / Δ (θ̄ with θ₀ − θ̄ added where θ's reference is the initial state), of the
 /// model whose variables are V; `low` and `high` are the cells' stored values (perturbations).
 /// Along x and y the backgrounds' differences are 0 exactly.
-template <class V>
-SIMAPP_HOST_DEVICE inline void add_face_diffusion(const double low[V::count], const double high[V::count],
-                                                  const FaceNeighbourBackground& background, double c_momentum,
-                                                  double c_theta, double flux[V::count]) {
-  const double inv_low = 1.0 / (low[V::dens] + background.density_low);
-  const double inv_high = 1.0 / (high[V::dens] + background.density_high);
+/// Real is the state's type (double or float); the backgrounds' differences are formed in double.
+template <class V, class Real>
+SIMAPP_HOST_DEVICE inline void add_face_diffusion(const Real low[V::count], const Real high[V::count],
+                                                  const FaceNeighbourBackground& background, Real c_momentum,
+                                                  Real c_theta, Real flux[V::count]) {
+  const Real inv_low = Real(1) / (low[V::dens] + Real(background.density_low));
+  const Real inv_high = Real(1) / (high[V::dens] + Real(background.density_high));
   for_each_momentum<V>([&](auto momentum) {
     constexpr int j = decltype(momentum)::value;
     // ū of u, v̄ of v (the 3-D model's momentum along y), w̄ = 0.
-    double background_difference = 0.0;
-    if constexpr (j == V::umom) background_difference = background.u_high - background.u_low;
-    if constexpr (V::momenta == 3 && j == V::momentum(1)) background_difference = background.v_high - background.v_low;
+    Real background_difference = 0;
+    if constexpr (j == V::umom) background_difference = Real(background.u_high - background.u_low);
+    if constexpr (V::momenta == 3 && j == V::momentum(1))
+      background_difference = Real(background.v_high - background.v_low);
     flux[j] -= c_momentum * ((high[j] * inv_high - low[j] * inv_low) - background_difference);
   });
-  const double background_difference = (background.rho_theta_high / background.density_high + background.theta_high) -
-                                       (background.rho_theta_low / background.density_low + background.theta_low);
-  flux[V::rhot] -=
-      c_theta *
-      (((high[V::rhot] + background.rho_theta_high) * inv_high - (low[V::rhot] + background.rho_theta_low) * inv_low) -
-       background_difference);
+  const Real background_difference =
+      Real((background.rho_theta_high / background.density_high + background.theta_high) -
+           (background.rho_theta_low / background.density_low + background.theta_low));
+  flux[V::rhot] -= c_theta * (((high[V::rhot] + Real(background.rho_theta_high)) * inv_high -
+                               (low[V::rhot] + Real(background.rho_theta_low)) * inv_low) -
+                              background_difference);
 }
 
 /// The backgrounds of the cells either side of a horizontal face (x, y) of row k, both row k's,
@@ -116,22 +118,22 @@ SIMAPP_HOST_DEVICE inline bool dry_variables_diffuse(const FluxContext<Dims>& co
 /// density perturbation; k as in flux_at_face (x, y: the row; z: the face, between rows k − 1
 /// and k), c the face's interior column (read along z). Nothing when the step's ν and κ are 0,
 /// nor at a wall.
-template <Direction D, int Dims>
-SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const double low[ModelVariables<Dims>::count],
-                                                  const double high[ModelVariables<Dims>::count],
-                                                  double face_density_perturbation, int k, ColumnIndex c,
+template <Direction D, int Dims, class Real>
+SIMAPP_HOST_DEVICE inline void add_diffusive_flux(const Real low[ModelVariables<Dims>::count],
+                                                  const Real high[ModelVariables<Dims>::count],
+                                                  Real face_density_perturbation, int k, ColumnIndex c,
                                                   const FluxContext<Dims>& context,
-                                                  double flux[ModelVariables<Dims>::count]) {
+                                                  Real flux[ModelVariables<Dims>::count]) {
   if (!dry_variables_diffuse<D>(context)) return;
   constexpr bool vertical = D == Direction::z;
   if constexpr (vertical) {
     const int global_k = context.geometry.k_offset + k;
     if (global_k == 0 || global_k == context.geometry.global_nz) return;  // a wall
   }
-  const double density = face_density_perturbation + face_density<vertical>(context.background, k);
+  const Real density = face_density_perturbation + Real(face_density<vertical>(context.background, k));
   add_face_diffusion<ModelVariables<Dims>>(low, high, face_neighbours<vertical>(context.background, k, c),
-                                           viscosity_over_spacing<D>(context) * density,
-                                           diffusivity_over_spacing<D>(context) * density, flux);
+                                           Real(viscosity_over_spacing<D>(context)) * density,
+                                           Real(diffusivity_over_spacing<D>(context)) * density, flux);
 }
 
 }  // namespace simapp

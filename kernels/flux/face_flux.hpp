@@ -3,6 +3,7 @@
 /// of the model's variables (docs/model.md, "Spatial scheme"); K is the hyperviscosity coefficient.
 #include <cmath>
 
+#include "kernels/backend/fused_multiply_add.hpp"
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/diffusive_flux.hpp"
 #include "kernels/flux/flux_context.hpp"
@@ -17,24 +18,26 @@ namespace simapp {
 /// u_j = q_f(ρu_j)/ρ,  θ = (q_f((ρθ)′) + ρ̄θ̄_c)/ρ,  p = C₀(ρθ)^γ;
 ///   F = (m, m u_j + p δ_jn for each momentum j, m θ) − K d3
 /// (m = ρu_n: the face value itself, not ρ·u_n; 2-D x: F = (m, m u + p, m w, m θ) − K d3).
-/// One reciprocal 1/ρ serves the velocities and θ. p = p̄_c + (p − p̄_c), the change from the
-/// row's background pressure p̄_c = C₀(ρ̄θ̄_c)^γ taken from ρθ's perturbation q_f((ρθ)′)
-/// directly (physics::pressure_change), not from ρθ.
-template <class V, int Normal>
-SIMAPP_HOST_DEVICE inline void horizontal_face_flux(const double q[V::count], const double d3[V::count],
+/// One reciprocal 1/ρ serves the velocities and θ. The pressure in the flux is p − p̄_c, the
+/// change from the row's background pressure p̄_c = C₀(ρ̄θ̄_c)^γ taken from ρθ's perturbation
+/// q_f((ρθ)′) directly (physics::pressure_change): every face of a row has the same p̄_c, so it
+/// cancels from the divergence exactly and is left out (in float32 its 10⁵ Pa would round the
+/// perturbation's few Pa to 0.01 Pa). Real is the state's type (double or float).
+template <class V, int Normal, class Real>
+SIMAPP_HOST_DEVICE inline void horizontal_face_flux(const Real q[V::count], const Real d3[V::count],
                                                     double background_density,
-                                                    const physics::PressureReference& background, double k_hyper,
-                                                    double flux[V::count]) {
-  const double r = q[V::dens] + background_density;
-  const double inv_r = 1.0 / r;
-  const double m = q[Normal];
-  const double rho_theta = q[V::rhot] + background.rho_theta;
-  const double t = rho_theta * inv_r;
-  const double p = background.pressure + physics::pressure_change(q[V::rhot], background);
+                                                    const physics::PressureReference& background, Real k_hyper,
+                                                    Real flux[V::count]) {
+  const Real r = q[V::dens] + Real(background_density);
+  const Real inv_r = Real(1) / r;
+  const Real m = q[Normal];
+  const Real rho_theta = q[V::rhot] + Real(background.rho_theta);
+  const Real t = rho_theta * inv_r;
+  const Real p = physics::pressure_change(q[V::rhot], background);
   flux[V::dens] = fma(-k_hyper, d3[V::dens], m);
   for_each_momentum<V>([&](auto momentum) {
     constexpr int j = decltype(momentum)::value;
-    const double velocity = q[j] * inv_r;
+    const Real velocity = q[j] * inv_r;
     if constexpr (j == Normal)
       flux[j] = fma(m, velocity, fma(-k_hyper, d3[j], p));
     else
@@ -48,18 +51,18 @@ SIMAPP_HOST_DEVICE inline void horizontal_face_flux(const double q[V::count], co
 /// H = (n, n u, n w + p′, n θ) − K d3). At a wall n = 0 and the density's K d3 is 0, so no mass
 /// crosses it. p′ comes from q_f((ρθ)′) directly (physics::pressure_change), without the
 /// cancellation of subtracting p̄_i from p.
-template <class V>
-SIMAPP_HOST_DEVICE inline void vertical_face_flux(const double q[V::count], const double d3[V::count],
+template <class V, class Real>
+SIMAPP_HOST_DEVICE inline void vertical_face_flux(const Real q[V::count], const Real d3[V::count],
                                                   double background_density,
                                                   const physics::PressureReference& background, bool at_wall,
-                                                  double k_hyper, double flux[V::count]) {
-  const double r = q[V::dens] + background_density;
-  const double inv_r = 1.0 / r;
-  const double n = at_wall ? 0.0 : q[V::wmom];
-  const double rho_theta = q[V::rhot] + background.rho_theta;
-  const double t = rho_theta * inv_r;
-  const double p = physics::pressure_change(q[V::rhot], background);
-  const double d3_dens = at_wall ? 0.0 : d3[V::dens];
+                                                  Real k_hyper, Real flux[V::count]) {
+  const Real r = q[V::dens] + Real(background_density);
+  const Real inv_r = Real(1) / r;
+  const Real n = at_wall ? Real(0) : q[V::wmom];
+  const Real rho_theta = q[V::rhot] + Real(background.rho_theta);
+  const Real t = rho_theta * inv_r;
+  const Real p = physics::pressure_change(q[V::rhot], background);
+  const Real d3_dens = at_wall ? Real(0) : d3[V::dens];
   flux[V::dens] = fma(-k_hyper, d3_dens, n);
   for_each_momentum<V>([&](auto momentum) {
     constexpr int j = decltype(momentum)::value;
@@ -85,14 +88,13 @@ SIMAPP_HOST_DEVICE inline double hyperviscosity_along(const FluxContext<Dims>& c
 /// F (x pass), G (y pass) or H (z pass) at a face of row k (x, y: the row's background) or at
 /// face k (z: the interface's) from the face values q and third differences d3 of every
 /// variable, without diffusion.
-template <Direction D, int Dims>
-SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[ModelVariables<Dims>::count],
-                                            const double d3[ModelVariables<Dims>::count], int k,
-                                            const FluxContext<Dims>& context,
-                                            double flux[ModelVariables<Dims>::count]) {
+template <Direction D, int Dims, class Real>
+SIMAPP_HOST_DEVICE inline void flux_at_face(const Real q[ModelVariables<Dims>::count],
+                                            const Real d3[ModelVariables<Dims>::count], int k,
+                                            const FluxContext<Dims>& context, Real flux[ModelVariables<Dims>::count]) {
   using V = ModelVariables<Dims>;
   const HydrostaticView& background = context.background;
-  const double k_hyper = hyperviscosity_along<D>(context);
+  const Real k_hyper = Real(hyperviscosity_along<D>(context));
   if constexpr (D == Direction::x) {
     horizontal_face_flux<V, V::umom>(q, d3, background.cell_density(k), background.cell_reference(k), k_hyper, flux);
   } else if constexpr (D == Direction::y) {
@@ -113,15 +115,15 @@ SIMAPP_HOST_DEVICE inline void flux_at_face(const double q[ModelVariables<Dims>:
 /// with c = ν for the velocities and κ for θ. With either, `neighbours(low, high)` gives the
 /// stored values of the cells either side and returns their interior column (i, j): only a run
 /// that diffuses asks where the cells are.
-template <Direction D, int Dims, class Neighbours>
-SIMAPP_HOST_DEVICE inline void face_flux(const double q[ModelVariables<Dims>::count],
-                                         const double d3[ModelVariables<Dims>::count], int k,
+template <Direction D, int Dims, class Real, class Neighbours>
+SIMAPP_HOST_DEVICE inline void face_flux(const Real q[ModelVariables<Dims>::count],
+                                         const Real d3[ModelVariables<Dims>::count], int k,
                                          const FluxContext<Dims>& context, const Neighbours& neighbours,
-                                         double flux[ModelVariables<Dims>::count]) {
+                                         Real flux[ModelVariables<Dims>::count]) {
   using V = ModelVariables<Dims>;
   flux_at_face<D>(q, d3, k, context, flux);
   if (!dry_variables_diffuse<D>(context)) return;
-  double low[V::count], high[V::count];
+  Real low[V::count], high[V::count];
   const ColumnIndex column = neighbours(low, high);
   add_diffusive_flux<D>(low, high, q[V::dens], k, column, context, flux);
 }

@@ -33,21 +33,21 @@ enum class FaceRegion { all, interior, boundary };
 
 /// flux(v) for v ∈ vars on the faces of `region`, from the stage input `forcing` (its ghosts along
 /// the pass filled for boundary faces), reconstructing inline.
-template <int Dims>
-void compute_fluxes(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
-                    FieldOf<double, Dims> flux, VarRange vars, const FluxContext<Dims>& context,
+template <class Real, int Dims>
+void compute_fluxes(const Stream& stream, Direction direction, FieldOf<const Real, Dims> forcing,
+                    FieldView<Real, Dims> flux, VarRange vars, const FluxContext<Dims>& context,
                     FaceRegion region = FaceRegion::all);
 
 /// face_value(v) = q_f and face_d3(v) = d3 of `forcing` at every face of the pass, for v ∈ vars.
-template <int Dims>
-void reconstruct_faces(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
-                       FieldView<double, Dims> face_value, FieldOf<double, Dims> face_d3, VarRange vars);
+template <class Real, int Dims>
+void reconstruct_faces(const Stream& stream, Direction direction, FieldOf<const Real, Dims> forcing,
+                       FieldView<Real, Dims> face_value, FieldOf<Real, Dims> face_d3, VarRange vars);
 
 /// flux(v) for v ∈ vars from the face values of every variable and d3 of v (and, with
 /// physics.viscosity, the cells of `forcing` either side of the face).
-template <int Dims>
-void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
-                               FieldOf<const double, Dims> face_value, FieldOf<const double, Dims> face_d3,
-                               FieldOf<double, Dims> flux, VarRange vars, const FluxContext<Dims>& context);
+template <class Real, int Dims>
+void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldOf<const Real, Dims> forcing,
+                               FieldOf<const Real, Dims> face_value, FieldOf<const Real, Dims> face_d3,
+                               FieldView<Real, Dims> flux, VarRange vars, const FluxContext<Dims>& context);
 
 }  // namespace simapp

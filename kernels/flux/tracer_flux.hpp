@@ -41,57 +41,60 @@ constexpr int normal_momentum() {
 
 /// The face velocity of the dry flux along D at a face of row k (x, y) or at interface k (z),
 /// from the face values of ρ′ and of the momentum normal to the face; 0 at a wall.
-template <Direction D, int Dims>
-SIMAPP_HOST_DEVICE inline double face_velocity(double density_face, double momentum_face, int k,
-                                               const FluxContext<Dims>& context) {
+template <Direction D, int Dims, class Real>
+SIMAPP_HOST_DEVICE inline Real face_velocity(Real density_face, Real momentum_face, int k,
+                                             const FluxContext<Dims>& context) {
   if constexpr (D == Direction::z) {
-    const double inv_r = 1.0 / (density_face + context.background.density_face[k]);
-    const double n = is_wall_face<D>(k, context) ? 0.0 : momentum_face;
+    const Real inv_r = Real(1) / (density_face + Real(context.background.density_face[k]));
+    const Real n = is_wall_face<D>(k, context) ? Real(0) : momentum_face;
     return n * inv_r;
   } else {
-    const double inv_r = 1.0 / (density_face + context.background.cell_density(k));
+    const Real inv_r = Real(1) / (density_face + Real(context.background.cell_density(k)));
     return momentum_face * inv_r;
   }
 }
 
 /// The flux of tracer t at a face along D from the face's velocity, the tracer's four cell
 /// values q₀ q₁ | q₂ q₃ around it and its background at the face's row (x, y) or interface (z).
-template <Direction D, int Dims>
-SIMAPP_HOST_DEVICE inline double tracer_face_flux(double velocity, const double (&tracer)[4], double background, int k,
-                                                  const FluxContext<Dims>& context) {
-  const double k_hyper = hyperviscosity_along<D>(context);
-  const double q_f = face_value(tracer[0], tracer[1], tracer[2], tracer[3]);
-  const double d3 = is_wall_face<D>(k, context) ? 0.0 : third_difference(tracer[0], tracer[1], tracer[2], tracer[3]);
-  return velocity * (q_f + background) - k_hyper * d3;
+template <Direction D, int Dims, class Real>
+SIMAPP_HOST_DEVICE inline Real tracer_face_flux(Real velocity, const Real (&tracer)[4], double background, int k,
+                                                const FluxContext<Dims>& context) {
+  const Real k_hyper = Real(hyperviscosity_along<D>(context));
+  const Real q_f = face_value(tracer[0], tracer[1], tracer[2], tracer[3]);
+  const Real d3 = is_wall_face<D>(k, context) ? Real(0) : third_difference(tracer[0], tracer[1], tracer[2], tracer[3]);
+  return velocity * (q_f + Real(background)) - k_hyper * d3;
 }
 
 /// κ ρ_f / Δ at a face along D of row k (x, y) or at interface k (z), ρ_f = q_f(ρ′) + ρ̄ at the
 /// face from the face value of ρ′: the factor of the tracers' diffusive flux; 0 at a wall.
-template <Direction D, int Dims>
-SIMAPP_HOST_DEVICE inline double tracer_diffusion_factor(double density_face, int k, const FluxContext<Dims>& context) {
-  if (is_wall_face<D>(k, context)) return 0.0;
+template <Direction D, int Dims, class Real>
+SIMAPP_HOST_DEVICE inline Real tracer_diffusion_factor(Real density_face, int k, const FluxContext<Dims>& context) {
+  if (is_wall_face<D>(k, context)) return 0;
   constexpr bool vertical = D == Direction::z;
-  return diffusivity_over_spacing<D>(context) * (density_face + face_density<vertical>(context.background, k));
+  return Real(diffusivity_over_spacing<D>(context)) *
+         (density_face + Real(face_density<vertical>(context.background, k)));
 }
 
 /// A tracer in one cell as its diffusion reads it: the stored perturbation ρ_x′, the tracer's
 /// background ρ̄_x at the cell's row, 1/ρ = 1/(ρ′ + ρ̄) of the cell and the row's ρ̄.
+template <class Real>
 struct TracerInCell {
-  double perturbation = 0.0;
+  Real perturbation = 0;
   double background = 0.0;
-  double inv_density = 0.0;
+  Real inv_density = 0;
   double background_density = 1.0;
 };
 
 /// The diffusive flux −c ((φ_R − φ_L) − (φ̄_R − φ̄_L)) of a tracer at the face between the cells
 /// `low` and `high`, φ = (ρ_x′ + ρ̄_x) / ρ, φ̄ = ρ̄_x / ρ̄, formed as θ's (add_face_diffusion); c =
 /// tracer_diffusion_factor. Along x and y φ̄_R − φ̄_L is 0 exactly (one row).
-SIMAPP_HOST_DEVICE inline double tracer_diffusive_flux(double factor, const TracerInCell& low,
-                                                       const TracerInCell& high) {
-  const double background_difference =
-      high.background / high.background_density - low.background / low.background_density;
-  return -factor * (((high.perturbation + high.background) * high.inv_density -
-                     (low.perturbation + low.background) * low.inv_density) -
+template <class Real>
+SIMAPP_HOST_DEVICE inline Real tracer_diffusive_flux(Real factor, const TracerInCell<Real>& low,
+                                                     const TracerInCell<Real>& high) {
+  const Real background_difference =
+      Real(high.background / high.background_density - low.background / low.background_density);
+  return -factor * (((high.perturbation + Real(high.background)) * high.inv_density -
+                     (low.perturbation + Real(low.background)) * low.inv_density) -
                     background_difference);
 }
 

@@ -78,8 +78,8 @@ std::size_t halo_side_size(Direction direction, const FieldShape<Dims>& shape) {
 /// A thread a message cell (both sides, every variable): an x or z message is two cells thin
 /// along its direction, so a thread a column of it left the GPU nearly idle
 /// (docs/performance/journal/2026-12-04-3d-two-gpus.md).
-template <int Dims>
-void pack_halos(const Stream& stream, Direction direction, FieldView<const double, Dims> field, double* buffer) {
+template <class Real, int Dims>
+void pack_halos(const Stream& stream, Direction direction, FieldView<const Real, Dims> field, Real* buffer) {
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size(direction, field.shape);
   const int vars = field.shape.num_vars;
@@ -93,8 +93,8 @@ void pack_halos(const Stream& stream, Direction direction, FieldView<const doubl
       });
 }
 
-template <int Dims>
-void unpack_halos(const Stream& stream, Direction direction, FieldView<double, Dims> field, const double* buffer,
+template <class Real, int Dims>
+void unpack_halos(const Stream& stream, Direction direction, FieldView<Real, Dims> field, const Real* buffer,
                   NeighbourSides sides) {
   const MessageExtent extent = message_extent(direction, field.shape);
   const std::size_t side_size = halo_side_size(direction, field.shape);
@@ -112,9 +112,13 @@ void unpack_halos(const Stream& stream, Direction direction, FieldView<double, D
 
 template std::size_t halo_side_size(Direction, const FieldShape<2>&);
 template std::size_t halo_side_size(Direction, const FieldShape<3>&);
-template void pack_halos(const Stream&, Direction, FieldView<const double, 2>, double*);
-template void pack_halos(const Stream&, Direction, FieldView<const double, 3>, double*);
-template void unpack_halos(const Stream&, Direction, FieldView<double, 2>, const double*, NeighbourSides);
-template void unpack_halos(const Stream&, Direction, FieldView<double, 3>, const double*, NeighbourSides);
+#define SIMAPP_HALO_PACK_OF(Real, Dims)                                                  \
+  template void pack_halos(const Stream&, Direction, FieldView<const Real, Dims>, Real*); \
+  template void unpack_halos(const Stream&, Direction, FieldView<Real, Dims>, const Real*, NeighbourSides);
+SIMAPP_HALO_PACK_OF(double, 2)
+SIMAPP_HALO_PACK_OF(double, 3)
+SIMAPP_HALO_PACK_OF(float, 2)
+SIMAPP_HALO_PACK_OF(float, 3)
+#undef SIMAPP_HALO_PACK_OF
 
 }  // namespace simapp

@@ -20,18 +20,18 @@ struct NeighbourSides {
   bool high = true;
 };
 
-/// Doubles in one side of a message along `direction`.
+/// Values (of the state's type) in one side of a message along `direction`.
 template <int Dims>
 std::size_t halo_side_size(Direction direction, const FieldShape<Dims>& shape);
 
 /// buffer[side] ← the interior cells next to that side.
-template <int Dims>
-void pack_halos(const Stream& stream, Direction direction, FieldView<const double, Dims> field, double* buffer);
+template <class Real, int Dims>
+void pack_halos(const Stream& stream, Direction direction, FieldView<const Real, Dims> field, Real* buffer);
 
 /// The ghost cells of each side in `sides` ← buffer[side] (the neighbour's message: the low
 /// side's ghosts from the low neighbour's high side).
-template <int Dims>
-void unpack_halos(const Stream& stream, Direction direction, FieldView<double, Dims> field, const double* buffer,
+template <class Real, int Dims>
+void unpack_halos(const Stream& stream, Direction direction, FieldView<Real, Dims> field, const Real* buffer,
                   NeighbourSides sides);
 
 }  // namespace simapp

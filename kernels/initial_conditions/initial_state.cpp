@@ -65,28 +65,29 @@ SIMAPP_HOST_DEVICE inline CellSums cell_sums(const CellGeometry<Dims>& geometry,
 }
 
 /// Stores `sums` as cell (i, j, k) of `state` (ρv = 0 in 3-D: no case has a wind along y), and
-/// where first_water ≥ 0 the water: ρ_v, no cloud, no rain.
-template <int Dims>
-SIMAPP_HOST_DEVICE inline void store_cell(const FieldView<double, Dims>& state, const CellSums& sums, int first_water,
+/// where first_water ≥ 0 the water: ρ_v, no cloud, no rain. The sums (double) are rounded once
+/// to the state's type Real.
+template <class Real, int Dims>
+SIMAPP_HOST_DEVICE inline void store_cell(const FieldView<Real, Dims>& state, const CellSums& sums, int first_water,
                                           int i, int j, int k) {
   using V = ModelVariables<Dims>;
-  const auto at = [&](int v) -> double& { return state(v, k, j, i); };  // j = 0 in 2-D
-  at(V::dens) = sums.dens;
-  at(V::umom) = sums.umom;
-  if constexpr (Dims == 3) at(V::vmom) = 0.0;
-  at(V::wmom) = sums.wmom;
-  at(V::rhot) = sums.rhot;
+  const auto at = [&](int v) -> Real& { return state(v, k, j, i); };  // j = 0 in 2-D
+  at(V::dens) = Real(sums.dens);
+  at(V::umom) = Real(sums.umom);
+  if constexpr (Dims == 3) at(V::vmom) = 0;
+  at(V::wmom) = Real(sums.wmom);
+  at(V::rhot) = Real(sums.rhot);
   if (first_water >= 0) {
-    at(first_water) = sums.vapour;
-    at(first_water + 1) = 0.0;
-    at(first_water + 2) = 0.0;
+    at(first_water) = Real(sums.vapour);
+    at(first_water + 1) = 0;
+    at(first_water + 2) = 0;
   }
 }
 
 }  // namespace
 
-template <int Dims>
-void set_initial_state(const Stream& stream, FieldView<double, Dims> state, CaseName name, const Bump<Dims>& bump,
+template <class Real, int Dims>
+void set_initial_state(const Stream& stream, FieldView<Real, Dims> state, CaseName name, const Bump<Dims>& bump,
                        const CellGeometry<Dims>& geometry, int first_water) {
   const int halo = state.shape.halo;
   const IndexBox columns{-halo, state.shape.nx + halo, -halo, state.shape.nz + halo};
@@ -109,9 +110,13 @@ void set_initial_state(const Stream& stream, FieldView<double, Dims> state, Case
   }
 }
 
-template void set_initial_state<2>(const Stream&, FieldView<double, 2>, CaseName, const Bump<2>&,
-                                   const CellGeometry<2>&, int);
-template void set_initial_state<3>(const Stream&, FieldView<double, 3>, CaseName, const Bump<3>&,
-                                   const CellGeometry<3>&, int);
+#define SIMAPP_INITIAL_STATE_OF(Real, Dims)                                                                  \
+  template void set_initial_state(const Stream&, FieldView<Real, Dims>, CaseName, const Bump<Dims>&, \
+                                  const CellGeometry<Dims>&, int);
+SIMAPP_INITIAL_STATE_OF(double, 2)
+SIMAPP_INITIAL_STATE_OF(double, 3)
+SIMAPP_INITIAL_STATE_OF(float, 2)
+SIMAPP_INITIAL_STATE_OF(float, 3)
+#undef SIMAPP_INITIAL_STATE_OF
 
 }  // namespace simapp

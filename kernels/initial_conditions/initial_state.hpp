@@ -15,8 +15,8 @@ namespace simapp {
 /// where the point has vapour q_v (moist_thermal), ρ_v = q_v ρ̄ is added at the dry point's
 /// temperature: ρ′ = ρ_v and (ρθ)′ = ρθ_dry ((ρ̄R_d + ρ_v R_v)/(ρ̄R_d))^(1/γ) − ρ̄θ̄ with ρθ_dry = ρ̄(θ̄ + θ′).
 /// A state holding water (first_water ≥ 0: the variable of ρ_v′) gets ρ_v there and 0 cloud and rain.
-template <int Dims>
-void set_initial_state(const Stream& stream, FieldView<double, Dims> state, CaseName name, const Bump<Dims>& bump,
+template <class Real, int Dims>
+void set_initial_state(const Stream& stream, FieldView<Real, Dims> state, CaseName name, const Bump<Dims>& bump,
                        const CellGeometry<Dims>& geometry, int first_water = -1);
 
 }  // namespace simapp

@@ -47,8 +47,8 @@ SIMAPP_HOST_DEVICE double density_inside(int i, int j, int k, CaseName name, con
 
 }  // namespace
 
-template <int Dims>
-void set_tracer_initial_state(const Stream& stream, FieldView<double, Dims> state, VarRange tracers, TracerInit init,
+template <class Real, int Dims>
+void set_tracer_initial_state(const Stream& stream, FieldView<Real, Dims> state, VarRange tracers, TracerInit init,
                               CaseName name, const Bump<Dims>& bump, const CellGeometry<Dims>& geometry) {
   using V = ModelVariables<Dims>;
   if (tracers.first == tracers.last) return;
@@ -74,13 +74,17 @@ void set_tracer_initial_state(const Stream& stream, FieldView<double, Dims> stat
   parallel_for_cells<Dims>(
       "set_tracer_initial_state", stream, cells, SIMAPP_LAMBDA(int i, int j, int k) {
         const double density = density_inside<Dims>(i, j, k, name, bump, unit, background, geometry);
-        for (int t = tracers.first; t < tracers.last; ++t) state(t, k, j, i) = density;
+        for (int t = tracers.first; t < tracers.last; ++t) state(t, k, j, i) = Real(density);
       });
 }
 
-template void set_tracer_initial_state(const Stream&, FieldView<double, 2>, VarRange, TracerInit, CaseName,
-                                       const Bump<2>&, const CellGeometry<2>&);
-template void set_tracer_initial_state(const Stream&, FieldView<double, 3>, VarRange, TracerInit, CaseName,
-                                       const Bump<3>&, const CellGeometry<3>&);
+#define SIMAPP_TRACER_INITIAL_STATE_OF(Real, Dims)                                                      \
+  template void set_tracer_initial_state(const Stream&, FieldView<Real, Dims>, VarRange, TracerInit, CaseName, \
+                                         const Bump<Dims>&, const CellGeometry<Dims>&);
+SIMAPP_TRACER_INITIAL_STATE_OF(double, 2)
+SIMAPP_TRACER_INITIAL_STATE_OF(double, 3)
+SIMAPP_TRACER_INITIAL_STATE_OF(float, 2)
+SIMAPP_TRACER_INITIAL_STATE_OF(float, 3)
+#undef SIMAPP_TRACER_INITIAL_STATE_OF
 
 }  // namespace simapp

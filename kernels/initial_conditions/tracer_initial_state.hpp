@@ -37,8 +37,8 @@ constexpr VarRange tracers_of(const FieldShape<Dims>& shape) {
 ///         points where the bump, made of amplitude 1, is positive (inside it), 0 elsewhere;
 ///   uniform: ρ_x′ = ρ′.
 /// Nothing (no launch) for an empty range.
-template <int Dims>
-void set_tracer_initial_state(const Stream& stream, FieldView<double, Dims> state, VarRange tracers, TracerInit init,
+template <class Real, int Dims>
+void set_tracer_initial_state(const Stream& stream, FieldView<Real, Dims> state, VarRange tracers, TracerInit init,
                               CaseName name, const Bump<Dims>& bump, const CellGeometry<Dims>& geometry);
 
 }  // namespace simapp

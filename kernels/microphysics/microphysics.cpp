@@ -28,9 +28,9 @@ inline constexpr int microphysics_threads = 128;
 inline constexpr int microphysics_blocks_per_sm = 4;
 
 /// A thread a column, neighbouring threads on neighbouring columns along x.
-template <int Dims>
+template <int Dims, class Real>
 __global__ void __launch_bounds__(microphysics_threads, microphysics_blocks_per_sm)
-    microphysics_kernel(const __grid_constant__ MicrophysicsArguments<Dims> m, const StepParams<Dims>* params) {
+    microphysics_kernel(const __grid_constant__ MicrophysicsArguments<Dims, Real> m, const StepParams<Dims>* params) {
   const int nx = m.state.shape.nx;
   const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (c < nx * m.state.shape.ny) microphysics_column(m, params->dt_physics, c % nx, c / nx);
@@ -38,9 +38,9 @@ __global__ void __launch_bounds__(microphysics_threads, microphysics_blocks_per_
 
 /// A block of 32 neighbouring columns, the levels at once (microphysics_levels.cuh), a warp a
 /// level of a chunk: blockDim = (32, microphysics_block_warps).
-template <int Dims>
+template <int Dims, class Real>
 __global__ void __launch_bounds__(level_group_columns* most_level_warps)
-    microphysics_levels_kernel(const __grid_constant__ MicrophysicsArguments<Dims> m, const StepParams<Dims>* params) {
+    microphysics_levels_kernel(const __grid_constant__ MicrophysicsArguments<Dims, Real> m, const StepParams<Dims>* params) {
   __shared__ LevelGroupShared<most_level_warps> shared;
   const LevelGroupThread t{static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y), static_cast<int>(blockDim.y)};
   microphysics_levels(m, params->dt_physics, static_cast<int>(blockIdx.x) * level_group_columns, t, shared);
@@ -56,10 +56,10 @@ int microphysics_block_warps(int columns, int nz, int multiprocessors) {
   return warps < 2 ? 0 : std::min(warps, nz);
 }
 
-template <int Dims>
-void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>& microphysics,
+template <int Dims, class Real>
+void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims, Real>& microphysics,
                         const StepParams<Dims>* params) {
-  const MicrophysicsArguments<Dims> m = microphysics;
+  const MicrophysicsArguments<Dims, Real> m = microphysics;
   const int columns = m.state.shape.nx * m.state.shape.ny;
   if (columns == 0) return;
   count_kernel_launch();
@@ -68,11 +68,11 @@ void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>&
     const int warps = microphysics_block_warps(columns, m.state.shape.nz, device::multiprocessor_count());
     if (warps > 0) {
       const dim3 threads(level_group_columns, static_cast<unsigned>(warps));
-      microphysics_levels_kernel<Dims>
+      microphysics_levels_kernel<Dims, Real>
           <<<static_cast<unsigned>(level_groups(columns)), threads, 0, stream.cuda_stream>>>(m, params);
     } else {
       const auto blocks = static_cast<unsigned>((columns + microphysics_threads - 1) / microphysics_threads);
-      microphysics_kernel<Dims><<<blocks, microphysics_threads, 0, stream.cuda_stream>>>(m, params);
+      microphysics_kernel<Dims, Real><<<blocks, microphysics_threads, 0, stream.cuda_stream>>>(m, params);
     }
     check_cuda(cudaGetLastError(), "microphysics");
     return;
@@ -89,7 +89,9 @@ void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>&
   on_host();
 }
 
-template void apply_microphysics<2>(const Stream&, const MicrophysicsArguments<2>&, const StepParams<2>*);
-template void apply_microphysics<3>(const Stream&, const MicrophysicsArguments<3>&, const StepParams<3>*);
+template void apply_microphysics(const Stream&, const MicrophysicsArguments<2, double>&, const StepParams<2>*);
+template void apply_microphysics(const Stream&, const MicrophysicsArguments<3, double>&, const StepParams<3>*);
+template void apply_microphysics(const Stream&, const MicrophysicsArguments<2, float>&, const StepParams<2>*);
+template void apply_microphysics(const Stream&, const MicrophysicsArguments<3, float>&, const StepParams<3>*);
 
 }  // namespace simapp

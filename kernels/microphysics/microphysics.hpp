@@ -36,9 +36,11 @@ enum class MicrophysicsScratch { theta, qv, qc, qr, count };
 
 /// What the element reads and writes. The water tracers are the state's variables
 /// [first_water, first_water + 3), their backgrounds the tracer background's profiles 0, 1, 2.
-template <int Dims>
+/// The state is of type Real (double or float); the microphysics computes in double, and its
+/// scratch field is double.
+template <int Dims, class Real = double>
 struct MicrophysicsArguments {
-  FieldView<double, Dims> state;
+  FieldView<Real, Dims> state;
   HydrostaticView background;
   TracerBackground water_background;
   CellGeometry<Dims> geometry;
@@ -78,8 +80,8 @@ int microphysics_block_warps(int columns, int nz, int multiprocessors);
 ///     (ρθ = ρ_d θ_d (1 + q_v R_v/R_d) exactly, so ρθ⁺ = ρ_d θ_d⁺ (1 + q_v⁺ R_v/R_d): the routine's θ_d⁺);
 ///  5. precipitation_amount += ρ_w · rate · dt_phys; the rain rate; the clipped water.
 /// Where nothing changes, the state stays bit for bit what it was.
-template <int Dims>
-void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims>& microphysics,
+template <int Dims, class Real>
+void apply_microphysics(const Stream& stream, const MicrophysicsArguments<Dims, Real>& microphysics,
                         const StepParams<Dims>* params);
 
 }  // namespace simapp

@@ -13,8 +13,8 @@ namespace simapp {
 namespace detail {
 
 /// ρ_x = ρ̄_x + ρ_x′ of water tracer t in cell (i, j, k).
-template <int Dims>
-SIMAPP_HOST_DEVICE double water_density(const MicrophysicsArguments<Dims>& m, int t, int i, int j, int k) {
+template <int Dims, class Real>
+SIMAPP_HOST_DEVICE double water_density(const MicrophysicsArguments<Dims, Real>& m, int t, int i, int j, int k) {
   return m.water_background.cell_value(t, k) + m.state(m.first_water + t, k, j, i);
 }
 
@@ -23,8 +23,8 @@ struct CellThermodynamics {
   double rho, rho_theta, rho_d, temperature, exner;
 };
 
-template <int Dims>
-SIMAPP_HOST_DEVICE CellThermodynamics thermodynamics(const MicrophysicsArguments<Dims>& m, int i, int j, int k) {
+template <int Dims, class Real>
+SIMAPP_HOST_DEVICE CellThermodynamics thermodynamics(const MicrophysicsArguments<Dims, Real>& m, int i, int j, int k) {
   using V = ModelVariables<Dims>;
   const double rho = m.background.cell_density(k) + m.state(V::dens, k, j, i);
   const double rho_theta = m.background.cell_rho_theta(k) + m.state(V::rhot, k, j, i);
@@ -38,8 +38,8 @@ SIMAPP_HOST_DEVICE CellThermodynamics thermodynamics(const MicrophysicsArguments
 
 /// Step 4 on level k: the increments of the state from the level's values after the routine;
 /// the state of level k, whose step 1 is `c`, is still that before it.
-template <int Dims>
-SIMAPP_HOST_DEVICE void add_increments(const MicrophysicsArguments<Dims>& m, const HoleFill (&fills)[water_tracers],
+template <int Dims, class Real>
+SIMAPP_HOST_DEVICE void add_increments(const MicrophysicsArguments<Dims, Real>& m, const HoleFill (&fills)[water_tracers],
                                        int i, int j, int k, const CellThermodynamics& c, const KesslerLevel& after) {
   using V = ModelVariables<Dims>;
   const double q_after[water_tracers] = {after.qv, after.qc, after.qr};
@@ -52,17 +52,20 @@ SIMAPP_HOST_DEVICE void add_increments(const MicrophysicsArguments<Dims>& m, con
     increments[t] = c.rho_d * (q_after[t] - filled / c.rho_d) + (filled - before);
     delta_rho += increments[t];
   }
-  for (int t = 0; t < water_tracers; ++t) m.state(m.first_water + t, k, j, i) += increments[t];
+  // In double, rounded once to the state's type Real.
+  const auto add = [&](int v, double increment) { m.state(v, k, j, i) = Real(m.state(v, k, j, i) + increment); };
+  const auto scale = [&](int v, double factor) { m.state(v, k, j, i) = Real(m.state(v, k, j, i) * factor); };
+  for (int t = 0; t < water_tracers; ++t) add(m.first_water + t, increments[t]);
   const double vapour_after = vapour + increments[0];
   const double temperature_after = c.temperature + (after.theta - c.temperature / c.exner) * c.exner;
   const double p_before = c.rho_d * physics::rd * c.temperature + vapour * physics::rv * c.temperature;
   const double p_after = c.rho_d * physics::rd * temperature_after + vapour_after * physics::rv * temperature_after;
-  m.state(V::dens, k, j, i) += delta_rho;
-  m.state(V::rhot, k, j, i) += c.rho_theta * (p_after / p_before - 1.0);
+  add(V::dens, delta_rho);
+  add(V::rhot, c.rho_theta * (p_after / p_before - 1.0));
   const double factor = (c.rho + delta_rho) / c.rho;
-  m.state(V::umom, k, j, i) *= factor;
-  if constexpr (Dims == 3) m.state(V::vmom, k, j, i) *= factor;
-  m.state(V::wmom, k, j, i) *= factor;
+  scale(V::umom, factor);
+  if constexpr (Dims == 3) scale(V::vmom, factor);
+  scale(V::wmom, factor);
 }
 
 /// A level of StateColumn: the routine's values and step 1 of the state's cell, which the store
@@ -75,9 +78,9 @@ struct StateLevel : KesslerLevel {
 /// the state (steps 1–2), on the last the increments to the state (step 4), between sub-steps
 /// θ_d and q_x through the scratch field; ρ_d and Π always from the state, which the routine
 /// leaves as it was until a level's last store.
-template <int Dims>
+template <int Dims, class Real>
 struct StateColumn {
-  const MicrophysicsArguments<Dims>& m;
+  const MicrophysicsArguments<Dims, Real>& m;
   const HoleFill (&fills)[water_tracers];
   int i, j;
 
@@ -113,8 +116,8 @@ struct StateColumn {
 
 /// Step 2's hole filling of column (i, j): the three tracers' sums in one pass over the levels,
 /// from the lowest up; `clipped` gets the water the emptied tracers add, in the tracers' order.
-template <int Dims>
-SIMAPP_HOST_DEVICE void column_fills(const MicrophysicsArguments<Dims>& m, int i, int j,
+template <int Dims, class Real>
+SIMAPP_HOST_DEVICE void column_fills(const MicrophysicsArguments<Dims, Real>& m, int i, int j,
                                      HoleFill (&fills)[water_tracers], double& clipped) {
   HoleFillSums sums[water_tracers];
   for (int k = 0; k < m.state.shape.nz; ++k)
@@ -128,8 +131,8 @@ SIMAPP_HOST_DEVICE void column_fills(const MicrophysicsArguments<Dims>& m, int i
 
 /// Step 5 of column (i, j) over dt: the surface's fields from the routine's outcome and the hole
 /// filling's clipped water.
-template <int Dims>
-SIMAPP_HOST_DEVICE void add_to_surface(const MicrophysicsArguments<Dims>& m, double dt, int i, int j,
+template <int Dims, class Real>
+SIMAPP_HOST_DEVICE void add_to_surface(const MicrophysicsArguments<Dims, Real>& m, double dt, int i, int j,
                                        const KesslerOutcome& outcome, double hole_fill_clipped) {
   const int surface = j * m.state.shape.nx + i;
   m.surface.precipitation[surface] += physics::rho_water * outcome.rain_rate * dt;
@@ -138,13 +141,13 @@ SIMAPP_HOST_DEVICE void add_to_surface(const MicrophysicsArguments<Dims>& m, dou
 }
 
 /// Steps 1–5 on column (i, j) over dt (s).
-template <int Dims>
-SIMAPP_HOST_DEVICE void microphysics_column(const MicrophysicsArguments<Dims>& m, double dt, int i, int j) {
+template <int Dims, class Real>
+SIMAPP_HOST_DEVICE void microphysics_column(const MicrophysicsArguments<Dims, Real>& m, double dt, int i, int j) {
   HoleFill fills[water_tracers];
   double clipped;
   column_fills(m, i, j, fills, clipped);
   const KesslerOutcome outcome =
-      kessler_column(detail::StateColumn<Dims>{m, fills, i, j}, m.state.shape.nz, m.geometry.dz, dt, m.rain);
+      kessler_column(detail::StateColumn<Dims, Real>{m, fills, i, j}, m.state.shape.nz, m.geometry.dz, dt, m.rain);
   add_to_surface(m, dt, i, j, outcome, clipped);
 }
 

@@ -53,8 +53,8 @@ __device__ void add_chunk_clipped(const Shared& s, const LevelChunks& chunks, in
 }
 
 /// physics.rain: off: each level's saturation adjustment.
-template <int Dims, class Shared>
-__device__ void adjust_levels(const StateColumn<Dims>& column, bool valid, const LevelChunks& chunks, Shared& s,
+template <int Dims, class Real, class Shared>
+__device__ void adjust_levels(const StateColumn<Dims, Real>& column, bool valid, const LevelChunks& chunks, Shared& s,
                               KesslerOutcome& outcome) {
   const double dz = column.m.geometry.dz;
   for (int c = 0; c < chunks.count(); ++c) {
@@ -73,8 +73,8 @@ __device__ void adjust_levels(const StateColumn<Dims>& column, bool valid, const
 }
 
 /// The rain's sub-steps over dt (kessler_column), the levels of a chunk at once.
-template <int Dims, class Shared>
-__device__ void rain_levels(const StateColumn<Dims>& column, bool valid, const LevelChunks& chunks, double dt,
+template <int Dims, class Real, class Shared>
+__device__ void rain_levels(const StateColumn<Dims, Real>& column, bool valid, const LevelChunks& chunks, double dt,
                             Shared& s, KesslerOutcome& outcome) {
   using namespace kessler;
   const LevelGroupThread t = chunks.t;
@@ -136,8 +136,8 @@ __device__ void rain_levels(const StateColumn<Dims>& column, bool valid, const L
 /// those past the rank's last idle). Every thread of the block calls it; the block is 32 lanes by
 /// t.warps ≤ Shared::max_warps warps. Every thread takes its column's hole-filling sums itself
 /// (the block would wait for them anyway).
-template <int Dims, class Shared>
-__device__ void microphysics_levels(const MicrophysicsArguments<Dims>& m, double dt, int first_column,
+template <int Dims, class Real, class Shared>
+__device__ void microphysics_levels(const MicrophysicsArguments<Dims, Real>& m, double dt, int first_column,
                                     LevelGroupThread t, Shared& s) {
   const int nx = m.state.shape.nx;
   const int column_index = first_column + t.lane;
@@ -147,7 +147,7 @@ __device__ void microphysics_levels(const MicrophysicsArguments<Dims>& m, double
   HoleFill fills[water_tracers];
   double hole_fill_clipped = 0.0;
   if (valid) column_fills(m, i, j, fills, hole_fill_clipped);
-  const detail::StateColumn<Dims> column{m, fills, i, j};
+  const detail::StateColumn<Dims, Real> column{m, fills, i, j};
   const detail::LevelChunks chunks{m.state.shape.nz, t};
   KesslerOutcome outcome;
   if (m.rain) {

@@ -49,10 +49,10 @@ decltype(auto) with_tracer_count(int tracers, const F& f) {
 /// The pass along `direction` from qⁿ (`input`) into qⁿ⁺¹ (`output`, another array of the same
 /// shape), stage s reading the step values `params` (its dt / divisor and coefficients of stage s);
 /// the variables beyond the model's dry ones are tracers (as many as pass_kernel_carries allows)
-/// whose background profiles are `tracers`.
-template <int Dims>
-void apply_pass(const Stream& stream, Direction direction, const FieldOf<const double, Dims>& input,
-                const FieldView<double, Dims>& output, const CellGeometry<Dims>& geometry,
+/// whose background profiles are `tracers`. Real: the state's type (double or float).
+template <class Real, int Dims>
+void apply_pass(const Stream& stream, Direction direction, const FieldOf<const Real, Dims>& input,
+                const FieldView<Real, Dims>& output, const CellGeometry<Dims>& geometry,
                 const HydrostaticView& background, const StepParams<Dims>* params, const SourceTerms<Dims>& sources,
                 const TracerBackground& tracers);
 

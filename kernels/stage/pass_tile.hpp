@@ -52,8 +52,8 @@ struct WithTracerBackground : Shape {
 
 /// A pass of `Threads` threads a block, on tiles of PassTileShape (`Lines` lines of `Cells` cells
 /// computed, or its default shape): x along rows, y and z across columns; the state's variables
-/// are the model's dry ones followed by `Tracers` tracers.
-template <Direction D, int Dims, int Threads, int Lines = (D == Direction::x ? 4 : Threads / 16),
+/// are the model's dry ones followed by `Tracers` tracers, of type Real (double or float).
+template <Direction D, int Dims, class Real, int Threads, int Lines = (D == Direction::x ? 4 : Threads / 16),
           int Cells = (D == Direction::x ? Threads / Lines - 9 : 7), int Tracers = 0>
 struct PassTile
     : std::conditional_t<(Tracers > 0), WithTracerBackground<PassTileShape<D == Direction::x, Threads, Lines, Cells>>,
@@ -75,19 +75,19 @@ struct PassTile
 
   /// qⁿ, q*, q** and the fluxes of each variable, by line and position.
   struct Tile {
-    double q[rk_stages][vars][lines * span];
-    double flux[vars][lines * max_faces];
+    Real q[rk_stages][vars][lines * span];
+    Real flux[vars][lines * max_faces];
   };
-  SIMAPP_HOST_DEVICE static double& q(Tile& tile, int s, int v, int l, int p) {
+  SIMAPP_HOST_DEVICE static Real& q(Tile& tile, int s, int v, int l, int p) {
     return tile.q[s][v][by_line ? l * span + p : p * lines + l];
   }
-  SIMAPP_HOST_DEVICE static double& flux(Tile& tile, int v, int l, int f) {
+  SIMAPP_HOST_DEVICE static Real& flux(Tile& tile, int v, int l, int f) {
     return tile.flux[v][by_line ? l * max_faces + f : f * lines + l];
   }
 
-  FieldView<const double, Dims> input;   ///< qⁿ
+  FieldView<const Real, Dims> input;     ///< qⁿ
   FastDivisor nx_divisor, ny_divisor;    ///< the input's nx and ny, for cell_of (set_pass)
-  FieldView<double, Dims> output;        ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
+  FieldView<Real, Dims> output;          ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext<Dims> context[rk_stages];  ///< per stage; their params are this step's slot
   SourceTerms<Dims> sources;
 
@@ -125,7 +125,7 @@ struct PassTile
     return k >= 0 && k < input.shape.nz;
   }
 
-  using Loaded = LoadedPosition<vars>;
+  using Loaded = LoadedPosition<Real, vars>;
 
   /// qⁿ at item t of the tile starting at (a0, c0): every position along x and y; interior rows
   /// and the two ghost rows by each wall along z.
@@ -169,9 +169,9 @@ struct PassTile
     if constexpr (z_pass) {
       if (along < 0 || along > input.shape.nz) return;  // no interior cell on either side
     }
-    double face_q[V::count], d3[V::count], flux_out[V::count];
+    Real face_q[V::count], d3[V::count], flux_out[V::count];
     for (int v = 0; v < V::count; ++v) {
-      const double s0 = q(tile, s, v, l, p - 2), s1 = q(tile, s, v, l, p - 1), s2 = q(tile, s, v, l, p),
+      const Real s0 = q(tile, s, v, l, p - 2), s1 = q(tile, s, v, l, p - 1), s2 = q(tile, s, v, l, p),
                    s3 = q(tile, s, v, l, p + 1);
       face_q[v] = face_value(s0, s1, s2, s3);
       d3[v] = third_difference(s0, s1, s2, s3);
@@ -179,7 +179,7 @@ struct PassTile
     const int k = z_pass ? along : cell_of(c0 + l, along).k;  // the face's row (x, y) or face k (z)
     face_flux<D>(
         face_q, d3, k, context[s],
-        [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
+        [&](Real low[V::count], Real high[V::count]) {  // the two cells either side of the face
           for (int v = 0; v < V::count; ++v) {
             low[v] = q(tile, s, v, l, p - 1);
             high[v] = q(tile, s, v, l, p);
@@ -198,31 +198,31 @@ struct PassTile
   ///   x and y, at the interface along z),
   /// and with a diffusivity κ the diffusive flux of the mixing ratio between the face's two cells
   /// (tracer_diffusive_flux), as the tracer transport kernel adds it.
-  SIMAPP_HOST_DEVICE void tracer_face(Tile& tile, int s, int l, int f, int p, int k, double density_face,
-                                      double momentum_face) const {
-    const double velocity = face_velocity<D>(density_face, momentum_face, k, context[s]);
+  SIMAPP_HOST_DEVICE void tracer_face(Tile& tile, int s, int l, int f, int p, int k, Real density_face,
+                                      Real momentum_face) const {
+    const Real velocity = face_velocity<D>(density_face, momentum_face, k, context[s]);
     const bool diffuse = diffusivity_over_spacing<D>(context[s]) != 0.0;
     const HydrostaticView& dry_background = context[s].background;
     const int row_low = z_pass ? k - 1 : k;  // the rows of the face's two cells
-    double factor = 0.0, inv_density_low = 0.0, inv_density_high = 0.0;
+    Real factor = 0, inv_density_low = 0, inv_density_high = 0;
     if (diffuse) {
       factor = tracer_diffusion_factor<D>(density_face, k, context[s]);
-      inv_density_low = 1.0 / (q(tile, s, V::dens, l, p - 1) + dry_background.cell_density(row_low));
-      inv_density_high = 1.0 / (q(tile, s, V::dens, l, p) + dry_background.cell_density(k));
+      inv_density_low = Real(1) / (q(tile, s, V::dens, l, p - 1) + Real(dry_background.cell_density(row_low)));
+      inv_density_high = Real(1) / (q(tile, s, V::dens, l, p) + Real(dry_background.cell_density(k)));
     }
     for (int b = 0; b < Tracers; ++b) {
       const int v = V::count + b;
-      const double tracer[4] = {q(tile, s, v, l, p - 2), q(tile, s, v, l, p - 1), q(tile, s, v, l, p),
+      const Real tracer[4] = {q(tile, s, v, l, p - 2), q(tile, s, v, l, p - 1), q(tile, s, v, l, p),
                                 q(tile, s, v, l, p + 1)};
       const TracerBackground& profiles = this->tracer_background;
       const double background = z_pass ? profiles.face_value(b, k) : profiles.cell_value(b, k);
-      double value = tracer_face_flux<D>(velocity, tracer, background, k, context[s]);
+      Real value = tracer_face_flux<D>(velocity, tracer, background, k, context[s]);
       if (diffuse)
-        value += tracer_diffusive_flux(
-            factor,
-            TracerInCell{tracer[1], profiles.cell_value(b, row_low), inv_density_low,
-                         dry_background.cell_density(row_low)},
-            TracerInCell{tracer[2], profiles.cell_value(b, k), inv_density_high, dry_background.cell_density(k)});
+        value += tracer_diffusive_flux(factor,
+                                       TracerInCell<Real>{tracer[1], profiles.cell_value(b, row_low), inv_density_low,
+                                                          dry_background.cell_density(row_low)},
+                                       TracerInCell<Real>{tracer[2], profiles.cell_value(b, k), inv_density_high,
+                                                          dry_background.cell_density(k)});
       flux(tile, v, l, f) = value;
     }
   }
@@ -239,13 +239,13 @@ struct PassTile
     const bool last = s == rk_stages - 1;
     if (last && a0 - margin + p >= length()) return;  // past the far end of the grid: another tile's
     const Cell c = cell_of(c0 + l, a0 - margin + p);
-    const StageFactors factors = stage_factors<D>(context[s]);
-    const double source = momentum_source<D>(c.i, c.j, c.k, context[s], sources);
+    const StageFactors<Real> factors = stage_factors<D, Real>(context[s]);
+    const Real source = Real(momentum_source<D>(c.i, c.j, c.k, context[s], sources));
     for (int v = 0; v < vars; ++v) {  // a tracer's tendency is −(F_high − F_low)/Δ alone
-      const double density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : 0.0;
-      const double tendency =
+      const Real density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : Real(0);
+      const Real tendency =
           stage_tendency<D, V>(v, flux(tile, v, l, f), flux(tile, v, l, f + 1), density_perturbation, source, factors);
-      const double value = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
+      const Real value = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
       if (last) {
         output(v, c.k, c.j, c.i) = value;
         continue;

@@ -95,11 +95,11 @@ void set_pass(Pass& pass, const Input& input, const Output& output, const Geomet
 
 /// qⁿ at one position of a tile as read from memory, before it is stored into the tile (`valid`:
 /// a position the tile holds).
-template <int Vars>
+template <class Real, int Vars>
 struct LoadedPosition {
   int line = 0, position = 0;
   bool valid = false;
-  double q[Vars];
+  Real q[Vars];
 };
 
 /// Tile t of `pass`, the work shared by threads first, first + stride, …; `sync()` separates the

@@ -154,7 +154,7 @@ __host__ __device__ int stage_layers(const FieldShape<Dims>& s) {
 
 template <Direction D, int Dims, int Threads>
 __host__ __device__ int stage_tiles(const FieldShape<Dims>& s) {
-  using Kernel = StageKernel<D, Dims, Threads>;
+  using Kernel = StageKernel<D, Dims, double, Threads>;
   const IndexBox plane = stage_plane<D>(s);
   return tile_count(plane.width(), Kernel::tile_x) * tile_count(plane.height(), Kernel::tile_z) * stage_layers<D>(s);
 }
@@ -163,9 +163,9 @@ __host__ __device__ int stage_tiles(const FieldShape<Dims>& s) {
 template <int Dims, int Threads>
 struct StagesOf {
   template <Direction D>
-  using Slots = StageKernel<D, Dims, Threads>[2][rk_stages];
+  using Slots = StageKernel<D, Dims, double, Threads>[2][rk_stages];
   template <Direction D>
-  using Tile = typename StageKernel<D, Dims, Threads>::Tile;
+  using Tile = typename StageKernel<D, Dims, double, Threads>::Tile;
 };
 
 /// What a kernel with a barrier a stage does for the variables after the dry ones: nothing (a state
@@ -187,8 +187,8 @@ using SharedStageTile = EitherDirection<Dims, StagesOf<Dims, Threads>::template 
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
 template <Direction D, int Dims, int Threads>
-__device__ void stage_over_tiles(const StageKernel<D, Dims, Threads>& kernel, SharedStageTile<Dims, Threads>& shared) {
-  using Kernel = StageKernel<D, Dims, Threads>;
+__device__ void stage_over_tiles(const StageKernel<D, Dims, double, Threads>& kernel, SharedStageTile<Dims, Threads>& shared) {
+  using Kernel = StageKernel<D, Dims, double, Threads>;
   const IndexBox plane = stage_plane<D>(kernel.arrays.shape);
   const int tiles_x = tile_count(plane.width(), Kernel::tile_x);
   const int tiles_plane = tiles_x * tile_count(plane.height(), Kernel::tile_z);
@@ -215,10 +215,10 @@ __device__ void stage_over_tiles(const StageKernel<D, Dims, Threads>& kernel, Sh
 /// them (the output is never the input; where it is qⁿ, a cell's tracers are read and written by
 /// one thread).
 template <Direction D, int Dims, int Threads>
-__device__ void tracers_over_cells(const StageKernel<D, Dims, Threads>& stage, const TracerBackground& background) {
-  const StageArrays<Dims>& arrays = stage.arrays;
+__device__ void tracers_over_cells(const StageKernel<D, Dims, double, Threads>& stage, const TracerBackground& background) {
+  const StageArrays<double, Dims>& arrays = stage.arrays;
   const FieldShape<Dims>& shape = arrays.shape;
-  const StageInputByRule<D, Dims> forcing{
+  const StageInputByRule<D, Dims, double> forcing{
       {arrays.forcing, shape}, stage.sides, stage.context.background, stage.context.geometry};
   const FieldView<const double, Dims> init{arrays.init, shape};
   const FieldView<double, Dims> out{arrays.out, shape};
@@ -233,7 +233,7 @@ __device__ void tracers_over_cells(const StageKernel<D, Dims, Threads>& stage, c
 
 /// One stage over every tile, with `Tracers` also the tracers' transport over every cell.
 template <StageTracers Tracers, Direction D, int Dims, int Threads>
-__device__ void stage_over_grid(const StageKernel<D, Dims, Threads>& stage, const TracerBackground& background,
+__device__ void stage_over_grid(const StageKernel<D, Dims, double, Threads>& stage, const TracerBackground& background,
                                 SharedStageTile<Dims, Threads>& shared) {
   stage_over_tiles(stage, shared);
   if constexpr (Tracers == StageTracers::transported) tracers_over_cells(stage, background);
@@ -289,7 +289,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
 /// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams<Dims>.
 template <Direction D, int Dims, int Threads>
 void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, int slot,
-                 StageKernel<D, Dims, Threads> (&stages)[rk_stages]) {
+                 StageKernel<D, Dims, double, Threads> (&stages)[rk_stages]) {
   const auto array = [&](StageArray which) { return stage_array(which, p.state, p.stage1, p.stage2); };
   for (int s = 0; s < rk_stages; ++s)
     stages[s] = {{},
@@ -304,7 +304,7 @@ void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, int
 /// The persistent kernel's pass tile along D: the default shape of `Threads` threads
 /// (PassTileShape), carrying `Tracers` tracers after the dry variables.
 template <Direction D, int Dims, int Threads, int Tracers>
-using PersistentPassTile = PassTile<D, Dims, Threads, PassTileShape<D == Direction::x, Threads>::lines,
+using PersistentPassTile = PassTile<D, Dims, double, Threads, PassTileShape<D == Direction::x, Threads>::lines,
                                     PassTileShape<D == Direction::x, Threads>::cells, Tracers>;
 
 /// Slots<D>: the pass tiles along D, per StepParams slot; Tile<D>: their tile.
@@ -407,7 +407,7 @@ int most_tiles(const Tiles& tiles) {
 template <int Dims, int Threads>
 int pass_tiles(const FieldShape<Dims>& shape) {
   return most_tiles<Dims>([&](auto d) {
-    PassTile<decltype(d)::value, Dims, Threads> pass{};
+    PassTile<decltype(d)::value, Dims, double, Threads> pass{};
     pass.input.shape = shape;
     return pass.tile_count();
   });

@@ -6,11 +6,11 @@
 namespace simapp {
 namespace {
 
-template <Direction D, int Dims>
-void launch_stage(const Stream& stream, const StageArrays<Dims>& arrays, const FluxContext<Dims>& context,
+template <Direction D, class Real, int Dims>
+void launch_stage(const Stream& stream, const StageArrays<Real, Dims>& arrays, const FluxContext<Dims>& context,
                   const SourceTerms<Dims>& sources, const BoundaryConditions<Dims>& sides, const CellBox& cells) {
   const char* label = direction_label<D>("stage_x", "stage_y", "stage_z");
-  const StageKernel<D, Dims> kernel{{}, arrays, context, sources, sides};
+  const StageKernel<D, Dims, Real> kernel{{}, arrays, context, sources, sides};
   if constexpr (Dims == 2) {
     parallel_for_tiles(label, stream, IndexBox{cells.i_lo, cells.i_hi, cells.k_lo, cells.k_hi}, kernel);
   } else {
@@ -41,8 +41,8 @@ int cells_along(Direction direction, const FieldShape<Dims>& shape) {
 
 }  // namespace
 
-template <int Dims>
-void apply_stage(const Stream& stream, Direction direction, const StageArrays<Dims>& arrays,
+template <class Real, int Dims>
+void apply_stage(const Stream& stream, Direction direction, const StageArrays<Real, Dims>& arrays,
                  const FluxContext<Dims>& context, const SourceTerms<Dims>& sources,
                  const BoundaryConditions<Dims>& sides, const CellBox& cells) {
   with_direction_of<Dims>(
@@ -66,8 +66,12 @@ CellBox stage_high_cells(Direction direction, const FieldShape<Dims>& shape) {
 }
 
 #define SIMAPP_STAGE_KERNEL_OF(Dims)                                                                            \
-  template void apply_stage<Dims>(const Stream&, Direction, const StageArrays<Dims>&, const FluxContext<Dims>&, \
-                                  const SourceTerms<Dims>&, const BoundaryConditions<Dims>&, const CellBox&);   \
+  template void apply_stage<double, Dims>(const Stream&, Direction, const StageArrays<double, Dims>&,             \
+                                          const FluxContext<Dims>&, const SourceTerms<Dims>&,                     \
+                                          const BoundaryConditions<Dims>&, const CellBox&);                      \
+  template void apply_stage<float, Dims>(const Stream&, Direction, const StageArrays<float, Dims>&,               \
+                                         const FluxContext<Dims>&, const SourceTerms<Dims>&,                      \
+                                         const BoundaryConditions<Dims>&, const CellBox&);                       \
   template CellBox stage_interior_cells<Dims>(Direction, const FieldShape<Dims>&);                              \
   template CellBox stage_low_cells<Dims>(Direction, const FieldShape<Dims>&);                                   \
   template CellBox stage_high_cells<Dims>(Direction, const FieldShape<Dims>&);

@@ -18,23 +18,23 @@ namespace simapp {
 
 /// The arrays of one stage, of one shape. `out` may be `init`; it must not be `forcing`. One
 /// shape for the three keeps the stage kernel's launch parameter small
-/// (docs/performance/journal/2026-12-02-step-as-data.md).
-template <int Dims>
+/// (docs/performance/journal/2026-12-02-step-as-data.md). Real: the state's type.
+template <class Real, int Dims>
 struct StageArrays {
-  const double* init = nullptr;
-  const double* forcing = nullptr;
-  double* out = nullptr;
+  const Real* init = nullptr;
+  const Real* forcing = nullptr;
+  Real* out = nullptr;
   FieldShape<Dims> shape;
 
-  SIMAPP_HOST_DEVICE const double* init_at(int k, int j, int i) const { return init + shape.offset(0, k, j, i); }
-  SIMAPP_HOST_DEVICE const double* forcing_at(int k, int j, int i) const { return forcing + shape.offset(0, k, j, i); }
-  SIMAPP_HOST_DEVICE double* out_at(int k, int j, int i) const { return out + shape.offset(0, k, j, i); }
+  SIMAPP_HOST_DEVICE const Real* init_at(int k, int j, int i) const { return init + shape.offset(0, k, j, i); }
+  SIMAPP_HOST_DEVICE const Real* forcing_at(int k, int j, int i) const { return forcing + shape.offset(0, k, j, i); }
+  SIMAPP_HOST_DEVICE Real* out_at(int k, int j, int i) const { return out + shape.offset(0, k, j, i); }
 };
 
 /// The arrays of a stage from views of one shape.
-template <int Dims>
-StageArrays<Dims> stage_arrays(const FieldOf<const double, Dims>& init, const FieldOf<const double, Dims>& forcing,
-                               const FieldView<double, Dims>& out) {
+template <class Real, int Dims>
+StageArrays<Real, Dims> stage_arrays(const FieldView<const Real, Dims>& init, const FieldView<const Real, Dims>& forcing,
+                                     const FieldView<Real, Dims>& out) {
   return {init.data, forcing.data, out.data, out.shape};
 }
 
@@ -43,8 +43,8 @@ StageArrays<Dims> stage_arrays(const FieldOf<const double, Dims>& init, const Fi
 /// The ghost cells of the pass's sides are made by the rule `sides` names as the kernel loads a
 /// tile, or read from memory where a halo exchange put them. `sources` are the tendency's
 /// source terms (source_terms.hpp).
-template <int Dims>
-void apply_stage(const Stream& stream, Direction direction, const StageArrays<Dims>& arrays,
+template <class Real, int Dims>
+void apply_stage(const Stream& stream, Direction direction, const StageArrays<Real, Dims>& arrays,
                  const FluxContext<Dims>& context, const SourceTerms<Dims>& sources,
                  const BoundaryConditions<Dims>& sides, const CellBox& cells);
 

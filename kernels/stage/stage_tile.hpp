@@ -19,11 +19,12 @@ namespace simapp {
 /// with rows along the plane's second axis: in 2-D the (i, k) plane; in 3-D plane by plane, the
 /// x and y passes tiling the (i, j) plane of each layer k and the z pass the (i, k) plane of each
 /// layer j, so that the background of an x or y tile is that of one row. The x pass's tiles load
-/// two ghost columns each side, the others two ghost rows (the 2-D z pass's tiles).
-template <Direction D, int Dims, int Threads = 384>
-struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<Dims>::count> {
+/// two ghost columns each side, the others two ghost rows (the 2-D z pass's tiles). Real: the
+/// state's type (double or float).
+template <Direction D, int Dims, class Real, int Threads = 384>
+struct StageKernel : StageTileShape<Real, D == Direction::x, Threads, ModelVariables<Dims>::count> {
   using V = ModelVariables<Dims>;
-  using Shape = StageTileShape<D == Direction::x, Threads, V::count>;
+  using Shape = StageTileShape<Real, D == Direction::x, Threads, V::count>;
   using Shape::halo_x, Shape::halo_z;
   using typename Shape::Tile;
   /// Where a tile lies: in 3-D also the layer of its plane.
@@ -32,7 +33,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
   static constexpr bool y_pass = D == Direction::y;
   static constexpr bool z_pass = D == Direction::z;
 
-  StageArrays<Dims> arrays;
+  StageArrays<Real, Dims> arrays;
   FluxContext<Dims> context;
   SourceTerms<Dims> sources;
   BoundaryConditions<Dims> sides;  ///< what makes the ghost cells of each side
@@ -59,7 +60,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
 
   /// Where the stage input at c is read: along x (and y) a periodic image where the side copies
   /// one (point_read); the rules of input_at change what is read there.
-  SIMAPP_HOST_DEVICE const double* input_cell(const Cell& c) const {
+  SIMAPP_HOST_DEVICE const Real* input_cell(const Cell& c) const {
     if constexpr (x_pass)
       return arrays.forcing_at(c.k, c.j, point_read(c.i, arrays.shape.nx, sides.x_low, sides.x_high));
     if constexpr (y_pass)
@@ -69,7 +70,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
 
   /// The stage input at cell c, which may be a ghost cell: a wall's rows made by rule (z), every
   /// other point read where input_cell says, an inflow's rows then changed (x).
-  SIMAPP_HOST_DEVICE void input_at(const Cell& c, double q[V::count]) const {
+  SIMAPP_HOST_DEVICE void input_at(const Cell& c, Real q[V::count]) const {
     const HydrostaticView& background = context.background;
     const std::size_t stride = arrays.shape.var_stride();
     if constexpr (z_pass) {
@@ -78,13 +79,13 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
       const bool high_wall = c.k >= nz && sides.z_high.is_wall();
       if (low_wall || high_wall) {
         const int adjacent = low_wall ? 0 : nz - 1;
-        const double* cell = arrays.forcing_at(adjacent, c.j, c.i);
+        const Real* cell = arrays.forcing_at(adjacent, c.j, c.i);
         for (int v = 0; v < V::count; ++v)
           q[v] = wall_ghost<V>(v, cell[v * stride], background.cell_density(adjacent), background.cell_density(c.k));
         return;
       }
     }
-    const double* cell = input_cell(c);
+    const Real* cell = input_cell(c);
     for (int v = 0; v < V::count; ++v) q[v] = cell[v * stride];
     if (x_pass && c.i < 0 && sides.x_low.has_inflow() &&
         sides.inflow.applies(context.geometry.z_center(c.k), context.geometry.zlen))
@@ -113,11 +114,11 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
   SIMAPP_HOST_DEVICE void load(Tile& tile, const Origin& origin, int a, int b) const {
     const Cell c = cell_at(origin.i0 - halo_x + a, origin.k0 - halo_z + b, origin);
     if (needs_rules(origin)) {
-      double q[V::count];
+      Real q[V::count];
       input_at(c, q);
       for (int v = 0; v < V::count; ++v) tile.q[v][b][a] = q[v];
     } else {
-      const double* cell = input_cell(c);
+      const Real* cell = input_cell(c);
       const std::size_t stride = arrays.shape.var_stride();
       for (int v = 0; v < V::count; ++v) copy_into_tile(tile.q[v][b][a], cell[v * stride]);
     }
@@ -130,7 +131,7 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
   SIMAPP_HOST_DEVICE void load_init(Tile& tile, const Origin& origin, int ca, int cb) const {
     if (init_is_input() || ca < 0 || ca >= origin.ni || cb < 0 || cb >= origin.nk) return;
     const Cell c = cell_at(origin.i0 + ca, origin.k0 + cb, origin);
-    const double* cell = arrays.init_at(c.k, c.j, c.i);
+    const Real* cell = arrays.init_at(c.k, c.j, c.i);
     const std::size_t stride = arrays.shape.var_stride();
     for (int v = 0; v < V::count; ++v) copy_into_tile(tile.init[v][cb][ca], cell[v * stride]);
   }
@@ -138,16 +139,16 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
   /// Face a (x) or b (y, z) of the tile lies between its cells a − 1 and a (b − 1 and b), so its
   /// four stencil cells are tile points a … a + 3 (b … b + 3).
   SIMAPP_HOST_DEVICE void face(Tile& tile, const Origin& origin, int a, int b) const {
-    double q[V::count], d3[V::count], f[V::count];
+    Real q[V::count], d3[V::count], f[V::count];
     for (int v = 0; v < V::count; ++v) {
-      double s[4];
+      Real s[4];
       for (int n = 0; n < 4; ++n) s[n] = x_pass ? tile.q[v][b][a + n] : tile.q[v][b + n][a];
       q[v] = face_value(s[0], s[1], s[2], s[3]);
       d3[v] = third_difference(s[0], s[1], s[2], s[3]);
     }
     face_flux<D>(
         q, d3, row_of(b, origin), context,
-        [&](double low[V::count], double high[V::count]) {  // the two cells either side of the face
+        [&](Real low[V::count], Real high[V::count]) {  // the two cells either side of the face
           for (int v = 0; v < V::count; ++v) {
             low[v] = x_pass ? tile.q[v][b][a + 1] : tile.q[v][b + 1][a];
             high[v] = x_pass ? tile.q[v][b][a + 2] : tile.q[v][b + 2][a];
@@ -164,13 +165,13 @@ struct StageKernel : StageTileShape<D == Direction::x, Threads, ModelVariables<D
     const int qa = a + halo_x, qb = b + halo_z;  // the cell's place among the loaded points
     const bool init_is_input = this->init_is_input();
     const std::size_t out_stride = arrays.shape.var_stride();
-    double* out = arrays.out_at(c.k, c.j, c.i);
-    const StageFactors factors = stage_factors<D>(context);
-    const double source = momentum_source<D>(c.i, c.j, c.k, context, sources);
+    Real* out = arrays.out_at(c.k, c.j, c.i);
+    const StageFactors<Real> factors = stage_factors<D, Real>(context);
+    const Real source = Real(momentum_source<D>(c.i, c.j, c.k, context, sources));
     for (int v = 0; v < V::count; ++v) {
-      const double high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
-      const double density_perturbation = z_pass && v == V::wmom ? tile.q[V::dens][qb][qa] : 0.0;
-      const double tendency = stage_tendency<D, V>(v, tile.flux[v][b][a], high, density_perturbation, source, factors);
+      const Real high = x_pass ? tile.flux[v][b][a + 1] : tile.flux[v][b + 1][a];
+      const Real density_perturbation = z_pass && v == V::wmom ? tile.q[V::dens][qb][qa] : Real(0);
+      const Real tendency = stage_tendency<D, V>(v, tile.flux[v][b][a], high, density_perturbation, source, factors);
       out[v * out_stride] = stage_update(init_is_input ? tile.q[v][qb][qa] : tile.init[v][b][a], tendency, factors.dt);
     }
   }

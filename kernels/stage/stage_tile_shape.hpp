@@ -7,7 +7,8 @@
 /// 32 × 3; 64: 15 × 4, 32 × 1.
 namespace simapp {
 
-template <bool AlongRows, int Threads, int Vars>
+/// Real: the state's type (double or float).
+template <class Real, bool AlongRows, int Threads, int Vars>
 struct StageTileShape {
   static_assert(Threads % 32 == 0 && Threads >= 64, "whole warps, 64 threads or more");
   static constexpr int tile_x = AlongRows ? Threads / 4 - 1 : 32;
@@ -22,9 +23,9 @@ struct StageTileShape {
   static constexpr int faces_z = AlongRows ? 0 : 1;
 
   struct Tile {
-    double q[Vars][tile_z + 2 * halo_z][tile_x + 2 * halo_x];  ///< stage input, ghosts included
-    double flux[Vars][tile_z + faces_z][tile_x + faces_x];
-    double init[Vars][tile_z][tile_x];  ///< the step's initial state at the tile's cells
+    Real q[Vars][tile_z + 2 * halo_z][tile_x + 2 * halo_x];  ///< stage input, ghosts included
+    Real flux[Vars][tile_z + faces_z][tile_x + faces_x];
+    Real init[Vars][tile_z][tile_x];  ///< the step's initial state at the tile's cells
   };
 };
 

@@ -11,6 +11,7 @@
 /// source's divisions and square root out of the loop, ahead of the test that skips them.
 #include <cmath>
 
+#include "kernels/backend/fused_multiply_add.hpp"
 #include "kernels/backend/host_device.hpp"
 #include "kernels/flux/flux_context.hpp"
 #include "kernels/physics/constants.hpp"
@@ -19,40 +20,43 @@
 
 namespace simapp {
 
-/// What a stage's update multiplies by: 1/dx, 1/dy or 1/dz of the pass, and dt_stage.
+/// What a stage's update multiplies by: 1/dx, 1/dy or 1/dz of the pass, and dt_stage, in the
+/// state's type Real (the step values are double: rounded once here).
+template <class Real>
 struct StageFactors {
-  double inv_spacing = 0.0;
-  double dt = 0.0;
+  Real inv_spacing = 0;
+  Real dt = 0;
 };
 
-template <Direction D, int Dims>
-SIMAPP_HOST_DEVICE inline StageFactors stage_factors(const FluxContext<Dims>& context) {
+template <Direction D, class Real, int Dims>
+SIMAPP_HOST_DEVICE inline StageFactors<Real> stage_factors(const FluxContext<Dims>& context) {
   const StepParams<Dims>& params = *context.params;
-  const double dt_stage = params.stage[context.stage].dt;
+  const Real dt_stage = Real(params.stage[context.stage].dt);
   if constexpr (D == Direction::x)
-    return {params.inv_dx, dt_stage};
+    return {Real(params.inv_dx), dt_stage};
   else if constexpr (D == Direction::y)
-    return {params.inv_dy, dt_stage};
+    return {Real(params.inv_dy), dt_stage};
   else
-    return {params.inv_dz, dt_stage};
+    return {Real(params.inv_dz), dt_stage};
 }
 
 /// R(v) at a cell from the fluxes at its low and high faces in the pass's direction, its own
 /// density perturbation ρ′ and momentum source S, for the model whose variables are V (the
 /// vertical momentum is V::wmom: 2 in the 2-D model, 3 in the 3-D one).
-template <Direction D, class V>
-SIMAPP_HOST_DEVICE inline double stage_tendency(int v, double flux_low, double flux_high, double density_perturbation,
-                                                double source, const StageFactors& factors) {
-  double tendency = -(flux_high - flux_low) * factors.inv_spacing;
+template <Direction D, class V, class Real>
+SIMAPP_HOST_DEVICE inline Real stage_tendency(int v, Real flux_low, Real flux_high, Real density_perturbation,
+                                              Real source, const StageFactors<Real>& factors) {
+  Real tendency = -(flux_high - flux_low) * factors.inv_spacing;
   if (v == V::wmom) {
-    if constexpr (D == Direction::z) tendency = fma(-density_perturbation, physics::gravity, tendency);
+    if constexpr (D == Direction::z) tendency = fma(-density_perturbation, Real(physics::gravity), tendency);
     tendency += source;
   }
   return tendency;
 }
 
 /// q_out = q_init + dt_stage · R, one fused multiply-add.
-SIMAPP_HOST_DEVICE inline double stage_update(double init, double tendency, double dt_stage) {
+template <class Real>
+SIMAPP_HOST_DEVICE inline Real stage_update(Real init, Real tendency, Real dt_stage) {
   return fma(dt_stage, tendency, init);
 }
 

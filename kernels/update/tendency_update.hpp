@@ -13,28 +13,29 @@
 namespace simapp {
 
 /// The arrays of one stage. `out` may be `init` (a point-wise update); it must not be `forcing`.
-template <int Dims>
+/// Real: the state's type (double or float).
+template <class Real, int Dims>
 struct StageFields {
-  FieldView<const double, Dims> init;
-  FieldView<const double, Dims> forcing;
-  FieldView<const double, Dims> flux;
-  FieldView<double, Dims> out;
+  FieldView<const Real, Dims> init;
+  FieldView<const Real, Dims> forcing;
+  FieldView<const Real, Dims> flux;
+  FieldView<Real, Dims> out;
 };
 
 /// out(v) = init(v) + dt_stage · R(v) over the interior, for v ∈ vars.
-template <int Dims>
-void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Dims>& fields, VarRange vars,
+template <class Real, int Dims>
+void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Real, Dims>& fields, VarRange vars,
                            const FluxContext<Dims>& context, const SourceTerms<Dims>& sources);
 
 /// tendency(v) = R(v) over the interior (tendency: the interior cells, no ghosts), for v ∈ vars.
-template <int Dims>
-void compute_tendencies(const Stream& stream, Direction direction, FieldOf<const double, Dims> forcing,
-                        FieldOf<const double, Dims> flux, FieldOf<double, Dims> tendency, VarRange vars,
+template <class Real, int Dims>
+void compute_tendencies(const Stream& stream, Direction direction, FieldOf<const Real, Dims> forcing,
+                        FieldOf<const Real, Dims> flux, FieldView<Real, Dims> tendency, VarRange vars,
                         const FluxContext<Dims>& context, const SourceTerms<Dims>& sources);
 
 /// out(v) = init(v) + dt_stage · tendency(v) over the interior, for v ∈ vars.
-template <int Dims>
-void apply_updates(const Stream& stream, FieldOf<const double, Dims> init, FieldOf<const double, Dims> tendency,
-                   FieldOf<double, Dims> out, VarRange vars, const FluxContext<Dims>& context);
+template <class Real, int Dims>
+void apply_updates(const Stream& stream, FieldOf<const Real, Dims> init, FieldOf<const Real, Dims> tendency,
+                   FieldView<Real, Dims> out, VarRange vars, const FluxContext<Dims>& context);
 
 }  // namespace simapp

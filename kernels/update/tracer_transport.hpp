@@ -15,17 +15,17 @@ namespace simapp {
 /// The arrays of one stage of the tracers: qⁿ (`init`), the stage's input (`forcing`, whose
 /// ghost cells along the pass are in memory: filled or received) and its output. `out` may be
 /// `init` (a point-wise update); it must not be `forcing`.
-template <int Dims>
+template <class Real, int Dims>
 struct TracerStageFields {
-  FieldView<const double, Dims> init;
-  FieldView<const double, Dims> forcing;
-  FieldView<double, Dims> out;
+  FieldView<const Real, Dims> init;
+  FieldView<const Real, Dims> forcing;
+  FieldView<Real, Dims> out;
 };
 
 /// out(t) = init(t) + dt_stage · R(t) over the interior for the tracers t ∈ tracers, tracer t's
 /// background profile background's t − tracers.first.
-template <int Dims>
-void apply_tracer_transport(const Stream& stream, Direction direction, const TracerStageFields<Dims>& fields,
+template <class Real, int Dims>
+void apply_tracer_transport(const Stream& stream, Direction direction, const TracerStageFields<Real, Dims>& fields,
                             VarRange tracers, const FluxContext<Dims>& context, const TracerBackground& background);
 
 }  // namespace simapp
