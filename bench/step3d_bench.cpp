@@ -81,7 +81,7 @@ class Model3d {
     params_.write_slots({&params, 1});
     params_.enqueue_refresh(stream, 1);
     DeviceBuffer<double> two_d(stream.backend, grid_.cell_shape<2>().size());
-    set_initial_state(stream, {two_d.data(), grid_.cell_shape<2>()}, CaseName::thermal,
+    set_initial_state(stream, FieldView<double, 2>{two_d.data(), grid_.cell_shape<2>()}, CaseName::thermal,
                       case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry<2>());
     const std::vector<double> q2_values = two_d.copy_to_host(stream);
     const FieldView<const double, 2> q2{q2_values.data(), grid_.cell_shape<2>()};
@@ -181,7 +181,7 @@ class Model2d {
         stage1_(stream.backend, grid_.cell_shape<2>().size()),
         stage2_(stream.backend, grid_.cell_shape<2>().size()),
         params_(step_params(1.5 * std::min(grid_.dx(), grid_.dz()) / 450.0, grid_.dx(), grid_.dz(), Dissipation{})) {
-    set_initial_state(stream, {state_.data(), grid_.cell_shape<2>()}, CaseName::thermal,
+    set_initial_state(stream, FieldView<double, 2>{state_.data(), grid_.cell_shape<2>()}, CaseName::thermal,
                       case_bump(CaseName::thermal, grid_.spec().xlen), grid_.geometry<2>());
   }
   void queue_step(StepParity parity) const {

@@ -33,7 +33,7 @@ struct StageArrays {
 
 /// The arrays of a stage from views of one shape.
 template <class Real, int Dims>
-StageArrays<Real, Dims> stage_arrays(const FieldView<const Real, Dims>& init, const FieldView<const Real, Dims>& forcing,
+StageArrays<Real, Dims> stage_arrays(const FieldView<Real, Dims>& init, const FieldView<Real, Dims>& forcing,
                                      const FieldView<Real, Dims>& out) {
   return {init.data, forcing.data, out.data, out.shape};
 }

@@ -86,13 +86,13 @@ StatisticsReducer::StatisticsReducer(Backend backend, std::int64_t cells, double
       column_area_(column_area),
       comm_(comm) {}
 
-template <int Dims>
-void StatisticsReducer::queue(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+template <class Real, int Dims>
+void StatisticsReducer::queue(const Stream& stream, FieldOf<const Real, Dims> state, HydrostaticView background,
                               TracerBackground tracer_background, const CellGeometry<Dims>& geometry,
                               SurfaceWater surface) const {
   const TracerMassSums tracers{tracers_of(state.shape), tracer_background, tracer_partials_.data(),
                                tracer_records_.data()};
-  reduce_statistics(stream, state, background, geometry, partials_.data(), records_.data(), tracers);
+  reduce_statistics<Real, Dims>(stream, state, background, geometry, partials_.data(), records_.data(), tracers);
   device::copy_async(stream, host_records_.data(), records_.data(), records_.size() * sizeof(StatisticsSums),
                      device::CopyDirection::device_to_host);
   if (tracers_ > 0)
@@ -104,10 +104,14 @@ void StatisticsReducer::queue(const Stream& stream, FieldOf<const double, Dims> 
   ready_.record(stream);
 }
 
-template void StatisticsReducer::queue(const Stream&, FieldOf<const double, 2>, HydrostaticView, TracerBackground,
-                                       const CellGeometry<2>&, SurfaceWater) const;
-template void StatisticsReducer::queue(const Stream&, FieldOf<const double, 3>, HydrostaticView, TracerBackground,
-                                       const CellGeometry<3>&, SurfaceWater) const;
+#define SIMAPP_STATISTICS_QUEUE_OF(Real, Dims)                                                                   \
+  template void StatisticsReducer::queue<Real, Dims>(const Stream&, FieldOf<const Real, Dims>, HydrostaticView,     \
+                                                     TracerBackground, const CellGeometry<Dims>&, SurfaceWater) const;
+SIMAPP_STATISTICS_QUEUE_OF(double, 2)
+SIMAPP_STATISTICS_QUEUE_OF(double, 3)
+SIMAPP_STATISTICS_QUEUE_OF(float, 2)
+SIMAPP_STATISTICS_QUEUE_OF(float, 3)
+#undef SIMAPP_STATISTICS_QUEUE_OF
 
 FlowStatistics StatisticsReducer::collect() const {
   ready_.wait();

@@ -87,8 +87,8 @@ class StatisticsReducer {
   /// Queues the reduction of the state of the model of `Dims` dimensions, whose tracers have the
   /// background `tracer_background`, on `stream`, and the copy of its records (with water, and of
   /// the surface fields `surface`) to the host; the state may change once the stream has run it.
-  template <int Dims>
-  void queue(const Stream& stream, FieldOf<const double, Dims> state, HydrostaticView background,
+  template <class Real, int Dims>
+  void queue(const Stream& stream, FieldOf<const Real, Dims> state, HydrostaticView background,
              TracerBackground tracer_background, const CellGeometry<Dims>& geometry, SurfaceWater surface = {}) const;
   /// Waits for what queue() queued last and reduces it over the ranks (collective).
   FlowStatistics collect() const;

@@ -33,10 +33,14 @@ void write_chunk_values(StepParamsBlock<Dims>& params, const TimeStepping& time,
 
 /// The persistent kernel's arguments (PersistentSteps<Dims>) from the step resources, the
 /// tracers' backgrounds and the microphysics (every = 0 without water) included; the domain's
-/// sides are the rank's (it runs on one rank).
-template <int Dims>
-PersistentArguments persistent_steps(const StepResources<Dims>& resources, const TimeSchedule& schedule,
+/// sides are the rank's (it runs on one rank). Its kernel holds doubles: a float32 run never gets
+/// here (why_mode_cannot_run).
+template <int Dims, class Real>
+PersistentArguments persistent_steps(const StepResources<Dims, Real>& resources, const TimeSchedule& schedule,
                                      LoopClock* clock) {
+  if constexpr (!std::is_same_v<Real, double>) {
+    throw Error(ExitCode::internal, "execution.mode", "the persistent kernel runs float64 states only");
+  } else {
   using Steps = PersistentSteps<Dims>;
   const HealthCheckOps& health = resources.health;
   return Steps{resources.fields.state,
@@ -54,12 +58,13 @@ PersistentArguments persistent_steps(const StepResources<Dims>& resources, const
                health.mirror,
                resources.tracers,
                resources.microphysics};
+  }
 }
 
 }  // namespace
 
-template <int Dims>
-ChunkPrograms::ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlock<Dims>& params,
+template <int Dims, class Real>
+ChunkPrograms::ChunkPrograms(const StepResources<Dims, Real>& resources, StepParamsBlock<Dims>& params,
                              const TimeStepping& time, const Dissipation& physics)
     : build_([&resources](const ChunkLayout& layout) { return build_chunk_program(resources, layout); }),
       write_values_([&params, &time, geometry = resources.geometry, physics,
@@ -75,9 +80,13 @@ ChunkPrograms::ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlo
       time_(time),
       cadences_(element_cadences(resources)) {}
 
-template ChunkPrograms::ChunkPrograms(const StepResources<2>&, StepParamsBlock<2>&, const TimeStepping&,
+template ChunkPrograms::ChunkPrograms(const StepResources<2, double>&, StepParamsBlock<2>&, const TimeStepping&,
                                       const Dissipation&);
-template ChunkPrograms::ChunkPrograms(const StepResources<3>&, StepParamsBlock<3>&, const TimeStepping&,
+template ChunkPrograms::ChunkPrograms(const StepResources<3, double>&, StepParamsBlock<3>&, const TimeStepping&,
+                                      const Dissipation&);
+template ChunkPrograms::ChunkPrograms(const StepResources<2, float>&, StepParamsBlock<2>&, const TimeStepping&,
+                                      const Dissipation&);
+template ChunkPrograms::ChunkPrograms(const StepResources<3, float>&, StepParamsBlock<3>&, const TimeStepping&,
                                       const Dissipation&);
 
 ChunkLayout ChunkPrograms::layout_after(long completed, int steps) const {

@@ -23,8 +23,8 @@ class ChunkPrograms {
   /// The chunks of the model in `Dims` dimensions, their StepParams<Dims> for the cells of
   /// `resources.geometry`. `resources`, `params` (the slots `resources` points at) and `time`
   /// must outlive this.
-  template <int Dims>
-  ChunkPrograms(const StepResources<Dims>& resources, StepParamsBlock<Dims>& params, const TimeStepping& time,
+  template <int Dims, class Real>
+  ChunkPrograms(const StepResources<Dims, Real>& resources, StepParamsBlock<Dims>& params, const TimeStepping& time,
                 const Dissipation& physics);
   ChunkPrograms(const ChunkPrograms&) = delete;
   ChunkPrograms& operator=(const ChunkPrograms&) = delete;

@@ -17,6 +17,7 @@
 #include "kernels/backend/pinned_buffer.hpp"
 #include "kernels/halo/halo_pack.hpp"
 #include "solver/decomposition/decomposition.hpp"
+#include "solver/spec/precision.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 
@@ -26,15 +27,16 @@ class HaloExchange {
  public:
   /// The exchange along `direction` of fields of `shape`; `nccl`: the communicator of the nccl
   /// path (null on the MPI paths).
+  /// The messages carry values of `precision` (the state's).
   template <int Dims>
   HaloExchange(const Decomposition& decomposition, Direction direction, const FieldShape<Dims>& shape, Backend backend,
-               HaloPath path, const NcclCommunicator* nccl);
+               HaloPath path, const NcclCommunicator* nccl, Precision precision);
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
 
   /// Send buffer ← the interior cells of `field` next to each side (a kernel).
-  template <int Dims>
-  void pack(const Stream& stream, FieldView<const double, Dims> field) const;
+  template <class Real, int Dims>
+  void pack(const Stream& stream, FieldView<const Real, Dims> field) const;
   /// Pinned send buffer ← send buffer (mpi_staged).
   void copy_to_host(const Stream& stream) const;
   /// Records the event exchange_messages waits for (MPI paths).
@@ -46,21 +48,25 @@ class HaloExchange {
   /// Receive buffer ← pinned receive buffer (mpi_staged).
   void copy_to_device(const Stream& stream) const;
   /// The ghost cells of `field` on each side with a neighbour ← receive buffer (a kernel).
-  template <int Dims>
-  void unpack(const Stream& stream, FieldView<double, Dims> field) const;
+  template <class Real, int Dims>
+  void unpack(const Stream& stream, FieldView<Real, Dims> field) const;
 
  private:
   HaloExchange(const Decomposition& decomposition, Direction direction, std::size_t side_size, Backend backend,
-               HaloPath path, const NcclCommunicator* nccl);
+               HaloPath path, const NcclCommunicator* nccl, Precision precision);
+  /// The bytes of one side's message.
+  std::size_t side_bytes() const { return side_size_ * value_bytes_; }
 
   MPI_Comm comm_;
   Direction direction_;
   int low_neighbour_, high_neighbour_;
   NeighbourSides sides_;
-  std::size_t side_size_;
+  std::size_t side_size_;    ///< values in one side's message
+  std::size_t value_bytes_;  ///< of a value: 8 (float64) or 4 (float32)
   HaloPath path_;
   const NcclCommunicator* nccl_;
-  DeviceBuffer<double> send_, receive_;            ///< both sides: [low | high]
+  /// Both sides, [low | high], of values of value_bytes_ (room for doubles).
+  DeviceBuffer<double> send_, receive_;
   PinnedBuffer<double> host_send_, host_receive_;  ///< staging copies (mpi_staged only)
   OwnedEvent ready_;  ///< recorded once the send buffer is filled (MPI paths; none on the host backend)
 };

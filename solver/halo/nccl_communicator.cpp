@@ -1,5 +1,7 @@
 #include "solver/halo/nccl_communicator.hpp"
 
+#include <cstdint>
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -86,18 +88,20 @@ NcclCommunicator::~NcclCommunicator() {
   ncclCommDestroy(comm_);
 }
 
-void NcclCommunicator::exchange(const Stream& stream, const double* send, double* receive, std::size_t count,
-                                int low_neighbour, int high_neighbour) const {
+void NcclCommunicator::exchange(const Stream& stream, const void* send_values, void* receive_values,
+                                std::size_t count, int low_neighbour, int high_neighbour) const {
+  const auto* send = static_cast<const std::uint8_t*>(send_values);
+  auto* receive = static_cast<std::uint8_t*>(receive_values);
   // Calls to one peer within a group are matched in order. With a single neighbour on both
   // sides (two ranks, periodic), the first send (towards low) must meet the peer's first
   // receive, which is therefore the one from high: receives high then low, sends low then high.
   cudaStream_t s = stream.cuda_stream;
   const bool low = low_neighbour != MPI_PROC_NULL, high = high_neighbour != MPI_PROC_NULL;
   check_nccl(ncclGroupStart(), "ncclGroupStart");
-  if (high) check_nccl(ncclRecv(receive + count, count, ncclDouble, high_neighbour, comm_, s), "ncclRecv");
-  if (low) check_nccl(ncclRecv(receive, count, ncclDouble, low_neighbour, comm_, s), "ncclRecv");
-  if (low) check_nccl(ncclSend(send, count, ncclDouble, low_neighbour, comm_, s), "ncclSend");
-  if (high) check_nccl(ncclSend(send + count, count, ncclDouble, high_neighbour, comm_, s), "ncclSend");
+  if (high) check_nccl(ncclRecv(receive + count, count, ncclUint8, high_neighbour, comm_, s), "ncclRecv");
+  if (low) check_nccl(ncclRecv(receive, count, ncclUint8, low_neighbour, comm_, s), "ncclRecv");
+  if (low) check_nccl(ncclSend(send, count, ncclUint8, low_neighbour, comm_, s), "ncclSend");
+  if (high) check_nccl(ncclSend(send + count, count, ncclUint8, high_neighbour, comm_, s), "ncclSend");
   check_nccl(ncclGroupEnd(), "ncclGroupEnd");
 }
 
@@ -119,7 +123,7 @@ Error not_built() { return Error(ExitCode::bad_input, "parallel.halo", "this sim
 void require_one_gpu_per_rank(MPI_Comm) { throw not_built(); }
 NcclCommunicator::NcclCommunicator(MPI_Comm) { throw not_built(); }
 NcclCommunicator::~NcclCommunicator() = default;
-void NcclCommunicator::exchange(const Stream&, const double*, double*, std::size_t, int, int) const {
+void NcclCommunicator::exchange(const Stream&, const void*, void*, std::size_t, int, int) const {
   throw not_built();
 }
 std::string nccl_version() { return ""; }

@@ -31,8 +31,9 @@ class NcclCommunicator {
 
   /// Queues one NCCL group on `stream` that sends send[side] to that side's neighbour and
   /// receives receive[side] from it, for each side with a neighbour (a rank; MPI_PROC_NULL
-  /// beyond a wall). Buffers hold both sides, [low | high], `count` doubles each.
-  void exchange(const Stream& stream, const double* send, double* receive, std::size_t count, int low_neighbour,
+  /// beyond a wall). Buffers hold both sides, [low | high], `bytes` bytes each (values of either
+  /// precision).
+  void exchange(const Stream& stream, const void* send, void* receive, std::size_t bytes, int low_neighbour,
                 int high_neighbour) const;
 
  private:

@@ -1,5 +1,7 @@
 #include "solver/model/atmosphere_model.hpp"
 
+#include <algorithm>
+
 #include "kernels/initial_conditions/initial_state.hpp"
 #include "kernels/initial_conditions/tracer_initial_state.hpp"
 #include "solver/column/column_initial_state.hpp"
@@ -22,12 +24,13 @@ std::unique_ptr<HaloExchange> exchange_if(bool split, const ModelContext& contex
                                           const NcclCommunicator* nccl) {
   if (!split) return nullptr;
   return std::make_unique<HaloExchange>(context.decomposition, direction, context.grid.cell_shape<Dims>(),
-                                        context.stream.backend, context.halo_path, nccl);
+                                        context.stream.backend, context.halo_path, nccl,
+                                        context.spec.execution.precision);
 }
 
 /// The step resources of the model's arrays, step values and exchanges.
-template <int Dims>
-StepResources<Dims> resources_of(const ModelContext& context, const Workspace<Dims>& workspace,
+template <int Dims, class Real>
+StepResources<Dims, Real> resources_of(const ModelContext& context, const Workspace<Dims, Real>& workspace,
                                  const StepParamsBlock<Dims>& params, const TracerProfiles& tracers,
                                  const WaterFields<Dims>& water, const HaloExchange* x, const HaloExchange* y,
                                  const HaloExchange* z) {
@@ -35,14 +38,21 @@ StepResources<Dims> resources_of(const ModelContext& context, const Workspace<Di
   fill.x = x;
   fill.y = y;
   fill.z = z;
-  StepResources<Dims> resources = described_resources(context.spec, context.grid, fill);
-  resources.fields = workspace.fields();
+  const StepResources<Dims> described = described_resources(context.spec, context.grid, fill);
+  StepResources<Dims, Real> resources{workspace.fields(),   described.geometry, described.background,
+                                      described.params,     described.sources,  described.granularity,
+                                      described.halo,       described.health,   described.tracers,
+                                      {}};
+  resources.microphysics.every = described.microphysics.every;
+  resources.microphysics.geometry = described.microphysics.geometry;
+  resources.microphysics.first_water = described.microphysics.first_water;
+  resources.microphysics.rain = described.microphysics.rain;
   resources.background = context.background;
   resources.params = &params;
   resources.health = context.health;
   resources.tracers = tracers.view();
   if (resources.microphysics.every > 0) {
-    MicrophysicsArguments<Dims>& microphysics = resources.microphysics;
+    MicrophysicsArguments<Dims, Real>& microphysics = resources.microphysics;
     microphysics.state = resources.fields.state;
     microphysics.background = context.background;
     microphysics.water_background = resources.tracers;  // the water's profiles are the first
@@ -71,8 +81,8 @@ StatisticsReducer statistics_reducer(const ModelContext& context) {
 
 }  // namespace
 
-template <int Dims>
-AtmosphereModel<Dims>::AtmosphereModel(const ModelContext& context)
+template <int Dims, class Real>
+AtmosphereModel<Dims, Real>::AtmosphereModel(const ModelContext& context)
     : spec_(context.spec),
       geometry_(context.grid.geometry<Dims>()),
       background_(context.background),
@@ -94,22 +104,19 @@ AtmosphereModel<Dims>::AtmosphereModel(const ModelContext& context)
       statistics_(statistics_reducer<Dims>(context)),
       interior_(interior_layout(context.grid.cell_shape<Dims>())) {}
 
-template <int Dims>
-AtmosphereModel<Dims>::~AtmosphereModel() = default;
+template <int Dims, class Real>
+AtmosphereModel<Dims, Real>::~AtmosphereModel() = default;
 
-template <int Dims>
-void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
-  const FieldView<double, Dims> state = resources_.fields.state;
+template <int Dims, class Real>
+void AtmosphereModel<Dims, Real>::set_initial_state(const Stream& stream) const {
+  const FieldView<Real, Dims> state = resources_.fields.state;
   const bool water = spec_.grid.microphysics != Microphysics::none;
   const VarRange tracers = tracers_of(state.shape);
   if (column_) {
     const std::vector<double> interior =
         column_initial_state(*column_, spec_.case_name, configured_bump<Dims>(spec_), geometry_, state.shape,
                              state.shape.num_vars, water ? tracers.first : -1);
-    const std::vector<double> padded = padded_from(interior_, interior);  // ghosts are filled before any use
-    device::copy_async(stream, state.data, padded.data(), padded.size() * sizeof(double),
-                       device::CopyDirection::host_to_device);
-    device::synchronize(stream);
+    set_state(stream, padded_from(interior_, interior));  // ghosts are filled before any use
   } else {
     simapp::set_initial_state(stream, state, spec_.case_name, configured_bump<Dims>(spec_), geometry_,
                               water ? tracers.first : -1);
@@ -120,23 +127,40 @@ void AtmosphereModel<Dims>::set_initial_state(const Stream& stream) const {
   if (water) water_.set_surface(stream, std::vector<double>(water_.surface_fields().size(), 0.0));
 }
 
-template <int Dims>
-Diagnostics AtmosphereModel<Dims>::diagnostics(const Stream& stream) const {
-  diagnostics_.queue(stream, resources_.fields.state, background_, resources_.tracers, geometry_, water_.surface());
+template <int Dims, class Real>
+std::vector<double> AtmosphereModel<Dims, Real>::state_on_host(const Stream& stream) const {
+  const std::vector<Real> values = workspace_.state_buffer().copy_to_host(stream);
+  return {values.begin(), values.end()};
+}
+
+template <int Dims, class Real>
+void AtmosphereModel<Dims, Real>::set_state(const Stream& stream, std::span<const double> padded) const {
+  std::vector<Real> values(padded.size());
+  std::transform(padded.begin(), padded.end(), values.begin(), [](double value) { return static_cast<Real>(value); });
+  device::copy_async(stream, resources_.fields.state.data, values.data(), values.size() * sizeof(Real),
+                     device::CopyDirection::host_to_device);
+  device::synchronize(stream);
+}
+
+template <int Dims, class Real>
+Diagnostics AtmosphereModel<Dims, Real>::diagnostics(const Stream& stream) const {
+  diagnostics_.queue<Real, Dims>(stream, resources_.fields.state, background_, resources_.tracers, geometry_, water_.surface());
   return diagnostics_.collect().totals;
 }
 
-template <int Dims>
-void AtmosphereModel<Dims>::begin_statistics(const Stream& stream) const {
-  statistics_.queue(stream, resources_.fields.state, background_, resources_.tracers, geometry_, water_.surface());
+template <int Dims, class Real>
+void AtmosphereModel<Dims, Real>::begin_statistics(const Stream& stream) const {
+  statistics_.queue<Real, Dims>(stream, resources_.fields.state, background_, resources_.tracers, geometry_, water_.surface());
 }
 
-template <int Dims>
-FlowStatistics AtmosphereModel<Dims>::finish_statistics() const {
+template <int Dims, class Real>
+FlowStatistics AtmosphereModel<Dims, Real>::finish_statistics() const {
   return statistics_.collect();
 }
 
-template class AtmosphereModel<2>;
-template class AtmosphereModel<3>;
+template class AtmosphereModel<2, double>;
+template class AtmosphereModel<3, double>;
+template class AtmosphereModel<2, float>;
+template class AtmosphereModel<3, float>;
 
 }  // namespace simapp

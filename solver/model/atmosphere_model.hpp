@@ -1,6 +1,6 @@
 #pragma once
-/// The dry-atmosphere model in `Dims` dimensions: the 2-D x–z slice (grid.ny = 1) or the 3-D
-/// model (grid.ny > 1). It owns its workspace (the arrays of the run's granularity),
+/// The atmosphere model in `Dims` dimensions: the 2-D x–z slice (grid.ny = 1) or the 3-D
+/// model (grid.ny > 1), its state of type Real (execution.precision). It owns its workspace (the arrays of the run's granularity),
 /// StepParams<Dims>, the halo exchanges of the directions split between ranks, the step
 /// resources and chunk programs (solver/step/build_step_program.hpp).
 #include <memory>
@@ -16,7 +16,7 @@
 
 namespace simapp {
 
-template <int Dims>
+template <int Dims, class Real = double>
 class AtmosphereModel final : public Model {
  public:
   /// Collective over the decomposition's ranks (the halo exchanges' communicators).
@@ -28,7 +28,9 @@ class AtmosphereModel final : public Model {
   ChunkPrograms& chunks() override { return chunks_; }
   const StepProgram& first_step() const override { return first_step_; }
   void set_initial_state(const Stream& stream) const override;
-  const DeviceBuffer<double>& state() const override { return workspace_.state_buffer(); }
+  const void* state_data() const override { return workspace_.state_buffer().data(); }
+  std::vector<double> state_on_host(const Stream& stream) const override;
+  void set_state(const Stream& stream, std::span<const double> padded) const override;
   const InteriorLayout& interior() const override { return interior_; }
   std::vector<double> surface_water_on_host(const Stream& stream) const override {
     return water_.surface_on_host(stream);
@@ -46,13 +48,13 @@ class AtmosphereModel final : public Model {
   CellGeometry<Dims> geometry_;
   HydrostaticView background_;
   const ColumnBackground* column_;  ///< the background's sounding integration (null: an analytic background)
-  Workspace<Dims> workspace_;
+  Workspace<Dims, Real> workspace_;
   StepParamsBlock<Dims> params_;  ///< as many slots as any steps per graph the run may choose (step_params_slots)
   std::unique_ptr<NcclCommunicator> nccl_;                  ///< the nccl path's communicator (when halos are exchanged)
   std::unique_ptr<HaloExchange> halo_x_, halo_y_, halo_z_;  ///< where the direction is split (y: 3-D)
   TracerProfiles tracer_profiles_;
   WaterFields<Dims> water_;  ///< the microphysics' scratch and surface fields (none in a dry run)
-  StepResources<Dims> resources_;
+  StepResources<Dims, Real> resources_;
   StepProgram first_step_;
   ChunkPrograms chunks_;
   StatisticsReducer diagnostics_;  ///< for diagnostics(), at once
@@ -60,7 +62,9 @@ class AtmosphereModel final : public Model {
   InteriorLayout interior_;
 };
 
-extern template class AtmosphereModel<2>;
-extern template class AtmosphereModel<3>;
+extern template class AtmosphereModel<2, double>;
+extern template class AtmosphereModel<3, double>;
+extern template class AtmosphereModel<2, float>;
+extern template class AtmosphereModel<3, float>;
 
 }  // namespace simapp

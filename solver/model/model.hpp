@@ -48,8 +48,14 @@ class Model {
   virtual const StepProgram& first_step() const = 0;
   /// Queues setting the state to the case's initial state (and the surface fields to 0).
   virtual void set_initial_state(const Stream& stream) const = 0;
-  /// The state array, every cell with its halos (qⁿ).
-  virtual const DeviceBuffer<double>& state() const = 0;
+  /// The state array, every cell with its halos (qⁿ): values of the run's execution.precision
+  /// where the state is.
+  virtual const void* state_data() const = 0;
+  /// The state array as doubles on the host (a float32 state's values exactly; waits for queued work).
+  virtual std::vector<double> state_on_host(const Stream& stream) const = 0;
+  /// Sets the state array to `padded` (laid out as state_on_host() returns it), each value rounded
+  /// to the state's type, and waits.
+  virtual void set_state(const Stream& stream, std::span<const double> padded) const = 0;
   /// Where this rank's interior cells lie in the state array.
   virtual const InteriorLayout& interior() const = 0;
   /// The microphysics' surface fields on this rank's columns, [field][j][i]: precipitation_amount

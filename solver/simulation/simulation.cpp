@@ -75,7 +75,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
           {stream_.get(), model_->chunks(), loop_clock_.data(), time_schedule(time_stepping_, grid_, spec),
            steps_per_graph_, model_->first_step().count(OpKind::kernel)})),
       pacing_(stream_.get(), decomposition.comm(), executor_->batch_granule()),
-      state_copy_(backend, model_->interior(), model_->surface_water().size()) {
+      state_copy_(backend, model_->interior(), model_->surface_water().size(), spec.execution.precision) {
   reset();
   if (theta_reference_.used()) {  // the initial state that reset() made is the reference
     begin_state_copy();
@@ -86,9 +86,7 @@ Simulation::Simulation(const RunSpec& spec, Backend backend, ExecutionMode mode,
 Simulation::~Simulation() = default;
 
 void Simulation::restore(long step, const std::vector<double>& interior, std::span<const double> surface) {
-  const std::vector<double> padded = padded_from(model_->interior(), interior);  // ghosts are filled before any use
-  device::copy_async(stream_.get(), model_->state().data(), padded.data(), padded.size() * sizeof(double),
-                     device::CopyDirection::host_to_device);
+  model_->set_state(stream_.get(), padded_from(model_->interior(), interior));  // ghosts are filled before any use
   if (!surface.empty()) model_->set_surface_water(stream_.get(), surface);
   set_loop_clock(stream_.get(), loop_clock_.data(), step);
   device::synchronize(stream_.get());
@@ -97,7 +95,7 @@ void Simulation::restore(long step, const std::vector<double>& interior, std::sp
 }
 
 void Simulation::begin_state_copy() {
-  state_copy_.begin(stream_.get(), model_->state().data(), model_->surface_water().data());
+  state_copy_.begin(stream_.get(), model_->state_data(), model_->surface_water().data());
 }
 
 std::span<const double> Simulation::finish_state_copy() { return state_copy_.collect(); }
@@ -159,7 +157,7 @@ std::optional<HealthFinding> Simulation::health_failure() {
 
 Diagnostics Simulation::diagnostics() const { return model_->diagnostics(stream_.get()); }
 
-std::vector<double> Simulation::state_on_host() const { return model_->state().copy_to_host(stream_.get()); }
+std::vector<double> Simulation::state_on_host() const { return model_->state_on_host(stream_.get()); }
 
 std::vector<double> Simulation::gathered_state() const {
   return gather_interior(decomposition_, interior_of(model_->interior(), state_on_host()));

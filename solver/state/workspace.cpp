@@ -6,8 +6,8 @@
 
 namespace simapp {
 
-template <int Dims>
-StepFields<Dims> step_field_shapes(const Grid& grid, Granularity granularity) {
+template <int Dims, class Real>
+StepFields<Dims, Real> step_field_shapes(const Grid& grid, Granularity granularity) {
   const FieldShape<Dims> cells = grid.cell_shape<Dims>();
   // The dry variables' fluxes, face values and tendencies: the tracers' stay inside their kernel.
   FieldShape<Dims> dry = cells;
@@ -26,28 +26,28 @@ StepFields<Dims> step_field_shapes(const Grid& grid, Granularity granularity) {
 }
 
 template <int Dims>
-std::size_t step_fields_bytes(const Grid& grid, Granularity granularity) {
+std::size_t step_fields_bytes(const Grid& grid, Granularity granularity, Precision precision) {
   const StepFields<Dims> f = step_field_shapes<Dims>(grid, granularity);
   std::size_t values = 0;
   for (const FieldView<double, Dims>& view : {f.state, f.stage1, f.stage2, f.flux, f.face_value, f.face_d3, f.tendency})
     values += view.shape.size();
-  return values * sizeof(double);
+  return values * value_bytes(precision);
 }
 
 namespace {
 
-template <int Dims>
-DeviceBuffer<double> allocate_for(Backend backend, FieldView<double, Dims>& view) {
-  DeviceBuffer<double> buffer(backend, view.shape.size());
+template <class Real, int Dims>
+DeviceBuffer<Real> allocate_for(Backend backend, FieldView<Real, Dims>& view) {
+  DeviceBuffer<Real> buffer(backend, view.shape.size());
   view.data = buffer.data();
   return buffer;
 }
 
 }  // namespace
 
-template <int Dims>
-Workspace<Dims>::Workspace(Backend backend, const Grid& grid, Granularity granularity)
-    : fields_(step_field_shapes<Dims>(grid, granularity)) {
+template <int Dims, class Real>
+Workspace<Dims, Real>::Workspace(Backend backend, const Grid& grid, Granularity granularity)
+    : fields_(step_field_shapes<Dims, Real>(grid, granularity)) {
   state_ = allocate_for(backend, fields_.state);
   stage1_ = allocate_for(backend, fields_.stage1);
   stage2_ = allocate_for(backend, fields_.stage2);
@@ -57,11 +57,15 @@ Workspace<Dims>::Workspace(Backend backend, const Grid& grid, Granularity granul
   tendency_ = allocate_for(backend, fields_.tendency);
 }
 
-template StepFields<2> step_field_shapes<2>(const Grid&, Granularity);
-template StepFields<3> step_field_shapes<3>(const Grid&, Granularity);
-template std::size_t step_fields_bytes<2>(const Grid&, Granularity);
-template std::size_t step_fields_bytes<3>(const Grid&, Granularity);
-template class Workspace<2>;
-template class Workspace<3>;
+template StepFields<2, double> step_field_shapes<2, double>(const Grid&, Granularity);
+template StepFields<3, double> step_field_shapes<3, double>(const Grid&, Granularity);
+template StepFields<2, float> step_field_shapes<2, float>(const Grid&, Granularity);
+template StepFields<3, float> step_field_shapes<3, float>(const Grid&, Granularity);
+template std::size_t step_fields_bytes<2>(const Grid&, Granularity, Precision);
+template std::size_t step_fields_bytes<3>(const Grid&, Granularity, Precision);
+template class Workspace<2, double>;
+template class Workspace<3, double>;
+template class Workspace<2, float>;
+template class Workspace<3, float>;
 
 }  // namespace simapp

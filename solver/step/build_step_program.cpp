@@ -31,13 +31,13 @@ std::string pass_name(Direction direction) {
 }
 
 /// One RK3 stage of one pass: q_out = q_init + dt/divisor · R(q_forcing).
-template <int Dims>
+template <int Dims, class Real>
 struct Stage {
   Direction direction = Direction::x;
-  FieldView<double, Dims> init;
-  FieldView<double, Dims> forcing;  ///< the stage's input, whose ghosts along the pass are made or received
-  FieldView<double, Dims> out;
-  StepFields<Dims> fields;  ///< flux and the fine granularity's scratch arrays
+  FieldView<Real, Dims> init;
+  FieldView<Real, Dims> forcing;  ///< the stage's input, whose ghosts along the pass are made or received
+  FieldView<Real, Dims> out;
+  StepFields<Dims, Real> fields;  ///< flux and the fine granularity's scratch arrays
   FluxContext<Dims> context;
   SourceTerms<Dims> sources;
   GhostFill<Dims> halo;
@@ -48,7 +48,7 @@ struct Stage {
   bool exchanges() const { return halo.exchanges(direction); }
   /// The domain's low side along the pass is an inflow (the x pass in injection).
   bool has_inflow() const { return side_of(halo.domain, direction, Side::low).has_inflow(); }
-  StageFields<Dims> stage_fields() const { return {init, forcing, fields.flux, out}; }
+  StageFields<Real, Dims> stage_fields() const { return {init, forcing, fields.flux, out}; }
   PassShape<Dims> pass() const { return {direction, forcing.shape}; }
   /// Work can overlap an MPI exchange when asked and the rank has room for it. An NCCL exchange
   /// runs in stream order: beside the interior-flux kernel in the graph, its kernel waited for
@@ -56,8 +56,8 @@ struct Stage {
   bool overlaps() const { return exchanges() && halo.overlap && halo.path != HaloPath::nccl && pass().along() >= 4; }
 };
 
-template <int Dims>
-void add_halo_fill(StepProgram& program, const std::string& name, const Stage<Dims>& stage, VarRange vars, int lane) {
+template <int Dims, class Real>
+void add_halo_fill(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage, VarRange vars, int lane) {
   program
       .add(
           OpKind::kernel, name,
@@ -69,8 +69,8 @@ void add_halo_fill(StepProgram& program, const std::string& name, const Stage<Di
 }
 
 /// The inflow of this rank's low side: nothing on a rank away from the domain's inflow side.
-template <int Dims>
-void add_inflow(StepProgram& program, const std::string& name, const Stage<Dims>& stage) {
+template <int Dims, class Real>
+void add_inflow(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage) {
   if (!stage.has_inflow()) return;
   program
       .add(OpKind::kernel, name,
@@ -80,13 +80,13 @@ void add_inflow(StepProgram& program, const std::string& name, const Stage<Dims>
       .bytes = inflow_bytes(stage.pass());
 }
 
-template <int Dims>
-void add_exchange(StepProgram& program, const std::string& prefix, const Stage<Dims>& stage) {
+template <int Dims, class Real>
+void add_exchange(StepProgram& program, const std::string& prefix, const Stage<Dims, Real>& stage) {
   add_halo_ops(program, prefix, stage.forcing, stage.exchange(), stage.halo.path);
 }
 
-template <int Dims>
-void add_fluxes(StepProgram& program, const std::string& name, const Stage<Dims>& stage, FaceRegion region, int lane) {
+template <int Dims, class Real>
+void add_fluxes(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage, FaceRegion region, int lane) {
   program
       .add(
           OpKind::kernel, name,
@@ -100,8 +100,8 @@ void add_fluxes(StepProgram& program, const std::string& name, const Stage<Dims>
 
 /// fill (walls or periodic) → [send halos ‖ interior fluxes on lane 1] → receive halos →
 /// inflow → boundary fluxes → join → update; without overlap, all fluxes after the exchange.
-template <int Dims>
-void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage<Dims>& stage) {
+template <int Dims, class Real>
+void add_fused_stage(StepProgram& program, const std::string& prefix, const Stage<Dims, Real>& stage) {
   if (fills_halos(stage.direction, stage.sides()))
     add_halo_fill(program, prefix + "fill_halos", stage, all_vars<Dims>, 0);
   if (stage.overlaps()) {
@@ -144,8 +144,8 @@ void add_per_variable(StepProgram& program, const std::string& prefix, const std
 ///   fill_halos.v → [exchange, inflow, between joins] → reconstruct.v → join → flux.v (reads
 ///   every variable's face values) → join (before the next stage overwrites face values) →
 ///   tendency.v → update.v.
-template <int Dims>
-void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage<Dims>& stage) {
+template <int Dims, class Real>
+void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage<Dims, Real>& stage) {
   if (fills_halos(stage.direction, stage.sides()))
     for (int v = 0; v < variables<Dims>; ++v)
       add_halo_fill(
@@ -160,7 +160,7 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
     add_inflow(program, prefix + "inflow", stage);
     program.add_join(prefix + "join_inflow");
   }
-  const StepFields<Dims>& f = stage.fields;
+  const StepFields<Dims, Real>& f = stage.fields;
   add_per_variable(program, prefix, "reconstruct", FineOp::reconstruct, stage.pass(),
                    [stage, f](const Stream& stream, VarRange one) {
                      reconstruct_faces(stream, stage.direction, stage.forcing, f.face_value, f.face_d3, one);
@@ -182,10 +182,10 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
                    });
 }
 
-template <int Dims>
-void add_stage_kernel(StepProgram& program, const std::string& name, const Stage<Dims>& stage, const CellBox& cells,
+template <int Dims, class Real>
+void add_stage_kernel(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage, const CellBox& cells,
                       int lane) {
-  const StageArrays<Dims> arrays = stage_arrays(stage.init, stage.forcing, stage.out);
+  const StageArrays<Real, Dims> arrays = stage_arrays(stage.init, stage.forcing, stage.out);
   const FluxContext<Dims> context = stage.context;
   const SourceTerms<Dims> sources = stage.sources;
   const BoundaryConditions<Dims> sides = stage.sides();
@@ -205,8 +205,8 @@ void add_stage_kernel(StepProgram& program, const std::string& name, const Stage
 /// One kernel a stage; ghost cells the rank makes itself are made inside it. With an exchange:
 /// exchange → stage kernel, or, overlapped, [send ‖ interior cells on lane 1] → receive → the
 /// cells next to the ghosts → join.
-template <int Dims>
-void add_single_kernel_stage(StepProgram& program, const std::string& prefix, const Stage<Dims>& stage) {
+template <int Dims, class Real>
+void add_single_kernel_stage(StepProgram& program, const std::string& prefix, const Stage<Dims, Real>& stage) {
   const FieldShape<Dims>& shape = stage.forcing.shape;
   if (!stage.overlaps()) {
     if (stage.exchanges()) add_exchange(program, prefix, stage);
@@ -222,8 +222,8 @@ void add_single_kernel_stage(StepProgram& program, const std::string& prefix, co
   program.add_join(prefix + "join_stage");
 }
 
-template <int Dims>
-const StepParams<Dims>* params_of_slot(const StepResources<Dims>& resources, int slot) {
+template <int Dims, class Real>
+const StepParams<Dims>* params_of_slot(const StepResources<Dims, Real>& resources, int slot) {
   return resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
 }
 
@@ -231,17 +231,17 @@ const StepParams<Dims>* params_of_slot(const StepResources<Dims>& resources, int
 /// qⁿ → q* → q** → qⁿ⁺¹ (three distinct arrays, so no stage reads the array it writes, except
 /// the point-wise qⁿ + dt R in the last), qⁿ in `arrays[placement.input]` (updated in place) and
 /// q*, q** in the placement's other two.
-template <int Dims>
-void add_split_pass(StepProgram& program, const StepResources<Dims>& resources, const ModelStepScheme<Dims>& scheme,
-                    Direction direction, int slot, const FieldView<double, Dims> (&arrays)[3],
+template <int Dims, class Real>
+void add_split_pass(StepProgram& program, const StepResources<Dims, Real>& resources, const ModelStepScheme<Dims>& scheme,
+                    Direction direction, int slot, const FieldView<Real, Dims> (&arrays)[3],
                     const PassPlacement& placement) {
   const StepParams<Dims>* params = params_of_slot(resources, slot);
-  const FieldView<double, Dims>& initial = arrays[placement.input];
-  const FieldView<double, Dims>& stage1 = arrays[placement.stage1()];
-  const FieldView<double, Dims>& stage2 = arrays[placement.stage2()];
+  const FieldView<Real, Dims>& initial = arrays[placement.input];
+  const FieldView<Real, Dims>& stage1 = arrays[placement.stage1()];
+  const FieldView<Real, Dims>& stage2 = arrays[placement.stage2()];
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
-    const Stage<Dims> stage{direction,
+    const Stage<Dims, Real> stage{direction,
                             initial,
                             stage_array(rk.input, initial, stage1, stage2),
                             stage_array(rk.output, initial, stage1, stage2),
@@ -259,7 +259,7 @@ void add_split_pass(StepProgram& program, const StepResources<Dims>& resources, 
     }
     add_tracer_stage(
         program, prefix,
-        TracerStage<Dims>{direction, stage.init, stage.forcing, stage.out, stage.context, resources.tracers,
+        TracerStage<Dims, Real>{direction, stage.init, stage.forcing, stage.out, stage.context, resources.tracers,
                           resources.halo.sides, stage.has_inflow(),
                           resources.granularity == Granularity::fused || resources.granularity == Granularity::fine});
   }
@@ -267,9 +267,9 @@ void add_split_pass(StepProgram& program, const StepResources<Dims>& resources, 
 
 /// One split pass as one pass kernel, qⁿ from `input` into `output`, the tracers with the dry
 /// variables.
-template <int Dims>
-void add_pass_kernel(StepProgram& program, const StepResources<Dims>& resources, Direction direction, int slot,
-                     const FieldView<double, Dims>& input, const FieldView<double, Dims>& output) {
+template <int Dims, class Real>
+void add_pass_kernel(StepProgram& program, const StepResources<Dims, Real>& resources, Direction direction, int slot,
+                     const FieldView<Real, Dims>& input, const FieldView<Real, Dims>& output) {
   const CellGeometry<Dims> geometry = resources.geometry;
   const HydrostaticView background = resources.background;
   const StepParams<Dims>* params = params_of_slot(resources, slot);
@@ -285,9 +285,9 @@ void add_pass_kernel(StepProgram& program, const StepResources<Dims>& resources,
 
 /// Appends the steps of `layout` to `chunk`: step j, of the parity the layout gives it, reads
 /// slot j, is named "step<j+1>/…", and is followed by the elements layout.runs names after it.
-template <int Dims>
-void add_steps(StepProgram& chunk, const StepResources<Dims>& resources, const ChunkLayout& layout) {
-  const std::vector<StepElement<Dims>> elements = step_elements(resources);
+template <int Dims, class Real>
+void add_steps(StepProgram& chunk, const StepResources<Dims, Real>& resources, const ChunkLayout& layout) {
+  const std::vector<StepElement<Dims, Real>> elements = step_elements(resources);
   auto next_run = layout.runs.begin();
   for (int j = 0; j < layout.steps; ++j) {
     const bool odd = (j % 2 == 0) == (layout.first == StepParity::odd);
@@ -301,8 +301,8 @@ void add_steps(StepProgram& chunk, const StepResources<Dims>& resources, const C
 
 }  // namespace
 
-template <int Dims>
-StepProgram build_step_program(const StepResources<Dims>& resources, const ModelStepScheme<Dims>& scheme,
+template <int Dims, class Real>
+StepProgram build_step_program(const StepResources<Dims, Real>& resources, const ModelStepScheme<Dims>& scheme,
                                StepParity parity, int slot) {
   constexpr int passes = ModelStepScheme<Dims>::passes;
   std::array<bool, passes> can_fuse{};
@@ -311,8 +311,8 @@ StepProgram build_step_program(const StepResources<Dims>& resources, const Model
                   pass_kernel_carries(tracer_count(resources.fields.state)) &&
                   pass_tile_makes_along(resources.halo.sides, scheme.pass(parity, p));
   const auto placement = place_passes(can_fuse);
-  const StepFields<Dims>& f = resources.fields;
-  const FieldView<double, Dims> arrays[3] = {f.state, f.stage1, f.stage2};
+  const StepFields<Dims, Real>& f = resources.fields;
+  const FieldView<Real, Dims> arrays[3] = {f.state, f.stage1, f.stage2};
   StepProgram program;
   for (int p = 0; p < passes; ++p) {
     const Direction direction = scheme.pass(parity, p);
@@ -321,11 +321,12 @@ StepProgram build_step_program(const StepResources<Dims>& resources, const Model
     else
       add_split_pass(program, resources, scheme, direction, slot, arrays, placement[p]);
   }
+  program.scale_bytes(sizeof(Real), sizeof(double));  // kernel_traffic counts 8-byte values
   return program;
 }
 
-template <int Dims>
-StepProgram build_step_program(const StepResources<Dims>& resources, StepParity parity, int slot) {
+template <int Dims, class Real>
+StepProgram build_step_program(const StepResources<Dims, Real>& resources, StepParity parity, int slot) {
   return build_step_program(resources, model_step_scheme<Dims>(), parity, slot);
 }
 
@@ -337,8 +338,8 @@ ChunkLayout chunk_layout(long completed, int steps, long num_steps, const Cadenc
   return layout;
 }
 
-template <int Dims>
-StepProgram build_chunk_program(const StepResources<Dims>& resources, const ChunkLayout& layout) {
+template <int Dims, class Real>
+StepProgram build_chunk_program(const StepResources<Dims, Real>& resources, const ChunkLayout& layout) {
   StepProgram chunk;
   const StepParamsBlock<Dims>* params = resources.params;
   const int steps = layout.steps;
@@ -348,8 +349,8 @@ StepProgram build_chunk_program(const StepResources<Dims>& resources, const Chun
   return chunk;
 }
 
-template <int Dims>
-StepProgram build_loop_body_program(const StepResources<Dims>& resources, const ChunkLayout& layout,
+template <int Dims, class Real>
+StepProgram build_loop_body_program(const StepResources<Dims, Real>& resources, const ChunkLayout& layout,
                                     const LoopControl* loop) {
   StepProgram body;
   StepParams<Dims>* slots = resources.params != nullptr ? resources.params->writable_device_slots() : nullptr;
@@ -365,13 +366,16 @@ StepProgram build_loop_body_program(const StepResources<Dims>& resources, const 
   return body;
 }
 
-template StepProgram build_step_program<2>(const StepResources<2>&, const ModelStepScheme<2>&, StepParity, int);
-template StepProgram build_step_program<3>(const StepResources<3>&, const ModelStepScheme<3>&, StepParity, int);
-template StepProgram build_step_program<2>(const StepResources<2>&, StepParity, int);
-template StepProgram build_step_program<3>(const StepResources<3>&, StepParity, int);
-template StepProgram build_chunk_program<2>(const StepResources<2>&, const ChunkLayout&);
-template StepProgram build_chunk_program<3>(const StepResources<3>&, const ChunkLayout&);
-template StepProgram build_loop_body_program<2>(const StepResources<2>&, const ChunkLayout&, const LoopControl*);
-template StepProgram build_loop_body_program<3>(const StepResources<3>&, const ChunkLayout&, const LoopControl*);
+#define SIMAPP_STEP_PROGRAMS_OF(Dims, Real)                                                                       \
+  template StepProgram build_step_program(const StepResources<Dims, Real>&, const ModelStepScheme<Dims>&, StepParity, \
+                                          int);                                                                     \
+  template StepProgram build_step_program(const StepResources<Dims, Real>&, StepParity, int);                      \
+  template StepProgram build_chunk_program(const StepResources<Dims, Real>&, const ChunkLayout&);                  \
+  template StepProgram build_loop_body_program(const StepResources<Dims, Real>&, const ChunkLayout&, const LoopControl*);
+SIMAPP_STEP_PROGRAMS_OF(2, double)
+SIMAPP_STEP_PROGRAMS_OF(3, double)
+SIMAPP_STEP_PROGRAMS_OF(2, float)
+SIMAPP_STEP_PROGRAMS_OF(3, float)
+#undef SIMAPP_STEP_PROGRAMS_OF
 
 }  // namespace simapp

@@ -99,10 +99,10 @@ struct LoopControl {
 };
 
 /// Everything the ops refer to; all of it must outlive the programs. `params` and the halo
-/// exchanges may be null for a program that is only described, never run.
-template <int Dims>
+/// exchanges may be null for a program that is only described, never run. Real: the state's type.
+template <int Dims, class Real = double>
 struct StepResources {
-  StepFields<Dims> fields;  ///< the arrays of `granularity` (step_field_shapes)
+  StepFields<Dims, Real> fields;  ///< the arrays of `granularity` (step_field_shapes)
   CellGeometry<Dims> geometry;
   HydrostaticView background;
   const StepParamsBlock<Dims>* params = nullptr;  ///< the slots the steps of a chunk read
@@ -111,7 +111,7 @@ struct StepResources {
   GhostFill<Dims> halo;
   HealthCheckOps health;
   TracerBackground tracers{};  ///< the tracers' background profiles (solver/step/tracer_ops.hpp); none without tracers
-  MicrophysicsArguments<Dims> microphysics{};  ///< the water's element (physics.microphysics); every = 0: none
+  MicrophysicsArguments<Dims, Real> microphysics{};  ///< the water's element (physics.microphysics); every = 0: none
 };
 
 /// A step element (step_elements(), by its index) after a step of a chunk (0-based).
@@ -141,8 +141,8 @@ ChunkLayout chunk_layout(long completed, int steps, long num_steps, const Cadenc
 /// computed on the device from the step counter (no copy from the host), ending with the kernel
 /// that counts the steps and sets the loop's condition (`loop` is read when the program runs,
 /// so its condition may be set after the program is built).
-template <int Dims>
-StepProgram build_loop_body_program(const StepResources<Dims>& resources, const ChunkLayout& layout,
+template <int Dims, class Real>
+StepProgram build_loop_body_program(const StepResources<Dims, Real>& resources, const ChunkLayout& layout,
                                     const LoopControl* loop);
 
 /// The step of the model in `Dims` dimensions: its split passes (2-D: 2, 3-D: 3).
@@ -159,19 +159,19 @@ constexpr ModelStepScheme<Dims> model_step_scheme() {
 }
 
 /// One step of `scheme` whose kernels read StepParams<Dims> slot `slot`.
-template <int Dims>
-StepProgram build_step_program(const StepResources<Dims>& resources, const ModelStepScheme<Dims>& scheme,
+template <int Dims, class Real>
+StepProgram build_step_program(const StepResources<Dims, Real>& resources, const ModelStepScheme<Dims>& scheme,
                                StepParity parity, int slot);
 
 /// One step of the model's scheme (step_scheme(), step_scheme_3d()) whose kernels read
 /// StepParams<Dims> slot `slot`.
-template <int Dims>
-StepProgram build_step_program(const StepResources<Dims>& resources, StepParity parity, int slot);
+template <int Dims, class Real>
+StepProgram build_step_program(const StepResources<Dims, Real>& resources, StepParity parity, int slot);
 
 /// A chunk of layout.steps consecutive steps starting with parity layout.first: a Transfer op
 /// that refreshes StepParams<Dims> slots [0, steps), then step j reading slot j, followed by the
 /// elements layout.runs names after step j. Op names are prefixed "stepJ/" (J = 1..steps).
-template <int Dims>
-StepProgram build_chunk_program(const StepResources<Dims>& resources, const ChunkLayout& layout);
+template <int Dims, class Real>
+StepProgram build_chunk_program(const StepResources<Dims, Real>& resources, const ChunkLayout& layout);
 
 }  // namespace simapp

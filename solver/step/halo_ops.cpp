@@ -2,11 +2,11 @@
 
 namespace simapp {
 
-template <int Dims>
-void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+template <class Real, int Dims>
+void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldView<Real, Dims> field,
                        const HaloExchange* exchange, HaloPath path) {
   program.add(OpKind::kernel, prefix + "pack_halos",
-              [exchange, field](const Stream& stream) { exchange->pack<Dims>(stream, field); });
+              [exchange, field](const Stream& stream) { exchange->pack(stream, FieldView<const Real, Dims>(field)); });
   if (path == HaloPath::mpi_staged)
     program.add(OpKind::transfer, prefix + "copy_halos_to_host",
                 [exchange](const Stream& stream) { exchange->copy_to_host(stream); });
@@ -15,8 +15,8 @@ void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldVie
                 [exchange](const Stream& stream) { exchange->signal_ready(stream); });
 }
 
-template <int Dims>
-void add_halo_receive_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+template <class Real, int Dims>
+void add_halo_receive_ops(StepProgram& program, const std::string& prefix, FieldView<Real, Dims> field,
                           const HaloExchange* exchange, HaloPath path) {
   if (path == HaloPath::nccl)
     program.add(OpKind::transfer, prefix + "exchange_halos",
@@ -27,23 +27,26 @@ void add_halo_receive_ops(StepProgram& program, const std::string& prefix, Field
     program.add(OpKind::transfer, prefix + "copy_halos_to_device",
                 [exchange](const Stream& stream) { exchange->copy_to_device(stream); });
   program.add(OpKind::kernel, prefix + "unpack_halos",
-              [exchange, field](const Stream& stream) { exchange->unpack<Dims>(stream, field); });
+              [exchange, field](const Stream& stream) { exchange->unpack(stream, field); });
 }
 
-template <int Dims>
-void add_halo_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+template <class Real, int Dims>
+void add_halo_ops(StepProgram& program, const std::string& prefix, FieldView<Real, Dims> field,
                   const HaloExchange* exchange, HaloPath path) {
   add_halo_send_ops(program, prefix, field, exchange, path);
   add_halo_receive_ops(program, prefix, field, exchange, path);
 }
 
-template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<double, 2>, const HaloExchange*, HaloPath);
-template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<double, 2>, const HaloExchange*,
-                                   HaloPath);
-template void add_halo_ops(StepProgram&, const std::string&, FieldView<double, 2>, const HaloExchange*, HaloPath);
-template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<double, 3>, const HaloExchange*, HaloPath);
-template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<double, 3>, const HaloExchange*,
-                                   HaloPath);
-template void add_halo_ops(StepProgram&, const std::string&, FieldView<double, 3>, const HaloExchange*, HaloPath);
+#define SIMAPP_HALO_OPS_OF(Real, Dims)                                                                          \
+  template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<Real, Dims>, const HaloExchange*,    \
+                                  HaloPath);                                                                     \
+  template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<Real, Dims>, const HaloExchange*, \
+                                     HaloPath);                                                                  \
+  template void add_halo_ops(StepProgram&, const std::string&, FieldView<Real, Dims>, const HaloExchange*, HaloPath);
+SIMAPP_HALO_OPS_OF(double, 2)
+SIMAPP_HALO_OPS_OF(double, 3)
+SIMAPP_HALO_OPS_OF(float, 2)
+SIMAPP_HALO_OPS_OF(float, 3)
+#undef SIMAPP_HALO_OPS_OF
 
 }  // namespace simapp

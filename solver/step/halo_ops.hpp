@@ -14,15 +14,15 @@ namespace simapp {
 
 /// `exchange` may be null for a program that is only described (its ops must then never run);
 /// `path` says which ops there are. `field`: of the model in `Dims` dimensions.
-template <int Dims>
-void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+template <class Real, int Dims>
+void add_halo_send_ops(StepProgram& program, const std::string& prefix, FieldView<Real, Dims> field,
                        const HaloExchange* exchange, HaloPath path);
-template <int Dims>
-void add_halo_receive_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+template <class Real, int Dims>
+void add_halo_receive_ops(StepProgram& program, const std::string& prefix, FieldView<Real, Dims> field,
                           const HaloExchange* exchange, HaloPath path);
 /// Both, with nothing between them.
-template <int Dims>
-void add_halo_ops(StepProgram& program, const std::string& prefix, FieldView<double, Dims> field,
+template <class Real, int Dims>
+void add_halo_ops(StepProgram& program, const std::string& prefix, FieldView<Real, Dims> field,
                   const HaloExchange* exchange, HaloPath path);
 
 }  // namespace simapp

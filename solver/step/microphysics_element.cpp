@@ -7,12 +7,12 @@ namespace simapp {
 namespace {
 
 /// The 2-D microphysics waits for the step's lanes, as the health check does.
-template <int Dims>
-void add_microphysics(StepProgram& program, const std::string& prefix, const StepResources<Dims>& resources,
+template <int Dims, class Real>
+void add_microphysics(StepProgram& program, const std::string& prefix, const StepResources<Dims, Real>& resources,
                       const StepProgram& step, int slot) {
   if constexpr (Dims == 2)
     if (step.uses_lanes()) program.add_join(prefix + "join_before_microphysics");
-  const MicrophysicsArguments<Dims> microphysics = resources.microphysics;
+  const MicrophysicsArguments<Dims, Real> microphysics = resources.microphysics;
   const StepParams<Dims>* params = resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
   program
       .add(OpKind::kernel, prefix + "microphysics",
@@ -22,12 +22,14 @@ void add_microphysics(StepProgram& program, const std::string& prefix, const Ste
 
 }  // namespace
 
-template <int Dims>
-StepElement<Dims> microphysics_element(const StepResources<Dims>& resources) {
-  return {resources.microphysics.every, &add_microphysics<Dims>};
+template <int Dims, class Real>
+StepElement<Dims, Real> microphysics_element(const StepResources<Dims, Real>& resources) {
+  return {resources.microphysics.every, &add_microphysics<Dims, Real>};
 }
 
-template StepElement<2> microphysics_element<2>(const StepResources<2>&);
-template StepElement<3> microphysics_element<3>(const StepResources<3>&);
+template StepElement<2, double> microphysics_element(const StepResources<2, double>&);
+template StepElement<3, double> microphysics_element(const StepResources<3, double>&);
+template StepElement<2, float> microphysics_element(const StepResources<2, float>&);
+template StepElement<3, float> microphysics_element(const StepResources<3, float>&);
 
 }  // namespace simapp

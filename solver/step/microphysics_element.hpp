@@ -6,7 +6,7 @@
 
 namespace simapp {
 
-template <int Dims>
-StepElement<Dims> microphysics_element(const StepResources<Dims>& resources);
+template <int Dims, class Real>
+StepElement<Dims, Real> microphysics_element(const StepResources<Dims, Real>& resources);
 
 }  // namespace simapp

@@ -5,15 +5,17 @@
 
 namespace simapp {
 
-template <int Dims>
-std::vector<StepElement<Dims>> step_elements(const StepResources<Dims>& resources) {
-  std::vector<StepElement<Dims>> elements;
+template <int Dims, class Real>
+std::vector<StepElement<Dims, Real>> step_elements(const StepResources<Dims, Real>& resources) {
+  std::vector<StepElement<Dims, Real>> elements;
   if (resources.microphysics.every > 0) elements.push_back(microphysics_element(resources));
   elements.push_back(health_check_element(resources));
   return elements;
 }
 
-template std::vector<StepElement<2>> step_elements<2>(const StepResources<2>&);
-template std::vector<StepElement<3>> step_elements<3>(const StepResources<3>&);
+template std::vector<StepElement<2, double>> step_elements(const StepResources<2, double>&);
+template std::vector<StepElement<3, double>> step_elements(const StepResources<3, double>&);
+template std::vector<StepElement<2, float>> step_elements(const StepResources<2, float>&);
+template std::vector<StepElement<3, float>> step_elements(const StepResources<3, float>&);
 
 }  // namespace simapp

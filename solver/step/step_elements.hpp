@@ -13,24 +13,24 @@
 
 namespace simapp {
 
-template <int Dims>
+template <int Dims, class Real = double>
 struct StepElement {
   int every = 0;  ///< follows each multiple of `every` steps and the run's last; 0: never
   /// Adds the element's ops after a step, named `prefix` + their names; `step` is that step's
   /// program, which reads the StepParams<Dims> of slot `slot`.
-  void (*add_ops)(StepProgram& program, const std::string& prefix, const StepResources<Dims>& resources,
+  void (*add_ops)(StepProgram& program, const std::string& prefix, const StepResources<Dims, Real>& resources,
                   const StepProgram& step, int slot) = nullptr;
 };
 
 /// The elements of the steps `resources` describe, in the order they run after a step.
-template <int Dims>
-std::vector<StepElement<Dims>> step_elements(const StepResources<Dims>& resources);
+template <int Dims, class Real>
+std::vector<StepElement<Dims, Real>> step_elements(const StepResources<Dims, Real>& resources);
 
 /// The cadences of `resources`' elements, in step_elements()'s order.
-template <int Dims>
-Cadences element_cadences(const StepResources<Dims>& resources) {
+template <int Dims, class Real>
+Cadences element_cadences(const StepResources<Dims, Real>& resources) {
   Cadences cadences;
-  for (const StepElement<Dims>& element : step_elements(resources)) cadences.push_back(element.every);
+  for (const StepElement<Dims, Real>& element : step_elements(resources)) cadences.push_back(element.every);
   return cadences;
 }
 

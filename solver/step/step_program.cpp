@@ -42,4 +42,8 @@ std::vector<Segment> StepProgram::segments() const {
   return result;
 }
 
+void StepProgram::scale_bytes(std::size_t numerator, std::size_t denominator) {
+  for (StepOp& op : ops_) op.bytes = op.bytes * numerator / denominator;
+}
+
 }  // namespace simapp

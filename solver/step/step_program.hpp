@@ -45,6 +45,8 @@ class StepProgram {
   void append(const StepProgram& other, const std::string& prefix);
 
   const std::vector<StepOp>& ops() const { return ops_; }
+  /// Each op's bytes × numerator / denominator (the traffic of values of another size).
+  void scale_bytes(std::size_t numerator, std::size_t denominator);
   /// True when some op runs on a lane other than 0.
   bool uses_lanes() const;
   /// The lanes its ops run on: one more than the highest lane.

@@ -8,7 +8,8 @@ namespace simapp {
 namespace {
 
 /// Bytes the transport kernel moves: ρ′ and the normal momentum read, each tracer read twice
-/// (the stage's input and qⁿ) and written once, at every interior cell.
+/// (the stage's input and qⁿ) and written once, at every interior cell, counted as doubles (the
+/// step's program scales its bytes to the state's type).
 template <int Dims>
 std::size_t transport_bytes(const FieldShape<Dims>& shape, int tracers) {
   const auto cells = static_cast<std::size_t>(shape.nx) * shape.ny * shape.nz;
@@ -17,8 +18,8 @@ std::size_t transport_bytes(const FieldShape<Dims>& shape, int tracers) {
 
 }  // namespace
 
-template <int Dims>
-void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims>& stage) {
+template <int Dims, class Real>
+void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims, Real>& stage) {
   if (tracer_count(stage.forcing) == 0) return;
   const VarRange tracers{ModelVariables<Dims>::count, stage.forcing.shape.num_vars};
   // The transport re-forms the dry flux's face velocity, so it reads the dry ghost cells too.
@@ -36,13 +37,15 @@ void add_tracer_stage(StepProgram& program, const std::string& prefix, const Tra
       .add(OpKind::kernel, prefix + "tracers",
            [stage, tracers](const Stream& stream) {
              apply_tracer_transport(stream, stage.direction,
-                                    TracerStageFields<Dims>{stage.init, stage.forcing, stage.out}, tracers,
+                                    TracerStageFields<Real, Dims>{stage.init, stage.forcing, stage.out}, tracers,
                                     stage.context, stage.background);
            })
       .bytes = transport_bytes(stage.out.shape, tracers.last - tracers.first);
 }
 
-template void add_tracer_stage(StepProgram&, const std::string&, const TracerStage<2>&);
-template void add_tracer_stage(StepProgram&, const std::string&, const TracerStage<3>&);
+template void add_tracer_stage(StepProgram&, const std::string&, const TracerStage<2, double>&);
+template void add_tracer_stage(StepProgram&, const std::string&, const TracerStage<3, double>&);
+template void add_tracer_stage(StepProgram&, const std::string&, const TracerStage<2, float>&);
+template void add_tracer_stage(StepProgram&, const std::string&, const TracerStage<3, float>&);
 
 }  // namespace simapp

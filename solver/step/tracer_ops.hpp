@@ -19,12 +19,12 @@
 namespace simapp {
 
 /// What the tracers' ops of one stage read and write.
-template <int Dims>
+template <int Dims, class Real>
 struct TracerStage {
   Direction direction = Direction::x;
-  FieldView<double, Dims> init;     ///< qⁿ of the pass
-  FieldView<double, Dims> forcing;  ///< the stage's input
-  FieldView<double, Dims> out;      ///< the stage's output (may be init, never forcing)
+  FieldView<Real, Dims> init;     ///< qⁿ of the pass
+  FieldView<Real, Dims> forcing;  ///< the stage's input
+  FieldView<Real, Dims> out;      ///< the stage's output (may be init, never forcing)
   FluxContext<Dims> context;
   TracerBackground background;
   BoundaryConditions<Dims> sides;  ///< this rank's
@@ -38,14 +38,14 @@ struct TracerStage {
 /// the resources of a program built only to be inspected). A pass kernel keeps its stages'
 /// values on chip, where no tracer kernel can read them, so it carries the tracers itself
 /// (pass_kernel_carries); the passes of stage kernels end each stage with the ops below.
-template <int Dims>
-int tracer_count(const FieldView<double, Dims>& state) {
+template <int Dims, class Real>
+int tracer_count(const FieldView<Real, Dims>& state) {
   return std::max(state.shape.num_vars - ModelVariables<Dims>::count, 0);
 }
 
 /// Appends the tracers' ops of `stage`, named prefix + "tracers..." (nothing when the state holds
 /// no tracer), after a join when the program's ops use lanes.
-template <int Dims>
-void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims>& stage);
+template <int Dims, class Real>
+void add_tracer_stage(StepProgram& program, const std::string& prefix, const TracerStage<Dims, Real>& stage);
 
 }  // namespace simapp

@@ -142,7 +142,8 @@ void exchange_halos(const Decomposition& decomposition, const FieldShape<Dims>& 
     std::vector<std::unique_ptr<HaloExchange>> exchanges;
     StepProgram program;
     for (const Direction direction : exchanged_directions<Dims>()) {
-      exchanges.push_back(std::make_unique<HaloExchange>(decomposition, direction, shape, backend, path, nccl.get()));
+      exchanges.push_back(
+          std::make_unique<HaloExchange>(decomposition, direction, shape, backend, path, nccl.get(), Precision::float64));
       const std::string prefix = direction == Direction::x ? "x." : direction == Direction::y ? "y." : "z.";
       add_halo_ops(program, prefix, field, exchanges.back().get(), path);
     }
@@ -220,7 +221,7 @@ TEST(NcclLoopGraphTest, AnExchangeRunsInTheBodyOfAWhileLoop_nccl) {
     DeviceBuffer<LoopClock> clock(Backend::cuda, 1);
     set_loop_clock(stream, clock.data(), 0);
     const NcclCommunicator nccl(decomposition.comm());
-    const HaloExchange x(decomposition, Direction::x, shape, Backend::cuda, HaloPath::nccl, &nccl);
+    const HaloExchange x(decomposition, Direction::x, shape, Backend::cuda, HaloPath::nccl, &nccl, Precision::float64);
     LoopControl control{clock.data(), {}, 0};
     StepProgram body;
     add_halo_ops(body, "x.", FieldView<double, 2>{device_values.data(), shape}, &x, HaloPath::nccl);

@@ -132,7 +132,7 @@ class HaloPackTest : public ::testing::Test {
   void exchange_with_itself(Direction direction, std::vector<double>& field, NeighbourSides sides = {}) {
     const std::size_t side = halo_side_size(direction, shape);
     std::vector<double> sent(2 * side), received(2 * side);
-    pack_halos<dims>(host, direction, view(field), sent.data());
+    pack_halos<double, dims>(host, direction, view(field), sent.data());
     std::memcpy(received.data(), sent.data() + side, side * sizeof(double));
     std::memcpy(received.data() + side, sent.data(), side * sizeof(double));
     unpack_halos(host, direction, view(field), received.data(), sides);

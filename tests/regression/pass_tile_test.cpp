@@ -111,7 +111,7 @@ struct PassSetup {
 
   /// The pass along D from q0 into `output`.
   template <Direction D, int Threads>
-  PassTile<D, Dims, Threads> pass_into(Field<Dims>& output) const {
+  PassTile<D, Dims, double, Threads> pass_into(Field<Dims>& output) const {
     return {{},
             q0.view,
             FastDivisor(q0.view.shape.nx),
@@ -124,8 +124,8 @@ struct PassSetup {
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
   template <Direction D, int Threads>
   void run_pass(Field<Dims>& output, HealthRecord* record = nullptr) const {
-    const PassTile<D, Dims, Threads> pass = pass_into<D, Threads>(output);
-    const auto tile = std::make_unique<typename PassTile<D, Dims, Threads>::Tile>();
+    const PassTile<D, Dims, double, Threads> pass = pass_into<D, Threads>(output);
+    const auto tile = std::make_unique<typename PassTile<D, Dims, double, Threads>::Tile>();
     for (int t = 0; t < pass.tile_count(); ++t) {
       pass.run(*tile, t, 0, 1, [] {});
       if (record != nullptr) pass.check_output(t, 0, 1, record);
@@ -269,7 +269,7 @@ class PassTileHealthTest : public ::testing::Test {
     const PassSetup<dims> setup(CaseName::thermal, 0.0, cells);
     Field<dims> output(setup.shape);
     setup.template run_pass<D, 128>(output);
-    const PassTile<D, dims, 128> pass = setup.template pass_into<D, 128>(output);
+    const PassTile<D, dims, double, 128> pass = setup.template pass_into<D, 128>(output);
     const FieldShape<dims>& s = setup.shape;
     int missed = 0;
     for (int k = 0; k < s.nz; ++k)
@@ -336,7 +336,7 @@ void expect_pass_kernel_equals_stage_kernels_and_transport(CaseName name, double
     apply_stage(Stream{}, D, stage_arrays(setup.q0.view, input[s]->view, output[s]->view), setup.context[s],
                 setup.sources, setup.sides, interior_cells(setup.shape));
     fill_halos(Stream{}, D, input[s]->view, all, setup.background.view(), setup.sides);
-    apply_tracer_transport(Stream{}, D, TracerStageFields<Dims>{setup.q0.view, input[s]->view, output[s]->view},
+    apply_tracer_transport(Stream{}, D, TracerStageFields<double, Dims>{setup.q0.view, input[s]->view, output[s]->view},
                            tracer_range, setup.context[s], profiles.view);
   }
   apply_pass(Stream{}, D, setup.q0.view, fused.view, setup.grid.template geometry<Dims>(), setup.background.view(),

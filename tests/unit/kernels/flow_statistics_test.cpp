@@ -44,7 +44,7 @@ StatisticsSums reduce_on_host(FieldView<const double, Dims> state, const Hydrost
                               const CellGeometry<Dims>& geometry) {
   const std::int64_t cells = std::int64_t{state.shape.nx} * state.shape.ny * state.shape.nz;
   std::vector<StatisticsSums> partials(statistics_partial_count(cells)), records(statistics_record_count(cells));
-  reduce_statistics(Stream{}, state, background, geometry, partials.data(), records.data());
+  reduce_statistics<double, Dims>(Stream{}, state, background, geometry, partials.data(), records.data());
   StatisticsSums total;
   for (const StatisticsSums& record : records) total.add(record);
   return total;

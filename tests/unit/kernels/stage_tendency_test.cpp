@@ -14,7 +14,7 @@ namespace {
 /// The 2-D model's R(v) at a cell (stage_tendency of its variables).
 template <Direction D>
 double tendency_2d(int v, double flux_low, double flux_high, double density_perturbation, double source,
-                   const StageFactors& factors) {
+                   const StageFactors<double>& factors) {
   return stage_tendency<D, ModelVariables<2>>(v, flux_low, flux_high, density_perturbation, source, factors);
 }
 
@@ -48,8 +48,8 @@ TEST(StageTendencyTest, StageFactorsPickThePassSpacingAndTheStagesTimeStep) {
   const double stage_dt[3] = {2.0, 3.0, 6.0};
   for (int stage = 0; stage < 3; ++stage) {
     context.stage = stage;
-    const StageFactors x = stage_factors<Direction::x>(context);
-    const StageFactors z = stage_factors<Direction::z>(context);
+    const StageFactors<double> x = stage_factors<Direction::x, double>(context);
+    const StageFactors<double> z = stage_factors<Direction::z, double>(context);
     EXPECT_DOUBLE_EQ(x.inv_spacing, 0.004) << "stage " << stage;
     EXPECT_DOUBLE_EQ(z.inv_spacing, 0.008) << "stage " << stage;
     EXPECT_EQ(x.dt, stage_dt[stage]) << "stage " << stage;
@@ -59,7 +59,7 @@ TEST(StageTendencyTest, StageFactorsPickThePassSpacingAndTheStagesTimeStep) {
 
 // Every tendency below has F_low = 3, F_high = 5, 1/Δ = 0.5, so the flux part is
 // −(5 − 3) · 0.5 = −1; ρ′ = 0.5 gives ρ′g = 4.9; S = 0.25.
-constexpr StageFactors factors{0.5, 2.0};
+constexpr StageFactors<double> factors{0.5, 2.0};
 constexpr double flux_low = 3.0, flux_high = 5.0, density_perturbation = 0.5, source = 0.25;
 
 TEST(StageTendencyTest, XPassTendencyIsMinusTheFluxDifferenceOverDx) {
