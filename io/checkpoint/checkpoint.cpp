@@ -126,6 +126,12 @@ std::uint64_t physics_hash(std::string_view case_name, int nx, int nz, double xl
                   diffusivity_text(physics, [](double v) { return fmt::format("{:a}", v); }), cfl, y, bump, tracers));
 }
 
+/// ";precision=float32" for a float32 checkpoint, as header_checksum spells it; nothing for a
+/// float64 one (every checkpoint before the attribute).
+std::string precision_text(Precision precision) {
+  return precision == Precision::float64 ? std::string() : fmt::format(";precision={}", to_string(precision));
+}
+
 /// The tracers' masses at t = 0, as header_checksum spells them; nothing without tracers.
 std::string tracer_masses_text(const std::vector<double>& masses) {
   std::string text;
@@ -134,7 +140,7 @@ std::string tracer_masses_text(const std::vector<double>& masses) {
 }
 
 /// FNV-1a of every header value, exactly (doubles by their bits), and of `format`: with the
-/// variables from format 7 on.
+/// variables from format 7 on, and a float32 checkpoint's precision.
 std::uint64_t header_checksum(const CheckpointHeader& header, int format = format_version) {
   const std::string y =
       header.ny > 1 ? fmt::format(";ny={};ylen={:016x}", header.ny, bits(header.ylen)) : std::string();
@@ -142,16 +148,18 @@ std::uint64_t header_checksum(const CheckpointHeader& header, int format = forma
                                ? ";perturbation=" + bump_text(*header.perturbation, header.ny,
                                                               [](double v) { return fmt::format("{:016x}", bits(v)); })
                                : std::string();
-  return fnv1a(fmt::format(
-      "format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};zlen={:016x};"
-      "initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};hyperviscosity={:016x}{};cfl={:016x}{}{}{}{"
-      "}{}",
-      format, header.step, bits(header.time), header.config_hash, header.case_name.size(), header.case_name, header.nx,
-      header.nz, bits(header.xlen), bits(header.zlen), bits(header.initial_mass), bits(header.initial_total_energy),
-      bits(header.physics.viscosity), bits(header.physics.hyperviscosity),
-      diffusivity_text(header.physics, [](double v) { return fmt::format("{:016x}", bits(v)); }), bits(header.cfl), y,
-      bump, format >= format_version ? ";variables=" + variable_list(header) : std::string(),
-      tracers_text(header.tracers, header.tracer_init), tracer_masses_text(header.initial_tracer_mass)));
+  const std::string variables = format >= format_version ? ";variables=" + variable_list(header) : std::string();
+  return fnv1a(fmt::format("format_version={};step={};time={:016x};config_hash={};case={}:{};nx={};nz={};xlen={:016x};"
+                           "zlen={:016x};initial_mass={:016x};initial_total_energy={:016x};viscosity={:016x};"
+                           "hyperviscosity={:016x}{};cfl={:016x}",
+                           format, header.step, bits(header.time), header.config_hash, header.case_name.size(),
+                           header.case_name, header.nx, header.nz, bits(header.xlen), bits(header.zlen),
+                           bits(header.initial_mass), bits(header.initial_total_energy), bits(header.physics.viscosity),
+                           bits(header.physics.hyperviscosity),
+                           diffusivity_text(header.physics, [](double v) { return fmt::format("{:016x}", bits(v)); }),
+                           bits(header.cfl)) +
+               y + bump + variables + tracers_text(header.tracers, header.tracer_init) +
+               tracer_masses_text(header.initial_tracer_mass) + precision_text(header.precision));
 }
 
 /// The enumerator `names` gives the text of the checkpoint's attribute `attribute`; a bad-input
@@ -231,7 +239,8 @@ std::string header_problem(const CheckpointHeader& header) {
 
 /// Where the first value of `values` [var][k][i] ([var][k][j][i] in the 3-D model of `header`)
 /// over `box` that is not finite is; "" when all are.
-std::string first_non_finite(std::span<const double> values, const RankBox& box, const CheckpointHeader& header) {
+template <class T>
+std::string first_non_finite(std::span<const T> values, const RankBox& box, const CheckpointHeader& header) {
   const auto found = std::ranges::find_if(values, [](double value) { return !std::isfinite(value); });
   if (found == values.end()) return "";
   const auto index = static_cast<std::size_t>(found - values.begin());
@@ -261,10 +270,11 @@ std::size_t box_values(const RankBox& box, const CheckpointHeader& header) {
 int segments_of(int nx) { return (nx + checksum_columns - 1) / checksum_columns; }
 
 /// The checksums [var][k][segment] ([var][k][j][segment] in 3-D) over the whole grid of what
-/// `block` (this rank's cells [var][k][(j)][i] over `box`) contributes: zero for segments it
-/// has no cell of.
-std::vector<std::uint64_t> checksums_of(std::span<const double> block, const RankBox& box,
-                                        const CheckpointHeader& header) {
+/// `block` (this rank's cells [var][k][(j)][i] over `box`, as stored: doubles, or floats of a
+/// float32 checkpoint, each checksummed as the double it reads back as) contributes: zero for
+/// segments it has no cell of.
+template <class T>
+std::vector<std::uint64_t> checksums_of(std::span<const T> block, const RankBox& box, const CheckpointHeader& header) {
   const auto segments = static_cast<std::size_t>(segments_of(header.nx));
   const int variables = variables_of(header).size();
   std::vector<std::uint64_t> sums(variables * static_cast<std::size_t>(header.nz) * header.ny * segments, 0);
@@ -277,7 +287,8 @@ std::vector<std::uint64_t> checksums_of(std::span<const double> block, const Ran
         std::uint64_t* row = sums.data() + global_row * segments;
         for (int i = 0; i < box.nx; ++i, ++n) {
           const int column = box.i_offset + i;
-          row[column / checksum_columns] += checksum_share(block[n], static_cast<std::uint64_t>(column));
+          row[column / checksum_columns] +=
+              checksum_share(static_cast<double>(block[n]), static_cast<std::uint64_t>(column));
         }
       }
   return sums;
@@ -352,11 +363,12 @@ void write_surface_water(hid_t file, const CheckpointHeader& header, std::span<c
 /// /state_checksums reserved, with water /surface_water written whole, the header as attributes.
 void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::string& input_yaml,
                         std::span<const double> surface) {
-  reserve_dataset(file, "state", H5T_IEEE_F64LE, state_dims(header, header.nx));
+  reserve_dataset(file, "state", stored_float_type(header.precision), state_dims(header, header.nx));
   reserve_dataset(file, "state_checksums", H5T_STD_U64LE, state_dims(header, segments_of(header.nx)));
   if (!surface.empty()) write_surface_water(file, header, surface);
   write_attribute(file, "format_version", format_version);
   write_attribute(file, "variables", variable_list(header));
+  write_attribute(file, "precision", std::string(to_string(header.precision)));
   if (!header.tracers.empty())
     write_attribute(file, "tracer_init", std::string(name_in(tracer_init_names, header.tracer_init)));
   write_attribute(file, "step", header.step);
@@ -395,21 +407,24 @@ void lay_out_checkpoint(hid_t file, const CheckpointHeader& header, const std::s
 long long checkpoint_size_bound(const CheckpointHeader& header, const std::string& input_yaml,
                                 std::size_t surface_values) {
   const long long rows = static_cast<long long>(variables_of(header).size()) * header.nz * header.ny;
-  return rows * (static_cast<long long>(header.nx) + segments_of(header.nx)) * 8 +
+  return rows * (static_cast<long long>(header.nx) * static_cast<long long>(value_bytes(header.precision)) +
+                 8LL * segments_of(header.nx)) +
          static_cast<long long>(surface_values) * 8 + static_cast<long long>(input_yaml.size()) + (64LL << 10);
 }
 
-/// Writes this rank's cells [var][k][(j)][i] over `box` into /state's bytes, which start at
-/// `first`: each variable's rows in one run a file row apart where the box spans the grid's y
-/// (always in 2-D), else each layer's.
-void write_state_rows(const RowSink& sink, std::span<const double> block, const RankBox& box,
-                      const CheckpointHeader& header, long long first) {
-  constexpr auto value_bytes = static_cast<long long>(sizeof(double));
+/// Writes this rank's cells [var][k][(j)][i] over `box` (doubles, or floats in a float32
+/// checkpoint) into /state's bytes, which start at `first`: each variable's rows in one run a file
+/// row apart where the box spans the grid's y (always in 2-D), else each layer's.
+template <class T>
+void write_state_rows(const RowSink& sink, std::span<const T> block, const RankBox& box, const CheckpointHeader& header,
+                      long long first) {
+  static_assert(std::endian::native == std::endian::little, "the state is stored as little-endian floats");
+  constexpr auto value_bytes = static_cast<long long>(sizeof(T));
   const auto row_values = static_cast<std::size_t>(box.nx);
   const bool spans_y = box.ny == header.ny;
   const int runs = spans_y ? 1 : box.nz;
   const auto run_rows = static_cast<std::size_t>(spans_y ? box.nz * box.ny : box.ny);
-  const double* values = block.data();
+  const T* values = block.data();
   for (int v = 0; v < variables_of(header).size(); ++v)
     for (int run = 0; run < runs; ++run, values += run_rows * row_values) {
       const long long row = (static_cast<long long>(v) * header.nz + box.k_offset + run) * header.ny + box.j_offset;
@@ -511,8 +526,15 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
   // A state that is not finite could never be restarted: keep the earlier checkpoints instead.
   if (const std::string problem = header_problem(header); !problem.empty())
     throw Error(ExitCode::numerical, path.string(), "not written: " + problem);
+  // A float32 checkpoint stores the state rounded to floats (exactly the state of a float32 run);
+  // what it stores is checked, checksummed and written.
+  const std::vector<float> floats = header.precision == Precision::float32 ? as_floats(block) : std::vector<float>();
+  const auto stored_problem = [&] {
+    return header.precision == Precision::float32 ? first_non_finite(std::span<const float>(floats), box, header)
+                                                  : first_non_finite(block, box, header);
+  };
   run_agreed(comm, [&] {
-    if (const std::string problem = first_non_finite(block, box, header); !problem.empty())
+    if (const std::string problem = stored_problem(); !problem.empty())
       throw Error(ExitCode::numerical, path.string(), "not written: the state's " + problem);
     if (!surface.empty() && !std::ranges::all_of(surface, [](double value) { return std::isfinite(value); }))
       throw Error(ExitCode::numerical, path.string(), "not written: a surface field holds a value that is not finite");
@@ -520,7 +542,9 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
   const auto surface_values = static_cast<std::size_t>(surface_water_fields) * header.nx * header.ny;
   if (!surface.empty() && surface.size() != surface_values)
     throw Error(ExitCode::internal, path.string(), "the surface fields do not match the checkpoint's grid");
-  std::vector<std::uint64_t> checksums = checksums_of(block, box, header);
+  std::vector<std::uint64_t> checksums = header.precision == Precision::float32
+                                             ? checksums_of(std::span<const float>(floats), box, header)
+                                             : checksums_of(block, box, header);
   sum_to_root(checksums, comm);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -529,7 +553,10 @@ void write_checkpoint(const fs::path& directory, const CheckpointHeader& header,
       [&](hid_t layout) { lay_out_checkpoint(layout, header, input_yaml, surface); }, comm);
   run_agreed(comm, [&] {
     file.write_part([&](const RowSink& sink) {
-      write_state_rows(sink, block, box, header, file.ranges()[0].offset);
+      if (header.precision == Precision::float32)
+        write_state_rows(sink, std::span<const float>(floats), box, header, file.ranges()[0].offset);
+      else
+        write_state_rows(sink, block, box, header, file.ranges()[0].offset);
       if (rank == 0)
         sink(checksums.data(), checksums.size() * sizeof(std::uint64_t), static_cast<off_t>(file.ranges()[1].offset));
     });
@@ -624,6 +651,9 @@ CheckpointHeader read_checkpoint_header(const fs::path& path) {
       throw bad_input(path, fmt::format("checkpoint of the variables {}; the {}-D model's are {}", variables,
                                         model_dimensions(header.ny), variable_list(header)));
   }
+  // Checkpoints before the attribute hold doubles.
+  if (file.has_attribute("precision"))
+    header.precision = enumerator_of(path, "precision", precision_names, file.read_attribute<std::string>("precision"));
   header.initial_mass = file.read_attribute<double>("initial_mass");
   header.initial_total_energy = file.read_attribute<double>("initial_total_energy");
   for (const std::string& tracer : header.tracers)
@@ -664,8 +694,10 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
   const int variables = variables_of(header).size();
   const Hdf5Reader file(path, ExitCode::bad_input);
   const DatasetShape state = file.dataset_shape("state");
-  if (state.type != StoredType::float64)
-    throw bad_input(path, fmt::format("/state holds {} values; expected 64-bit IEEE floats", state.type_name));
+  const bool floats = header.precision == Precision::float32;
+  if (state.type != (floats ? StoredType::float32 : StoredType::float64))
+    throw bad_input(
+        path, fmt::format("/state holds {} values; expected {}-bit IEEE floats", state.type_name, floats ? 32 : 64));
   const std::vector<hsize_t> expected = state_dims(header, header.nx);
   if (state.dims != expected)
     throw bad_input(path, fmt::format("/state has shape {}; expected {} (the variables on its {} cells)",
@@ -711,7 +743,7 @@ std::vector<double> read_checkpoint_block(const fs::path& path, const RankBox& b
                   block.data() + (static_cast<std::size_t>(v) * rows + r) * box.nx);
     }
   }
-  if (const std::string problem = first_non_finite(block, box, header); !problem.empty())
+  if (const std::string problem = first_non_finite(std::span<const double>(block), box, header); !problem.empty())
     throw bad_input(path, "/state: " + problem);
   return block;
 }
@@ -753,6 +785,11 @@ void check_restart_compatible(const fs::path& path, const CheckpointHeader& head
                               const TimeStepping& stepping) {
   const std::string_view case_name = to_string(spec.case_name);
   const GridSpec& grid = spec.grid;
+  if (header.precision != spec.execution.precision)
+    throw bad_input(path, fmt::format("holds a {} state; this run's execution.precision is {} (restart with --set "
+                                      "execution.precision={})",
+                                      to_string(header.precision), to_string(spec.execution.precision),
+                                      to_string(header.precision)));
   if ((header.ny > 1) != (grid.ny > 1))
     throw bad_input(path, header.ny > 1 ? fmt::format("a checkpoint of the 3-D model (ny = {}); this run is 2-D "
                                                       "(grid.ny = 1)",

@@ -3,14 +3,18 @@
 /// the configuration that decides the physics, so a run can continue bit for bit, on any
 /// rank count. File `checkpoint_<step>.h5` in the output directory (checkpoint format 7, of
 /// either model; V the model's variables, kernels/physics/variables.hpp):
-///   /state            [V][nz][nx] 64-bit IEEE floats, the variables in the order `variables`
-///                     names them (the 2-D model: dens, umom, wmom, rhot), contiguous
+///   /state            [V][nz][nx] IEEE floats of the run's precision (attribute precision):
+///                     64-bit, or 32-bit in a float32 run (execution.precision), the variables in
+///                     the order `variables` names them (the 2-D model: dens, umom, wmom, rhot),
+///                     contiguous; read back as doubles
 ///   /state_checksums  [V][nz][segments] uint64: for each row of each variable and each segment
 ///                     of 4096 columns, the sum modulo 2^64 of a 64-bit mix of every value's bits
-///                     with its column, so damaged data fails to read, and every rank can add
-///                     its part of a segment without the others' values
+///                     (as a double: a float widened) with its column, so damaged data fails to read, and every rank
+///                     can add its part of a segment without the others' values
 ///   root attributes: format_version (int32: 7), variables (string: the stored names of /state's
-///                    variables, in order, separated by spaces), step (int64), time (double, s),
+///                    variables, in order, separated by spaces), precision (string: "float64" or
+///                    "float32", the run's execution.precision, that of /state; a checkpoint
+///                    without it, written before it, is float64), step (int64), time (double, s),
 ///                    config_hash (uint64), case (string), nx, nz (int32), xlen, zlen (double, m),
 ///                    initial_mass, initial_total_energy (double: the run's t = 0 diagnostics,
 ///                    so a restarted run reports d_mass and d_te as the uninterrupted one),
@@ -32,7 +36,8 @@
 ///                     its index in the dataset)), so that a restart continues them bit for bit;
 ///                     written whole by rank 0 from the gathered columns (a run with water holds
 ///                     whole columns on each rank)
-///                    header_checksum (uint64: FNV-1a of the attributes above, exactly),
+///                    header_checksum (uint64: FNV-1a of the attributes above, exactly; precision
+///                    only where it is float32, so a float64 checkpoint's is as before it),
 ///                    input_yaml (string: the configuration, for people; not read back)
 /// The 3-D model's (ny > 1): /state [V][nz][ny][nx] (dens, umom, vmom, wmom, rhot),
 /// /state_checksums [V][nz][ny][segments] (a checksum for each row (k, j) of each variable, of
@@ -91,6 +96,9 @@ struct CheckpointHeader {
   TracerInit tracer_init = TracerInit::bump;
   /// Each tracer's mass at t = 0 (as initial_mass), the reference of its d_mass_<name>.
   std::vector<double> initial_tracer_mass{};
+  /// The run's execution.precision: /state holds its values (a float32 checkpoint the block's
+  /// values rounded to floats, which a float32 run's are already).
+  Precision precision = Precision::float64;
 };
 
 /// Columns one checksum of /state_checksums covers (the last segment of a row may be shorter).
@@ -117,7 +125,8 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& directory, lo
 /// `box` ([var][k][j][i] in 3-D: box.nz x box.ny x box.nx from box.k_offset, box.j_offset,
 /// box.i_offset) each rank passes in `block`, reads it back, then removes the other
 /// checkpoints in `directory`: only regular files (no links, pipes or directories) named
-/// checkpoint_<step>.h5 that is_simapp_checkpoint() recognizes. No rank holds more than its own block. A state or
+/// checkpoint_<step>.h5 that is_simapp_checkpoint() recognizes. No rank holds more than its own block (and, in
+/// a float32 checkpoint, its values as floats). The state is stored in header.precision. A state (as stored) or
 /// t = 0 diagnostics that are not finite are not written (a numerical Error naming the first
 /// such value; earlier checkpoints kept). Throws an I/O Error, the same on every rank, on any
 /// other failure (earlier checkpoints kept, no file left); an internal Error when the header's
@@ -151,8 +160,9 @@ std::optional<std::filesystem::path> latest_checkpoint(const std::filesystem::pa
 CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 
 /// Reads the cells of `box` from the checkpoint: [var][k][i] over box.nz × box.nx ([var][k][j][i]
-/// in 3-D). A bad-input Error when the header does not verify, /state is not 64-bit IEEE floats
-/// of its format's shape with checksums, the chunks read fail their checksum, or a value read is
+/// in 3-D), as doubles (a float32 checkpoint's floats widened, exactly). A bad-input Error when
+/// the header does not verify, /state is not IEEE floats of the header's precision (64-bit, or
+/// 32-bit for float32) of its format's shape with checksums, the chunks read fail their checksum, or a value read is
 /// not finite (naming the variable and the global cell (i, k), or (i, j, k), of the first).
 std::vector<double> read_checkpoint_block(const std::filesystem::path& path, const RankBox& box);
 
@@ -168,8 +178,11 @@ std::vector<double> read_checkpoint_surface(const std::filesystem::path& path, c
 /// (viscosity, hyperviscosity), time.cfl (the continuation would not be the run it continues:
 /// other steps), bump (perturbation.amplitude, center, radii: gravity_waves' forcing, the
 /// initial state of the others) or config hash, or a time at or past sim_time that is not the
-/// run's last step (a finished run is its last step). What may change is what leaves the
-/// solution as it is: sim_time, outputs, and how the steps are run (execution, parallel).
+/// run's last step (a finished run is its last step); first of all, one of another precision
+/// than execution.precision ("holds a float32 state; this run's execution.precision is float64
+/// (restart with --set execution.precision=float32)"). What may change is what leaves the
+/// solution as it is: sim_time, outputs, and how the steps are run (execution but its precision,
+/// parallel).
 void check_restart_compatible(const std::filesystem::path& path, const CheckpointHeader& header, const RunSpec& spec,
                               const TimeStepping& stepping);
 

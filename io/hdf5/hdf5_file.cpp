@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <limits>
 #include <system_error>
 #include <utility>
 
@@ -167,6 +168,17 @@ void write_attribute(hid_t object, const std::string& name, int value) {
 
 void write_attribute(hid_t object, const std::string& name, unsigned long value) {
   write_scalar_attribute(object, name, H5T_STD_U64LE, H5T_NATIVE_ULONG, &value);
+}
+
+hid_t stored_float_type(Precision precision) {
+  return precision == Precision::float32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+}
+
+std::vector<float> as_floats(std::span<const double> values) {
+  static_assert(std::numeric_limits<float>::is_iec559, "a float32 dataset holds IEEE floats");
+  std::vector<float> floats(values.size());
+  std::ranges::transform(values, floats.begin(), [](double value) { return static_cast<float>(value); });
+  return floats;
 }
 
 void write_new_file(const fs::path& path, std::size_t size_estimate, const std::function<void(hid_t file)>& fill,

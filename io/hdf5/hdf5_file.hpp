@@ -9,11 +9,13 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "io/files/new_file.hpp"
 #include "io/hdf5/hdf5_handle.hpp"
+#include "solver/spec/precision.hpp"
 
 namespace simapp::io {
 
@@ -37,6 +39,13 @@ void write_attribute(hid_t object, const std::string& name, double value);
 void write_attribute(hid_t object, const std::string& name, long value);
 void write_attribute(hid_t object, const std::string& name, int value);
 void write_attribute(hid_t object, const std::string& name, unsigned long value);
+
+/// The file type of a value of the state in `precision` (execution.precision): H5T_IEEE_F64LE,
+/// or H5T_IEEE_F32LE for float32.
+hid_t stored_float_type(Precision precision);
+/// `values` rounded to the nearest float, as a dataset of 32-bit floats stores them (exactly,
+/// where they are floats already: a float32 run's state).
+std::vector<float> as_floats(std::span<const double> values);
 
 /// Creates `path` (which must not exist, unless `replace` allows it to be replaced): `fill`
 /// writes the content into an in-memory HDF5 file of about `size_estimate` bytes; its bytes are

@@ -54,6 +54,7 @@ std::string_view name_of(StoredType type) {
     case StoredType::int32: return "int32";
     case StoredType::int64: return "int64";
     case StoredType::uint64: return "uint64";
+    case StoredType::float32: return "float32";
     case StoredType::float64: return "float64";
     case StoredType::string: return "a string";
     case StoredType::other: return "another type";
@@ -62,6 +63,7 @@ std::string_view name_of(StoredType type) {
 }
 
 bool is_ieee_float64(hid_t type) { return H5Tequal(type, H5T_IEEE_F64LE) > 0 || H5Tequal(type, H5T_IEEE_F64BE) > 0; }
+bool is_ieee_float32(hid_t type) { return H5Tequal(type, H5T_IEEE_F32LE) > 0 || H5Tequal(type, H5T_IEEE_F32BE) > 0; }
 
 StoredType stored_type(hid_t type) {
   const std::size_t size = H5Tget_size(type);
@@ -71,7 +73,9 @@ StoredType stored_type(hid_t type) {
       if (size == 4 && is_signed) return StoredType::int32;
       if (size == 8) return is_signed ? StoredType::int64 : StoredType::uint64;
       return StoredType::other;
-    case H5T_FLOAT: return is_ieee_float64(type) ? StoredType::float64 : StoredType::other;
+    case H5T_FLOAT:
+      if (is_ieee_float64(type)) return StoredType::float64;
+      return is_ieee_float32(type) ? StoredType::float32 : StoredType::other;
     case H5T_STRING: return StoredType::string;
     default: return StoredType::other;
   }

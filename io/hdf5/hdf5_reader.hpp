@@ -17,7 +17,7 @@
 namespace simapp::io {
 
 /// The element types simapp stores, by the names messages give them; `other` for any else.
-enum class StoredType { int32, int64, uint64, float64, string, other };
+enum class StoredType { int32, int64, uint64, float32, float64, string, other };
 
 /// What a dataset holds: its element type and its dimensions.
 struct DatasetShape {

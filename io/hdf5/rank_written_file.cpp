@@ -21,18 +21,30 @@ void as_io_error(const fs::path& path, Action&& action) {
   }
 }
 
-}  // namespace
-
-void write_rows(const RowSink& sink, const double* data, std::size_t row_values, std::size_t rows,
-                std::size_t file_row_values, long long first) {
-  const std::size_t row_bytes = row_values * sizeof(double);
+/// write_rows of values of type T.
+template <class T>
+void write_rows_of(const RowSink& sink, const T* data, std::size_t row_values, std::size_t rows,
+                   std::size_t file_row_values, long long first) {
+  const std::size_t row_bytes = row_values * sizeof(T);
   if (row_values == file_row_values) {
     sink(data, rows * row_bytes, static_cast<off_t>(first));
     return;
   }
-  const auto file_row_bytes = static_cast<long long>(file_row_values * sizeof(double));
+  const auto file_row_bytes = static_cast<long long>(file_row_values * sizeof(T));
   for (std::size_t r = 0; r < rows; ++r)
     sink(data + r * row_values, row_bytes, static_cast<off_t>(first + static_cast<long long>(r) * file_row_bytes));
+}
+
+}  // namespace
+
+void write_rows(const RowSink& sink, const double* data, std::size_t row_values, std::size_t rows,
+                std::size_t file_row_values, long long first) {
+  write_rows_of(sink, data, row_values, rows, file_row_values, first);
+}
+
+void write_rows(const RowSink& sink, const float* data, std::size_t row_values, std::size_t rows,
+                std::size_t file_row_values, long long first) {
+  write_rows_of(sink, data, row_values, rows, file_row_values, first);
 }
 
 RankWrittenFile::RankWrittenFile(fs::path path, long long size_bound, const std::vector<std::string>& reserved,

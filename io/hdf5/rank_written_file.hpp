@@ -26,6 +26,9 @@ using RowSink = std::function<void(const void* data, std::size_t size, off_t off
 /// doubles apart starting at byte `first` (one write when the rows are whole rows of the file).
 void write_rows(const RowSink& sink, const double* data, std::size_t row_values, std::size_t rows,
                 std::size_t file_row_values, long long first);
+/// The same of floats (a dataset of 32-bit floats: execution.precision float32).
+void write_rows(const RowSink& sink, const float* data, std::size_t row_values, std::size_t rows,
+                std::size_t file_row_values, long long first);
 
 class RankWrittenFile {
  public:

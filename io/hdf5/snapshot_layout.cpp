@@ -5,8 +5,10 @@
 #include <utility>
 
 #include "foundation/error.hpp"
+#include "foundation/printable_text.hpp"
 #include "io/hdf5/cf_time.hpp"
 #include "io/hdf5/hdf5_file.hpp"
+#include "io/hdf5/hdf5_reader.hpp"
 #include "io/hdf5/netcdf_dimensions.hpp"
 #include "kernels/physics/variables.hpp"
 
@@ -207,15 +209,19 @@ void write_variable_attributes(hid_t dataset, const FieldInfo& info) {
 
 void write_variable(hid_t file, const FieldInfo& info, const std::vector<hsize_t>& dims,
                     const std::vector<double>& values, hid_t creation, const std::vector<std::string>& dimensions,
-                    const std::vector<hsize_t>& max_dims) {
+                    const std::vector<hsize_t>& max_dims, Precision precision) {
   const DataspaceHandle space(checked(
       H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.empty() ? nullptr : max_dims.data()),
       "cannot create the dataspace of " + info.name));
-  DatasetHandle dataset(
-      checked(H5Dcreate2(file, info.name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation, H5P_DEFAULT),
-              "cannot create dataset " + info.name));
-  check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-        "cannot write dataset " + info.name);
+  DatasetHandle dataset(checked(H5Dcreate2(file, info.name.c_str(), stored_float_type(precision), space.get(),
+                                           H5P_DEFAULT, creation, H5P_DEFAULT),
+                                "cannot create dataset " + info.name));
+  // Rounded here, as a rank rounds its rows of a block-written file, not by HDF5's conversion.
+  const herr_t written =
+      precision == Precision::float32
+          ? H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, as_floats(values).data())
+          : H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  check(written, "cannot write dataset " + info.name);
   write_variable_attributes(dataset.get(), info);
   check(dataset.close(), "cannot close dataset " + info.name);
   if (!dimensions.empty()) attach_dimensions(file, info.name, dimensions);
@@ -261,6 +267,20 @@ void write_root_attributes(hid_t file, const Snapshot& snapshot, const std::stri
   write_attribute(file, "simapp_version", snapshot.version);
   write_attribute(file, "git_hash", snapshot.git_hash);
   write_attribute(file, "input_yaml", snapshot.input_yaml);
+}
+
+void write_precision_attribute(hid_t file, const Snapshot& snapshot) {
+  write_attribute(file, "simapp_precision", std::string(to_string(snapshot.precision)));
+}
+
+Precision stored_precision(hid_t file, const fs::path& path) {
+  const Hdf5Reader reader(file, path, ExitCode::bad_input);
+  if (!reader.has_attribute("simapp_precision")) return Precision::float64;
+  const std::string name = reader.read_attribute<std::string>("simapp_precision");
+  for (const auto& [precision, known] : precision_names)
+    if (name == known) return precision;
+  throw Error(ExitCode::bad_input, path.string(),
+              "attribute simapp_precision is '" + printable(name) + "', not one of float64, float32");
 }
 
 }  // namespace simapp::io

@@ -56,10 +56,11 @@ PropertyListHandle along_time(const std::vector<hsize_t>& chunk);
 
 /// Writes `values` (doubles) as variable `info.name` of shape `dims` (maximum `max_dims`, which
 /// needs chunked `creation` properties where it is unlimited) on `dimensions`, with its CF
-/// attributes (units, long_name, standard_name, comment).
+/// attributes (units, long_name, standard_name, comment); stored as 64-bit floats, or as 32-bit
+/// floats (as_floats) where `precision` is float32.
 void write_variable(hid_t file, const FieldInfo& info, const std::vector<hsize_t>& dims,
                     const std::vector<double>& values, hid_t creation, const std::vector<std::string>& dimensions,
-                    const std::vector<hsize_t>& max_dims = {});
+                    const std::vector<hsize_t>& max_dims = {}, Precision precision = Precision::float64);
 /// Writes a variable's CF attributes: units, long_name, and standard_name and comment where it
 /// has them.
 void write_variable_attributes(hid_t dataset, const FieldInfo& info);
@@ -74,5 +75,14 @@ void write_profiles(hid_t file, const Snapshot& snapshot, const std::vector<std:
 /// The root attributes: Conventions, title ("simapp <case>" unless given), source, the grid, case,
 /// version and the input YAML.
 void write_root_attributes(hid_t file, const Snapshot& snapshot, const std::string& title = {});
+
+/// The root attribute simapp_precision: the snapshot's precision ("float64", "float32"), that of
+/// the fields of the grid.
+void write_precision_attribute(hid_t file, const Snapshot& snapshot);
+
+/// The precision a snapshot file or series at `file` (`path` in messages) names in
+/// simapp_precision: float64 where it has none (written before the attribute). A bad-input
+/// Error for another name.
+Precision stored_precision(hid_t file, const std::filesystem::path& path);
 
 }  // namespace simapp::io

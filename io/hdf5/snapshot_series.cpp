@@ -54,7 +54,7 @@ void write_series_fields(hid_t file, const Snapshot& snapshot, const std::vector
   if (compression_level > 0) set_deflate(creation.get(), compression_level);
   const auto write = [&](const FieldInfo& field) {
     write_variable(file, field, field_dims(snapshot), snapshot_field(snapshot, field.name), creation.get(),
-                   field_dimension_names(snapshot), series_max_dims(snapshot));
+                   field_dimension_names(snapshot), series_max_dims(snapshot), snapshot.precision);
   };
   for (const FieldInfo& field : snapshot_fields())
     if (!field.profile && std::ranges::find(fields, field.name) != fields.end()) write(field);
@@ -213,7 +213,7 @@ void check_series_variables(const Hdf5Reader& series, const std::vector<std::str
                   "not a snapshot series (its field " + name + " does not grow along time: a per-time snapshot?)");
 }
 
-/// Refuses (bad input) a snapshot of another grid or time origin than the series'.
+/// Refuses (bad input) a snapshot of another grid, time origin or precision than the series'.
 void check_continues(hid_t file, const fs::path& path, const Snapshot& snapshot) {
   const Hdf5Reader series(file, path, ExitCode::io);
   const int nx = series.read_attribute<int>("nx"), nz = series.read_attribute<int>("nz");
@@ -232,6 +232,11 @@ void check_continues(hid_t file, const fs::path& path, const Snapshot& snapshot)
                 fmt::format("the series' time is not in '{}' (time.start {}): a series continues with the time.start "
                             "it was made with",
                             units, snapshot.time_start));
+  if (const Precision held = stored_precision(file, path); held != snapshot.precision)
+    throw Error(ExitCode::bad_input, path.string(),
+                fmt::format("the series holds {} fields; this run's execution.precision is {}: a series continues "
+                            "in the precision it was made with",
+                            to_string(held), to_string(snapshot.precision)));
 }
 
 }  // namespace
@@ -303,6 +308,7 @@ void SnapshotSeriesFile::create(const Snapshot& snapshot) {
       write_series_fields(layout, snapshot, fields_, compression_level_);
       write_profiles(layout, snapshot, fields_);
       write_root_attributes(layout, snapshot);
+      write_precision_attribute(layout, snapshot);
     });
     file.sync_and_close();
     file.publish(Replace::never);
@@ -324,9 +330,16 @@ void SnapshotSeriesFile::extend(const Snapshot& snapshot) {
       FileHandle file = open_to_change(copy);
       check_continues(file.get(), path_, snapshot);
       catch_up(file.get(), path_, variables, index);
-      for (const std::vector<std::string>& names : {grid_fields(fields_), surface_fields_among(fields_)})
-        for (const std::string& name : names)
-          write_along_time(file.get(), name, index, H5T_NATIVE_DOUBLE, snapshot_field(snapshot, name).data());
+      for (const std::string& name : grid_fields(fields_)) {
+        // Rounded here, as the series' first time was (write_variable).
+        const std::vector<double> values = snapshot_field(snapshot, name);
+        if (snapshot.precision == Precision::float32)
+          write_along_time(file.get(), name, index, H5T_NATIVE_FLOAT, as_floats(values).data());
+        else
+          write_along_time(file.get(), name, index, H5T_NATIVE_DOUBLE, values.data());
+      }
+      for (const std::string& name : surface_fields_among(fields_))
+        write_along_time(file.get(), name, index, H5T_NATIVE_DOUBLE, snapshot_field(snapshot, name).data());
       write_along_time(file.get(), "step", index, H5T_NATIVE_LONG, &snapshot.step);
       write_along_time(file.get(), "time", index, H5T_NATIVE_DOUBLE, &snapshot.time);
       check(file.close(), "cannot close the series");

@@ -45,8 +45,9 @@ class SnapshotSeriesFile {
 
   /// Appends `snapshot` (the whole grid, with its state) as the next time, synced. Throws an
   /// I/O Error when `path` exists at the first append or writing fails (the file stays as it
-  /// was), a bad-input Error naming both when the grid (nx, ny, nz) or the time's units (its
-  /// time_start) are not the continued file's, or for a field of the 3-D model in a 2-D
+  /// was), a bad-input Error naming both when the grid (nx, ny, nz), the time's units (its
+  /// time_start) or the precision (simapp_precision; float64 where the file has none) are not
+  /// the continued file's, or for a field of the 3-D model in a 2-D
   /// snapshot, an internal Error for a snapshot whose arrays do not match its grid.
   void append(const Snapshot& snapshot);
   /// The times the file holds.

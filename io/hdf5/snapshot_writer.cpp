@@ -189,13 +189,13 @@ void write_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::s
   for (const std::string& name : grid_fields(fields)) {
     const DerivedField& field = *model_field(name, snapshot.ny, snapshot.tracer_fields, snapshot.water_fields);
     write_variable(file, info_of(field), field_dims(snapshot), all_rows(CellValues(snapshot), field.row),
-                   creation.get(), field_dimension_names(snapshot));
+                   creation.get(), field_dimension_names(snapshot), {}, snapshot.precision);
   }
   write_surface_fields(file, snapshot, fields, dataset_creation_properties().get());
 }
 
 /// Creates every field of the grid among `fields` as a reserved dataset (storage allocated,
-/// values written later by the ranks), with its CF attributes.
+/// values written later by the ranks) of the snapshot's precision, with its CF attributes.
 void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std::string>& fields) {
   const PropertyListHandle creation = reserved_dataset_properties();
   const std::vector<hsize_t> dims = field_dims(snapshot);
@@ -203,9 +203,9 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
     const DerivedField& field = *model_field(name, snapshot.ny, snapshot.tracer_fields, snapshot.water_fields);
     const DataspaceHandle space(checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                                         "cannot create the dataspace of " + name));
-    DatasetHandle dataset(
-        checked(H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
-                "cannot create dataset " + name));
+    DatasetHandle dataset(checked(H5Dcreate2(file, name.c_str(), stored_float_type(snapshot.precision), space.get(),
+                                             H5P_DEFAULT, creation.get(), H5P_DEFAULT),
+                                  "cannot create dataset " + name));
     write_variable_attributes(dataset.get(), info_of(field));
     check(dataset.close(), "cannot close dataset " + name);
     attach_dimensions(file, name, field_dimension_names(snapshot));
@@ -219,19 +219,19 @@ void reserve_fields(hid_t file, const Snapshot& snapshot, const std::vector<std:
 constexpr std::size_t row_buffer_bytes = std::size_t{4} << 20;
 
 /// Writes this rank's block of one field into its reserved range of a [nz][nx] dataset
-/// ([nz][ny][nx] of the whole grid's `global_ny` in 3-D), computing the values a few rows at a
-/// time. The block's rows lie a file row apart in runs: all of them where the block spans the
-/// grid's y (always in 2-D), else each layer's.
-void write_field_rows(const RowSink& sink, int global_nx, int global_ny, const SnapshotBlock& block,
-                      const RowDerivation& row, const ReservedRange& range) {
-  static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian doubles");
+/// ([nz][ny][nx] of the whole grid's `global_ny` in 3-D) of `precision`, computing the values a
+/// few rows at a time. The block's rows lie a file row apart in runs: all of them where the block
+/// spans the grid's y (always in 2-D), else each layer's.
+void write_field_rows(const RowSink& sink, int global_nx, int global_ny, Precision precision,
+                      const SnapshotBlock& block, const RowDerivation& row, const ReservedRange& range) {
+  static_assert(std::endian::native == std::endian::little, "fields are stored as little-endian floats");
   const CellValues cells(block);
   const auto file_nx = static_cast<std::size_t>(global_nx);
   const std::size_t run_rows = block.ny == global_ny ? cells.rows() : cells.ny;
   const std::size_t rows_at_once =
       cells.nx == file_nx ? std::max<std::size_t>(1, row_buffer_bytes / (cells.nx * sizeof(double))) : 1;
   std::vector<double> buffer(std::min(rows_at_once, run_rows) * cells.nx);
-  constexpr auto value_bytes = static_cast<long long>(sizeof(double));
+  const auto value_bytes = static_cast<long long>(simapp::value_bytes(precision));
   for (std::size_t run = 0; run < cells.rows(); run += run_rows) {
     const std::size_t k = run / cells.ny;
     const long long first =
@@ -242,8 +242,11 @@ void write_field_rows(const RowSink& sink, int global_nx, int global_ny, const S
     for (std::size_t r = 0; r < run_rows; r += rows_at_once) {
       const std::size_t rows = std::min(rows_at_once, run_rows - r);
       for (std::size_t n = 0; n < rows; ++n) row(cells.row(run + r + n), buffer.data() + n * cells.nx);
-      write_rows(sink, buffer.data(), cells.nx, rows, file_nx,
-                 first + static_cast<long long>(r * file_nx) * value_bytes);
+      const long long at = first + static_cast<long long>(r * file_nx) * value_bytes;
+      if (precision == Precision::float32)
+        write_rows(sink, as_floats(std::span(buffer).first(rows * cells.nx)).data(), cells.nx, rows, file_nx, at);
+      else
+        write_rows(sink, buffer.data(), cells.nx, rows, file_nx, at);
     }
   }
 }
@@ -257,12 +260,13 @@ std::size_t concurrent_fields(std::size_t fields) {
 
 /// Writes this rank's block of every field into its reserved range, several fields at once
 /// where the processor has the threads (the sink must accept writes from several threads).
-void write_block_rows(const RowSink& sink, int global_nx, int global_ny, const SnapshotBlock& block,
-                      const std::vector<std::string>& fields, const std::vector<ReservedRange>& ranges) {
+void write_block_rows(const RowSink& sink, int global_nx, int global_ny, Precision precision,
+                      const SnapshotBlock& block, const std::vector<std::string>& fields,
+                      const std::vector<ReservedRange>& ranges) {
   const std::size_t lanes = concurrent_fields(fields.size());
   const auto write_lane = [&](std::size_t lane) {
     for (std::size_t f = lane; f < fields.size(); f += lanes)
-      write_field_rows(sink, global_nx, global_ny, block,
+      write_field_rows(sink, global_nx, global_ny, precision, block,
                        model_field(fields[f], global_ny, block.tracer_fields, block.water_fields)->row, ranges[f]);
   };
   std::vector<std::future<void>> others;
@@ -310,6 +314,7 @@ void write_snapshot(const fs::path& path, const Snapshot& snapshot, const std::v
       write_fields(file, snapshot, fields, compression_level);
       write_profiles(file, snapshot, fields);
       write_root_attributes(file, snapshot);
+      write_precision_attribute(file, snapshot);
     });
   } catch (const FileFailure& failure) {
     throw Error(ExitCode::io, path.string(), failure.what());
@@ -338,17 +343,21 @@ SnapshotWrite::SnapshotWrite(fs::path path, const Snapshot& global, const Snapsh
         write_surface_fields(layout, global, fields, dataset_creation_properties().get());
         write_profiles(layout, global, fields);
         write_root_attributes(layout, global);
+        write_precision_attribute(layout, global);
       },
       comm_);
   // The rows, on a thread of their own: plain writes to a file no other thread touches, no HDF5.
   // The block is released once they are written; the sync that follows needs only the file.
   rows_written_ = rows_released_.get_future();
-  written_ = std::async(std::launch::async, [this, global_nx = global.nx, global_ny = global.ny, block, rows_of] {
+  written_ = std::async(std::launch::async, [this, global_nx = global.nx, global_ny = global.ny,
+                                             precision = global.precision, block, rows_of] {
     const auto start = std::chrono::steady_clock::now();
     bool block_released = false;
     try {
       file_->write_part(
-          [&](const RowSink& sink) { write_block_rows(sink, global_nx, global_ny, block, rows_of, file_->ranges()); },
+          [&](const RowSink& sink) {
+            write_block_rows(sink, global_nx, global_ny, precision, block, rows_of, file_->ranges());
+          },
           [&] {
             rows_released_.set_value();
             block_released = true;

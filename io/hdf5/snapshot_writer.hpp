@@ -23,7 +23,9 @@
 ///   /bnds                the dimension (2) of the bounds, without a variable (netCDF-C's mark)
 ///   /x_bnds, /z_bnds     cell edges: [nx][2], [nz][2], m (CF cell bounds); /y_bnds [ny][2] in 3-D
 ///   /<field>             one per selected field of the grid, shape [1][nz][nx] (time, z, x; x
-///                        fastest), in the 3-D model [1][nz][ny][nx] (time, z, y, x)
+///                        fastest), in the 3-D model [1][nz][ny][nx] (time, z, y, x); in the
+///                        run's precision (execution.precision): 64-bit floats, or 32-bit floats
+///                        (the values rounded to the nearest float) in a float32 run
 ///   /<profile>           one per selected profile of the background (rho_bar, theta_bar, p_bar):
 ///                        shape [nz] (z)
 ///   /<surface field>     with water (physics.microphysics): precipitation_amount (kg m-2) and
@@ -33,7 +35,10 @@
 ///   one and "comment" where the definition says more than the name
 ///   root attributes: Conventions ("CF-1.10"), title, source, dx, dz (double, m), nx, nz (int32),
 ///                    in 3-D also dy (double, m) and ny (int32), case, simapp_version, git_hash,
-///                    input_yaml (text); nothing that differs from one output time to the next
+///                    input_yaml (text), simapp_precision (text: "float64" or "float32", the
+///                    run's execution.precision, in which the fields of the grid are stored);
+///                    nothing that differs from one output time to the next. The coordinates,
+///                    their bounds, time, the profiles and the surface fields are double in either
 /// A grid with ny = 1 is the 2-D model's: its files hold no y, y_bnds, dy or ny.
 #include <mpi.h>
 
@@ -46,6 +51,7 @@
 
 #include "solver/grid/grid_spec.hpp"
 #include "solver/model/derived_fields.hpp"
+#include "solver/spec/precision.hpp"
 
 namespace simapp::io {
 
@@ -83,6 +89,9 @@ struct Snapshot {
   /// ρ̄_x(k) of each of the state's tracers (their background, docs/model.md "Tracers"), [k][t],
   /// k = 0..nz-1: the tracer fields and water_fields read it. Empty without tracers.
   std::vector<double> tracer_background_cell{};
+  /// The run's execution.precision: the fields of the grid are stored in it (`state` is double
+  /// in either; in a float32 run it holds floats).
+  Precision precision = Precision::float64;
 };
 
 /// A rank's block of a snapshot's grid: its cells' values, viewed where they are (not copied).

@@ -109,7 +109,8 @@ Snapshot whole_grid_snapshot(const LoadedConfig& config) {
           grid.microphysics,
           water_fields(variables, water),
           {},
-          std::move(tracer_background)};
+          std::move(tracer_background),
+          config.spec.execution.precision};
 }
 
 namespace {
@@ -247,10 +248,11 @@ class SnapshotSeries {
   void write_index() const {
     const GridSpec& grid = config_.spec.grid;
     run_on_root_agreed(comm_, [&] {
-      io::write_xdmf(directory_ / "fields.xmf",
-                     {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz, grid.ny,
-                      grid.ny > 1 ? grid.ylen / grid.ny : 0.0},
-                     io::grid_fields(files_.fields()), entries_);
+      io::write_xdmf(
+          directory_ / "fields.xmf",
+          {grid.nx, grid.nz, grid.xlen / grid.nx, grid.zlen / grid.nz, grid.ny, grid.ny > 1 ? grid.ylen / grid.ny : 0.0,
+           static_cast<int>(value_bytes(config_.spec.execution.precision))},
+          io::grid_fields(files_.fields()), entries_);
     });
   }
 
@@ -419,7 +421,7 @@ void write_checkpoint_of(const LoadedConfig& config, const Simulation& simulatio
       {step, time, io::physics_hash(config.spec), grid.nx, grid.nz, reference.mass, reference.total_energy,
        std::string(to_string(config.spec.case_name)), grid.xlen, grid.zlen, config.spec.physics, config.spec.time.cfl,
        grid.ny, grid.ny > 1 ? grid.ylen : 0.0, io::configured_perturbation(config.spec), state_tracers(grid),
-       grid.tracer_init, reference.tracer_mass},
+       grid.tracer_init, reference.tracer_mass, config.spec.execution.precision},
       decomposition.box(), interior, config.resolved_yaml, decomposition.comm(), surface);
   if (hooks.written) hooks.written(written_line(io::checkpoint_path(config.spec.output.dir, step), time));
 }

@@ -34,11 +34,12 @@ std::string xml_escaped(const std::string& text) {
   return escaped;
 }
 
-/// A DataItem reading double dataset /`dataset` of `file`.
-std::string data_item(const std::string& dimensions, const std::string& file, const std::string& dataset) {
+/// A DataItem reading dataset /`dataset` of `file`, floats of `value_bytes` bytes.
+std::string data_item(const std::string& dimensions, int value_bytes, const std::string& file,
+                      const std::string& dataset) {
   return fmt::format(
-      "          <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">{}:/{}</DataItem>\n",
-      dimensions, xml_escaped(file), xml_escaped(dataset));
+      "          <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"{}\" Format=\"HDF\">{}:/{}</DataItem>\n",
+      dimensions, value_bytes, xml_escaped(file), xml_escaped(dataset));
 }
 
 /// A cell field: the 1 × nz × nx dataset (time, z, x) as it is, the mesh's single layer of
@@ -49,7 +50,7 @@ std::string attribute_xml(const XdmfMesh& mesh, const std::string& file, const s
   const std::string dimensions =
       mesh.ny > 1 ? fmt::format("1 {} {} {}", mesh.nz, mesh.ny, mesh.nx) : fmt::format("1 {} {}", mesh.nz, mesh.nx);
   return fmt::format("        <Attribute Name=\"{}\" AttributeType=\"Scalar\" Center=\"Cell\">\n", xml_escaped(field)) +
-         data_item(dimensions, file, field) + "        </Attribute>\n";
+         data_item(dimensions, mesh.value_bytes, file, field) + "        </Attribute>\n";
 }
 
 /// A DataItem holding `values` in the XML itself.

@@ -19,10 +19,12 @@ struct XdmfMesh {
   double dx = 0.0, dz = 0.0;
   int ny = 1;
   double dy = 0.0;
+  int value_bytes = 8;  ///< of a field's values: 8, or 4 in a float32 run (execution.precision)
 };
 
 /// Writes `path`, an XDMF 3 temporal collection with one grid per entry, and one cell-centred
-/// scalar attribute per field: the snapshot's /<field> (nz × nx) as 1 × nz × nx cells. The
+/// scalar attribute per field: the snapshot's /<field> (nz × nx) as 1 × nz × nx cells, floats of
+/// the mesh's value_bytes. The
 /// mesh is a 3DCoRectMesh of 2 × (nz + 1) × (nx + 1) nodes with ORIGIN_DXDYDZ (0, 0, 0) and
 /// (0, dz, dx), slowest axis first: ParaView and VisIt show x along their x axis and z along
 /// their y axis, a single layer of nz × nx cells of zero thickness, with the true node

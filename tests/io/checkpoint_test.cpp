@@ -693,6 +693,149 @@ TEST_P(CheckpointTest, WritingTakesCaseAndDomainFromTheHeader) {
   EXPECT_EQ(code, ExitCode::internal) << message;
 }
 
+// The precision of the state (execution.precision).
+
+/// `values` rounded to the nearest floats: the state of a float32 run, as its host copy holds it.
+std::vector<double> through_float(std::vector<double> values) {
+  for (double& value : values) value = static_cast<double>(static_cast<float>(value));
+  return values;
+}
+
+/// Whether dataset `name` is stored as `file_type` (H5T_IEEE_F32LE, H5T_IEEE_F64LE …).
+bool dataset_is(const fs::path& path, const char* name, hid_t file_type) {
+  const FileHandle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  const DatasetHandle dataset(H5Dopen2(file.get(), name, H5P_DEFAULT));
+  const DatatypeHandle type(H5Dget_type(dataset.get()));
+  return H5Tequal(type.get(), file_type) > 0;
+}
+
+TEST_P(CheckpointTest, AFloat32CheckpointStoresFloatsNamesItsPrecisionAndReadsBackExactly) {
+  const Model& m = model();
+  CheckpointHeader header = m.header(12);
+  header.precision = Precision::float32;
+  const std::vector<double> values = through_float(state());
+  ASSERT_NE(values, state()) << "the test's state is not all floats already";
+  write_checkpoint(directory_, header, values, "case: thermal\n");
+  const fs::path path = checkpoint_path(directory_, 12);
+  EXPECT_EQ(text_attribute(path, "precision"), "float32");
+  EXPECT_TRUE(dataset_is(path, "state", H5T_IEEE_F32LE));
+  EXPECT_TRUE(dataset_is(path, "state_checksums", H5T_STD_U64LE));
+  std::vector<float> stored;
+  ASSERT_EQ(read_all(path, "state", H5T_NATIVE_FLOAT, stored), m.shape(m.variables, m.nx));
+  for (std::size_t n = 0; n < stored.size(); ++n) ASSERT_EQ(static_cast<double>(stored[n]), values[n]) << n;
+  // The header's checksum covers the precision; the state's checksums are of the values as read back.
+  EXPECT_EQ(stored_header_checksum(path), fnv1a(checksummed_text(header, 7, m) + ";precision=float32"));
+  const CheckpointHeader read = read_checkpoint_header(path);
+  EXPECT_EQ(read.precision, Precision::float32);
+  EXPECT_EQ(read_checkpoint_block(path, m.whole()), values);
+  const RankBox box = m.dims == 3 ? RankBox{3, 2, 2, 1, 2, 1} : RankBox{4, 5, 5, 2};
+  EXPECT_EQ(read_checkpoint_block(path, box), through_float(state(box))) << box_text(box);
+  // Damage is found in floats as in doubles.
+  testing::flip_state_bit(path);
+  EXPECT_EQ(refusal([&] { read_checkpoint_block(path, m.whole()); }),
+            path.string() + ": /state fails its checksum (corrupted)");
+}
+
+TEST_P(CheckpointTest, AFloat32CheckpointOfRanksBoxesRoundsDoublesAndRefusesAValueBeyondFloats) {
+  const Model& m = model();
+  CheckpointHeader header = m.header(5);
+  header.precision = Precision::float32;
+  // A rank's box of whole rows, of doubles that are not floats: stored rounded, checksummed as stored.
+  const RankBox box = m.dims == 3 ? RankBox{m.nx, 2, 0, 1, 2, 2} : RankBox{m.nx, 2, 0, 1};
+  write_checkpoint(directory_, header, box, state(box), "", MPI_COMM_SELF);
+  EXPECT_EQ(read_checkpoint_block(checkpoint_path(directory_, 5), box), through_float(state(box)));
+  // A double beyond the floats' range would be stored as infinity: not written, like one that is not finite.
+  std::vector<double> values = through_float(state());
+  values[2 * static_cast<std::size_t>(m.nx) + 1] = 1e300;  // dens at i = 1 of row 2 (k = 2; in 3-D k = 0, j = 2)
+  header.step = 6;
+  const auto [code, message] = failure([&] { write_checkpoint(directory_, header, values, ""); });
+  EXPECT_EQ(code, ExitCode::numerical) << message;
+  EXPECT_EQ(message, m.dims == 3 ? "not written: the state's dens is not finite (inf) at cell (i, j, k) = (1, 2, 0)"
+                                 : "not written: the state's dens is not finite (inf) at cell (i, k) = (1, 2)");
+  EXPECT_FALSE(fs::exists(checkpoint_path(directory_, 6)));
+  EXPECT_TRUE(fs::exists(checkpoint_path(directory_, 5)));
+}
+
+TEST_P(CheckpointTest, AFloat64CheckpointNamesItsPrecisionAndOneWithoutTheAttributeIsFloat64) {
+  const Model& m = model();
+  const fs::path path = write(20);
+  EXPECT_EQ(text_attribute(path, "precision"), "float64");
+  EXPECT_TRUE(dataset_is(path, "state", H5T_IEEE_F64LE));
+  EXPECT_EQ(stored_header_checksum(path), fnv1a(checksummed_text(m.header(20), 7, m))) << "as before the attribute";
+  EXPECT_EQ(read_checkpoint_header(path).precision, Precision::float64);
+  // A checkpoint written before the attribute holds doubles.
+  delete_attribute(path, "precision");
+  EXPECT_EQ(read_checkpoint_header(path).precision, Precision::float64);
+  EXPECT_EQ(read_checkpoint_block(path, m.whole()), state());
+}
+
+TEST_P(CheckpointTest, ARestartInTheOtherPrecisionIsRefusedNamingBoth) {
+  const Model& m = model();
+  const TimeStepping stepping(1000.0, 2.5, 2.5, 1.5);
+  RunSpec float32_run = m.spec();
+  float32_run.execution.precision = Precision::float32;
+  const fs::path doubles = write(40);
+  const CheckpointHeader double_header = read_checkpoint_header(doubles);
+  EXPECT_EQ(refusal([&] { check_restart_compatible(doubles, double_header, m.spec(), stepping); }), "");
+  EXPECT_EQ(refusal([&] { check_restart_compatible(doubles, double_header, float32_run, stepping); }),
+            doubles.string() +
+                ": holds a float64 state; this run's execution.precision is float32 (restart with --set "
+                "execution.precision=float64)");
+  delete_attribute(doubles, "precision");  // written before the attribute: float64
+  EXPECT_EQ(refusal([&] { check_restart_compatible(doubles, read_checkpoint_header(doubles), float32_run, stepping); }),
+            doubles.string() +
+                ": holds a float64 state; this run's execution.precision is float32 (restart with --set "
+                "execution.precision=float64)");
+
+  CheckpointHeader header = m.header(41);
+  header.precision = Precision::float32;
+  write_checkpoint(directory_, header, through_float(state()), "");
+  const fs::path floats = checkpoint_path(directory_, 41);
+  const CheckpointHeader float_header = read_checkpoint_header(floats);
+  EXPECT_EQ(refusal([&] { check_restart_compatible(floats, float_header, float32_run, stepping); }), "");
+  EXPECT_EQ(refusal([&] { check_restart_compatible(floats, float_header, m.spec(), stepping); }),
+            floats.string() +
+                ": holds a float32 state; this run's execution.precision is float64 (restart with --set "
+                "execution.precision=float32)");
+  // The precision is refused before anything else that differs.
+  RunSpec other = m.spec();
+  other.grid.nx += 1;
+  EXPECT_TRUE(refusal([&] {
+                check_restart_compatible(floats, float_header, other, stepping);
+              }).starts_with(floats.string() + ": holds a float32 state; "));
+}
+
+TEST_P(CheckpointTest, APrecisionAttributeOfAnotherNameOrChangedIsRefused) {
+  const Model& m = model();
+  CheckpointHeader header = m.header(7);
+  header.precision = Precision::float32;
+  const auto write_floats = [&] {
+    write_checkpoint(directory_, header, through_float(state()), "");
+    return checkpoint_path(directory_, 7);
+  };
+  const fs::path unknown = write_floats();
+  set_text_attribute(unknown, "precision", "float16");
+  EXPECT_EQ(refusal([&] { read_checkpoint_header(unknown); }),
+            unknown.string() + ": attribute precision is 'float16', not one of float64, float32");
+  fs::remove(unknown);
+  // Relabelled float64, or the attribute removed: the header checksum fails.
+  const fs::path relabelled = write_floats();
+  set_text_attribute(relabelled, "precision", "float64");
+  EXPECT_EQ(refusal([&] { read_checkpoint_header(relabelled); }),
+            relabelled.string() + ": header attributes fail their checksum (corrupted)");
+  fs::remove(relabelled);
+  const fs::path removed = write_floats();
+  delete_attribute(removed, "precision");
+  EXPECT_EQ(refusal([&] { read_checkpoint_header(removed); }),
+            removed.string() + ": header attributes fail their checksum (corrupted)");
+  fs::remove(removed);
+  // A float32 checkpoint whose state is of doubles (or the other way round) is refused naming both.
+  const fs::path retyped = write_floats();
+  testing::rewrite_state_as(retyped, H5T_IEEE_F64LE);
+  EXPECT_EQ(refusal([&] { read_checkpoint_block(retyped, m.whole()); }),
+            retyped.string() + ": /state holds float64 values; expected 32-bit IEEE floats");
+}
+
 // 5. The 3-D model's y, and checkpoints of the other model.
 
 TEST_F(CheckpointFiles, AHeaderWithoutItsYIsRefusedNamingIt) {

@@ -238,6 +238,72 @@ TEST_F(SnapshotSeriesTest, AContinuedSeriesKeepsItsTimeStart) {
 
 // ---- continuing -----------------------------------------------------------------------------
 
+/// The snapshot of output `n` at `step` of a float32 run: its state rounded to floats.
+Snapshot float32_snapshot_at(long step, int n) {
+  Snapshot snapshot = snapshot_at(step, n);
+  snapshot.precision = Precision::float32;
+  for (double& value : snapshot.state) value = static_cast<double>(static_cast<float>(value));
+  return snapshot;
+}
+
+TEST_F(SnapshotSeriesTest, AFloat32SeriesHoldsEachTimesFieldsAsTheFloat32SnapshotAndContinuesOnlyInFloat32) {
+  // The first time made with the file, the later ones appended, and one after a restart.
+  const std::vector<long> steps{0, 10, 20};
+  for (const int level : {0, 6}) {
+    fs::remove(series());
+    {
+      SnapshotSeriesFile file(series(), all_fields, level, std::nullopt);
+      file.append(float32_snapshot_at(steps[0], 0));
+      file.append(float32_snapshot_at(steps[1], 1));
+    }
+    SnapshotSeriesFile continued(series(), all_fields, level, 10L);
+    continued.append(float32_snapshot_at(steps[2], 2));
+    const FileHandle file = open_file(series());
+    ASSERT_TRUE(file.valid());
+    EXPECT_EQ(Hdf5Reader(series(), ExitCode::io).read_attribute<std::string>("simapp_precision"), "float32");
+    for (const std::string& name : all_fields) {
+      const DatasetHandle dataset(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT));
+      const DatatypeHandle type(H5Dget_type(dataset.get()));
+      EXPECT_GT(H5Tequal(type.get(), H5T_IEEE_F32LE), 0) << name;
+    }
+    for (std::size_t n = 0; n < steps.size(); ++n) {
+      const fs::path per_time = dir_ / ("per_time_" + std::to_string(n) + ".h5");
+      fs::remove(per_time);
+      write_snapshot(per_time, float32_snapshot_at(steps[n], static_cast<int>(n)), all_fields, 0);
+      for (const std::string& name : all_fields)
+        EXPECT_TRUE(bitwise_equal(field_at(file.get(), name, n), read_dataset(per_time, name)))
+            << name << " at time " << n << ", level " << level;
+    }
+    EXPECT_TRUE(bitwise_equal(read_values(file.get(), "time"), {0.0, 12.5, 25.0}));
+  }
+  // A float64 run does not continue it.
+  SnapshotSeriesFile continued(series(), all_fields, 6, LONG_MAX);
+  const Error error = error_of([&] { continued.append(snapshot_at(30, 3)); });
+  EXPECT_EQ(error.code(), ExitCode::bad_input);
+  EXPECT_EQ(std::string(error.what()),
+            "the series holds float32 fields; this run's execution.precision is float64: a series continues in the "
+            "precision it was made with");
+  const FileHandle file = open_file(series());
+  EXPECT_EQ(dims_of(file.get(), "time"), std::vector<hsize_t>{3});
+}
+
+TEST_F(SnapshotSeriesTest, AFloat64SeriesNamesItsPrecisionAndOneWithoutTheAttributeIsFloat64) {
+  append_steps({0, 10});
+  EXPECT_EQ(Hdf5Reader(series(), ExitCode::io).read_attribute<std::string>("simapp_precision"), "float64");
+  {
+    const FileHandle file(H5Fopen(series().c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_GE(H5Adelete(file.get(), "simapp_precision"), 0);
+  }
+  SnapshotSeriesFile continued(series(), all_fields, 0, LONG_MAX);
+  continued.append(snapshot_at(20, 2));
+  expect_series({0, 10, 20}, {0, 1, 2});
+  SnapshotSeriesFile refused(series(), all_fields, 0, LONG_MAX);
+  const Error error = error_of([&] { refused.append(float32_snapshot_at(30, 3)); });
+  EXPECT_EQ(std::string(error.what()),
+            "the series holds float64 fields; this run's execution.precision is float32: a series continues in the "
+            "precision it was made with");
+}
+
 TEST_F(SnapshotSeriesTest, ARestartKeepsTheTimesUpToItsCheckpointAndAppendsAfterThem) {
   append_steps({0, 10, 20, 30, 40});
   {

@@ -627,6 +627,78 @@ TEST_P(SnapshotTest, AWholeGridBlockWritesWhatWriteSnapshotWrites) {
   }
 }
 
+// ---- the precision of the fields --------------------------------------------------------------
+
+/// Whether dataset `name` is stored as `file_type` (H5T_IEEE_F32LE, H5T_IEEE_F64LE …).
+bool stored_as(hid_t file, const std::string& name, hid_t file_type) {
+  const DatasetHandle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  const DatatypeHandle type(H5Dget_type(dataset.get()));
+  return H5Tequal(type.get(), file_type) > 0;
+}
+
+/// `values` rounded to the nearest floats.
+std::vector<double> through_float(std::vector<double> values) {
+  for (double& value : values) value = static_cast<double>(static_cast<float>(value));
+  return values;
+}
+
+/// The coordinates, their bounds and time, which are double in either precision.
+std::vector<std::string> coordinates_of(const Model& model) {
+  std::vector<std::string> names{"time", "x", "z", "x_bnds", "z_bnds"};
+  if (model.dims == 3) names.insert(names.end(), {"y", "y_bnds"});
+  return names;
+}
+
+TEST_P(SnapshotTest, AFloat64RunsFieldsAre64BitFloatsAndTheFileNamesItsPrecision) {
+  const FileHandle file = open_file(write("float64.h5"));
+  EXPECT_EQ(string_attribute(file.get(), "/", "simapp_precision"), "float64");
+  for (const std::string& name : model().fields) EXPECT_TRUE(stored_as(file.get(), name, H5T_IEEE_F64LE)) << name;
+  for (const std::string& name : coordinates_of(model()))
+    EXPECT_TRUE(stored_as(file.get(), name, H5T_IEEE_F64LE)) << name;
+}
+
+TEST_P(SnapshotTest, AFloat32RunsFieldsAre32BitFloatsWrittenWholeCompressedOrByBlocks) {
+  // A float32 run's state holds floats; the fields derived from it (u, θ′, …) are computed in
+  // double, as a float64 file of that state holds them, and stored rounded to floats.
+  Snapshot snapshot = snapshot_;
+  snapshot.state = through_float(snapshot.state);
+  const fs::path doubles = SnapshotFiles::write(snapshot, "float64.h5", model().fields);
+  snapshot.precision = Precision::float32;
+  const std::vector<std::string>& fields = model().fields;
+  SnapshotFiles::write(snapshot, "whole.h5", fields);
+  SnapshotFiles::write(snapshot, "compressed.h5", fields, 4);
+  const Box whole{0, 0, 0, snapshot.nx, snapshot.ny, snapshot.nz};
+  write_snapshot_blocks(dir_ / "blocks.h5", snapshot, block_of(snapshot, whole, snapshot.state), fields, MPI_COMM_SELF);
+  const FileHandle reference = open_file(doubles);
+  for (const std::string name : {"whole.h5", "compressed.h5", "blocks.h5"}) {
+    const FileHandle file = open_file(dir_ / name);
+    EXPECT_EQ(string_attribute(file.get(), "/", "simapp_precision"), "float32") << name;
+    for (const std::string& field : fields) {
+      EXPECT_TRUE(stored_as(file.get(), field, H5T_IEEE_F32LE)) << name << " " << field;
+      EXPECT_EQ(dims_of(file.get(), field), field_shape(snapshot)) << name << " " << field;
+      EXPECT_TRUE(bitwise_equal(read_values(file.get(), field), through_float(read_values(reference.get(), field))))
+          << name << " " << field;
+    }
+    for (const std::string& coordinate : coordinates_of(model())) {
+      EXPECT_TRUE(stored_as(file.get(), coordinate, H5T_IEEE_F64LE)) << name << " " << coordinate;
+      EXPECT_TRUE(bitwise_equal(read_values(file.get(), coordinate), read_values(reference.get(), coordinate)))
+          << name << " " << coordinate;
+    }
+  }
+  // The state's variables read back as the run held them, exactly.
+  const FileHandle file = open_file(dir_ / "whole.h5");
+  const auto cells = static_cast<std::size_t>(snapshot.nx) * snapshot.ny * snapshot.nz;
+  const std::vector<std::string> variables = model().dims == 3
+                                                 ? std::vector<std::string>{"dens", "umom", "vmom", "wmom", "rhot"}
+                                                 : std::vector<std::string>{"dens", "umom", "wmom", "rhot"};
+  for (std::size_t v = 0; v < variables.size(); ++v)
+    EXPECT_TRUE(
+        bitwise_equal(read_values(file.get(), variables[v]),
+                      std::vector<double>(snapshot.state.begin() + static_cast<std::ptrdiff_t>(v * cells),
+                                          snapshot.state.begin() + static_cast<std::ptrdiff_t>((v + 1) * cells))))
+        << variables[v];
+}
+
 /// A cut of the grid into px × py × pz rank boxes, as a Cartesian decomposition makes them.
 struct Split {
   int px = 1, py = 1, pz = 1;
@@ -880,6 +952,21 @@ TEST_F(SnapshotFiles, XdmfReferencesDatasetsOfMatchingShape) {
     EXPECT_EQ(dims_of(snapshot_file.get(), (*match)[3].str()), parse_dims((*match)[1].str())) << (*match)[0];
   }
   EXPECT_EQ(items, 3 * static_cast<int>(xdmf_fields.size()));  // the mesh is given inline
+}
+
+TEST_F(SnapshotFiles, TheXdmfIndexGivesTheFieldsBytesAndTheMeshsAsDoubles) {
+  for (const int bytes : {8, 4}) {
+    XdmfMesh mesh{300, 70, 62.5, 125.0};
+    mesh.value_bytes = bytes;
+    write_xdmf(dir_ / "index.xmf", mesh, {"u", "w"}, {{"fields_000000.nc", 0.0}});
+    const std::string xml = testing::read_text(dir_ / "index.xmf");
+    for (const std::string field : {"u", "w"})
+      EXPECT_NE(xml.find(fmt::format(R"(NumberType="Float" Precision="{}" Format="HDF">fields_000000.nc:/{}<)", bytes,
+                                     field)),
+                std::string::npos)
+          << xml;
+    EXPECT_NE(xml.find(R"(NumberType="Float" Precision="8" Format="XML">0 0 0<)"), std::string::npos) << xml;
+  }
 }
 
 TEST_F(SnapshotFiles, XdmfIsWellFormedXml) {
