@@ -16,8 +16,8 @@ const char* label(const char* name_2d, const char* name_3d) {
 /// The periodic ghost cells of the pass along x (columns i) or y (rows j, 3-D): 2 · halo of
 /// them beside each line of interior cells along the pass, those of the sides that copy their image.
 template <Direction D, class Real, int Dims>
-void fill_periodic(const Stream& stream, FieldView<Real, Dims> state, VarRange vars,
-                   const BoundaryCondition& low_side, const BoundaryCondition& high_side) {
+void fill_periodic(const Stream& stream, FieldView<Real, Dims> state, VarRange vars, const BoundaryCondition& low_side,
+                   const BoundaryCondition& high_side) {
   constexpr bool x_pass = D == Direction::x;
   const bool low = low_side.copies_periodic_image(), high = high_side.copies_periodic_image();
   if (!low && !high) return;
@@ -117,9 +117,9 @@ void apply_inflow_halos(const Stream& stream, FieldView<Real, Dims> state, Hydro
 
 template bool fills_halos(Direction, const BoundaryConditions<2>&);
 template bool fills_halos(Direction, const BoundaryConditions<3>&);
-#define SIMAPP_HALO_FILL_OF(Real, Dims)                                                                       \
-  template void fill_halos(const Stream&, Direction, FieldView<Real, Dims>, VarRange, HydrostaticView,        \
-                           const BoundaryConditions<Dims>&);                                                 \
+#define SIMAPP_HALO_FILL_OF(Real, Dims)                                                                              \
+  template void fill_halos(const Stream&, Direction, FieldView<Real, Dims>, VarRange, HydrostaticView,               \
+                           const BoundaryConditions<Dims>&);                                                         \
   template void apply_inflow_halos(const Stream&, FieldView<Real, Dims>, HydrostaticView, const CellGeometry<Dims>&, \
                                    const BoundaryConditions<Dims>&);
 SIMAPP_HALO_FILL_OF(double, 2)

@@ -64,9 +64,9 @@ SIMAPP_HOST_DEVICE inline std::uint64_t health_cell_code(const CellGeometry<Dims
 /// its record; within it, the first cell (health_cell_code). The state's values (T: double or
 /// float, const or not) are checked as doubles.
 template <class T, int Dims>
-SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<T, Dims>& state,
-                                                 const HydrostaticView& background, const CellGeometry<Dims>& geometry,
-                                                 HealthRecord* record, int k, [[maybe_unused]] int j, int i) {
+SIMAPP_HOST_DEVICE inline void check_cell_health(const FieldView<T, Dims>& state, const HydrostaticView& background,
+                                                 const CellGeometry<Dims>& geometry, HealthRecord* record, int k,
+                                                 [[maybe_unused]] int j, int i) {
   const int finding = health_finding_of<ModelVariables<Dims>>(
       [&](int v) -> double {
         if constexpr (Dims == 3)

@@ -155,9 +155,9 @@ void reduce_statistics(const Stream& stream, FieldOf<const Real, Dims> state, Hy
   }
 }
 
-#define SIMAPP_STATISTICS_OF(Real, Dims)                                                                        \
-  template void reduce_statistics<Real, Dims>(const Stream&, FieldOf<const Real, Dims>, HydrostaticView,        \
-                                              const CellGeometry<Dims>&, StatisticsSums*, StatisticsSums*,      \
+#define SIMAPP_STATISTICS_OF(Real, Dims)                                                                   \
+  template void reduce_statistics<Real, Dims>(const Stream&, FieldOf<const Real, Dims>, HydrostaticView,   \
+                                              const CellGeometry<Dims>&, StatisticsSums*, StatisticsSums*, \
                                               const TracerMassSums&);
 SIMAPP_STATISTICS_OF(double, 2)
 SIMAPP_STATISTICS_OF(double, 3)

@@ -22,10 +22,10 @@ void check_health(const Stream& stream, FieldOf<const Real, Dims> state, Hydrost
   }
 }
 
-template void check_health<double, 2>(const Stream&, FieldOf<const double, 2>, HydrostaticView,
-                                      const CellGeometry<2>&, HealthRecord*);
-template void check_health<double, 3>(const Stream&, FieldOf<const double, 3>, HydrostaticView,
-                                      const CellGeometry<3>&, HealthRecord*);
+template void check_health<double, 2>(const Stream&, FieldOf<const double, 2>, HydrostaticView, const CellGeometry<2>&,
+                                      HealthRecord*);
+template void check_health<double, 3>(const Stream&, FieldOf<const double, 3>, HydrostaticView, const CellGeometry<3>&,
+                                      HealthRecord*);
 template void check_health<float, 2>(const Stream&, FieldOf<const float, 2>, HydrostaticView, const CellGeometry<2>&,
                                      HealthRecord*);
 template void check_health<float, 3>(const Stream&, FieldOf<const float, 3>, HydrostaticView, const CellGeometry<3>&,

@@ -65,8 +65,8 @@ CellBox region_faces(const FieldShape<Dims>& cells, FaceRegion region) {
 }
 
 template <Direction D, class Real, int Dims>
-void launch_fluxes(const Stream& stream, FieldView<const Real, Dims> forcing, FieldView<Real, Dims> flux,
-                   VarRange vars, const FluxContext<Dims>& context, FaceRegion region) {
+void launch_fluxes(const Stream& stream, FieldView<const Real, Dims> forcing, FieldView<Real, Dims> flux, VarRange vars,
+                   const FluxContext<Dims>& context, FaceRegion region) {
   using V = ModelVariables<Dims>;
   const int n = D == Direction::x ? forcing.shape.nx : D == Direction::y ? forcing.shape.ny : forcing.shape.nz;
   const bool boundary = region == FaceRegion::boundary;
@@ -139,13 +139,13 @@ void compute_fluxes_from_faces(const Stream& stream, Direction direction, FieldO
   });
 }
 
-#define SIMAPP_FLUXES_OF(Real, Dims)                                                                              \
+#define SIMAPP_FLUXES_OF(Real, Dims)                                                                                   \
   template void compute_fluxes<Real, Dims>(const Stream&, Direction, FieldOf<const Real, Dims>, FieldView<Real, Dims>, \
-                                           VarRange, const FluxContext<Dims>&, FaceRegion);                           \
-  template void reconstruct_faces<Real, Dims>(const Stream&, Direction, FieldOf<const Real, Dims>,                  \
-                                              FieldView<Real, Dims>, FieldOf<Real, Dims>, VarRange);              \
-  template void compute_fluxes_from_faces<Real, Dims>(const Stream&, Direction, FieldOf<const Real, Dims>,          \
-                                                      FieldOf<const Real, Dims>, FieldOf<const Real, Dims>,       \
+                                           VarRange, const FluxContext<Dims>&, FaceRegion);                            \
+  template void reconstruct_faces<Real, Dims>(const Stream&, Direction, FieldOf<const Real, Dims>,                     \
+                                              FieldView<Real, Dims>, FieldOf<Real, Dims>, VarRange);                   \
+  template void compute_fluxes_from_faces<Real, Dims>(const Stream&, Direction, FieldOf<const Real, Dims>,             \
+                                                      FieldOf<const Real, Dims>, FieldOf<const Real, Dims>,            \
                                                       FieldView<Real, Dims>, VarRange, const FluxContext<Dims>&);
 SIMAPP_FLUXES_OF(double, 2)
 SIMAPP_FLUXES_OF(double, 3)

@@ -112,7 +112,7 @@ void unpack_halos(const Stream& stream, Direction direction, FieldView<Real, Dim
 
 template std::size_t halo_side_size(Direction, const FieldShape<2>&);
 template std::size_t halo_side_size(Direction, const FieldShape<3>&);
-#define SIMAPP_HALO_PACK_OF(Real, Dims)                                                  \
+#define SIMAPP_HALO_PACK_OF(Real, Dims)                                                   \
   template void pack_halos(const Stream&, Direction, FieldView<const Real, Dims>, Real*); \
   template void unpack_halos(const Stream&, Direction, FieldView<Real, Dims>, const Real*, NeighbourSides);
 SIMAPP_HALO_PACK_OF(double, 2)

@@ -110,7 +110,7 @@ void set_initial_state(const Stream& stream, FieldView<Real, Dims> state, CaseNa
   }
 }
 
-#define SIMAPP_INITIAL_STATE_OF(Real, Dims)                                                                  \
+#define SIMAPP_INITIAL_STATE_OF(Real, Dims)                                                          \
   template void set_initial_state(const Stream&, FieldView<Real, Dims>, CaseName, const Bump<Dims>&, \
                                   const CellGeometry<Dims>&, int);
 SIMAPP_INITIAL_STATE_OF(double, 2)

@@ -78,7 +78,7 @@ void set_tracer_initial_state(const Stream& stream, FieldView<Real, Dims> state,
       });
 }
 
-#define SIMAPP_TRACER_INITIAL_STATE_OF(Real, Dims)                                                      \
+#define SIMAPP_TRACER_INITIAL_STATE_OF(Real, Dims)                                                             \
   template void set_tracer_initial_state(const Stream&, FieldView<Real, Dims>, VarRange, TracerInit, CaseName, \
                                          const Bump<Dims>&, const CellGeometry<Dims>&);
 SIMAPP_TRACER_INITIAL_STATE_OF(double, 2)

@@ -40,7 +40,8 @@ __global__ void __launch_bounds__(microphysics_threads, microphysics_blocks_per_
 /// level of a chunk: blockDim = (32, microphysics_block_warps).
 template <int Dims, class Real>
 __global__ void __launch_bounds__(level_group_columns* most_level_warps)
-    microphysics_levels_kernel(const __grid_constant__ MicrophysicsArguments<Dims, Real> m, const StepParams<Dims>* params) {
+    microphysics_levels_kernel(const __grid_constant__ MicrophysicsArguments<Dims, Real> m,
+                               const StepParams<Dims>* params) {
   __shared__ LevelGroupShared<most_level_warps> shared;
   const LevelGroupThread t{static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y), static_cast<int>(blockDim.y)};
   microphysics_levels(m, params->dt_physics, static_cast<int>(blockIdx.x) * level_group_columns, t, shared);

@@ -39,8 +39,9 @@ SIMAPP_HOST_DEVICE CellThermodynamics thermodynamics(const MicrophysicsArguments
 /// Step 4 on level k: the increments of the state from the level's values after the routine;
 /// the state of level k, whose step 1 is `c`, is still that before it.
 template <int Dims, class Real>
-SIMAPP_HOST_DEVICE void add_increments(const MicrophysicsArguments<Dims, Real>& m, const HoleFill (&fills)[water_tracers],
-                                       int i, int j, int k, const CellThermodynamics& c, const KesslerLevel& after) {
+SIMAPP_HOST_DEVICE void add_increments(const MicrophysicsArguments<Dims, Real>& m,
+                                       const HoleFill (&fills)[water_tracers], int i, int j, int k,
+                                       const CellThermodynamics& c, const KesslerLevel& after) {
   using V = ModelVariables<Dims>;
   const double q_after[water_tracers] = {after.qv, after.qc, after.qr};
   const double vapour = water_density(m, 0, i, j, k);

@@ -87,10 +87,11 @@ void apply_pass(const Stream& stream, Direction direction, const FieldOf<const R
   });
 }
 
-#define SIMAPP_PASS_KERNEL_OF(Real, Dims)                                                                           \
-  template void apply_pass<Real, Dims>(const Stream&, Direction, const FieldOf<const Real, Dims>&,                 \
-                                       const FieldView<Real, Dims>&, const CellGeometry<Dims>&, const HydrostaticView&, \
-                                       const StepParams<Dims>*, const SourceTerms<Dims>&, const TracerBackground&);
+#define SIMAPP_PASS_KERNEL_OF(Real, Dims)                                                                         \
+  template void apply_pass<Real, Dims>(const Stream&, Direction, const FieldOf<const Real, Dims>&,                \
+                                       const FieldView<Real, Dims>&, const CellGeometry<Dims>&,                   \
+                                       const HydrostaticView&, const StepParams<Dims>*, const SourceTerms<Dims>&, \
+                                       const TracerBackground&);
 SIMAPP_PASS_KERNEL_OF(double, 2)
 SIMAPP_PASS_KERNEL_OF(double, 3)
 SIMAPP_PASS_KERNEL_OF(float, 2)

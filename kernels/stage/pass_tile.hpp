@@ -172,7 +172,7 @@ struct PassTile
     Real face_q[V::count], d3[V::count], flux_out[V::count];
     for (int v = 0; v < V::count; ++v) {
       const Real s0 = q(tile, s, v, l, p - 2), s1 = q(tile, s, v, l, p - 1), s2 = q(tile, s, v, l, p),
-                   s3 = q(tile, s, v, l, p + 1);
+                 s3 = q(tile, s, v, l, p + 1);
       face_q[v] = face_value(s0, s1, s2, s3);
       d3[v] = third_difference(s0, s1, s2, s3);
     }
@@ -213,16 +213,16 @@ struct PassTile
     for (int b = 0; b < Tracers; ++b) {
       const int v = V::count + b;
       const Real tracer[4] = {q(tile, s, v, l, p - 2), q(tile, s, v, l, p - 1), q(tile, s, v, l, p),
-                                q(tile, s, v, l, p + 1)};
+                              q(tile, s, v, l, p + 1)};
       const TracerBackground& profiles = this->tracer_background;
       const double background = z_pass ? profiles.face_value(b, k) : profiles.cell_value(b, k);
       Real value = tracer_face_flux<D>(velocity, tracer, background, k, context[s]);
       if (diffuse)
-        value += tracer_diffusive_flux(factor,
-                                       TracerInCell<Real>{tracer[1], profiles.cell_value(b, row_low), inv_density_low,
-                                                          dry_background.cell_density(row_low)},
-                                       TracerInCell<Real>{tracer[2], profiles.cell_value(b, k), inv_density_high,
-                                                          dry_background.cell_density(k)});
+        value += tracer_diffusive_flux(
+            factor,
+            TracerInCell<Real>{tracer[1], profiles.cell_value(b, row_low), inv_density_low,
+                               dry_background.cell_density(row_low)},
+            TracerInCell<Real>{tracer[2], profiles.cell_value(b, k), inv_density_high, dry_background.cell_density(k)});
       flux(tile, v, l, f) = value;
     }
   }

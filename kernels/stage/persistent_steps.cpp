@@ -187,7 +187,8 @@ using SharedStageTile = EitherDirection<Dims, StagesOf<Dims, Threads>::template 
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
 template <Direction D, int Dims, int Threads>
-__device__ void stage_over_tiles(const StageKernel<D, Dims, double, Threads>& kernel, SharedStageTile<Dims, Threads>& shared) {
+__device__ void stage_over_tiles(const StageKernel<D, Dims, double, Threads>& kernel,
+                                 SharedStageTile<Dims, Threads>& shared) {
   using Kernel = StageKernel<D, Dims, double, Threads>;
   const IndexBox plane = stage_plane<D>(kernel.arrays.shape);
   const int tiles_x = tile_count(plane.width(), Kernel::tile_x);
@@ -215,7 +216,8 @@ __device__ void stage_over_tiles(const StageKernel<D, Dims, double, Threads>& ke
 /// them (the output is never the input; where it is qⁿ, a cell's tracers are read and written by
 /// one thread).
 template <Direction D, int Dims, int Threads>
-__device__ void tracers_over_cells(const StageKernel<D, Dims, double, Threads>& stage, const TracerBackground& background) {
+__device__ void tracers_over_cells(const StageKernel<D, Dims, double, Threads>& stage,
+                                   const TracerBackground& background) {
   const StageArrays<double, Dims>& arrays = stage.arrays;
   const FieldShape<Dims>& shape = arrays.shape;
   const StageInputByRule<D, Dims, double> forcing{

@@ -65,15 +65,15 @@ CellBox stage_high_cells(Direction direction, const FieldShape<Dims>& shape) {
   return cells_along(direction, shape, n - 2, n);
 }
 
-#define SIMAPP_STAGE_KERNEL_OF(Dims)                                                                            \
-  template void apply_stage<double, Dims>(const Stream&, Direction, const StageArrays<double, Dims>&,             \
-                                          const FluxContext<Dims>&, const SourceTerms<Dims>&,                     \
-                                          const BoundaryConditions<Dims>&, const CellBox&);                      \
-  template void apply_stage<float, Dims>(const Stream&, Direction, const StageArrays<float, Dims>&,               \
-                                         const FluxContext<Dims>&, const SourceTerms<Dims>&,                      \
-                                         const BoundaryConditions<Dims>&, const CellBox&);                       \
-  template CellBox stage_interior_cells<Dims>(Direction, const FieldShape<Dims>&);                              \
-  template CellBox stage_low_cells<Dims>(Direction, const FieldShape<Dims>&);                                   \
+#define SIMAPP_STAGE_KERNEL_OF(Dims)                                                                  \
+  template void apply_stage<double, Dims>(const Stream&, Direction, const StageArrays<double, Dims>&, \
+                                          const FluxContext<Dims>&, const SourceTerms<Dims>&,         \
+                                          const BoundaryConditions<Dims>&, const CellBox&);           \
+  template void apply_stage<float, Dims>(const Stream&, Direction, const StageArrays<float, Dims>&,   \
+                                         const FluxContext<Dims>&, const SourceTerms<Dims>&,          \
+                                         const BoundaryConditions<Dims>&, const CellBox&);            \
+  template CellBox stage_interior_cells<Dims>(Direction, const FieldShape<Dims>&);                    \
+  template CellBox stage_low_cells<Dims>(Direction, const FieldShape<Dims>&);                         \
   template CellBox stage_high_cells<Dims>(Direction, const FieldShape<Dims>&);
 SIMAPP_STAGE_KERNEL_OF(2)
 SIMAPP_STAGE_KERNEL_OF(3)

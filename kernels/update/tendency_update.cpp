@@ -13,8 +13,8 @@ SIMAPP_HOST_DEVICE inline Real tendency_at(int v, int k, int j, int i, const Fie
                                            const StageFactors<Real>& factors) {
   using V = ModelVariables<Dims>;
   const Real high = D == Direction::x   ? flux(v, k, j, i + 1)
-                      : D == Direction::y ? flux(v, k, j + 1, i)
-                                          : flux(v, k + 1, j, i);
+                    : D == Direction::y ? flux(v, k, j + 1, i)
+                                        : flux(v, k + 1, j, i);
   const Real density_perturbation = D == Direction::z && v == V::wmom ? forcing(V::dens, k, j, i) : Real(0);
   return stage_tendency<D, V>(v, flux(v, k, j, i), high, density_perturbation, source, factors);
 }
@@ -54,8 +54,8 @@ void launch_tendencies(const Stream& stream, FieldView<const Real, Dims> forcing
 }  // namespace
 
 template <class Real, int Dims>
-void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Real, Dims>& fields, VarRange vars,
-                           const FluxContext<Dims>& context, const SourceTerms<Dims>& sources) {
+void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Real, Dims>& fields,
+                           VarRange vars, const FluxContext<Dims>& context, const SourceTerms<Dims>& sources) {
   with_direction_of<Dims>(
       direction, [&](auto d) { launch_tendency_update<decltype(d)::value>(stream, fields, vars, context, sources); });
 }
@@ -80,13 +80,13 @@ void apply_updates(const Stream& stream, FieldOf<const Real, Dims> init, FieldOf
       });
 }
 
-#define SIMAPP_TENDENCY_UPDATE_OF(Real, Dims)                                                                  \
-  template void apply_tendency_update<Real, Dims>(const Stream&, Direction, const StageFields<Real, Dims>&,     \
-                                                  VarRange, const FluxContext<Dims>&, const SourceTerms<Dims>&); \
-  template void compute_tendencies<Real, Dims>(const Stream&, Direction, FieldOf<const Real, Dims>,             \
-                                               FieldOf<const Real, Dims>, FieldView<Real, Dims>, VarRange,      \
-                                               const FluxContext<Dims>&, const SourceTerms<Dims>&);             \
-  template void apply_updates<Real, Dims>(const Stream&, FieldOf<const Real, Dims>, FieldOf<const Real, Dims>,  \
+#define SIMAPP_TENDENCY_UPDATE_OF(Real, Dims)                                                                         \
+  template void apply_tendency_update<Real, Dims>(const Stream&, Direction, const StageFields<Real, Dims>&, VarRange, \
+                                                  const FluxContext<Dims>&, const SourceTerms<Dims>&);                \
+  template void compute_tendencies<Real, Dims>(const Stream&, Direction, FieldOf<const Real, Dims>,                   \
+                                               FieldOf<const Real, Dims>, FieldView<Real, Dims>, VarRange,            \
+                                               const FluxContext<Dims>&, const SourceTerms<Dims>&);                   \
+  template void apply_updates<Real, Dims>(const Stream&, FieldOf<const Real, Dims>, FieldOf<const Real, Dims>,        \
                                           FieldView<Real, Dims>, VarRange, const FluxContext<Dims>&);
 SIMAPP_TENDENCY_UPDATE_OF(double, 2)
 SIMAPP_TENDENCY_UPDATE_OF(double, 3)

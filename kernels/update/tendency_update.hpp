@@ -24,8 +24,8 @@ struct StageFields {
 
 /// out(v) = init(v) + dt_stage · R(v) over the interior, for v ∈ vars.
 template <class Real, int Dims>
-void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Real, Dims>& fields, VarRange vars,
-                           const FluxContext<Dims>& context, const SourceTerms<Dims>& sources);
+void apply_tendency_update(const Stream& stream, Direction direction, const StageFields<Real, Dims>& fields,
+                           VarRange vars, const FluxContext<Dims>& context, const SourceTerms<Dims>& sources);
 
 /// tendency(v) = R(v) over the interior (tendency: the interior cells, no ghosts), for v ∈ vars.
 template <class Real, int Dims>

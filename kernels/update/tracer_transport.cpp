@@ -29,7 +29,7 @@ void apply_tracer_transport(const Stream& stream, Direction direction, const Tra
       direction, [&](auto d) { transport_along<decltype(d)::value>(stream, fields, tracers, context, background); });
 }
 
-#define SIMAPP_TRACER_TRANSPORT_OF(Real, Dims)                                                           \
+#define SIMAPP_TRACER_TRANSPORT_OF(Real, Dims)                                                                   \
   template void apply_tracer_transport(const Stream&, Direction, const TracerStageFields<Real, Dims>&, VarRange, \
                                        const FluxContext<Dims>&, const TracerBackground&);
 SIMAPP_TRACER_TRANSPORT_OF(double, 2)

@@ -66,7 +66,7 @@ SIMAPP_HOST_DEVICE inline void transport_tracers_at(const Forcing& forcing, cons
       const auto cell = [&](int o) {
         const int row = k + dk * (o - 1);
         return TracerInCell<Real>{q[o + 1], background.cell_value(b, row), inv_density[o],
-                            context.background.cell_density(row)};
+                                  context.background.cell_density(row)};
       };
       flux_low += tracer_diffusive_flux(factor_low, cell(0), cell(1));
       flux_high += tracer_diffusive_flux(factor_high, cell(1), cell(2));

@@ -104,8 +104,8 @@ void StatisticsReducer::queue(const Stream& stream, FieldOf<const Real, Dims> st
   ready_.record(stream);
 }
 
-#define SIMAPP_STATISTICS_QUEUE_OF(Real, Dims)                                                                   \
-  template void StatisticsReducer::queue<Real, Dims>(const Stream&, FieldOf<const Real, Dims>, HydrostaticView,     \
+#define SIMAPP_STATISTICS_QUEUE_OF(Real, Dims)                                                                  \
+  template void StatisticsReducer::queue<Real, Dims>(const Stream&, FieldOf<const Real, Dims>, HydrostaticView, \
                                                      TracerBackground, const CellGeometry<Dims>&, SurfaceWater) const;
 SIMAPP_STATISTICS_QUEUE_OF(double, 2)
 SIMAPP_STATISTICS_QUEUE_OF(double, 3)

@@ -41,23 +41,23 @@ PersistentArguments persistent_steps(const StepResources<Dims, Real>& resources,
   if constexpr (!std::is_same_v<Real, double>) {
     throw Error(ExitCode::internal, "execution.mode", "the persistent kernel runs float64 states only");
   } else {
-  using Steps = PersistentSteps<Dims>;
-  const HealthCheckOps& health = resources.health;
-  return Steps{resources.fields.state,
-               resources.fields.stage1,
-               resources.fields.stage2,
-               resources.geometry,
-               resources.background,
-               resources.sources,
-               resources.halo.domain,
-               schedule,
-               resources.params->writable_device_slots(),
-               clock,
-               health.every,
-               health.record,
-               health.mirror,
-               resources.tracers,
-               resources.microphysics};
+    using Steps = PersistentSteps<Dims>;
+    const HealthCheckOps& health = resources.health;
+    return Steps{resources.fields.state,
+                 resources.fields.stage1,
+                 resources.fields.stage2,
+                 resources.geometry,
+                 resources.background,
+                 resources.sources,
+                 resources.halo.domain,
+                 schedule,
+                 resources.params->writable_device_slots(),
+                 clock,
+                 health.every,
+                 health.record,
+                 health.mirror,
+                 resources.tracers,
+                 resources.microphysics};
   }
 }
 

@@ -27,8 +27,9 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
            "stage or pass, not " +
            std::string(to_string(spec.execution.granularity));
   if (persistent && spec.execution.precision != Precision::float64)
-    return name + " runs execution.precision float64 only (its kernel's tiles are instantiated for doubles); use "
-                  "graph_loop for " +
+    return name +
+           " runs execution.precision float64 only (its kernel's tiles are instantiated for doubles); use "
+           "graph_loop for " +
            std::string(to_string(spec.execution.precision));
   if (persistent && decomposition.size() > 1)
     return name +

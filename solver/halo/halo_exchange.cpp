@@ -57,8 +57,7 @@ void HaloExchange::pack(const Stream& stream, FieldView<const Real, Dims> field)
 }
 
 void HaloExchange::copy_to_host(const Stream& stream) const {
-  device::copy_async(stream, host_send_.data(), send_.data(), 2 * side_bytes(),
-                     device::CopyDirection::device_to_host);
+  device::copy_async(stream, host_send_.data(), send_.data(), 2 * side_bytes(), device::CopyDirection::device_to_host);
 }
 
 void HaloExchange::signal_ready(const Stream& stream) const { ready_.record(stream); }
@@ -81,7 +80,7 @@ template HaloExchange::HaloExchange(const Decomposition&, Direction, const Field
                                     const NcclCommunicator*, Precision);
 template HaloExchange::HaloExchange(const Decomposition&, Direction, const FieldShape<3>&, Backend, HaloPath,
                                     const NcclCommunicator*, Precision);
-#define SIMAPP_HALO_EXCHANGE_OF(Real, Dims)                                                 \
+#define SIMAPP_HALO_EXCHANGE_OF(Real, Dims)                                           \
   template void HaloExchange::pack(const Stream&, FieldView<const Real, Dims>) const; \
   template void HaloExchange::unpack(const Stream&, FieldView<Real, Dims>) const;
 SIMAPP_HALO_EXCHANGE_OF(double, 2)

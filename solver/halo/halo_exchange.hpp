@@ -17,9 +17,9 @@
 #include "kernels/backend/pinned_buffer.hpp"
 #include "kernels/halo/halo_pack.hpp"
 #include "solver/decomposition/decomposition.hpp"
-#include "solver/spec/precision.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
+#include "solver/spec/precision.hpp"
 
 namespace simapp {
 

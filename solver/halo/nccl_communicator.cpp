@@ -88,8 +88,8 @@ NcclCommunicator::~NcclCommunicator() {
   ncclCommDestroy(comm_);
 }
 
-void NcclCommunicator::exchange(const Stream& stream, const void* send_values, void* receive_values,
-                                std::size_t count, int low_neighbour, int high_neighbour) const {
+void NcclCommunicator::exchange(const Stream& stream, const void* send_values, void* receive_values, std::size_t count,
+                                int low_neighbour, int high_neighbour) const {
   const auto* send = static_cast<const std::uint8_t*>(send_values);
   auto* receive = static_cast<std::uint8_t*>(receive_values);
   // Calls to one peer within a group are matched in order. With a single neighbour on both
@@ -123,9 +123,7 @@ Error not_built() { return Error(ExitCode::bad_input, "parallel.halo", "this sim
 void require_one_gpu_per_rank(MPI_Comm) { throw not_built(); }
 NcclCommunicator::NcclCommunicator(MPI_Comm) { throw not_built(); }
 NcclCommunicator::~NcclCommunicator() = default;
-void NcclCommunicator::exchange(const Stream&, const void*, void*, std::size_t, int, int) const {
-  throw not_built();
-}
+void NcclCommunicator::exchange(const Stream&, const void*, void*, std::size_t, int, int) const { throw not_built(); }
 std::string nccl_version() { return ""; }
 
 #endif

@@ -31,18 +31,17 @@ std::unique_ptr<HaloExchange> exchange_if(bool split, const ModelContext& contex
 /// The step resources of the model's arrays, step values and exchanges.
 template <int Dims, class Real>
 StepResources<Dims, Real> resources_of(const ModelContext& context, const Workspace<Dims, Real>& workspace,
-                                 const StepParamsBlock<Dims>& params, const TracerProfiles& tracers,
-                                 const WaterFields<Dims>& water, const HaloExchange* x, const HaloExchange* y,
-                                 const HaloExchange* z) {
+                                       const StepParamsBlock<Dims>& params, const TracerProfiles& tracers,
+                                       const WaterFields<Dims>& water, const HaloExchange* x, const HaloExchange* y,
+                                       const HaloExchange* z) {
   GhostFill<Dims> fill = ghost_fill<Dims>(context.spec, context.decomposition, context.halo_path);
   fill.x = x;
   fill.y = y;
   fill.z = z;
   const StepResources<Dims> described = described_resources(context.spec, context.grid, fill);
-  StepResources<Dims, Real> resources{workspace.fields(),   described.geometry, described.background,
-                                      described.params,     described.sources,  described.granularity,
-                                      described.halo,       described.health,   described.tracers,
-                                      {}};
+  StepResources<Dims, Real> resources{
+      workspace.fields(),    described.geometry, described.background, described.params,  described.sources,
+      described.granularity, described.halo,     described.health,     described.tracers, {}};
   resources.microphysics.every = described.microphysics.every;
   resources.microphysics.geometry = described.microphysics.geometry;
   resources.microphysics.first_water = described.microphysics.first_water;
@@ -144,13 +143,15 @@ void AtmosphereModel<Dims, Real>::set_state(const Stream& stream, std::span<cons
 
 template <int Dims, class Real>
 Diagnostics AtmosphereModel<Dims, Real>::diagnostics(const Stream& stream) const {
-  diagnostics_.queue<Real, Dims>(stream, resources_.fields.state, background_, resources_.tracers, geometry_, water_.surface());
+  diagnostics_.queue<Real, Dims>(stream, resources_.fields.state, background_, resources_.tracers, geometry_,
+                                 water_.surface());
   return diagnostics_.collect().totals;
 }
 
 template <int Dims, class Real>
 void AtmosphereModel<Dims, Real>::begin_statistics(const Stream& stream) const {
-  statistics_.queue<Real, Dims>(stream, resources_.fields.state, background_, resources_.tracers, geometry_, water_.surface());
+  statistics_.queue<Real, Dims>(stream, resources_.fields.state, background_, resources_.tracers, geometry_,
+                                water_.surface());
 }
 
 template <int Dims, class Real>

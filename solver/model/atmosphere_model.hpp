@@ -1,8 +1,8 @@
 #pragma once
 /// The atmosphere model in `Dims` dimensions: the 2-D x–z slice (grid.ny = 1) or the 3-D
-/// model (grid.ny > 1), its state of type Real (execution.precision). It owns its workspace (the arrays of the run's granularity),
-/// StepParams<Dims>, the halo exchanges of the directions split between ranks, the step
-/// resources and chunk programs (solver/step/build_step_program.hpp).
+/// model (grid.ny > 1), its state of type Real (execution.precision). It owns its workspace (the arrays of the run's
+/// granularity), StepParams<Dims>, the halo exchanges of the directions split between ranks, the step resources and
+/// chunk programs (solver/step/build_step_program.hpp).
 #include <memory>
 
 #include "solver/halo/halo_exchange.hpp"

@@ -46,15 +46,15 @@ class StateCopy {
   Backend backend_;
   InteriorLayout layout_;
   std::size_t surface_values_;
-  std::size_t value_bytes_;      ///< of a value of the state: 8 or 4
-  std::size_t interior_slots_;   ///< doubles that hold the interior's values (the surface's follow)
-  PinnedBuffer<double> host_;    ///< the interior state on the host (as copied), then the surface fields
-  std::vector<double> widened_;  ///< float32: the interior as doubles, then the surface fields
+  std::size_t value_bytes_;            ///< of a value of the state: 8 or 4
+  std::size_t interior_slots_;         ///< doubles that hold the interior's values (the surface's follow)
+  PinnedBuffer<double> host_;          ///< the interior state on the host (as copied), then the surface fields
+  std::vector<double> widened_;        ///< float32: the interior as doubles, then the surface fields
   const double* collected_ = nullptr;  ///< what collect() returned last
-  DeviceBuffer<double> staged_;  ///< CUDA: the interior and the surface copied on the device at begin()
-  OwnedStream copy_stream_;      ///< CUDA: brings staged_ to host_
-  OwnedEvent staged_ready_;      ///< CUDA: staged_ is written
-  OwnedEvent host_ready_;        ///< host_ is written
+  DeviceBuffer<double> staged_;        ///< CUDA: the interior and the surface copied on the device at begin()
+  OwnedStream copy_stream_;            ///< CUDA: brings staged_ to host_
+  OwnedEvent staged_ready_;            ///< CUDA: staged_ is written
+  OwnedEvent host_ready_;              ///< host_ is written
 };
 
 }  // namespace simapp

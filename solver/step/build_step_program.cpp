@@ -57,7 +57,8 @@ struct Stage {
 };
 
 template <int Dims, class Real>
-void add_halo_fill(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage, VarRange vars, int lane) {
+void add_halo_fill(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage, VarRange vars,
+                   int lane) {
   program
       .add(
           OpKind::kernel, name,
@@ -86,7 +87,8 @@ void add_exchange(StepProgram& program, const std::string& prefix, const Stage<D
 }
 
 template <int Dims, class Real>
-void add_fluxes(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage, FaceRegion region, int lane) {
+void add_fluxes(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage, FaceRegion region,
+                int lane) {
   program
       .add(
           OpKind::kernel, name,
@@ -183,8 +185,8 @@ void add_fine_stage(StepProgram& program, const std::string& prefix, const Stage
 }
 
 template <int Dims, class Real>
-void add_stage_kernel(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage, const CellBox& cells,
-                      int lane) {
+void add_stage_kernel(StepProgram& program, const std::string& name, const Stage<Dims, Real>& stage,
+                      const CellBox& cells, int lane) {
   const StageArrays<Real, Dims> arrays = stage_arrays(stage.init, stage.forcing, stage.out);
   const FluxContext<Dims> context = stage.context;
   const SourceTerms<Dims> sources = stage.sources;
@@ -232,9 +234,9 @@ const StepParams<Dims>* params_of_slot(const StepResources<Dims, Real>& resource
 /// the point-wise qⁿ + dt R in the last), qⁿ in `arrays[placement.input]` (updated in place) and
 /// q*, q** in the placement's other two.
 template <int Dims, class Real>
-void add_split_pass(StepProgram& program, const StepResources<Dims, Real>& resources, const ModelStepScheme<Dims>& scheme,
-                    Direction direction, int slot, const FieldView<Real, Dims> (&arrays)[3],
-                    const PassPlacement& placement) {
+void add_split_pass(StepProgram& program, const StepResources<Dims, Real>& resources,
+                    const ModelStepScheme<Dims>& scheme, Direction direction, int slot,
+                    const FieldView<Real, Dims> (&arrays)[3], const PassPlacement& placement) {
   const StepParams<Dims>* params = params_of_slot(resources, slot);
   const FieldView<Real, Dims>& initial = arrays[placement.input];
   const FieldView<Real, Dims>& stage1 = arrays[placement.stage1()];
@@ -242,13 +244,13 @@ void add_split_pass(StepProgram& program, const StepResources<Dims, Real>& resou
   for (int s = 0; s < rk_stages; ++s) {
     const RkStage& rk = scheme.stages[s];
     const Stage<Dims, Real> stage{direction,
-                            initial,
-                            stage_array(rk.input, initial, stage1, stage2),
-                            stage_array(rk.output, initial, stage1, stage2),
-                            resources.fields,
-                            FluxContext<Dims>{resources.geometry, resources.background, params, s},
-                            resources.sources,
-                            resources.halo};
+                                  initial,
+                                  stage_array(rk.input, initial, stage1, stage2),
+                                  stage_array(rk.output, initial, stage1, stage2),
+                                  resources.fields,
+                                  FluxContext<Dims>{resources.geometry, resources.background, params, s},
+                                  resources.sources,
+                                  resources.halo};
     const std::string prefix = pass_name(direction) + ".stage" + std::to_string(s + 1) + ".";
     switch (resources.granularity) {
       case Granularity::fine: add_fine_stage(program, prefix, stage); break;
@@ -257,11 +259,11 @@ void add_split_pass(StepProgram& program, const StepResources<Dims, Real>& resou
       case Granularity::pass: add_single_kernel_stage(program, prefix, stage); break;
       case Granularity::automatic: refuse_unresolved_granularity();
     }
-    add_tracer_stage(
-        program, prefix,
-        TracerStage<Dims, Real>{direction, stage.init, stage.forcing, stage.out, stage.context, resources.tracers,
-                          resources.halo.sides, stage.has_inflow(),
-                          resources.granularity == Granularity::fused || resources.granularity == Granularity::fine});
+    add_tracer_stage(program, prefix,
+                     TracerStage<Dims, Real>{
+                         direction, stage.init, stage.forcing, stage.out, stage.context, resources.tracers,
+                         resources.halo.sides, stage.has_inflow(),
+                         resources.granularity == Granularity::fused || resources.granularity == Granularity::fine});
   }
 }
 
@@ -366,12 +368,13 @@ StepProgram build_loop_body_program(const StepResources<Dims, Real>& resources, 
   return body;
 }
 
-#define SIMAPP_STEP_PROGRAMS_OF(Dims, Real)                                                                       \
+#define SIMAPP_STEP_PROGRAMS_OF(Dims, Real)                                                                           \
   template StepProgram build_step_program(const StepResources<Dims, Real>&, const ModelStepScheme<Dims>&, StepParity, \
-                                          int);                                                                     \
-  template StepProgram build_step_program(const StepResources<Dims, Real>&, StepParity, int);                      \
-  template StepProgram build_chunk_program(const StepResources<Dims, Real>&, const ChunkLayout&);                  \
-  template StepProgram build_loop_body_program(const StepResources<Dims, Real>&, const ChunkLayout&, const LoopControl*);
+                                          int);                                                                       \
+  template StepProgram build_step_program(const StepResources<Dims, Real>&, StepParity, int);                         \
+  template StepProgram build_chunk_program(const StepResources<Dims, Real>&, const ChunkLayout&);                     \
+  template StepProgram build_loop_body_program(const StepResources<Dims, Real>&, const ChunkLayout&,                  \
+                                               const LoopControl*);
 SIMAPP_STEP_PROGRAMS_OF(2, double)
 SIMAPP_STEP_PROGRAMS_OF(3, double)
 SIMAPP_STEP_PROGRAMS_OF(2, float)

@@ -37,11 +37,11 @@ void add_halo_ops(StepProgram& program, const std::string& prefix, FieldView<Rea
   add_halo_receive_ops(program, prefix, field, exchange, path);
 }
 
-#define SIMAPP_HALO_OPS_OF(Real, Dims)                                                                          \
+#define SIMAPP_HALO_OPS_OF(Real, Dims)                                                                             \
   template void add_halo_send_ops(StepProgram&, const std::string&, FieldView<Real, Dims>, const HaloExchange*,    \
-                                  HaloPath);                                                                     \
+                                  HaloPath);                                                                       \
   template void add_halo_receive_ops(StepProgram&, const std::string&, FieldView<Real, Dims>, const HaloExchange*, \
-                                     HaloPath);                                                                  \
+                                     HaloPath);                                                                    \
   template void add_halo_ops(StepProgram&, const std::string&, FieldView<Real, Dims>, const HaloExchange*, HaloPath);
 SIMAPP_HALO_OPS_OF(double, 2)
 SIMAPP_HALO_OPS_OF(double, 3)

@@ -142,8 +142,8 @@ void exchange_halos(const Decomposition& decomposition, const FieldShape<Dims>& 
     std::vector<std::unique_ptr<HaloExchange>> exchanges;
     StepProgram program;
     for (const Direction direction : exchanged_directions<Dims>()) {
-      exchanges.push_back(
-          std::make_unique<HaloExchange>(decomposition, direction, shape, backend, path, nccl.get(), Precision::float64));
+      exchanges.push_back(std::make_unique<HaloExchange>(decomposition, direction, shape, backend, path, nccl.get(),
+                                                         Precision::float64));
       const std::string prefix = direction == Direction::x ? "x." : direction == Direction::y ? "y." : "z.";
       add_halo_ops(program, prefix, field, exchanges.back().get(), path);
     }

@@ -180,7 +180,7 @@ class TracerDiffusionStage {
     background.density_face = density_face_.data();
     const FluxContext<2> context{CellGeometry<2>{dx, dz, nx * dx, nz * dz, nx, nz, 0, 0}, background, &params_, 2};
     apply_tracer_transport<double, 2>(Stream{}, direction, {state, state, out}, VarRange{tracer, tracer + 1}, context,
-                              TracerBackground{tracer_cell_.data(), tracer_face_.data(), 0, 0});
+                                      TracerBackground{tracer_cell_.data(), tracer_face_.data(), 0, 0});
   }
 
   /// The mixing ratio φ = (ρ_x′ + ρ̄_x) / (ρ′ + ρ̄) of cell (i, k).

@@ -40,7 +40,8 @@ class CellHealthCheckTest : public ::testing::Test {
   }
   HealthRecord check() {
     HealthRecord record;
-    check_health<double, dims>(Stream{}, FieldView<const double, dims>{state.data(), shape}, background.view(), geometry, &record);
+    check_health<double, dims>(Stream{}, FieldView<const double, dims>{state.data(), shape}, background.view(),
+                               geometry, &record);
     return record;
   }
   /// The record's code of finding f at global cell (i, j, k) (2-D: j = 0).

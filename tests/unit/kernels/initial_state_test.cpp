@@ -312,7 +312,8 @@ struct States {
         two_d(grid.cell_shape<2>().size()),
         shape{y_uniform ? nx : n, y_uniform ? n : nx, nz, numerics::halo_width, V3::count},
         three_d(shape.size()) {
-    set_initial_state(Stream{}, FieldView<double, 2>{two_d.data(), grid.cell_shape<2>()}, name, bump, grid.geometry<2>());
+    set_initial_state(Stream{}, FieldView<double, 2>{two_d.data(), grid.cell_shape<2>()}, name, bump,
+                      grid.geometry<2>());
     CellGeometry<3> geometry{grid.geometry<2>(), grid.dx(), grid.spec().xlen, shape.ny, 0};
     if (!y_uniform) {  // the 2-D x axis is the 3-D y axis
       geometry.dx = 300.0;
