@@ -187,6 +187,11 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
                          : std::string("off"),
         output.checkpoint_every > 0 ? fmt::format("every {:g} s", output.checkpoint_every) : std::string("off"),
         output.stats_every > 0 ? fmt::format("every {:g} s (stats.nc)", output.stats_every) : std::string("off")));
+  if (spec.execution.precision != Precision::float64)
+    log.print(
+        fmt::format("  precision {}: the state, its fluxes and the tiles (time, dt, the background, the "
+                    "microphysics and the global sums in double)",
+                    to_string(spec.execution.precision)));
   if (const double limit = spec.execution.wall_limit; limit > 0)
     log.print(
         fmt::format("  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it", limit));
