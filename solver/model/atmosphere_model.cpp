@@ -38,14 +38,8 @@ StepResources<Dims, Real> resources_of(const ModelContext& context, const Worksp
   fill.x = x;
   fill.y = y;
   fill.z = z;
-  const StepResources<Dims> described = described_resources(context.spec, context.grid, fill);
-  StepResources<Dims, Real> resources{
-      workspace.fields(),    described.geometry, described.background, described.params,  described.sources,
-      described.granularity, described.halo,     described.health,     described.tracers, {}};
-  resources.microphysics.every = described.microphysics.every;
-  resources.microphysics.geometry = described.microphysics.geometry;
-  resources.microphysics.first_water = described.microphysics.first_water;
-  resources.microphysics.rain = described.microphysics.rain;
+  StepResources<Dims, Real> resources = described_resources<Dims, Real>(context.spec, context.grid, fill);
+  resources.fields = workspace.fields();
   resources.background = context.background;
   resources.params = &params;
   resources.health = context.health;

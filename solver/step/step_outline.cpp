@@ -94,19 +94,19 @@ GhostFill<Dims> ghost_fill(const RunSpec& spec, const Decomposition& decompositi
           spec.parallel.overlap == HaloOverlap::on};
 }
 
-template <int Dims>
-StepResources<Dims> described_resources(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo) {
+template <int Dims, class Real>
+StepResources<Dims, Real> described_resources(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo) {
   const SourceTerms<Dims> sources{{gravity_wave_source(spec.case_name, configured_bump<Dims>(spec))}};
-  StepResources<Dims> resources{step_field_shapes<Dims>(grid, spec.execution.granularity),
-                                grid.geometry<Dims>(),
-                                {},
-                                nullptr,
-                                sources,
-                                spec.execution.granularity,
-                                halo,
-                                HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
+  StepResources<Dims, Real> resources{step_field_shapes<Dims, Real>(grid, spec.execution.granularity),
+                                      grid.geometry<Dims>(),
+                                      {},
+                                      nullptr,
+                                      sources,
+                                      spec.execution.granularity,
+                                      halo,
+                                      HealthCheckOps{spec.execution.check_every, nullptr, nullptr}};
   if (spec.grid.microphysics != Microphysics::none) {
-    MicrophysicsArguments<Dims>& microphysics = resources.microphysics;
+    MicrophysicsArguments<Dims, Real>& microphysics = resources.microphysics;
     microphysics.every = spec.moisture.every;
     microphysics.state = resources.fields.state;
     microphysics.geometry = resources.geometry;
@@ -136,8 +136,10 @@ template BoundaryConditions<2> domain_sides<2>(CaseName);
 template BoundaryConditions<3> domain_sides<3>(CaseName);
 template GhostFill<2> ghost_fill<2>(const RunSpec&, const Decomposition&, HaloPath);
 template GhostFill<3> ghost_fill<3>(const RunSpec&, const Decomposition&, HaloPath);
-template StepResources<2> described_resources<2>(const RunSpec&, const Grid&, const GhostFill<2>&);
-template StepResources<3> described_resources<3>(const RunSpec&, const Grid&, const GhostFill<3>&);
+template StepResources<2, double> described_resources<2, double>(const RunSpec&, const Grid&, const GhostFill<2>&);
+template StepResources<3, double> described_resources<3, double>(const RunSpec&, const Grid&, const GhostFill<3>&);
+template StepResources<2, float> described_resources<2, float>(const RunSpec&, const Grid&, const GhostFill<2>&);
+template StepResources<3, float> described_resources<3, float>(const RunSpec&, const Grid&, const GhostFill<3>&);
 
 std::size_t critical_path_kernels(const StepProgram& program) {
   std::size_t total = 0;

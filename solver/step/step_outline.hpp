@@ -49,9 +49,9 @@ GhostFill<Dims> ghost_fill(const RunSpec& spec, const Decomposition& decompositi
 
 /// The step resources of `spec` on the rank of `grid` whose ghost cells are filled as `halo`
 /// says: the arrays' shapes without memory, no step values, the health check's cadence without
-/// its record (a description, until a model supplies them).
-template <int Dims>
-StepResources<Dims> described_resources(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo);
+/// its record (a description, until a model supplies them), for a state of type Real.
+template <int Dims, class Real = double>
+StepResources<Dims, Real> described_resources(const RunSpec& spec, const Grid& grid, const GhostFill<Dims>& halo);
 
 /// The outline of this rank of a decomposition whose halo messages take `path`.
 StepOutline outline_steps(const RunSpec& spec, const Decomposition& decomposition, HaloPath path);

@@ -72,17 +72,11 @@ TEST(SinglePrecisionTest, ThermalStaysMirrorSymmetric) {
                                        ExecutionMode::graph);
   run_to_end(*simulation, 0, [](const ProgressReport&) {});
   const testing::HostState state = state_of(*simulation);
-  const int nx = state.shape.nx;
   const double parity[var::count] = {1.0, -1.0, 1.0, 1.0};
   for (int v = 0; v < var::count; ++v) {
-    double largest = 0.0, asymmetry = 0.0;
-    for (int k = 0; k < state.shape.nz; ++k)
-      for (int i = 0; i < nx; ++i) {
-        largest = std::max(largest, std::abs(state(v, k, i)));
-        asymmetry = std::max(asymmetry, std::abs(state(v, k, i) - parity[v] * state(v, k, nx - 1 - i)));
-      }
-    EXPECT_GT(largest, 0.0) << variable_names<2>[v];
-    EXPECT_LT(asymmetry, 1e-4 * largest) << variable_names<2>[v];
+    const testing::MirrorAsymmetry found = testing::mirror_asymmetry(state, v, parity[v]);
+    EXPECT_GT(found.largest, 0.0) << variable_names<2>[v];
+    EXPECT_LT(found.asymmetry, 1e-4 * found.largest) << variable_names<2>[v];
   }
 }
 

@@ -2,6 +2,7 @@
 /// Helpers for tests that run the model on small grids.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -71,6 +72,25 @@ struct HostState {
 
 inline HostState state_of(const Simulation& simulation) {
   return {simulation.state_on_host(), simulation.grid().cell_shape<2>()};
+}
+
+/// Of variable v over the interior cells: the largest |value|, and the largest departure from
+/// mirror symmetry about x = xlen/2, |value(i) − parity · value(nx − 1 − i)| (parity 1: symmetric,
+/// −1: antisymmetric).
+struct MirrorAsymmetry {
+  double largest = 0.0;
+  double asymmetry = 0.0;
+};
+
+inline MirrorAsymmetry mirror_asymmetry(const HostState& state, int v, double parity) {
+  MirrorAsymmetry found;
+  const int nx = state.shape.nx;
+  for (int k = 0; k < state.shape.nz; ++k)
+    for (int i = 0; i < nx; ++i) {
+      found.largest = std::max(found.largest, std::abs(state(v, k, i)));
+      found.asymmetry = std::max(found.asymmetry, std::abs(state(v, k, i) - parity * state(v, k, nx - 1 - i)));
+    }
+  return found;
 }
 
 /// ‖a − b‖₂ / ‖b‖₂ over the interior cells of variable v (‖a − b‖₂ when ‖b‖₂ = 0).
