@@ -6,7 +6,9 @@ namespace simapp {
 
 namespace {
 
-/// The 2-D microphysics waits for the step's lanes, as the health check does.
+/// The 2-D microphysics waits for the step's lanes, as the health check does; in either model it
+/// writes every variable of the state, so where the step has lanes the next step's lanes wait for
+/// it (without the join, a graph's lanes 1… of the next step read the state while it changes).
 template <int Dims, class Real>
 void add_microphysics(StepProgram& program, const std::string& prefix, const StepResources<Dims, Real>& resources,
                       const StepProgram& step, int slot) {
@@ -18,6 +20,7 @@ void add_microphysics(StepProgram& program, const std::string& prefix, const Ste
       .add(OpKind::kernel, prefix + "microphysics",
            [microphysics, params](const Stream& stream) { apply_microphysics(stream, microphysics, params); })
       .bytes = microphysics_bytes(microphysics.state.shape);
+  if (step.uses_lanes()) program.add_join(prefix + "join_after_microphysics");
 }
 
 }  // namespace
