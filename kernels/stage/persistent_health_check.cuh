@@ -34,8 +34,8 @@ __device__ bool count_check(const Steps& p, const cg::grid_group& grid) {
 
 /// Checks every cell, waits for every block's checks, then counts the check; true when a check
 /// has failed.
-template <int Dims>
-__device__ bool check_every_cell(const PersistentSteps<Dims>& p, cg::grid_group& grid) {
+template <int Dims, class Real>
+__device__ bool check_every_cell(const PersistentSteps<Dims, Real>& p, cg::grid_group& grid) {
   const FieldShape<Dims>& shape = p.state.shape;
   const long stride = static_cast<long>(gridDim.x) * blockDim.x;
   if constexpr (Dims == 3) {
@@ -55,9 +55,9 @@ __device__ bool check_every_cell(const PersistentSteps<Dims>& p, cg::grid_group&
   return count_check(p, grid);
 }
 
-template <int Dims>
+template <int Dims, class Real>
 struct HealthCheckElement {
-  const PersistentSteps<Dims>& steps;
+  const PersistentSteps<Dims, Real>& steps;
   cg::grid_group& grid;
   const bool& cells_checked;  ///< each tile of the step's last pass checked its own cells (set each step)
 

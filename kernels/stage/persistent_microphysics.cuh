@@ -24,8 +24,8 @@ inline constexpr int most_block_warps = 8;
 /// (microphysics.cpp): where the grid's blocks take at most two groups of 32 columns each, a block
 /// takes a group's levels at once (microphysics_levels, a warp a level of a chunk); else a thread a
 /// column (microphysics_column), the grid's threads taking the columns in turn.
-template <int Dims>
-__device__ void microphysics_of_every_column(const MicrophysicsArguments<Dims>& m, double dt) {
+template <int Dims, class Real>
+__device__ void microphysics_of_every_column(const MicrophysicsArguments<Dims, Real>& m, double dt) {
   const int nx = m.state.shape.nx;
   const int columns = nx * m.state.shape.ny;
   const int groups = level_groups(columns);
@@ -43,9 +43,9 @@ __device__ void microphysics_of_every_column(const MicrophysicsArguments<Dims>& 
     microphysics_column(m, dt, c % nx, c / nx);
 }
 
-template <int Dims>
+template <int Dims, class Real>
 struct MicrophysicsElement {
-  const PersistentSteps<Dims>& steps;
+  const PersistentSteps<Dims, Real>& steps;
   cg::grid_group& grid;
 
   __device__ bool follows(std::int64_t step) const {

@@ -108,9 +108,9 @@ enum class CellsChecked { by_pass_tiles, by_sweep };
 /// each tile of its last pass checks its own cells (`check_cells`) where the health check follows
 /// the step and no microphysics does (the microphysics changes the cells after the pass), and the
 /// check only counts them. An element of the persistent kernel is one more argument here.
-template <int Dims, DeviceElements Elements, class Step>
-__device__ void run_model_steps(const PersistentSteps<Dims>& p, const StepValues<StepParams<Dims>>& values, int steps,
-                                cg::grid_group& grid, CellsChecked checked, const Step& step_body) {
+template <int Dims, class Real, DeviceElements Elements, class Step>
+__device__ void run_model_steps(const PersistentSteps<Dims, Real>& p, const StepValues<StepParams<Dims>>& values,
+                                int steps, cg::grid_group& grid, CellsChecked checked, const Step& step_body) {
   constexpr bool microphysics = Elements == DeviceElements::microphysics_and_health_check;
   bool cells_checked = false;  // by the tiles of this step's last pass
   const auto body = [&](StepParity parity, const auto& follows) {
@@ -118,9 +118,9 @@ __device__ void run_model_steps(const PersistentSteps<Dims>& p, const StepValues
     cells_checked = checked == CellsChecked::by_pass_tiles && health_check && !(microphysics && follows[0]);
     step_body(parity, cells_checked);
   };
-  const HealthCheckElement<Dims> health{p, grid, cells_checked};
+  const HealthCheckElement<Dims, Real> health{p, grid, cells_checked};
   if constexpr (microphysics)
-    run_steps(p, values, steps, grid, body, MicrophysicsElement<Dims>{p, grid}, health);
+    run_steps(p, values, steps, grid, body, MicrophysicsElement<Dims, Real>{p, grid}, health);
   else
     run_steps(p, values, steps, grid, body, health);
 }
@@ -154,18 +154,18 @@ __host__ __device__ int stage_layers(const FieldShape<Dims>& s) {
 
 template <Direction D, int Dims, int Threads>
 __host__ __device__ int stage_tiles(const FieldShape<Dims>& s) {
-  using Kernel = StageKernel<D, Dims, double, Threads>;
+  using Kernel = StageKernel<D, Dims, double, Threads>;  // its tile's shape: the same for either type
   const IndexBox plane = stage_plane<D>(s);
   return tile_count(plane.width(), Kernel::tile_x) * tile_count(plane.height(), Kernel::tile_z) * stage_layers<D>(s);
 }
 
 /// Slots<D>: the stage kernels along D, per StepParams slot and RK3 stage; Tile<D>: their tile.
-template <int Dims, int Threads>
+template <int Dims, class Real, int Threads>
 struct StagesOf {
   template <Direction D>
-  using Slots = StageKernel<D, Dims, double, Threads>[2][rk_stages];
+  using Slots = StageKernel<D, Dims, Real, Threads>[2][rk_stages];
   template <Direction D>
-  using Tile = typename StageKernel<D, Dims, double, Threads>::Tile;
+  using Tile = typename StageKernel<D, Dims, Real, Threads>::Tile;
 };
 
 /// What a kernel with a barrier a stage does for the variables after the dry ones: nothing (a state
@@ -174,22 +174,22 @@ enum class StageTracers { none, transported };
 
 /// The kernel's parameter: the step scheme, the steps' arguments and every stage kernel, per
 /// StepParams slot (parity_index of the step's parity) and RK3 stage.
-template <int Dims, int Threads>
+template <int Dims, class Real, int Threads>
 struct PersistentStages {
   Scheme<Dims> scheme;
-  PersistentSteps<Dims> steps;
+  PersistentSteps<Dims, Real> steps;
   StepValues<StepParams<Dims>> step_values;
-  ByDirection<Dims, StagesOf<Dims, Threads>::template Slots> stages;
+  ByDirection<Dims, StagesOf<Dims, Real, Threads>::template Slots> stages;
 };
 
-template <int Dims, int Threads>
-using SharedStageTile = EitherDirection<Dims, StagesOf<Dims, Threads>::template Tile>;
+template <int Dims, class Real, int Threads>
+using SharedStageTile = EitherDirection<Dims, StagesOf<Dims, Real, Threads>::template Tile>;
 
 /// One stage over every tile of the grid, the blocks taking tiles in turn.
-template <Direction D, int Dims, int Threads>
-__device__ void stage_over_tiles(const StageKernel<D, Dims, double, Threads>& kernel,
-                                 SharedStageTile<Dims, Threads>& shared) {
-  using Kernel = StageKernel<D, Dims, double, Threads>;
+template <Direction D, int Dims, class Real, int Threads>
+__device__ void stage_over_tiles(const StageKernel<D, Dims, Real, Threads>& kernel,
+                                 SharedStageTile<Dims, Real, Threads>& shared) {
+  using Kernel = StageKernel<D, Dims, Real, Threads>;
   const IndexBox plane = stage_plane<D>(kernel.arrays.shape);
   const int tiles_x = tile_count(plane.width(), Kernel::tile_x);
   const int tiles_plane = tiles_x * tile_count(plane.height(), Kernel::tile_z);
@@ -215,15 +215,15 @@ __device__ void stage_over_tiles(const StageKernel<D, Dims, double, Threads>& ke
 /// stage's tiles read the input and qⁿ's dry variables and write the output's: no barrier between
 /// them (the output is never the input; where it is qⁿ, a cell's tracers are read and written by
 /// one thread).
-template <Direction D, int Dims, int Threads>
-__device__ void tracers_over_cells(const StageKernel<D, Dims, double, Threads>& stage,
+template <Direction D, int Dims, class Real, int Threads>
+__device__ void tracers_over_cells(const StageKernel<D, Dims, Real, Threads>& stage,
                                    const TracerBackground& background) {
-  const StageArrays<double, Dims>& arrays = stage.arrays;
+  const StageArrays<Real, Dims>& arrays = stage.arrays;
   const FieldShape<Dims>& shape = arrays.shape;
-  const StageInputByRule<D, Dims, double> forcing{
+  const StageInputByRule<D, Dims, Real> forcing{
       {arrays.forcing, shape}, stage.sides, stage.context.background, stage.context.geometry};
-  const FieldView<const double, Dims> init{arrays.init, shape};
-  const FieldView<double, Dims> out{arrays.out, shape};
+  const FieldView<const Real, Dims> init{arrays.init, shape};
+  const FieldView<Real, Dims> out{arrays.out, shape};
   const VarRange tracers{ModelVariables<Dims>::count, shape.num_vars};
   const long layer = static_cast<long>(shape.nx) * shape.ny;
   const long cells = layer * shape.nz;
@@ -234,9 +234,9 @@ __device__ void tracers_over_cells(const StageKernel<D, Dims, double, Threads>& 
 }
 
 /// One stage over every tile, with `Tracers` also the tracers' transport over every cell.
-template <StageTracers Tracers, Direction D, int Dims, int Threads>
-__device__ void stage_over_grid(const StageKernel<D, Dims, double, Threads>& stage, const TracerBackground& background,
-                                SharedStageTile<Dims, Threads>& shared) {
+template <StageTracers Tracers, Direction D, int Dims, class Real, int Threads>
+__device__ void stage_over_grid(const StageKernel<D, Dims, Real, Threads>& stage, const TracerBackground& background,
+                                SharedStageTile<Dims, Real, Threads>& shared) {
   stage_over_tiles(stage, shared);
   if constexpr (Tracers == StageTracers::transported) tracers_over_cells(stage, background);
 }
@@ -244,9 +244,9 @@ __device__ void stage_over_grid(const StageKernel<D, Dims, double, Threads>& sta
 /// The three RK3 stages of a pass along `direction`, each over the grid, then a grid barrier.
 /// The 2-D kernel branches on the direction at each stage, the 3-D one once a pass: the code
 /// each kernel has always had (either form compiles to other code for the other dimension).
-template <StageTracers Tracers, int Dims, int Threads>
-__device__ void stages_of_pass(const PersistentStages<Dims, Threads>& k, Direction direction, int slot,
-                               SharedStageTile<Dims, Threads>& shared, cg::grid_group& grid) {
+template <StageTracers Tracers, int Dims, class Real, int Threads>
+__device__ void stages_of_pass(const PersistentStages<Dims, Real, Threads>& k, Direction direction, int slot,
+                               SharedStageTile<Dims, Real, Threads>& shared, cg::grid_group& grid) {
   const TracerBackground& background = k.steps.tracers;
   if constexpr (Dims == 2) {
 #pragma unroll
@@ -274,12 +274,12 @@ inline constexpr DeviceElements stage_kernel_elements =
 
 /// One barrier a stage: for each pass of the step's order, for each RK3 stage, the stage over
 /// every tile (and the tracers over every cell), then a grid barrier.
-template <int Dims, int Threads, StageTracers Tracers>
+template <int Dims, class Real, int Threads, StageTracers Tracers>
 __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
-    persistent_stages_kernel(const __grid_constant__ PersistentStages<Dims, Threads> k, int steps) {
-  __shared__ SharedStageTile<Dims, Threads> shared;
+    persistent_stages_kernel(const __grid_constant__ PersistentStages<Dims, Real, Threads> k, int steps) {
+  __shared__ SharedStageTile<Dims, Real, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps<Dims, stage_kernel_elements<Tracers>>(
+  run_model_steps<Dims, Real, stage_kernel_elements<Tracers>>(
       k.steps, k.step_values, steps, grid, CellsChecked::by_sweep, [&](StepParity parity, bool) {
         const int slot = parity_index(parity);
         for (int p = 0; p < Scheme<Dims>::passes; ++p)
@@ -289,9 +289,9 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
 
 /// The stage kernels of slot `slot`, each reading and writing the arrays the scheme's stage
 /// names (qⁿ → q* → q** → qⁿ⁺¹) and the slot's StepParams<Dims>.
-template <Direction D, int Dims, int Threads>
-void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, int slot,
-                 StageKernel<D, Dims, double, Threads> (&stages)[rk_stages]) {
+template <Direction D, int Dims, class Real, int Threads>
+void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims, Real>& p, int slot,
+                 StageKernel<D, Dims, Real, Threads> (&stages)[rk_stages]) {
   const auto array = [&](StageArray which) { return stage_array(which, p.state, p.stage1, p.stage2); };
   for (int s = 0; s < rk_stages; ++s)
     stages[s] = {{},
@@ -305,35 +305,35 @@ void make_stages(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, int
 
 /// The persistent kernel's pass tile along D: the default shape of `Threads` threads
 /// (PassTileShape), carrying `Tracers` tracers after the dry variables.
-template <Direction D, int Dims, int Threads, int Tracers>
-using PersistentPassTile = PassTile<D, Dims, double, Threads, PassTileShape<D == Direction::x, Threads>::lines,
+template <Direction D, int Dims, class Real, int Threads, int Tracers>
+using PersistentPassTile = PassTile<D, Dims, Real, Threads, PassTileShape<D == Direction::x, Threads>::lines,
                                     PassTileShape<D == Direction::x, Threads>::cells, Tracers>;
 
 /// Slots<D>: the pass tiles along D, per StepParams slot; Tile<D>: their tile.
-template <int Dims, int Threads, int Tracers>
+template <int Dims, class Real, int Threads, int Tracers>
 struct PassesOf {
   template <Direction D>
-  using Slots = PersistentPassTile<D, Dims, Threads, Tracers>[2];
+  using Slots = PersistentPassTile<D, Dims, Real, Threads, Tracers>[2];
   template <Direction D>
-  using Tile = typename PersistentPassTile<D, Dims, Threads, Tracers>::Tile;
+  using Tile = typename PersistentPassTile<D, Dims, Real, Threads, Tracers>::Tile;
 };
 
 /// The kernel's parameter with a barrier a pass: the step scheme, and per StepParams slot a pass
 /// of each direction; pass p of a step reads the array pass p − 1 wrote (state → stage1 (→
 /// stage2) → state).
-template <int Dims, int Threads, int Tracers>
+template <int Dims, class Real, int Threads, int Tracers>
 struct PersistentPasses {
   Scheme<Dims> scheme;
-  PersistentSteps<Dims> steps;
+  PersistentSteps<Dims, Real> steps;
   StepValues<StepParams<Dims>> step_values;
-  ByDirection<Dims, PassesOf<Dims, Threads, Tracers>::template Slots> passes;
+  ByDirection<Dims, PassesOf<Dims, Real, Threads, Tracers>::template Slots> passes;
 };
 
 /// A block's shared memory with a barrier a pass: with 4 tracers up to 42048 B (the 3-D z pass's
 /// 8 lines × 19 positions, 3 stages and 16 faces, of 9 variables), within the 48 KB of static
 /// shared memory.
-template <int Dims, int Threads, int Tracers>
-using SharedPassTile = EitherDirection<Dims, PassesOf<Dims, Threads, Tracers>::template Tile>;
+template <int Dims, class Real, int Threads, int Tracers>
+using SharedPassTile = EitherDirection<Dims, PassesOf<Dims, Real, Threads, Tracers>::template Tile>;
 
 /// A split pass, its three stages tile by tile in shared memory (with `check_into`, each tile's
 /// output cells checked after), then a grid barrier.
@@ -361,12 +361,12 @@ inline constexpr DeviceElements pass_kernel_elements =
     Tracers >= water_tracers ? DeviceElements::microphysics_and_health_check : DeviceElements::health_check;
 
 /// One barrier a pass: the pass tiles, with `Tracers` tracers.
-template <int Dims, int Threads, int Tracers>
+template <int Dims, class Real, int Threads, int Tracers>
 __global__ void __launch_bounds__(Threads, pass_blocks_per_sm<Dims>)
-    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Threads, Tracers> k, int steps) {
-  __shared__ SharedPassTile<Dims, Threads, Tracers> shared;
+    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Real, Threads, Tracers> k, int steps) {
+  __shared__ SharedPassTile<Dims, Real, Threads, Tracers> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps<Dims, pass_kernel_elements<Tracers>>(
+  run_model_steps<Dims, Real, pass_kernel_elements<Tracers>>(
       k.steps, k.step_values, steps, grid, CellsChecked::by_pass_tiles, [&](StepParity parity, bool check_cells) {
         const int slot = parity_index(parity);
         for (int p = 0; p < Scheme<Dims>::passes; ++p)
@@ -379,12 +379,12 @@ __global__ void __launch_bounds__(Threads, pass_blocks_per_sm<Dims>)
 
 /// The passes of a step of parity `parity`, in its StepParams slot: pass p reads the array
 /// pass p − 1 wrote (state → stage1 (→ stage2) → state); a pass tile holds its stages itself.
-template <int Dims, int Threads, int Tracers>
-void make_passes(const Scheme<Dims>& scheme, const PersistentSteps<Dims>& p, StepParity parity,
-                 PersistentPasses<Dims, Threads, Tracers>& kernels) {
+template <int Dims, class Real, int Threads, int Tracers>
+void make_passes(const Scheme<Dims>& scheme, const PersistentSteps<Dims, Real>& p, StepParity parity,
+                 PersistentPasses<Dims, Real, Threads, Tracers>& kernels) {
   constexpr int passes = Scheme<Dims>::passes;
   const int slot = parity_index(parity);
-  const FieldView<double, Dims> arrays[] = {p.state, p.stage1, p.stage2};
+  const FieldView<Real, Dims> arrays[] = {p.state, p.stage1, p.stage2};
   for (int n = 0; n < passes; ++n)
     with_direction_of<Dims>(scheme.pass(parity, n), [&](auto d) {
       constexpr Direction D = decltype(d)::value;
@@ -409,7 +409,7 @@ int most_tiles(const Tiles& tiles) {
 template <int Dims, int Threads>
 int pass_tiles(const FieldShape<Dims>& shape) {
   return most_tiles<Dims>([&](auto d) {
-    PassTile<decltype(d)::value, Dims, double, Threads> pass{};
+    PassTile<decltype(d)::value, Dims, double, Threads> pass{};  // the tiles' count: the same for either type
     pass.input.shape = shape;
     return pass.tile_count();
   });
@@ -421,23 +421,24 @@ int tiles_of_largest_stage(const FieldShape<Dims>& shape) {
 }
 
 /// Tracers after the dry variables of the kernel's state.
-template <int Dims>
-int tracers_of(const PersistentSteps<Dims>& steps) {
+template <int Dims, class Real>
+int tracers_of(const PersistentSteps<Dims, Real>& steps) {
   return steps.state.shape.num_vars - ModelVariables<Dims>::count;
 }
 
 /// The kernel with a barrier a stage of `threads` (an std::integral_constant) for the steps' state.
-template <int Dims, class Threads>
-const void* stages_kernel(const PersistentSteps<Dims>& steps, Threads) {
+template <int Dims, class Real, class Threads>
+const void* stages_kernel(const PersistentSteps<Dims, Real>& steps, Threads) {
   if (tracers_of(steps) > 0)
-    return reinterpret_cast<const void*>(persistent_stages_kernel<Dims, Threads::value, StageTracers::transported>);
-  return reinterpret_cast<const void*>(persistent_stages_kernel<Dims, Threads::value, StageTracers::none>);
+    return reinterpret_cast<const void*>(
+        persistent_stages_kernel<Dims, Real, Threads::value, StageTracers::transported>);
+  return reinterpret_cast<const void*>(persistent_stages_kernel<Dims, Real, Threads::value, StageTracers::none>);
 }
 
 }  // namespace
 
-template <int Dims>
-PersistentGrid persistent_grid(const PersistentSteps<Dims>& steps) {
+template <int Dims, class Real>
+PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>& steps) {
   const FieldShape<Dims>& shape = steps.state.shape;
   const int tracers = tracers_of(steps);
   const auto stage_tiles = [&](auto threads) { return tiles_of_largest_stage<Dims, decltype(threads)::value>(shape); };
@@ -446,32 +447,34 @@ PersistentGrid persistent_grid(const PersistentSteps<Dims>& steps) {
   if (!pass_tile_makes(steps.boundaries) || !pass_kernel_carries(tracers))
     return choose_grid(Scheme<Dims>::passes, false, 0, nullptr, stage_tiles, stage_kernel);
   return with_tracer_count(tracers, [&](auto t) {
-    return choose_grid(Scheme<Dims>::passes, true, pass_tiles<Dims, pass_threads>(shape),
-                       reinterpret_cast<const void*>(persistent_passes_kernel<Dims, pass_threads, decltype(t)::value>),
-                       stage_tiles, stage_kernel);
+    return choose_grid(
+        Scheme<Dims>::passes, true, pass_tiles<Dims, pass_threads>(shape),
+        reinterpret_cast<const void*>(persistent_passes_kernel<Dims, Real, pass_threads, decltype(t)::value>),
+        stage_tiles, stage_kernel);
   });
 }
 
-template <int Dims>
-void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims>& steps_args, const PersistentGrid& grid,
-                          int steps) {
+template <int Dims, class Real>
+void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims, Real>& steps_args,
+                          const PersistentGrid& grid, int steps) {
   if (steps <= 0) return;
   count_kernel_launch();
   if (grid.barrier_a_pass) {
     with_tracer_count(tracers_of(steps_args), [&](auto t) {
       constexpr int tracers = decltype(t)::value;
-      PersistentPasses<Dims, pass_threads, tracers> kernels{
+      PersistentPasses<Dims, Real, pass_threads, tracers> kernels{
           scheme_of<Dims>(), steps_args, step_values<Dims>(steps_args.schedule), {}};
       for (const StepParity parity : {StepParity::odd, StepParity::even})
         make_passes(kernels.scheme, steps_args, parity, kernels);
-      launch(reinterpret_cast<const void*>(persistent_passes_kernel<Dims, pass_threads, tracers>), grid.blocks,
+      launch(reinterpret_cast<const void*>(persistent_passes_kernel<Dims, Real, pass_threads, tracers>), grid.blocks,
              pass_threads, kernels, steps, stream.cuda_stream);
     });
     return;
   }
   with_block_threads(grid.block_threads, [&](auto t) {
     constexpr int threads = decltype(t)::value;
-    PersistentStages<Dims, threads> kernels{scheme_of<Dims>(), steps_args, step_values<Dims>(steps_args.schedule), {}};
+    PersistentStages<Dims, Real, threads> kernels{
+        scheme_of<Dims>(), steps_args, step_values<Dims>(steps_args.schedule), {}};
     for (int slot = 0; slot < 2; ++slot) {
       make_stages(kernels.scheme, steps_args, slot, kernels.stages.x[slot]);
       if constexpr (Dims == 3) make_stages(kernels.scheme, steps_args, slot, kernels.stages.y[slot]);
@@ -483,21 +486,25 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims>& ste
 
 #else
 
-template <int Dims>
-PersistentGrid persistent_grid(const PersistentSteps<Dims>&) {
+template <int Dims, class Real>
+PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>&) {
   throw Error(ExitCode::internal, "persistent", "this simapp was built without CUDA");
 }
 
-template <int Dims>
-void run_persistent_steps(const Stream&, const PersistentSteps<Dims>&, const PersistentGrid&, int) {
+template <int Dims, class Real>
+void run_persistent_steps(const Stream&, const PersistentSteps<Dims, Real>&, const PersistentGrid&, int) {
   throw Error(ExitCode::internal, "persistent", "this simapp was built without CUDA");
 }
 
 #endif
 
-template PersistentGrid persistent_grid(const PersistentSteps<2>&);
-template PersistentGrid persistent_grid(const PersistentSteps<3>&);
-template void run_persistent_steps(const Stream&, const PersistentSteps<2>&, const PersistentGrid&, int);
-template void run_persistent_steps(const Stream&, const PersistentSteps<3>&, const PersistentGrid&, int);
+#define SIMAPP_PERSISTENT_STEPS_OF(Dims, Real)                                 \
+  template PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>&); \
+  template void run_persistent_steps(const Stream&, const PersistentSteps<Dims, Real>&, const PersistentGrid&, int);
+SIMAPP_PERSISTENT_STEPS_OF(2, double)
+SIMAPP_PERSISTENT_STEPS_OF(3, double)
+SIMAPP_PERSISTENT_STEPS_OF(2, float)
+SIMAPP_PERSISTENT_STEPS_OF(3, float)
+#undef SIMAPP_PERSISTENT_STEPS_OF
 
 }  // namespace simapp

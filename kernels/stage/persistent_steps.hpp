@@ -40,10 +40,11 @@
 
 namespace simapp {
 
-/// What the persistent kernel reads and writes; all of it device memory but `mirror`.
-template <int Dims>
+/// What the persistent kernel reads and writes; all of it device memory but `mirror`. Real: the
+/// state's type.
+template <int Dims, class Real = double>
 struct PersistentSteps {
-  FieldView<double, Dims> state, stage1, stage2;  ///< qⁿ, q*, q**
+  FieldView<Real, Dims> state, stage1, stage2;  ///< qⁿ, q*, q**
   CellGeometry<Dims> geometry;
   HydrostaticView background;
   SourceTerms<Dims> sources;
@@ -57,7 +58,7 @@ struct PersistentSteps {
   TracerBackground tracers{};      ///< the tracers' background profiles (the variables after the dry ones)
   /// The water's element (physics.microphysics): after the steps of its cadence (every), before
   /// the health check; every = 0: none.
-  MicrophysicsArguments<Dims> microphysics{};
+  MicrophysicsArguments<Dims, Real> microphysics{};
 };
 
 /// How the kernel is launched on this device: a block per tile at most, no more than fit on
@@ -75,14 +76,14 @@ struct PersistentGrid {
 /// (pass_tile_makes), else a barrier a stage. Throws a bad_input Error naming execution.mode, with
 /// the reason, when the device cannot run the kernel co-resident (no cooperative launches; no
 /// block fits on a multiprocessor); internal without CUDA.
-template <int Dims>
-PersistentGrid persistent_grid(const PersistentSteps<Dims>& steps);
+template <int Dims, class Real>
+PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>& steps);
 
 /// Runs the `steps` steps after clock->completed in one cooperative launch; the kernel
 /// advances clock->completed by the steps it ran (fewer when a health check fails: it stops
 /// after that check).
-template <int Dims>
-void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims>& steps_args, const PersistentGrid& grid,
-                          int steps);
+template <int Dims, class Real>
+void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims, Real>& steps_args,
+                          const PersistentGrid& grid, int steps);
 
 }  // namespace simapp

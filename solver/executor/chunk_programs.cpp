@@ -31,34 +31,29 @@ void write_chunk_values(StepParamsBlock<Dims>& params, const TimeStepping& time,
   params.write_slots(values);
 }
 
-/// The persistent kernel's arguments (PersistentSteps<Dims>) from the step resources, the
+/// The persistent kernel's arguments (PersistentSteps<Dims, Real>) from the step resources, the
 /// tracers' backgrounds and the microphysics (every = 0 without water) included; the domain's
-/// sides are the rank's (it runs on one rank). Its kernel holds doubles: a float32 run never gets
-/// here (why_mode_cannot_run).
+/// sides are the rank's (it runs on one rank).
 template <int Dims, class Real>
 PersistentArguments persistent_steps(const StepResources<Dims, Real>& resources, const TimeSchedule& schedule,
                                      LoopClock* clock) {
-  if constexpr (!std::is_same_v<Real, double>) {
-    throw Error(ExitCode::internal, "execution.mode", "the persistent kernel runs float64 states only");
-  } else {
-    using Steps = PersistentSteps<Dims>;
-    const HealthCheckOps& health = resources.health;
-    return Steps{resources.fields.state,
-                 resources.fields.stage1,
-                 resources.fields.stage2,
-                 resources.geometry,
-                 resources.background,
-                 resources.sources,
-                 resources.halo.domain,
-                 schedule,
-                 resources.params->writable_device_slots(),
-                 clock,
-                 health.every,
-                 health.record,
-                 health.mirror,
-                 resources.tracers,
-                 resources.microphysics};
-  }
+  using Steps = PersistentSteps<Dims, Real>;
+  const HealthCheckOps& health = resources.health;
+  return Steps{resources.fields.state,
+               resources.fields.stage1,
+               resources.fields.stage2,
+               resources.geometry,
+               resources.background,
+               resources.sources,
+               resources.halo.domain,
+               schedule,
+               resources.params->writable_device_slots(),
+               clock,
+               health.every,
+               health.record,
+               health.mirror,
+               resources.tracers,
+               resources.microphysics};
 }
 
 }  // namespace

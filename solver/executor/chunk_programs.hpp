@@ -16,7 +16,8 @@
 namespace simapp {
 
 /// The persistent kernel's arguments for either model's step.
-using PersistentArguments = std::variant<PersistentSteps<2>, PersistentSteps<3>>;
+using PersistentArguments = std::variant<PersistentSteps<2, double>, PersistentSteps<3, double>,
+                                         PersistentSteps<2, float>, PersistentSteps<3, float>>;
 
 class ChunkPrograms {
  public:

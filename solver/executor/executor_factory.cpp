@@ -26,11 +26,6 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
            " runs the stage and pass kernels' tiles between grid barriers: it needs execution.granularity: "
            "stage or pass, not " +
            std::string(to_string(spec.execution.granularity));
-  if (persistent && spec.execution.precision != Precision::float64)
-    return name +
-           " runs execution.precision float64 only (its kernel's tiles are instantiated for doubles); use "
-           "graph_loop for " +
-           std::string(to_string(spec.execution.precision));
   if (persistent && decomposition.size() > 1)
     return name +
            " runs on one rank: halos between ranks would have to travel inside the kernel (NCCL "

@@ -97,6 +97,27 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
   }
 }
 
+/// execution.precision float32 on CUDA: every mode, the persistent kernel with a barrier a stage
+/// (injection's inflow) and a pass (thermal, moist_thermal: the microphysics inside it), and every
+/// granularity give the float32 state of the stage granularity's eager run bit for bit.
+TEST_F(CudaGraphTest, Float32IsTheSameBitsInEveryModeAndGranularity) {
+  for (const CaseName name : {CaseName::injection, CaseName::thermal, CaseName::moist_thermal}) {
+    RunSpec spec = testing::shortened_case(name, 96, 48, Granularity::stage, 4);
+    spec.execution.precision = Precision::float32;
+    if (name == CaseName::moist_thermal) spec.grid.microphysics = Microphysics::kessler;
+    const std::vector<double> reference = testing::final_state(spec, Backend::cuda, ExecutionMode::eager);
+    for (const Granularity granularity : {Granularity::fine, Granularity::fused, Granularity::stage, Granularity::pass})
+      for (const ExecutionMode mode :
+           {ExecutionMode::eager, ExecutionMode::graph, ExecutionMode::graph_loop, ExecutionMode::persistent}) {
+        if (mode == ExecutionMode::persistent && !keeps_fluxes_on_chip(granularity)) continue;
+        RunSpec variant = spec;
+        variant.execution.granularity = granularity;
+        EXPECT_TRUE(bitwise_equal(testing::final_state(variant, Backend::cuda, mode), reference))
+            << to_string(name) << " " << to_string(granularity) << " " << to_string(mode);
+      }
+  }
+}
+
 /// Between outputs far apart the host queues steps in paced batches (QueuePacing): a stop
 /// request is seen after the first ones rather than at the end, and the batched run equals
 /// eager bit for bit. graph_loop and persistent make each batch one launch.

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "solver/executor/executor_factory.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "solver/time/time_stepping.hpp"
 #include "tests/support/small_case.hpp"
@@ -123,14 +122,6 @@ TEST(SinglePrecisionTest, EveryGranularityAndModeGivesTheSameBits) {
             << to_string(base.case_name) << " " << to_string(granularity) << " " << to_string(mode);
       }
   }
-}
-
-TEST(SinglePrecisionTest, PersistentModeRefusesFloat32ByName) {
-  const RunSpec spec = in_float32(small_case(CaseName::thermal, 40, 20, 1.0));
-  const Decomposition decomposition(MPI_COMM_SELF, spec.grid, ParallelSpec{});
-  const std::string why = why_mode_cannot_run(ExecutionMode::persistent, spec, Backend::cuda, decomposition);
-  EXPECT_NE(why.find("execution.precision"), std::string::npos) << why;
-  EXPECT_NE(why.find("float32"), std::string::npos) << why;
 }
 
 }  // namespace
