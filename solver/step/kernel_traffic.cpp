@@ -121,10 +121,11 @@ std::size_t health_check_bytes(const FieldShape<Dims>& shape) {
 }
 
 template <int Dims>
-std::size_t microphysics_bytes(const FieldShape<Dims>& shape) {
+std::size_t microphysics_bytes(const FieldShape<Dims>& shape, std::size_t state_value_bytes) {
   constexpr int water = 3, state = ModelVariables<Dims>::count + water;
-  constexpr int per_cell = water + (2 + water + 7) + (6 + 4) + (7 + 2 * state);
-  return values(shape.nx, shape.ny, per_cell) * static_cast<std::size_t>(shape.nz);
+  constexpr int state_values = water + (2 + water) + 2 * state, scratch_values = 7 + (6 + 4) + 7;
+  const std::size_t cells = static_cast<std::size_t>(shape.nx) * shape.ny * shape.nz;
+  return cells * (state_values * state_value_bytes + scratch_values * sizeof(double));
 }
 
 template <int Dims>
@@ -140,7 +141,7 @@ template std::size_t update_bytes<2>(const PassShape<2>&);
 template std::size_t stage_kernel_bytes<2>(const PassShape<2>&, const CellBox&, bool, bool, bool);
 template std::size_t pass_kernel_bytes<2>(const FieldShape<2>&);
 template std::size_t health_check_bytes<2>(const FieldShape<2>&);
-template std::size_t microphysics_bytes<2>(const FieldShape<2>&);
+template std::size_t microphysics_bytes<2>(const FieldShape<2>&, std::size_t);
 template std::size_t fine_bytes<2>(FineOp, const PassShape<2>&, int);
 template std::size_t halo_fill_bytes<3>(const PassShape<3>&, int, const BoundaryConditions<3>&);
 template std::size_t inflow_bytes<3>(const PassShape<3>&);
@@ -149,7 +150,7 @@ template std::size_t update_bytes<3>(const PassShape<3>&);
 template std::size_t stage_kernel_bytes<3>(const PassShape<3>&, const CellBox&, bool, bool, bool);
 template std::size_t pass_kernel_bytes<3>(const FieldShape<3>&);
 template std::size_t health_check_bytes<3>(const FieldShape<3>&);
-template std::size_t microphysics_bytes<3>(const FieldShape<3>&);
+template std::size_t microphysics_bytes<3>(const FieldShape<3>&, std::size_t);
 template std::size_t fine_bytes<3>(FineOp, const PassShape<3>&, int);
 
 }  // namespace simapp

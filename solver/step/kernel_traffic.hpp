@@ -58,9 +58,10 @@ std::size_t health_check_bytes(const FieldShape<Dims>& shape);
 /// The microphysics at one sub-step of rain, per interior cell: the water read for the hole
 /// filling; ρ′, (ρθ)′ and the water read, 7 scratch values written (step 1); the routine's 6
 /// scratch values read and 4 written; 7 scratch values, the water, ρ′, (ρθ)′ and the momenta read
-/// and the same state values written (step 4).
+/// and the same state values written (step 4). The state's values are `state_value_bytes` each (4
+/// in a float32 run), the scratch values doubles (the microphysics computes in double).
 template <int Dims>
-std::size_t microphysics_bytes(const FieldShape<Dims>& shape);
+std::size_t microphysics_bytes(const FieldShape<Dims>& shape, std::size_t state_value_bytes);
 
 /// The fine granularity's kernels of one variable.
 enum class FineOp { reconstruct, flux, tendency, update };

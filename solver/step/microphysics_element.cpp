@@ -19,7 +19,7 @@ void add_microphysics(StepProgram& program, const std::string& prefix, const Ste
   program
       .add(OpKind::kernel, prefix + "microphysics",
            [microphysics, params](const Stream& stream) { apply_microphysics(stream, microphysics, params); })
-      .bytes = microphysics_bytes(microphysics.state.shape);
+      .bytes = microphysics_bytes(microphysics.state.shape, sizeof(Real));
   if (step.uses_lanes()) program.add_join(prefix + "join_after_microphysics");
 }
 

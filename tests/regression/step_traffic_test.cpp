@@ -5,6 +5,7 @@
 /// profiled step reports every kernel with a time and its bytes.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "solver/simulation/step_profile.hpp"
@@ -43,6 +44,37 @@ TEST(StepTrafficTest, FinerGranularitiesMoveMore) {
       stage = bytes;
     } else {
       EXPECT_GT(bytes, stage) << to_string(granularity);
+    }
+  }
+}
+
+/// Each kernel's bytes in a step of `spec`, by name.
+std::map<std::string, std::size_t> bytes_by_kernel(const RunSpec& spec) {
+  testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::eager);
+  std::map<std::string, std::size_t> bytes;
+  for (const auto& [op, seconds] : simulation->time_next_step())
+    if (op->kind == OpKind::kernel) bytes[op->name] = op->bytes;
+  return bytes;
+}
+
+/// In float32 every kernel moves half the bytes of float64, except the microphysics: it reads and
+/// writes the state in the run's precision but its scratch fields in double, so it moves more than
+/// half and less than all.
+TEST(StepTrafficTest, Float32KernelsMoveHalfTheStatesBytes) {
+  RunSpec spec = testing::small_case(CaseName::moist_thermal, 48, 24, 10.0);
+  spec.grid.microphysics = Microphysics::kessler;
+  const std::map<std::string, std::size_t> float64 = bytes_by_kernel(spec);
+  spec.execution.precision = Precision::float32;
+  const std::map<std::string, std::size_t> float32 = bytes_by_kernel(spec);
+  ASSERT_EQ(float32.size(), float64.size());
+  ASSERT_EQ(float32.count("step1/microphysics"), 1u);
+  for (const auto& [name, bytes] : float64) {
+    ASSERT_EQ(float32.count(name), 1u) << name;
+    if (name == "step1/microphysics") {
+      EXPECT_GT(2 * float32.at(name), bytes);
+      EXPECT_LT(float32.at(name), bytes);
+    } else {
+      EXPECT_EQ(2 * float32.at(name), bytes) << name;
     }
   }
 }
