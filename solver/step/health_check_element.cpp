@@ -7,13 +7,12 @@ namespace simapp {
 
 namespace {
 
-/// The 2-D check waits for the step's lanes; the 3-D one is added as its chunks have always
-/// added it, on lane 0.
+/// The check reads every variable of the state on lane 0: where the step has lanes (the fine
+/// granularity's lane a variable) it waits for them first.
 template <int Dims, class Real>
 void add_health_check(StepProgram& program, const std::string& prefix, const StepResources<Dims, Real>& resources,
                       const StepProgram& step, int /*slot*/) {
-  if constexpr (Dims == 2)
-    if (step.uses_lanes()) program.add_join(prefix + "join_before_check");
+  if (step.uses_lanes()) program.add_join(prefix + "join_before_check");
   const FieldView<Real, Dims> state = resources.fields.state;
   const HydrostaticView background = resources.background;
   const CellGeometry<Dims> geometry = resources.geometry;

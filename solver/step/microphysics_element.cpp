@@ -6,14 +6,13 @@ namespace simapp {
 
 namespace {
 
-/// The 2-D microphysics waits for the step's lanes, as the health check does; in either model it
-/// writes every variable of the state, so where the step has lanes the next step's lanes wait for
-/// it (without the join, a graph's lanes 1… of the next step read the state while it changes).
+/// The microphysics reads and writes every variable of the state on lane 0: where the step has
+/// lanes it waits for them, as the health check does, and the next step's lanes wait for it
+/// (without the joins, a graph's lanes 1… write or read the state while it changes).
 template <int Dims, class Real>
 void add_microphysics(StepProgram& program, const std::string& prefix, const StepResources<Dims, Real>& resources,
                       const StepProgram& step, int slot) {
-  if constexpr (Dims == 2)
-    if (step.uses_lanes()) program.add_join(prefix + "join_before_microphysics");
+  if (step.uses_lanes()) program.add_join(prefix + "join_before_microphysics");
   const MicrophysicsArguments<Dims, Real> microphysics = resources.microphysics;
   const StepParams<Dims>* params = resources.params != nullptr ? resources.params->device_slot(slot) : nullptr;
   program

@@ -351,15 +351,38 @@ TEST(StepsPerGraphTest, AutomaticKLinesUpWithThePeriodOfEveryCadence) {
   EXPECT_EQ(aligned_to_cadences(14, {10}), 10);
 }
 
-TEST(StepProgramTest, ChecksFollowEveryLaneOfTheStep) {
-  RunSpec spec = plan_spec(Granularity::fine);
-  spec.execution.steps_per_graph = 1;
-  spec.execution.check_every = 1;
-  const StepOutline plan = outline_steps(spec);
-  const std::vector<StepOp>& ops = plan.chunk.ops();
-  ASSERT_GE(ops.size(), 3u);
-  EXPECT_EQ(ops[ops.size() - 3].kind, OpKind::join);  // the fine step ends on four lanes
-  EXPECT_EQ(ops[ops.size() - 2].name, "step1/check_health");
+/// The health check and the microphysics read (and the microphysics writes) every variable of the
+/// state on lane 0: in a chunk of fine steps, which run a variable a lane, each waits for every
+/// lane's ops before it, and no lane's op after the microphysics runs before a join, in either
+/// model, dry (the check alone) and with water (whose tracer transport joins the lanes too).
+TYPED_TEST(StepProgramOfEitherModelTest, ElementsThatReadTheWholeStateWaitForEveryLane) {
+  for (CaseName name : {CaseName::thermal, CaseName::moist_thermal}) {
+    RunSpec spec = plan_spec(Granularity::fine, name);
+    if (name == CaseName::moist_thermal) spec.grid.microphysics = Microphysics::kessler;
+    if (TypeParam::value == 3) spec.grid.ny = 8;
+    spec.execution.steps_per_graph = 2;
+    spec.execution.check_every = 1;
+    const StepOutline plan = outline_steps(spec);
+    ASSERT_TRUE(plan.step.uses_lanes());
+    bool lanes_running = false, state_written = false;
+    int elements = 0;
+    for (const StepOp& op : plan.chunk.ops()) {
+      if (op.kind == OpKind::join) {
+        lanes_running = state_written = false;
+        continue;
+      }
+      if (op.lane != 0) {
+        EXPECT_FALSE(state_written) << op.name << " runs beside the microphysics before it";
+        lanes_running = true;
+      }
+      if (op.name.ends_with("/check_health") || op.name.ends_with("/microphysics")) {
+        ++elements;
+        EXPECT_FALSE(lanes_running) << op.name << " reads the state while other lanes still write it";
+        state_written = op.name.ends_with("/microphysics");
+      }
+    }
+    EXPECT_EQ(elements, name == CaseName::thermal ? 2 : 4) << to_string(name);  // two steps
+  }
 }
 
 TEST(StepProgramTest, FineStepRunsVariablesOnParallelLanes) {
