@@ -2,6 +2,7 @@
 
 #include "kernels/boundary/halo_fill.hpp"
 #include "kernels/update/tracer_transport.hpp"
+#include "solver/step/kernel_traffic.hpp"
 
 namespace simapp {
 
@@ -25,14 +26,21 @@ void add_tracer_stage(StepProgram& program, const std::string& prefix, const Tra
   // The transport re-forms the dry flux's face velocity, so it reads the dry ghost cells too.
   const VarRange unfilled = stage.dry_ghosts_filled ? tracers : VarRange{0, stage.forcing.shape.num_vars};
   if (program.uses_lanes()) program.add_join(prefix + "join_before_tracers");
+  const PassShape<Dims> pass{stage.direction, stage.forcing.shape};
   if (fills_halos(stage.direction, stage.sides))
-    program.add(OpKind::kernel, prefix + "tracers.fill_halos", [stage, unfilled](const Stream& stream) {
-      fill_halos(stream, stage.direction, stage.forcing, unfilled, stage.context.background, stage.sides);
-    });
+    program
+        .add(OpKind::kernel, prefix + "tracers.fill_halos",
+             [stage, unfilled](const Stream& stream) {
+               fill_halos(stream, stage.direction, stage.forcing, unfilled, stage.context.background, stage.sides);
+             })
+        .bytes = halo_fill_bytes(pass, unfilled.last - unfilled.first, stage.sides);
   if (stage.inflow)
-    program.add(OpKind::kernel, prefix + "tracers.inflow", [stage](const Stream& stream) {
-      apply_inflow_halos(stream, stage.forcing, stage.context.background, stage.context.geometry, stage.sides);
-    });
+    program
+        .add(OpKind::kernel, prefix + "tracers.inflow",
+             [stage](const Stream& stream) {
+               apply_inflow_halos(stream, stage.forcing, stage.context.background, stage.context.geometry, stage.sides);
+             })
+        .bytes = inflow_bytes(pass);
   program
       .add(OpKind::kernel, prefix + "tracers",
            [stage, tracers](const Stream& stream) {

@@ -48,6 +48,18 @@ TEST(StepTrafficTest, FinerGranularitiesMoveMore) {
   }
 }
 
+/// With tracers every kernel of a step is accounted for too, the tracers' ghost fills included,
+/// in every granularity that runs the tracer transport as kernels of its own.
+TEST(StepTrafficTest, TracerKernelsAreAccountedFor) {
+  for (Granularity granularity : {Granularity::stage, Granularity::fused, Granularity::fine}) {
+    RunSpec spec = testing::small_case(CaseName::injection, 48, 24, 10.0);
+    spec.grid.tracers = {"smoke"};
+    spec.execution.granularity = granularity;
+    testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::eager);
+    EXPECT_GT(kernel_bytes(*simulation), 0u) << to_string(granularity);
+  }
+}
+
 /// Each kernel's bytes in a step of `spec`, by name.
 std::map<std::string, std::size_t> bytes_by_kernel(const RunSpec& spec) {
   testing::SerialSimulation simulation(spec, Backend::host, ExecutionMode::eager);
