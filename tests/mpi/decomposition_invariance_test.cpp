@@ -7,7 +7,7 @@
 /// ghost updated while halos travel), halos by MPI and by NCCL, and every granularity with the
 /// fused one agree bit for bit too. Run under mpiexec with 1, 2, 3, 4 and 6 ranks; the CUDA
 /// variants run where a GPU is visible, the NCCL ones where every rank has a GPU of its own (label
-/// gpu).
+/// gpu); some variants in float32 (execution.precision), whose halos carry floats.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -35,13 +35,15 @@ using testing::world_size;
 /// parallel.ranks: px × py × pz, 0 where MPI_Dims_create chooses (py = 1 in 2-D).
 using Layout = std::array<int, 3>;
 
-/// One case of the model in `dims` dimensions, its granularity, backend and halo transport.
+/// One case of the model in `dims` dimensions, its granularity, backend, halo transport and
+/// precision (execution.precision: the halos carry the state's type).
 struct Variant {
   int dims;
   CaseName name;
   Granularity granularity;
   Backend backend;
   HaloTransport halo = HaloTransport::mpi;
+  Precision precision = Precision::float64;
 };
 
 /// One distributed run of a variant: its mode, its halo overlap and the transport of its halos.
@@ -89,6 +91,7 @@ RunSpec spec_3d(CaseName name) {
 RunSpec spec_for(const Variant& variant, Granularity granularity, const Layout& layout) {
   RunSpec spec = variant.dims == 2 ? spec_2d(variant.name) : spec_3d(variant.name);
   spec.execution.granularity = granularity;
+  spec.execution.precision = variant.precision;
   spec.parallel.ranks = layout;
   if (carries_water(variant.name)) {
     spec.grid.microphysics = Microphysics::kessler;
@@ -182,8 +185,8 @@ Outcome run(const Variant& variant, const RunSpec& spec, ExecutionMode mode, MPI
 /// `variant`'s case at `granularity` run by this rank alone in `mode`, run once for all the
 /// tests that compare with it.
 const Outcome& alone(const Variant& variant, Granularity granularity, ExecutionMode mode) {
-  static std::map<std::tuple<int, CaseName, Granularity, Backend, ExecutionMode>, Outcome> runs;
-  const auto key = std::make_tuple(variant.dims, variant.name, granularity, variant.backend, mode);
+  static std::map<std::tuple<int, CaseName, Granularity, Backend, ExecutionMode, Precision>, Outcome> runs;
+  const auto key = std::make_tuple(variant.dims, variant.name, granularity, variant.backend, mode, variant.precision);
   if (!runs.contains(key))
     runs.emplace(key, run(variant, spec_for(variant, granularity, {1, 1, 1}), mode, MPI_COMM_SELF));
   return runs.at(key);
@@ -269,6 +272,16 @@ std::vector<Variant> variants() {
                            {2, CaseName::injection, Granularity::fused, Backend::cuda, HaloTransport::nccl},
                            {2, CaseName::injection, Granularity::fine, Backend::cuda, HaloTransport::nccl},
                            {2, CaseName::injection, Granularity::stage, Backend::cuda, HaloTransport::nccl}};
+  // float32: the halos carry floats (MPI_FLOAT, NCCL's bytes) on either backend, water included.
+  constexpr Precision single = Precision::float32;
+  for (const Backend backend : {Backend::host, Backend::cuda}) {
+    all.push_back({2, CaseName::injection, Granularity::fused, backend, HaloTransport::mpi, single});
+    all.push_back({2, CaseName::moist_thermal, Granularity::stage, backend, HaloTransport::mpi, single});
+    all.push_back({3, CaseName::thermal, Granularity::pass, backend, HaloTransport::mpi, single});
+    all.push_back({3, CaseName::straka, Granularity::fine, backend, HaloTransport::mpi, single});
+  }
+  all.push_back({2, CaseName::injection, Granularity::fused, Backend::cuda, HaloTransport::nccl, single});
+  all.push_back({3, CaseName::moist_thermal, Granularity::stage, Backend::cuda, HaloTransport::nccl, single});
   const std::vector<std::pair<Backend, HaloTransport>> paths{
       {Backend::host, HaloTransport::mpi}, {Backend::cuda, HaloTransport::mpi}, {Backend::cuda, HaloTransport::nccl}};
   for (const auto& [backend, halo] : paths)
@@ -280,10 +293,11 @@ std::vector<Variant> variants() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, DecompositionInvarianceTest, ::testing::ValuesIn(variants()),
-                         [](const auto& test_info) {
+                         [](const auto& test_info) {  // ends with the backend (and _nccl): the ctest filters
                            const Variant& variant = test_info.param;
                            return std::to_string(variant.dims) + "d_" + std::string(to_string(variant.name)) + "_" +
                                   std::string(to_string(variant.granularity)) + "_" +
+                                  (variant.precision == Precision::float32 ? std::string("float32_") : std::string()) +
                                   std::string(to_string(variant.backend)) +
                                   (variant.halo == HaloTransport::nccl ? std::string("_nccl") : std::string());
                          });
