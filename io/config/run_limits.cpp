@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "foundation/error.hpp"
+#include "kernels/backend/field_view.hpp"
 #include "kernels/cases/case_list.hpp"
 #include "kernels/hydrostatic/hydrostatic_state.hpp"
 #include "kernels/physics/constants.hpp"
+#include "kernels/physics/variables.hpp"
 #include "solver/column/hydrostatic_column.hpp"
 #include "solver/column/run_column.hpp"
 #include "solver/time/time_stepping.hpp"
@@ -43,6 +45,24 @@ void check_cell_count(const GridSpec& grid, const KeyPlaces& places, const std::
   throw Error(ExitCode::bad_input, key ? key->second : file,
               fmt::format("{}: {} = {} cells; at most {} (2^40) are allowed", key ? key->first : "grid.nx", sizes,
                           cells, max_grid_cells));
+}
+
+/// The state's arrays on one rank holding the whole grid (the most any decomposition gives a rank)
+/// have at most max_field_rows rows (FieldShape::rows: variables × ghost-padded ny × nz, the faces'
+/// nz + 1 counted): kernels count the rows in an int (FieldShape::offset).
+void check_row_count(const GridSpec& grid, const KeyPlaces& places, const std::string& file) {
+  const bool three_d = grid.ny > 1;
+  const long vars =
+      (three_d ? ModelVariables<3>::count : ModelVariables<2>::count) + static_cast<long>(state_tracers(grid).size());
+  const long halo = numerics::halo_width;
+  const long rows = vars * (grid.nz + 2 * halo + 1) * (three_d ? grid.ny + 2 * halo : 1);
+  if (rows <= max_field_rows) return;
+  const auto key = first_given(places, three_d ? std::initializer_list<std::string_view>{"grid.ny", "grid.nz"}
+                                               : std::initializer_list<std::string_view>{"grid.nz"});
+  throw Error(ExitCode::bad_input, key ? key->second : file,
+              fmt::format("{}: {} variables on {} rows of cells (ny x nz with ghost cells) make {} rows of values; at "
+                          "most {} (2^31 - 1) are allowed",
+                          key ? key->first : "grid.nz", vars, rows / vars, rows, max_field_rows));
 }
 
 /// Reported at time.sim_time when it was given, else at the length or cell count (in that
@@ -154,6 +174,7 @@ void check_sim_time(const RunSpec& spec, double dt, const KeyPlaces& places, con
 
 void check_run_limits(const RunSpec& spec, const KeyPlaces& places, const std::string& file) {
   check_cell_count(spec.grid, places, file);
+  check_row_count(spec.grid, places, file);
   check_domain(spec, places, file);
   check_step_count(spec, places, file);
   const double dt = time_step(horizontal_spacing(spec.grid), spec.grid.zlen / spec.grid.nz, spec.time.cfl,

@@ -13,7 +13,8 @@ namespace simapp::io {
 /// has its default.
 using KeyPlaces = std::map<std::string_view, std::string, std::less<>>;
 
-/// Checks what no single key's range expresses: at most max_grid_cells cells, a domain the
+/// Checks what no single key's range expresses: at most max_grid_cells cells, arrays of at most
+/// max_field_rows rows (kernels/backend/field_view.hpp), a domain the
 /// case's atmosphere fills whose mass and energy a double counts (xlen · zlen, times ylen in
 /// the 3-D model), at most max_time_steps steps of dt (solver/time/time_stepping.hpp), a
 /// sim_time beyond round-off (at least step_tolerance · dt), and snapshot and checkpoint

@@ -11,6 +11,9 @@
 
 namespace simapp {
 
+/// The most rows (variable, k, j) an array may have: FieldShape::offset counts them in an int.
+inline constexpr long max_field_rows = 2147483647L;
+
 template <int Dims>
 struct FieldShape {
   static_assert(Dims == 2 || Dims == 3, "a model has two or three dimensions");
@@ -32,14 +35,20 @@ struct FieldShape {
   SIMAPP_HOST_DEVICE std::size_t layer_stride() const { return row_stride() * padded_ny(); }
   SIMAPP_HOST_DEVICE std::size_t var_stride() const { return layer_stride() * padded_nz(); }
   SIMAPP_HOST_DEVICE std::size_t size() const { return var_stride() * num_vars; }
+  /// Rows (var, k, j) of the arrays: at most max_field_rows (a configuration with more is refused),
+  /// so that offset counts them in an int.
+  SIMAPP_HOST_DEVICE long rows() const { return static_cast<long>(num_vars) * padded_nz() * padded_ny(); }
+  /// Where value (var, k, j, i) lies: its row (var, k, j) as an int, times the row's length, plus i:
+  /// one 32 × 32 → 64-bit product (a kernel's loads and stores work it out for every cell).
   SIMAPP_HOST_DEVICE std::size_t offset(int var, int k, int j, int i) const {
-    return var * var_stride() + static_cast<std::size_t>(k + halo) * layer_stride() +
-           static_cast<std::size_t>(j + halo_y()) * row_stride() + (i + halo);
+    const int row = (var * padded_nz() + (k + halo)) * padded_ny() + (j + halo_y());
+    return static_cast<std::size_t>(static_cast<unsigned>(row)) * static_cast<unsigned>(padded_nx()) +
+           static_cast<unsigned>(i + halo);
   }
   /// The 2-D model's cell (i, k).
   template <int D = Dims, std::enable_if_t<D == 2, int> = 0>
   SIMAPP_HOST_DEVICE std::size_t offset(int var, int k, int i) const {
-    return var * var_stride() + static_cast<std::size_t>(k + halo) * layer_stride() + (i + halo);
+    return offset(var, k, 0, i);
   }
 };
 

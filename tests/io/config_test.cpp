@@ -169,8 +169,13 @@ ConfigValue value_of(const ConfigKey& key, const std::string& text) {
   }
 }
 
-/// Whether a key's largest value makes more cells than a grid may have (nx · ny · nz ≤ 2^40).
-bool largest_exceeds_the_cell_limit(const ConfigKey& key) { return key.path == "grid.ny"; }
+/// What a key's largest value exceeds, as its refusal says it, if anything: more cells than a grid
+/// may have (nx · ny · nz ≤ 2^40), or more rows of values than an array may have (FieldShape::rows).
+std::string largest_exceeds(const ConfigKey& key) {
+  if (key.path == "grid.ny") return " cells; at most 1099511627776 (2^40) are allowed";
+  if (key.path == "grid.nz") return " rows of values; at most 2147483647 (2^31 - 1) are allowed";
+  return "";
+}
 
 void expect_same_spec(const RunSpec& actual, const RunSpec& expected) {
   for (const ConfigKey& key : config_keys())
@@ -622,6 +627,24 @@ TEST_F(ConfigTest, NameListsAreReadFromAYamlListToo) {
   refused("[[u]]", "expected names, got a list holding a list");
 }
 
+/// Kernels count an array's rows (variables × ny × nz with ghost cells) in an int: a grid whose state
+/// would have more is refused at the key that makes them, one just below the limit is not.
+TEST_F(ConfigTest, ArraysOfMoreRowsThanAnIntCountsAreRefused) {
+  const std::string path = write("case: thermal\n");
+  const std::vector<std::string> short_run{"time.sim_time=1e-3", "grid.nx=4"};
+  auto grid = [&](int ny, int nz) {
+    std::vector<std::string> overrides = short_run;
+    overrides.push_back("grid.ny=" + std::to_string(ny));
+    overrides.push_back("grid.nz=" + std::to_string(nz));
+    return overrides;
+  };
+  // 5 variables × (30000 + 4) × (30000 + 5) rows of the 3-D state and its faces > 2^31 − 1.
+  expect_bad_input(load_error(path, grid(30000, 30000)), "--set grid.ny=30000",
+                   "grid.ny: 5 variables on 900270020 rows of cells (ny x nz with ghost cells) make 4501350100 rows "
+                   "of values; at most 2147483647 (2^31 - 1) are allowed");
+  EXPECT_NO_THROW(load_config(path, grid(20000, 20000)));  // 5 · 20004 · 20005 < 2^31
+}
+
 TEST_F(ConfigTest, EveryNumberKeyRejectsValuesAboveItsRange) {
   const std::string path = write("case: thermal\n");
   int keys_with_maximum = 0;
@@ -638,10 +661,8 @@ TEST_F(ConfigTest, EveryNumberKeyRejectsValuesAboveItsRange) {
         << key.path << ": " << error.what();
     // A short run, so that the largest grid is not refused for its step count.
     const std::vector<std::string> largest{"time.sim_time=1e-3", std::string(key.path) + "=" + text(*key.maximum)};
-    if (largest_exceeds_the_cell_limit(key))
-      EXPECT_NE(std::string(load_error(path, largest).what()).find(" cells; at most 1099511627776 (2^40) are allowed"),
-                std::string::npos)
-          << key.path;
+    if (const std::string refusal = largest_exceeds(key); !refusal.empty())
+      EXPECT_NE(std::string(load_error(path, largest).what()).find(refusal), std::string::npos) << key.path;
     else
       EXPECT_NO_THROW(load_config(path, largest)) << key.path;
   }
