@@ -1,6 +1,7 @@
 #pragma once
 /// Equation of state of dry air in potential-temperature form: p = C₀ (ρθ)^γ.
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/backend/fused_multiply_add.hpp"
 #include "kernels/backend/host_device.hpp"
@@ -24,6 +25,35 @@ struct PressureReference {
 /// Binomial coefficients c_n = γ(γ − 1)…(γ − n + 1)/n! of (1 + ε)^γ = Σ c_n εⁿ.
 inline constexpr double binomial_gamma(int n) { return n == 0 ? 1.0 : binomial_gamma(n - 1) * (gamma - n + 1) / n; }
 
+#if defined(__CUDACC__)
+/// c₀ … c₈ in the GPU's constant bank, which a double fused multiply-add reads as an operand as it
+/// is, where a double written in the code first takes two moves into registers (16 instructions
+/// of a face's two hundred: docs/performance.md, "Instructions a cell"). Not const: a const
+/// array's values the compiler writes back into the code.
+static __constant__ double binomial_gamma_constants[9] = {binomial_gamma(0), binomial_gamma(1), binomial_gamma(2),
+                                                          binomial_gamma(3), binomial_gamma(4), binomial_gamma(5),
+                                                          binomial_gamma(6), binomial_gamma(7), binomial_gamma(8)};
+#endif
+
+/// c_n in the state's type Real (on the GPU a double's from binomial_gamma_constants: the same
+/// value, the compiler's).
+template <class Real, int N>
+SIMAPP_HOST_DEVICE inline Real series_coefficient() {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<Real, double>) return binomial_gamma_constants[N];
+#endif
+  return Real(binomial_gamma(N));
+}
+
+/// c_N + ε(c_{N+1} + … + ε c_Last) by Horner's rule in fused multiply-adds, innermost first.
+template <class Real, int N, int Last>
+SIMAPP_HOST_DEVICE inline Real series_from(Real epsilon) {
+  if constexpr (N == Last)
+    return series_coefficient<Real, N>();
+  else
+    return fma(epsilon, series_from<Real, N + 1, Last>(epsilon), series_coefficient<Real, N>());
+}
+
 /// |ε| up to which pressure_change sums the series: its first term left out, c₉ ε⁹ with
 /// |c₉| < 0.0024, is below 2⁻⁵⁶ of the sum (≈ γε) there, a sixteenth of an ulp.
 inline constexpr double series_epsilon_limit = 1.0 / 64;
@@ -40,18 +70,8 @@ SIMAPP_HOST_DEVICE inline Real pressure_change(Real delta, const PressureReferen
   const Real epsilon = delta * Real(reference.inv_rho_theta);
   if (std::fabs(epsilon) > Real(series_epsilon_limit))
     return Real(pressure(reference.rho_theta + delta) - reference.pressure);
-  constexpr Real c1 = Real(binomial_gamma(1)), c2 = Real(binomial_gamma(2)), c3 = Real(binomial_gamma(3)),
-                 c4 = Real(binomial_gamma(4)), c5 = Real(binomial_gamma(5)), c6 = Real(binomial_gamma(6)),
-                 c7 = Real(binomial_gamma(7)), c8 = Real(binomial_gamma(8));
-  Real sum;
-  if constexpr (sizeof(Real) < sizeof(double))
-    sum = fma(epsilon, fma(epsilon, fma(epsilon, c4, c3), c2), c1);
-  else
-    sum = fma(
-        epsilon,
-        fma(epsilon, fma(epsilon, fma(epsilon, fma(epsilon, fma(epsilon, fma(epsilon, c8, c7), c6), c5), c4), c3), c2),
-        c1);
-  return Real(reference.pressure) * (sum * epsilon);
+  constexpr int last = sizeof(Real) < sizeof(double) ? 4 : 8;
+  return Real(reference.pressure) * (series_from<Real, 1, last>(epsilon) * epsilon);
 }
 
 /// ρθ = (p / C₀)^(1/γ): the inverse of `pressure`.
