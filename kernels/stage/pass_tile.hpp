@@ -87,6 +87,7 @@ struct PassTile
 
   FieldView<const Real, Dims> input;     ///< qⁿ
   FastDivisor nx_divisor, ny_divisor;    ///< the input's nx and ny, for cell_of (set_pass)
+  FastDivisor tiles_along_divisor;       ///< tiles_along(), for tile_start (set_pass)
   FieldView<Real, Dims> output;          ///< qⁿ⁺¹ (another array: other tiles still read qⁿ)
   FluxContext<Dims> context[rk_stages];  ///< per stage; their params are this step's slot
   SourceTerms<Dims> sources;
@@ -100,6 +101,13 @@ struct PassTile
   }
   SIMAPP_HOST_DEVICE int tiles_along() const { return (length() + cells - 1) / cells; }
   SIMAPP_HOST_DEVICE int tile_count() const { return tiles_along() * ((breadth() + lines - 1) / lines); }
+  /// Where tile t starts: cell a0 of its lines along the pass and line c0 across it (the tiles of
+  /// a few lines follow each other along the pass).
+  SIMAPP_HOST_DEVICE void tile_start(int t, int& a0, int& c0) const {
+    const int row = tiles_along_divisor.quotient(t);
+    a0 = (t - row * tiles_along_divisor.divisor()) * cells;
+    c0 = row * lines;
+  }
 
   struct Cell {
     int i, j, k;
@@ -264,8 +272,8 @@ struct PassTile
   /// The health check of tile t's own cells of the output, after run(), the work shared as there
   /// (check_cell_health into `record`).
   SIMAPP_HOST_DEVICE void check_output(int t, int first, int stride, HealthRecord* record) const {
-    const int a0 = t % tiles_along() * cells;
-    const int c0 = t / tiles_along() * lines;
+    int a0 = 0, c0 = 0;
+    tile_start(t, a0, c0);
     for (int u = first; u < lines * cells; u += stride) {
       int l = 0, f = 0;
       item(u, cells, l, f);

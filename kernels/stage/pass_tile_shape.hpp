@@ -88,6 +88,7 @@ void set_pass(Pass& pass, const Input& input, const Output& output, const Geomet
   pass.input = input;
   pass.nx_divisor = FastDivisor(input.shape.nx);
   pass.ny_divisor = FastDivisor(input.shape.ny);
+  pass.tiles_along_divisor = FastDivisor(pass.tiles_along());
   pass.output = output;
   for (int s = 0; s < rk_stages; ++s) pass.context[s] = {geometry, background, params, s};
   pass.sources = sources;
@@ -105,15 +106,15 @@ struct LoadedPosition {
 /// Tile t of `pass`, the work shared by threads first, first + stride, …; `sync()` separates the
 /// phases (a block barrier on the GPU; nothing for one host thread doing all of it):
 ///   load qⁿ | for each stage: faces | cells
-/// `Pass` is a PassTileShape with tiles_along(), fetch and store (qⁿ at a position), face and cell
+/// `Pass` is a PassTileShape with tile_start(t, a0, c0), fetch and store (qⁿ at a position), face and cell
 /// (phases of a tile starting at cell a0 of line c0); along walls its cells of a stage make the
 /// next stage's ghost rows (for_wall_ghosts_of).
 template <class Pass, class Sync>
 SIMAPP_HOST_DEVICE void run_pass_tile(const Pass& pass, typename Pass::Tile& tile, int t, int first, int stride,
                                       const Sync& sync) {
   constexpr int lines = Pass::lines, cells = Pass::cells;
-  const int a0 = t % pass.tiles_along() * cells;
-  const int c0 = t / pass.tiles_along() * lines;
+  int a0 = 0, c0 = 0;
+  pass.tile_start(t, a0, c0);
   // A tile has more positions than threads (152 at most for 128): each thread reads two before it
   // stores either, so that its reads are in flight together.
   for (int u = first; u < lines * Pass::span; u += 2 * stride) {

@@ -112,13 +112,9 @@ struct PassSetup {
   /// The pass along D from q0 into `output`.
   template <Direction D, int Threads>
   PassTile<D, Dims, double, Threads> pass_into(Field<Dims>& output) const {
-    return {{},
-            q0.view,
-            FastDivisor(q0.view.shape.nx),
-            FastDivisor(q0.view.shape.ny),
-            output.view,
-            {context[0], context[1], context[2]},
-            sources};
+    PassTile<D, Dims, double, Threads> pass{};
+    set_pass(pass, q0.view, output.view, context[0].geometry, context[0].background, context[0].params, sources);
+    return pass;
   }
 
   /// The pass along D from q0 into `output`, tile by tile, its cells checked into `record` if given.
