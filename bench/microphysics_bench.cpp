@@ -13,12 +13,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "bench/event_timing.hpp"
+#include "bench/json_file.hpp"
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/microphysics/microphysics.hpp"
@@ -139,13 +139,8 @@ int main(int argc, char** argv) {
     }
   }
   device::destroy_stream(stream);
-  if (!json_path.empty()) {
-    std::ofstream out(json_path);
-    out << nlohmann::json{{"benchmark", "microphysics"}, {"results", results}}.dump(2) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "simapp-bench-microphysics: error: cannot write %s\n", json_path.c_str());
-      return 1;
-    }
-  }
+  if (!json_path.empty() &&
+      !write_json_file(json_path, {{"benchmark", "microphysics"}, {"results", results}}, "simapp-bench-microphysics"))
+    return 1;
   return 0;
 }

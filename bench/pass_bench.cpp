@@ -13,13 +13,13 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "bench/event_timing.hpp"
+#include "bench/json_file.hpp"
+#include "foundation/fnv1a.hpp"
 #include "kernels/backend/device_buffer.hpp"
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/stage/pass_kernel.hpp"
@@ -74,19 +74,16 @@ struct UniformBackground {
   }
 };
 
-/// FNV-1a of the bytes of every interior value of `values` (laid out as `shape`).
+/// FNV-1a of the bytes of every interior value of `values` (laid out as `shape`), in order.
 template <class Real>
 std::uint64_t interior_bits(const std::vector<Real>& values, const FieldShape<3>& shape) {
-  std::uint64_t hash = 14695981039346656037ull;
+  std::vector<Real> interior;
+  interior.reserve(static_cast<std::size_t>(shape.num_vars) * shape.nz * shape.ny * shape.nx);
   for (int v = 0; v < shape.num_vars; ++v)
     for (int k = 0; k < shape.nz; ++k)
       for (int j = 0; j < shape.ny; ++j)
-        for (int i = 0; i < shape.nx; ++i) {
-          unsigned char bytes[sizeof(Real)];
-          std::memcpy(bytes, &values[shape.offset(v, k, j, i)], sizeof(Real));
-          for (const unsigned char byte : bytes) hash = (hash ^ byte) * 1099511628211ull;
-        }
-  return hash;
+        for (int i = 0; i < shape.nx; ++i) interior.push_back(values[shape.offset(v, k, j, i)]);
+  return fnv1a({reinterpret_cast<const char*>(interior.data()), interior.size() * sizeof(Real)});
 }
 
 struct PassResult {
@@ -179,13 +176,8 @@ int main(int argc, char** argv) {
     }
   }
   device::destroy_stream(stream);
-  if (!json_path.empty()) {
-    std::ofstream out(json_path);
-    out << nlohmann::json{{"benchmark", "pass"}, {"results", results}}.dump(2) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "simapp-bench-pass: error: cannot write %s\n", json_path.c_str());
-      return 1;
-    }
-  }
+  if (!json_path.empty() &&
+      !write_json_file(json_path, {{"benchmark", "pass"}, {"results", results}}, "simapp-bench-pass"))
+    return 1;
   return 0;
 }

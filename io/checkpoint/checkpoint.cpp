@@ -17,6 +17,7 @@
 #include <fmt/ranges.h>
 
 #include "foundation/error.hpp"
+#include "foundation/fnv1a.hpp"
 #include "foundation/printable_text.hpp"
 #include "io/files/numbered_name.hpp"
 #include "io/hdf5/hdf5_file.hpp"
@@ -80,12 +81,6 @@ std::vector<std::string> tracers_after(const std::string& variables, const std::
 Error io_error(const fs::path& path, const std::string& what) { return Error(ExitCode::io, path.string(), what); }
 Error bad_input(const fs::path& path, const std::string& what) {
   return Error(ExitCode::bad_input, path.string(), what);
-}
-
-std::uint64_t fnv1a(std::string_view bytes) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
-  return hash;
 }
 
 std::uint64_t bits(double value) { return std::bit_cast<std::uint64_t>(value); }
