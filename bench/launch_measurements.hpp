@@ -1,6 +1,7 @@
 #pragma once
 /// The measurements of simapp-bench on the current device: eager launches, stream sync round
-/// trips, CUDA-graph capture, instantiation and replay, and grid-wide barriers;
+/// trips, CUDA-graph capture, instantiation and replay, grid-wide and cluster barriers, and the
+/// latency of a load from shared, distributed shared and L2 memory;
 /// docs/benchmarks.md explains every number. Each number comes with its statistics: median,
 /// min, max and quartiles of config.repeat runs or of config.single_samples single launches,
 /// with the samples (bench/sample_stats.hpp).
@@ -40,6 +41,15 @@ class LaunchBench {
   std::vector<int> grid_barrier_blocks() const;
   /// 5. Grid-wide barriers (cooperative launch): µs per barrier in a grid of `blocks` blocks.
   GridBarrierTimes grid_barrier(int blocks) const;
+  /// 6. Whether the device runs thread-block clusters (compute capability 9.0 and later).
+  bool has_clusters() const;
+  /// 6. The cluster shapes measured: one cluster of 2, 4, 8 and 16 blocks (16 where the device
+  /// allows it), and as many of each as fit at once.
+  std::vector<ClusterShape> cluster_shapes() const;
+  /// 6. Cluster barriers: µs per barrier in a launch of `shape`.
+  ClusterBarrierTimes cluster_barrier(const ClusterShape& shape) const;
+  /// 6. ns a dependent load from shared memory, another block's shared memory and the L2 cache.
+  LoadLatencies load_latencies() const;
 
  private:
   std::unique_ptr<const Bench> bench_;

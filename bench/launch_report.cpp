@@ -222,6 +222,38 @@ void LaunchReport::grid_barrier(const GridBarrierTimes& times) {
   doc_["grid_barrier"].push_back(j);
 }
 
+void LaunchReport::cluster_header(bool available) {
+  doc_["cluster_barrier"] = Json::array();
+  if (!available) {
+    fmt::print("\n6. thread-block clusters: skipped (they need compute capability 9.0 or later)\n");
+    return;
+  }
+  fmt::print("\n6. thread-block clusters ({} threads a block, {} barriers a kernel less none; loads: a chain of {})\n",
+             kBarrierThreads, kBarriersPerKernel, kChainLoads);
+}
+
+void LaunchReport::cluster_barrier(const ClusterBarrierTimes& times) {
+  print_row(fmt::format("one cluster barrier, {} cluster{} of {} blocks", times.shape.clusters,
+                        times.shape.clusters == 1 ? "" : "s", times.shape.size),
+            times.us_per_barrier);
+  Json j = {{"cluster_size", times.shape.size}, {"clusters", times.shape.clusters}};
+  put(j, "us_per_barrier", times.us_per_barrier);
+  j["with_barriers_us_stats"] = to_json(times.with_barriers_us);
+  j["no_barriers_us_stats"] = to_json(times.no_barriers_us);
+  doc_["cluster_barrier"].push_back(j);
+}
+
+void LaunchReport::load_latencies(const LoadLatencies& latencies) {
+  print_row("a dependent load, own shared memory", latencies.own_shared_ns, "ns");
+  print_row("a dependent load, another block's shared memory", latencies.other_block_shared_ns, "ns");
+  print_row("a dependent load, L2 (global, around L1)", latencies.l2_ns, "ns");
+  Json j = Json::object();
+  put(j, "own_shared_ns", latencies.own_shared_ns);
+  put(j, "other_block_shared_ns", latencies.other_block_shared_ns);
+  put(j, "l2_ns", latencies.l2_ns);
+  doc_["load_latency"] = j;
+}
+
 void LaunchReport::finish(double wall_s) {
   doc_["wall_s"] = wall_s;
   fmt::print("\nfinished in {:.1f} s\n", wall_s);

@@ -34,6 +34,11 @@ class LaunchReport {
   /// Prints the grid-barrier table's header; grid_barrier() adds its rows.
   void grid_barrier_header();
   void grid_barrier(const GridBarrierTimes& times);
+  /// Prints the cluster section's header, or why it is skipped (`available` false: no clusters on
+  /// this device); cluster_barrier() and load_latencies() add its rows.
+  void cluster_header(bool available);
+  void cluster_barrier(const ClusterBarrierTimes& times);
+  void load_latencies(const LoadLatencies& latencies);
   /// Prints the seconds the run took.
   void finish(double wall_s);
 

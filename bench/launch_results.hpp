@@ -44,4 +44,26 @@ struct GridBarrierTimes {
   Stats us_per_barrier;    ///< their difference per barrier (derived: bounds from both ranges)
 };
 
+/// 6. A shape of thread-block clusters: `clusters` clusters of `size` blocks.
+struct ClusterShape {
+  int size = 0;
+  int clusters = 0;
+};
+
+/// 6. Cluster barriers in one launch of `shape`; GPU µs (events).
+struct ClusterBarrierTimes {
+  ClusterShape shape;
+  Stats with_barriers_us;  ///< one launch doing kBarriersPerKernel cluster barriers
+  Stats no_barriers_us;    ///< the same launch doing none
+  Stats us_per_barrier;    ///< their difference per barrier (derived: bounds from both ranges)
+};
+
+/// 6. ns of one load in a chain of kChainLoads dependent loads (the difference against a chain of
+/// none, per load).
+struct LoadLatencies {
+  Stats own_shared_ns;          ///< the block's own shared memory
+  Stats other_block_shared_ns;  ///< another block's of the cluster (distributed shared memory)
+  Stats l2_ns;                  ///< global memory through the L2 cache (ld.global.cg, around L1)
+};
+
 }  // namespace simapp::bench

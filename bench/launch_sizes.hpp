@@ -21,6 +21,9 @@ inline const std::vector<int> kScaleSweep = {10, 100, 1000, 5000};
 constexpr int kFitSmall = 1'000;           ///< per-node costs are the slope between these two graph sizes,
 constexpr int kFitLarge = 5'000;           ///< which both sweeps contain
 constexpr int kBarrierThreads = 256;       ///< threads a block of the grid-barrier kernel
-constexpr int kBarriersPerKernel = 1'000;  ///< grid-wide barriers a grid-barrier kernel
+constexpr int kBarriersPerKernel = 1'000;  ///< grid-wide (and cluster) barriers a barrier kernel
+constexpr int kChainSlots = 1'024;         ///< ints of the table a load-latency chain runs through (4 KB)
+constexpr int kChainLoads = 100'000;       ///< dependent loads of a load-latency chain
+constexpr int kChainThreads = 128;         ///< threads a block of the load-latency kernel (one follows the chain)
 
 }  // namespace simapp::bench

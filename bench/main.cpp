@@ -1,5 +1,6 @@
 /// simapp-bench: measures CUDA launch overhead (eager launches, stream sync round trips,
-/// CUDA-graph replay and grid-wide barriers) on the current device; docs/benchmarks.md explains every number.
+/// CUDA-graph replay, grid-wide and cluster barriers, load latencies) on the current device; docs/benchmarks.md
+/// explains every number.
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -55,6 +56,11 @@ void run_all(const Config& config, LaunchReport& report) {
   const std::vector<int> grids = bench.grid_barrier_blocks();
   report.grid_barrier_header();
   for (const int blocks : grids) report.grid_barrier(bench.grid_barrier(blocks));
+  const bool clusters = bench.has_clusters();
+  report.cluster_header(clusters);
+  if (!clusters) return;
+  for (const ClusterShape& shape : bench.cluster_shapes()) report.cluster_barrier(bench.cluster_barrier(shape));
+  report.load_latencies(bench.load_latencies());
 }
 
 /// Parses the command line, runs, writes the JSON; returns the exit code.
