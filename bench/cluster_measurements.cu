@@ -158,24 +158,25 @@ LoadLatencies LaunchBench::load_latencies() const {
   BENCH_CUDA_CHECK(cudaMemcpy(l2.get(), table.data(), sizeof(int) * table.size(), cudaMemcpyHostToDevice));
   const auto* l2_table = static_cast<const int*>(l2.get());
   auto* sink_slot = static_cast<int*>(sink.get());
-  // The difference between chains of many and of no loads, per load, in ns.
+  // The difference between chains of many and of no loads, per load, in ns; the chain of many
+  // runs last, so that the sink holds its end.
+  int expected = 0;
+  for (int n = 0; n < kChainLoads; ++n) expected = next_slot(expected);
   const auto ns_per_load = [&](ChainSource source) {
-    const Stats with = latency_chain_kernel_us(bench, kChainLoads, source, l2_table, sink_slot);
     const Stats none = latency_chain_kernel_us(bench, 0, source, l2_table, sink_slot);
+    const Stats with = latency_chain_kernel_us(bench, kChainLoads, source, l2_table, sink_slot);
+    int end = -1;
+    BENCH_CUDA_CHECK(cudaMemcpy(&end, sink_slot, sizeof(int), cudaMemcpyDeviceToHost));
+    if (end != expected)
+      throw Error(ExitCode::internal, "",
+                  "the load-latency chain ended at slot " + std::to_string(end) + ", expected " +
+                      std::to_string(expected) + " (the kernel did not run as written)");
     return difference_over(with, none, kChainLoads * 1e-3);
   };
   LoadLatencies latencies;
   latencies.own_shared_ns = ns_per_load(ChainSource::own_shared);
   latencies.other_block_shared_ns = ns_per_load(ChainSource::other_block_shared);
   latencies.l2_ns = ns_per_load(ChainSource::l2);
-  int end = -1;
-  BENCH_CUDA_CHECK(cudaMemcpy(&end, sink_slot, sizeof(int), cudaMemcpyDeviceToHost));
-  int expected = 0;
-  for (int n = 0; n < kChainLoads; ++n) expected = next_slot(expected);
-  if (end != expected)
-    throw Error(ExitCode::internal, "",
-                "the load-latency chain ended at slot " + std::to_string(end) + ", expected " +
-                    std::to_string(expected) + " (the kernel did not run)");
   return latencies;
 }
 
