@@ -64,39 +64,41 @@ __global__ void latency_chain_kernel(int loads, ChainSource source, const int* l
 #endif
 }
 
+/// A launch of `clusters` clusters of `size` blocks of `threads` threads on `stream`: the
+/// configuration, and the cluster attribute it points to.
+struct ClusterLaunch {
+  cudaLaunchAttribute attribute = {};
+  cudaLaunchConfig_t config = {};
+
+  ClusterLaunch(int size, int clusters, int threads, cudaStream_t stream) {
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(size);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.gridDim = dim3(static_cast<unsigned>(size * clusters));
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;  // config points into the object
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
 /// Launches `kernel(args...)` as `clusters` clusters of `size` blocks of `threads` threads.
 template <class... Args>
 void launch_clusters(void (*kernel)(Args...), int size, int clusters, int threads, cudaStream_t stream, Args... args) {
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(static_cast<unsigned>(size * clusters));
-  config.blockDim = dim3(static_cast<unsigned>(threads));
-  config.stream = stream;
-  cudaLaunchAttribute attribute = {};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(size);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  BENCH_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+  const ClusterLaunch launch(size, clusters, threads, stream);
+  BENCH_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, args...));
 }
 
 /// Clusters of `size` blocks of `kernel` (`threads` threads) the device runs at once; 0 where none fits.
 template <class Kernel>
 int max_active_clusters(Kernel kernel, int size, int threads) {
   BENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(static_cast<unsigned>(size));
-  config.blockDim = dim3(static_cast<unsigned>(threads));
-  cudaLaunchAttribute attribute = {};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(size);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  const ClusterLaunch launch(size, 1, threads, nullptr);
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) {
+  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch.config) != cudaSuccess) {
     (void)cudaGetLastError();  // a size the device refuses: no cluster of it
     return 0;
   }
