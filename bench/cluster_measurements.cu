@@ -144,9 +144,8 @@ std::vector<ClusterShape> LaunchBench::cluster_shapes() const {
 ClusterBarrierTimes LaunchBench::cluster_barrier(const ClusterShape& shape) const {
   ClusterBarrierTimes times;
   times.shape = shape;
-  times.with_barriers_us = cluster_barrier_kernel_us(*bench_, shape.size, shape.clusters, kBarriersPerKernel);
-  times.no_barriers_us = cluster_barrier_kernel_us(*bench_, shape.size, shape.clusters, 0);
-  times.us_per_barrier = difference_over(times.with_barriers_us, times.no_barriers_us, kBarriersPerKernel);
+  measure_barriers(
+      times, [&](int barriers) { return cluster_barrier_kernel_us(*bench_, shape.size, shape.clusters, barriers); });
   return times;
 }
 

@@ -6,7 +6,9 @@
 #include "bench/bench_cuda_check.cuh"
 #include "bench/command_line.hpp"
 #include "bench/cuda_handles.cuh"
+#include "bench/launch_results.hpp"
 #include "bench/launch_sizes.hpp"
+#include "bench/sample_stats.hpp"
 
 namespace simapp::bench {
 
@@ -51,6 +53,16 @@ double gpu_us(const Bench& bench, Enqueue&& enqueue) {
   float ms = 0.0F;
   BENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, bench.start.get(), bench.stop.get()));
   return 1000.0 * static_cast<double>(ms);
+}
+
+/// A barrier kernel's times from `kernel_us(barriers)`, the GPU µs of a launch doing `barriers`
+/// barriers: the difference between launches of kBarriersPerKernel and of no barriers, per
+/// barrier, bounded by both ranges.
+template <class KernelUs>
+void measure_barriers(BarrierTimes& times, const KernelUs& kernel_us) {
+  times.with_barriers_us = kernel_us(kBarriersPerKernel);
+  times.no_barriers_us = kernel_us(0);
+  times.us_per_barrier = difference_over(times.with_barriers_us, times.no_barriers_us, kBarriersPerKernel);
 }
 
 /// Captures `count` launches of `work` into a new graph: a chain, each node after the last.

@@ -189,12 +189,9 @@ std::vector<int> LaunchBench::grid_barrier_blocks() const {
 }
 
 GridBarrierTimes LaunchBench::grid_barrier(int blocks) const {
-  // The difference between kernels of many and of no barriers, per barrier; bounded by both ranges.
   GridBarrierTimes times;
   times.blocks = blocks;
-  times.with_barriers_us = grid_barrier_kernel_us(*bench_, blocks, kBarriersPerKernel);
-  times.no_barriers_us = grid_barrier_kernel_us(*bench_, blocks, 0);
-  times.us_per_barrier = difference_over(times.with_barriers_us, times.no_barriers_us, kBarriersPerKernel);
+  measure_barriers(times, [&](int barriers) { return grid_barrier_kernel_us(*bench_, blocks, barriers); });
   return times;
 }
 

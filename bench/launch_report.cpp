@@ -72,6 +72,13 @@ void put(Json& j, const std::string& key, const Stats& s) {
 }
 
 /// The JSON object of one sweep point; a per-node value's spread is its per-graph one / nodes.
+/// A barrier measurement's keys: us_per_barrier (with its _stats) and the two launches' statistics.
+void put_barrier_times(Json& j, const BarrierTimes& times) {
+  put(j, "us_per_barrier", times.us_per_barrier);
+  j["with_barriers_us_stats"] = to_json(times.with_barriers_us);
+  j["no_barriers_us_stats"] = to_json(times.no_barriers_us);
+}
+
 Json to_json(const SweepPoint& p) {
   Json j = {{"nodes", p.nodes}, {"kernel", p.kernel}, {"replays", p.replays}};
   put(j, "capture_us", p.capture_us);
@@ -216,9 +223,7 @@ void LaunchReport::grid_barrier_header() {
 void LaunchReport::grid_barrier(const GridBarrierTimes& times) {
   print_row(fmt::format("one barrier, {} blocks", times.blocks), times.us_per_barrier);
   Json j = {{"blocks", times.blocks}};
-  put(j, "us_per_barrier", times.us_per_barrier);
-  j["with_barriers_us_stats"] = to_json(times.with_barriers_us);
-  j["no_barriers_us_stats"] = to_json(times.no_barriers_us);
+  put_barrier_times(j, times);
   doc_["grid_barrier"].push_back(j);
 }
 
@@ -237,9 +242,7 @@ void LaunchReport::cluster_barrier(const ClusterBarrierTimes& times) {
                         times.shape.clusters == 1 ? "" : "s", times.shape.size),
             times.us_per_barrier);
   Json j = {{"cluster_size", times.shape.size}, {"clusters", times.shape.clusters}};
-  put(j, "us_per_barrier", times.us_per_barrier);
-  j["with_barriers_us_stats"] = to_json(times.with_barriers_us);
-  j["no_barriers_us_stats"] = to_json(times.no_barriers_us);
+  put_barrier_times(j, times);
   doc_["cluster_barrier"].push_back(j);
 }
 

@@ -36,12 +36,16 @@ struct SweepPoint {
   Stats replay_b2b_us;   ///< back-to-back launches then one sync, per graph
 };
 
-/// 5. Grid-wide barriers in one grid of the cooperative kernel; GPU µs (events).
-struct GridBarrierTimes {
-  int blocks = 0;
+/// 5., 6. Barriers in one launch of a barrier kernel; GPU µs (events).
+struct BarrierTimes {
   Stats with_barriers_us;  ///< one launch doing kBarriersPerKernel barriers
   Stats no_barriers_us;    ///< the same launch doing none
   Stats us_per_barrier;    ///< their difference per barrier (derived: bounds from both ranges)
+};
+
+/// 5. Grid-wide barriers in one grid of `blocks` blocks of the cooperative kernel.
+struct GridBarrierTimes : BarrierTimes {
+  int blocks = 0;
 };
 
 /// 6. A shape of thread-block clusters: `clusters` clusters of `size` blocks.
@@ -50,12 +54,9 @@ struct ClusterShape {
   int clusters = 0;
 };
 
-/// 6. Cluster barriers in one launch of `shape`; GPU µs (events).
-struct ClusterBarrierTimes {
+/// 6. Cluster barriers in one launch of `shape`.
+struct ClusterBarrierTimes : BarrierTimes {
   ClusterShape shape;
-  Stats with_barriers_us;  ///< one launch doing kBarriersPerKernel cluster barriers
-  Stats no_barriers_us;    ///< the same launch doing none
-  Stats us_per_barrier;    ///< their difference per barrier (derived: bounds from both ranges)
 };
 
 /// 6. ns of one load in a chain of kChainLoads dependent loads (the difference against a chain of
