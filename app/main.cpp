@@ -51,11 +51,14 @@ int run(const MpiSession& mpi, const CommandLine& command_line, std::chrono::ste
                [&] { decomposition.emplace(MPI_COMM_WORLD, setup.config.spec.grid, setup.config.spec.parallel); });
     choose_halos(setup, *decomposition);
     choose_granularity(setup, *decomposition);
+    choose_mode(setup, *decomposition);
     if (const ExecutionMode mode = setup.config.spec.execution.mode; mode != ExecutionMode::compare)
       run_agreed(decomposition->comm(),
                  [&] { require_mode_can_run(mode, setup.config.spec, setup.backend, *decomposition); });
     if (command_line.plan_only) {
-      if (mpi.root()) print_plan(stdout, setup.config.spec, *decomposition, setup.backend, describe_granularity(setup));
+      if (mpi.root())
+        print_plan(stdout, setup.config.spec, *decomposition, setup.backend, describe_granularity(setup),
+                   describe_mode(setup));
       return 0;
     }
     bind_devices(setup, *decomposition);

@@ -22,7 +22,7 @@ std::string_view kind_name(OpKind kind) {
 }  // namespace
 
 void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomposition, Backend backend,
-                const std::string& granularity) {
+                const std::string& granularity, const std::string& mode) {
   const HaloPath path = halo_path(backend, spec.parallel);
   const StepOutline plan = outline_steps(spec, decomposition, path);
   const std::size_t kernels = plan.step.count(OpKind::kernel);
@@ -33,7 +33,7 @@ void print_plan(std::FILE* out, const RunSpec& spec, const Decomposition& decomp
     return three_d ? fmt::format("{} x {} x {}", nx, ny, nz) : fmt::format("{} x {}", nx, nz);
   };
   fmt::print(out, "plan: case {}, {} cells, {} steps, granularity {}, mode {}\n", to_string(spec.case_name),
-             cells(grid.nx, grid.ny, grid.nz), plan.num_steps, granularity, to_string(spec.execution.mode));
+             cells(grid.nx, grid.ny, grid.nz), plan.num_steps, granularity, mode);
   fmt::print(out, "ranks: {} as {}; rank 0 holds {} cells{}\n", decomposition.size(),
              cells(decomposition.px(), decomposition.py(), decomposition.pz()), cells(box.nx, box.ny, box.nz),
              decomposition.size() == 1 ? std::string()

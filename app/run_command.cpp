@@ -82,7 +82,7 @@ int run_case(const Setup& setup, const Decomposition& decomposition, const Comma
   if (writes_results && record_start == RecordStart::fresh) record.write_into_directory(record_start, comm);
   summary.placements = gather_placements(simulation);
   print_header(log, simulation, summary.placements, setup.config.source_path, setup.halo_reason,
-               describe_granularity(setup));
+               describe_granularity(setup), describe_mode(setup));
   const StopRequest stop{stop_requested, output.stop_saver(), WallClockLimit(setup.started, spec.execution.wall_limit),
                          /*save_at_end=*/!command_line.restart.empty()};
   RunResult result;

@@ -147,7 +147,8 @@ std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Ba
 }
 
 void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
-                  const std::string& config_path, const std::string& halo_reason, const std::string& granularity) {
+                  const std::string& config_path, const std::string& halo_reason, const std::string& granularity,
+                  const std::string& mode) {
   const Decomposition& decomposition = simulation.decomposition();
   if (decomposition.rank() != 0) return;
   const RunSpec& spec = simulation.spec();
@@ -196,12 +197,10 @@ void print_header(io::RunLog& log, const Simulation& simulation, const std::vect
     log.print(
         fmt::format("  limit     wall clock {:g} s from the start: the run stops with a checkpoint before it", limit));
   if (const LaunchDescription launch = simulation.launch_description(); !launch.summary.empty()) {
-    log.print(fmt::format("  steps     mode {}, granularity {}: {}", to_string(simulation.mode()), granularity,
-                          launch.summary));
+    log.print(fmt::format("  steps     mode {}, granularity {}: {}", mode, granularity, launch.summary));
   } else {
-    log.print(fmt::format("  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph",
-                          to_string(simulation.mode()), granularity, simulation.kernels_per_step(),
-                          simulation.steps_per_graph()));
+    log.print(fmt::format("  steps     mode {}, granularity {}, {} kernels per step, {} steps per graph", mode,
+                          granularity, simulation.kernels_per_step(), simulation.steps_per_graph()));
   }
 }
 

@@ -34,9 +34,10 @@ std::string describe_ranks(const Decomposition& decomposition, HaloPath path, Ba
                            const std::string& halo_reason);
 
 /// Rank 0 prints, with `placements` as gathered. `halo_reason`: why the halos travel as they do
-/// (parallel.halo: auto made concrete); `granularity`: the run's as the reports name it.
+/// (parallel.halo: auto made concrete); `granularity` and `mode`: the run's as the reports name them.
 void print_header(io::RunLog& log, const Simulation& simulation, const std::vector<io::RankPlacement>& placements,
-                  const std::string& config_path, const std::string& halo_reason, const std::string& granularity);
+                  const std::string& config_path, const std::string& halo_reason, const std::string& granularity,
+                  const std::string& mode);
 /// The relative mass change of each tracer of physics.tracers of `grid` in `change`, by name (the
 /// water's tracers are reported as d_water).
 io::TracerChanges tracer_changes(const GridSpec& grid, const DiagnosticsChange& change);

@@ -20,6 +20,7 @@
 #include "kernels/backend/device_runtime.hpp"
 #include "kernels/backend/host_memory.hpp"
 #include "solver/decomposition/error_agreement.hpp"
+#include "solver/executor/mode_choice.hpp"
 #include "solver/halo/halo_path.hpp"
 #include "solver/halo/nccl_communicator.hpp"
 #include "solver/simulation/simulation.hpp"
@@ -98,7 +99,7 @@ io::LoadedConfig load_configuration(const CommandLine& command_line) {
 }
 
 Setup set_up(const CommandLine& command_line, std::chrono::steady_clock::time_point started) {
-  Setup setup{started, load_configuration(command_line), Backend::host, {}, {}};
+  Setup setup{started, load_configuration(command_line), Backend::host, {}, {}, {}};
   run_agreed(MPI_COMM_WORLD, [&] {
     if (!command_line.restart.empty() && setup.config.spec.execution.mode == ExecutionMode::compare)
       throw Error(ExitCode::bad_input, "--restart", "cannot be combined with execution.mode compare");
@@ -135,6 +136,16 @@ void choose_granularity(Setup& setup, const Decomposition& decomposition) {
 
 std::string describe_granularity(const Setup& setup) {
   return simapp::describe_granularity({setup.config.spec.execution.granularity, setup.granularity_reason});
+}
+
+void choose_mode(Setup& setup, const Decomposition& decomposition) {
+  ModeChoice choice = simapp::choose_mode(setup.config.spec, setup.backend, decomposition);
+  setup.config.spec.execution.mode = choice.mode;
+  setup.mode_reason = std::move(choice.reason);
+}
+
+std::string describe_mode(const Setup& setup) {
+  return simapp::describe_mode({setup.config.spec.execution.mode, setup.mode_reason});
 }
 
 MemoryUse require_memory(const Setup& setup, const Decomposition& decomposition) {

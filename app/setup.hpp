@@ -19,6 +19,7 @@ struct Setup {
   Backend backend = Backend::host;
   std::string halo_reason;         ///< why parallel.halo is what it is (auto made concrete, or as configured)
   std::string granularity_reason;  ///< what made execution.granularity: auto concrete; empty as configured
+  std::string mode_reason;         ///< what made execution.mode: auto concrete; empty as configured
 };
 
 /// Loads the configuration with the command line's overrides (--set, --backend, --mode), the
@@ -40,6 +41,13 @@ void choose_granularity(Setup& setup, const Decomposition& decomposition);
 
 /// The run's granularity as the reports name it: "stage", or "pass (auto: …)".
 std::string describe_granularity(const Setup& setup);
+
+/// Makes execution.mode concrete (auto: the fastest the run can use, solver/executor/mode_choice.hpp), after the
+/// granularity, and keeps why, for the reports.
+void choose_mode(Setup& setup, const Decomposition& decomposition);
+
+/// The run's mode as the reports name it: "graph", or "persistent (auto: …)".
+std::string describe_mode(const Setup& setup);
 
 /// Each rank takes GPU (node-local rank mod GPUs on the node); NCCL halos need them distinct.
 void bind_devices(const Setup& setup, const Decomposition& decomposition);

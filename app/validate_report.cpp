@@ -155,7 +155,7 @@ void print_validation(std::FILE* out, const std::string& config_path, const Setu
   fmt::print(out, "  backend   {}: {}\n", to_string(setup.backend), device::processor_name(setup.backend));
   fmt::print(out, "  ranks     {}\n",
              describe_ranks(decomposition, halo_path(setup.backend, spec.parallel), setup.backend, setup.halo_reason));
-  fmt::print(out, "  steps     mode {}, granularity {}\n", to_string(spec.execution.mode), describe_granularity(setup));
+  fmt::print(out, "  steps     mode {}, granularity {}\n", describe_mode(setup), describe_granularity(setup));
   fmt::print(out, "  memory    {}\n", memory_line(setup, decomposition, memory));
   fmt::print(out, "  disk      {}\n", disk_line(spec, continued));
   std::fflush(out);

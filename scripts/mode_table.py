@@ -31,7 +31,7 @@ import re
 import sys
 from collections import namedtuple
 
-MODES = ("eager_sync", "eager", "eager_streams", "graph", "graph_loop", "persistent")
+MODES = ("eager_sync", "eager", "eager_streams", "graph", "graph_loop", "persistent", "persistent_cluster")
 GRANULARITIES = ("fine", "fused", "stage", "pass")
 STAGES_PER_STEP = 6  # two passes of three RK stages, a grid-wide barrier after each
 

@@ -359,9 +359,12 @@ const std::vector<ConfigKey>& config_keys() {
           "eager_sync, eager (one launch per kernel), eager_streams (eager, each lane on a stream of its own; CUDA), "
           "graph (captured segments replayed), graph_loop (one launch of a graph with a WHILE node runs the steps "
           "up to the next output, or half a second's worth; CUDA), persistent (one cooperative kernel runs as many, "
-          "grid barriers between stages; CUDA, one rank, granularity stage or pass) or compare (those of "
-          "execution.compare, "
-          "timed)",
+          "grid barriers between passes or stages; CUDA, one rank, granularity stage or pass), persistent_cluster "
+          "(the persistent kernel on one thread-block cluster, cluster barriers between passes; CUDA with clusters, "
+          "one rank, granularity stage or pass, the pass tiles' sides and tracers, the state within the L2 cache), "
+          "compare (those of execution.compare, timed) or auto (the fastest the run can use, chosen at set-up and "
+          "named in the header, --plan and --validate: on CUDA with one rank persistent_cluster up to 2048 cells, "
+          "persistent up to 8192, else graph; graph on the host backend or several ranks)",
           execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
       enum_key(
           "execution.granularity",

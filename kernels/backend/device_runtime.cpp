@@ -93,6 +93,22 @@ int multiprocessor_count() {
   return multiprocessors;
 }
 
+std::size_t l2_cache_bytes() {
+  int bytes = 0;
+#if SIMAPP_USE_CUDA
+  SIMAPP_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, current_device()));
+#endif
+  return static_cast<std::size_t>(bytes);
+}
+
+bool has_thread_block_clusters() {
+  int clusters = 0;
+#if SIMAPP_USE_CUDA
+  SIMAPP_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, current_device()));
+#endif
+  return clusters != 0;
+}
+
 Backend resolve_backend(BackendChoice choice) {
   switch (choice) {
     case BackendChoice::host: return Backend::host;

@@ -22,6 +22,12 @@ int current_device();
 /// The current device's multiprocessors (0 without CUDA).
 int multiprocessor_count();
 
+/// The current device's L2 cache, bytes (0 without CUDA).
+std::size_t l2_cache_bytes();
+
+/// Whether the current device launches thread-block clusters (compute capability 9.0 or newer); false without CUDA.
+bool has_thread_block_clusters();
+
 /// True when this binary was built with the CUDA backend.
 bool cuda_compiled();
 

@@ -1,7 +1,7 @@
 #pragma once
 /// The health check as an element of the persistent kernel (the step programs' is
 /// solver/step/health_check_element.*): after the steps of execution.check_every
-/// (PersistentSteps::check_every), every cell checked into the record, a grid barrier, then the
+/// (PersistentSteps::check_every), every cell checked into the record, a barrier, then the
 /// check counted; a failed check stops the launch after its step. With a barrier a pass, where no
 /// microphysics ran after the step (it changes the cells after the pass), each tile of the step's
 /// last pass has checked its own cells already (`cells_checked`), and only the count is left.
@@ -18,12 +18,13 @@ namespace simapp::persistent {
 
 namespace cg = cooperative_groups;
 
-/// After a grid barrier that follows every cell's check into p.record: counts the check; true
-/// when a check has failed (every block sees the same record after the barrier, so all of them
-/// stop together). The host mirror is written when a check fails: the host reads nothing else
-/// from it (HealthMonitor::failure), so no check but a failed one writes to host memory.
-template <class Steps>
-__device__ bool count_check(const Steps& p, const cg::grid_group& grid) {
+/// After a barrier of the kernel's blocks (`Group`: the grid's or the cluster's) that follows
+/// every cell's check into p.record: counts the check; true when a check has failed (every block
+/// sees the same record after the barrier, so all of them stop together). The host mirror is written when a check
+/// fails: the host reads nothing else from it (HealthMonitor::failure), so no check but a failed one writes to host
+/// memory.
+template <class Steps, class Group>
+__device__ bool count_check(const Steps& p, const Group& grid) {
   const bool failed = *static_cast<volatile std::int64_t*>(&p.record->failed_check) >= 0;
   if (grid.thread_rank() == 0) {  // others read checks_run again only after later barriers
     p.record->checks_run += 1;
@@ -34,8 +35,8 @@ __device__ bool count_check(const Steps& p, const cg::grid_group& grid) {
 
 /// Checks every cell, waits for every block's checks, then counts the check; true when a check
 /// has failed.
-template <int Dims, class Real>
-__device__ bool check_every_cell(const PersistentSteps<Dims, Real>& p, cg::grid_group& grid) {
+template <int Dims, class Real, class Group>
+__device__ bool check_every_cell(const PersistentSteps<Dims, Real>& p, Group& grid) {
   const FieldShape<Dims>& shape = p.state.shape;
   const long stride = static_cast<long>(gridDim.x) * blockDim.x;
   if constexpr (Dims == 3) {
@@ -55,10 +56,11 @@ __device__ bool check_every_cell(const PersistentSteps<Dims, Real>& p, cg::grid_
   return count_check(p, grid);
 }
 
-template <int Dims, class Real>
+/// `Group`: the kernel's blocks (cg::grid_group or cg::cluster_group), whose barrier ends the check.
+template <int Dims, class Real, class Group>
 struct HealthCheckElement {
   const PersistentSteps<Dims, Real>& steps;
-  cg::grid_group& grid;
+  Group& grid;
   const bool& cells_checked;  ///< each tile of the step's last pass checked its own cells (set each step)
 
   __device__ bool follows(std::int64_t step) const {

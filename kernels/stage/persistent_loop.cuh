@@ -45,14 +45,15 @@ struct StepValues {
   }
 };
 
-/// The kernel's loop over `steps` steps after p.clock->completed: `step_body(parity, follows)`
-/// runs the passes of a step, ending with a grid barrier, where follows[e] says whether
+/// The kernel's loop over `steps` steps after p.clock->completed, `grid` the kernel's blocks
+/// (cg::grid_group, or cg::cluster_group for a kernel of one cluster): `step_body(parity, follows)`
+/// runs the passes of a step, ending with a barrier of the blocks, where follows[e] says whether
 /// elements[e] follows the step (element.follows(step), its cadence); then each of `elements` in
 /// turn that follows it runs over the grid (element.run(step), ending with a barrier), and one that
 /// returns true stops the launch after that step (the elements after it do not run). A step's StepParams come from
 /// `values`, a step ahead, in the slot of its parity.
-template <class Steps, class Params, class Step, class... Elements>
-__device__ void run_steps(const Steps& p, const StepValues<Params>& values, int steps, cg::grid_group& grid,
+template <class Steps, class Params, class Group, class Step, class... Elements>
+__device__ void run_steps(const Steps& p, const StepValues<Params>& values, int steps, Group& grid,
                           const Step& step_body, const Elements&... elements) {
   const std::int64_t completed = p.clock->completed;  // written below only after the last barrier
   if (grid.thread_rank() == 0) values.write(p, completed + 1);
@@ -84,8 +85,17 @@ inline constexpr int largest_block = 256;
 template <int Threads>
 inline constexpr int min_blocks_per_sm = Threads == largest_block ? 4 : 2;
 
-/// Threads a block of the kernel with a barrier a pass (pass_tile.hpp).
+/// Threads a block of the kernel with a barrier a pass (pass_tile.hpp): a tile's team.
 inline constexpr int pass_threads = 128;
+
+/// Teams of pass_threads threads a block of the kernel on one cluster: three tiles at once a
+/// multiprocessor, as the grid kernel's blocks a multiprocessor in 3-D (up to 168 registers a thread).
+inline constexpr int cluster_teams = 3;
+
+inline constexpr int warp_threads = 32;
+
+/// Blocks a cluster holds at most (a non-portable size; 8 is portable).
+inline constexpr int largest_cluster = 16;
 
 /// Calls f with std::integral_constant<int, threads> for a size of block_sizes.
 template <class F>
@@ -97,9 +107,12 @@ decltype(auto) with_block_threads(int threads, F&& f) {
   }
 }
 
-[[noreturn]] inline void refuse(const std::string& reason) {
-  throw Error(ExitCode::bad_input, "execution.mode", "persistent cannot run on this GPU: " + reason);
+/// `mode` (persistent or persistent_cluster) cannot run here, for `reason`.
+[[noreturn]] inline void refuse(const char* mode, const std::string& reason) {
+  throw Error(ExitCode::bad_input, "execution.mode", std::string(mode) + " cannot run here: " + reason);
 }
+
+[[noreturn]] inline void refuse(const std::string& reason) { refuse("persistent", reason); }
 
 /// The current device's multiprocessors; refused where it has no cooperative launches.
 inline int cooperative_multiprocessors() {
@@ -151,6 +164,77 @@ PersistentGrid choose_grid(int passes, bool pass_tiles_make, int pass_tiles, con
            " threads fits on a multiprocessor (registers or shared memory), so the blocks cannot all be resident");
   grid.blocks = std::min(resident, with_block_threads(grid.block_threads, stage_tiles));
   return grid;
+}
+
+/// A cluster kernel's launch configuration: one cluster of `blocks` blocks of `threads` threads,
+/// `shared` bytes of dynamic shared memory each, on `stream`.
+struct ClusterConfig {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute cluster{};
+
+  ClusterConfig(int blocks, int threads, std::size_t shared, cudaStream_t stream) {
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = shared;
+    config.stream = stream;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = blocks;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+  }
+};
+
+/// The launch shape of `kernel` (blocks of cluster_teams × pass_threads threads, `shared` bytes of
+/// dynamic shared memory) on one cluster of the current device for a step of `passes` passes whose
+/// largest has `pass_tiles` tiles: a block for each cluster_teams tiles, at most the largest
+/// cluster the device runs (largest_cluster, 16 multiprocessors on an H100). Refused where the device has no
+/// clusters or no cluster of such blocks fits (the state's fit in the L2 cache is the executor's
+/// check, why_mode_cannot_run).
+inline PersistentGrid cluster_grid(int passes, int pass_tiles, const void* kernel, std::size_t shared) {
+  constexpr const char* mode = "persistent_cluster";
+  const int device = device::current_device();
+  int clusters = 0;
+  check_cuda(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device), "cudaDeviceGetAttribute");
+  if (clusters == 0)
+    refuse(mode,
+           "the device has no thread-block clusters (compute capability 9.0 or newer; cudaDevAttrClusterLaunch is 0)");
+  const int threads = cluster_teams * pass_threads;
+  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+             "cudaFuncSetAttribute");
+  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "cudaFuncSetAttribute");
+  // The blocks the largest pass's tiles need, fewer while no such cluster fits (more than 8 blocks
+  // is a non-portable size: 16 on an H100).
+  int blocks = std::min(largest_cluster, (pass_tiles + cluster_teams - 1) / cluster_teams);
+  for (; blocks > 0; --blocks) {
+    const ClusterConfig probe(blocks, threads, shared, nullptr);
+    int at_once = 0;
+    if (cudaOccupancyMaxActiveClusters(&at_once, kernel, &probe.config) == cudaSuccess && at_once > 0) break;
+    (void)cudaGetLastError();  // a size the device refuses
+  }
+  if (blocks == 0)
+    refuse(mode, "no cluster of blocks of " + std::to_string(threads) + " threads and " +
+                     std::to_string(shared / 1024) + " KB of shared memory fits on the device");
+  PersistentGrid grid;
+  grid.residency = Residency::cluster;
+  grid.multiprocessors = device::multiprocessor_count();
+  grid.barrier_a_pass = true;
+  grid.barriers_per_step = passes;
+  grid.block_threads = threads;
+  grid.blocks = blocks;
+  grid.tiles_at_once = grid.blocks * cluster_teams;
+  return grid;
+}
+
+/// The launch of `kernel` on one cluster of `blocks` blocks, with its parameter block `parameter`
+/// and the step count.
+template <class Parameter>
+void launch_cluster(const void* kernel, int blocks, std::size_t shared, Parameter& parameter, int steps,
+                    cudaStream_t stream) {
+  void* kernel_args[] = {&parameter, &steps};
+  const ClusterConfig launch(blocks, cluster_teams * pass_threads, shared, stream);
+  check_cuda(cudaLaunchKernelExC(&launch.config, kernel, kernel_args), "persistent_cluster kernel");
 }
 
 /// The cooperative launch of `kernel` with its parameter block `parameter` and the step count.

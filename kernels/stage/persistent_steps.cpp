@@ -104,13 +104,15 @@ enum class CellsChecked { by_pass_tiles, by_sweep };
 
 /// The loop over a launch's steps (run_steps) with the elements that follow a step, in
 /// step_elements()'s order (solver/step/step_elements.cpp): the microphysics (`Elements`), then
-/// the health check. `step_body(parity, check_cells)` runs a step's passes; with `by_pass_tiles`
-/// each tile of its last pass checks its own cells (`check_cells`) where the health check follows
-/// the step and no microphysics does (the microphysics changes the cells after the pass), and the
-/// check only counts them. An element of the persistent kernel is one more argument here.
-template <int Dims, class Real, DeviceElements Elements, class Step>
+/// the health check, each ending with a barrier of `grid` (the kernel's blocks: cg::grid_group,
+/// or cg::cluster_group, of `BlockWarps` warps at most). `step_body(parity, check_cells)` runs a
+/// step's passes; with `by_pass_tiles` each tile of its last pass checks its own cells
+/// (`check_cells`) where the health check follows the step and no microphysics does (the
+/// microphysics changes the cells after the pass), and the check only counts them. An element of
+/// the persistent kernel is one more argument here.
+template <int Dims, class Real, DeviceElements Elements, int BlockWarps, class Group, class Step>
 __device__ void run_model_steps(const PersistentSteps<Dims, Real>& p, const StepValues<StepParams<Dims>>& values,
-                                int steps, cg::grid_group& grid, CellsChecked checked, const Step& step_body) {
+                                int steps, Group& grid, CellsChecked checked, const Step& step_body) {
   constexpr bool microphysics = Elements == DeviceElements::microphysics_and_health_check;
   bool cells_checked = false;  // by the tiles of this step's last pass
   const auto body = [&](StepParity parity, const auto& follows) {
@@ -118,9 +120,9 @@ __device__ void run_model_steps(const PersistentSteps<Dims, Real>& p, const Step
     cells_checked = checked == CellsChecked::by_pass_tiles && health_check && !(microphysics && follows[0]);
     step_body(parity, cells_checked);
   };
-  const HealthCheckElement<Dims, Real> health{p, grid, cells_checked};
+  const HealthCheckElement<Dims, Real, Group> health{p, grid, cells_checked};
   if constexpr (microphysics)
-    run_steps(p, values, steps, grid, body, MicrophysicsElement<Dims, Real>{p, grid}, health);
+    run_steps(p, values, steps, grid, body, MicrophysicsElement<Dims, Real, Group, BlockWarps>{p, grid}, health);
   else
     run_steps(p, values, steps, grid, body, health);
 }
@@ -279,7 +281,7 @@ __global__ void __launch_bounds__(Threads, min_blocks_per_sm<Threads>)
     persistent_stages_kernel(const __grid_constant__ PersistentStages<Dims, Real, Threads> k, int steps) {
   __shared__ SharedStageTile<Dims, Real, Threads> shared;
   cg::grid_group grid = cg::this_grid();
-  run_model_steps<Dims, Real, stage_kernel_elements<Tracers>>(
+  run_model_steps<Dims, Real, stage_kernel_elements<Tracers>, Threads / warp_threads>(
       k.steps, k.step_values, steps, grid, CellsChecked::by_sweep, [&](StepParity parity, bool) {
         const int slot = parity_index(parity);
         for (int p = 0; p < Scheme<Dims>::passes; ++p)
@@ -335,15 +337,24 @@ struct PersistentPasses {
 template <int Dims, class Real, int Threads, int Tracers>
 using SharedPassTile = EitherDirection<Dims, PassesOf<Dims, Real, Threads, Tracers>::template Tile>;
 
+/// A team of threads that computes pass tiles together: team `index` of `count` takes tiles
+/// index, index + count, …; `thread` is its thread's place in it, and `sync()` its barrier (the
+/// grid kernel's teams are its blocks; the cluster kernel's blocks hold cluster_teams teams each).
+template <class Sync>
+struct TileTeam {
+  int index, count, thread;
+  Sync sync;
+};
+
 /// A split pass, its three stages tile by tile in shared memory (with `check_into`, each tile's
-/// output cells checked after), then a grid barrier.
-template <class Pass, class Shared>
-__device__ void fused_pass(const Pass& pass, HealthRecord* check_into, Shared& shared, cg::grid_group& grid) {
+/// output cells checked after), the team's tiles in turn, then a barrier of the kernel's blocks.
+template <class Pass, class Shared, class Team, class Group>
+__device__ void fused_pass(const Pass& pass, HealthRecord* check_into, Shared& shared, const Team& team, Group& grid) {
   typename Pass::Tile& tile = member_of<Pass::direction>(shared);
   const int tiles = pass.tile_count();
-  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
-    pass.run(tile, t, static_cast<int>(threadIdx.x), Pass::threads, [] { __syncthreads(); });
-    if (check_into != nullptr) pass.check_output(t, static_cast<int>(threadIdx.x), Pass::threads, check_into);
+  for (int t = team.index; t < tiles; t += team.count) {
+    pass.run(tile, t, team.thread, Pass::threads, team.sync);
+    if (check_into != nullptr) pass.check_output(t, team.thread, Pass::threads, check_into);
   }
   grid.sync();
 }
@@ -360,21 +371,56 @@ template <int Tracers>
 inline constexpr DeviceElements pass_kernel_elements =
     Tracers >= water_tracers ? DeviceElements::microphysics_and_health_check : DeviceElements::health_check;
 
-/// One barrier a pass: the pass tiles, with `Tracers` tracers.
-template <int Dims, class Real, int Threads, int Tracers>
-__global__ void __launch_bounds__(Threads, pass_blocks_per_sm<Dims>)
-    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Real, Threads, Tracers> k, int steps) {
-  __shared__ SharedPassTile<Dims, Real, Threads, Tracers> shared;
-  cg::grid_group grid = cg::this_grid();
-  run_model_steps<Dims, Real, pass_kernel_elements<Tracers>>(
+/// The steps of a kernel with a barrier a pass, `team` computing its tiles in `shared`, `grid` the
+/// kernel's blocks (of `BlockWarps` warps).
+template <int BlockWarps, int Dims, class Real, int Threads, int Tracers, class Group, class Team>
+__device__ void run_pass_steps(const PersistentPasses<Dims, Real, Threads, Tracers>& k, int steps, Group& grid,
+                               SharedPassTile<Dims, Real, Threads, Tracers>& shared, const Team& team) {
+  run_model_steps<Dims, Real, pass_kernel_elements<Tracers>, BlockWarps>(
       k.steps, k.step_values, steps, grid, CellsChecked::by_pass_tiles, [&](StepParity parity, bool check_cells) {
         const int slot = parity_index(parity);
         for (int p = 0; p < Scheme<Dims>::passes; ++p)
           with_pass_direction<Dims>(k.scheme.pass(parity, p), [&](auto d) {
             HealthRecord* check_into = check_cells && p == Scheme<Dims>::passes - 1 ? k.steps.record : nullptr;
-            fused_pass(member_of<decltype(d)::value>(k.passes)[slot], check_into, shared, grid);
+            fused_pass(member_of<decltype(d)::value>(k.passes)[slot], check_into, shared, team, grid);
           });
       });
+}
+
+/// One barrier a pass over the whole GPU: the pass tiles, with `Tracers` tracers, a block a tile
+/// at a time, grid barriers.
+template <int Dims, class Real, int Threads, int Tracers>
+__global__ void __launch_bounds__(Threads, pass_blocks_per_sm<Dims>)
+    persistent_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Real, Threads, Tracers> k, int steps) {
+  __shared__ SharedPassTile<Dims, Real, Threads, Tracers> shared;
+  cg::grid_group grid = cg::this_grid();
+  const auto block_barrier = [] { __syncthreads(); };
+  const int block = static_cast<int>(blockIdx.x);
+  run_pass_steps<Threads / warp_threads>(
+      k, steps, grid, shared,
+      TileTeam<decltype(block_barrier)>{block, static_cast<int>(gridDim.x), static_cast<int>(threadIdx.x),
+                                        block_barrier});
+}
+
+/// One barrier a pass on one thread-block cluster (execution.mode persistent_cluster): each block
+/// holds cluster_teams teams of `Threads` threads, each computing a tile at a time in its own
+/// shared memory (dynamic: cluster_teams tiles) and meeting at a named barrier of its own (1, 2,
+/// …; 0 is the block's); the teams take tiles across the blocks first (team w of block b is team
+/// w × blocks + b), so that a pass of fewer tiles than teams spreads over the multiprocessors; the
+/// passes are separated by cluster barriers.
+template <int Dims, class Real, int Threads, int Tracers>
+__global__ void __launch_bounds__(Threads* cluster_teams, 1)
+    cluster_passes_kernel(const __grid_constant__ PersistentPasses<Dims, Real, Threads, Tracers> k, int steps) {
+  extern __shared__ __align__(16) unsigned char team_tiles[];
+  using Shared = SharedPassTile<Dims, Real, Threads, Tracers>;
+  const int team = static_cast<int>(threadIdx.x) / Threads;
+  cg::cluster_group cluster = cg::this_cluster();
+  const auto team_barrier = [team] { asm volatile("bar.sync %0, %1;" ::"r"(team + 1), "n"(Threads) : "memory"); };
+  run_pass_steps<cluster_teams * Threads / warp_threads>(
+      k, steps, cluster, reinterpret_cast<Shared*>(team_tiles)[team],
+      TileTeam<decltype(team_barrier)>{team * static_cast<int>(gridDim.x) + static_cast<int>(blockIdx.x),
+                                       cluster_teams * static_cast<int>(gridDim.x),
+                                       static_cast<int>(threadIdx.x) % Threads, team_barrier});
 }
 
 /// The passes of a step of parity `parity`, in its StepParams slot: pass p reads the array
@@ -435,17 +481,33 @@ const void* stages_kernel(const PersistentSteps<Dims, Real>& steps, Threads) {
   return reinterpret_cast<const void*>(persistent_stages_kernel<Dims, Real, Threads::value, StageTracers::none>);
 }
 
+/// The cluster kernel's dynamic shared memory: cluster_teams tiles.
+template <int Dims, class Real, int Tracers>
+constexpr std::size_t cluster_shared_bytes = cluster_teams * sizeof(SharedPassTile<Dims, Real, pass_threads, Tracers>);
+
 }  // namespace
 
 template <int Dims, class Real>
-PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>& steps) {
+PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>& steps, Residency residency) {
   const FieldShape<Dims>& shape = steps.state.shape;
   const int tracers = tracers_of(steps);
+  const bool pass_tiles_serve = pass_tile_makes(steps.boundaries) && pass_kernel_carries(tracers);
+  if (residency == Residency::cluster) {
+    if (!pass_tiles_serve)
+      refuse("persistent_cluster",
+             "it runs the pass tiles, which make periodic and wall ghost cells only and carry up to " +
+                 std::to_string(pass_kernel_max_tracers) + " tracers");
+    return with_tracer_count(tracers, [&](auto t) {
+      constexpr int T = decltype(t)::value;
+      return cluster_grid(Scheme<Dims>::passes, pass_tiles<Dims, pass_threads>(shape),
+                          reinterpret_cast<const void*>(cluster_passes_kernel<Dims, Real, pass_threads, T>),
+                          cluster_shared_bytes<Dims, Real, T>);
+    });
+  }
   const auto stage_tiles = [&](auto threads) { return tiles_of_largest_stage<Dims, decltype(threads)::value>(shape); };
   const auto stage_kernel = [&](auto threads) { return stages_kernel(steps, threads); };
   // The pass tiles carry up to pass_kernel_max_tracers; a state with more has a barrier a stage.
-  if (!pass_tile_makes(steps.boundaries) || !pass_kernel_carries(tracers))
-    return choose_grid(Scheme<Dims>::passes, false, 0, nullptr, stage_tiles, stage_kernel);
+  if (!pass_tiles_serve) return choose_grid(Scheme<Dims>::passes, false, 0, nullptr, stage_tiles, stage_kernel);
   return with_tracer_count(tracers, [&](auto t) {
     return choose_grid(
         Scheme<Dims>::passes, true, pass_tiles<Dims, pass_threads>(shape),
@@ -466,8 +528,12 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims, Real
           scheme_of<Dims>(), steps_args, step_values<Dims>(steps_args.schedule), {}};
       for (const StepParity parity : {StepParity::odd, StepParity::even})
         make_passes(kernels.scheme, steps_args, parity, kernels);
-      launch(reinterpret_cast<const void*>(persistent_passes_kernel<Dims, Real, pass_threads, tracers>), grid.blocks,
-             pass_threads, kernels, steps, stream.cuda_stream);
+      if (grid.residency == Residency::cluster)
+        launch_cluster(reinterpret_cast<const void*>(cluster_passes_kernel<Dims, Real, pass_threads, tracers>),
+                       grid.blocks, cluster_shared_bytes<Dims, Real, tracers>, kernels, steps, stream.cuda_stream);
+      else
+        launch(reinterpret_cast<const void*>(persistent_passes_kernel<Dims, Real, pass_threads, tracers>), grid.blocks,
+               pass_threads, kernels, steps, stream.cuda_stream);
     });
     return;
   }
@@ -487,7 +553,7 @@ void run_persistent_steps(const Stream& stream, const PersistentSteps<Dims, Real
 #else
 
 template <int Dims, class Real>
-PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>&) {
+PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>&, Residency) {
   throw Error(ExitCode::internal, "persistent", "this simapp was built without CUDA");
 }
 
@@ -498,8 +564,8 @@ void run_persistent_steps(const Stream&, const PersistentSteps<Dims, Real>&, con
 
 #endif
 
-#define SIMAPP_PERSISTENT_STEPS_OF(Dims, Real)                                 \
-  template PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>&); \
+#define SIMAPP_PERSISTENT_STEPS_OF(Dims, Real)                                            \
+  template PersistentGrid persistent_grid(const PersistentSteps<Dims, Real>&, Residency); \
   template void run_persistent_steps(const Stream&, const PersistentSteps<Dims, Real>&, const PersistentGrid&, int);
 SIMAPP_PERSISTENT_STEPS_OF(2, double)
 SIMAPP_PERSISTENT_STEPS_OF(3, double)

@@ -28,7 +28,7 @@ struct ExecutorContext {
 struct LaunchDescription {
   std::string summary;               ///< e.g. the persistent kernel's launch shape; empty: the step programs' kernels
   bool one_kernel_a_launch = false;  ///< one kernel runs many steps: its launches, not the programs' kernels, count
-  int grid_barriers_per_step = 0;
+  int grid_barriers_per_step = 0;    ///< barriers of the kernel's blocks a step (grid-wide, or the cluster's)
 };
 
 class Executor {

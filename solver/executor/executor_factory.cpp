@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <fmt/core.h>
+
 #include "foundation/error.hpp"
+#include "kernels/backend/device_runtime.hpp"
+#include "kernels/physics/constants.hpp"
 #include "solver/executor/chunk_executor.hpp"
 #include "solver/executor/eager_runner.hpp"
 #include "solver/executor/graph_loop_executor.hpp"
 #include "solver/executor/graph_runner.hpp"
 #include "solver/executor/persistent_executor.hpp"
+#include "solver/step/granularity_choice.hpp"
 #include "solver/step/step_outline.hpp"
 #include "solver/step/steps_per_graph.hpp"
 #if SIMAPP_USE_CUDA
@@ -17,13 +22,28 @@
 
 namespace simapp {
 
+namespace {
+
+/// The bytes of the arrays a step reads and writes, qⁿ, q* and q** (a rank holding the whole grid): the
+/// variables, the tracers included, on the cells and their ghost cells (halo_width a side), in the run's precision.
+std::size_t steps_state_bytes(const RunSpec& spec) {
+  const GridSpec& grid = spec.grid;
+  const auto padded = [](int n) { return static_cast<std::size_t>(n + 2 * numerics::halo_width); };
+  const std::size_t cells = padded(grid.nx) * (grid.ny > 1 ? padded(grid.ny) : 1) * padded(grid.nz);
+  const std::size_t variables = model_variables_of_grid(grid.ny).size() + state_tracers(grid).size();
+  const std::size_t bytes = spec.execution.precision == Precision::float32 ? sizeof(float) : sizeof(double);
+  return 3 * cells * variables * bytes;
+}
+
+}  // namespace
+
 std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend backend,
                                 const Decomposition& decomposition) {
   const std::string name(to_string(mode));
-  const bool persistent = mode == ExecutionMode::persistent;
+  const bool persistent = runs_persistent_kernel(mode);
   if (persistent && !keeps_fluxes_on_chip(spec.execution.granularity))
     return name +
-           " runs the stage and pass kernels' tiles between grid barriers: it needs execution.granularity: "
+           " runs the stage and pass kernels' tiles between barriers: it needs execution.granularity: "
            "stage or pass, not " +
            std::string(to_string(spec.execution.granularity));
   if (persistent && decomposition.size() > 1)
@@ -31,6 +51,15 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
            " runs on one rank: halos between ranks would have to travel inside the kernel (NCCL "
            "device-initiated communication, which simapp does not use); use graph_loop with parallel.halo: nccl";
   if (!mode_runs_on(mode, backend)) return name + " needs the CUDA backend, but this run uses host";
+  if (mode == ExecutionMode::persistent_cluster) {
+    if (const std::string why = why_pass_tiles_cannot_serve(spec, decomposition.box()); !why.empty())
+      return name + " runs the pass tiles on one cluster, but " + why + ": use persistent or graph";
+    if (const std::size_t bytes = steps_state_bytes(spec), cache = device::l2_cache_bytes(); bytes > cache)
+      return fmt::format(
+          "{} keeps the state on chip, but its arrays (qⁿ, q*, q**: {:.1f} MB) exceed the GPU's L2 cache ({:.1f} MB): "
+          "use persistent or graph",
+          name, static_cast<double>(bytes) / 1e6, static_cast<double>(cache) / 1e6);
+  }
   const bool host_halos =
       spec.grid.ny > 1 ? decomposition.size() > 1 && exchanges_on_host(halo_path(backend, spec.parallel))
                        : exchanges_halos_on_host(ghost_fill<2>(spec, decomposition, halo_path(backend, spec.parallel)));
@@ -56,7 +85,7 @@ int step_params_slots(ExecutionMode mode, const ExecutionSpec& execution) {
   const int most =
       execution.steps_per_graph > 0 ? execution.steps_per_graph : static_cast<int>(automatic_kernels_per_graph);
   if (mode == ExecutionMode::graph_loop) return std::max(2 * most, static_cast<int>(max_checked_loop_body_kernels));
-  if (mode == ExecutionMode::persistent) return std::max(2, most);
+  if (runs_persistent_kernel(mode)) return std::max(2, most);
   return most;
 }
 
@@ -76,8 +105,10 @@ std::unique_ptr<Executor> make_executor(ExecutionMode mode, const RunSpec& spec,
 #endif
     case ExecutionMode::graph: return chunks_run_by(std::make_unique<GraphRunner>());
     case ExecutionMode::graph_loop: return std::make_unique<GraphLoopExecutor>(context);
-    case ExecutionMode::persistent: return std::make_unique<PersistentExecutor>(context);
-    case ExecutionMode::compare: break;
+    case ExecutionMode::persistent: return std::make_unique<PersistentExecutor>(context, Residency::grid);
+    case ExecutionMode::persistent_cluster: return std::make_unique<PersistentExecutor>(context, Residency::cluster);
+    case ExecutionMode::compare:
+    case ExecutionMode::automatic: break;  // compare makes an executor for each mode; set-up makes auto concrete
   }
   throw std::invalid_argument("make_executor: " + std::string(to_string(mode)) + " has no executor in this build");
 }

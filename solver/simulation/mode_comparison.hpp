@@ -26,8 +26,9 @@ struct ModeTiming {
   double kernels_per_step = 0.0;
   double launches_per_step = 0.0;  ///< eager: kernels and copies; graph: graph launches
   ExecutorStats stats;             ///< captures, instantiation and graph sizes (whole lifetime)
-  int grid_barriers_per_step = 0;  ///< persistent: one a pass, or one a stage; else 0
-  DiagnosticsChange change;        ///< d_mass, d_te at the end
+  int grid_barriers_per_step =
+      0;  ///< the persistent kernels: one a pass, or one a stage (persistent_cluster: the cluster's); else 0
+  DiagnosticsChange change;  ///< d_mass, d_te at the end
 };
 
 /// A mode asked for but not run, and why.

@@ -1,7 +1,9 @@
 #include "solver/step/granularity_choice.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -49,6 +51,37 @@ GranularityChoice choose_granularity(Granularity asked, Backend backend, const B
   return choose(asked, backend,
                 std::array{pass_tile_makes_along(sides, Direction::x), pass_tile_makes_along(sides, Direction::y),
                            pass_tile_makes_along(sides, Direction::z)});
+}
+
+namespace {
+
+/// The passes whose ghost cells the pass tiles make on the rank holding `box`: x, (y,) z.
+std::vector<bool> passes_served(const RunSpec& spec, const RankBox& box) {
+  const BoundaryConditions<2> domain = case_boundaries(spec.case_name);
+  if (spec.grid.ny > 1) {
+    const BoundaryConditions<3> sides = rank_boundaries(periodic_in_y(domain), box, spec.grid);
+    return {pass_tile_makes_along(sides, Direction::x), pass_tile_makes_along(sides, Direction::y),
+            pass_tile_makes_along(sides, Direction::z)};
+  }
+  const BoundaryConditions<2> sides = rank_boundaries(domain, box, spec.grid);
+  return {pass_tile_makes_along(sides, Direction::x), pass_tile_makes_along(sides, Direction::z)};
+}
+
+}  // namespace
+
+std::string why_pass_tiles_cannot_serve(const RunSpec& spec, const RankBox& box) {
+  const auto tracers = static_cast<int>(state_tracers(spec.grid).size());
+  if (!pass_kernel_carries(tracers))
+    return fmt::format("the state's {} tracers are more than a pass tile carries ({})", tracers,
+                       pass_kernel_max_tracers);
+  const std::vector<bool> served = passes_served(spec, box);
+  const auto count = std::count(served.begin(), served.end(), true);
+  if (count < static_cast<long>(served.size()))
+    return fmt::format(
+        "the pass tiles make the ghost cells of {} of the {} passes here (a line split between ranks, "
+        "or an inflow side)",
+        count, served.size());
+  return {};
 }
 
 GranularityChoice choose_granularity(const RunSpec& spec, Backend backend, const RankBox& box) {

@@ -34,6 +34,11 @@ GranularityChoice choose_granularity(Granularity asked, Backend backend, const B
 /// line along a direction only where no rank splits it.
 GranularityChoice choose_granularity(const RunSpec& spec, Backend backend, const RankBox& box);
 
+/// Why the pass tiles cannot run every pass of `spec`'s run by the rank holding `box` (a state of
+/// more tracers than they carry; a line split between ranks, or an inflow side); empty where they
+/// can (the persistent kernel on one cluster needs them).
+std::string why_pass_tiles_cannot_serve(const RunSpec& spec, const RankBox& box);
+
 /// `spec` with its granularity made concrete as choose_granularity says.
 RunSpec with_concrete_granularity(const RunSpec& spec, Backend backend, const RankBox& box);
 

@@ -124,6 +124,39 @@ TEST_F(ExecutionModeTest, PersistentOnTheHostIsAnInputError) {
   expect_one_line_error(simapp("--mode persistent"), "persistent needs the CUDA backend, but this run uses host");
 }
 
+TEST_F(ExecutionModeTest, PersistentClusterOnTheHostIsAnInputErrorAndCompareSkipsIt) {
+  expect_one_line_error(simapp("--mode persistent_cluster"),
+                        "persistent_cluster needs the CUDA backend, but this run uses host");
+  const Outcome outcome =
+      simapp("--mode compare --set execution.compare=eager,persistent_cluster --set time.sim_time=" + sim_time(4) +
+             " --set output.dir=out --set execution.repeats=1");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(std::regex_search(outcome.out, std::regex(R"(
+persistent_cluster +skipped: persistent_cluster needs the CUDA backend)")))
+      << outcome.out;
+}
+
+TEST_F(ExecutionModeTest, AutoIsMadeConcreteAndNamedWithItsReason) {
+  const std::string reason = R"(mode graph \(auto: the host backend, where every mode runs the kernels one after )"
+                             R"(another\))";
+  const Outcome plan = simapp("--mode auto --plan");
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_TRUE(std::regex_search(plan.out, std::regex(reason))) << plan.out;
+  const Outcome run = simapp("--mode auto --set time.sim_time=" + sim_time(2) + " --set output.dir=out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(std::regex_search(run.out, std::regex(R"(
+  steps     )" + reason)))
+      << run.out;
+}
+
+TEST_F(ExecutionModeTest, AutoIsNoModeCompareTimes) {
+  const Outcome outcome = simapp("--mode compare --set execution.compare=graph,auto");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_TRUE(
+      std::regex_match(outcome.err, std::regex(R"(simapp: error: [^\n]*execution\.compare[^\n]*'auto'[^\n]*\n)")))
+      << outcome.err;
+}
+
 TEST_F(ExecutionModeTest, PersistentOnTwoRanksIsAnInputError) {
   const Outcome outcome = simapp("--mode persistent", 2);
   EXPECT_EQ(outcome.exit_code, 2) << outcome.err;

@@ -80,25 +80,34 @@ TEST_F(CudaGraphTest, GraphLoopAndPersistentEqualEagerBitForBitBetweenOutputsOfA
       EXPECT_GE(stats.captures, 2);  // the two loop graphs, odd and even
     }
   }
-  // persistent: a barrier a stage (injection's inflow), a barrier a pass (the others).
+  // persistent: a barrier a stage (injection's inflow), a barrier a pass (the others);
+  // persistent_cluster: a cluster barrier a pass (not injection: the pass tiles make no inflow).
   for (const CaseName name : {CaseName::injection, CaseName::thermal, CaseName::gravity_waves}) {
     const RunSpec spec = testing::shortened_case(name, 96, 48, Granularity::stage, 4);
-    ExecutorStats stats;
     const std::vector<std::vector<double>> eager = states_at_outputs(spec, ExecutionMode::eager, nullptr);
-    const std::vector<std::vector<double>> persistent = states_at_outputs(spec, ExecutionMode::persistent, &stats);
-    ASSERT_EQ(persistent.size(), eager.size());
-    for (std::size_t n = 0; n < persistent.size(); ++n)
-      EXPECT_TRUE(bitwise_equal(persistent[n], eager[n])) << "persistent, " << to_string(name) << ", output " << n;
-    EXPECT_EQ(stats.launches, 4);  // one kernel per interval between outputs
-    EXPECT_EQ(stats.captures, 0);
-    testing::SerialSimulation simulation(spec, Backend::cuda, ExecutionMode::persistent);
-    EXPECT_EQ(simulation->launch_description().grid_barriers_per_step == 2, name != CaseName::injection)
-        << to_string(name);
+    for (const ExecutionMode mode : {ExecutionMode::persistent, ExecutionMode::persistent_cluster}) {
+      if (!testing::mode_can_run(mode, spec, Backend::cuda)) {
+        EXPECT_EQ(mode == ExecutionMode::persistent_cluster, name == CaseName::injection) << to_string(name);
+        continue;
+      }
+      ExecutorStats stats;
+      const std::vector<std::vector<double>> states = states_at_outputs(spec, mode, &stats);
+      ASSERT_EQ(states.size(), eager.size());
+      for (std::size_t n = 0; n < states.size(); ++n)
+        EXPECT_TRUE(bitwise_equal(states[n], eager[n]))
+            << to_string(mode) << ", " << to_string(name) << ", output " << n;
+      EXPECT_EQ(stats.launches, 4);  // one kernel per interval between outputs
+      EXPECT_EQ(stats.captures, 0);
+      testing::SerialSimulation simulation(spec, Backend::cuda, mode);
+      EXPECT_EQ(simulation->launch_description().grid_barriers_per_step == 2, name != CaseName::injection)
+          << to_string(name);
+    }
   }
 }
 
 /// execution.precision float32 on CUDA: every mode, the persistent kernel with a barrier a stage
-/// (injection's inflow) and a pass (thermal, moist_thermal: the microphysics inside it), and every
+/// (injection's inflow) and a pass (thermal, moist_thermal: the microphysics inside it), on the
+/// whole GPU and on one cluster, and every
 /// granularity give the float32 state of the stage granularity's eager run bit for bit.
 TEST_F(CudaGraphTest, Float32IsTheSameBitsInEveryModeAndGranularity) {
   for (const CaseName name : {CaseName::injection, CaseName::thermal, CaseName::moist_thermal}) {
@@ -107,11 +116,11 @@ TEST_F(CudaGraphTest, Float32IsTheSameBitsInEveryModeAndGranularity) {
     if (name == CaseName::moist_thermal) spec.grid.microphysics = Microphysics::kessler;
     const std::vector<double> reference = testing::final_state(spec, Backend::cuda, ExecutionMode::eager);
     for (const Granularity granularity : {Granularity::fine, Granularity::fused, Granularity::stage, Granularity::pass})
-      for (const ExecutionMode mode :
-           {ExecutionMode::eager, ExecutionMode::graph, ExecutionMode::graph_loop, ExecutionMode::persistent}) {
-        if (mode == ExecutionMode::persistent && !keeps_fluxes_on_chip(granularity)) continue;
+      for (const ExecutionMode mode : {ExecutionMode::eager, ExecutionMode::graph, ExecutionMode::graph_loop,
+                                       ExecutionMode::persistent, ExecutionMode::persistent_cluster}) {
         RunSpec variant = spec;
         variant.execution.granularity = granularity;
+        if (!testing::mode_can_run(mode, variant, Backend::cuda)) continue;
         EXPECT_TRUE(bitwise_equal(testing::final_state(variant, Backend::cuda, mode), reference))
             << to_string(name) << " " << to_string(granularity) << " " << to_string(mode);
       }
@@ -120,10 +129,11 @@ TEST_F(CudaGraphTest, Float32IsTheSameBitsInEveryModeAndGranularity) {
 
 /// Between outputs far apart the host queues steps in paced batches (QueuePacing): a stop
 /// request is seen after the first ones rather than at the end, and the batched run equals
-/// eager bit for bit. graph_loop and persistent make each batch one launch.
+/// eager bit for bit. graph_loop and the persistent kernels make each batch one launch.
 TEST_F(CudaGraphTest, BatchesArePacedSoAStopRequestIsSeenEarly) {
   for (const auto& [mode, k] : {std::pair{ExecutionMode::graph_loop, 1}, std::pair{ExecutionMode::graph_loop, 0},
-                                std::pair{ExecutionMode::persistent, 0}, std::pair{ExecutionMode::graph, 1}}) {
+                                std::pair{ExecutionMode::persistent, 0},
+                                std::pair{ExecutionMode::persistent_cluster, 0}, std::pair{ExecutionMode::graph, 1}}) {
     RunSpec spec = shortened_case(Granularity::stage, k);
     spec.time.sim_time = 2000.5 * TimeStepping(1.0, spec.grid.xlen / 96, spec.grid.zlen / 48, spec.time.cfl).dt();
     const std::string what = std::string(to_string(mode)) + " K=" + std::to_string(k);
@@ -155,7 +165,7 @@ TEST_F(CudaGraphTest, BatchesArePacedSoAStopRequestIsSeenEarly) {
 
 /// compare_modes over every mode on one rank: bit-identical final states (its own check) at
 /// two grid sizes, the persistent kernel's blocks looping over several tiles at the larger
-/// (a barrier a stage), a barrier a pass for thermal at the smaller.
+/// (a barrier a stage), a barrier a pass for thermal at the smaller, where persistent_cluster runs.
 TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
   for (const auto& [nx, nz] : {std::pair{96, 48}, std::pair{1200, 600}}) {
     for (const auto& [name, granularity] :
@@ -169,9 +179,12 @@ TEST_F(CudaGraphTest, EveryModeEqualsEagerSyncBitForBitAtTwoGridSizes) {
           compare_modes(spec, Backend::cuda, decomposition, [](const ComparisonProgress&) {});
       EXPECT_TRUE(comparison.identical) << to_string(name) << " " << nx << " x " << nz << " " << to_string(granularity)
                                         << ": " << comparison.difference;
-      const std::size_t expected = granularity == Granularity::fine ? 5 : 6;  // persistent: stage or pass
-      EXPECT_EQ(comparison.modes.size(), expected) << to_string(granularity);
-      EXPECT_EQ(comparison.modes.size() + comparison.skipped.size(), 6u);
+      // The persistent kernels need stage or pass; persistent_cluster the pass tiles (not injection's
+      // inflow) and a state within the L2 cache (not 1200 × 600's 70 MB).
+      const bool cluster = granularity != Granularity::fine && name == CaseName::thermal && nx == 96;
+      const std::size_t expected = granularity == Granularity::fine ? 5 : cluster ? 7 : 6;
+      EXPECT_EQ(comparison.modes.size(), expected) << to_string(name) << " " << nx << " " << to_string(granularity);
+      EXPECT_EQ(comparison.modes.size() + comparison.skipped.size(), 7u);
       EXPECT_EQ(comparison.rounds, 2);
       for (const ModeTiming& timing : comparison.modes)
         if (timing.mode == ExecutionMode::persistent) {  // a barrier a pass only for thermal's small grid

@@ -37,7 +37,8 @@ TEST_P(CudaHealthCheckTest, EveryModeNamesTheStepAndCellOfTheGlobalCadence) {
 INSTANTIATE_TEST_SUITE_P(CudaModes, CudaHealthCheckTest,
                          ::testing::Values(ExecutionMode::eager_sync, ExecutionMode::eager,
                                            ExecutionMode::eager_streams, ExecutionMode::graph,
-                                           ExecutionMode::graph_loop, ExecutionMode::persistent),
+                                           ExecutionMode::graph_loop, ExecutionMode::persistent,
+                                           ExecutionMode::persistent_cluster),
                          [](const ::testing::TestParamInfo<ExecutionMode>& param) {
                            return std::string(to_string(param.param));
                          });

@@ -40,8 +40,9 @@ TEST_F(Cuda3dTest, EveryModeAndStepsPerGraphComputeTheSameStateBitForBit) {
   spec.execution.steps_per_graph = 1;
   const std::vector<double> reference = testing::final_state(spec, Backend::cuda, ExecutionMode::eager_sync);
   for (const int k : {1, 4, 16})
-    for (const ExecutionMode mode : {ExecutionMode::eager, ExecutionMode::eager_streams, ExecutionMode::graph,
-                                     ExecutionMode::graph_loop, ExecutionMode::persistent}) {
+    for (const ExecutionMode mode :
+         {ExecutionMode::eager, ExecutionMode::eager_streams, ExecutionMode::graph, ExecutionMode::graph_loop,
+          ExecutionMode::persistent, ExecutionMode::persistent_cluster}) {
       spec.execution.steps_per_graph = k;
       EXPECT_TRUE(bitwise_equal(testing::final_state(spec, Backend::cuda, mode), reference))
           << to_string(mode) << " K=" << k;
@@ -73,7 +74,8 @@ TEST_F(Cuda3dTest, PersistentEqualsEagerWithABarrierAPassAndAStage) {
     const std::string what = std::string(to_string(run.name)) + " " + std::to_string(run.nx) + " x " +
                              std::to_string(run.ny) + " x " + std::to_string(run.nz);
     EXPECT_TRUE(comparison.identical) << what << ": " << comparison.difference;
-    EXPECT_EQ(comparison.modes.size(), 6u) << what;
+    // persistent_cluster: not injection (the pass tiles make no inflow).
+    EXPECT_EQ(comparison.modes.size(), run.name == CaseName::injection ? 6u : 7u) << what;
     for (const ModeTiming& timing : comparison.modes)
       if (timing.mode == ExecutionMode::persistent) {
         EXPECT_EQ(timing.grid_barriers_per_step, run.barriers_per_step) << what;
@@ -82,7 +84,8 @@ TEST_F(Cuda3dTest, PersistentEqualsEagerWithABarrierAPassAndAStage) {
 }
 
 /// A bubble no time step can carry: the persistent kernel's check (every 3 steps, by the global
-/// step count) stops at the step and names the cell (i, j, k) that graph mode's check names.
+/// step count), on the whole GPU and on one cluster, stops at the step and names the cell (i, j, k)
+/// that graph mode's check names.
 TEST_F(Cuda3dTest, ThePersistentKernelsHealthCheckNamesTheGraphsStepAndCell) {
   RunSpec spec = off_centre_thermal();
   spec.perturbation.amplitude = 1e6;
@@ -94,12 +97,15 @@ TEST_F(Cuda3dTest, ThePersistentKernelsHealthCheckNamesTheGraphsStepAndCell) {
     return simulation->health_failure();
   };
   const std::optional<HealthFinding> graph = failure_in(ExecutionMode::graph);
-  const std::optional<HealthFinding> persistent = failure_in(ExecutionMode::persistent);
   ASSERT_TRUE(graph.has_value());
-  ASSERT_TRUE(persistent.has_value());
-  EXPECT_EQ(persistent->step, graph->step);
-  EXPECT_EQ(persistent->step % 3, 0);
-  EXPECT_EQ(describe_cell(persistent->where, spec.grid.ny), describe_cell(graph->where, spec.grid.ny));
+  for (const ExecutionMode mode : {ExecutionMode::persistent, ExecutionMode::persistent_cluster}) {
+    const std::optional<HealthFinding> persistent = failure_in(mode);
+    ASSERT_TRUE(persistent.has_value()) << to_string(mode);
+    EXPECT_EQ(persistent->step, graph->step) << to_string(mode);
+    EXPECT_EQ(persistent->step % 3, 0) << to_string(mode);
+    EXPECT_EQ(describe_cell(persistent->where, spec.grid.ny), describe_cell(graph->where, spec.grid.ny))
+        << to_string(mode);
+  }
 }
 
 TEST_F(Cuda3dTest, EveryGranularityComputesTheSameStateBitForBit) {

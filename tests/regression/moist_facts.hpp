@@ -236,10 +236,10 @@ TEST_P(MoistFactsTest, EveryGranularityModeAndCadenceSplitComputesTheSameState) 
   for (const Granularity granularity : {Granularity::pass, Granularity::fused, Granularity::fine})
     EXPECT_TRUE(bitwise_equal(run_of(moist_case(dims(), CaseName::moist_thermal, 60.0, granularity)).final, reference))
         << "granularity " << to_string(granularity);
-  // Every mode the backend runs (persistent on CUDA: the microphysics inside its kernel, after
-  // the pass tiles that carry the water), the surface water too.
+  // Every mode the backend runs (persistent and persistent_cluster on CUDA: the microphysics
+  // inside their kernel, after the pass tiles that carry the water), the surface water too.
   for (const ExecutionMode mode : timed_modes) {
-    if (mode == ExecutionMode::eager || !mode_runs_on(mode, backend())) continue;
+    if (mode == ExecutionMode::eager || !testing::mode_can_run(mode, reference_spec, backend())) continue;
     const MoistRun run = run_of(reference_spec, mode);
     EXPECT_TRUE(bitwise_equal(run.final, reference)) << "mode " << to_string(mode);
     EXPECT_TRUE(bitwise_equal(run.surface, reference_run.surface)) << "surface water, mode " << to_string(mode);

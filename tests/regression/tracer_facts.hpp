@@ -126,9 +126,9 @@ TEST_P(TracerFactsTest, EveryGranularityAndModeComputesTheSameTracers) {
             << to_string(name) << ", granularity " << to_string(granularity) << diffusion;
       // Every mode the backend runs; persistent (CUDA) with a barrier a pass (thermal: the pass
       // tiles carry the tracer) and a barrier a stage (injection's inflow: the tracers' cells in
-      // each stage, their ghost cells made by rule).
+      // each stage, their ghost cells made by rule); persistent_cluster where the pass tiles serve.
       for (const ExecutionMode mode : timed_modes) {
-        if (mode == ExecutionMode::eager || !mode_runs_on(mode, backend())) continue;
+        if (mode == ExecutionMode::eager || !testing::mode_can_run(mode, reference_spec, backend())) continue;
         EXPECT_TRUE(bitwise_equal(final_state(reference_spec, mode), reference))
             << to_string(name) << ", mode " << to_string(mode) << diffusion;
       }

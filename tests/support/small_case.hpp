@@ -10,6 +10,7 @@
 #include "kernels/backend/field_view.hpp"
 #include "kernels/physics/variables.hpp"
 #include "solver/decomposition/decomposition.hpp"
+#include "solver/executor/executor_factory.hpp"
 #include "solver/simulation/run_loop.hpp"
 #include "solver/simulation/simulation.hpp"
 #include "solver/spec/run_spec.hpp"
@@ -42,6 +43,13 @@ class SerialSimulation {
   Decomposition decomposition_;
   Simulation simulation_;
 };
+
+/// Whether a run of `spec` on `backend` on this rank alone can use `mode` (why_mode_cannot_run: the
+/// backend, the granularity; persistent_cluster: the pass tiles, the L2 cache).
+inline bool mode_can_run(ExecutionMode mode, const RunSpec& spec, Backend backend) {
+  const Decomposition decomposition(MPI_COMM_SELF, spec.grid, ParallelSpec{});
+  return why_mode_cannot_run(mode, spec, backend, decomposition).empty();
+}
 
 /// `name` on nx × nz for 23.5 dt: 24 steps, the last one shortened to dt/2.
 inline RunSpec shortened_case(CaseName name, int nx, int nz, Granularity granularity, int steps_per_graph) {
