@@ -99,7 +99,9 @@ TEST(ModeChoiceTest, PersistentClusterIsRefusedWhereTheStateExceedsTheL2Cache) {
   EXPECT_EQ(large.substr(0, large.find(" MB) exceed")),
             "persistent_cluster keeps the state on chip, but its arrays (qⁿ, q*, q**: 202.5");
   // 68 × 36 × 4 × 3 × 8 B: 0.2 MB, within any GPU's L2 cache (none without a GPU).
-  if (device::l2_cache_bytes() > 0) EXPECT_EQ(why(64, 32), "");
+  if (device::l2_cache_bytes() > 0) {
+    EXPECT_EQ(why(64, 32), "");
+  }
 }
 
 }  // namespace
