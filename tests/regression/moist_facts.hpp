@@ -269,7 +269,7 @@ TEST_P(MoistFactsTest, WithTheInitialStateAsDiffusionReferenceEveryGranularityAn
     EXPECT_TRUE(bitwise_equal(run_of(spec).final, reference)) << "granularity " << to_string(granularity);
   }
   for (const ExecutionMode mode : timed_modes) {
-    if (mode == ExecutionMode::eager || !mode_runs_on(mode, backend())) continue;
+    if (mode == ExecutionMode::eager || !testing::mode_can_run(mode, reference_spec, backend())) continue;
     EXPECT_TRUE(bitwise_equal(run_of(reference_spec, mode).final, reference)) << "mode " << to_string(mode);
   }
 }
@@ -298,7 +298,7 @@ TEST_P(MoistFactsTest, WithMoreTracersThanAPassTileCarriesEveryModeComputesTheSa
   spec.moisture.every = 3;
   const MoistRun reference = run_of(spec);
   for (const ExecutionMode mode : timed_modes) {
-    if (mode == ExecutionMode::eager || !mode_runs_on(mode, backend())) continue;
+    if (mode == ExecutionMode::eager || !testing::mode_can_run(mode, spec, backend())) continue;
     const MoistRun run = run_of(spec, mode);
     EXPECT_TRUE(bitwise_equal(run.final, reference.final)) << "mode " << to_string(mode);
     EXPECT_TRUE(bitwise_equal(run.surface, reference.surface)) << "surface water, mode " << to_string(mode);
