@@ -249,23 +249,28 @@ struct PassTile
     const Cell c = cell_of(c0 + l, a0 - margin + p);
     const StageFactors<Real> factors = stage_factors<D, Real>(context[s]);
     const Real source = Real(momentum_source<D>(c.i, c.j, c.k, context[s], sources));
+    Real values[vars];
     for (int v = 0; v < vars; ++v) {  // a tracer's tendency is −(F_high − F_low)/Δ alone
       const Real density_perturbation = z_pass && v == V::wmom ? q(tile, s, V::dens, l, p) : Real(0);
       const Real tendency =
           stage_tendency<D, V>(v, flux(tile, v, l, f), flux(tile, v, l, f + 1), density_perturbation, source, factors);
-      const Real value = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
-      if (last) {
-        output(v, c.k, c.j, c.i) = value;
-        continue;
-      }
-      q(tile, s + 1, v, l, p) = value;
-      if constexpr (z_pass) {
-        const HydrostaticView& background = context[0].background;
-        Shape::for_wall_ghosts_of(a0, s, c.k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
-          q(tile, s + 1, v, l, ghost.p) =
-              wall_ghost<V>(v, value, background.cell_density(ghost.adjacent), background.cell_density(ghost.k));
-        });
-      }
+      values[v] = stage_update(q(tile, 0, v, l, p), tendency, factors.dt);
+      if (last)
+        output(v, c.k, c.j, c.i) = values[v];
+      else
+        q(tile, s + 1, v, l, p) = values[v];
+    }
+    if constexpr (z_pass) {
+      // The next stage's ghost rows by a wall, made from this cell's values: each ghost's two
+      // background densities read once for all the variables.
+      if (last) return;
+      const HydrostaticView& background = context[0].background;
+      Shape::for_wall_ghosts_of(a0, s, c.k, input.shape.nz, [&](const typename Shape::WallGhost& ghost) {
+        const double adjacent_density = background.cell_density(ghost.adjacent);
+        const double ghost_density = background.cell_density(ghost.k);
+        for (int v = 0; v < vars; ++v)
+          q(tile, s + 1, v, l, ghost.p) = wall_ghost<V>(v, values[v], adjacent_density, ghost_density);
+      });
     }
   }
 
