@@ -96,7 +96,7 @@ int multiprocessor_count() {
 std::size_t l2_cache_bytes() {
   int bytes = 0;
 #if SIMAPP_USE_CUDA
-  SIMAPP_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, current_device()));
+  if (device_count() > 0) SIMAPP_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, current_device()));
 #endif
   return static_cast<std::size_t>(bytes);
 }
@@ -104,7 +104,8 @@ std::size_t l2_cache_bytes() {
 bool has_thread_block_clusters() {
   int clusters = 0;
 #if SIMAPP_USE_CUDA
-  SIMAPP_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, current_device()));
+  if (device_count() > 0)
+    SIMAPP_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, current_device()));
 #endif
   return clusters != 0;
 }

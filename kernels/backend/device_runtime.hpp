@@ -22,10 +22,11 @@ int current_device();
 /// The current device's multiprocessors (0 without CUDA).
 int multiprocessor_count();
 
-/// The current device's L2 cache, bytes (0 without CUDA).
+/// The current device's L2 cache, bytes (0 without CUDA or a device).
 std::size_t l2_cache_bytes();
 
-/// Whether the current device launches thread-block clusters (compute capability 9.0 or newer); false without CUDA.
+/// Whether the current device launches thread-block clusters (compute capability 9.0 or newer); false without CUDA
+/// or a device.
 bool has_thread_block_clusters();
 
 /// True when this binary was built with the CUDA backend.
