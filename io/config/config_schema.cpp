@@ -363,8 +363,8 @@ const std::vector<ConfigKey>& config_keys() {
           "(the persistent kernel on one thread-block cluster, cluster barriers between passes; CUDA with clusters, "
           "one rank, granularity stage or pass, the pass tiles' sides and tracers, the state within the L2 cache), "
           "compare (those of execution.compare, timed) or auto (the fastest the run can use, chosen at set-up and "
-          "named in the header, --plan and --validate: on CUDA with one rank persistent_cluster up to 2048 cells, "
-          "persistent up to 8192, else graph; graph on the host backend or several ranks)",
+          "named in the header, --plan and --validate: on CUDA with one rank, without water, persistent_cluster in "
+          "float32 up to 2048 cells, persistent up to 8192, else graph; graph on the host backend or several ranks)",
           execution_mode_names, [](auto& spec) -> auto& { return spec.execution.mode; }),
       enum_key(
           "execution.granularity",

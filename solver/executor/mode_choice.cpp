@@ -24,9 +24,15 @@ ModeChoice choose_mode(const RunSpec& spec, Backend backend, const Decomposition
     return {
         ExecutionMode::graph,
         fmt::format("auto: CUDA, one rank, but {} (the persistent kernels were measured with the pass tiles)", why)};
-  if (cells <= cluster_most_cells && device::has_thread_block_clusters())
+  if (grid.microphysics != Microphysics::none)
+    return {ExecutionMode::graph,
+            fmt::format("auto: CUDA, one rank, {} cells with water (the microphysics runs faster as kernels of its "
+                        "own than inside a persistent kernel)",
+                        cells)};
+  const bool float32 = spec.execution.precision == Precision::float32;
+  if (float32 && cells <= cluster_most_cells && device::has_thread_block_clusters())
     return {ExecutionMode::persistent_cluster,
-            fmt::format("auto: CUDA, one rank, {} cells (up to {}: the pass tiles on one cluster)", cells,
+            fmt::format("auto: CUDA, one rank, {} cells in float32 (up to {}: the pass tiles on one cluster)", cells,
                         cluster_most_cells)};
   if (cells <= persistent_most_cells)
     return {ExecutionMode::persistent,

@@ -2,13 +2,15 @@
 /// execution.mode auto made concrete, once, at set-up (after the granularity, on the bound
 /// device) before any executor is built: the fastest mode the run can use, from the small- and
 /// large-grid measurements of docs/performance.md ("Small grids: where a step's time goes"). On
-/// CUDA with one rank: persistent_cluster up to cluster_most_cells cells, where the pass tiles
-/// fit one cluster at once; persistent up to persistent_most_cells, where a grid barrier a pass
-/// costs less than the graph's launches; graph beyond, where the kernels' own time dominates and
-/// the persistent kernel's blocks would loop over many tiles. graph on the host backend (every
-/// mode runs the same kernels one after another there) and with several ranks (the persistent
-/// kernels run on one). Every mode computes the same fields bit for bit, so the choice changes the
-/// speed alone.
+/// CUDA with one rank, where the pass tiles serve every pass and the state holds no water:
+/// persistent_cluster in float32 up to cluster_most_cells cells (one cluster computes every tile
+/// of a pass at once; in float64 its 14–16 multiprocessors take longer than the whole GPU's grid
+/// barrier costs); persistent up to persistent_most_cells, where a grid barrier a pass costs less
+/// than the graph's launches; graph beyond, where the persistent kernel's blocks loop over more
+/// tiles than the GPU holds at once. With water graph (the microphysics is faster as kernels of
+/// its own). graph on the host backend (every mode runs the same kernels one after another there)
+/// and with several ranks (the persistent kernels run on one). Every mode computes the same fields
+/// bit for bit, so the choice changes the speed alone.
 #include <string>
 
 #include "kernels/backend/backend_kind.hpp"
@@ -17,7 +19,7 @@
 
 namespace simapp {
 
-/// Cells (nx × ny × nz) up to which auto takes persistent_cluster, and persistent.
+/// Cells (nx × ny × nz) up to which auto takes persistent_cluster (float32), and persistent.
 inline constexpr long cluster_most_cells = 2048;
 inline constexpr long persistent_most_cells = 8192;
 

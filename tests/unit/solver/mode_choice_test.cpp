@@ -1,7 +1,7 @@
 /// execution.mode auto made concrete (choose_mode): graph on the host backend and with several
-/// ranks; on CUDA with one rank persistent_cluster (where the device has thread-block clusters)
-/// or persistent on small grids whose passes the pass tiles serve, graph on larger ones or where
-/// the pass tiles cannot serve every pass; an explicit mode is kept. And persistent_cluster's
+/// ranks; on CUDA with one rank persistent_cluster (float32, where the device has thread-block
+/// clusters) or persistent on small grids whose passes the pass tiles serve, graph on larger ones,
+/// where the pass tiles cannot serve every pass or with water; an explicit mode is kept. And persistent_cluster's
 /// refusals where the pass tiles cannot serve the case or the state exceeds the L2 cache.
 #include "solver/executor/mode_choice.hpp"
 
@@ -49,14 +49,18 @@ TEST(ModeChoiceTest, AutoTakesGraphOnTheHostBackend) {
 }
 
 TEST(ModeChoiceTest, AutoTakesAPersistentKernelOnSmallGridsAndGraphOnLargerOnes) {
-  // 64 × 32 = 2048 cells: the cluster where the device has clusters, else the whole GPU.
-  const ModeChoice smallest = choice_for(automatic_case(CaseName::thermal, 64, 32), Backend::cuda);
+  // 64 × 32 = 2048 cells: in float32 the cluster where the device has clusters, else the whole GPU.
+  RunSpec float32 = automatic_case(CaseName::thermal, 64, 32);
+  float32.execution.precision = Precision::float32;
+  const ModeChoice smallest = choice_for(float32, Backend::cuda);
   if (device::has_thread_block_clusters()) {
     EXPECT_EQ(smallest.mode, ExecutionMode::persistent_cluster);
-    EXPECT_EQ(smallest.reason, "auto: CUDA, one rank, 2048 cells (up to 2048: the pass tiles on one cluster)");
+    EXPECT_EQ(smallest.reason,
+              "auto: CUDA, one rank, 2048 cells in float32 (up to 2048: the pass tiles on one cluster)");
   } else {
     EXPECT_EQ(smallest.mode, ExecutionMode::persistent);
   }
+  EXPECT_EQ(choice_for(automatic_case(CaseName::thermal, 64, 32), Backend::cuda).mode, ExecutionMode::persistent);
   const ModeChoice small = choice_for(automatic_case(CaseName::thermal, 128, 64), Backend::cuda);
   EXPECT_EQ(small.mode, ExecutionMode::persistent);
   EXPECT_EQ(small.reason,
@@ -66,7 +70,7 @@ TEST(ModeChoiceTest, AutoTakesAPersistentKernelOnSmallGridsAndGraphOnLargerOnes)
   EXPECT_EQ(larger.reason, "auto: CUDA, one rank, 8320 cells (more than 8192: graph replays the kernels)");
 }
 
-TEST(ModeChoiceTest, AutoTakesGraphWhereThePassTilesCannotServeEveryPassOrTheGranularityIsFine) {
+TEST(ModeChoiceTest, AutoTakesGraphWhereThePassTilesCannotServeEveryPassTheGranularityIsFineOrWithWater) {
   // injection's inflow side: its ghost cells differ from the cells they wrap to.
   const ModeChoice inflow = choice_for(automatic_case(CaseName::injection, 64, 32), Backend::cuda);
   EXPECT_EQ(inflow.mode, ExecutionMode::graph);
@@ -76,6 +80,13 @@ TEST(ModeChoiceTest, AutoTakesGraphWhereThePassTilesCannotServeEveryPassOrTheGra
   RunSpec fine = automatic_case(CaseName::thermal, 64, 32);
   fine.execution.granularity = Granularity::fine;
   EXPECT_EQ(choice_for(fine, Backend::cuda).mode, ExecutionMode::graph);
+  RunSpec water = automatic_case(CaseName::moist_thermal, 64, 32);
+  water.grid.microphysics = Microphysics::kessler;
+  const ModeChoice moist = choice_for(water, Backend::cuda);
+  EXPECT_EQ(moist.mode, ExecutionMode::graph);
+  EXPECT_EQ(moist.reason,
+            "auto: CUDA, one rank, 2048 cells with water (the microphysics runs faster as kernels of its own than "
+            "inside a persistent kernel)");
 }
 
 TEST(ModeChoiceTest, PersistentClusterIsRefusedWhereThePassTilesCannotServeTheCase) {
