@@ -194,10 +194,7 @@ struct ClusterConfig {
 /// check, why_mode_cannot_run).
 inline PersistentGrid cluster_grid(int passes, int pass_tiles, const void* kernel, std::size_t shared) {
   constexpr const char* mode = "persistent_cluster";
-  const int device = device::current_device();
-  int clusters = 0;
-  check_cuda(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device), "cudaDeviceGetAttribute");
-  if (clusters == 0)
+  if (!device::has_thread_block_clusters())
     refuse(mode,
            "the device has no thread-block clusters (compute capability 9.0 or newer; cudaDevAttrClusterLaunch is 0)");
   const int threads = cluster_teams * pass_threads;

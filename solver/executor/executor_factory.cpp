@@ -7,12 +7,12 @@
 
 #include "foundation/error.hpp"
 #include "kernels/backend/device_runtime.hpp"
-#include "kernels/physics/constants.hpp"
 #include "solver/executor/chunk_executor.hpp"
 #include "solver/executor/eager_runner.hpp"
 #include "solver/executor/graph_loop_executor.hpp"
 #include "solver/executor/graph_runner.hpp"
 #include "solver/executor/persistent_executor.hpp"
+#include "solver/grid/grid.hpp"
 #include "solver/step/granularity_choice.hpp"
 #include "solver/step/step_outline.hpp"
 #include "solver/step/steps_per_graph.hpp"
@@ -24,15 +24,12 @@ namespace simapp {
 
 namespace {
 
-/// The bytes of the arrays a step reads and writes, qⁿ, q* and q** (a rank holding the whole grid): the
-/// variables, the tracers included, on the cells and their ghost cells (halo_width a side), in the run's precision.
-std::size_t steps_state_bytes(const RunSpec& spec) {
-  const GridSpec& grid = spec.grid;
-  const auto padded = [](int n) { return static_cast<std::size_t>(n + 2 * numerics::halo_width); };
-  const std::size_t cells = padded(grid.nx) * (grid.ny > 1 ? padded(grid.ny) : 1) * padded(grid.nz);
-  const std::size_t variables = model_variables_of_grid(grid.ny).size() + state_tracers(grid).size();
-  const std::size_t bytes = spec.execution.precision == Precision::float32 ? sizeof(float) : sizeof(double);
-  return 3 * cells * variables * bytes;
+/// The bytes of the arrays a step reads and writes on the rank holding `box`, qⁿ, q* and q**: the state's shape
+/// (Grid::cell_shape: the variables and tracers, the ghost cells included) in the run's precision.
+std::size_t steps_state_bytes(const RunSpec& spec, const RankBox& box) {
+  const Grid grid(spec.grid, box);
+  const std::size_t values = grid.is_3d() ? grid.cell_shape<3>().size() : grid.cell_shape<2>().size();
+  return 3 * values * value_bytes(spec.execution.precision);
 }
 
 }  // namespace
@@ -54,7 +51,8 @@ std::string why_mode_cannot_run(ExecutionMode mode, const RunSpec& spec, Backend
   if (mode == ExecutionMode::persistent_cluster) {
     if (const std::string why = why_pass_tiles_cannot_serve(spec, decomposition.box()); !why.empty())
       return name + " runs the pass tiles on one cluster, but " + why + ": use persistent or graph";
-    if (const std::size_t bytes = steps_state_bytes(spec), cache = device::l2_cache_bytes(); bytes > cache)
+    if (const std::size_t bytes = steps_state_bytes(spec, decomposition.box()), cache = device::l2_cache_bytes();
+        bytes > cache)
       return fmt::format(
           "{} keeps the state on chip, but its arrays (qⁿ, q*, q**: {:.1f} MB) exceed the GPU's L2 cache ({:.1f} MB): "
           "use persistent or graph",
